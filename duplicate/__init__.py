@@ -1,0 +1,1 @@
+"""Duplicate Guandan: boards, records, rooms, scoring and storage."""

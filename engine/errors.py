@@ -1,0 +1,31 @@
+"""The engine's own exceptions. Every one is a ``ValueError`` with a message a user can act on."""
+
+from __future__ import annotations
+
+
+class GuandanError(ValueError):
+    """Base of every error the engine raises for bad input or an illegal action."""
+
+
+class InvalidCardError(GuandanError):
+    """A card token, rank or level that does not exist, or a card present too often."""
+
+
+class InvalidComboError(GuandanError):
+    """A set of cards that is no combination (RULES.md §3), or not the one declared."""
+
+
+class IllegalPlayError(GuandanError):
+    """A play that breaks the rules in the current position (not held, does not beat, ...)."""
+
+
+class OutOfTurnError(IllegalPlayError):
+    """An action by a seat whose turn it is not."""
+
+
+class TributeError(GuandanError):
+    """A wrong tribute or return card (RULES.md §9)."""
+
+
+class GameOverError(GuandanError):
+    """An action after the deal or match has ended."""
