@@ -1,0 +1,40 @@
+"""The ``duplicate`` package's own exceptions.
+
+Every error raised for bad input or a refused operation derives from :class:`DuplicateError`,
+so that the command line can turn it into one clear line and exit code 1. Other modules of
+the package add their own subclasses here (keep this file small and additive).
+"""
+
+from __future__ import annotations
+
+
+class DuplicateError(Exception):
+    """Base of every error the ``duplicate`` package raises for bad input or a refused action."""
+
+
+class DatabaseUrlError(DuplicateError):
+    """A database URL that SQLAlchemy cannot use."""
+
+
+class SeedFileError(DuplicateError):
+    """A seed file that is missing, malformed, or would be overwritten."""
+
+
+class LevelScheduleError(DuplicateError):
+    """A level schedule specification that is not ``fixed[:LEVEL]``, ``cycle`` or ``random``."""
+
+
+class GeneratorError(DuplicateError):
+    """An unknown generator id, or a generator called with invalid arguments."""
+
+
+class BoardExistsError(DuplicateError):
+    """A board (same DealId) or board set (same name) that is already stored."""
+
+
+class BoardSetNotFoundError(DuplicateError):
+    """A board set or board that the database does not hold."""
+
+
+class VerificationError(DuplicateError):
+    """A seed that does not match its commitment, or boards that do not match their seed."""
