@@ -1,0 +1,136 @@
+"""Database URL, engine and sessions, and the schema migrations, in one place (STYLE.md).
+
+* The URL comes from the ``--db`` option, else the ``GUANDAN_DATABASE_URL`` environment
+  variable, else the embedded default, a SQLite file ``guandan.sqlite`` in the current
+  directory. Any SQLAlchemy URL works; ``postgresql://`` and ``postgres://`` are taken to
+  mean the psycopg 3 driver.
+* :func:`make_engine` turns SQLite's foreign keys on for every connection.
+* :func:`session_scope` is the only place sessions are opened: one transaction
+  (``Session.begin()``), committed on success and rolled back on any error, so an
+  interrupted operation leaves nothing half-written.
+* :func:`upgrade` / :func:`downgrade` run the Alembic migrations shipped in the
+  ``migrations`` package, found from the installed package, so they work from any directory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.orm import Session, sessionmaker
+
+from duplicate.errors import DatabaseUrlError
+
+#: Environment variable naming the database URL.
+ENV_VAR = "GUANDAN_DATABASE_URL"
+#: The embedded default: a SQLite file in the current directory.
+DEFAULT_URL = "sqlite:///guandan.sqlite"
+
+
+def resolve_url(url: str | None = None) -> str:
+    """The database URL to use: ``url``, else ``$GUANDAN_DATABASE_URL``, else the default.
+
+    ``postgresql://`` / ``postgres://`` URLs are normalised to ``postgresql+psycopg://``.
+    Raises :class:`DatabaseUrlError` for a URL SQLAlchemy cannot parse.
+    """
+    text = url or os.environ.get(ENV_VAR) or DEFAULT_URL
+    return _parse(text).render_as_string(hide_password=False)
+
+
+def _parse(text: str) -> URL:
+    for prefix in ("postgresql://", "postgres://"):
+        if text.startswith(prefix):
+            text = "postgresql+psycopg://" + text[len(prefix) :]
+    try:
+        return make_url(text)
+    except ArgumentError:
+        raise DatabaseUrlError(
+            f"invalid database URL {text!r}: expected e.g. sqlite:///guandan.sqlite or "
+            f"postgresql://user@host/dbname"
+        ) from None
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Per-connection SQLite settings: enforce foreign keys, wait for a busy writer."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
+    """A SQLAlchemy engine for ``url`` (resolved by :func:`resolve_url`)."""
+    parsed = _parse(resolve_url(url))
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except (ArgumentError, ImportError) as exc:
+        raise DatabaseUrlError(
+            f"cannot use database URL {parsed.render_as_string()!r}: {exc}"
+        ) from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """One session in one transaction: committed when the block ends, rolled back on error."""
+    factory = sessionmaker(engine, expire_on_commit=False)
+    with factory.begin() as session:
+        yield session
+
+
+# --- migrations -------------------------------------------------------------------------
+
+
+def migrations_dir() -> str:
+    """The directory of the ``migrations`` package (Alembic's script location)."""
+    return str(resources.files("migrations"))
+
+
+def alembic_config(engine: Engine) -> Config:
+    """An Alembic configuration for ``engine``'s database, pointing at our migrations."""
+    config = Config()
+    config.set_main_option("script_location", migrations_dir())
+    config.set_main_option(
+        "sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    )
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the database up to ``revision`` (by default the newest)."""
+    with engine.begin() as connection:
+        config = alembic_config(engine)
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Migrate the database down to ``revision`` (``base`` empties it)."""
+    with engine.begin() as connection:
+        config = alembic_config(engine)
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at; ``None`` when it has never been migrated."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision() -> str | None:
+    """The newest revision of the shipped migrations."""
+    script = ScriptDirectory(migrations_dir())
+    return script.get_current_head()

@@ -1,0 +1,1 @@
+"""Migration revisions (a package only so that it ships with the distribution)."""
