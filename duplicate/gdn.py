@@ -1,0 +1,810 @@
+"""The ``.gdn`` deal record format (Guandan Deal Notation): data classes, reader, writer, JSON.
+
+The grammar is in ``docs/FORMAT.md`` (its core in the shared ``FORMAT.md``). The API is the
+json module's: :func:`load`/:func:`loads` read, :func:`dump`/:func:`dumps` write, and
+:func:`to_json`/:func:`from_json` convert one deal to and from its JSON object.
+
+**Strict on write, lenient on read.** The writer gives every tag in one fixed order, hands
+and plays in one card order and every play with its type and rank, so that load then dump
+is byte-identical on a canonical file. The reader accepts a byte-order mark, CRLF, ``;`` and
+``{…}`` comments, tags in any order, extra blank lines, plays without type and rank and
+unknown tags (kept and written back). Errors carry file, line, seat and reason; a strict
+reader raises the first, a lenient one records it in :attr:`DealRecord.errors` and goes on
+with the next deal. Checking that the plays are legal is :mod:`duplicate.replay`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from duplicate.errors import DuplicateError
+from engine.cards import (
+    FULL_PACK,
+    GUARD_BITS,
+    KIND_BIT,
+    LOW_BITS,
+    RANK_NAMES,
+    TOKEN_KINDS,
+    Cards,
+    parse_cards,
+    parse_level,
+    rank_name,
+    size,
+    to_tokens,
+)
+from engine.combo import ComboType
+from engine.errors import GuandanError
+from engine.seat import Seat, Side
+
+__all__ = [
+    "HEADER_TAGS",
+    "DealRecord",
+    "GdnError",
+    "Play",
+    "dump",
+    "dumps",
+    "format_record",
+    "from_json",
+    "iter_records",
+    "load",
+    "loads",
+    "to_json",
+]
+
+#: Tags written before ``[Play]``, in this order (docs/FORMAT.md "Tags"); unknown tags follow.
+HEADER_TAGS: tuple[str, ...] = (
+    "Event",
+    "Date",
+    "Round",
+    "Board",
+    "Room",
+    "North",
+    "East",
+    "South",
+    "West",
+    "Level",
+    "Leader",
+    "Generator",
+    "DealId",
+    "Deal",
+)
+#: Tags written after the play list, in this order.
+TRAILER_TAGS: tuple[str, ...] = ("Finish", "Result")
+#: Tags held in typed fields of :class:`DealRecord` rather than in :attr:`DealRecord.tags`.
+_TYPED_TAGS = frozenset({"Level", "Leader", "Deal", "Finish", "Result"})
+#: Every tag this module knows, by lower-case name (tag names are read case-insensitively).
+_KNOWN_BY_LOWER = {t.lower(): t for t in (*HEADER_TAGS, *TRAILER_TAGS, "Play")}
+#: The canonical number of cards in each hand of a board (RULES.md §1).
+HAND_SIZE = 27
+#: Tag values meaning "unknown" (PGN's and PBN's habit): a Finish or Result with one of these
+#: is read as absent.
+_UNKNOWN_VALUES = frozenset({"", "?", "*", "-"})
+
+
+class GdnError(DuplicateError):
+    """A record that cannot be read or does not replay, with where and why.
+
+    Attributes:
+        reason: what is wrong, in one line.
+        file: the file name (``None`` for a string read without a name).
+        line: the 1-based line number in that file (``None`` when unknown, e.g. JSON).
+        seat: the seat whose play or hand is at fault, if any.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        seat: Seat | None = None,
+    ) -> None:
+        self.reason = reason
+        self.file = file
+        self.line = line
+        self.seat = seat
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = self.file if self.file is not None else "<record>"
+        if self.line is not None:
+            where += f":{self.line}"
+        seat = f" seat {self.seat.name}:" if self.seat is not None else ""
+        return f"{where}:{seat} {self.reason}"
+
+    def __str__(self) -> str:
+        return self._text()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only arguments need help to cross a process boundary (``--jobs``).
+        return (_rebuild_error, (type(self), self.__dict__.copy()))
+
+
+def _rebuild_error(cls: type[GdnError], state: dict[str, Any]) -> GdnError:
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    Exception.__init__(err, err._text())
+    return err
+
+
+@dataclass(slots=True)
+class Play:
+    """One line of the play list: a seat's play or pass, as written.
+
+    ``cards`` is ``0`` for a pass. ``type`` and ``rank`` are the declared reading (FORMAT.md:
+    the rank is the triple's for ThreeWithTwo, the lowest for sequences); either may be
+    ``None`` when the record left it out, and the replay then reads the play by RULES.md §5.
+    """
+
+    seat: Seat
+    cards: Cards = 0
+    type: ComboType | None = None
+    rank: int | None = None
+    line: int | None = None
+    comments: list[str] = field(default_factory=list)
+
+    @property
+    def is_pass(self) -> bool:
+        """True for ``<seat> PASS``."""
+        return self.cards == 0
+
+    def text(self, level: int) -> str:
+        """The canonical play text (without comments); raises when type or rank is missing."""
+        if self.is_pass:
+            return f"{self.seat.name} PASS"
+        if self.type is None or self.rank is None:
+            raise GdnError(
+                "a play is written with its type and rank; replay the record to fill them in",
+                line=self.line,
+                seat=self.seat,
+            )
+        order = None if self.type.is_sequence else level
+        cards = " ".join(to_tokens(self.cards, order))
+        return f"{self.seat.name} {self.type.record_name} {rank_name(self.rank)} {cards}"
+
+
+@dataclass(slots=True)
+class DealRecord:
+    """One board or played deal of a ``.gdn`` file.
+
+    Attributes:
+        tags: the text tags (Event, Date, Round, Board, Room, player names, Generator, DealId)
+            and every unknown tag, in read order; Level, Leader, Deal, Finish and Result are
+            the typed fields below.
+        hands: the four hands when play began, indexed by ``Seat`` (N, E, S, W).
+        level: the deal's level as a rank index 0..12 (``engine.cards``).
+        leader: the first leader.
+        plays: the play list; ``None`` for a hand record (no ``[Play]`` section).
+        finish: the recorded finishing order (2 to 4 seats), ``None`` when absent.
+        result: the recorded result: the winning side and its levels gained.
+        comments: comments outside the play list, in order.
+        file: the file the record came from, if any.
+        line: the line of its first tag.
+        lines: the line of each tag (and of ``[Play]``) by tag name, for error messages.
+        errors: what went wrong reading it (lenient reading only); a record with errors is
+            incomplete and must never be stored.
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    hands: tuple[Cards, Cards, Cards, Cards] = (0, 0, 0, 0)
+    level: int = 0
+    leader: Seat = Seat.N
+    plays: list[Play] | None = None
+    finish: tuple[Seat, ...] | None = None
+    result: tuple[Side, int] | None = None
+    comments: list[str] = field(default_factory=list)
+    file: str | None = None
+    line: int | None = None
+    lines: dict[str, int] = field(default_factory=dict)
+    errors: list[GdnError] = field(default_factory=list)
+
+    @property
+    def board(self) -> str | None:
+        """The ``Board`` tag, if any."""
+        return self.tags.get("Board")
+
+    @property
+    def room(self) -> str | None:
+        """The ``Room`` tag, if any."""
+        return self.tags.get("Room")
+
+    @property
+    def ok(self) -> bool:
+        """True when the record was read without error."""
+        return not self.errors
+
+    def error(self, reason: str, *, tag: str | None = None, seat: Seat | None = None) -> GdnError:
+        """A :class:`GdnError` located at ``tag``'s line (or the record's first line)."""
+        line = self.lines.get(tag, self.line) if tag is not None else self.line
+        return GdnError(reason, file=self.file, line=line, seat=seat)
+
+
+# --- reading ----------------------------------------------------------------------
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:"((?:[^"\\]|\\.)*)"|([^\]"]*?))\s*\]')
+_UNESCAPE_RE = re.compile(r"\\(.)")
+_TYPES_BY_LOWER = {t.record_name.lower(): t for t in ComboType}
+_SEATS = {s.name: s for s in Seat} | {s.name.lower(): s for s in Seat}
+_RANKS = {c: i for i, c in enumerate(RANK_NAMES)} | {"10": 8}
+_RANKS |= {c.lower(): i for c, i in list(_RANKS.items()) if c.isalpha()}
+_TOKEN_BIT = {tok: KIND_BIT[k] for tok, k in TOKEN_KINDS.items()}
+_SIDES = {"NS": Side.NS, "N-S": Side.NS, "EW": Side.EW, "E-W": Side.EW}
+_RESULT_RE = re.compile(r"^\s*(N-?S|E-?W)\s*([+-]?\s*\d+)\s*$", re.IGNORECASE)
+_HAND_RE = re.compile(r"([NESWnesw])\s*:")
+
+
+def _parse_cards_fast(tokens: list[str]) -> Cards:
+    """``Cards`` of card tokens; raises ``InvalidCardError`` naming a bad token."""
+    cards = 0
+    try:
+        for tok in tokens:
+            cards += _TOKEN_BIT[tok]
+    except KeyError:
+        return parse_cards(tokens)  # raises with the engine's message for the bad token
+    # a field of 3 (bits 0 and 1) or 4+ (guard bit) means a card present too often
+    if (cards & (cards >> 1) & LOW_BITS) or (cards & GUARD_BITS):
+        return parse_cards(tokens)  # raises naming the card
+    return cards
+
+
+def _split_comments(text: str, line: int) -> tuple[str, list[str]]:
+    """Split a line into its content and its ``;`` / ``{…}`` comments (outside quotes)."""
+    if ";" not in text and "{" not in text:
+        return text, []
+    content: list[str] = []
+    comments: list[str] = []
+    i, n, quoted = 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if quoted:
+            if ch == "\\" and i + 1 < n:
+                content.append(text[i : i + 2])
+                i += 2
+                continue
+            if ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == ";":
+            comments.append(text[i + 1 :].strip())
+            break
+        elif ch == "{":
+            end = text.find("}", i + 1)
+            if end < 0:
+                raise GdnError(
+                    "unclosed '{' comment: a {…} comment ends on its own line", line=line
+                )
+            comments.append(text[i + 1 : end].strip())
+            content.append(" ")
+            i = end + 1
+            continue
+        content.append(ch)
+        i += 1
+    return "".join(content), comments
+
+
+def _parse_tag(text: str, line: int) -> tuple[str, str] | None:
+    """``(name, value)`` of a tag line, the known names in canonical case; None if no tag."""
+    m = _TAG_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    name = _KNOWN_BY_LOWER.get(m.group(1).lower(), m.group(1))
+    if m.group(2) is not None:
+        value = _UNESCAPE_RE.sub(r"\1", m.group(2))
+    else:
+        value = (m.group(3) or "").strip()  # lenient: an unquoted value
+    return name, value
+
+
+def _parse_hands(value: str) -> tuple[Cards, Cards, Cards, Cards]:
+    """The four hands of a ``Deal`` tag: ``N:<cards> E:<cards> S:<cards> W:<cards>``."""
+    parts = _HAND_RE.split(value.strip())
+    if parts[0].strip():
+        raise GdnError(f"the Deal tag starts with {parts[0].split()[0]!r}, not a seat and ':'")
+    hands: list[Cards | None] = [None, None, None, None]
+    for i in range(1, len(parts), 2):
+        seat = _SEATS[parts[i]]
+        if hands[seat] is not None:
+            raise GdnError(f"the Deal tag gives the hand of {seat.name} twice", seat=seat)
+        try:
+            hands[seat] = _parse_cards_fast(parts[i + 1].split())
+        except GuandanError as e:
+            raise GdnError(f"in the hand of {seat.name}: {e}", seat=seat) from None
+    missing = [s.name for s in Seat if hands[s] is None]
+    if missing:
+        raise GdnError(f"the Deal tag has no hand for {', '.join(missing)}")
+    north, east, south, west = (h or 0 for h in hands)
+    return (north, east, south, west)
+
+
+def _parse_finish(value: str) -> tuple[Seat, ...] | None:
+    if value.strip() in _UNKNOWN_VALUES:
+        return None
+    toks = value.replace(",", " ").replace("-", " ").split()
+    seats: list[Seat] = []
+    for tok in toks:
+        seat = _SEATS.get(tok)
+        if seat is None:
+            raise GdnError(f"invalid seat {tok!r} in Finish: expected N, E, S or W")
+        if seat in seats:
+            raise GdnError(f"seat {seat.name} appears twice in Finish")
+        seats.append(seat)
+    if len(seats) < 2:
+        raise GdnError("Finish lists at least the first two seats to finish")
+    return tuple(seats)
+
+
+def _parse_result(value: str) -> tuple[Side, int] | None:
+    if value.strip() in _UNKNOWN_VALUES:
+        return None
+    m = _RESULT_RE.match(value)
+    if m is None:
+        raise GdnError(f'invalid Result {value!r}: expected a side and its levels, e.g. "NS +2"')
+    side = _SIDES[m.group(1).upper()]
+    levels = int(m.group(2).replace(" ", ""))
+    if levels < 0:  # lenient: "NS -2" is "EW +2"
+        side, levels = side.other, -levels
+    if not 1 <= levels <= 4:
+        raise GdnError(f"invalid Result {value!r}: a deal gains the winners 1 to 4 levels")
+    return side, levels
+
+
+def _parse_play(content: str, line: int) -> Play:
+    toks = content.split()
+    seat = _SEATS.get(toks[0])
+    if seat is None:
+        raise GdnError(f"a play starts with a seat N, E, S or W, not {toks[0]!r}", line=line)
+    if len(toks) == 2 and toks[1].upper() == "PASS":
+        return Play(seat, 0, line=line)
+    i = 1
+    ctype = _TYPES_BY_LOWER.get(toks[1].lower()) if len(toks) > 1 else None
+    if ctype is not None:
+        i = 2
+    rank = _RANKS.get(toks[i]) if len(toks) > i else None
+    if rank is not None:
+        if ctype is None:
+            raise GdnError(f"rank {toks[i]!r} without a combination type", line=line, seat=seat)
+        i += 1
+    elif ctype is not None:
+        raise GdnError(
+            f"{ctype.record_name} without a rank: a play declares both type and rank, or neither",
+            line=line,
+            seat=seat,
+        )
+    if len(toks) == i:
+        raise GdnError("a play has cards, or is PASS", line=line, seat=seat)
+    try:
+        cards = _parse_cards_fast(toks[i:])
+    except GuandanError as e:
+        if ctype is None and len(toks) > 1 and toks[1][:1].isalpha() and len(toks[1]) > 3:
+            raise GdnError(f"unknown combination type {toks[1]!r}", line=line, seat=seat) from None
+        raise GdnError(str(e), line=line, seat=seat) from None
+    return Play(seat, cards, ctype, rank, line)
+
+
+class _Reader:
+    """Line-by-line state machine that turns ``.gdn`` text into :class:`DealRecord` s."""
+
+    def __init__(self, text: str, file: str | None, strict: bool) -> None:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        self.lines = text.split("\n")
+        self.file = file
+        self.strict = strict
+
+    def records(self) -> Iterator[DealRecord]:
+        rec: DealRecord | None = None
+        seen: set[str] = set()
+        in_play = False
+        skipping = False  # after an error (lenient): ignore the rest of this deal
+        blank_before = False
+        last_play: Play | None = None
+
+        for number, raw in enumerate(self.lines, start=1):
+            text = raw.rstrip("\r \t")
+            if not text.strip():
+                blank_before = True
+                continue
+            try:
+                content, comments = _split_comments(text, number)
+            except GdnError as e:
+                if rec is None:
+                    rec = DealRecord(file=self.file, line=number)
+                self._fail(rec, GdnError(e.reason, file=self.file, line=number))
+                skipping = True
+                continue
+            content = content.strip()
+            tag = _parse_tag(content, number) if content.startswith("[") else None
+
+            if (
+                tag is not None
+                and rec is not None
+                and self._starts_new(tag[0], rec, seen, in_play, blank_before)
+            ):
+                yield self._finish(rec, skipping)
+                rec, seen, in_play, skipping, last_play = None, set(), False, False, None
+            blank_before = False
+            if rec is None:
+                if not content and comments:
+                    # comments before the first tag belong to the next deal
+                    rec = DealRecord(file=self.file, line=number)
+                    rec.comments.extend(comments)
+                    continue
+                rec = DealRecord(file=self.file, line=number)
+            if tag is not None:
+                seen.add(tag[0])
+            if skipping:
+                continue
+            try:
+                if tag is not None:
+                    if tag[0] == "Play":
+                        if in_play:
+                            raise GdnError("a second [Play] in one deal", line=number)
+                        in_play = True
+                        rec.plays = []
+                        rec.lines["Play"] = number
+                    else:
+                        self._set_tag(rec, tag[0], tag[1], number)
+                    self._comment(rec, last_play, comments)
+                elif not content:
+                    self._comment(rec, last_play, comments)
+                elif content.startswith("["):
+                    raise GdnError(f"malformed tag line {content!r}", line=number)
+                elif not in_play:
+                    raise GdnError(
+                        f"a play or text {content.split()[0]!r} before [Play]", line=number
+                    )
+                else:
+                    if "Finish" in seen or "Result" in seen:
+                        raise GdnError("a play after the Finish or Result tag", line=number)
+                    last_play = _parse_play(content, number)
+                    last_play.comments.extend(comments)
+                    assert rec.plays is not None
+                    rec.plays.append(last_play)
+            except GdnError as e:
+                if e.file is None:
+                    e = GdnError(e.reason, file=self.file, line=e.line or number, seat=e.seat)
+                self._fail(rec, e)
+                skipping = True
+        if rec is not None:
+            yield self._finish(rec, skipping)
+
+    @staticmethod
+    def _starts_new(
+        name: str, rec: DealRecord, seen: set[str], in_play: bool, blank_before: bool
+    ) -> bool:
+        """Whether tag ``name`` begins the next deal (docs/FORMAT.md "Several deals")."""
+        if not seen or name == "Play":
+            return False  # only comments so far; a second [Play] is an error of this deal
+        if name in seen:
+            return True
+        if name in TRAILER_TAGS:
+            return False
+        if in_play:
+            return name in _KNOWN_BY_LOWER.values() or blank_before
+        return blank_before and "Deal" in seen
+
+    @staticmethod
+    def _comment(rec: DealRecord, last_play: Play | None, comments: list[str]) -> None:
+        if not comments:
+            return
+        if last_play is not None and rec.plays:
+            last_play.comments.extend(comments)
+        else:
+            rec.comments.extend(comments)
+
+    def _set_tag(self, rec: DealRecord, name: str, value: str, number: int) -> None:
+        rec.lines[name] = number
+        try:
+            if name == "Level":
+                rec.level = parse_level(value)
+            elif name == "Leader":
+                rec.leader = Seat.parse(value)
+            elif name == "Deal":
+                rec.hands = _parse_hands(value)
+            elif name == "Finish":
+                rec.finish = _parse_finish(value)
+            elif name == "Result":
+                rec.result = _parse_result(value)
+            else:
+                rec.tags[name] = value
+        except GdnError as e:
+            raise GdnError(e.reason, file=self.file, line=number, seat=e.seat) from None
+        except GuandanError as e:
+            raise GdnError(f"{name}: {e}", file=self.file, line=number) from None
+
+    def _fail(self, rec: DealRecord, err: GdnError) -> None:
+        if self.strict:
+            raise err
+        rec.errors.append(err)
+
+    def _finish(self, rec: DealRecord, skipping: bool) -> DealRecord:
+        """Check what one deal needs as a whole: the three board tags and 4 × 27 cards."""
+        if skipping:
+            return rec
+        for name in ("Level", "Leader", "Deal"):
+            if name not in rec.lines:
+                self._fail(rec, rec.error(f"the deal has no {name} tag"))
+                return rec
+        for seat in Seat:
+            n = size(rec.hands[seat])
+            if n != HAND_SIZE:
+                self._fail(
+                    rec,
+                    rec.error(
+                        f"the hand of {seat.name} has {n} cards, not {HAND_SIZE}",
+                        tag="Deal",
+                        seat=seat,
+                    ),
+                )
+                return rec
+        if sum(rec.hands) != FULL_PACK:
+            self._fail(
+                rec, rec.error("the four hands are not the two packs of 108 cards", tag="Deal")
+            )
+        return rec
+
+
+def iter_records(
+    text: str | bytes, *, file: str | None = None, strict: bool = True
+) -> Iterator[DealRecord]:
+    """Read the deals of ``.gdn`` text one at a time (for big files and progress bars).
+
+    Strict (default): the first error raises :class:`GdnError`. Lenient: each deal's first
+    error goes to its :attr:`DealRecord.errors` and reading goes on with the next deal.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise GdnError(f"not UTF-8 text: {e.reason} at byte {e.start}", file=file) from None
+    return _Reader(text, file, strict).records()
+
+
+def loads(text: str | bytes, *, file: str | None = None, strict: bool = True) -> list[DealRecord]:
+    """Every deal of ``.gdn`` text (see :func:`iter_records` for strict and lenient)."""
+    return list(iter_records(text, file=file, strict=strict))
+
+
+def load(
+    fp: IO[str] | IO[bytes], *, file: str | None = None, strict: bool = True
+) -> list[DealRecord]:
+    """Every deal of an open ``.gdn`` file; errors name ``file`` (default: ``fp.name``)."""
+    name = file if file is not None else getattr(fp, "name", None)
+    return loads(fp.read(), file=str(name) if name is not None else None, strict=strict)
+
+
+# --- writing ----------------------------------------------------------------------
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _tag(name: str, value: str) -> str:
+    return f'[{name} "{_escape(value)}"]'
+
+
+def _play_line(play: Play, level: int) -> list[str]:
+    """The canonical line of a play, with its ``{…}`` comments (``;`` lines when they hold '}')."""
+    head = play.text(level)
+    lines: list[str] = []
+    for i, c in enumerate(play.comments):
+        if "}" in c or "\n" in c:
+            lines.extend(f"; {x}".rstrip() for x in play.comments[i:])
+            break
+        head += f" {{{c}}}"
+    return [head, *lines]
+
+
+def format_hands(hands: tuple[Cards, ...], level: int) -> str:
+    """The ``Deal`` tag value: each seat's hand in level order (``engine.cards.to_tokens``)."""
+    return " ".join(f"{s.name}:{' '.join(to_tokens(hands[s], level))}" for s in Seat)
+
+
+def format_result(result: tuple[Side, int]) -> str:
+    """``NS +2``."""
+    return f"{result[0].name} +{result[1]}"
+
+
+def format_record(rec: DealRecord) -> str:
+    """The canonical text of one deal, without a trailing newline."""
+    if rec.errors:
+        raise rec.errors[0]
+    out: list[str] = []
+    for name in HEADER_TAGS:
+        if name == "Level":
+            out.append(_tag(name, rank_name(rec.level)))
+        elif name == "Leader":
+            out.append(_tag(name, rec.leader.name))
+        elif name == "Deal":
+            out.append(_tag(name, format_hands(rec.hands, rec.level)))
+        elif name in rec.tags:
+            out.append(_tag(name, rec.tags[name]))
+    out.extend(_tag(k, v) for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values())
+    # deal comments go after the header tags, where no reader can take them for the previous
+    # deal's (docs/FORMAT.md "Comments")
+    out.extend(f"; {c}".rstrip() for c in rec.comments)
+    if rec.plays is not None:
+        out.append("[Play]")
+        for play in rec.plays:
+            out.extend(_play_line(play, rec.level))
+    if rec.finish is not None:
+        out.append(_tag("Finish", " ".join(s.name for s in rec.finish)))
+    if rec.result is not None:
+        out.append(_tag("Result", format_result(rec.result)))
+    return "\n".join(out)
+
+
+def dumps(records: DealRecord | Iterable[DealRecord]) -> str:
+    """Canonical ``.gdn`` text of one deal or several (one blank line between deals).
+
+    Raises :class:`GdnError` for a record read with errors or a play without type and rank
+    (replay the record first: :func:`duplicate.replay.replay` fills them in).
+    """
+    recs = [records] if isinstance(records, DealRecord) else list(records)
+    return "".join(
+        format_record(r) + "\n" + ("\n" if i < len(recs) - 1 else "") for i, r in enumerate(recs)
+    )
+
+
+def dump(records: DealRecord | Iterable[DealRecord], fp: IO[str]) -> None:
+    """Write :func:`dumps` of ``records`` to the open text file ``fp``."""
+    fp.write(dumps(records))
+
+
+# --- the JSON form ----------------------------------------------------------------
+
+
+def to_json(rec: DealRecord) -> dict[str, Any]:
+    """The JSON object of one deal, with exactly the content of its canonical ``.gdn`` text."""
+    if rec.errors:
+        raise rec.errors[0]
+    obj: dict[str, Any] = {
+        "tags": {k: rec.tags[k] for k in HEADER_TAGS if k in rec.tags}
+        | {k: v for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values()},
+        "level": rank_name(rec.level),
+        "leader": rec.leader.name,
+        "hands": {s.name: to_tokens(rec.hands[s], rec.level) for s in Seat},
+        "plays": None,
+        "finish": [s.name for s in rec.finish] if rec.finish is not None else None,
+        "result": (
+            {"side": rec.result[0].name, "levels": rec.result[1]}
+            if rec.result is not None
+            else None
+        ),
+        "comments": list(rec.comments),
+    }
+    if rec.plays is not None:
+        plays: list[dict[str, Any]] = []
+        for p in rec.plays:
+            if p.is_pass:
+                item: dict[str, Any] = {"seat": p.seat.name, "pass": True}
+            else:
+                text = p.text(rec.level).split()  # raises without type and rank
+                item = {"seat": p.seat.name, "type": text[1], "rank": text[2], "cards": text[3:]}
+            if p.comments:
+                item["comments"] = list(p.comments)
+            plays.append(item)
+        obj["plays"] = plays
+    return obj
+
+
+def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
+    """The :class:`DealRecord` of a JSON object made by :func:`to_json` (validated)."""
+
+    def fail(reason: str, seat: Seat | None = None) -> GdnError:
+        return GdnError(f"JSON: {reason}", file=file, seat=seat)
+
+    if not isinstance(obj, dict):
+        raise fail("a deal is a JSON object")
+    unknown = set(obj) - {
+        "tags",
+        "level",
+        "leader",
+        "hands",
+        "plays",
+        "finish",
+        "result",
+        "comments",
+    }
+    if unknown:
+        raise fail(f"unknown key(s) {', '.join(sorted(unknown))}")
+    rec = DealRecord(file=file)
+    try:
+        tags = obj.get("tags", {})
+        if not isinstance(tags, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
+        ):
+            raise fail("'tags' maps tag names to strings")
+        typed = [k for k in tags if k in _TYPED_TAGS or k == "Play"]
+        if typed:
+            raise fail(f"tag {typed[0]} is a key of its own, not one of 'tags'")
+        rec.tags = dict(tags)
+        rec.level = parse_level(_need_str(obj, "level", fail))
+        rec.leader = Seat.parse(_need_str(obj, "leader", fail))
+        hands = obj.get("hands")
+        if not isinstance(hands, dict) or sorted(hands) != sorted(s.name for s in Seat):
+            raise fail("'hands' maps each of N, E, S, W to a list of cards")
+        rec.hands = tuple(_json_cards(hands[s.name], s, fail) for s in Seat)  # type: ignore[assignment]
+        plays = obj.get("plays")
+        if plays is not None:
+            if not isinstance(plays, list):
+                raise fail("'plays' is a list or null")
+            rec.plays = [_json_play(p, i, fail) for i, p in enumerate(plays, start=1)]
+        finish = obj.get("finish")
+        if finish is not None:
+            if not isinstance(finish, list) or not all(isinstance(s, str) for s in finish):
+                raise fail("'finish' is a list of seats")
+            rec.finish = _parse_finish(" ".join(finish))
+        result = obj.get("result")
+        if result is not None:
+            if not isinstance(result, dict) or not isinstance(result.get("levels"), int):
+                raise fail('\'result\' is {"side": "NS" or "EW", "levels": 1..4}')
+            rec.result = _parse_result(f"{result.get('side')} {result['levels']}")
+        comments = obj.get("comments", [])
+        if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
+            raise fail("'comments' is a list of strings")
+        rec.comments = list(comments)
+    except GdnError as e:
+        if e.reason.startswith("JSON: "):
+            raise
+        raise fail(e.reason, e.seat) from None
+    except GuandanError as e:
+        raise fail(str(e)) from None
+    for seat in Seat:
+        if size(rec.hands[seat]) != HAND_SIZE:
+            raise fail(f"the hand of {seat.name} has {size(rec.hands[seat])} cards, not 27", seat)
+    if sum(rec.hands) != FULL_PACK:
+        raise fail("the four hands are not the two packs of 108 cards")
+    return rec
+
+
+def _need_str(obj: dict[str, Any], key: str, fail: Any) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str):
+        raise fail(f"'{key}' is a string")
+    return value
+
+
+def _json_cards(value: Any, seat: Seat | None, fail: Any) -> Cards:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise fail("cards are a list of card tokens", seat)
+    try:
+        return _parse_cards_fast(value)
+    except GuandanError as e:
+        raise fail(str(e), seat) from None
+
+
+def _json_play(item: Any, index: int, fail: Any) -> Play:
+    if not isinstance(item, dict) or not isinstance(item.get("seat"), str):
+        raise fail(f"play {index} is an object with a 'seat'")
+    try:
+        seat = Seat.parse(item["seat"])
+    except GuandanError as e:
+        raise fail(f"play {index}: {e}") from None
+    comments = item.get("comments", [])
+    if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
+        raise fail(f"play {index}: 'comments' is a list of strings", seat)
+    if item.get("pass") is True:
+        if "cards" in item:
+            raise fail(f"play {index}: a pass has no cards", seat)
+        return Play(seat, 0, comments=list(comments))
+    ctype = rank = None
+    if item.get("type") is not None:
+        ctype = _TYPES_BY_LOWER.get(str(item["type"]).lower())
+        if ctype is None:
+            raise fail(f"play {index}: unknown combination type {item['type']!r}", seat)
+    if item.get("rank") is not None:
+        rank = _RANKS.get(str(item["rank"]))
+        if rank is None:
+            raise fail(f"play {index}: invalid rank {item['rank']!r}", seat)
+    if (ctype is None) != (rank is None):
+        raise fail(f"play {index}: a play declares both 'type' and 'rank', or neither", seat)
+    cards = _json_cards(item.get("cards"), seat, fail)
+    if cards == 0:
+        raise fail(f"play {index}: a play has cards, or is a pass", seat)
+    return Play(seat, cards, ctype, rank, comments=list(comments))
