@@ -217,6 +217,7 @@ class Deal:
         "rules",
         "initial_hands",
         "_hands",
+        "_counts",
         "_turn",
         "_to_beat",
         "_last",
@@ -236,6 +237,7 @@ class Deal:
     rules: Ruleset
     initial_hands: tuple[Cards, Cards, Cards, Cards]
     _hands: tuple[Cards, ...]
+    _counts: list[int]
     _turn: Seat | None
     _to_beat: Combo | None
     _last: Seat | None
@@ -265,6 +267,7 @@ class Deal:
         self.leader = leader
         self.rules = rules
         self._hands = self.initial_hands
+        self._counts = [size(h) for h in self.initial_hands]
         self._turn = leader
         self._to_beat = None
         self._last = None
@@ -288,6 +291,11 @@ class Deal:
     def hand(self, seat: Seat) -> Cards:
         """The hand of ``seat`` now."""
         return self._hands[seat]
+
+    @property
+    def card_counts(self) -> tuple[int, ...]:
+        """How many cards each seat holds now (public in the record, §6)."""
+        return tuple(self._counts)
 
     @property
     def turn(self) -> Seat | None:
@@ -545,7 +553,8 @@ class Deal:
         else:
             hands = (hands[0], hands[1], hands[2], new)
         self._hands = hands
-        left = size(new)
+        left = self._counts[seat] - size(combo.cards)
+        self._counts[seat] = left
         action = Action(seat, combo, left)
         index = len(self._actions)
         self._actions.append(action)
@@ -569,11 +578,12 @@ class Deal:
         assert seat is not None and last is not None
         self._snapshot()
         hands = self._hands
-        action = Action(seat, None, size(hands[seat]))
+        action = Action(seat, None, self._counts[seat])
         self._actions.append(action)
         passes = self._passes + 1
         # §6: the trick ends when every other player still holding cards has passed.
-        others = sum(1 for s in range(4) if s != last and hands[s])
+        # While the deal goes on, 4 - len(finish_order) players hold cards.
+        others = 3 - len(self._finish) if hands[last] else 4 - len(self._finish)
         if passes >= others:
             self._close_trick(last)
             leader = last if hands[last] else self._jiefeng(last)
@@ -632,6 +642,8 @@ class Deal:
             self._over,
         ) = self._history.pop()
         action = self._actions.pop()
+        if action.combo is not None:
+            self._counts[action.seat] = action.cards_left + size(action.combo.cards)
         del self._finish[n_finish:]
         del self._tricks[n_tricks:]
         index = len(self._actions)
@@ -677,6 +689,7 @@ class Deal:
         new.rules = self.rules
         new.initial_hands = self.initial_hands
         new._hands = self._hands
+        new._counts = list(self._counts)
         new._turn = self._turn
         new._to_beat = self._to_beat
         new._last = self._last
@@ -699,6 +712,7 @@ class Deal:
             self.leader,
             self.rules,
             self._hands,
+            tuple(self._counts),
             self._turn,
             self._to_beat,
             self._last,
