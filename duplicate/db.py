@@ -26,10 +26,10 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from duplicate.errors import DatabaseUrlError
+from duplicate.errors import DatabaseError, DatabaseUrlError
 
 #: Environment variable naming the database URL.
 ENV_VAR = "GUANDAN_DATABASE_URL"
@@ -134,3 +134,27 @@ def head_revision() -> str | None:
     """The newest revision of the shipped migrations."""
     script = ScriptDirectory(migrations_dir())
     return script.get_current_head()
+
+
+def check_schema(engine: Engine) -> None:
+    """Refuse to work on a database that is unreachable or not migrated to the newest revision.
+
+    Raises :class:`DatabaseError` with what to do (``guandan db upgrade``), instead of the
+    "no such table" a command would otherwise fail with half-way.
+    """
+    try:
+        current = current_revision(engine)
+    except OperationalError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        raise DatabaseError(f"cannot open database {_display(engine)}: {reason}") from None
+    head = head_revision()
+    if current != head:
+        raise DatabaseError(
+            f"database {_display(engine)} is at revision {current or 'none (empty)'}, "
+            f"not {head}: run 'guandan db upgrade'"
+        )
+
+
+def _display(engine: Engine) -> str:
+    """The engine's URL for messages, password hidden."""
+    return engine.url.render_as_string(hide_password=True)

@@ -16,6 +16,10 @@ class DatabaseUrlError(DuplicateError):
     """A database URL that SQLAlchemy cannot use."""
 
 
+class DatabaseError(DuplicateError):
+    """A database that cannot be reached, or whose schema is not at the newest migration."""
+
+
 class SeedFileError(DuplicateError):
     """A seed file that is missing, malformed, or would be overwritten."""
 

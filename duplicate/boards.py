@@ -1,0 +1,421 @@
+"""Board sets: generate, store, show, reveal, verify and export (what ``guandan deals`` calls).
+
+A set is generated from a seed file (:mod:`duplicate.dealing`) and stored in one
+transaction: either every board is stored or none is. Boards are refused when their DealId
+is already stored anywhere in the database (Big Deal's "same hash" check) or when the set
+would hold two identical boards. The database holds the seed's commitment, never the secret,
+until the seed is revealed.
+
+Hand records are written as ``.gdn`` text (FORMAT.md) by :func:`hand_records`, a small
+writer of this module's own; ``duplicate.gdn`` is the full reader/writer of the format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.dealing import (
+    DEFAULT_SCHEDULE,
+    Board,
+    LevelSchedule,
+    SeedFile,
+    board_from_hands,
+    generate_boards,
+)
+from duplicate.errors import (
+    BoardExistsError,
+    BoardSetNotFoundError,
+    DuplicateError,
+    GeneratorError,
+    VerificationError,
+)
+from engine.cards import parse_cards, rank_name
+from engine.errors import GuandanError
+from engine.seat import Seat
+
+#: Boards inserted per statement when storing (one transaction for the whole set).
+CHUNK = 2000
+#: The largest set generated in one go.
+MAX_BOARDS = 1_000_000
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SetInfo:
+    """What is known of a board set, besides its boards (never the unrevealed secret)."""
+
+    name: str
+    generator: str
+    commitment: str
+    level_schedule: str
+    delayed_value: str | None
+    board_count: int
+    revealed_seed: str | None = None
+    created_at: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``created_at`` as ISO 8601; the seed only once it is revealed)."""
+        return {
+            "name": self.name,
+            "generator": self.generator,
+            "commitment": self.commitment,
+            "level_schedule": self.level_schedule,
+            "delayed_value": self.delayed_value,
+            "board_count": self.board_count,
+            "revealed": self.revealed_seed is not None,
+            "revealed_seed": self.revealed_seed,
+            "created_at": self.created_at.isoformat() if self.created_at else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSet:
+    """A board set with its boards, numbered 1..N."""
+
+    info: SetInfo
+    boards: tuple[Board, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the set's fields and ``boards``, each as :func:`board_to_dict`."""
+        return {**self.info.to_dict(), "boards": [board_to_dict(b) for b in self.boards]}
+
+
+def board_to_dict(board: Board) -> dict[str, Any]:
+    """One board as JSON: the same content as its ``.gdn`` hand record."""
+    return {
+        "board": board.number,
+        "level": rank_name(board.level),
+        "leader": board.leader.name,
+        "generator": board.generator,
+        "deal_id": board.deal_id,
+        "hands": {seat.name: board.tokens(seat).split() for seat in Seat},
+    }
+
+
+# --- generating ---------------------------------------------------------------------------
+
+
+def generate_set(
+    seed: SeedFile,
+    count: int,
+    name: str,
+    schedule: LevelSchedule | str = DEFAULT_SCHEDULE,
+    delayed: str | None = None,
+    progress: Progress | None = None,
+) -> BoardSet:
+    """Generate boards 1..``count`` from ``seed`` (and the delayed value, if announced).
+
+    Raises :class:`BoardExistsError` if two boards of the set are identical (this never
+    happens by chance; it would mean a broken generator) and :class:`GeneratorError` for a
+    bad count or name.
+    """
+    if not 1 <= count <= MAX_BOARDS:
+        raise GeneratorError(f"invalid board count {count}: expected 1 to {MAX_BOARDS}")
+    if not name.strip() or len(name) > 200:
+        raise GeneratorError(f"invalid set name {name!r}: 1 to 200 characters")
+    if isinstance(schedule, str):
+        schedule = LevelSchedule.parse(schedule)
+    key = seed.key(delayed)
+    boards: list[Board] = []
+    seen: dict[str, int] = {}
+    for board in generate_boards(key, count, schedule, seed.generator):
+        first = seen.setdefault(board.deal_id, board.number)
+        if first != board.number:
+            raise BoardExistsError(
+                f"set {name!r}: board {board.number} repeats board {first} (DealId {board.deal_id})"
+            )
+        boards.append(board)
+        if progress is not None:
+            progress(1)
+    info = SetInfo(
+        name=name,
+        generator=seed.generator,
+        commitment=seed.commitment,
+        level_schedule=str(schedule),
+        delayed_value=delayed or None,
+        board_count=count,
+    )
+    return BoardSet(info, tuple(boards))
+
+
+# --- storing and loading ------------------------------------------------------------------
+
+
+def _board_row(set_id: int, board: Board) -> dict[str, Any]:
+    return {
+        "set_id": set_id,
+        "number": board.number,
+        "level": board.level,
+        "leader": int(board.leader),
+        "deal_id": board.deal_id,
+        "hand_n": board.tokens(Seat.N),
+        "hand_e": board.tokens(Seat.E),
+        "hand_s": board.tokens(Seat.S),
+        "hand_w": board.tokens(Seat.W),
+    }
+
+
+def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = None) -> SetInfo:
+    """Store a generated set and all its boards in one transaction.
+
+    Refused with :class:`BoardExistsError` when a set of that name exists or any board's
+    DealId is already stored; then nothing is written.
+    """
+    check_schema(engine)
+    info = board_set.info
+    try:
+        with session_scope(engine) as session:
+            if session.scalar(select(models.BoardSet.id).where(models.BoardSet.name == info.name)):
+                raise BoardExistsError(f"a board set named {info.name!r} is already stored")
+            row = models.BoardSet(
+                name=info.name,
+                generator=info.generator,
+                commitment=info.commitment,
+                level_schedule=info.level_schedule,
+                delayed_value=info.delayed_value,
+                board_count=info.board_count,
+            )
+            session.add(row)
+            session.flush()
+            set_id = row.id
+            boards = board_set.boards
+            for start in range(0, len(boards), CHUNK):
+                chunk = boards[start : start + CHUNK]
+                session.execute(insert(models.Board), [_board_row(set_id, b) for b in chunk])
+                if progress is not None:
+                    progress(len(chunk))
+            created_at = row.created_at
+    except IntegrityError:
+        # The transaction is rolled back; now say which board was already there.
+        raise _clash(engine, board_set) from None
+    return SetInfo(**{**_info_fields(info), "created_at": created_at})
+
+
+def _info_fields(info: SetInfo) -> dict[str, Any]:
+    return {f: getattr(info, f) for f in SetInfo.__slots__}
+
+
+def _clash(engine: Engine, board_set: BoardSet) -> DuplicateError:
+    """The error for a set whose insertion broke a unique constraint: name the stored board."""
+    by_id = {b.deal_id: b.number for b in board_set.boards}
+    ids = list(by_id)
+    with session_scope(engine) as session:
+        if session.scalar(
+            select(models.BoardSet.id).where(models.BoardSet.name == board_set.info.name)
+        ):
+            return BoardExistsError(f"a board set named {board_set.info.name!r} is already stored")
+        for start in range(0, len(ids), 500):
+            found = session.execute(
+                select(models.Board.deal_id, models.Board.number, models.BoardSet.name)
+                .join(models.BoardSet)
+                .where(models.Board.deal_id.in_(ids[start : start + 500]))
+            ).first()
+            if found is not None:
+                deal_id, number, set_name = found
+                return BoardExistsError(
+                    f"board {by_id[deal_id]} of set {board_set.info.name!r} is already stored as "
+                    f"board {number} of set {set_name!r} (DealId {deal_id}): not stored"
+                )
+    return BoardExistsError(
+        f"board set {board_set.info.name!r} clashes with stored data: not stored"
+    )
+
+
+def _info(row: models.BoardSet) -> SetInfo:
+    return SetInfo(
+        name=row.name,
+        generator=row.generator,
+        commitment=row.commitment,
+        level_schedule=row.level_schedule,
+        delayed_value=row.delayed_value,
+        board_count=row.board_count,
+        revealed_seed=row.revealed_seed,
+        created_at=row.created_at,
+    )
+
+
+def _stored_board(row: models.Board, generator: str, set_name: str) -> Board:
+    """A stored board row as a :class:`Board`; refuses a row whose DealId does not match."""
+    try:
+        hands = [parse_cards(h) for h in (row.hand_n, row.hand_e, row.hand_s, row.hand_w)]
+        board = board_from_hands(hands, row.number, row.level, generator)
+    except (GuandanError, GeneratorError) as exc:
+        raise VerificationError(
+            f"set {set_name!r}, board {row.number}: stored hands are invalid: {exc}"
+        ) from None
+    if board.deal_id != row.deal_id:
+        raise VerificationError(
+            f"set {set_name!r}, board {row.number}: stored DealId {row.deal_id} is not the hash "
+            f"of the stored hands ({board.deal_id})"
+        )
+    if int(board.leader) != row.leader:
+        raise VerificationError(
+            f"set {set_name!r}, board {row.number}: stored leader {Seat(row.leader).name} is not "
+            f"{board.leader.name}, the leader of board {row.number}"
+        )
+    return board
+
+
+def list_sets(engine: Engine) -> list[SetInfo]:
+    """Every stored board set, by name."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        rows = session.scalars(select(models.BoardSet).order_by(models.BoardSet.name))
+        return [_info(r) for r in rows]
+
+
+def load_set(engine: Engine, name: str, numbers: Iterable[int] | None = None) -> BoardSet:
+    """A stored set with its boards (only ``numbers`` when given), each checked against its DealId."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        row = _set_row(session, name)
+        query = select(models.Board).where(models.Board.set_id == row.id)
+        wanted = sorted(set(numbers)) if numbers is not None else None
+        if wanted is not None:
+            query = query.where(models.Board.number.in_(wanted))
+        rows = session.scalars(query.order_by(models.Board.number)).all()
+        if wanted is not None:
+            missing = sorted(set(wanted) - {r.number for r in rows})
+            if missing:
+                raise BoardSetNotFoundError(
+                    f"set {name!r} has no board {missing[0]} (boards 1 to {row.board_count})"
+                )
+        info = _info(row)
+        boards = tuple(_stored_board(r, row.generator, name) for r in rows)
+    return BoardSet(info, boards)
+
+
+def _set_row(session: Any, name: str) -> models.BoardSet:
+    row: models.BoardSet | None = session.scalar(
+        select(models.BoardSet).where(models.BoardSet.name == name)
+    )
+    if row is None:
+        raise BoardSetNotFoundError(f"no board set named {name!r} in the database")
+    return row
+
+
+# --- reveal and verify --------------------------------------------------------------------
+
+
+def _check_commitment(info: SetInfo, seed: SeedFile, commitment: str | None) -> None:
+    if seed.commitment != info.commitment:
+        raise VerificationError(
+            f"set {info.name!r}: the seed file's SHA-256 is {seed.commitment}, not the stored "
+            f"commitment {info.commitment}"
+        )
+    if commitment is not None and commitment.strip().lower() != info.commitment:
+        raise VerificationError(
+            f"set {info.name!r}: the stored commitment {info.commitment} is not the published "
+            f"one {commitment.strip()}"
+        )
+
+
+def reveal_set(engine: Engine, name: str, seed: SeedFile, commitment: str | None = None) -> SetInfo:
+    """Record a seed as revealed for set ``name``, after checking it against the commitment."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        row = _set_row(session, name)
+        _check_commitment(_info(row), seed, commitment)
+        row.revealed_seed = seed.data.decode("utf-8")
+        return _info(row)
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """The outcome of a successful :func:`verify_set`: the set and how many boards matched."""
+
+    info: SetInfo
+    boards_checked: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"ok": True, "boards_checked": self.boards_checked, **self.info.to_dict()}
+
+
+def verify_set(
+    engine: Engine,
+    name: str,
+    seed: SeedFile,
+    delayed: str | None = None,
+    commitment: str | None = None,
+    progress: Progress | None = None,
+) -> Verification:
+    """Regenerate set ``name`` from its revealed seed and check it board by board.
+
+    Checks: the seed file's SHA-256 is the stored commitment (and the published one, when
+    given); the generator and delayed value are the stored ones; every stored board has the
+    regenerated hands, level, leader and DealId, and the set has exactly its boards. On
+    success the seed is recorded as revealed. Raises :class:`VerificationError` naming the
+    first difference.
+    """
+    stored = load_set(engine, name)
+    info = stored.info
+    _check_commitment(info, seed, commitment)
+    if seed.generator != info.generator:
+        raise VerificationError(
+            f"set {name!r} was generated by {info.generator}, the seed file names {seed.generator}"
+        )
+    value = delayed if delayed is not None else info.delayed_value
+    if (value or None) != info.delayed_value:
+        raise VerificationError(
+            f"set {name!r} was generated with delayed value {info.delayed_value!r}, not {value!r}"
+        )
+    fresh = generate_set(seed, info.board_count, name, info.level_schedule, value, progress)
+    _compare(name, stored.boards, fresh.boards)
+    revealed = reveal_set(engine, name, seed, commitment)
+    return Verification(revealed, len(fresh.boards))
+
+
+def _compare(name: str, stored: Sequence[Board], fresh: Sequence[Board]) -> None:
+    if len(stored) != len(fresh):
+        raise VerificationError(
+            f"set {name!r} stores {len(stored)} boards, its seed gives {len(fresh)}"
+        )
+    for old, new in zip(stored, fresh, strict=True):
+        if old.number != new.number:
+            raise VerificationError(f"set {name!r}: board {new.number} is missing")
+        for what, a, b in (
+            ("hands (DealId)", old.deal_id, new.deal_id),
+            ("level", rank_name(old.level), rank_name(new.level)),
+            ("leader", old.leader.name, new.leader.name),
+        ):
+            if a != b:
+                raise VerificationError(
+                    f"set {name!r}, board {old.number}: stored {what} {a} is not the regenerated {b}"
+                )
+
+
+# --- hand records -------------------------------------------------------------------------
+
+
+def hand_record(board: Board, event: str | None = None) -> str:
+    """One board as a ``.gdn`` hand record (FORMAT.md tags, in order; no ``[Play]`` section)."""
+    lines = [f'[Event "{_escape(event)}"]'] if event else []
+    lines += [
+        f'[Board "{board.number}"]',
+        f'[Level "{rank_name(board.level)}"]',
+        f'[Leader "{board.leader.name}"]',
+        f'[Generator "{board.generator}"]',
+        f'[DealId "{board.deal_id}"]',
+        f'[Deal "{board.deal_text()}"]',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def hand_records(boards: Iterable[Board], event: str | None = None) -> str:
+    """Boards as ``.gdn`` hand records, separated by blank lines."""
+    return "\n".join(hand_record(b, event) for b in boards)
+
+
+def _escape(value: str) -> str:
+    """A tag value with backslashes and double quotes escaped, on one line."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
