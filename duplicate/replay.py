@@ -1,0 +1,278 @@
+"""Replaying a deal record play by play, proving every play legal, checking the result.
+
+:func:`state_actions` steps through a record as pokerkit's ``HandHistory.state_actions``
+does: it yields, for every line of the play list, the position the seat faced and the
+action the engine made of the line. :func:`replay` runs it to the end and checks what the
+record claims: each play is that seat's turn, its cards are held, it is a reading of its
+cards (the declared one, or RULES.md §5's when none is declared), it beats the play to beat
+(§4); and at the end the record's ``Finish`` and ``Result`` agree with the replay (§6–7).
+The first point of failure is reported as a :class:`ReplayError` with file, line, seat,
+reason and the engine's one-line position; nothing after it counts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from duplicate.dealing import deal_id
+from duplicate.gdn import DealRecord, GdnError, Play
+from engine.combo import Combo
+from engine.deal import Action, Deal, DealResult
+from engine.errors import GuandanError
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat
+
+__all__ = [
+    "Position",
+    "ReplayError",
+    "ReplayResult",
+    "Step",
+    "finish_agrees",
+    "replay",
+    "start",
+    "state_actions",
+]
+
+_POSITION_MARK = " [position "
+
+
+class ReplayError(GdnError):
+    """A record whose plays or result do not replay; ``position`` is the engine's one-line
+    picture of the deal where it failed (empty when the failure is not tied to one)."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        seat: Seat | None = None,
+        position: str = "",
+    ) -> None:
+        self.position = position
+        super().__init__(reason, file=file, line=line, seat=seat)
+
+    def _text(self) -> str:
+        text = super()._text()
+        return f"{text}{_POSITION_MARK}{self.position}]" if self.position else text
+
+
+class Position(NamedTuple):
+    """The state of a deal before an action: what the seat to act saw.
+
+    ``ply`` counts the actions made before it (0 for the first); ``hands`` are N, E, S, W;
+    ``to_beat`` and ``last_player`` are ``None`` when ``turn`` leads; ``finished`` lists the
+    seats already out.
+    """
+
+    ply: int
+    hands: tuple[int, ...]
+    turn: Seat
+    to_beat: Combo | None
+    last_player: Seat | None
+    finished: tuple[Seat, ...]
+
+
+class Step(NamedTuple):
+    """One step of a replay: the position, and the action the record's play made of it."""
+
+    position: Position
+    action: Action
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    """What a replay found.
+
+    Attributes:
+        record: the record, its plays completed with the type and rank the engine read
+            (ready for :func:`duplicate.gdn.dumps`); the input record when replay failed.
+        error: the first point of failure, or ``None`` when the record replays cleanly.
+        actions: the actions made before the end or the failure.
+        result: the computed result; ``None`` for a hand record, an unfinished deal or a
+            failure before the end.
+    """
+
+    record: DealRecord
+    error: GdnError | None = None
+    actions: list[Action] = dataclasses.field(default_factory=list)
+    result: DealResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the record read and replayed cleanly and its tags agree with it."""
+        return self.error is None
+
+    @property
+    def finished(self) -> bool:
+        """True when the play list ran to the end of the deal (§6)."""
+        return self.result is not None
+
+    def raise_for_error(self) -> ReplayResult:
+        """Raise :attr:`error` if there is one; return ``self`` otherwise."""
+        if self.error is not None:
+            raise self.error
+        return self
+
+
+def _fail(
+    record: DealRecord, reason: str, *, line: int | None, seat: Seat | None, deal: Deal | None
+) -> ReplayError:
+    """A :class:`ReplayError` from an engine message, its ``[position …]`` split off."""
+    position = ""
+    cut = reason.find(_POSITION_MARK)
+    if cut >= 0 and reason.endswith("]"):
+        position = reason[cut + len(_POSITION_MARK) : -1]
+        reason = reason[:cut]
+    elif deal is not None:
+        position = deal.position()
+    return ReplayError(reason, file=record.file, line=line, seat=seat, position=position)
+
+
+def start(record: DealRecord, rules: Ruleset = COMPETITION) -> Deal:
+    """The engine's :class:`Deal` at the start of ``record`` (hands, level, leader).
+
+    Raises the record's first read error, or :class:`ReplayError` when the engine refuses
+    the board.
+    """
+    if record.errors:
+        raise record.errors[0]
+    line = record.lines.get("Deal", record.line)
+    try:
+        deal = Deal(record.hands, record.level, record.leader, rules)
+    except GuandanError as e:
+        raise _fail(record, str(e), line=line, seat=None, deal=None) from None
+    stated = record.tags.get("DealId")
+    if stated is not None and stated.strip() not in ("", "?"):
+        actual = deal_id(record.hands)
+        if stated.strip().lower() != actual:
+            raise ReplayError(
+                f"DealId {stated!r} does not name these hands: their DealId is {actual}",
+                file=record.file,
+                line=record.lines.get("DealId", line),
+            )
+    return deal
+
+
+def state_actions(record: DealRecord, rules: Ruleset = COMPETITION) -> Iterator[Step]:
+    """Yield each :class:`Step` of ``record``'s play list in order.
+
+    Raises :class:`ReplayError` at the first play the engine refuses (out of turn, cards not
+    held, not a reading, not beating the play to beat, after the end of the deal).
+    """
+    deal = start(record, rules)
+    yield from _steps(record, deal)
+
+
+def _steps(record: DealRecord, deal: Deal) -> Iterator[Step]:
+    for i, play in enumerate(record.plays or ()):
+        turn = deal.turn
+        if turn is None:
+            raise _fail(
+                record,
+                "a play after the end of the deal (both of one side are out)",
+                line=play.line,
+                seat=play.seat,
+                deal=deal,
+            )
+        position = Position(
+            i, deal.hands, turn, deal.to_beat, deal.last_player, tuple(deal.finish_order)
+        )
+        try:
+            if play.is_pass:
+                action = deal.pass_(play.seat)
+            else:
+                action = deal.play_cards(play.cards, play.type, play.rank, play.seat)
+        except GuandanError as e:
+            raise _fail(record, str(e), line=play.line, seat=play.seat, deal=deal) from None
+        yield Step(position, action)
+
+
+def replay(record: DealRecord, rules: Ruleset = COMPETITION) -> ReplayResult:
+    """Replay ``record`` and check it; never raises for a bad record (see ``.error``).
+
+    A hand record (no ``[Play]``) only has its board checked. A play list that stops
+    before the deal ends is accepted as an unfinished deal unless the record states a
+    ``Finish`` or ``Result``.
+    """
+    out = ReplayResult(record)
+    try:
+        deal = start(record, rules)
+        actions = out.actions
+        for step in _steps(record, deal):
+            actions.append(step.action)
+    except GdnError as e:
+        out.error = e
+        return out
+    if record.plays is None:
+        return out
+    if deal.is_over:
+        out.result = deal.result()
+    try:
+        _check_tags(record, deal, out.result)
+    except ReplayError as e:
+        out.error = e
+        return out
+    out.record = _completed(record, out.actions)
+    return out
+
+
+def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> None:
+    """The record's ``Finish`` and ``Result`` must say what the replay found (§6–7)."""
+    if result is None:
+        if record.finish is not None or record.result is not None:
+            tag = "Finish" if record.finish is not None else "Result"
+            raise _fail(
+                record,
+                f"the play list ends before the deal does, but {tag} is given",
+                line=record.lines.get(tag),
+                seat=None,
+                deal=deal,
+            )
+        return
+    if record.finish is not None and not finish_agrees(record.finish, result):
+        raise ReplayError(
+            f"Finish {' '.join(s.name for s in record.finish)!r} does not match the replay: "
+            f"{result.finish_tag}{' (double down)' if result.double_down else ''}",
+            file=record.file,
+            line=record.lines.get("Finish"),
+        )
+    if record.result is not None and record.result != (result.winner, result.levels):
+        side, levels = record.result
+        raise ReplayError(
+            f"Result '{side.name} +{levels}' does not match the replay: {result.result_tag}",
+            file=record.file,
+            line=record.lines.get("Result"),
+        )
+
+
+def finish_agrees(finish: tuple[Seat, ...], result: DealResult) -> bool:
+    """Whether a recorded ``Finish`` states the replay's finishing order (FORMAT.md).
+
+    The places that are decided must match; for a double down the last two have no
+    order between them (§6) and may be omitted; otherwise the 4th may be, being implied.
+    """
+    order = result.finish_order
+    if result.double_down:
+        if len(finish) == 2:
+            return finish == order[:2]
+        return len(finish) == 4 and finish[:2] == order[:2] and set(finish[2:]) == set(order[2:])
+    return len(finish) >= 3 and finish == order[: len(finish)]
+
+
+def _completed(record: DealRecord, actions: list[Action]) -> DealRecord:
+    """``record`` with every play's type and rank as the engine read it (canonical form)."""
+    if record.plays is None or all(p.is_pass or p.type is not None for p in record.plays):
+        return record
+    plays: list[Play] = []
+    for play, action in zip(record.plays, actions, strict=True):
+        combo = action.combo
+        if combo is not None and play.type is None:
+            play = dataclasses.replace(
+                play, type=combo.type, rank=combo.rank, comments=list(play.comments)
+            )
+        plays.append(play)
+    return dataclasses.replace(record, plays=plays)

@@ -1,0 +1,223 @@
+"""Replaying records: steps, the checks on every play and on Finish/Result, first failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from duplicate import gdn
+from duplicate.dealing import deal_id
+from duplicate.replay import ReplayError, finish_agrees, replay, state_actions
+from engine.cards import size
+from engine.combo import ComboType
+from engine.deal import DealResult
+from engine.ruleset import Ruleset
+from engine.seat import Seat, Side
+
+GOLDEN = Path(__file__).parent / "golden" / "gdn"
+EXAMPLE = GOLDEN / "openguandan-26-deals.gdn"
+
+
+def _board1() -> list[str]:
+    """The lines of the example's first deal (level 2, E leads, EW +3 double down)."""
+    return EXAMPLE.read_text(encoding="utf-8").split("\n\n")[0].split("\n")
+
+
+def _replace(lines: list[str], number: int, new: str) -> str:
+    out = list(lines)
+    out[number - 1] = new
+    return "\n".join(out) + "\n"
+
+
+def _one(text: str) -> gdn.DealRecord:
+    (rec,) = gdn.loads(text, file="b.gdn")
+    return rec
+
+
+def test_state_actions_steps_through_every_play() -> None:
+    rec = _one("\n".join(_board1()) + "\n")
+    assert rec.plays is not None
+    steps = list(state_actions(rec))
+    assert len(steps) == len(rec.plays) == 120
+    first = steps[0].position
+    assert first.ply == 0 and first.turn == Seat.E and first.to_beat is None
+    assert first.hands == rec.hands and first.finished == ()
+    for i, (step, play) in enumerate(zip(steps, rec.plays, strict=True)):
+        position, action = step
+        assert position.ply == i
+        assert position.turn == action.seat == play.seat
+        if play.is_pass:
+            assert action.is_pass and position.to_beat is not None
+        else:
+            assert action.combo is not None and action.combo.cards == play.cards
+            assert (action.combo.type, action.combo.rank) == (play.type, play.rank)
+            assert action.cards_left == size(position.hands[play.seat]) - size(play.cards)
+    # E goes out first (the last play of E), then W: a double down
+    assert steps[-1].position.finished == (Seat.E,)
+
+
+def test_replay_result_of_a_clean_record() -> None:
+    rec = _one("\n".join(_board1()) + "\n")
+    res = replay(rec)
+    assert res.ok and res.finished and res.raise_for_error() is res
+    assert res.result == DealResult((Seat.E, Seat.W, Seat.N, Seat.S), Side.EW, 3, True)
+    assert len(res.actions) == 120
+    assert res.record is rec  # nothing to complete: every play was declared
+
+
+def test_untyped_plays_are_read_by_rule_5_and_written_canonically() -> None:
+    """Plays without type and rank replay; the completed record is the canonical form.
+
+    One play differs from the example's declaration: at level 3, ``H8 DK DK H3 H3`` was
+    declared ThreeWithTwo 8 (the two wild H3 join H8); undeclared, RULES.md §5 takes the
+    highest legal reading, ThreeWithTwo K (one wild joins DK DK, the other H8).
+    """
+    records = gdn.loads((GOLDEN / "untyped.gdn").read_text(encoding="utf-8"))
+    results = [replay(r) for r in records]
+    assert all(r.ok for r in results)
+    expected = (GOLDEN / "untyped.expected.gdn").read_text(encoding="utf-8")
+    assert gdn.dumps([r.record for r in results]) == expected
+    declared = gdn.loads(EXAMPLE.read_text(encoding="utf-8"))[:3]
+    differ = [
+        (a.line, a.type, a.rank)
+        for rec, got in zip(declared, results, strict=True)
+        for a, b in zip(rec.plays or [], got.record.plays or [], strict=True)
+        if (a.type, a.rank) != (b.type, b.rank)
+    ]
+    assert differ == [(captured_line(), ComboType.THREE_WITH_TWO, 6)]  # rank index 6 = "8"
+
+
+def captured_line() -> int:
+    """The example file's line of ``E ThreeWithTwo 8 H3 H3 H8 DK DK``."""
+    lines = EXAMPLE.read_text(encoding="utf-8").split("\n")
+    return lines.index("E ThreeWithTwo 8 H3 H3 H8 DK DK") + 1
+
+
+@pytest.mark.parametrize(
+    ("number", "line", "seat", "reason"),
+    [
+        (8, "W ThreeWithTwo 2 H2 S2 D2 SQ SQ", Seat.W, "W acted out of turn: it is S's turn"),
+        (7, "E Single R HR", Seat.E, "E does not hold HR"),
+        (7, "E Pair 7 S7 C8", Seat.E, "not a valid reading"),
+        (7, "E ThreeWithTwo A H5 D5 H5 SA SA", Seat.E, "is not ThreeWithTwo A"),
+        (8, "S Single 3 S3", Seat.S, "does not beat E's ThreeWithTwo 5"),
+        (7, "E PASS", Seat.E, "E leads and may not pass"),
+        (7, "E H5 S7", Seat.E, "cannot play"),
+    ],
+)
+def test_illegal_plays_are_reported_at_their_line(
+    number: int, line: str, seat: Seat, reason: str
+) -> None:
+    rec = _one(_replace(_board1(), number, line))
+    res = replay(rec)
+    assert not res.ok and res.result is None
+    err = res.error
+    assert isinstance(err, ReplayError)
+    assert (err.file, err.line, err.seat) == ("b.gdn", number, seat)
+    assert reason in err.reason and "[position" not in err.reason
+    assert err.position.startswith("N:") and " turn=" in err.position
+    assert str(err).startswith(f"b.gdn:{number}: seat {seat.name}: ")
+    assert str(err).endswith(f"[position {err.position}]")
+    assert len(res.actions) == number - 7  # the actions before the failure
+    with pytest.raises(ReplayError):
+        list(state_actions(rec))
+    with pytest.raises(ReplayError):
+        res.raise_for_error()
+
+
+def test_a_play_after_the_end_of_the_deal() -> None:
+    lines = _board1()
+    lines.insert(lines.index('[Finish "E W"]'), "N PASS")
+    res = replay(_one("\n".join(lines) + "\n"))
+    assert res.error is not None and "after the end of the deal" in res.error.reason
+    assert res.error.line == 127 and res.error.seat == Seat.N
+
+
+@pytest.mark.parametrize(
+    ("tag", "value", "reason"),
+    [
+        ("Finish", "W E", "Finish 'W E' does not match the replay: E W N S (double down)"),
+        ("Finish", "E W S", "does not match"),
+        ("Result", "EW +2", "Result 'EW +2' does not match the replay: EW +3"),
+        ("Result", "NS +3", "does not match"),
+    ],
+)
+def test_finish_and_result_must_match(tag: str, value: str, reason: str) -> None:
+    lines = _board1()
+    number = next(i for i, x in enumerate(lines, 1) if x.startswith(f"[{tag} "))
+    res = replay(_one(_replace(lines, number, f'[{tag} "{value}"]')))
+    assert res.error is not None and reason in res.error.reason
+    assert res.error.line == number
+    assert res.result is not None  # the deal itself replayed
+
+
+def test_unfinished_deals() -> None:
+    lines = _board1()
+    del lines[lines.index('[Finish "E W"]') - 1]  # W's last play
+    res = replay(_one("\n".join(lines) + "\n"))
+    assert res.error is not None and "ends before the deal does, but Finish" in res.error.reason
+    assert res.error.line == 126
+    without_tags = [x for x in lines if not x.startswith(("[Finish", "[Result"))]
+    res = replay(_one("\n".join(without_tags) + "\n"))
+    assert res.ok and not res.finished and res.result is None and len(res.actions) == 119
+
+
+def test_hand_record_and_read_errors() -> None:
+    lines = _board1()
+    board = lines[: lines.index("[Play]")]
+    res = replay(_one("\n".join(board) + "\n"))
+    assert res.ok and res.actions == [] and res.result is None
+    (bad,) = gdn.loads("\n".join(board) + "\n[Play]\nE Single 5 Q5\n", strict=False)
+    res = replay(bad)
+    assert res.error is bad.errors[0] and "invalid card" in res.error.reason
+
+
+def test_deal_id_must_name_the_hands() -> None:
+    lines = _board1()
+    rec = _one("\n".join(lines) + "\n")
+    good = deal_id(rec.hands)
+    lines.insert(1, f'[DealId "{good}"]')
+    assert replay(_one("\n".join(lines) + "\n")).ok
+    lines[1] = f'[DealId "{good[::-1]}"]'
+    res = replay(_one("\n".join(lines) + "\n"))
+    assert res.error is not None and res.error.line == 2
+    assert f"their DealId is {good}" in res.error.reason
+
+
+def test_rules_variant_changes_the_replay() -> None:
+    """Board 1 ends with E's partner W leading after E went out (接风, §6); with the variant
+    ``jiefeng_next`` the lead goes to E's next player, so the record no longer replays."""
+    rec = _one("\n".join(_board1()) + "\n")
+    assert replay(rec).ok
+    res = replay(rec, Ruleset(jiefeng_next=True))
+    assert res.error is not None and "out of turn" in res.error.reason
+
+
+@pytest.mark.parametrize(
+    ("finish", "ok"),
+    [
+        ((Seat.E, Seat.W), True),
+        ((Seat.E, Seat.W, Seat.S, Seat.N), True),
+        ((Seat.E, Seat.W, Seat.N, Seat.S), True),
+        ((Seat.E, Seat.W, Seat.N), False),
+        ((Seat.W, Seat.E), False),
+    ],
+)
+def test_finish_of_a_double_down(finish: tuple[Seat, ...], ok: bool) -> None:
+    result = DealResult((Seat.E, Seat.W, Seat.N, Seat.S), Side.EW, 3, True)
+    assert finish_agrees(finish, result) is ok
+
+
+@pytest.mark.parametrize(
+    ("finish", "ok"),
+    [
+        ((Seat.S, Seat.E, Seat.W, Seat.N), True),
+        ((Seat.S, Seat.E, Seat.W), True),
+        ((Seat.S, Seat.E), False),
+        ((Seat.S, Seat.E, Seat.N, Seat.W), False),
+    ],
+)
+def test_finish_of_a_single_down(finish: tuple[Seat, ...], ok: bool) -> None:
+    result = DealResult((Seat.S, Seat.E, Seat.W, Seat.N), Side.NS, 1, False)
+    assert finish_agrees(finish, result) is ok
