@@ -45,7 +45,9 @@ def hands_by_wilds(per_group: int) -> dict[int, list[tuple[Cards, int]]]:
     return groups
 
 
-def rate(work: Callable[[Cards, int], int], hands: list[tuple[Cards, int]], seconds: float) -> tuple[float, float]:
+def rate(
+    work: Callable[[Cards, int], int], hands: list[tuple[Cards, int]], seconds: float
+) -> tuple[float, float]:
     """(hands per second, mean items per hand) of ``work`` over ``hands``, for ~``seconds``."""
     done = 0
     items = 0
@@ -75,8 +77,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.5, help="time per measurement")
     args = ap.parse_args()
     groups = hands_by_wilds(args.hands)
-    print(f"Python {platform.python_version()} on {platform.machine()}, one core; "
-          f"{args.hands} hands of 27 per wild group")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, one core; "
+        f"{args.hands} hands of 27 per wild group"
+    )
 
     def readings_lead(hand: Cards, level: int) -> int:
         return len(legal_readings(hand, level))
@@ -95,11 +99,15 @@ def main() -> None:
         return len(plays)
 
     print(f"{'measure':42} {'wilds':>5} {'hands/s':>10} {'per hand':>10}")
-    for name, work in (("legal readings, leading", readings_lead), ("all concrete plays, leading", plays_lead)):
+    for name, work in (
+        ("legal readings, leading", readings_lead),
+        ("all concrete plays, leading", plays_lead),
+    ):
         for w in (0, 1, 2):
             hps, per = rate(work, groups[w], args.seconds)
             print(f"{name:42} {w:>5} {hps:>10.0f} {per:>10.1f}")
     for fname, tb in FOLLOWS.items():
+
         def readings_follow(hand: Cards, level: int, tb: Combo = tb) -> int:
             return len(legal_readings(hand, level, tb))
 

@@ -66,9 +66,7 @@ def _subs_by_size(f: int) -> list[tuple[int, ...]]:
 
 #: ``SUBS[f][k]``: the distinct sub-multisets of ``k`` cards of field ``f`` (valid fields only:
 #: every suit count 0..2; other entries are empty)
-SUBS: list[list[tuple[int, ...]]] = [
-    _subs_by_size(f) if _valid(f) else [] for f in range(_NFIELDS)
-]
+SUBS: list[list[tuple[int, ...]]] = [_subs_by_size(f) if _valid(f) else [] for f in range(_NFIELDS)]
 
 #: the most cards one rank can be asked for (a bomb of ``bomb_max`` <= 10 cards)
 MAX_NEED = 10

@@ -82,9 +82,7 @@ class _Hand:
         self.rules = rules
 
 
-def _groups(
-    h: _Hand, ctype: ComboType, need: int, floor: int, first_only: bool
-) -> Iterator[Combo]:
+def _groups(h: _Hand, ctype: ComboType, need: int, floor: int, first_only: bool) -> Iterator[Combo]:
     """Singles, pairs or trips of every rank stronger than ``floor`` (a level value)."""
     level, w, wbit, fields = h.level, h.w, h.wbit, h.fields
     for r in LEVEL_ORDER[level]:
@@ -174,8 +172,12 @@ def _three_with_two(h: _Hand, floor: int, first_only: bool) -> Iterator[Combo]:
 
 
 def _sequences(
-    h: _Hand, ctype: ComboType, need: int, windows: tuple[tuple[int, int, tuple[int, ...]], ...],
-    floor: int, first_only: bool,
+    h: _Hand,
+    ctype: ComboType,
+    need: int,
+    windows: tuple[tuple[int, int, tuple[int, ...]], ...],
+    floor: int,
+    first_only: bool,
 ) -> Iterator[Combo]:
     """Straights, tubes (ThreePair) or plates (TwoTrips) above ``floor`` (a position)."""
     w, wbit, fields, counts = h.w, h.wbit, h.fields, h.counts

@@ -45,7 +45,14 @@ from engine.ruleset import COMPETITION, Ruleset
 
 T = ComboType
 
-__all__ = ["readings", "reading_keys", "read_declared", "choose_reading", "check_cards", "check_level"]
+__all__ = [
+    "readings",
+    "reading_keys",
+    "read_declared",
+    "choose_reading",
+    "check_cards",
+    "check_level",
+]
 
 _ALL_KINDS = (1 << (3 * NUM_KINDS)) - 1
 
@@ -251,4 +258,3 @@ def choose_reading(
             )
         options = legal
     return max(options, key=lambda c: c.power(level))
-

@@ -84,7 +84,9 @@ def small_hands(draw: st.DrawFn) -> tuple[Cards, int, Ruleset]:
 
 @SETTINGS
 @given(small_hands(), st.data())
-def test_brute_force_leading_and_following(hr: tuple[Cards, int, Ruleset], data: st.DataObject) -> None:
+def test_brute_force_leading_and_following(
+    hr: tuple[Cards, int, Ruleset], data: st.DataObject
+) -> None:
     hand, level, rules = hr
     expected = brute_plays(hand, level, None, rules)
     got = list(legal_plays(hand, level, None, rules))
@@ -111,7 +113,9 @@ def test_brute_force_big_bombs() -> None:
         assert set(got) == brute_plays(hand, level, None, rules)
     sizes = {c.size for c in legal_plays(hand, level) if c.type == T.BOMB}
     assert sizes == set(range(4, 11))
-    sizes = {c.size for c in legal_plays(hand, level, None, Ruleset(bomb_max=8)) if c.type == T.BOMB}
+    sizes = {
+        c.size for c in legal_plays(hand, level, None, Ruleset(bomb_max=8)) if c.type == T.BOMB
+    }
     assert sizes == set(range(4, 9))
 
 
@@ -233,7 +237,10 @@ def test_following_bomb_classes() -> None:
     got = {c.describe() for c in legal_plays(hand, level, four)}
     assert got == {"Bomb 9", "StraightFlush 3", "FourKings B"}
     sf = Combo(T.STRAIGHT_FLUSH, parse_rank("2"), parse_cards("C2 C3 C4 C5 C6"))
-    assert {c.describe() for c in legal_plays(hand, level, sf)} == {"StraightFlush 3", "FourKings B"}
+    assert {c.describe() for c in legal_plays(hand, level, sf)} == {
+        "StraightFlush 3",
+        "FourKings B",
+    }
 
 
 def test_following_same_type_higher_rank() -> None:
