@@ -128,8 +128,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200, help="deals per wild category")
     parser.add_argument("--rounds", type=int, default=3, help="replay rounds (best is kept)")
     args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}, {args.deals} deals "
-          f"per category, level 7, first leader N")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {args.deals} deals "
+        f"per category, level 7, first leader N"
+    )
     for wilds in (0, 1, 2):
         seeds = [f"bench-deal/{wilds}/{i}" for i in range(args.deals)]
         t0 = time.perf_counter()

@@ -243,9 +243,7 @@ def test_result_before_the_end_is_refused() -> None:
 
 
 def test_report_at_ten_cards_once() -> None:
-    d = new_deal(
-        "S3 S4 S5 S6 S7 S8 S9 ST SJ SQ SK C3", "HR", "SB", "HR"
-    )
+    d = new_deal("S3 S4 S5 S6 S7 S8 S9 ST SJ SQ SK C3", "HR", "SB", "HR")
     run(d, "S3 - - -")
     assert d.reported == {}  # 11 cards left
     run(d, "S4 - - -")

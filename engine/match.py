@@ -1,0 +1,650 @@
+"""A match (一局) of Guandan: levels from 2 to A, tribute, deal after deal (RULES.md §7–10).
+
+:class:`Match` keeps both sides' levels, the level of each deal (the level the last
+winning side has reached), the failures at A and the winner. Between deals it runs the
+tribute phase of §9 as a :class:`TributePhase`, with pokerkit's triad for each action:
+``verify_tribute``/``can_tribute``/``tribute`` and ``verify_return``/``can_return``/
+``give_return``. :func:`play_match` drives a whole match with a policy callback.
+
+Duplicate boards are played without tribute (§9): they use :class:`engine.deal.Deal`
+directly, not a match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from engine.cards import (
+    KIND_BIT,
+    KIND_HR,
+    KIND_TOKENS,
+    RANK_A,
+    Cards,
+    Kind,
+    count,
+    iter_kinds,
+    level_value,
+    rank_name,
+    rank_of,
+    sort_key,
+    wild_kind,
+)
+from engine.combo import Combo
+from engine.deal import Deal, DealResult
+from engine.errors import GameOverError, GuandanError, TributeError
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat, Side
+
+__all__ = [
+    "Chooser",
+    "DealRecord",
+    "LevelUpdate",
+    "Match",
+    "Policy",
+    "Transfer",
+    "TributePhase",
+    "level_up",
+    "play_match",
+]
+
+#: picks one card among the legal ones (sorted low to high in level order) for a seat
+Chooser = Callable[[Seat, list[Kind]], Kind]
+#: picks the play of the seat to act in a deal, or None to pass
+Policy = Callable[[Deal], Combo | None]
+
+
+class Transfer(NamedTuple):
+    """One card given in the tribute phase (§9).
+
+    ``what`` is ``"tribute"`` (进贡) or ``"return"`` (还贡). In a double down the
+    receiver of a tribute is known only once both losers have paid; until then the
+    record returned by :meth:`TributePhase.tribute` has ``receiver`` None, and
+    :attr:`TributePhase.transfers` holds the final records.
+    """
+
+    what: str
+    giver: Seat
+    receiver: Seat | None
+    card: Kind
+
+    def describe(self) -> str:
+        """``W pays HR to N`` / ``N returns S5 to W``."""
+        verb = "pays" if self.what == "tribute" else "returns"
+        to = f" to {self.receiver.name}" if self.receiver is not None else ""
+        return f"{self.giver.name} {verb} {KIND_TOKENS[self.card]}{to}"
+
+
+def _sorted_kinds(kinds: set[Kind], level: int) -> list[Kind]:
+    return sorted(kinds, key=lambda k: sort_key(k, level))
+
+
+class TributePhase:
+    """The tribute, return and resisting of tribute before a deal (RULES.md §9).
+
+    Built from the freshly dealt ``hands`` (N, E, S, W), the ``level`` of the coming
+    deal and the ``previous`` deal's result. Cards move between ``hands`` as tributes and
+    returns are made; :attr:`leader` is known once the phase :attr:`is_complete`.
+    """
+
+    def __init__(
+        self,
+        hands: Sequence[Cards],
+        level: int,
+        previous: DealResult,
+        rules: Ruleset = COMPETITION,
+    ) -> None:
+        if len(hands) != 4:
+            raise TributeError(f"the tribute phase needs 4 hands (N, E, S, W), not {len(hands)}")
+        self.level = level
+        self.rules = rules
+        self.previous = previous
+        self._hands: list[Cards] = list(hands)
+        order = previous.finish_order
+        self.first: Seat = order[0]
+        self.double_down: bool = previous.double_down
+        #: seats that owe tribute: the 4th, or both losers in a double down
+        self.payers: tuple[Seat, ...] = (order[2], order[3]) if self.double_down else (order[3],)
+        self._paid: dict[Seat, Kind] = {}
+        self._receiver_of: dict[Seat, Seat] = {}
+        self._returned: dict[Seat, Kind] = {}
+        self.transfers: list[Transfer] = []
+        self.equal_tributes = False
+        # 抗贡: the payers hold both big jokers between them → no tribute, the 1st leads.
+        big = sum(count(self._hands[p], KIND_HR) for p in self.payers)
+        self.resisted: bool = big == 2
+        if not self.double_down:
+            self._receiver_of[order[3]] = order[0]
+
+    # --- state -------------------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        """The four hands now (after the transfers made so far)."""
+        return tuple(self._hands)
+
+    def pending_tributes(self) -> list[Seat]:
+        """Seats that still owe a tribute."""
+        if self.resisted:
+            return []
+        return [p for p in self.payers if p not in self._paid]
+
+    def pending_returns(self) -> list[Seat]:
+        """Seats that have received a tribute and still owe the return."""
+        if self.resisted or self.pending_tributes():
+            return []
+        return [r for r in self._receiver_of.values() if r not in self._returned]
+
+    @property
+    def is_complete(self) -> bool:
+        """True when every tribute and return has been made (or the tribute is resisted)."""
+        return not self.pending_tributes() and not self.pending_returns()
+
+    @property
+    def leader(self) -> Seat:
+        """Who leads the deal (§9); only once the phase is complete."""
+        if not self.is_complete:
+            raise TributeError(f"the tribute phase is not complete: {self.describe_pending()}")
+        if self.resisted:
+            return self.first
+        if not self.double_down:
+            return self.payers[0]  # single down: the 4th leads
+        if self.equal_tributes:
+            return self.first.next  # 贡左还右: the 1st's 下家 leads
+        return next(p for p, r in self._receiver_of.items() if r == self.first)
+
+    def describe_pending(self) -> str:
+        """What is still owed, in words."""
+        parts = [f"{s.name} owes a tribute" for s in self.pending_tributes()]
+        parts += [f"{s.name} owes a return" for s in self.pending_returns()]
+        return "; ".join(parts) or "nothing is owed"
+
+    # --- legal cards -------------------------------------------------------------------
+
+    def legal_tributes(self, seat: Seat) -> list[Kind]:
+        """The cards ``seat`` may pay: its highest in level order, wild hearts excepted."""
+        if seat not in self.pending_tributes():
+            return []
+        wild = wild_kind(self.level)
+        kinds = {k for k in iter_kinds(self._hands[seat]) if k != wild}
+        if not kinds:
+            return []
+        top = max(level_value(rank_of(k), self.level) for k in kinds)
+        return _sorted_kinds(
+            {k for k in kinds if level_value(rank_of(k), self.level) == top}, self.level
+        )
+
+    def legal_returns(self, seat: Seat) -> list[Kind]:
+        """The cards ``seat`` may return: natural rank up to the limit (10), else its lowest."""
+        if seat not in self.pending_returns():
+            return []
+        kinds = set(iter_kinds(self._hands[seat]))
+        limit = self.rules.return_limit(self.level)
+        low = {k for k in kinds if rank_of(k) <= limit}
+        if not low and kinds:
+            bottom = min(level_value(rank_of(k), self.level) for k in kinds)
+            low = {k for k in kinds if level_value(rank_of(k), self.level) == bottom}
+        return _sorted_kinds(low, self.level)
+
+    # --- tribute -----------------------------------------------------------------------
+
+    def _held(self, seat: Seat, card: Kind, what: str) -> None:
+        if not 0 <= card < len(KIND_TOKENS):
+            raise TributeError(f"{seat.name}'s {what}: {card!r} is not a card kind")
+        if not count(self._hands[seat], card):
+            raise TributeError(
+                f"{seat.name} cannot give {KIND_TOKENS[card]} as {what}: not in their hand"
+            )
+
+    def verify_tribute(self, seat: Seat, card: Kind) -> None:
+        """Raise :class:`TributeError` unless ``seat`` may pay ``card`` as tribute now."""
+        if self.resisted:
+            raise TributeError(
+                f"{seat.name} owes no tribute: the tribute is resisted (抗贡, §9), the payers "
+                f"hold both big jokers"
+            )
+        if seat not in self.payers:
+            payers = " and ".join(p.name for p in self.payers)
+            verb = "pays" if len(self.payers) == 1 else "pay"
+            raise TributeError(f"{seat.name} owes no tribute: only {payers} {verb} (§9)")
+        if seat in self._paid:
+            raise TributeError(
+                f"{seat.name} has already paid tribute ({KIND_TOKENS[self._paid[seat]]})"
+            )
+        self._held(seat, card, "tribute")
+        legal = self.legal_tributes(seat)
+        if card not in legal:
+            if card == wild_kind(self.level):
+                why = "wild hearts are never demanded as tribute"
+            else:
+                why = "the tribute is the highest card in level order, wild hearts excepted"
+            raise TributeError(
+                f"{seat.name} cannot pay {KIND_TOKENS[card]} as tribute: {why} (RULES.md §9); "
+                f"must pay {' or '.join(KIND_TOKENS[k] for k in legal)}"
+            )
+
+    def can_tribute(self, seat: Seat, card: Kind) -> bool:
+        """True when :meth:`verify_tribute` would accept."""
+        try:
+            self.verify_tribute(seat, card)
+        except GuandanError:
+            return False
+        return True
+
+    def tribute(self, seat: Seat, card: Kind) -> Transfer:
+        """Verify and pay ``card`` from ``seat``; return the record of it."""
+        self.verify_tribute(seat, card)
+        self._paid[seat] = card
+        self._hands[seat] -= KIND_BIT[card]
+        if not self.double_down:
+            receiver = self._receiver_of[seat]
+            self._hands[receiver] += KIND_BIT[card]
+            done = Transfer("tribute", seat, receiver, card)
+            self.transfers.append(done)
+            return done
+        if len(self._paid) == 2:
+            self._assign_double()
+            return next(t for t in self.transfers if t.giver == seat)
+        return Transfer("tribute", seat, None, card)
+
+    def _assign_double(self) -> None:
+        """Double down, both paid (§9): the higher tribute to the 1st, the lower to the 2nd;
+        equal ones → each loser pays the winner just before them (贡左还右)."""
+        order = self.previous.finish_order
+        first, second = order[0], order[1]
+        a, b = self.payers
+        va = level_value(rank_of(self._paid[a]), self.level)
+        vb = level_value(rank_of(self._paid[b]), self.level)
+        if va == vb:
+            self.equal_tributes = True
+            self._receiver_of = {a: a.prev, b: b.prev}
+        elif va > vb:
+            self._receiver_of = {a: first, b: second}
+        else:
+            self._receiver_of = {b: first, a: second}
+        for payer in (a, b):
+            receiver = self._receiver_of[payer]
+            card = self._paid[payer]
+            self._hands[receiver] += KIND_BIT[card]
+            self.transfers.append(Transfer("tribute", payer, receiver, card))
+
+    # --- return ------------------------------------------------------------------------
+
+    def verify_return(self, seat: Seat, card: Kind) -> None:
+        """Raise :class:`TributeError` unless ``seat`` may return ``card`` now."""
+        if seat in self._returned:
+            raise TributeError(
+                f"{seat.name} has already returned {KIND_TOKENS[self._returned[seat]]}"
+            )
+        if seat not in self.pending_returns():
+            order = self.previous.finish_order
+            receivers = order[:2] if self.double_down else order[:1]
+            if not self.resisted and seat in receivers and self.pending_tributes():
+                raise TributeError(f"{seat.name} cannot return yet: {self.describe_pending()}")
+            raise TributeError(f"{seat.name} owes no return card (§9)")
+        self._held(seat, card, "return")
+        legal = self.legal_returns(seat)
+        if card not in legal:
+            limit = self.rules.return_limit(self.level)
+            raise TributeError(
+                f"{seat.name} cannot return {KIND_TOKENS[card]}: the return card is of rank "
+                f"{rank_name(limit)} or below, or the lowest card when there is none "
+                f"(RULES.md §9); may return {' or '.join(KIND_TOKENS[k] for k in legal)}"
+            )
+
+    def can_return(self, seat: Seat, card: Kind) -> bool:
+        """True when :meth:`verify_return` would accept."""
+        try:
+            self.verify_return(seat, card)
+        except GuandanError:
+            return False
+        return True
+
+    def give_return(self, seat: Seat, card: Kind) -> Transfer:
+        """Verify and return ``card`` from ``seat`` to the one who paid it; record it."""
+        self.verify_return(seat, card)
+        payer = next(p for p, r in self._receiver_of.items() if r == seat)
+        self._returned[seat] = card
+        self._hands[seat] -= KIND_BIT[card]
+        self._hands[payer] += KIND_BIT[card]
+        done = Transfer("return", seat, payer, card)
+        self.transfers.append(done)
+        return done
+
+    def complete(
+        self, choose_tribute: Chooser | None = None, choose_return: Chooser | None = None
+    ) -> None:
+        """Make every remaining tribute and return with the given choosers.
+
+        A chooser gets the seat and its legal cards (low to high in level order); by
+        default the first is taken: the first of equal highest tributes, the lowest return.
+        """
+        for seat in self.pending_tributes():
+            options = self.legal_tributes(seat)
+            self.tribute(seat, choose_tribute(seat, options) if choose_tribute else options[0])
+        for seat in self.pending_returns():
+            options = self.legal_returns(seat)
+            self.give_return(seat, choose_return(seat, options) if choose_return else options[0])
+
+
+class LevelUpdate(NamedTuple):
+    """Levels after a deal (§7–8): both sides' levels and failures at A, whether the
+    winner passed A, and the level of the next deal (the winner's level)."""
+
+    levels: tuple[int, int]
+    a_failures: tuple[int, int]
+    passed_a: bool
+    next_level: int
+
+
+def level_up(
+    levels: tuple[int, int],
+    a_failures: tuple[int, int],
+    deal_level: int,
+    result: DealResult,
+    rules: Ruleset = COMPETITION,
+) -> LevelUpdate:
+    """Apply a deal's result to the levels (RULES.md §7–8), as a pure function.
+
+    The winner gains ``result.levels``, capped at A. It passes A (过A) by winning a deal
+    played at its own level A with its partner 2nd or 3rd; 1st + 4th at A does not pass.
+    A failure at A is a deal played at a side's own level A after which the side has not
+    passed A (when both sides are at A, the deal is at both sides' level and counts for
+    both); under ``rules.a_fail_limit`` a side whose failures reach the limit goes back
+    to 2 and its count starts again.
+    """
+    w = result.winner
+    at_a = deal_level == RANK_A
+    if at_a and levels[w] == RANK_A and result.partner_place in (2, 3):
+        return LevelUpdate(levels, a_failures, True, RANK_A)
+    new = list(levels)
+    fails = list(a_failures)
+    new[w] = min(RANK_A, levels[w] + result.levels)
+    if at_a:
+        for side in (Side.NS, Side.EW):
+            if levels[side] == RANK_A:
+                fails[side] += 1
+                if rules.a_fail_limit and fails[side] >= rules.a_fail_limit:
+                    new[side] = 0
+                    fails[side] = 0
+    return LevelUpdate((new[0], new[1]), (fails[0], fails[1]), False, new[w])
+
+
+class DealRecord(NamedTuple):
+    """One finished deal of a match, with what came before it and the levels after it."""
+
+    number: int
+    level: int
+    leader: Seat
+    tribute: TributePhase | None
+    deal: Deal
+    result: DealResult
+    levels_after: tuple[int, int]
+
+
+class Match:
+    """A match between N–S and E–W, from level 2 until a side passes A (RULES.md §8).
+
+    ``first_leader`` leads the first deal (§10: drawn from the deal's seed by the
+    caller). ``max_deals``, when given, ends the match after that many deals: the higher
+    level wins, by the level difference (§8); equal levels are a draw.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset = COMPETITION,
+        first_leader: Seat = Seat.N,
+        *,
+        max_deals: int | None = None,
+    ) -> None:
+        if max_deals is not None and max_deals < 1:
+            raise GuandanError(f"max_deals must be at least 1, not {max_deals}")
+        self.rules = rules
+        self.first_leader = first_leader
+        self.max_deals = max_deals
+        self._levels = [0, 0]
+        self._a_failures = [0, 0]
+        self._history: list[DealRecord] = []
+        self._deal_level = 0
+        self._pending: list[Cards] | None = None
+        self._phase: TributePhase | None = None
+        self._deal: Deal | None = None
+        self._winner: Side | None = None
+        self._over = False
+        self._margin: int | None = None
+        self._end_reason = ""
+
+    # --- state -------------------------------------------------------------------------
+
+    @property
+    def levels(self) -> tuple[int, int]:
+        """Levels (rank index 0..12 = 2..A) of N–S and E–W, indexable by :class:`Side`."""
+        return (self._levels[0], self._levels[1])
+
+    def level(self, side: Side) -> int:
+        """The level of ``side``."""
+        return self._levels[side]
+
+    @property
+    def a_failures(self) -> tuple[int, int]:
+        """Failures at A (§8) of N–S and E–W since they last went back to 2."""
+        return (self._a_failures[0], self._a_failures[1])
+
+    @property
+    def deal_level(self) -> int:
+        """The level of the next (or current) deal: the last winning side's level (§8)."""
+        return self._deal_level
+
+    @property
+    def history(self) -> list[DealRecord]:
+        """The finished deals, in order."""
+        return list(self._history)
+
+    @property
+    def deals_played(self) -> int:
+        """Number of finished deals."""
+        return len(self._history)
+
+    @property
+    def current_deal(self) -> Deal | None:
+        """The deal in progress, if any."""
+        return self._deal
+
+    @property
+    def tribute_phase(self) -> TributePhase | None:
+        """The tribute phase of the coming deal, if one is under way."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match has ended."""
+        return self._over
+
+    @property
+    def winner(self) -> Side | None:
+        """The winning side (None while playing, or for a draw at a deal limit)."""
+        return self._winner
+
+    @property
+    def margin(self) -> int | None:
+        """Level difference when the match ended by a deal limit or :meth:`end_by_levels`;
+        None otherwise."""
+        return self._margin
+
+    @property
+    def end_reason(self) -> str:
+        """Why the match ended: ``"passed A"``, ``"levels"`` (limit or time), or ``""``."""
+        return self._end_reason
+
+    def _check_live(self) -> None:
+        if self._over:
+            raise GameOverError(f"the match is over: {self.describe()}")
+
+    def describe(self) -> str:
+        """One line: levels, failures at A, deals played, winner."""
+        lv = f"NS {rank_name(self._levels[0])} EW {rank_name(self._levels[1])}"
+        fails = f"A-failures NS {self._a_failures[0]} EW {self._a_failures[1]}"
+        end = ""
+        if self._over:
+            who = self._winner.name if self._winner is not None else "draw"
+            end = f", over ({self._end_reason}): {who}"
+        return f"{lv}, {fails}, {len(self._history)} deals{end}"
+
+    # --- tribute (delegated to the phase) ---------------------------------------------
+
+    def _need_phase(self) -> TributePhase:
+        if self._phase is None:
+            raise TributeError("no tribute phase is under way: call deal_hands first")
+        return self._phase
+
+    def legal_tributes(self, seat: Seat) -> list[Kind]:
+        """The cards ``seat`` may pay as tribute now (empty when it owes none)."""
+        return self._phase.legal_tributes(seat) if self._phase is not None else []
+
+    def legal_returns(self, seat: Seat) -> list[Kind]:
+        """The cards ``seat`` may return now (empty when it owes none)."""
+        return self._phase.legal_returns(seat) if self._phase is not None else []
+
+    def verify_tribute(self, seat: Seat, card: Kind) -> None:
+        """Raise :class:`TributeError` unless ``seat`` may pay ``card`` now."""
+        self._need_phase().verify_tribute(seat, card)
+
+    def can_tribute(self, seat: Seat, card: Kind) -> bool:
+        """True when :meth:`verify_tribute` would accept."""
+        return self._phase is not None and self._phase.can_tribute(seat, card)
+
+    def tribute(self, seat: Seat, card: Kind) -> Transfer:
+        """Pay ``card`` from ``seat`` as tribute (§9)."""
+        return self._need_phase().tribute(seat, card)
+
+    def verify_return(self, seat: Seat, card: Kind) -> None:
+        """Raise :class:`TributeError` unless ``seat`` may return ``card`` now."""
+        self._need_phase().verify_return(seat, card)
+
+    def can_return(self, seat: Seat, card: Kind) -> bool:
+        """True when :meth:`verify_return` would accept."""
+        return self._phase is not None and self._phase.can_return(seat, card)
+
+    def give_return(self, seat: Seat, card: Kind) -> Transfer:
+        """Return ``card`` from ``seat`` to the one who paid it (§9)."""
+        return self._need_phase().give_return(seat, card)
+
+    # --- deals -------------------------------------------------------------------------
+
+    def deal_hands(self, hands: Sequence[Cards]) -> TributePhase | None:
+        """Begin the next deal with freshly dealt ``hands`` (N, E, S, W).
+
+        From the second deal on this opens the tribute phase (§9), returned; it may be
+        already complete (resisted). The first deal has none (None).
+        """
+        self._check_live()
+        if self._deal is not None or self._pending is not None:
+            raise GuandanError("a deal is already under way: finish it first")
+        if len(hands) != 4:
+            raise GuandanError(f"a deal needs 4 hands (N, E, S, W), not {len(hands)}")
+        self._pending = list(hands)
+        if self._history:
+            self._phase = TributePhase(
+                hands, self._deal_level, self._history[-1].result, self.rules
+            )
+        return self._phase
+
+    def start_deal(self, hands: Sequence[Cards] | None = None) -> Deal:
+        """Start the deal at the right level and leader, after the tribute (§8–9).
+
+        With ``hands``, they are dealt now and any tribute and return are made with the
+        default choices (see :meth:`TributePhase.complete`). Without, the hands given to
+        :meth:`deal_hands` are used and the tribute phase must be complete.
+        """
+        if hands is not None:
+            self.deal_hands(hands)
+            if self._phase is not None:
+                self._phase.complete()
+        self._check_live()
+        if self._pending is None:
+            raise GuandanError("no hands dealt: call deal_hands(hands) or start_deal(hands)")
+        if self._deal is not None:
+            raise GuandanError("a deal is already under way: finish it first")
+        phase = self._phase
+        if phase is None:
+            dealt: Sequence[Cards] = self._pending
+            leader = self.first_leader
+        else:
+            if not phase.is_complete:
+                raise TributeError(f"the tribute phase is not complete: {phase.describe_pending()}")
+            dealt = phase.hands
+            leader = phase.leader
+        self._deal = Deal(dealt, self._deal_level, leader, self.rules)
+        return self._deal
+
+    def finish_deal(self) -> DealResult:
+        """Apply the finished current deal's result to the levels (§7–8); return it."""
+        deal = self._deal
+        if deal is None:
+            raise GuandanError("no deal is under way")
+        result = deal.result()  # raises DealNotOverError while the deal goes on
+        update = level_up(self.levels, self.a_failures, deal.level, result, self.rules)
+        self._levels = list(update.levels)
+        self._a_failures = list(update.a_failures)
+        self._history.append(
+            DealRecord(
+                len(self._history) + 1,
+                deal.level,
+                deal.leader,
+                self._phase,
+                deal,
+                result,
+                self.levels,
+            )
+        )
+        self._deal = None
+        self._phase = None
+        self._pending = None
+        self._deal_level = update.next_level
+        if update.passed_a:
+            self._over = True
+            self._winner = result.winner
+            self._end_reason = "passed A"
+        elif self.max_deals is not None and len(self._history) >= self.max_deals:
+            self.end_by_levels()
+        return result
+
+    def end_by_levels(self) -> None:
+        """End the match now (deal limit or time, §8): the higher level wins by the difference."""
+        self._check_live()
+        if self._deal is not None or self._pending is not None:
+            raise GuandanError("a deal is under way: finish it before ending the match")
+        ns, ew = self._levels
+        self._over = True
+        self._end_reason = "levels"
+        self._margin = abs(ns - ew)
+        self._winner = None if ns == ew else (Side.NS if ns > ew else Side.EW)
+
+
+def play_match(
+    policy: Policy,
+    deal_source: Callable[[int], Sequence[Cards]],
+    rules: Ruleset = COMPETITION,
+    first_leader: Seat = Seat.N,
+    *,
+    max_deals: int | None = None,
+    choose_tribute: Chooser | None = None,
+    choose_return: Chooser | None = None,
+) -> Match:
+    """Play a whole match: ``deal_source(i)`` deals the hands of deal ``i`` (0-based),
+    ``policy(deal)`` picks each play (None = pass), the choosers pick tribute and return
+    cards (default: the first legal). Returns the finished match."""
+    match = Match(rules, first_leader, max_deals=max_deals)
+    while not match.is_over:
+        phase = match.deal_hands(deal_source(match.deals_played))
+        if phase is not None:
+            phase.complete(choose_tribute, choose_return)
+        deal = match.start_deal()
+        while not deal.is_over:
+            combo = policy(deal)
+            if combo is None:
+                deal.pass_()
+            else:
+                deal.play(combo)
+        match.finish_deal()
+    return match
