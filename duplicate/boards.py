@@ -213,18 +213,21 @@ def _clash(engine: Engine, board_set: BoardSet) -> DuplicateError:
             select(models.BoardSet.id).where(models.BoardSet.name == board_set.info.name)
         ):
             return BoardExistsError(f"a board set named {board_set.info.name!r} is already stored")
+        found: list[tuple[str, int, str]] = []
         for start in range(0, len(ids), 500):
-            found = session.execute(
+            rows = session.execute(
                 select(models.Board.deal_id, models.Board.number, models.BoardSet.name)
                 .join(models.BoardSet)
                 .where(models.Board.deal_id.in_(ids[start : start + 500]))
-            ).first()
-            if found is not None:
-                deal_id, number, set_name = found
-                return BoardExistsError(
-                    f"board {by_id[deal_id]} of set {board_set.info.name!r} is already stored as "
-                    f"board {number} of set {set_name!r} (DealId {deal_id}): not stored"
-                )
+            )
+            found += [(d, n, s) for d, n, s in rows]
+    if found:
+        deal_id, number, set_name = min(found, key=lambda f: by_id[f[0]])
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        return BoardExistsError(
+            f"board {by_id[deal_id]} of set {board_set.info.name!r} is already stored as "
+            f"board {number} of set {set_name!r} (DealId {deal_id}){more}: nothing stored"
+        )
     return BoardExistsError(
         f"board set {board_set.info.name!r} clashes with stored data: not stored"
     )
