@@ -1,0 +1,803 @@
+"""Comparing how the rooms of a board handled the same cards (DUPLICATE.md, "Comparing").
+
+Scores say who did better; the comparison says where. For a board played in two (or
+more) rooms, every record is replayed with the engine and summarised side by side:
+
+* per room: the finishing order and the result seen from N–S;
+* per seat: plays made (手数), passes, tricks won and leads taken, bombs, straight
+  flushes and joker bombs used, wild hearts used and what each stood for, cards left when
+  the deal ended, 接风 given and received;
+* the **first divergence**: the first action index at which the rooms did differently,
+  with the position there (identical in every room, since the cards are) and what each
+  room did;
+* the trick-by-trick alignment: trick *k* of each room side by side.
+
+:func:`compare_board` takes records (``duplicate.gdn.DealRecord``) and returns a frozen
+:class:`BoardComparison`: plain data that the command line prints and ``duplicate.report``
+draws as HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from duplicate.errors import DuplicateError
+from duplicate.gdn import DealRecord, loads
+from duplicate.replay import Position, replay, start, state_actions
+from duplicate.scoring import room_result
+from duplicate.scoring import swing as board_swing
+from engine.cards import (
+    HEARTS,
+    KIND_TOKENS,
+    RANK_A,
+    SUIT_CHARS,
+    Cards,
+    Kind,
+    count,
+    format_cards,
+    iter_kinds,
+    rank_name,
+    rank_of,
+    suit_of,
+    to_tokens,
+    wild_kind,
+)
+from engine.combo import FIXED_SIZE, Combo, ComboType
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat
+
+
+class CompareError(DuplicateError):
+    """Records that cannot be compared (different boards, too few rooms, a bad play)."""
+
+
+# --- what the cards of a play stand for (RULES.md §2 逢人配, FORMAT.md) ----------------
+
+
+class CardUse(NamedTuple):
+    """One card of a play and the natural card it counts as.
+
+    ``suit`` is ``None`` where the combination does not fix a suit (a wild heart standing
+    for a 9 in a bomb of nines is "a 9", of no particular suit); a straight flush fixes the
+    suit of every card, wilds included.
+    """
+
+    kind: Kind
+    rank: int
+    suit: int | None
+
+    def is_wild(self, level: int) -> bool:
+        """True when the card played is a wild heart (the heart of the level rank)."""
+        return self.kind == wild_kind(level)
+
+    def as_itself(self, level: int) -> bool:
+        """True when a wild heart counts as what it is: a heart (or any card) of the level."""
+        return self.rank == level and self.suit in (None, HEARTS)
+
+    def describe(self, level: int) -> str:
+        """``H7 as 9``, ``H7 as S7``, ``H7 as itself`` or just the token for natural cards."""
+        token = KIND_TOKENS[self.kind]
+        if not self.is_wild(level):
+            return token
+        if self.as_itself(level):
+            return f"{token} as itself"
+        if self.suit is None:
+            return f"{token} as {rank_name(self.rank)}"
+        return f"{token} as {SUIT_CHARS[self.suit]}{rank_name(self.rank)}"
+
+
+def _sequence_ranks(low: int, length: int) -> list[int]:
+    """Ranks of a sequence named by its lowest rank (A as lowest is A-2-3-..., RULES.md §2)."""
+    if low == RANK_A:
+        return [RANK_A, *range(0, length - 1)]
+    return list(range(low, low + length))
+
+
+def _slots(combo: Combo, naturals: list[Kind], level: int) -> Sequence[tuple[int, int | None]]:
+    """The (rank, suit) slots that a combination of this type and record rank consists of.
+
+    The rank in a record (FORMAT.md) fixes everything but the pair of a full house, which
+    is taken from the natural cards outside the triple (or, when there are none, the wild
+    hearts form the pair as themselves).
+    """
+    t, r, n = combo.type, combo.rank, combo.size
+    if t in (ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPS, ComboType.BOMB):
+        return [(r, None)] * n
+    if t == ComboType.FOUR_KINGS:
+        return [(rank_of(k), None) for k in naturals]
+    if t == ComboType.STRAIGHT:
+        return [(x, None) for x in _sequence_ranks(r, 5)]
+    if t == ComboType.STRAIGHT_FLUSH:
+        suits = {suit_of(k) for k in naturals}
+        suit = suits.pop() if len(suits) == 1 else HEARTS
+        return [(x, suit) for x in _sequence_ranks(r, 5)]
+    if t == ComboType.THREE_PAIR:
+        return [(x, None) for x in _sequence_ranks(r, 3) for _ in range(2)]
+    if t == ComboType.TWO_TRIPS:
+        return [(x, None) for x in _sequence_ranks(r, 2) for _ in range(3)]
+    # THREE_WITH_TWO: the triple's rank is the record rank; the pair is whatever else.
+    others = [rank_of(k) for k in naturals if rank_of(k) != r]
+    if others:
+        pair = others[0]
+    elif len(naturals) > 3:
+        pair = r  # more natural cards of the triple's rank than the triple holds
+    else:
+        pair = level  # the pair is made of wild hearts alone: read as what they are
+    return [(r, None)] * 3 + [(pair, None)] * 2
+
+
+def card_uses(combo: Combo, level: int) -> tuple[CardUse, ...]:
+    """Every card of ``combo`` with the natural card it counts as, at ``level``.
+
+    Type and rank say what a wild heart stands for (FORMAT.md): at level 7,
+    ``Straight 3 S3 H4 C5 D6 H7`` uses H7 as itself (the 7 of 3-4-5-6-7) while
+    ``Bomb 9 S9 C9 D9 H7`` uses it as a 9. Natural cards fill the slots of their own rank
+    (and suit, in a straight flush) first; the wild hearts fill the rest, in slot order.
+    Raises :class:`CompareError` when the cards cannot be that combination.
+    """
+    wild = wild_kind(level)
+    n_wild = count(combo.cards, wild)
+    naturals = [k for k in iter_kinds(combo.cards) if k != wild]
+    expected = FIXED_SIZE.get(combo.type)
+    if expected is not None and combo.size != expected:
+        raise CompareError(
+            f"{combo.describe()} with {combo.size} cards: that combination has {expected}"
+        )
+    slots = _slots(combo, naturals, level)
+    open_slots = list(slots)
+    uses: list[CardUse] = []
+    for k in naturals:
+        rank, suit = rank_of(k), suit_of(k)
+        for i, (slot_rank, slot_suit) in enumerate(open_slots):
+            if slot_rank == rank and slot_suit in (None, suit):
+                uses.append(CardUse(k, rank, slot_suit if slot_suit is None else suit))
+                del open_slots[i]
+                break
+        else:
+            raise CompareError(
+                f"{describe_combo(combo, level)}: card {KIND_TOKENS[k]} has no place in a "
+                f"{combo.describe()} at level {rank_name(level)}"
+            )
+    if len(open_slots) != n_wild:
+        raise CompareError(
+            f"{describe_combo(combo, level)}: {n_wild} wild heart(s) for "
+            f"{len(open_slots)} missing card(s) of a {combo.describe()}"
+        )
+    uses.extend(CardUse(wild, rank, suit) for rank, suit in open_slots)
+    return tuple(uses)
+
+
+def wild_uses(combo: Combo, level: int) -> tuple[CardUse, ...]:
+    """The wild hearts of ``combo`` and what each stood for (see :func:`card_uses`)."""
+    if not count(combo.cards, wild_kind(level)):
+        return ()
+    return tuple(u for u in card_uses(combo, level) if u.is_wild(level))
+
+
+def describe_combo(combo: Combo, level: int) -> str:
+    """A play as records write it: ``Straight 3 S3 H4 C5 D6 H7``.
+
+    Cards are sorted as ``duplicate.gdn`` writes them: sequences in natural order, every
+    other combination in level order.
+    """
+    order = None if combo.type.is_sequence else level
+    return f"{combo.describe()} {format_cards(combo.cards, order)}"
+
+
+# --- the comparison's data (plain, frozen: the CLI prints it, duplicate.report draws it) --
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action of a room, numbered from 0 in play order: a play, or a pass."""
+
+    index: int
+    seat: Seat
+    combo: Combo | None  # None: a pass
+    cards_left: int  # the seat's card count after the action (public, RULES.md §6)
+
+    @property
+    def is_pass(self) -> bool:
+        """True for a pass (过)."""
+        return self.combo is None
+
+    def text(self, level: int) -> str:
+        """``Bomb 9 S9 C9 D9 H7`` or ``PASS``, as records write it (without the seat)."""
+        return "PASS" if self.combo is None else describe_combo(self.combo, level)
+
+    def same_action(self, other: Move) -> bool:
+        """True when both steps are the same seat doing the same thing (same reading too)."""
+        return self.seat == other.seat and self.combo == other.combo
+
+    def to_dict(self, level: int) -> dict[str, Any]:
+        """JSON form: index, seat, type, rank and cards (sorted), or ``PASS``."""
+        if self.combo is None:
+            return {"index": self.index, "seat": self.seat.name, "play": "PASS"}
+        return {
+            "index": self.index,
+            "seat": self.seat.name,
+            "play": self.combo.type.record_name,
+            "rank": rank_name(self.combo.rank),
+            "cards": to_tokens(self.combo.cards, level),
+            "cards_left": self.cards_left,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WildUse:
+    """A wild heart played, at which action, in which play, and what it stood for."""
+
+    index: int
+    play: str
+    use: CardUse
+
+    def to_dict(self, level: int) -> dict[str, Any]:
+        """JSON form: action index, the play, the card and what it counted as."""
+        return {
+            "index": self.index,
+            "play": self.play,
+            "card": KIND_TOKENS[self.use.kind],
+            "as": self.stood_for(level),
+        }
+
+    def stood_for(self, level: int) -> str:
+        """``itself``, a rank (``9``) or a card (``S7``, in a straight flush)."""
+        if self.use.as_itself(level):
+            return "itself"
+        if self.use.suit is None:
+            return rank_name(self.use.rank)
+        return SUIT_CHARS[self.use.suit] + rank_name(self.use.rank)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """One trick (一圈) of a room: its leader, every action in it, and its winner.
+
+    A trick is won by its last player (RULES.md §6). ``complete`` is False for the trick
+    cut short when the deal ended. ``jiefeng`` is True when the winner had finished with
+    the winning play and the lead went to the partner (接风, §6).
+    """
+
+    number: int
+    leader: Seat
+    steps: tuple[Move, ...]
+    winner: Seat
+    complete: bool
+    jiefeng: bool
+
+    @property
+    def plays(self) -> tuple[Move, ...]:
+        """The plays of the trick, passes left out."""
+        return tuple(s for s in self.steps if s.combo is not None)
+
+    def to_dict(self, level: int) -> dict[str, Any]:
+        """JSON form of the trick."""
+        return {
+            "number": self.number,
+            "leader": self.leader.name,
+            "winner": self.winner.name,
+            "complete": self.complete,
+            "jiefeng": self.jiefeng,
+            "steps": [s.to_dict(level) for s in self.steps],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """How one seat of one room handled its cards (DUPLICATE.md, "Comparing")."""
+
+    seat: Seat
+    player: str
+    place: int | None  # 1..4; None when not decided (deal unfinished, or a double down's last two)
+    plays: int  # 手数: plays made, passes not counted
+    passes: int
+    tricks_won: int
+    leads: int  # tricks this seat led (the first lead and 接风 included)
+    bombs: int
+    straight_flushes: int
+    joker_bombs: int
+    wilds: tuple[WildUse, ...]
+    cards_left: Cards
+    jiefeng_given: int  # tricks won with a last card, the lead passing to the partner
+    jiefeng_received: int
+
+    def to_dict(self, level: int) -> dict[str, Any]:
+        """JSON form of the seat's figures."""
+        return {
+            "seat": self.seat.name,
+            "player": self.player,
+            "place": self.place,
+            "plays": self.plays,
+            "passes": self.passes,
+            "tricks_won": self.tricks_won,
+            "leads": self.leads,
+            "bombs": self.bombs,
+            "straight_flushes": self.straight_flushes,
+            "joker_bombs": self.joker_bombs,
+            "wilds": [w.to_dict(level) for w in self.wilds],
+            "cards_left": to_tokens(self.cards_left, level),
+            "jiefeng_given": self.jiefeng_given,
+            "jiefeng_received": self.jiefeng_received,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSummary:
+    """One room's deal: who sat where, what happened, the finish and the N–S result."""
+
+    room: str
+    players: tuple[str, str, str, str]  # by seat N, E, S, W
+    finish: tuple[Seat, ...]  # finishing order as far as decided
+    result_ns: int | None  # +3..-3 seen from N–S; None when the deal did not end
+    seats: tuple[SeatSummary, SeatSummary, SeatSummary, SeatSummary]
+    moves: tuple[Move, ...]
+    tricks: tuple[Trick, ...]
+
+    def to_dict(self, level: int) -> dict[str, Any]:
+        """JSON form of the room."""
+        return {
+            "room": self.room,
+            "finish": [s.name for s in self.finish],
+            "result_ns": self.result_ns,
+            "seats": [s.to_dict(level) for s in self.seats],
+            "tricks": [t.to_dict(level) for t in self.tricks],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """The first action at which the rooms did differently, and the position there.
+
+    Up to ``index`` every room made the same actions on the same cards, so the position is
+    the same in all of them. ``steps`` holds what each room did there (None for a room
+    whose deal had already ended).
+    """
+
+    index: int
+    turn: Seat
+    hands: tuple[Cards, Cards, Cards, Cards]
+    to_beat: Combo | None
+    to_beat_by: Seat | None
+    position: str
+    moves: tuple[Move | None, ...]
+
+    def to_dict(self, level: int) -> dict[str, Any]:
+        """JSON form of the divergence."""
+        return {
+            "index": self.index,
+            "turn": self.turn.name,
+            "hands": {s.name: to_tokens(self.hands[s], level) for s in Seat},
+            "to_beat": None if self.to_beat is None else describe_combo(self.to_beat, level),
+            "to_beat_by": None if self.to_beat_by is None else self.to_beat_by.name,
+            "position": self.position,
+            "actions": [None if m is None else m.to_dict(level) for m in self.moves],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRow:
+    """Trick ``number`` in every room, side by side (None where a room had fewer tricks)."""
+
+    number: int
+    tricks: tuple[Trick | None, ...]
+
+    @property
+    def same(self) -> bool:
+        """True when every room played this trick identically."""
+        first = self.tricks[0]
+        return first is not None and all(
+            t is not None and t.leader == first.leader and len(t.steps) == len(first.steps)
+            and all(a.same_action(b) for a, b in zip(t.steps, first.steps, strict=True))
+            for t in self.tricks[1:]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BoardComparison:
+    """The rooms of one board side by side (see the module docstring)."""
+
+    event: str | None
+    round: str | None
+    board: str | None
+    level: int
+    leader: Seat
+    hands: tuple[Cards, Cards, Cards, Cards]
+    rooms: tuple[RoomSummary, ...]
+    swing: int | None  # team X's: first room's N–S result − second's; None unless 2 ended rooms
+    divergence: Divergence | None
+    alignment: tuple[TrickRow, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the whole comparison (cards as FORMAT.md tokens, in level order)."""
+        lv = self.level
+        return {
+            "event": self.event,
+            "round": self.round,
+            "board": self.board,
+            "level": rank_name(lv),
+            "leader": self.leader.name,
+            "hands": {s.name: to_tokens(self.hands[s], lv) for s in Seat},
+            "rooms": [r.to_dict(lv) for r in self.rooms],
+            "swing": self.swing,
+            "divergence": None if self.divergence is None else self.divergence.to_dict(lv),
+        }
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """One flat row per room and seat (for tables and CSV): see ``SEAT_COLUMNS``."""
+        rows: list[dict[str, Any]] = []
+        for room in self.rooms:
+            for s in room.seats:
+                rows.append(
+                    {
+                        "board": self.board,
+                        "room": room.room,
+                        "seat": s.seat.name,
+                        "player": s.player,
+                        "place": s.place,
+                        "result_ns": room.result_ns,
+                        "plays": s.plays,
+                        "passes": s.passes,
+                        "tricks_won": s.tricks_won,
+                        "leads": s.leads,
+                        "bombs": s.bombs,
+                        "straight_flushes": s.straight_flushes,
+                        "joker_bombs": s.joker_bombs,
+                        "wilds": " ".join(
+                            f"{KIND_TOKENS[w.use.kind]}={w.stood_for(self.level)}"
+                            for w in s.wilds
+                        ),
+                        "cards_left": format_cards(s.cards_left, self.level),
+                        "jiefeng_given": s.jiefeng_given,
+                        "jiefeng_received": s.jiefeng_received,
+                    }
+                )
+        return rows
+
+
+#: the columns of :meth:`BoardComparison.seat_rows`, in order
+SEAT_COLUMNS = (
+    "board",
+    "room",
+    "seat",
+    "player",
+    "place",
+    "result_ns",
+    "plays",
+    "passes",
+    "tricks_won",
+    "leads",
+    "bombs",
+    "straight_flushes",
+    "joker_bombs",
+    "wilds",
+    "cards_left",
+    "jiefeng_given",
+    "jiefeng_received",
+)
+
+
+# --- from replayed records to the comparison ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTrace:
+    """A room's deal as the replay saw it: each action with the position before it."""
+
+    room: str
+    players: tuple[str, str, str, str]
+    positions: tuple[Position, ...]
+    moves: tuple[Move, ...]
+    final_hands: tuple[Cards, Cards, Cards, Cards]
+    finish: tuple[Seat, ...]  # as far as decided; all four seats once the deal has ended
+    undecided: frozenset[Seat]  # seats with no place between them (a double down's last two)
+    result_ns: int | None  # None when the play list stops before the deal ends
+
+
+def trace_room(record: DealRecord, rules: Ruleset = COMPETITION) -> RoomTrace:
+    """Replay ``record`` with the engine (``duplicate.replay``) and keep what comparing needs.
+
+    Raises :class:`CompareError` (naming the board and room) when the record does not
+    replay cleanly or its ``Finish``/``Result`` disagree with the replay.
+    """
+    checked = replay(record, rules)
+    if checked.error is not None:
+        raise CompareError(f"{_where(record)}: {checked.error}") from checked.error
+    steps = list(state_actions(record, rules))
+    moves = tuple(
+        Move(i, st.action.seat, st.action.combo, st.action.cards_left)
+        for i, st in enumerate(steps)
+    )
+    left = list(record.hands)
+    finished: list[Seat] = []
+    for m in moves:
+        if m.combo is not None:
+            left[m.seat] -= m.combo.cards
+            if m.cards_left == 0:
+                finished.append(m.seat)
+    result = checked.result
+    undecided: frozenset[Seat] = frozenset()
+    result_ns = None
+    if result is not None:
+        finished = list(result.finish_order)
+        if result.double_down:
+            undecided = frozenset(result.finish_order[2:])
+        result_ns = room_result(result.winner, result.levels, rules)
+    tags = record.tags
+    players = tuple(tags.get(name, "") for name in ("North", "East", "South", "West"))
+    return RoomTrace(
+        room=record.room or "?",
+        players=(players[0], players[1], players[2], players[3]),
+        positions=tuple(st.position for st in steps),
+        moves=moves,
+        final_hands=(left[0], left[1], left[2], left[3]),
+        finish=tuple(finished),
+        undecided=undecided,
+        result_ns=result_ns,
+    )
+
+
+def _where(record: DealRecord) -> str:
+    """``board 3, room Open (file.gdn:12)``: where a record stands, for messages."""
+    text = f"board {record.board or '?'}, room {record.room or '?'}"
+    if record.file is not None:
+        text += f" ({record.file}:{record.line})" if record.line else f" ({record.file})"
+    return text
+
+
+def split_tricks(trace: RoomTrace) -> tuple[Trick, ...]:
+    """Cut a room's actions into tricks: a trick starts at every lead (no play to beat).
+
+    The trick's winner is its last player (RULES.md §6). When the winner had just played
+    their last card and the next trick is led by someone else, the lead went on by 接风.
+    """
+    starts = [i for i, p in enumerate(trace.positions) if p.to_beat is None]
+    tricks: list[Trick] = []
+    for n, begin in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(trace.moves)
+        moves = trace.moves[begin:end]
+        winner = next(m.seat for m in reversed(moves) if m.combo is not None)
+        complete = n + 1 < len(starts)
+        jiefeng = complete and trace.positions[end].hands[winner] == 0
+        tricks.append(Trick(n + 1, moves[0].seat, moves, winner, complete, jiefeng))
+    return tuple(tricks)
+
+
+def summarize_room(trace: RoomTrace, level: int) -> RoomSummary:
+    """Per-seat figures of one room (DUPLICATE.md, "Comparing how the pairs handled ...")."""
+    tricks = split_tricks(trace)
+    received = [0, 0, 0, 0]
+    for t, nxt in zip(tricks, tricks[1:], strict=False):
+        if t.jiefeng:
+            received[nxt.leader] += 1
+    seats: list[SeatSummary] = []
+    for seat in Seat:
+        mine = [m for m in trace.moves if m.seat == seat]
+        combos = [m.combo for m in mine if m.combo is not None]
+        wilds = tuple(
+            WildUse(m.index, describe_combo(m.combo, level), u)
+            for m in mine
+            if m.combo is not None
+            for u in wild_uses(m.combo, level)
+        )
+        decided = seat in trace.finish and seat not in trace.undecided
+        seats.append(
+            SeatSummary(
+                seat=seat,
+                player=trace.players[seat],
+                place=trace.finish.index(seat) + 1 if decided else None,
+                plays=len(combos),
+                passes=len(mine) - len(combos),
+                tricks_won=sum(1 for t in tricks if t.winner == seat),
+                leads=sum(1 for t in tricks if t.leader == seat),
+                bombs=sum(1 for c in combos if c.type == ComboType.BOMB),
+                straight_flushes=sum(1 for c in combos if c.type == ComboType.STRAIGHT_FLUSH),
+                joker_bombs=sum(1 for c in combos if c.type == ComboType.FOUR_KINGS),
+                wilds=wilds,
+                cards_left=trace.final_hands[seat],
+                jiefeng_given=sum(1 for t in tricks if t.jiefeng and t.winner == seat),
+                jiefeng_received=received[seat],
+            )
+        )
+    return RoomSummary(
+        room=trace.room,
+        players=trace.players,
+        finish=trace.finish,
+        result_ns=trace.result_ns,
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        moves=trace.moves,
+        tricks=tricks,
+    )
+
+
+def first_divergence(traces: Sequence[RoomTrace]) -> int | None:
+    """The first action index at which some room did differently from the first room.
+
+    None when every room made exactly the same actions (then they ended alike too).
+    """
+    longest = max(len(t.moves) for t in traces)
+    for i in range(longest):
+        moves = [t.moves[i] if i < len(t.moves) else None for t in traces]
+        first = moves[0]
+        if first is None or not all(m is not None and m.same_action(first) for m in moves):
+            return i
+    return None
+
+
+def position_text(record: DealRecord, moves: Sequence[Move], rules: Ruleset = COMPETITION) -> str:
+    """The engine's one-line position (``Deal.position()``) after ``moves`` of ``record``."""
+    deal = start(record, rules)
+    for m in moves:
+        if m.combo is None:
+            deal.pass_(m.seat)
+        else:
+            deal.play(m.combo, m.seat)
+    return deal.position()
+
+
+def align_tricks(rooms: Sequence[RoomSummary]) -> tuple[TrickRow, ...]:
+    """Trick *k* of every room side by side, padded with None where a room had fewer."""
+    most = max((len(r.tricks) for r in rooms), default=0)
+    return tuple(
+        TrickRow(k + 1, tuple(r.tricks[k] if k < len(r.tricks) else None for r in rooms))
+        for k in range(most)
+    )
+
+
+_ROOM_ORDER = {"open": 0, "closed": 1}
+
+
+def order_rooms(records: Sequence[DealRecord]) -> list[DealRecord]:
+    """The records with the open room first and the closed room second (others after)."""
+    return sorted(records, key=lambda r: _ROOM_ORDER.get((r.room or "").lower(), 2))
+
+
+def compare_board(
+    records: Sequence[DealRecord], rules: Ruleset = COMPETITION
+) -> BoardComparison:
+    """Compare two or more rooms' records of one board (DUPLICATE.md, "Comparing").
+
+    The records must hold the same board: the same four hands, level and first leader;
+    otherwise :class:`CompareError` says which differs. Rooms keep the order given (use
+    :func:`order_rooms` to put Open before Closed); the swing is the first room's N–S
+    result minus the second's (team X's, when the first is the open room), given only
+    for exactly two rooms whose deals both ended.
+    """
+    if len(records) < 2:
+        raise CompareError(
+            f"a comparison needs at least two rooms of a board, got {len(records)}"
+        )
+    base = records[0]
+    for other in records[1:]:
+        for what, a, b in (
+            ("hands", base.hands, other.hands),
+            ("level", base.level, other.level),
+            ("first leader", base.leader, other.leader),
+        ):
+            if a != b:
+                raise CompareError(
+                    f"{_where(other)} is not the board of {_where(base)}: the {what} differ"
+                )
+    traces = [trace_room(r, rules) for r in records]
+    rooms = tuple(summarize_room(t, base.level) for t in traces)
+    swing = None
+    if len(rooms) == 2 and rooms[0].result_ns is not None and rooms[1].result_ns is not None:
+        swing = board_swing(rooms[0].result_ns, rooms[1].result_ns, rules)
+    divergence = None
+    index = first_divergence(traces)
+    if index is not None:
+        pos = next(t.positions[index] for t in traces if index < len(t.positions))
+        divergence = Divergence(
+            index=index,
+            turn=pos.turn,
+            hands=(pos.hands[0], pos.hands[1], pos.hands[2], pos.hands[3]),
+            to_beat=pos.to_beat,
+            to_beat_by=pos.last_player,
+            position=position_text(base, traces[0].moves[:index], rules),
+            moves=tuple(t.moves[index] if index < len(t.moves) else None for t in traces),
+        )
+    tags = base.tags
+    return BoardComparison(
+        event=tags.get("Event"),
+        round=tags.get("Round"),
+        board=base.board,
+        level=base.level,
+        leader=base.leader,
+        hands=base.hands,
+        rooms=rooms,
+        swing=swing,
+        divergence=divergence,
+        alignment=align_tricks(rooms),
+    )
+
+
+def group_boards(
+    records: Iterable[DealRecord], board: str | None = None
+) -> list[list[DealRecord]]:
+    """Group records by (Event, Round, Board), rooms ordered Open, Closed, then others.
+
+    With ``board``, only that board's group. A record without a ``Board`` tag cannot be
+    paired with its other room: :class:`CompareError` names it.
+    """
+    groups: dict[tuple[str, str, str], list[DealRecord]] = {}
+    for rec in records:
+        if rec.board is None:
+            raise CompareError(f"{_where(rec)}: the record has no Board tag to pair its rooms by")
+        if board is not None and rec.board != board:
+            continue
+        key = (rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.board)
+        groups.setdefault(key, []).append(rec)
+    if board is not None and not groups:
+        raise CompareError(f"no record of board {board}")
+    return [order_rooms(g) for g in groups.values()]
+
+
+def compare_records(
+    records: Iterable[DealRecord], board: str | None = None, rules: Ruleset = COMPETITION
+) -> list[BoardComparison]:
+    """Compare every board (or only ``board``) found in ``records``: a match, or one board.
+
+    Records are grouped by Event, Round and Board tags; each group needs two rooms or more.
+    """
+    return [compare_board(group, rules) for group in group_boards(records, board)]
+
+
+def compare_file(
+    path: str | Path, board: str | None = None, rules: Ruleset = COMPETITION
+) -> list[BoardComparison]:
+    """Read a ``.gdn`` file (strictly: the first error stops) and compare its boards' rooms."""
+    p = Path(path)
+    try:
+        text = p.read_bytes()
+    except OSError as e:
+        raise CompareError(f"cannot read {str(p)!r}: {e.strerror}") from e
+    return compare_records(loads(text, file=str(p)), board, rules)
+
+
+def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
+    """One summary row per board: results in the first two rooms, swing, first divergence."""
+    rows = []
+    for c in comparisons:
+        first, second = c.rooms[0], c.rooms[1]
+        rows.append(
+            {
+                "board": c.board,
+                "level": rank_name(c.level),
+                "leader": c.leader.name,
+                "rooms": f"{first.room}/{second.room}" + ("/…" if len(c.rooms) > 2 else ""),
+                "first_ns": first.result_ns,
+                "second_ns": second.result_ns,
+                "swing": c.swing,
+                "diverge_index": None if c.divergence is None else c.divergence.index,
+                "tricks": "/".join(str(len(r.tricks)) for r in c.rooms),
+            }
+        )
+    return rows
+
+
+def headline(c: BoardComparison) -> list[str]:
+    """A board's comparison in a few lines of text: results, swing, first divergence."""
+    lv = c.level
+    results = ", ".join(
+        f"{r.room} N–S {'unfinished' if r.result_ns is None else f'{r.result_ns:+d}'}"
+        f" ({' '.join(s.name for s in r.finish) or '-'})"
+        for r in c.rooms
+    )
+    swing = "" if c.swing is None else f"; swing {c.swing:+d}"
+    lines = [
+        f"Board {c.board or '?'} (level {rank_name(lv)}, {c.leader.name} leads): {results}{swing}"
+    ]
+    d = c.divergence
+    if d is None:
+        lines.append("  the rooms made exactly the same plays")
+        return lines
+    beat = "leads" if d.to_beat is None else f"to beat {describe_combo(d.to_beat, lv)}"
+    by = "" if d.to_beat_by is None else f" ({d.to_beat_by.name})"
+    lines.append(f"  first divergence at action {d.index + 1}: {d.turn.name} {beat}{by}")
+    for room, m in zip(c.rooms, d.moves, strict=True):
+        did = "the deal had ended" if m is None else f"{m.seat.name} {m.text(lv)}"
+        lines.append(f"    {room.room}: {did}")
+    lines.append(f"  position: {d.position}")
+    return lines
