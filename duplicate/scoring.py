@@ -15,6 +15,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
+from engine.deal import DealResult
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
@@ -52,6 +53,11 @@ def room_result(winner: Side, levels: int, rules: Ruleset = COMPETITION) -> int:
     if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= top:
         raise ScoringError(f"levels gained must be an integer 1..{top}, not {levels!r}")
     return levels if Side(winner) == Side.NS else -levels
+
+
+def deal_result_ns(result: DealResult, rules: Ruleset = COMPETITION) -> int:
+    """A room's N–S result from the engine's :class:`~engine.deal.DealResult` of the board."""
+    return room_result(result.winner, result.levels, rules)
 
 
 def check_result(ns_result: int, rules: Ruleset = COMPETITION, where: str = "result") -> int:

@@ -21,6 +21,7 @@ from duplicate.scoring import (
     butler_datum,
     calibrate_k,
     cross_swings,
+    deal_result_ns,
     matchpoints,
     neuberg,
     room_result,
@@ -31,9 +32,10 @@ from duplicate.scoring import (
     swing,
     vp_raw,
 )
+from engine.deal import DealResult
 from engine.errors import GuandanError
 from engine.ruleset import Ruleset
-from engine.seat import Side
+from engine.seat import Seat, Side
 
 RESULTS = [-3, -2, -1, 1, 2, 3]
 results_st = st.sampled_from(RESULTS)
@@ -46,6 +48,14 @@ def test_room_result_is_seen_from_ns() -> None:
     assert room_result(Side.NS, 3) == 3
     assert room_result(Side.EW, 2) == -2
     assert room_result(Side.EW, 1) == -1
+
+
+def test_deal_result_ns_from_the_engine() -> None:
+    # E 1st, W (partner) 3rd: E-W gain 2 levels, which N-S sees as -2 (RULES.md §7).
+    res = DealResult((Seat.E, Seat.N, Seat.W, Seat.S), Side.EW, 2, False)
+    assert deal_result_ns(res) == -2
+    res = DealResult((Seat.S, Seat.N, Seat.E, Seat.W), Side.NS, 3, True)
+    assert deal_result_ns(res) == 3
 
 
 def test_room_result_rejects_impossible_levels() -> None:
