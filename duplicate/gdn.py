@@ -151,7 +151,7 @@ class Play:
         """True for ``<seat> PASS``."""
         return self.cards == 0
 
-    def text(self, level: int) -> str:
+    def text(self) -> str:
         """The canonical play text (without comments); raises when type or rank is missing."""
         if self.is_pass:
             return f"{self.seat.name} PASS"
@@ -161,8 +161,7 @@ class Play:
                 line=self.line,
                 seat=self.seat,
             )
-        order = None if self.type.is_sequence else level
-        cards = " ".join(to_tokens(self.cards, order))
+        cards = " ".join(to_tokens(self.cards))
         return f"{self.seat.name} {self.type.record_name} {rank_name(self.rank)} {cards}"
 
 
@@ -588,9 +587,9 @@ def _tag(name: str, value: str) -> str:
     return f'[{name} "{_escape(value)}"]'
 
 
-def _play_line(play: Play, level: int) -> list[str]:
+def _play_line(play: Play) -> list[str]:
     """The canonical line of a play, with its ``{…}`` comments (``;`` lines when they hold '}')."""
-    head = play.text(level)
+    head = play.text()
     lines: list[str] = []
     for i, c in enumerate(play.comments):
         if "}" in c or "\n" in c:
@@ -600,9 +599,9 @@ def _play_line(play: Play, level: int) -> list[str]:
     return [head, *lines]
 
 
-def format_hands(hands: tuple[Cards, ...], level: int) -> str:
-    """The ``Deal`` tag value: each seat's hand in level order (``engine.cards.to_tokens``)."""
-    return " ".join(f"{s.name}:{' '.join(to_tokens(hands[s], level))}" for s in Seat)
+def format_hands(hands: tuple[Cards, ...]) -> str:
+    """The ``Deal`` tag value: each seat's hand in natural order (``engine.cards.to_tokens``)."""
+    return " ".join(f"{s.name}:{' '.join(to_tokens(hands[s]))}" for s in Seat)
 
 
 def format_result(result: tuple[Side, int]) -> str:
@@ -621,7 +620,7 @@ def format_record(rec: DealRecord) -> str:
         elif name == "Leader":
             out.append(_tag(name, rec.leader.name))
         elif name == "Deal":
-            out.append(_tag(name, format_hands(rec.hands, rec.level)))
+            out.append(_tag(name, format_hands(rec.hands)))
         elif name in rec.tags:
             out.append(_tag(name, rec.tags[name]))
     out.extend(_tag(k, v) for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values())
@@ -631,7 +630,7 @@ def format_record(rec: DealRecord) -> str:
     if rec.plays is not None:
         out.append("[Play]")
         for play in rec.plays:
-            out.extend(_play_line(play, rec.level))
+            out.extend(_play_line(play))
     if rec.finish is not None:
         out.append(_tag("Finish", " ".join(s.name for s in rec.finish)))
     if rec.result is not None:
@@ -668,7 +667,7 @@ def to_json(rec: DealRecord) -> dict[str, Any]:
         | {k: v for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values()},
         "level": rank_name(rec.level),
         "leader": rec.leader.name,
-        "hands": {s.name: to_tokens(rec.hands[s], rec.level) for s in Seat},
+        "hands": {s.name: to_tokens(rec.hands[s]) for s in Seat},
         "plays": None,
         "finish": [s.name for s in rec.finish] if rec.finish is not None else None,
         "result": (
@@ -684,7 +683,7 @@ def to_json(rec: DealRecord) -> dict[str, Any]:
             if p.is_pass:
                 item: dict[str, Any] = {"seat": p.seat.name, "pass": True}
             else:
-                text = p.text(rec.level).split()  # raises without type and rank
+                text = p.text().split()  # raises without type and rank
                 item = {"seat": p.seat.name, "type": text[1], "rank": text[2], "cards": text[3:]}
             if p.comments:
                 item["comments"] = list(p.comments)

@@ -30,7 +30,7 @@ def _canonical_text() -> str:
 def _board_text(extra_tags: str = "", plays: str | None = None, tail: str = "") -> str:
     """A small valid deal: the first deal of the canonical golden file, re-tagged."""
     rec = gdn.loads(_canonical_text())[0]
-    deal = gdn.format_hands(rec.hands, rec.level)
+    deal = gdn.format_hands(rec.hands)
     out = f'[Board "9"]\n[Level "5"]\n[Leader "N"]\n[Deal "{deal}"]\n{extra_tags}'
     if plays is not None:
         out += "[Play]\n" + plays
@@ -65,7 +65,8 @@ def test_canonical_file_content() -> None:
 
 
 def test_lenient_input_normalises_to_canonical() -> None:
-    """BOM, CRLF, {…} and ; comments, any tag order, lower case, blank lines, unquoted values."""
+    """BOM, CRLF, {…} and ; comments, any tag order, lower case, blank lines, unquoted values,
+    cards in any order."""
     raw = (GOLDEN / "lenient.gdn").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
     records = gdn.loads(raw, file="lenient.gdn")
@@ -90,12 +91,16 @@ def test_example_file_reads_and_plays_are_normalised() -> None:
     records = gdn.loads(text, file=EXAMPLE.name)
     assert len(records) == 26
     assert [r.board for r in records] == [str(i) for i in range(1, 27)]
-    # the example's hands are already canonical; only the card order inside plays changes
+    # the example lists cards in level order; canonical text only reorders them
     out = gdn.dumps(records).splitlines()
     src = text.splitlines()
     assert len(out) == len(src)
     for a, b in zip(src, out, strict=True):
-        if a.startswith("["):
+        if a.startswith("[Deal "):
+            assert sorted(a[7:-2].replace(":", ": ").split()) == sorted(
+                b[7:-2].replace(":", ": ").split()
+            )
+        elif a.startswith("["):
             assert a == b
         else:
             assert a.split()[:3] == b.split()[:3] and sorted(a.split()) == sorted(b.split())
@@ -119,11 +124,14 @@ def test_writing_needs_type_and_rank() -> None:
     assert info.value.line == 6 and info.value.seat == Seat.N
 
 
-def test_sequences_written_in_natural_order_others_in_level_order() -> None:
-    rec = gdn.loads(_board_text(plays="N Straight A C5 S2 D4 SA D3\nE Pair 5 C5 DA\n"))[0]
+def test_cards_are_written_in_natural_order() -> None:
+    """Rank 2..A then the jokers, suits S H C D within a rank, whatever the level."""
+    rec = gdn.loads(_board_text(plays="N Straight A C5 S2 D4 SA D3\nE Pair 5 HR C5 sb H5\n"))[0]
     text = gdn.dumps(rec)
     assert "\nN Straight A S2 D3 D4 C5 SA\n" in text
-    assert "\nE Pair 5 DA C5\n" in text  # level 5: the level rank above A
+    assert "\nE Pair 5 H5 C5 SB HR\n" in text  # level 5 is not lifted when writing
+    assert f'[Deal "{gdn.format_hands(rec.hands)}"]' in text
+    assert gdn.format_hands(rec.hands).startswith("N:H2 H2 C2 C2 D2 S3 ")
 
 
 def test_deals_without_blank_lines_and_hand_records_with_them() -> None:
@@ -204,12 +212,12 @@ def test_hand_sizes_and_full_pack_are_checked() -> None:
     n, e, s, w = rec.hands
     moved = KIND_BIT[to_tokens_kind(n)]
     short = (
-        f'[Level "2"]\n[Leader "N"]\n[Deal "{gdn.format_hands((n - moved, e + moved, s, w), 0)}"]\n'
+        f'[Level "2"]\n[Leader "N"]\n[Deal "{gdn.format_hands((n - moved, e + moved, s, w))}"]\n'
     )
     with pytest.raises(GdnError, match="hand of N has 26 cards") as info:
         gdn.loads(short)
     assert info.value.line == 3 and info.value.seat == Seat.N
-    doubled = gdn.format_hands((n, n, s, w), 0)
+    doubled = gdn.format_hands((n, n, s, w))
     with pytest.raises(GdnError, match="two packs of 108"):
         gdn.loads(f'[Level "2"]\n[Leader "N"]\n[Deal "{doubled}"]\n')
 
@@ -336,3 +344,12 @@ def test_dump_load_dump_is_identity(recs: list[DealRecord]) -> None:
     assert [r.tags for r in back] == [r.tags for r in recs]
     assert [r.hands for r in back] == [r.hands for r in recs]
     assert [gdn.to_json(r) for r in back] == [gdn.to_json(r) for r in recs]
+
+
+def test_board_set_hand_records_are_canonical() -> None:
+    """Hand records written by ``duplicate.boards`` read and write back byte for byte."""
+    path = Path(__file__).parent / "golden" / "boards_gd-sha256ctr-fy-1_cycle.gdn"
+    text = path.read_text(encoding="utf-8")
+    records = gdn.loads(text, file=path.name)
+    assert records and all(r.plays is None and r.tags["DealId"] for r in records)
+    assert gdn.dumps(records) == text
