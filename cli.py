@@ -76,7 +76,466 @@ def _cell(value: Any) -> str:
 # --- engine commands (read, plays) -----------------------------------------------
 
 
+def _rules_options(func: F) -> F:
+    """Add the rule variants that change readings (RULES.md §3) to an engine command."""
+    func = click.option(
+        "--bomb-max",
+        type=click.IntRange(4, 10),
+        default=10,
+        show_default=True,
+        help="Largest bomb, in cards (variant bomb_max).",
+    )(func)
+    func = click.option(
+        "--joker-pair/--no-joker-pair",
+        default=True,
+        show_default=True,
+        help="A pair of jokers may be a full house's pair (variant joker_pair_in_full_house).",
+    )(func)
+    return func
+
+
+def _combo_row(combo: Any, level: int, tokens: list[str] | None = None) -> dict[str, Any]:
+    """A play as a FORMAT.md row: type name, record rank character, card tokens.
+
+    Without ``tokens``, sequences list their natural cards in natural order, the rest in
+    level order, low to high; wild hearts come last (what they stand for is in the reading).
+    """
+    from engine.cards import KIND_BIT, count, format_cards, rank_name, wild_kind
+
+    if tokens is None:
+        wk = wild_kind(level)
+        wilds = count(combo.cards, wk)
+        natural = combo.cards - wilds * KIND_BIT[wk]
+        order = None if combo.type.is_sequence else level
+        tokens = format_cards(natural, order).split() + format_cards(wilds * KIND_BIT[wk]).split()
+    return {"type": combo.type.record_name, "rank": rank_name(combo.rank), "cards": tokens}
+
+
+def _echo_plays(rows: list[dict[str, Any]], fmt: str) -> None:
+    """Print plays as ``Type rank  cards`` lines, or through :func:`emit_rows`."""
+    if fmt != "table":
+        emit_rows(rows, fmt, ["type", "rank", "cards"])
+        return
+    width = max((len(r["type"]) + 1 + len(r["rank"]) for r in rows), default=0)
+    for r in rows:
+        click.echo(f"{(r['type'] + ' ' + r['rank']).ljust(width)}  {' '.join(r['cards'])}")
+
+
+@main.command("read")
+@click.option("--level", required=True, metavar="RANK", help="The deal's level, 2..A (e.g. 7).")
+@click.argument("cards", nargs=-1, required=True)
+@_rules_options
+@output_options
+def read_command(
+    level: str, cards: tuple[str, ...], bomb_max: int, joker_pair: bool, fmt: str
+) -> None:
+    """Print every reading of CARDS at a level (RULES.md §2-3: wild hearts may stand for any
+    non-joker card), one "Type rank  cards" line each.
+
+    \b
+    Example: guandan read --level 7 S5 H7 D5 C5
+    """
+    from engine.cards import KIND_TOKENS, parse_cards, parse_kind, parse_level
+    from engine.errors import GuandanError
+    from engine.reading import readings
+    from engine.ruleset import Ruleset
+
+    tokens = [t for arg in cards for t in arg.split()]
+    try:
+        lv = parse_level(level)
+        found = readings(
+            parse_cards(tokens), lv, Ruleset(joker_pair_in_full_house=joker_pair, bomb_max=bomb_max)
+        )
+        shown = [KIND_TOKENS[parse_kind(t)] for t in tokens]
+    except GuandanError as exc:
+        raise click.ClickException(str(exc)) from exc
+    rows = [_combo_row(c, lv, shown) for c in found]
+    if fmt == "table" and not rows:
+        click.echo(f"{' '.join(shown)}: no combination at level {level.upper()}")
+        return
+    _echo_plays(rows, fmt)
+
+
+@main.command("plays")
+@click.option("--level", required=True, metavar="RANK", help="The deal's level, 2..A (e.g. 7).")
+@click.option("--hand", required=True, metavar="CARDS", help='The hand, e.g. "S2 S2 H3 … HR".')
+@click.option(
+    "--follow",
+    metavar="PLAY",
+    help='The play to beat, as FORMAT.md writes it: "Straight 3 S3 H4 C5 D6 H7" '
+    "(or its cards alone, read by RULES.md §5).",
+)
+@click.option(
+    "--all", "all_plays", is_flag=True, help="Every concrete card choice, not one per reading."
+)
+@_rules_options
+@output_options
+def plays_command(
+    level: str,
+    hand: str,
+    follow: str | None,
+    all_plays: bool,
+    bomb_max: int,
+    joker_pair: bool,
+    fmt: str,
+) -> None:
+    """List the legal plays of a hand: one card choice per reading (type and rank; bombs
+    also by size), or every concrete play with --all. Leading unless --follow is given.
+    """
+    from engine.cards import parse_cards, parse_level
+    from engine.errors import GuandanError
+    from engine.moves import legal_plays, legal_readings
+    from engine.reading import parse_play
+    from engine.ruleset import Ruleset
+
+    rules = Ruleset(joker_pair_in_full_house=joker_pair, bomb_max=bomb_max)
+    try:
+        lv = parse_level(level)
+        held = parse_cards(hand)
+        to_beat = None if follow is None else parse_play(follow, lv, None, rules)
+        found = (
+            list(legal_plays(held, lv, to_beat, rules))
+            if all_plays
+            else legal_readings(held, lv, to_beat, rules)
+        )
+    except GuandanError as exc:
+        raise click.ClickException(str(exc)) from exc
+    rows = [_combo_row(c, lv) for c in found]
+    _echo_plays(rows, fmt)
+    if fmt == "table":
+        what = "play" if all_plays else "reading"
+        against = "" if to_beat is None else f" beating {to_beat.describe()}"
+        if rows:
+            click.echo(f"{len(rows)} legal {what}{'s' if len(rows) != 1 else ''}{against}")
+        else:
+            click.echo(f"no legal play{against}: pass")
+
+
 # --- database and boards (db, deals) ---------------------------------------------
+
+_DB_URL_KEY = "guandan.db_url"
+_DB_HELP = (
+    "Database URL (any SQLAlchemy URL, e.g. postgresql://user@host/db). Default: "
+    "$GUANDAN_DATABASE_URL, else sqlite:///guandan.sqlite in the current directory."
+)
+
+
+def _db_errors(func: F) -> F:
+    """Turn the library's exceptions into one clear line and exit code 1."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from duplicate.errors import DuplicateError
+        from engine.errors import GuandanError
+
+        try:
+            return func(*args, **kwargs)
+        except (DuplicateError, GuandanError) as exc:
+            raise click.ClickException(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _db_engine() -> Any:
+    """An engine on the database chosen by ``--db`` (or the environment, or the default)."""
+    from duplicate.db import make_engine
+
+    return make_engine(click.get_current_context().meta.get(_DB_URL_KEY))
+
+
+def _db_progress(total: int, label: str) -> Any:
+    """A progress callback context: a bar on stderr when it is a terminal, else silent."""
+    import contextlib
+    import sys
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    bar = click.progressbar(length=total, label=label, file=sys.stderr)
+
+    @contextlib.contextmanager
+    def running() -> Any:
+        with bar:
+            yield bar.update
+
+    return running()
+
+
+def _db_write(text: str, output: str | None) -> None:
+    """Write ``text`` to the file ``output`` (``-`` or none: standard output)."""
+    with click.open_file(output or "-", "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _db_json(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+@main.group("db")
+@click.option("--db", "db_url", metavar="URL", help=_DB_HELP)
+@click.pass_context
+def db_group(ctx: click.Context, db_url: str | None) -> None:
+    """Create and migrate the database (SQLite by default, or PostgreSQL)."""
+    ctx.meta[_DB_URL_KEY] = db_url
+
+
+@db_group.command("upgrade")
+@click.option("--revision", default="head", show_default=True, help="Migrate up to this revision.")
+@_db_errors
+def db_upgrade_command(revision: str) -> None:
+    """Create the database or migrate it to the newest schema (Alembic migrations)."""
+    from duplicate.db import current_revision, upgrade
+
+    engine = _db_engine()
+    try:
+        upgrade(engine, revision)
+        click.echo(f"database {engine.url.render_as_string()} at revision {current_revision(engine)}")
+    finally:
+        engine.dispose()
+
+
+@db_group.command("current")
+@_db_errors
+def db_current_command() -> None:
+    """Show the database's schema revision and the newest one."""
+    from duplicate.db import current_revision, head_revision
+
+    engine = _db_engine()
+    try:
+        click.echo(f"current: {current_revision(engine) or 'none (empty)'}")
+        click.echo(f"newest:  {head_revision()}")
+    finally:
+        engine.dispose()
+
+
+@main.group("deals")
+@click.option("--db", "db_url", metavar="URL", help=_DB_HELP)
+@click.pass_context
+def deals_group(ctx: click.Context, db_url: str | None) -> None:
+    """Fair board sets: secret seeds, commitments, generation, verification, hand records.
+
+    Before the event: 'deals seed' (publish the commitment it prints), 'deals generate'.
+    After it: 'deals reveal' (publish the seed), anyone: 'deals verify'.
+    """
+    ctx.meta[_DB_URL_KEY] = db_url
+
+
+@deals_group.command("seed")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--delayed-info",
+    metavar="TEXT",
+    help="Announce delayed information to be mixed into the seed (e.g. 'closing value of "
+    "an index on 2026-12-01'); its value is then required to generate the boards.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@_db_errors
+def deals_seed_command(path: str, delayed_info: str | None, as_json: bool) -> None:
+    """Create a new secret seed file PATH (mode 0600) and print its commitment to publish."""
+    from duplicate.dealing import create_seed_file
+
+    seed = create_seed_file(path, delayed_info=delayed_info)
+    if as_json:
+        click.echo(_db_json({"seed_file": path, "commitment": seed.commitment,
+                             "generator": seed.generator, "delayed_info": seed.delayed_info}),
+                   nl=False)
+        return
+    click.echo(f"seed file {path} created; keep it secret until the boards have been played")
+    click.echo(f"commitment (publish this now): {seed.commitment}")
+
+
+@deals_group.command("generate")
+@click.argument("seed_file", type=click.Path(dir_okay=False))
+@click.option("-n", "--boards", "count", type=click.IntRange(min=1), required=True,
+              help="Generate boards 1..N.")
+@click.option("--name", help="Name of the set in the database (default: the seed file's name).")
+@click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
+              help="Board levels: fixed, fixed:LEVEL (e.g. fixed:7), cycle or random.")
+@click.option("--delayed", metavar="VALUE", help="The delayed information, if the seed file announces it.")
+@click.option("--store/--no-store", default=True, show_default=True,
+              help="Store the set in the database.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Also write the boards (.gdn hand records, JSON with --json) to this file; "
+              "'-' is standard output.")
+@click.option("--event", metavar="TEXT", help="Event tag of the hand records.")
+@click.option("--json", "as_json", is_flag=True, help="Write JSON instead of .gdn.")
+@_db_errors
+def deals_generate_command(
+    seed_file: str,
+    count: int,
+    name: str | None,
+    schedule: str,
+    delayed: str | None,
+    store: bool,
+    output: str | None,
+    event: str | None,
+    as_json: bool,
+) -> None:
+    """Generate a set of N boards from SEED_FILE, into the database and/or a file.
+
+    A board already stored (same DealId) is refused and nothing is stored. Without
+    --store and without --output, the boards go to standard output.
+    """
+    from pathlib import Path
+
+    from duplicate.boards import generate_set, hand_records, store_set
+    from duplicate.dealing import read_seed_file
+
+    seed = read_seed_file(seed_file)
+    set_name = name or Path(seed_file).stem
+    with _db_progress(count, "Dealing") as tick:
+        board_set = generate_set(seed, count, set_name, schedule, delayed, tick)
+    if store:
+        engine = _db_engine()
+        try:
+            with _db_progress(count, "Storing") as tick:
+                board_set = type(board_set)(store_set(engine, board_set, tick), board_set.boards)
+        finally:
+            engine.dispose()
+    if output is not None or not store:
+        text = _db_json(board_set.to_dict()) if as_json else hand_records(board_set.boards, event)
+        _db_write(text, output)
+    if output == "-" or not store:
+        return
+    info = board_set.info
+    if as_json:
+        click.echo(_db_json(info.to_dict()), nl=False)
+    else:
+        click.echo(f"stored set {info.name!r}: {info.board_count} boards, levels "
+                   f"{info.level_schedule}, commitment {info.commitment}")
+
+
+@deals_group.command("list")
+@output_options
+@_db_errors
+def deals_list_command(fmt: str) -> None:
+    """List the stored board sets."""
+    from duplicate.boards import list_sets
+
+    engine = _db_engine()
+    try:
+        rows = [s.to_dict() for s in list_sets(engine)]
+    finally:
+        engine.dispose()
+    columns = ["name", "board_count", "level_schedule", "generator", "revealed", "commitment"]
+    emit_rows(rows, fmt, None if fmt == "json" else columns)
+
+
+@deals_group.command("show")
+@click.argument("name")
+@click.option("-b", "--board", "numbers", type=click.IntRange(min=1), multiple=True,
+              help="Show only this board (repeatable).")
+@click.option("--event", metavar="TEXT", help="Event tag of the hand records.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@_db_errors
+def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, as_json: bool) -> None:
+    """Show a stored set: its generator, commitment and levels, then its boards as .gdn."""
+    from duplicate.boards import hand_records, load_set
+
+    engine = _db_engine()
+    try:
+        board_set = load_set(engine, name, numbers or None)
+    finally:
+        engine.dispose()
+    if as_json:
+        click.echo(_db_json(board_set.to_dict()), nl=False)
+        return
+    info = board_set.info
+    click.echo(f"; set {info.name}: {info.board_count} boards, generator {info.generator}, "
+               f"levels {info.level_schedule}")
+    click.echo(f"; commitment {info.commitment}"
+               + (f", delayed value {info.delayed_value!r}" if info.delayed_value else "")
+               + ("; seed revealed" if info.revealed_seed else "; seed not revealed"))
+    click.echo()
+    click.echo(hand_records(board_set.boards, event), nl=False)
+
+
+@deals_group.command("reveal")
+@click.argument("seed_file", type=click.Path(dir_okay=False))
+@click.option("--set", "set_name", help="Record the seed as revealed for this stored set "
+              "(after checking it against the set's commitment).")
+@click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
+@_db_errors
+def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str | None) -> None:
+    """Print SEED_FILE for publication once the boards have been played."""
+    from duplicate.boards import reveal_set
+    from duplicate.dealing import read_seed_file
+    from duplicate.errors import VerificationError
+
+    seed = read_seed_file(seed_file)
+    if set_name is not None:
+        engine = _db_engine()
+        try:
+            reveal_set(engine, set_name, seed, commitment)
+        finally:
+            engine.dispose()
+    elif commitment is not None and commitment.strip().lower() != seed.commitment:
+        raise VerificationError(
+            f"{seed_file}: SHA-256 {seed.commitment} is not the commitment {commitment.strip()}"
+        )
+    click.echo(seed.data.decode("utf-8"), nl=False)
+
+
+@deals_group.command("verify")
+@click.argument("seed_file", type=click.Path(dir_okay=False))
+@click.option("--set", "set_name", required=True, help="The stored set to check.")
+@click.option("--delayed", metavar="VALUE", help="The delayed value (default: the stored one).")
+@click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@_db_errors
+def deals_verify_command(
+    seed_file: str, set_name: str, delayed: str | None, commitment: str | None, as_json: bool
+) -> None:
+    """Regenerate a stored set from its revealed SEED_FILE and check every board.
+
+    Checks the seed against the commitment, then every board's hands, level, leader and
+    DealId; exits 1 naming the first difference. On success the seed is recorded as
+    revealed.
+    """
+    from duplicate.boards import load_set, verify_set
+    from duplicate.dealing import read_seed_file
+
+    seed = read_seed_file(seed_file)
+    engine = _db_engine()
+    try:
+        total = load_set(engine, set_name, []).info.board_count
+        with _db_progress(total, "Verifying") as tick:
+            result = verify_set(engine, set_name, seed, delayed, commitment, tick)
+    finally:
+        engine.dispose()
+    if as_json:
+        click.echo(_db_json(result.to_dict()), nl=False)
+        return
+    click.echo(f"set {set_name!r} verified: {result.boards_checked} boards match the seed file, "
+               f"commitment {result.info.commitment}")
+
+
+@deals_group.command("export")
+@click.argument("name")
+@click.option("-f", "--format", "fmt", type=click.Choice(["gdn", "json", "html"]), default="gdn",
+              show_default=True, help="gdn hand records, JSON, or a printable HTML page.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write to this file (default: standard output).")
+@click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
+@_db_errors
+def deals_export_command(name: str, fmt: str, output: str | None, event: str | None) -> None:
+    """Export a stored set: .gdn hand records, JSON, or printable HTML hand records."""
+    from duplicate.boards import hand_records, load_set
+    from duplicate.handrecords import render_html
+
+    engine = _db_engine()
+    try:
+        board_set = load_set(engine, name)
+    finally:
+        engine.dispose()
+    if fmt == "html":
+        text = render_html(board_set, event)
+    elif fmt == "json":
+        text = _db_json(board_set.to_dict())
+    else:
+        text = hand_records(board_set.boards, event)
+    _db_write(text, output)
+
 
 
 # --- records (replay, import, simulate) ------------------------------------------
@@ -213,6 +672,63 @@ def simulate_command(
 
 
 # --- competitions (event, compare, demo) -----------------------------------------
+
+
+# compare (the rooms of a board side by side: duplicate.compare, duplicate.report) ------
+
+
+@main.command("compare")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--board", metavar="N", help="Compare only this board (its Board tag).")
+@click.option(
+    "--detail/--no-detail",
+    default=None,
+    help="Show each board's divergence and seat-by-seat figures in the table "
+    "(default: only when one board is compared).",
+)
+@click.option(
+    "--html",
+    "html_dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Also write an HTML report (a match page and a page per board) into DIR.",
+)
+@output_options
+def compare_command(
+    file: str, board: str | None, detail: bool | None, html_dir: str | None, fmt: str
+) -> None:
+    """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
+
+    Every record is replayed; per room the finish and N-S result, per seat the plays,
+    passes, tricks won, leads, bombs, wild hearts and what they stood for, cards left and
+    接风; the first divergence between the rooms and the swing (first room's N-S result
+    minus the second's: team X's when Open comes first). The table lists the boards;
+    --csv gives one row per room and seat; --json the whole comparison.
+    """
+    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file, headline
+    from duplicate.errors import DuplicateError
+    from duplicate.report import match_report, write_report
+    from engine.errors import GuandanError
+
+    try:
+        comparisons = compare_file(file, board)
+        if html_dir is not None:
+            write_report(html_dir, match_report(comparisons))
+    except (GuandanError, DuplicateError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json.dumps([c.to_dict() for c in comparisons], ensure_ascii=False, indent=2))
+    elif fmt == "csv":
+        emit_rows((row for c in comparisons for row in c.seat_rows()), fmt, SEAT_COLUMNS)
+    else:
+        emit_rows(board_lines(comparisons), fmt)
+        swings = [c.swing for c in comparisons if c.swing is not None]
+        click.echo(f"{len(comparisons)} board(s); total swing {sum(swings):+d}")
+        if detail or (detail is None and len(comparisons) == 1):
+            for c in comparisons:
+                click.echo()
+                click.echo("\n".join(headline(c)))
+                emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,9 +32,12 @@ from engine.cards import (
     KIND_BIT,
     LOW_BITS,
     NUM_KINDS,
+    RANK_NAMES,
     SMALL_JOKER,
     Cards,
     format_cards,
+    parse_cards,
+    parse_rank,
     rank_name,
     size,
     wild_kind,
@@ -52,6 +55,7 @@ __all__ = [
     "choose_reading",
     "check_cards",
     "check_level",
+    "parse_play",
 ]
 
 _ALL_KINDS = (1 << (3 * NUM_KINDS)) - 1
@@ -258,3 +262,33 @@ def choose_reading(
             )
         options = legal
     return max(options, key=lambda c: c.power(level))
+
+
+def parse_play(
+    text: str, level: int, to_beat: Combo | None = None, rules: Ruleset = COMPETITION
+) -> Combo:
+    """Parse the FORMAT.md text of a play, ``Type rank cards…`` (``Straight 3 S3 H4 C5 D6
+    H7``), into its checked :class:`Combo`.
+
+    Without type and rank (``S3 H4 C5 D6 H7``) the reading is chosen by §5
+    (:func:`choose_reading`, against ``to_beat``). Raises :class:`InvalidCardError` for a bad
+    card or rank token and :class:`InvalidComboError` for an unknown type, a type without a
+    rank, or cards that are not the declared combination.
+    """
+    check_level(level)
+    toks = text.split()
+    if not toks:
+        raise InvalidComboError("empty play: expected 'Type rank cards…' or cards")
+    first = toks[0]
+    if first.upper() == "PASS":
+        raise InvalidComboError("PASS is not a combination")
+    if len(first) <= 3 and (first in ("SB", "HR") or first[:1].upper() in "SHCD"):
+        # no declaration: the cards alone, read by §5
+        return choose_reading(parse_cards(toks), level, to_beat, rules)
+    ctype = ComboType.from_name(first)
+    if len(toks) < 3 or len(toks[1]) > 2 or toks[1].upper() not in (*RANK_NAMES, "10"):
+        raise InvalidComboError(
+            f"{text.strip()!r}: a play is 'Type rank cards…' (e.g. 'Straight 3 S3 H4 C5 D6 H7')"
+        )
+    rank = parse_rank(toks[1])
+    return read_declared(parse_cards(toks[2:]), level, ctype, rank, rules)

@@ -11,7 +11,7 @@ import pytest
 from engine.cards import parse_cards, parse_level, parse_rank
 from engine.combo import Combo, ComboType
 from engine.errors import IllegalPlayError, InvalidCardError, InvalidComboError
-from engine.reading import choose_reading, read_declared, readings
+from engine.reading import choose_reading, parse_play, read_declared, readings
 from engine.ruleset import COMPETITION, Ruleset
 
 T = ComboType
@@ -231,3 +231,23 @@ def test_choose_reading_following() -> None:
     assert choose_reading(flush, level, high).describe() == "StraightFlush 3"
     with pytest.raises(InvalidComboError, match="no combination"):
         choose_reading(parse_cards("S3 S5"), level, None)
+
+
+def test_parse_play() -> None:
+    level = parse_level("7")
+    assert parse_play("Straight 3 S3 H4 C5 D6 H7", level).describe() == "Straight 3"
+    assert parse_play("Bomb 10 ST CT DT HT", level).describe() == "Bomb T"
+    # without type and rank: §5 picks the highest reading
+    assert parse_play("S3 H4 C5 D6 H7", level).describe() == "Straight 3"
+    with pytest.raises(InvalidComboError, match="is not Straight 4 at level 7"):
+        parse_play("Straight 4 S3 H4 C5 D6 H7", level)
+    with pytest.raises(InvalidComboError, match="unknown combination type 'Straigh'"):
+        parse_play("Straigh 3 S3 H4 C5 D6 H7", level)
+    with pytest.raises(InvalidComboError, match="a play is 'Type rank cards"):
+        parse_play("Straight S3 H4 C5 D6 H7", level)
+    with pytest.raises(InvalidCardError, match="'X5'"):
+        parse_play("Pair 5 S5 X5", level)
+    with pytest.raises(InvalidComboError, match="PASS"):
+        parse_play("PASS", level)
+    with pytest.raises(InvalidComboError, match="empty"):
+        parse_play("  ", level)
