@@ -112,7 +112,12 @@ def _slots(combo: Combo, naturals: list[Kind], level: int) -> Sequence[tuple[int
         return [(x, None) for x in _sequence_ranks(r, 5)]
     if t == ComboType.STRAIGHT_FLUSH:
         suits = {suit_of(k) for k in naturals}
-        suit = suits.pop() if len(suits) == 1 else HEARTS
+        if len(suits) > 1:
+            raise CompareError(
+                f"{describe_combo(combo, level)}: a straight flush's natural cards are of "
+                f"one suit, these are of several"
+            )
+        suit = suits.pop() if suits else HEARTS  # wild hearts alone: hearts
         return [(x, suit) for x in _sequence_ranks(r, 5)]
     if t == ComboType.THREE_PAIR:
         return [(x, None) for x in _sequence_ranks(r, 3) for _ in range(2)]
