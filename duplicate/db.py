@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import resources
 from typing import Any
 
 from alembic import command
@@ -94,8 +93,22 @@ def session_scope(engine: Engine) -> Iterator[Session]:
 
 
 def migrations_dir() -> str:
-    """The directory of the ``migrations`` package (Alembic's script location)."""
-    return str(resources.files("migrations"))
+    """The directory of the ``migrations`` package (Alembic's script location).
+
+    Found from the imported package, not the current directory, so that it works from an
+    installed (or editable) distribution wherever the command is run.
+    """
+    import migrations
+
+    for entry in [
+        os.path.dirname(getattr(migrations, "__file__", None) or ""),
+        *migrations.__path__,
+    ]:
+        if entry and os.path.isfile(os.path.join(entry, "env.py")):
+            return str(entry)
+    raise DatabaseError(
+        "cannot find the migrations package (migrations/env.py): reinstall guandan-duplicate"
+    )
 
 
 def alembic_config(engine: Engine) -> Config:
