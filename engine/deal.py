@@ -152,8 +152,9 @@ class DealResult:
         return " ".join(s.name for s in self.finish_order)
 
 
-# A snapshot of the scalar state before an action; lists are append-only and are
-# restored by truncation to the recorded lengths.
+# A snapshot of the scalar state before an action. The lists (actions, finish order,
+# tricks) are append-only and are restored by truncation to the recorded lengths; the card
+# counts are restored from the undone action (cards left + cards played).
 _Snapshot = tuple[
     tuple[Cards, ...],  # hands
     Seat | None,  # turn
@@ -384,6 +385,8 @@ class Deal:
         if turn is None:
             raise self._error(GameOverError, "the deal is over: no more plays or passes")
         if seat is not None and seat != turn:
+            if seat not in _SEATS:
+                raise self._error(GuandanError, f"invalid seat {seat!r}: expected N, E, S or W")
             raise self._error(
                 OutOfTurnError, f"{Seat(seat).name} acted out of turn: it is {turn.name}'s turn"
             )

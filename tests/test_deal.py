@@ -91,6 +91,8 @@ def test_out_of_turn_is_refused() -> None:
     assert not d.can_play(single("S5"), E)
     with pytest.raises(OutOfTurnError):
         d.pass_(W)
+    with pytest.raises(GuandanError, match="invalid seat 7"):
+        d.pass_(7)  # type: ignore[arg-type]
     d.play_cards(c("S3"), seat=N)
     assert d.can_play(single("S5"), E)
 
