@@ -55,6 +55,7 @@ __all__ = [
     "DealNotOverError",
     "DealResult",
     "Trick",
+    "check_hands",
 ]
 
 #: §6 报牌: a player whose count falls to this many cards or fewer reports it, once.
@@ -179,8 +180,10 @@ def _missing(part: Cards, whole: Cards) -> Cards:
     return out
 
 
-def _check_hands(hands: Sequence[Cards]) -> tuple[Cards, Cards, Cards, Cards]:
-    """Validate four hands (N, E, S, W): real multisets, disjoint within two packs, non-empty."""
+def check_hands(hands: Sequence[Cards]) -> tuple[Cards, Cards, Cards, Cards]:
+    """Check four hands (N, E, S, W) and return them as a tuple: each a real multiset of
+    cards, not empty, and together within the two packs; raises :class:`GuandanError`
+    naming the hand at fault."""
     if len(hands) != 4:
         raise GuandanError(f"a deal needs 4 hands (N, E, S, W), not {len(hands)}")
     total = 0
@@ -263,7 +266,7 @@ class Deal:
             raise GuandanError(f"invalid level {level!r}: a level is a rank index 0..12 (2..A)")
         if not isinstance(leader, Seat):
             raise GuandanError(f"invalid leader {leader!r}: expected a Seat")
-        self.initial_hands = _check_hands(hands)
+        self.initial_hands = check_hands(hands)
         self.level = level
         self.leader = leader
         self.rules = rules

@@ -13,7 +13,7 @@ directly, not a match.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from engine.cards import (
     KIND_BIT,
@@ -31,7 +31,7 @@ from engine.cards import (
     wild_kind,
 )
 from engine.combo import Combo
-from engine.deal import Deal, DealResult
+from engine.deal import Deal, DealResult, check_hands
 from engine.errors import GameOverError, GuandanError, TributeError
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
@@ -63,7 +63,7 @@ class Transfer(NamedTuple):
     :attr:`TributePhase.transfers` holds the final records.
     """
 
-    what: str
+    what: Literal["tribute", "return"]
     giver: Seat
     receiver: Seat | None
     card: Kind
@@ -540,9 +540,7 @@ class Match:
         self._check_live()
         if self._deal is not None or self._pending is not None:
             raise GuandanError("a deal is already under way: finish it first")
-        if len(hands) != 4:
-            raise GuandanError(f"a deal needs 4 hands (N, E, S, W), not {len(hands)}")
-        self._pending = list(hands)
+        self._pending = list(check_hands(hands))
         if self._history:
             self._phase = TributePhase(
                 hands, self._deal_level, self._history[-1].result, self.rules

@@ -364,3 +364,7 @@ def test_end_by_levels_draw_and_bad_limits() -> None:
         Match().finish_deal()
     with pytest.raises(TributeError, match="no tribute phase"):
         Match().tribute(N, k("S3"))
+    bad = Match()
+    with pytest.raises(GuandanError, match="hand of S holds S3, more copies"):
+        bad.deal_hands([c("S3")] * 4)
+    assert bad.current_deal is None and bad.start_deal([c("S3"), c("S4"), c("S5"), c("S6")])
