@@ -540,6 +540,71 @@ def deals_export_command(name: str, fmt: str, output: str | None, event: str | N
 
 # --- records (replay, import, simulate) ------------------------------------------
 
+_REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result", "status", "error")
+
+
+class _RecordsProgress:
+    """A progress bar on stderr for record work, only when stderr is a terminal."""
+
+    def __init__(self, label: str) -> None:
+        import sys
+
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            import sys
+
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+@main.command("replay")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--strict/--lenient",
+    default=False,
+    show_default=True,
+    help="Stop at the first deal that fails, or report every deal and go on.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes. Default: all cores when there are many deals, else 1.",
+)
+@output_options
+def replay_command(files: tuple[str, ...], strict: bool, jobs: int | None, fmt: str) -> None:
+    """Replay every deal of the .gdn FILES and check each play and result.
+
+    Prints per deal its board, room, finishing order and result, or the first point of
+    failure (file:line, seat, reason, position). Exits with 1 when any deal fails.
+    """
+    from duplicate.replay import check_files
+
+    progress = _RecordsProgress("Replaying")
+    try:
+        reports = list(check_files(files, strict=strict, jobs=jobs, progress=progress))
+    finally:
+        progress.close()
+    emit_rows((r.to_dict() for r in reports), fmt, _REPLAY_COLUMNS)
+    failed = sum(not r.ok for r in reports)
+    if fmt == "table":
+        n = len(reports)
+        click.echo(f"{n} deal{'' if n == 1 else 's'}: {n - failed} replayed, {failed} failed")
+    if failed:
+        click.get_current_context().exit(1)
+
 
 # simulate (self-play: duplicate.simulate) ------------------------------------------
 

@@ -47,10 +47,12 @@ __all__ = [
     "dump",
     "dumps",
     "format_record",
+    "decode",
     "from_json",
     "iter_records",
     "load",
     "loads",
+    "split_deals",
     "to_json",
 ]
 
@@ -387,12 +389,17 @@ def _parse_play(content: str, line: int) -> Play:
 class _Reader:
     """Line-by-line state machine that turns ``.gdn`` text into :class:`DealRecord` s."""
 
-    def __init__(self, text: str, file: str | None, strict: bool) -> None:
+    def __init__(
+        self, text: str, file: str | None, strict: bool, first_line: int = 1, scan: bool = False
+    ) -> None:
         if text.startswith("\ufeff"):
             text = text[1:]
         self.lines = text.split("\n")
         self.file = file
         self.strict = strict
+        self.first_line = first_line
+        # scan only: find where deals begin (same rules as reading), parse nothing else
+        self.scan = scan
 
     def records(self) -> Iterator[DealRecord]:
         rec: DealRecord | None = None
@@ -402,7 +409,7 @@ class _Reader:
         blank_before = False
         last_play: Play | None = None
 
-        for number, raw in enumerate(self.lines, start=1):
+        for number, raw in enumerate(self.lines, start=self.first_line):
             text = raw.rstrip("\r \t")
             if not text.strip():
                 blank_before = True
@@ -433,16 +440,19 @@ class _Reader:
                     rec.comments.extend(comments)
                     continue
                 rec = DealRecord(file=self.file, line=number)
+            second_play = False
             if tag is not None:
+                # deal boundaries depend on tags only, never on errors (see split_deals)
                 seen.add(tag[0])
-            if skipping:
+                if tag[0] == "Play":
+                    second_play, in_play = in_play, True
+            if skipping or self.scan:
                 continue
             try:
                 if tag is not None:
                     if tag[0] == "Play":
-                        if in_play:
+                        if second_play:
                             raise GdnError("a second [Play] in one deal", line=number)
-                        in_play = True
                         rec.plays = []
                         rec.lines["Play"] = number
                     else:
@@ -522,7 +532,7 @@ class _Reader:
 
     def _finish(self, rec: DealRecord, skipping: bool) -> DealRecord:
         """Check what one deal needs as a whole: the three board tags and 4 × 27 cards."""
-        if skipping:
+        if skipping or self.scan:
             return rec
         for name in ("Level", "Leader", "Deal"):
             if name not in rec.lines:
@@ -547,25 +557,47 @@ class _Reader:
         return rec
 
 
+def decode(data: str | bytes, file: str | None = None) -> str:
+    """``.gdn`` text from bytes (UTF-8, a byte-order mark skipped) or str (BOM skipped)."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise GdnError(f"not UTF-8 text: {e.reason} at byte {e.start}", file=file) from None
+    return data[1:] if data.startswith("\ufeff") else data
+
+
 def iter_records(
-    text: str | bytes, *, file: str | None = None, strict: bool = True
+    text: str | bytes, *, file: str | None = None, strict: bool = True, first_line: int = 1
 ) -> Iterator[DealRecord]:
     """Read the deals of ``.gdn`` text one at a time (for big files and progress bars).
 
     Strict (default): the first error raises :class:`GdnError`. Lenient: each deal's first
     error goes to its :attr:`DealRecord.errors` and reading goes on with the next deal.
+    ``first_line`` is the line number of the text's first line (for a piece of a file).
     """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise GdnError(f"not UTF-8 text: {e.reason} at byte {e.start}", file=file) from None
-    return _Reader(text, file, strict).records()
+    return _Reader(decode(text, file), file, strict, first_line).records()
 
 
-def loads(text: str | bytes, *, file: str | None = None, strict: bool = True) -> list[DealRecord]:
-    """Every deal of ``.gdn`` text (see :func:`iter_records` for strict and lenient)."""
-    return list(iter_records(text, file=file, strict=strict))
+def split_deals(text: str | bytes, *, file: str | None = None) -> list[tuple[int, str]]:
+    """Cut ``.gdn`` text into its deals without parsing them: ``(first line, text)`` pairs.
+
+    The cuts are where :func:`iter_records` begins each deal (the same rules, run on tags
+    alone), so reading each piece with its ``first_line`` gives the same records and errors
+    as reading the whole; this is how big inputs are spread over processes.
+    """
+    reader = _Reader(decode(text, file), file, False, scan=True)
+    lines = reader.lines
+    starts = [r.line or 1 for r in reader.records()]
+    ends = [*starts[1:], len(lines) + 1]
+    return [(a, "\n".join(lines[a - 1 : b - 1])) for a, b in zip(starts, ends, strict=True)]
+
+
+def loads(
+    text: str | bytes, *, file: str | None = None, strict: bool = True, first_line: int = 1
+) -> list[DealRecord]:
+    """Every deal of ``.gdn`` text (see :func:`iter_records` for the arguments)."""
+    return list(iter_records(text, file=file, strict=strict, first_line=first_line))
 
 
 def load(

@@ -13,12 +13,14 @@ reason and the engine's one-line position; nothing after it counts.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from duplicate.dealing import deal_id
-from duplicate.gdn import DealRecord, GdnError, Play
+from duplicate.gdn import DealRecord, GdnError, Play, iter_records, split_deals
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -26,12 +28,17 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 __all__ = [
+    "PARALLEL_MIN_DEALS",
+    "DealReport",
     "Position",
     "ReplayError",
     "ReplayResult",
     "Step",
+    "check_files",
+    "check_text",
     "finish_agrees",
     "replay",
+    "report",
     "start",
     "state_actions",
 ]
@@ -276,3 +283,149 @@ def _completed(record: DealRecord, actions: list[Action]) -> DealRecord:
             )
         plays.append(play)
     return dataclasses.replace(record, plays=plays)
+
+
+# --- checking files (the library behind ``guandan replay``) ---------------------------
+
+#: Below this many deals in all, ``check_files`` works in one process: starting worker
+#: processes costs more than it saves (bench/bench_records.py).
+PARALLEL_MIN_DEALS = 400
+#: Deals per piece of work sent to a worker process.
+_BATCH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class DealReport:
+    """One line of ``guandan replay``: where a deal is, what it came to, or what is wrong.
+
+    ``status`` is ``ok`` (a finished deal that replays and agrees with its tags),
+    ``unfinished`` (replays, but the play list stops before the end), ``hand record`` (no
+    play list; the board is valid) or ``error`` (``error`` says where and why).
+    """
+
+    file: str | None
+    line: int | None
+    board: str | None
+    room: str | None
+    plays: int
+    finish: str | None
+    result: str | None
+    status: str
+    error: str | None
+
+    @property
+    def ok(self) -> bool:
+        """True unless the deal failed to read or replay."""
+        return self.status != "error"
+
+    def to_dict(self) -> dict[str, object]:
+        """The report as a JSON-ready dict (``guandan replay --json``)."""
+        return {f: getattr(self, f) for f in self.__slots__}
+
+
+def report(record: DealRecord, rules: Ruleset = COMPETITION) -> DealReport:
+    """Replay ``record`` and sum it up as a :class:`DealReport`."""
+    res = replay(record, rules)
+    if res.error is not None:
+        status = "error"
+    elif record.plays is None:
+        status = "hand record"
+    else:
+        status = "ok" if res.finished else "unfinished"
+    result = res.result
+    return DealReport(
+        file=record.file,
+        line=record.line,
+        board=record.board,
+        room=record.room,
+        plays=len(record.plays or ()),
+        finish=result.finish_tag if result is not None else None,
+        result=result.result_tag if result is not None else None,
+        status=status,
+        error=str(res.error) if res.error is not None else None,
+    )
+
+
+def check_text(
+    text: str | bytes,
+    *,
+    file: str | None = None,
+    first_line: int = 1,
+    rules: Ruleset = COMPETITION,
+) -> list[DealReport]:
+    """Read (leniently) and replay every deal of ``.gdn`` text; one report per deal."""
+    try:
+        records = iter_records(text, file=file, strict=False, first_line=first_line)
+        return [report(r, rules) for r in records]
+    except GdnError as e:  # the text itself is unreadable (not UTF-8)
+        return [_file_error(file, e)]
+
+
+def _file_error(file: str | None, err: GdnError) -> DealReport:
+    return DealReport(file, err.line, None, None, 0, None, None, "error", str(err))
+
+
+def _check_piece(piece: tuple[str, int, str, Ruleset]) -> list[DealReport]:
+    """Worker-process entry: the reports of one piece of a file."""
+    file, first_line, text, rules = piece
+    return check_text(text, file=file, first_line=first_line, rules=rules)
+
+
+def check_files(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    strict: bool = False,
+    jobs: int | None = None,
+    rules: Ruleset = COMPETITION,
+    progress: Callable[[int, int], object] | None = None,
+) -> Iterator[DealReport]:
+    """Replay every deal of the ``.gdn`` files in order, yielding one report per deal.
+
+    ``strict`` stops after the first deal that fails. ``jobs`` processes share the work
+    (``None``: all cores when there are at least :data:`PARALLEL_MIN_DEALS` deals, else 1);
+    files are cut into pieces of whole deals with :func:`duplicate.gdn.split_deals`, so the
+    reports are the same, in the same order, whatever ``jobs`` is. ``progress`` is called
+    with the number of deals just done and the number of deals in all (for a progress bar).
+    """
+    # each item is a piece of work, or the report of a file that cannot be read
+    work: list[tuple[str, int, str, Ruleset] | DealReport] = []
+    total = 0
+    for path in paths:
+        name = os.fspath(path)
+        try:
+            with open(name, "rb") as f:
+                deals = split_deals(f.read(), file=name)
+        except GdnError as e:
+            work.append(_file_error(name, e))
+            continue
+        except OSError as e:
+            work.append(_file_error(name, GdnError(e.strerror or str(e), file=name)))
+            continue
+        total += len(deals)
+        for i in range(0, len(deals), _BATCH):
+            batch = deals[i : i + _BATCH]
+            work.append((name, batch[0][0], "\n".join(t for _, t in batch), rules))
+    pieces = [w for w in work if not isinstance(w, DealReport)]
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if total >= PARALLEL_MIN_DEALS else 1
+    jobs = max(1, min(jobs, len(pieces)))
+
+    def results() -> Iterator[list[DealReport]]:
+        pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+        done: Iterator[list[DealReport]] = (
+            pool.map(_check_piece, pieces) if pool is not None else map(_check_piece, pieces)
+        )
+        try:
+            for item in work:
+                yield [item] if isinstance(item, DealReport) else next(done)
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+    for batch_reports in results():
+        for rep in batch_reports:
+            yield rep
+            if strict and not rep.ok:
+                return
+        if progress is not None:
+            progress(len(batch_reports), total)

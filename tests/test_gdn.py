@@ -353,3 +353,18 @@ def test_board_set_hand_records_are_canonical() -> None:
     records = gdn.loads(text, file=path.name)
     assert records and all(r.plays is None and r.tags["DealId"] for r in records)
     assert gdn.dumps(records) == text
+
+
+@pytest.mark.parametrize("name", ["canonical.gdn", "lenient.gdn", "openguandan-26-deals.gdn"])
+def test_split_deals_cuts_where_the_reader_begins_deals(name: str) -> None:
+    data = (GOLDEN / name).read_bytes()
+    bad = _board_text(plays="N Single 5 ZZ\nE PASS\n[Play]\n", tail='[Finish "N X"]\n')
+    for text in (data.decode("utf-8-sig"), bad + "\n" + data.decode("utf-8-sig") + "\n\n" + bad):
+        whole = gdn.loads(text, strict=False, file="f")
+        pieces = gdn.split_deals(text, file="f")
+        assert [a for a, _ in pieces] == [r.line for r in whole]
+        parts = [r for a, t in pieces for r in gdn.loads(t, strict=False, file="f", first_line=a)]
+        assert [(r.line, r.lines, [str(e) for e in r.errors]) for r in parts] == [
+            (r.line, r.lines, [str(e) for e in r.errors]) for r in whole
+        ]
+        assert gdn.dumps([r for r in parts if r.ok]) == gdn.dumps([r for r in whole if r.ok])

@@ -1,0 +1,107 @@
+"""``guandan replay`` through click's CliRunner: output, --json, exit codes, --strict, --jobs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli import main
+from duplicate import gdn
+
+GOLDEN = Path(__file__).parent / "golden" / "gdn"
+EXAMPLE = GOLDEN / "openguandan-26-deals.gdn"
+
+
+def _bad_file(tmp_path: Path) -> Path:
+    """The example's first deal with S's second play out of turn (W plays instead)."""
+    lines = EXAMPLE.read_text(encoding="utf-8").split("\n\n")[0].split("\n")
+    lines[7] = "W ThreeWithTwo 2 H2 S2 D2 SQ SQ"
+    path = tmp_path / "bad.gdn"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_replay_prints_every_deal_and_exits_0() -> None:
+    result = CliRunner().invoke(main, ["replay", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == [
+        "file",
+        "line",
+        "board",
+        "room",
+        "plays",
+        "finish",
+        "result",
+        "status",
+        "error",
+    ]
+    assert len(lines) == 2 + 26 + 1
+    assert lines[2].split() == [str(EXAMPLE), "1", "1", "120", "E", "W", "N", "S", "EW", "+3", "ok"]
+    assert lines[-1] == "26 deals: 26 replayed, 0 failed"
+
+
+def test_replay_json_agrees_with_the_records() -> None:
+    result = CliRunner().invoke(main, ["replay", "--json", str(EXAMPLE)])
+    assert result.exit_code == 0
+    rows = json.loads(result.output)
+    records = gdn.loads(EXAMPLE.read_text(encoding="utf-8"))
+    assert len(rows) == len(records) == 26
+    for row, rec in zip(rows, records, strict=True):
+        assert row["status"] == "ok" and row["error"] is None
+        assert row["board"] == rec.board and row["line"] == rec.line
+        assert rec.result is not None and row["result"] == gdn.format_result(rec.result)
+        assert rec.finish is not None and row["finish"].startswith(
+            " ".join(s.name for s in rec.finish)
+        )
+
+
+def test_a_failing_deal_is_reported_and_exits_1(tmp_path: Path) -> None:
+    bad = _bad_file(tmp_path)
+    result = CliRunner().invoke(main, ["replay", "--json", str(bad), str(EXAMPLE)])
+    assert result.exit_code == 1
+    rows = json.loads(result.output)
+    assert len(rows) == 27
+    assert rows[0]["status"] == "error" and rows[0]["finish"] is None
+    assert rows[0]["error"].startswith(f"{bad}:8: seat W: W acted out of turn")
+    assert "[position N:" in rows[0]["error"]
+    assert all(r["status"] == "ok" for r in rows[1:])
+
+
+def test_strict_stops_at_the_first_failure(tmp_path: Path) -> None:
+    bad = _bad_file(tmp_path)
+    result = CliRunner().invoke(main, ["replay", "--strict", str(EXAMPLE), str(bad), str(EXAMPLE)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == "27 deals: 26 replayed, 1 failed"
+
+
+def test_unreadable_and_missing_files_are_failures(tmp_path: Path) -> None:
+    binary = tmp_path / "x.gdn"
+    binary.write_bytes(b"\xff\xfe[Event]")
+    result = CliRunner().invoke(main, ["replay", "--json", str(binary), str(tmp_path / "no.gdn")])
+    assert result.exit_code == 1
+    rows = json.loads(result.output)
+    assert "not UTF-8" in rows[0]["error"]
+    assert "No such file" in rows[1]["error"]
+
+
+def test_jobs_give_the_same_reports(tmp_path: Path) -> None:
+    files = []
+    for i in range(3):
+        files.append(str(shutil.copy(EXAMPLE, tmp_path / f"e{i}.gdn")))
+    files.insert(1, str(_bad_file(tmp_path)))
+    one = CliRunner().invoke(main, ["replay", "--json", "--jobs", "1", *files])
+    two = CliRunner().invoke(main, ["replay", "--json", "--jobs", "2", *files])
+    assert one.exit_code == two.exit_code == 1
+    assert one.output == two.output
+    assert len(json.loads(two.output)) == 3 * 26 + 1
+
+
+def test_replay_has_help_and_needs_files() -> None:
+    result = CliRunner().invoke(main, ["replay", "--help"])
+    assert result.exit_code == 0 and "Replay every deal" in result.output
+    assert "--strict / --lenient" in result.output and "--jobs" in result.output
+    assert CliRunner().invoke(main, ["replay"]).exit_code == 2
