@@ -10,6 +10,8 @@ Two figures, each for deals whose first leader N holds 0, 1 or 2 wild hearts:
 * **random deals**: complete deals per second, each action picked at random among the
   legal readings of the seat to act (and pass, when following), played with
   ``Deal.play``, which verifies every play.
+* **random matches**: whole matches (tribute, return, levels up to passing A) played by
+  ``engine.match.play_match`` with the same random policy, per second.
 
 Deterministic: shuffles and choices come from SHA-256 counters, never ``random``. Times
 are the process's CPU time (``time.process_time``), so that other work on the machine
@@ -29,6 +31,7 @@ from collections.abc import Iterator
 from engine.cards import KIND_BIT, NUM_CARDS, Cards, count, from_ids, wild_kind
 from engine.combo import Combo, ComboType
 from engine.deal import Deal
+from engine.match import play_match
 from engine.seat import Seat
 
 LEVEL = 5  # deals are played at level 7 (rank index 5): wild hearts are H7
@@ -58,15 +61,18 @@ class Stream:
                 return w % n
 
 
-def shuffled_hands(seed: str, wilds_for_n: int) -> list[Cards]:
-    """Four hands of 27 from a Fisher–Yates shuffle, then N given exactly ``wilds_for_n``
-    wild hearts by swapping cards with the other hands (deterministically)."""
+def shuffled_hands(seed: str, wilds_for_n: int | None) -> list[Cards]:
+    """Four hands of 27 from a Fisher–Yates shuffle, then (unless ``wilds_for_n`` is None)
+    N given exactly ``wilds_for_n`` wild hearts of level 7 by swapping cards with the other
+    hands (deterministically)."""
     s = Stream(seed)
     ids = list(range(NUM_CARDS))
     for i in range(NUM_CARDS - 1, 0, -1):
         j = s.below(i + 1)
         ids[i], ids[j] = ids[j], ids[i]
     hands = [from_ids(ids[27 * k : 27 * (k + 1)]) for k in range(4)]
+    if wilds_for_n is None:
+        return hands
     wild = wild_kind(LEVEL)
     bit = KIND_BIT[wild]
     while count(hands[0], wild) != wilds_for_n:
@@ -95,20 +101,45 @@ def _kinds(cards: Cards) -> Iterator[int]:
         k += 1
 
 
+def random_action(deal: Deal, choice: Stream) -> Combo | None:
+    """A random legal reading of the seat to act, or a pass (None) when following."""
+    options: list[Combo | None] = list(deal.legal_readings())
+    if deal.to_beat is not None:
+        options.append(None)
+    return options[choice.below(len(options))]
+
+
 def random_deal(seed: str, wilds_for_n: int) -> Deal:
     """Play a whole deal choosing at random among legal readings (and pass)."""
     deal = Deal(shuffled_hands(seed, wilds_for_n), LEVEL, Seat.N)
     choice = Stream("choices/" + seed)
     while not deal.is_over:
-        options: list[Combo | None] = list(deal.legal_readings())
-        if deal.to_beat is not None:
-            options.append(None)
-        pick = options[choice.below(len(options))]
+        pick = random_action(deal, choice)
         if pick is None:
             deal.pass_()
         else:
             deal.play(pick)
     return deal
+
+
+def random_match(seed: str) -> int:
+    """Play a whole random match with tribute; return its number of deals."""
+    choice = Stream("match-choices/" + seed)
+
+    def pick_card(seat: Seat, options: list[int]) -> int:
+        return options[choice.below(len(options))]
+
+    def hands(i: int) -> list[Cards]:
+        return shuffled_hands(f"{seed}/{i}", None)  # levels vary: no wild adjustment
+
+    match = play_match(
+        lambda deal: random_action(deal, choice),
+        hands,
+        max_deals=200,
+        choose_tribute=pick_card,
+        choose_return=pick_card,
+    )
+    return match.deals_played
 
 
 Log = list[tuple[Cards, ComboType, int] | None]
@@ -129,6 +160,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per wild category")
     parser.add_argument("--rounds", type=int, default=3, help="replay rounds (best is kept)")
+    parser.add_argument("--matches", type=int, default=10, help="random matches to play")
     args = parser.parse_args()
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {args.deals} deals "
@@ -166,6 +198,14 @@ def main() -> None:
             f"{n_actions - n_plays} passes, passes' time counted against the plays); "
             f"random-play deals {len(deals) / random_time:,.1f} deals/s"
         )
+    t0 = time.process_time()
+    deals_per_match = [random_match(f"bench-match/{i}") for i in range(args.matches)]
+    match_time = time.process_time() - t0
+    print(
+        f"random matches with tribute: {args.matches / match_time:,.2f} matches/s "
+        f"({sum(deals_per_match) / match_time:,.1f} deals/s; "
+        f"{sum(deals_per_match) / args.matches:.1f} deals per match on average)"
+    )
 
 
 if __name__ == "__main__":
