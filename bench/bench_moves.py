@@ -67,6 +67,7 @@ FOLLOWS = {
     "Straight 4": Combo(ComboType.STRAIGHT, 2, parse_cards("S4 C5 D6 S7 C8")),
     "ThreeWithTwo 8": Combo(ComboType.THREE_WITH_TWO, 6, parse_cards("S8 C8 D8 S3 C3")),
     "Bomb 6 (4)": Combo(ComboType.BOMB, 4, parse_cards("S6 C6 D6 D6")),
+    "StraightFlush 5": Combo(ComboType.STRAIGHT_FLUSH, 3, parse_cards("S5 S6 S7 S8 S9")),
 }
 
 

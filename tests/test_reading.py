@@ -6,9 +6,13 @@ Unit tests per combination type and per wild-card corner; the independent golden
 
 from __future__ import annotations
 
-import pytest
+import itertools
 
-from engine.cards import parse_cards, parse_level, parse_rank
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Cards, iter_kinds, parse_cards, parse_level, parse_rank, size, wild_kind
 from engine.combo import Combo, ComboType
 from engine.errors import IllegalPlayError, InvalidCardError, InvalidComboError
 from engine.reading import choose_reading, parse_play, read_declared, readings
@@ -251,3 +255,91 @@ def test_parse_play() -> None:
         parse_play("PASS", level)
     with pytest.raises(InvalidComboError, match="empty"):
         parse_play("  ", level)
+
+
+# --- an independent oracle: substitute every wild by every non-joker card ---------------
+
+SEQ = [12, *range(13)]  # natural order with A low first and A high last (RULES.md §2)
+
+
+def natural_readings(kinds: list[int], rules: Ruleset) -> set[tuple[ComboType, int]]:
+    """Readings of cards with no wild in them, straight from the table of RULES.md §3."""
+    n = len(kinds)
+    ranks = sorted(k >> 2 if k < 52 else (13 if k == 52 else 14) for k in kinds)
+    by_rank = {r: ranks.count(r) for r in set(ranks)}
+    jokers = [r for r in ranks if r >= 13]
+    out: set[tuple[ComboType, int]] = set()
+    if len(by_rank) == 1:
+        r = ranks[0]
+        if n == 1:
+            out.add((T.SINGLE, r))
+        elif n == 2:
+            out.add((T.PAIR, r))
+        elif n == 3 and r < 13:
+            out.add((T.TRIPS, r))
+        elif 4 <= n <= rules.bomb_max and r < 13:
+            out.add((T.BOMB, r))
+    if n == 4 and ranks == [13, 13, 14, 14]:
+        out.add((T.FOUR_KINGS, 13))
+    if n == 5 and len(by_rank) == 2:
+        for t, p in itertools.permutations(by_rank, 2):
+            if by_rank[t] == 3 and by_rank[p] == 2 and t < 13:
+                if p < 13 or rules.joker_pair_in_full_house:
+                    out.add((T.THREE_WITH_TWO, t))
+    if not jokers:
+        for length, per, ctype in ((5, 1, T.STRAIGHT), (3, 2, T.THREE_PAIR), (2, 3, T.TWO_TRIPS)):
+            if n != length * per:
+                continue
+            for i in range(len(SEQ) - length + 1):
+                window = SEQ[i : i + length]
+                if all(by_rank.get(r, 0) == per for r in window):
+                    out.add((ctype, window[0]))
+                    if ctype == T.STRAIGHT and len({k & 3 for k in kinds}) == 1:
+                        out.add((T.STRAIGHT_FLUSH, window[0]))
+    return out
+
+
+def oracle(cards: Cards, level: int, rules: Ruleset) -> set[tuple[ComboType, int]]:
+    kinds = list(iter_kinds(cards))
+    wk = wild_kind(level)
+    natural = [k for k in kinds if k != wk]
+    wilds = len(kinds) - len(natural)
+    if not natural:  # wild hearts alone are level cards (§2)
+        return natural_readings(kinds, rules)
+    out: set[tuple[ComboType, int]] = set()
+    for stand_for in itertools.combinations_with_replacement(range(52), wilds):
+        out |= natural_readings(natural + list(stand_for), rules)
+    return out
+
+
+@st.composite
+def card_sets(draw: st.DrawFn) -> tuple[Cards, int, Ruleset]:
+    """Card sets shaped like combinations: a few (often consecutive) ranks with a few cards
+    each, 0-2 wild hearts, sometimes jokers."""
+    level = draw(st.integers(0, 12))
+    low = draw(st.one_of(st.just(12), st.integers(0, 12)))  # A-low sequences are a corner
+    width = draw(st.integers(1, 5))
+    cards = 0
+    for r in {(low + i) % 13 for i in range(width)}:
+        for _ in range(draw(st.sampled_from([1, 1, 2, 3, 0, 4]))):
+            k = 4 * r + draw(st.integers(0, 3))
+            if k != wild_kind(level) and (cards >> (3 * k)) & 7 < 2:
+                cards += 1 << (3 * k)
+    cards += draw(st.integers(0, 2)) << (3 * wild_kind(level))
+    if draw(st.integers(0, 3)) == 0:
+        cards += draw(st.integers(0, 2)) << (3 * 52)
+        cards += draw(st.integers(0, 2)) << (3 * 53)
+    assume(0 < size(cards) <= 10)
+    rules = Ruleset(
+        joker_pair_in_full_house=draw(st.booleans()), bomb_max=draw(st.sampled_from([10, 8, 5]))
+    )
+    return cards, level, rules
+
+
+@settings(max_examples=300, deadline=None)
+@given(card_sets())
+def test_readings_agree_with_wild_substitution_oracle(case: tuple[Cards, int, Ruleset]) -> None:
+    cards, level, rules = case
+    got = [(c.type, c.rank) for c in readings(cards, level, rules)]
+    assert len(got) == len(set(got))
+    assert set(got) == oracle(cards, level, rules)
