@@ -509,7 +509,9 @@ def trace_room(record: DealRecord, rules: Ruleset = COMPETITION) -> RoomTrace:
     """
     checked = replay(record, rules)
     if checked.error is not None:
-        raise CompareError(f"{_where(record)}: {checked.error}") from checked.error
+        # the replay's error already names the file and line of the failing play
+        where = f"board {record.board or '?'}, room {record.room or '?'}"
+        raise CompareError(f"{where}: {checked.error}") from checked.error
     steps = list(state_actions(record, rules))
     moves = tuple(
         Move(i, st.action.seat, st.action.combo, st.action.cards_left)
