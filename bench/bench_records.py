@@ -1,0 +1,105 @@
+"""Benchmark of deal records: parsing ``.gdn`` and replaying; a script that prints figures.
+
+Run: ``python bench/bench_records.py [--copies N] [--repeat R] [--jobs J]``.
+
+The input is the 26 OpenGuanDan deals of ``tests/golden/gdn`` repeated ``N`` times (about
+130 plays each). Figures, best of ``R`` runs:
+
+* parse: ``gdn.loads`` (strict), records per second, one core;
+* replay: ``replay.replay`` of already parsed records (every play checked: turn, cards held,
+  declared reading, beats the play to beat; Finish and Result compared), deals per second,
+  one core; and its cost relative to parsing (goal: at most 3×);
+* parse + replay: both, one core (goal: at least 1,000 deals/s);
+* ``check_files`` (what ``guandan replay`` runs) with 1 and with ``J`` processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from duplicate import gdn  # noqa: E402
+from duplicate.replay import check_files, replay  # noqa: E402
+
+EXAMPLE = (
+    Path(__file__).resolve().parent.parent
+    / "tests"
+    / "golden"
+    / "gdn"
+    / ("openguandan-26-deals.gdn")
+)
+
+
+def best(repeat: int, work: Callable[[], object]) -> float:
+    """The best wall time of ``repeat`` runs of ``work``."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--copies", type=int, default=20, help="copies of the 26 example deals")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure (best is kept)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    args = ap.parse_args()
+
+    one = EXAMPLE.read_text(encoding="utf-8")
+    text = "\n".join([one] * args.copies)
+    records = gdn.loads(text)
+    n = len(records)
+    plays = sum(len(r.plays or ()) for r in records)
+
+    def replay_all() -> None:
+        for r in records:
+            if not replay(r).ok:
+                raise SystemExit(f"deal at line {r.line} does not replay")
+
+    def both() -> None:
+        for r in gdn.iter_records(text):
+            if not replay(r).ok:
+                raise SystemExit(f"deal at line {r.line} does not replay")
+
+    t_parse = best(args.repeat, lambda: gdn.loads(text))
+    t_replay = best(args.repeat, replay_all)
+    t_both = best(args.repeat, both)
+    t_dump = best(args.repeat, lambda: gdn.dumps(records))
+
+    print(
+        f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, {platform.machine()}"
+    )
+    print(f"input: {n} deals, {plays} plays ({plays / n:.0f} per deal), {len(text) / 1e6:.1f} MB")
+    print(
+        f"parse (loads):          {n / t_parse:8.0f} records/s  ({t_parse / n * 1e6:6.0f} µs each)"
+    )
+    print(f"write (dumps):          {n / t_dump:8.0f} records/s")
+    print(
+        f"replay and check:       {n / t_replay:8.0f} deals/s    ({t_replay / n * 1e6:6.0f} µs each)"
+        f"  = {t_replay / t_parse:.2f} x parsing"
+    )
+    print(f"parse + replay, 1 core: {n / t_both:8.0f} deals/s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.gdn"
+        path.write_text(text, encoding="utf-8")
+        for jobs in sorted({1, args.jobs}):
+            t = best(args.repeat, lambda j=jobs: list(check_files([path], jobs=j)))  # type: ignore[misc]
+            print(
+                f"check_files, {jobs} process{'es' if jobs > 1 else '  '}: {n / t:8.0f} deals/s"
+                f"  (guandan replay)"
+            )
+
+
+if __name__ == "__main__":
+    main()
