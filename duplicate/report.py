@@ -33,7 +33,7 @@ from duplicate.standings import StandingRow
 from engine.cards import (
     KIND_HR,
     KIND_SB,
-    RANK_CHARS,
+    KIND_TOKENS,
     Cards,
     Kind,
     iter_kinds,
@@ -75,7 +75,7 @@ class MatchSummary:
     """A match of team X against team Y, board by board (X: N–S open, E–W closed)."""
 
     key: str  # unique within the event; names the match's page
-    round: str
+    round: str  # "" when not known
     team_x: str
     team_y: str
     boards: tuple[BoardLine, ...]
@@ -117,7 +117,7 @@ def card_html(kind: Kind, level: int) -> str:
     classes = ["card"]
     if suit in _RED_SUITS:
         classes.append("red")
-    title = f"{'SHCD'[suit]}{RANK_CHARS[rank]}"
+    title = KIND_TOKENS[kind]
     if kind == wild_kind(level):
         classes.append("wild")
         title += " wild (逢人配)"
@@ -404,7 +404,9 @@ def board_page(match: MatchSummary, line: BoardLine) -> str:
 
 def render_match(match: MatchSummary, *, back: tuple[str, str] | None = None, css: str = "report.css") -> str:
     """A match's page: both rooms' seating and every board with results and swing."""
-    title = f"Round {match.round}: {match.team_x} v {match.team_y}"
+    title = f"{match.team_x} v {match.team_y}"
+    if match.round:
+        title = f"Round {match.round}: {title}"
     rows = []
     for line in match.boards:
         board = escape(line.board)
@@ -475,7 +477,8 @@ def render_event(event: EventReport, *, css: str = "report.css") -> str:
             f" {_signed(m.margin)}{_points(m)}</li>"
             for m in matches
         )
-        parts.append(f"<h3>Round {escape(rnd)}</h3><ul class=\"matches\">{items}</ul>\n")
+        head = f"<h3>Round {escape(rnd)}</h3>" if rnd else ""
+        parts.append(f'{head}<ul class="matches">{items}</ul>\n')
     if not event.standings:
         standings = ""
     body = (
@@ -544,7 +547,8 @@ def write_report(
                 )
             pages[bname] = render_board(
                 line.comparison,
-                title=f"Board {line.board}: {m.team_x} v {m.team_y}, round {m.round}",
+                title=f"Board {line.board}: {m.team_x} v {m.team_y}"
+                + (f", round {m.round}" if m.round else ""),
                 back=(name, f"{m.team_x} v {m.team_y}"),
                 css=css_name,
             )
@@ -587,7 +591,7 @@ def match_report(comparisons: Sequence[BoardComparison], title: str | None = Non
     name = title or first.event or "Match"
     match = MatchSummary(
         key=slug(f"{first.round or 'match'}"),
-        round=first.round or "1",
+        round=first.round or "",
         team_x=f"X ({first.rooms[0].room} N–S)",
         team_y=f"Y ({first.rooms[0].room} E–W)",
         boards=lines,
