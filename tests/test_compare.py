@@ -18,6 +18,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from duplicate.compare import (
     BoardComparison,
@@ -31,6 +33,7 @@ from duplicate.compare import (
     wild_uses,
 )
 from duplicate.gdn import DealRecord, Play, loads
+from duplicate.simulate import simulate_boards, simulation_key
 from engine.cards import parse_cards, parse_level, parse_rank, size
 from engine.combo import Combo, ComboType
 from engine.seat import Seat
@@ -361,3 +364,35 @@ def test_example_deals_against_themselves() -> None:
             assert played + size(s.cards_left) == size(rec.hands[s.seat])
             # only the seats that never went out hold cards: the 4th, or a double down's two
             assert s.place in ((None, 4) if s.cards_left else (1, 2, 3))
+
+
+# --- simulated two-room matches: invariants that any comparison must keep ---------------
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), x=st.sampled_from(["random", "heuristic"]))
+def test_simulated_boards(seed: bytes, x: str) -> None:
+    for outcome in simulate_boards(simulation_key(seed), 2, x, "random"):
+        comp = compare_board([outcome.open, outcome.closed])
+        # the swing agrees with the simulator's own scoring of the two rooms
+        assert [r.result_ns for r in comp.rooms] == [outcome.open_ns, outcome.closed_ns]
+        assert comp.swing == outcome.swing
+        d = comp.divergence
+        op, cl = comp.rooms
+        if d is None:
+            assert op.moves == cl.moves and comp.swing == 0
+            continue
+        # identical up to the divergence, different there; the position is the common one
+        assert all(a.same_action(b) for a, b in zip(op.moves[: d.index], cl.moves[: d.index], strict=True))
+        a, b = d.moves
+        assert a is not None and b is not None  # both deals go on past a real divergence
+        assert not a.same_action(b) and d.turn == a.seat == b.seat
+        assert sum(size(h) for h in d.hands) + sum(
+            m.combo.size for m in op.moves[: d.index] if m.combo is not None
+        ) == sum(size(h) for h in comp.hands)
+        for room in comp.rooms:
+            assert sum(s.plays + s.passes for s in room.seats) == len(room.moves)
+            assert sum(len(t.steps) for t in room.tricks) == len(room.moves)
+            assert sum(s.tricks_won for s in room.seats) == len(room.tricks)
+            assert [t.number for t in room.tricks] == list(range(1, len(room.tricks) + 1))
+        assert len(comp.alignment) == max(len(r.tricks) for r in comp.rooms)
