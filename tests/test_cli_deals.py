@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from cli import main
 from duplicate.boards import hand_records
-from duplicate.db import ENV_VAR
+from duplicate.db import ENV_VAR, head_revision
 from duplicate.dealing import LevelSchedule, derive_key, generate_boards, seed_file_bytes
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -59,9 +59,10 @@ def test_db_upgrade_from_any_directory_uses_the_default_file(
     monkeypatch.chdir(tmp_path)
     result = run("db", "upgrade")
     assert result.exit_code == 0, result.output
-    assert result.stdout == "database sqlite:///guandan.sqlite at revision 0001\n"
+    head = head_revision()
+    assert result.stdout == f"database sqlite:///guandan.sqlite at revision {head}\n"
     assert (tmp_path / "guandan.sqlite").is_file()
-    assert run("db", "current").stdout == "current: 0001\nnewest:  0001\n"
+    assert run("db", "current").stdout == f"current: {head}\nnewest:  {head}\n"
 
 
 def test_whole_flow(db_url: str, tmp_path: Path) -> None:
