@@ -60,9 +60,9 @@ class CompareError(DuplicateError):
 class CardUse(NamedTuple):
     """One card of a play and the natural card it counts as.
 
-    ``suit`` is ``None`` where the combination does not fix a suit (a wild heart standing
-    for a 9 in a bomb of nines is "a 9", of no particular suit); a straight flush fixes the
-    suit of every card, wilds included.
+    A natural card counts as itself (its own rank and suit). For a wild heart, ``suit`` is
+    the one the combination fixes (a straight flush fixes every card's), else ``None``: a
+    wild heart standing for a 9 in a bomb of nines is "a 9", of no particular suit.
     """
 
     kind: Kind
@@ -151,14 +151,13 @@ def card_uses(combo: Combo, level: int) -> tuple[CardUse, ...]:
         raise CompareError(
             f"{combo.describe()} with {combo.size} cards: that combination has {expected}"
         )
-    slots = _slots(combo, naturals, level)
-    open_slots = list(slots)
+    open_slots = list(_slots(combo, naturals, level))
     uses: list[CardUse] = []
     for k in naturals:
         rank, suit = rank_of(k), suit_of(k)
         for i, (slot_rank, slot_suit) in enumerate(open_slots):
             if slot_rank == rank and slot_suit in (None, suit):
-                uses.append(CardUse(k, rank, slot_suit if slot_suit is None else suit))
+                uses.append(CardUse(k, rank, suit))
                 del open_slots[i]
                 break
         else:
