@@ -376,6 +376,7 @@ def deals_generate_command(
     A board already stored (same DealId) is refused and nothing is stored. Without
     --store and without --output, the boards go to standard output.
     """
+    import dataclasses
     from pathlib import Path
 
     from duplicate.boards import generate_set, hand_records, store_set
@@ -389,7 +390,8 @@ def deals_generate_command(
         engine = _db_engine()
         try:
             with _db_progress(count, "Storing") as tick:
-                board_set = type(board_set)(store_set(engine, board_set, tick), board_set.boards)
+                info = store_set(engine, board_set, tick)  # now with its creation time
+            board_set = dataclasses.replace(board_set, info=info)
         finally:
             engine.dispose()
     if output is not None or not store:
