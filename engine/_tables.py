@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from engine.cards import FIELD, KIND_BIT, KIND_HR, KIND_SB, RANK_A
+from engine.cards import FIELD, KIND_BIT, KIND_HR, KIND_SB, RANK_A, level_value
 
 #: bits of a rank field (4 suits x 3 bits)
 FIELD_MASK = 0xFFF
@@ -94,6 +94,13 @@ OPTIONS: list[list[tuple[tuple[int, int], ...]]] = [
     for f in range(_NFIELDS)
 ]
 
+#: ``FIRST_SUB[f][need]``: the canonical natural part of ``need`` cards from field ``f``: as
+#: many natural cards as it has (up to ``need``), taken in suit order (valid fields only)
+FIRST_SUB: list[list[int]] = [
+    [SUBS[f][min(FIELD_COUNT[f], need)][0] for need in range(MAX_NEED + 1)] if _valid(f) else []
+    for f in range(_NFIELDS)
+]
+
 
 def _window(low: int, length: int) -> tuple[int, ...]:
     """Ranks of a sequence of ``length`` starting at natural position ``low`` (-1 = A low)."""
@@ -125,3 +132,11 @@ def level_order(level: int) -> tuple[int, ...]:
 
 #: ``LEVEL_ORDER[level]``: :func:`level_order` for every level
 LEVEL_ORDER: tuple[tuple[int, ...], ...] = tuple(level_order(lv) for lv in range(13))
+
+
+#: ``LEVEL_VALUES[level][rank]``: :func:`engine.cards.level_value` for ranks 0..14
+LEVEL_VALUES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(level_value(r, lv) for r in range(15)) for lv in range(13)
+)
+#: position of each rank 0..12 as a sequence's lowest rank (A low = -1; RULES.md §2)
+SEQ_POSITION: tuple[int, ...] = tuple(-1 if r == RANK_A else r for r in range(13))

@@ -19,25 +19,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from itertools import chain
 
 from engine._tables import (
     FIELD_COUNT,
+    FIRST_SUB,
     FOUR_KINGS_CARDS,
     HR_BIT,
     HR_SHIFT,
     LEVEL_ORDER,
+    LEVEL_VALUES,
     NON_JOKER_MASK,
     OPTIONS,
     SB_BIT,
     SB_SHIFT,
+    SEQ_POSITION,
     SHIFTS,
     STRAIGHT_WINDOWS,
     SUIT_UNIT,
     THREE_PAIR_WINDOWS,
     TWO_TRIPS_WINDOWS,
 )
-from engine.cards import BIG_JOKER, KIND_BIT, SMALL_JOKER, Cards, is_subset, level_value, wild_kind
-from engine.combo import Combo, ComboType, sequence_position
+from engine.cards import BIG_JOKER, KIND_BIT, SMALL_JOKER, Cards, is_subset, wild_kind
+from engine.combo import Combo, ComboType
 from engine.errors import InvalidComboError
 from engine.reading import check_cards, check_level, reading_keys
 from engine.ruleset import COMPETITION, Ruleset
@@ -55,6 +59,8 @@ _SEQUENCES = (
 _GROUPS = ((T.SINGLE, 1), (T.PAIR, 2), (T.TRIPS, 3))
 #: the bomb-class power (RULES.md §4) every combination beats when leading
 _NO_FLOOR = (-1, -1, -1)
+#: builds a Combo without the NamedTuple ``__new__`` wrapper (the hot path's one call)
+_new = tuple.__new__
 
 
 def _check_combo(combo: Combo, what: str) -> None:
@@ -66,7 +72,7 @@ def _check_combo(combo: Combo, what: str) -> None:
 class _Hand:
     """What generation needs to know of a hand at a level, computed once per call."""
 
-    __slots__ = ("fields", "counts", "w", "wbit", "sb", "hr", "level", "rules")
+    __slots__ = ("fields", "counts", "w", "wbit", "sb", "hr", "level", "lv", "rules", "_opts")
 
     def __init__(self, hand: Cards, level: int, rules: Ruleset) -> None:
         wk = wild_kind(level)
@@ -79,36 +85,78 @@ class _Hand:
         self.sb = (hand >> SB_SHIFT) & 7
         self.hr = (hand >> HR_SHIFT) & 7
         self.level = level
+        #: level value of every rank 0..14 (RULES.md §2)
+        self.lv = LEVEL_VALUES[level]
         self.rules = rules
+        self._opts: dict[int, list[list[tuple[int, int]]]] = {}
+
+    def options(self, need: int) -> list[list[tuple[int, int]]]:
+        """Per rank, the ways to supply ``need`` cards of it: ``(cards, wilds used)`` with
+        the wilds included in ``cards``, fewest wilds first. The option made of wilds alone
+        (when ``need`` <= the wilds held) is the last one and the only one using ``need``."""
+        got = self._opts.get(need)
+        if got is None:
+            w, wbit = self.w, self.wbit
+            got = []
+            for f, sh in zip(self.fields, SHIFTS, strict=True):
+                opts = []
+                for sub, u in OPTIONS[f][need]:
+                    if u > w:
+                        break
+                    opts.append(((sub << sh) + u * wbit, u))
+                got.append(opts)
+            self._opts[need] = got
+        return got
+
+    def suit_masks(self) -> list[int]:
+        """Per suit S H C D, the 13-bit mask of ranks with a natural card of that suit."""
+        masks = [0, 0, 0, 0]
+        for r, f in enumerate(self.fields):
+            if f:
+                for s in range(4):
+                    if (f >> (3 * s)) & 7:
+                        masks[s] |= 1 << r
+        return masks
 
 
-def _groups(h: _Hand, ctype: ComboType, need: int, floor: int, first_only: bool) -> Iterator[Combo]:
+def _groups(h: _Hand, ctype: ComboType, need: int, floor: int, first_only: bool) -> list[Combo]:
     """Singles, pairs or trips of every rank stronger than ``floor`` (a level value)."""
-    level, w, wbit, fields = h.level, h.w, h.wbit, h.fields
-    for r in LEVEL_ORDER[level]:
-        if level_value(r, level) <= floor:
-            continue
-        f = fields[r]
-        if not f and r != level:
-            continue  # wilds alone are level cards (§2): no other rank without a natural
-        sh = SHIFTS[r]
-        for sub, u in OPTIONS[f][need]:
-            if u > w or (not sub and r != level):
-                break  # (an all-wild option comes last: wilds alone are level cards)
-            yield Combo(ctype, r, (sub << sh) + u * wbit)
-            if first_only:
-                break
+    level, lv = h.level, h.lv
+    out: list[Combo] = []
+    if first_only:
+        w, wbit, fields, counts = h.w, h.wbit, h.fields, h.counts
+        for r in LEVEL_ORDER[level]:
+            if lv[r] <= floor:
+                continue
+            c = counts[r]
+            if c >= need:
+                out.append(_new(Combo, (ctype, r, FIRST_SUB[fields[r]][need] << SHIFTS[r])))
+            elif c and need - c <= w:
+                cards = (fields[r] << SHIFTS[r]) + (need - c) * wbit
+                out.append(_new(Combo, (ctype, r, cards)))
+            elif not c and r == level and need <= w:  # wilds alone: level cards (§2)
+                out.append(_new(Combo, (ctype, r, need * wbit)))
+    else:
+        opts = h.options(need)
+        for r in LEVEL_ORDER[level]:
+            if lv[r] <= floor:
+                continue
+            o = opts[r]
+            if o and r != level and o[-1][1] == need:
+                o = o[:-1]  # wilds alone are level cards (§2), never another rank
+            out += [_new(Combo, (ctype, r, c)) for c, _ in o]
     # jokers: singles and pairs of their own (never completed by wilds, §3)
     if ctype == T.SINGLE:
-        if h.sb and floor < 14:
-            yield Combo(T.SINGLE, SMALL_JOKER, SB_BIT)
-        if h.hr and floor < 15:
-            yield Combo(T.SINGLE, BIG_JOKER, HR_BIT)
+        if h.sb and floor < lv[SMALL_JOKER]:
+            out.append(Combo(T.SINGLE, SMALL_JOKER, SB_BIT))
+        if h.hr and floor < lv[BIG_JOKER]:
+            out.append(Combo(T.SINGLE, BIG_JOKER, HR_BIT))
     elif ctype == T.PAIR:
-        if h.sb == 2 and floor < 14:
-            yield Combo(T.PAIR, SMALL_JOKER, 2 * SB_BIT)
-        if h.hr == 2 and floor < 15:
-            yield Combo(T.PAIR, BIG_JOKER, 2 * HR_BIT)
+        if h.sb == 2 and floor < lv[SMALL_JOKER]:
+            out.append(Combo(T.PAIR, SMALL_JOKER, 2 * SB_BIT))
+        if h.hr == 2 and floor < lv[BIG_JOKER]:
+            out.append(Combo(T.PAIR, BIG_JOKER, 2 * HR_BIT))
+    return out
 
 
 def _pair_sources(h: _Hand) -> list[tuple[int, int, int]]:
@@ -118,57 +166,50 @@ def _pair_sources(h: _Hand) -> list[tuple[int, int, int]]:
     stands for a pair of any rank, so it appears once, with rank -1 (it never clashes with
     the triple's rank); joker pairs only with ``joker_pair_in_full_house`` (§3).
     """
-    level, w, wbit, fields = h.level, h.w, h.wbit, h.fields
+    lv = h.lv
+    opts = h.options(2)
     out: list[tuple[int, int, int, int]] = []
-    for r in LEVEL_ORDER[level]:
-        f = fields[r]
-        if not f:
-            continue
-        sh = SHIFTS[r]
-        lv = level_value(r, level)
-        for sub, u in OPTIONS[f][2]:
-            if u > w or not sub:
-                break  # two wilds alone are added once below
-            out.append((u, lv, r, (sub << sh) + u * wbit))
+    for r in LEVEL_ORDER[h.level]:
+        for cards, u in opts[r]:
+            if u < 2:  # u == 2 is two wilds alone: added once below
+                out.append((u, lv[r], r, cards))
     if h.rules.joker_pair_in_full_house:
         if h.sb == 2:
-            out.append((0, 14, SMALL_JOKER, 2 * SB_BIT))
+            out.append((0, lv[SMALL_JOKER], SMALL_JOKER, 2 * SB_BIT))
         if h.hr == 2:
-            out.append((0, 15, BIG_JOKER, 2 * HR_BIT))
-    if w == 2:
-        out.append((2, 16, -1, 2 * wbit))
+            out.append((0, lv[BIG_JOKER], BIG_JOKER, 2 * HR_BIT))
+    if h.w == 2:
+        out.append((2, 99, -1, 2 * h.wbit))
     out.sort(key=lambda x: (x[0], x[1]))  # stable: within a rank, options keep their order
     return [(r, cards, u) for u, _, r, cards in out]
 
 
-def _three_with_two(h: _Hand, floor: int, first_only: bool) -> Iterator[Combo]:
+def _three_with_two(h: _Hand, floor: int, first_only: bool) -> list[Combo]:
     """Full houses (triple + pair of another rank; the record rank is the triple's)."""
-    level, w, wbit, fields = h.level, h.w, h.wbit, h.fields
+    w, lv = h.w, h.lv
+    triples = h.options(3)  # at least one natural card each (w <= 2)
+    out: list[Combo] = []
     pairs: list[tuple[int, int, int]] | None = None
-    for t in LEVEL_ORDER[level]:
-        f = fields[t]
-        if not f or level_value(t, level) <= floor or h.counts[t] + w < 3:
+    for t in LEVEL_ORDER[h.level]:
+        if lv[t] <= floor or not triples[t]:
             continue
         if pairs is None:
             pairs = _pair_sources(h)
-        sh = SHIFTS[t]
-        for sub, ut in OPTIONS[f][3]:
-            if ut > w:
-                break
-            triple = (sub << sh) + ut * wbit
+        for tc, ut in triples[t]:
             left = w - ut
-            done = False
-            for p, cards, up in pairs:
-                if up > left:
-                    continue
-                if p == t:
-                    continue
-                yield Combo(T.THREE_WITH_TWO, t, triple + cards)
-                if first_only:
-                    done = True
-                    break
-            if done:
+            if first_only:
+                # the first triple option uses fewest wilds, so it leaves the most for a pair
+                for p, pc, up in pairs:
+                    if up <= left and p != t:
+                        out.append(_new(Combo, (T.THREE_WITH_TWO, t, tc + pc)))
+                        break
                 break
+            out += [
+                _new(Combo, (T.THREE_WITH_TWO, t, tc + pc))
+                for p, pc, up in pairs
+                if up <= left and p != t
+            ]
+    return out
 
 
 def _sequences(
@@ -178,11 +219,13 @@ def _sequences(
     windows: tuple[tuple[int, int, tuple[int, ...]], ...],
     floor: int,
     first_only: bool,
-) -> Iterator[Combo]:
+) -> list[Combo]:
     """Straights, tubes (ThreePair) or plates (TwoTrips) above ``floor`` (a position)."""
-    w, wbit, fields, counts = h.w, h.wbit, h.fields, h.counts
+    w, counts, fields, wbit = h.w, h.counts, h.fields, h.wbit
+    opts = h.options(need) if not first_only else []
+    out: list[Combo] = []
     for rank, _, ranks in windows:
-        if sequence_position(rank) <= floor:
+        if SEQ_POSITION[rank] <= floor:
             continue
         missing = 0
         for r in ranks:
@@ -191,59 +234,59 @@ def _sequences(
                 missing += need - c
         if missing > w:
             continue
-        partial = [(0, 0)]
-        for r in ranks:
-            sh = SHIFTS[r]
-            opts = OPTIONS[fields[r]][need]
-            nxt = []
-            for pc, pu in partial:
-                room = w - pu
-                for sub, u in opts:
-                    if u > room:
-                        break
-                    nxt.append((pc + (sub << sh), pu + u))
-                    if first_only:
-                        break
-            partial = nxt
-        for pc, pu in partial:
-            yield Combo(ctype, rank, pc + pu * wbit)
-            if first_only:
-                break
-
-
-def _straight_flushes(h: _Hand, floor: int, first_only: bool) -> Iterator[Combo]:
-    """Straight flushes above ``floor`` (a sequence position); wilds fill any suit."""
-    w, wbit, fields = h.w, h.wbit, h.fields
-    for rank, _, ranks in STRAIGHT_WINDOWS:
-        if sequence_position(rank) <= floor:
+        if first_only:  # every natural card the window can use, wilds for the rest
+            cards = missing * wbit
+            for r in ranks:
+                cards += FIRST_SUB[fields[r]][need] << SHIFTS[r]
+            out.append(_new(Combo, (ctype, rank, cards)))
             continue
-        best: tuple[int, int] | None = None
+        partial = [(0, 0)]
+        for r in ranks[:-1]:
+            o = opts[r]
+            partial = [(pc + c, pu + u) for pc, pu in partial for c, u in o if pu + u <= w]
+        o = opts[ranks[-1]]
+        out += [
+            _new(Combo, (ctype, rank, pc + c)) for pc, pu in partial for c, u in o if pu + u <= w
+        ]
+    return out
+
+
+def _straight_flushes(h: _Hand, floor: int, first_only: bool) -> list[Combo]:
+    """Straight flushes above ``floor`` (a sequence position); wilds fill any suit."""
+    w, wbit = h.w, h.wbit
+    masks = h.suit_masks()
+    out: list[Combo] = []
+    for rank, wmask, ranks in STRAIGHT_WINDOWS:
+        if SEQ_POSITION[rank] <= floor:
+            continue
+        best: tuple[int, int, int] | None = None
         for s in range(4):
-            unit = SUIT_UNIT[s]
-            present = [(fields[r] >> (3 * s)) & 7 for r in ranks]
-            missing = present.count(0)
+            have = masks[s] & wmask
+            missing = 5 - have.bit_count()
             if missing > w:
                 continue
             if first_only:
                 # one choice per rank: the suit needing fewest wilds (then S H C D order)
-                if best is None or missing < best[1]:
-                    nat = sum(unit << SHIFTS[r] for r, c in zip(ranks, present, strict=True) if c)
-                    best = (nat + missing * wbit, missing)
+                if best is None or missing < best[0]:
+                    best = (missing, s, have)
                 continue
+            unit = SUIT_UNIT[s]
             partial = [(0, 0)]
-            for r, c in zip(ranks, present, strict=True):
+            for r in ranks:
                 bit = unit << SHIFTS[r]
-                nxt = []
-                for pc, pu in partial:
-                    if c:
-                        nxt.append((pc + bit, pu))
-                    if pu < w:
-                        nxt.append((pc, pu + 1))
-                partial = nxt
-            for pc, pu in partial:
-                yield Combo(T.STRAIGHT_FLUSH, rank, pc + pu * wbit)
+                if (have >> r) & 1:
+                    partial = [(pc + bit, pu) for pc, pu in partial] + [
+                        (pc + wbit, pu + 1) for pc, pu in partial if pu < w
+                    ]
+                else:
+                    partial = [(pc + wbit, pu + 1) for pc, pu in partial if pu < w]
+            out += [_new(Combo, (T.STRAIGHT_FLUSH, rank, pc)) for pc, _ in partial]
         if best is not None:
-            yield Combo(T.STRAIGHT_FLUSH, rank, best[0])
+            missing, s, have = best
+            unit = SUIT_UNIT[s]
+            cards = sum(unit << SHIFTS[r] for r in ranks if (have >> r) & 1) + missing * wbit
+            out.append(_new(Combo, (T.STRAIGHT_FLUSH, rank, cards)))
+    return out
 
 
 def _bomb_power(n: int, value: int) -> tuple[int, int, int]:
@@ -251,30 +294,31 @@ def _bomb_power(n: int, value: int) -> tuple[int, int, int]:
     return (3 if n >= 6 else 1, n, value)
 
 
-def _bombs(h: _Hand, floor: tuple[int, int, int], first_only: bool) -> Iterator[Combo]:
+def _bombs(h: _Hand, floor: tuple[int, int, int], first_only: bool) -> list[Combo]:
     """Bombs (4..``bomb_max`` cards of one rank, wilds filling) stronger than ``floor``."""
-    level, w, wbit, fields, counts = h.level, h.w, h.wbit, h.fields, h.counts
-    top = h.rules.bomb_max
-    for n in range(4, top + 1):
+    level, w, wbit, fields, counts, lv = h.level, h.w, h.wbit, h.fields, h.counts, h.lv
+    out: list[Combo] = []
+    for n in range(4, h.rules.bomb_max + 1):
         for r in LEVEL_ORDER[level]:
             c = counts[r]
-            if c + w < n or not c:
-                continue
-            if _bomb_power(n, level_value(r, level)) <= floor:
+            if c + w < n or not c or _bomb_power(n, lv[r]) <= floor:
                 continue
             sh = SHIFTS[r]
+            if first_only:
+                cards = (FIRST_SUB[fields[r]][n] << sh) + max(0, n - c) * wbit
+                out.append(_new(Combo, (T.BOMB, r, cards)))
+                continue
             for sub, u in OPTIONS[fields[r]][n]:
                 if u > w:
                     break
-                yield Combo(T.BOMB, r, (sub << sh) + u * wbit)
-                if first_only:
-                    break
+                out.append(_new(Combo, (T.BOMB, r, (sub << sh) + u * wbit)))
+    return out
 
 
 def _generate(
     hand: Cards, level: int, to_beat: Combo | None, rules: Ruleset, first_only: bool
-) -> Iterator[Combo]:
-    """Every legal play (or, with ``first_only``, one per (type, rank)), by type."""
+) -> Iterator[list[Combo]]:
+    """Every legal play (or, with ``first_only``, one per reading), in batches by type."""
     h = _Hand(hand, level, rules)
     bomb_floor = _NO_FLOOR
     sf_floor = -2
@@ -293,24 +337,24 @@ def _generate(
             # same type, strictly higher rank (§4.4)
             for ctype, need in _GROUPS:
                 if ctype == tb:
-                    yield from _groups(h, ctype, need, level_value(to_beat.rank, level), first_only)
+                    yield _groups(h, ctype, need, h.lv[to_beat.rank], first_only)
             if tb == T.THREE_WITH_TWO:
-                yield from _three_with_two(h, level_value(to_beat.rank, level), first_only)
+                yield _three_with_two(h, h.lv[to_beat.rank], first_only)
             for ctype, need, windows in _SEQUENCES:
                 if ctype == tb:
-                    yield from _sequences(
-                        h, ctype, need, windows, sequence_position(to_beat.rank), first_only
+                    yield _sequences(
+                        h, ctype, need, windows, SEQ_POSITION[to_beat.rank], first_only
                     )
     else:
         for ctype, need in _GROUPS:
-            yield from _groups(h, ctype, need, -1, first_only)
-        yield from _three_with_two(h, -1, first_only)
+            yield _groups(h, ctype, need, -1, first_only)
+        yield _three_with_two(h, -1, first_only)
         for ctype, need, windows in _SEQUENCES:
-            yield from _sequences(h, ctype, need, windows, -2, first_only)
-    yield from _straight_flushes(h, sf_floor, first_only)
-    yield from _bombs(h, bomb_floor, first_only)
+            yield _sequences(h, ctype, need, windows, -2, first_only)
+    yield _straight_flushes(h, sf_floor, first_only)
+    yield _bombs(h, bomb_floor, first_only)
     if h.sb == 2 and h.hr == 2:
-        yield Combo(T.FOUR_KINGS, SMALL_JOKER, FOUR_KINGS_CARDS)
+        yield [Combo(T.FOUR_KINGS, SMALL_JOKER, FOUR_KINGS_CARDS)]
 
 
 def _check_args(hand: Cards, level: int, to_beat: Combo | None) -> None:
@@ -332,7 +376,7 @@ def legal_plays(
     generated as the iterator is consumed.
     """
     _check_args(hand, level, to_beat)
-    return _generate(hand, level, to_beat, rules, False)
+    return chain.from_iterable(_generate(hand, level, to_beat, rules, False))
 
 
 def legal_readings(
@@ -341,13 +385,13 @@ def legal_readings(
     """One play per distinct legal ``(type, rank)``, in :func:`legal_plays` order.
 
     Bombs of one rank but different sizes are different plays of different strength
-    (§4.2), so for bombs the key is ``(type, rank, size)``; every other type has a fixed
-    size, so the key is ``(type, rank, size)`` throughout. The card choice is canonical: natural cards before wilds (fewest wilds), natural cards
+    (§4.2), so for bombs the key is ``(type, rank, size)`` (the other types have one size).
+    The card choice is canonical: natural cards before wilds (fewest wilds), natural cards
     taken in suit order S H C D; a full house takes the weakest pair needing fewest wilds;
     a straight flush the suit needing fewest wilds.
     """
     _check_args(hand, level, to_beat)
-    return list(_generate(hand, level, to_beat, rules, True))
+    return list(chain.from_iterable(_generate(hand, level, to_beat, rules, True)))
 
 
 def is_legal(
@@ -382,5 +426,8 @@ def count_plays(
     distinct readings (:func:`legal_readings`).
     """
     _check_args(hand, level, to_beat)
-    counts = Counter(c.type for c in _generate(hand, level, to_beat, rules, not concrete))
+    counts: Counter[ComboType] = Counter()
+    for batch in _generate(hand, level, to_beat, rules, not concrete):
+        for c in batch:
+            counts[c.type] += 1
     return {t: counts[t] for t in ComboType if counts[t]}
