@@ -11,7 +11,8 @@ to beat and who made it, every seat's public card count, the level) and answers 
   (:func:`plan_hand`: bombs and straight flushes kept aside, then sequences, full houses,
   triples, pairs, singles), leads the weakest combination of the plan, follows with the
   cheapest same-type play that breaks no bomb, leaves its partner's plays alone, and bombs
-  only when an opponent is close to finishing or the bomb wins it the deal.
+  only when an opponent is close to finishing, when the bomb wins it the deal, or when
+  nobody else of its side can answer the play any more.
 
 The bots never check legality themselves; the deal does (``Deal.play`` raises on an
 illegal play), and the tests play thousands of deals to show that they never try one.
@@ -274,16 +275,55 @@ def weakness(combo: Combo, level: int) -> int:
     return level_value(combo.rank, level)
 
 
+#: a straight flush is kept aside when the rest of the hand then needs at most this many
+#: more plays: a beginner gladly pays a play for a bomb (seeds/000: 同花火 are 19% of bombs)
+STRAIGHT_FLUSH_COST = 1
+
+
+def _find_straight_flush(
+    pools: list[list[int]], counts: list[int], wilds: int
+) -> tuple[int, list[int]] | None:
+    """The lowest straight flush made of held natural cards and ``wilds`` (0 or 1) wild
+    hearts that costs the rest of the hand at most :data:`STRAIGHT_FLUSH_COST` more plays,
+    as (record rank, its natural kinds); ``None`` when there is none."""
+    before = _loose_plays(counts)
+    for suit in range(4):
+        for _, _, ranks, rank in _STRAIGHTS:
+            kinds = [4 * r + suit for r in ranks if 4 * r + suit in pools[r]]
+            if len(kinds) != 5 - wilds:
+                continue
+            for k in kinds:
+                counts[rank_of(k)] -= 1
+            after = _loose_plays(counts)
+            for k in kinds:
+                counts[rank_of(k)] += 1
+            if after <= before + STRAIGHT_FLUSH_COST:
+                return rank, kinds
+    return None
+
+
+def _take_kinds(pools: list[list[int]], counts: list[int], kinds: list[int]) -> Cards:
+    """Remove these natural kinds from the pools and the counts; return them as ``Cards``."""
+    cards = 0
+    for k in kinds:
+        r = rank_of(k)
+        pools[r].remove(k)
+        counts[r] -= 1
+        cards += KIND_BIT[k]
+    return cards
+
+
 @lru_cache(maxsize=1 << 14)
 def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     """Split ``hand`` into combinations the way a sensible beginner sorts a hand.
 
-    In order: the joker bomb; each wild heart completes the strongest triple into a bomb
-    ("配火就配4头火"), or else stays a level card; natural bombs (4+ of a rank, at most
-    ``bomb_max`` cards); straight flushes that cost no other combination; then plates,
-    tubes and straights, greedily, while one lowers the number of plays; the rest become
-    full houses (a triple with the smallest pair), triples, pairs and singles. Cheap
-    (rank counts and a greedy pass) and cached, because bots ask for it at every turn.
+    In order: the joker bomb; natural bombs (4+ of a rank, at most ``bomb_max`` cards);
+    straight flushes (costing the rest at most one play); each wild heart completes a
+    straight flush four of whose cards are held, or makes a bomb of the strongest triple
+    ("配火就配4头火"), or stays a level card; then plates, tubes and straights, greedily,
+    while one lowers the number of plays; the rest become full houses (a triple with the
+    smallest pair), triples, pairs and singles. Cheap (rank counts and a greedy pass) and
+    cached, because bots ask for it at every turn.
     """
     wild = wild_kind(level)
     pools: list[list[int]] = [[] for _ in range(15)]
@@ -301,16 +341,6 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
         cards = _take(pools, SMALL_JOKER, 2) + _take(pools, BIG_JOKER, 2)
         bombs.append(Combo(ComboType.FOUR_KINGS, SMALL_JOKER, cards))
 
-    # Wild hearts (逢人配, §2): make a 4-card bomb of the strongest triple, or stay a level card.
-    for _ in range(wilds):
-        triples = [r for r in range(13) if len(pools[r]) == 3]
-        if triples:
-            r = max(triples, key=lambda x: level_value(x, level))
-            cards = _take(pools, r, 3) + KIND_BIT[wild]
-            bombs.append(Combo(ComboType.BOMB, r, cards))
-        else:
-            pools[level].append(wild)
-
     # Natural bombs (§3: 4 or more cards of a rank).
     for r in range(13):
         while len(pools[r]) >= 4:
@@ -318,23 +348,27 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
 
     counts = [len(p) for p in pools]
 
-    # Straight flushes that do not raise the plays the rest needs.
-    for suit in range(4):
-        for _, _, ranks, rank in _STRAIGHTS:
-            kinds = [4 * r + suit for r in ranks]
-            if all(k in pools[r] for k, r in zip(kinds, ranks, strict=True)):
-                before = _loose_plays(counts)
-                for r in ranks:
-                    counts[r] -= 1
-                if _loose_plays(counts) <= before:
-                    cards = 0
-                    for k, r in zip(kinds, ranks, strict=True):
-                        pools[r].remove(k)
-                        cards += KIND_BIT[k]
-                    bombs.append(Combo(ComboType.STRAIGHT_FLUSH, rank, cards))
-                else:
-                    for r in ranks:
-                        counts[r] += 1
+    # Straight flushes of natural cards.
+    while (found := _find_straight_flush(pools, counts, 0)) is not None:
+        rank, kinds = found
+        bombs.append(Combo(ComboType.STRAIGHT_FLUSH, rank, _take_kinds(pools, counts, kinds)))
+
+    # Wild hearts (逢人配, §2): each completes a straight flush four of whose cards are held,
+    # or else makes a 4-card bomb of the strongest triple, or else stays a level card.
+    for _ in range(wilds):
+        found = _find_straight_flush(pools, counts, 1)
+        triples = [r for r in range(13) if counts[r] == 3]
+        if found is not None:
+            rank, kinds = found
+            cards = _take_kinds(pools, counts, kinds) + KIND_BIT[wild]
+            bombs.append(Combo(ComboType.STRAIGHT_FLUSH, rank, cards))
+        elif triples:
+            r = max(triples, key=lambda x: level_value(x, level))
+            counts[r] = 0
+            bombs.append(Combo(ComboType.BOMB, r, _take(pools, r, 3) + KIND_BIT[wild]))
+        else:
+            pools[level].append(wild)
+            counts[level] += 1
 
     # Sequences, greedily, while one saves plays.
     best = _loose_plays(counts)
@@ -395,6 +429,19 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
 CLOSE_TO_FINISHING = 5
 
 
+def _last_to_answer(view: View) -> bool:
+    """True when every seat between this one and the maker of the play to beat (in play
+    order) is out of cards: if this seat passes, the trick is lost to the opponents."""
+    if view.to_beat_by is None:
+        return False
+    s = view.seat.next
+    while s != view.to_beat_by:
+        if view.counts[s]:
+            return False
+        s = s.next
+    return True
+
+
 class HeuristicPlayer:
     """A sensible beginner (see the module docstring and docs/SELFPLAY.md)."""
 
@@ -437,6 +484,8 @@ class HeuristicPlayer:
         """Beat an opponent cheaply, bomb only when it matters, pass on the partner."""
         level = view.level
         hand = view.hand
+        bomb_max = view.rules.bomb_max
+        close = any(0 < n <= CLOSE_TO_FINISHING for n in view.opponent_counts())
         if view.to_beat_by == view.partner:
             # Leave the partner's trick alone unless one play empties the hand.
             if plan.plays == 1:
@@ -448,24 +497,23 @@ class HeuristicPlayer:
             for c in plan.others:
                 if c.type == to_beat.type and c.beats(to_beat, level):
                     return c
+            # Break a combination of the plan only when that costs at most one play later
+            # (a pair for a single, say), or when an opponent is close to finishing.
             free = hand - plan.bomb_cards
             if free:
                 wild = KIND_BIT[wild_kind(level)]
-                best: Combo | None = None
-                best_key: tuple[bool, tuple[int, int, int]] | None = None
-                for c in legal_readings(free, level, to_beat, view.rules):
-                    if c.is_bomb_class:
-                        continue
-                    key = (is_subset(wild, c.cards), c.power(level))
-                    if best_key is None or key < best_key:
-                        best, best_key = c, key
-                if best is not None:
-                    return best
-        # Bombs: when an opponent is close to finishing, or to win the deal's last trick.
+                options = sorted(
+                    (c for c in legal_readings(free, level, to_beat, view.rules) if not c.is_bomb_class),
+                    key=lambda c: (is_subset(wild, c.cards), c.power(level)),
+                )
+                for c in options:
+                    if close or plan_hand(hand - c.cards, level, bomb_max).plays <= plan.plays:
+                        return c
+        # Bombs: when an opponent is close to finishing, to win the deal's last trick, or
+        # when nobody after this seat can answer any more (seeds/000 不惜火: "when you are
+        # the last to play and your partner has given up, open fire").
         if plan.bombs:
-            close = any(0 < n <= CLOSE_TO_FINISHING for n in view.opponent_counts())
-            last = plan.plays <= 2
-            if close or last:
+            if close or plan.plays <= 2 or _last_to_answer(view):
                 for b in plan.bombs:
                     if b.beats(to_beat, level):
                         return b

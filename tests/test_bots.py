@@ -128,6 +128,11 @@ def test_plan_straight_flush_is_kept_aside() -> None:
     plan = plan_hand(parse_cards("S3 S4 S5 S6 S7 DK"), L2)
     assert plan.bombs == (c(T.STRAIGHT_FLUSH, "3", "S3 S4 S5 S6 S7"),)
     assert plan.others == (c(T.SINGLE, "K", "DK"),)
+    # a wild heart completes a straight flush four of whose cards are held (before a triple)
+    level = parse_level("Q")
+    plan = plan_hand(parse_cards("HQ C9 CT CJ CK D3 D3 S3"), level)
+    assert plan.bombs == (c(T.STRAIGHT_FLUSH, "9", "C9 CT CJ HQ CK"),)
+    assert plan.others == (c(T.TRIPS, "3", "D3 D3 S3"),)
 
 
 # --- the heuristic player -----------------------------------------------------------
@@ -159,12 +164,32 @@ def test_heuristic_leaves_the_partners_play_alone() -> None:
 def test_heuristic_bombs_only_when_it_matters() -> None:
     tb = c(T.PAIR, "A", "SA HA")
     hand = "S9 H9 C9 D9 S3 H4 C6 D8 ST SJ"
-    assert H.act(view(hand, tb, Seat.E)) is None
-    close = view(hand, tb, Seat.E, counts=(10, 4, 27, 27))
-    assert H.act(close) == c(T.BOMB, "9", "S9 H9 C9 D9")
+    bomb = c(T.BOMB, "9", "S9 H9 C9 D9")
+    # W played: N answers first, the partner S may still answer after E
+    assert H.act(view(hand, tb, Seat.W)) is None
+    close = view(hand, tb, Seat.W, counts=(10, 27, 27, 4))
+    assert H.act(close) == bomb
     # the bomb wins the trick and the last combination then goes out
-    last = view("S9 H9 C9 D9 S3", tb, Seat.E)
-    assert H.act(last) == c(T.BOMB, "9", "S9 H9 C9 D9")
+    last = view("S9 H9 C9 D9 S3", tb, Seat.W)
+    assert H.act(last) == bomb
+    # E played and S and W passed: N is the last to answer (不惜火)
+    assert H.act(view(hand, tb, Seat.E)) == bomb
+    # ... and so is N when W played and E and S are out
+    assert H.act(view(hand, tb, Seat.W, counts=(10, 0, 0, 20))) == bomb
+    # a bomb that does not beat is no answer
+    big = c(T.BOMB, "K", "SK HK CK DK DK")
+    assert H.act(view(hand, big, Seat.E, counts=(10, 3, 27, 27))) is None
+
+
+def test_heuristic_breaks_a_combination_only_cheaply() -> None:
+    tb = c(T.SINGLE, "9", "D9")
+    # a pair of queens broken for a single: one more play later, accepted
+    assert H.act(view("SQ HQ S3 H3 C5", tb, Seat.W)) == c(T.SINGLE, "Q", "SQ")
+    # a straight broken for its ten: three more plays later, refused ...
+    straight = "S6 H7 C8 D9 ST S3 S3"
+    assert H.act(view(straight, tb, Seat.W)) is None
+    # ... unless an opponent is close to finishing
+    assert H.act(view(straight, tb, Seat.W, counts=(7, 27, 27, 2))) == c(T.SINGLE, "T", "ST")
 
 
 def test_heuristic_helps_a_partner_with_one_card_and_starves_an_opponent() -> None:
