@@ -494,13 +494,13 @@ def deals_verify_command(
     DealId; exits 1 naming the first difference. On success the seed is recorded as
     revealed.
     """
-    from duplicate.boards import load_set, verify_set
+    from duplicate.boards import set_info, verify_set
     from duplicate.dealing import read_seed_file
 
     seed = read_seed_file(seed_file)
     engine = _db_engine()
     try:
-        total = load_set(engine, set_name, []).info.board_count
+        total = set_info(engine, set_name).board_count
         with _db_progress(total, "Verifying") as tick:
             result = verify_set(engine, set_name, seed, delayed, commitment, tick)
     finally:

@@ -12,6 +12,7 @@ writer of this module's own; ``duplicate.gdn`` is the full reader/writer of the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -197,11 +198,7 @@ def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = N
     except IntegrityError:
         # The transaction is rolled back; now say which board was already there.
         raise _clash(engine, board_set) from None
-    return SetInfo(**{**_info_fields(info), "created_at": created_at})
-
-
-def _info_fields(info: SetInfo) -> dict[str, Any]:
-    return {f: getattr(info, f) for f in SetInfo.__slots__}
+    return dataclasses.replace(info, created_at=created_at)
 
 
 def _clash(engine: Engine, board_set: BoardSet) -> DuplicateError:
@@ -274,6 +271,13 @@ def list_sets(engine: Engine) -> list[SetInfo]:
     with session_scope(engine) as session:
         rows = session.scalars(select(models.BoardSet).order_by(models.BoardSet.name))
         return [_info(r) for r in rows]
+
+
+def set_info(engine: Engine, name: str) -> SetInfo:
+    """What is stored about set ``name``, without its boards."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        return _info(_set_row(session, name))
 
 
 def load_set(engine: Engine, name: str, numbers: Iterable[int] | None = None) -> BoardSet:

@@ -15,29 +15,20 @@ from duplicate.db import make_engine
 from duplicate.models import Base
 
 config = context.config
-target_metadata = Base.metadata
+#: Options of every run: the models as target, batch mode for SQLite, column types compared.
+OPTIONS = {"target_metadata": Base.metadata, "render_as_batch": True, "compare_type": True}
 
 
 def _run(connection: Connection) -> None:
-    context.configure(
-        connection=connection,
-        target_metadata=target_metadata,
-        render_as_batch=True,
-        compare_type=True,
-    )
+    context.configure(connection=connection, **OPTIONS)
     with context.begin_transaction():
         context.run_migrations()
 
 
 def run_migrations_offline() -> None:
     """Emit SQL for the URL without connecting (``alembic upgrade --sql``)."""
-    context.configure(
-        url=config.get_main_option("sqlalchemy.url") or make_engine().url,
-        target_metadata=target_metadata,
-        literal_binds=True,
-        render_as_batch=True,
-        compare_type=True,
-    )
+    url = config.get_main_option("sqlalchemy.url") or make_engine().url
+    context.configure(url=url, literal_binds=True, **OPTIONS)
     with context.begin_transaction():
         context.run_migrations()
 
