@@ -12,6 +12,10 @@ natural cards plus so many wilds" options, and combines them while the wilds las
 card set is produced exactly once per reading because the natural cards of a play determine
 how many of each rank it took, hence which option of each rank made it.
 
+Plays are built in batches, one list per type (list comprehensions, then
+``itertools.chain``): the iterator stays lazy from type to type while the per-play cost
+stays low. :func:`legal_readings` takes the canonical option of each rank directly.
+
 Passing is not a play: the deal handles it.
 """
 
@@ -373,7 +377,7 @@ def legal_plays(
     Following: the same type with a strictly higher rank, plus every bomb, straight flush
     and joker bomb that beats ``to_beat`` (RULES.md §4). Ordered by type (ComboType
     order), then from weakest to strongest. Arguments are checked at once; plays are
-    generated as the iterator is consumed.
+    generated type by type as the iterator is consumed.
     """
     _check_args(hand, level, to_beat)
     return chain.from_iterable(_generate(hand, level, to_beat, rules, False))
