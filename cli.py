@@ -608,6 +608,86 @@ def replay_command(files: tuple[str, ...], strict: bool, jobs: int | None, fmt: 
         click.get_current_context().exit(1)
 
 
+_IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "version", "error")
+
+
+@main.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--db", "db_url", metavar="URL", help=_DB_HELP)
+@click.option(
+    "--per",
+    type=click.Choice(["file", "deal"]),
+    default="file",
+    show_default=True,
+    help="One transaction per file (all its deals or none) or per deal.",
+)
+@click.option(
+    "--set", "board_set", metavar="NAME", help="The records play this stored board set's boards."
+)
+@click.option(
+    "--correction", is_flag=True, help="Replace the stored record of each board and room."
+)
+@click.option("--reason", metavar="TEXT", help="Why the correction is made (with --correction).")
+@click.option("--by", "by", metavar="NAME", help="Who makes the correction (with --correction).")
+@output_options
+@_db_errors
+def import_command(
+    files: tuple[str, ...],
+    db_url: str | None,
+    per: str,
+    board_set: str | None,
+    correction: bool,
+    reason: str | None,
+    by: str | None,
+    fmt: str,
+) -> None:
+    """Replay the .gdn FILES and store their deals in the database.
+
+    A deal that does not replay is reported and nothing of it is stored; the same record
+    imported twice is stored once; a different record for a stored board and room is
+    refused unless it is a --correction (kept with its --reason and --by). Exits with 1
+    when any deal is not stored.
+    """
+    from duplicate.records import Correction, import_files
+
+    if correction and not (reason and by):
+        raise click.UsageError("--correction needs --reason TEXT and --by NAME")
+    if not correction and (reason or by):
+        raise click.UsageError("--reason and --by go with --correction")
+    fix = Correction(reason, by) if correction and reason and by else None
+    click.get_current_context().meta[_DB_URL_KEY] = db_url
+    engine = _db_engine()
+    progress = _RecordsProgress("Importing")
+    try:
+        outcomes = list(
+            import_files(
+                engine,
+                files,
+                per="deal" if per == "deal" else "file",
+                board_set=board_set,
+                correction=fix,
+                progress=lambda n: progress(n, len(files)),
+            )
+        )
+    finally:
+        progress.close()
+        engine.dispose()
+    emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)
+    failed = sum(not o.ok for o in outcomes)
+    if fmt == "table":
+        counts = {
+            s: sum(o.status == s for o in outcomes) for s in ("stored", "unchanged", "corrected")
+        }
+        n = len(outcomes)
+        click.echo(
+            f"{n} deal{'' if n == 1 else 's'}: {counts['stored']} stored, "
+            f"{counts['unchanged']} already stored, {counts['corrected']} corrected, "
+            f"{failed} not stored"
+        )
+    if failed:
+        click.get_current_context().exit(1)
+
+
 # simulate (self-play: duplicate.simulate) ------------------------------------------
 
 

@@ -108,3 +108,66 @@ class Board(Base):
         CheckConstraint("level BETWEEN 0 AND 12", name="level"),
         CheckConstraint("leader BETWEEN 0 AND 3", name="leader"),
     )
+
+
+# --- deal records -------------------------------------------------------------------------
+
+
+class DealRecordRow(Base):
+    """A played deal imported from a ``.gdn`` record, replayed and checked first.
+
+    A record is identified by its **key**: the DealId of its hands and its ``Event``,
+    ``Round`` and ``Room`` tags ("" when absent): one room's play of one board. The first
+    record of a key is version 1; a different record for the same key is refused unless it
+    is a correction, stored as the next version with its reason, who made it and when (the
+    highest version is the current one; older ones are kept). Importing a record equal to
+    the current version (same ``content_hash`` of its canonical text) stores nothing.
+
+    ``board_id`` links the record to the stored board with the same DealId, if any. The
+    finishing order, result and N–S score are the replay's, not the record's word.
+    ``gdn`` is the canonical ``.gdn`` text (``duplicate.gdn.dumps``), plays fully declared.
+    """
+
+    __tablename__ = "deal_records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_id: Mapped[str] = mapped_column(String(64), index=True)
+    event: Mapped[str] = mapped_column(String(200))
+    round: Mapped[str] = mapped_column(String(50))
+    room: Mapped[str] = mapped_column(String(100))
+    version: Mapped[int] = mapped_column(Integer)
+    board_id: Mapped[int | None] = mapped_column(
+        ForeignKey("boards.id", ondelete="SET NULL"), index=True
+    )
+    board_number: Mapped[str | None] = mapped_column(String(50))
+    north: Mapped[str | None] = mapped_column(String(200))
+    east: Mapped[str | None] = mapped_column(String(200))
+    south: Mapped[str | None] = mapped_column(String(200))
+    west: Mapped[str | None] = mapped_column(String(200))
+    level: Mapped[int] = mapped_column(Integer)
+    leader: Mapped[int] = mapped_column(Integer)
+    plays: Mapped[int] = mapped_column(Integer)
+    finish: Mapped[str] = mapped_column(String(20))
+    result: Mapped[str] = mapped_column(String(10))
+    ns_score: Mapped[int] = mapped_column(Integer)
+    gdn: Mapped[str] = mapped_column(Text)
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    source: Mapped[str | None] = mapped_column(Text)
+    correction_reason: Mapped[str | None] = mapped_column(Text)
+    corrected_by: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    board: Mapped[Board | None] = relationship()
+
+    __table_args__ = (
+        UniqueConstraint("deal_id", "event", "round", "room", "version"),
+        CheckConstraint("version >= 1", name="version"),
+        CheckConstraint(
+            "(version = 1 AND correction_reason IS NULL) "
+            "OR (version > 1 AND correction_reason IS NOT NULL)",
+            name="correction_reason",
+        ),
+        CheckConstraint("level BETWEEN 0 AND 12", name="level"),
+        CheckConstraint("leader BETWEEN 0 AND 3", name="leader"),
+        CheckConstraint("ns_score BETWEEN -4 AND 4 AND ns_score <> 0", name="ns_score"),
+    )

@@ -1,0 +1,443 @@
+"""Importing deal records into the database (what ``guandan import`` calls).
+
+Every record is read and replayed before anything is stored (:mod:`duplicate.replay`): a
+record that does not replay, a hand record and an unfinished deal are reported and never
+stored. What is stored is the canonical ``.gdn`` text (plays completed with type and rank)
+and what the replay computed. See :class:`duplicate.models.DealRecordRow` for the key of
+a record (DealId, Event, Round, Room) and its versions.
+
+* **Transactions**: one per file (``per="file"``: a file is stored whole or not at all) or
+  one per deal (``per="deal"``: each good deal is stored, each bad one reported).
+* **Idempotent**: a record equal to the stored current version is not stored again.
+* **Corrections**: a different record for a stored key is refused, unless it is imported
+  as a correction (with a reason and who makes it): it becomes the next version and the
+  old one is kept.
+* **Boards**: a record is linked to the stored board with its DealId; its level and
+  leader must be that board's. With ``board_set``, its ``Board`` tag names the board of
+  that set, whose hands, level and leader it must have.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Literal
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from duplicate import gdn, models
+from duplicate.db import check_schema, session_scope
+from duplicate.dealing import deal_id
+from duplicate.errors import DuplicateError
+from duplicate.gdn import DealRecord, GdnError
+from duplicate.replay import replay
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Side
+
+__all__ = [
+    "Correction",
+    "ImportOutcome",
+    "RecordImportError",
+    "StoredRecord",
+    "import_files",
+    "import_records",
+    "stored_records",
+]
+
+#: Outcomes that leave the database holding the record.
+OK_STATUSES = frozenset({"stored", "unchanged", "corrected"})
+
+
+class RecordImportError(DuplicateError):
+    """A record the database refuses: a conflict with a stored record or board, or bad input."""
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """Import as a correction (DUPLICATE.md: every correction is kept with who and why)."""
+
+    reason: str
+    by: str
+
+    def __post_init__(self) -> None:
+        if not self.reason.strip():
+            raise RecordImportError("a correction needs a reason")
+        if not self.by.strip():
+            raise RecordImportError("a correction needs the name of who makes it")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """What importing one deal did.
+
+    ``status``: ``stored`` (new), ``unchanged`` (the same record was already stored),
+    ``corrected`` (stored as the next version), ``refused`` (a conflict), ``error`` (it
+    does not read or replay), ``rolled back`` (good, but its file was not stored because
+    another deal of it failed, ``per="file"``).
+    """
+
+    file: str | None
+    line: int | None
+    board: str | None
+    room: str | None
+    status: str
+    record_id: int | None = None
+    version: int | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the database holds the record."""
+        return self.status in OK_STATUSES
+
+    def to_dict(self) -> dict[str, object]:
+        """The outcome as a JSON-ready dict (``guandan import --json``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    """One stored version of a record, as read back."""
+
+    id: int
+    deal_id: str
+    event: str
+    round: str
+    room: str
+    version: int
+    board_id: int | None
+    finish: str
+    result: str
+    ns_score: int
+    gdn: str
+    content_hash: str
+    source: str | None
+    correction_reason: str | None
+    corrected_by: str | None
+    created_at: datetime
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """A record that replayed: what the database needs of it."""
+
+    record: DealRecord
+    text: str
+    content_hash: str
+    deal_id: str
+    key: tuple[str, str, str, str]
+    finish: str
+    result: str
+    ns_score: int
+    plays: int
+
+
+class _Rollback(Exception):
+    """Raised inside a file's transaction to undo it when one of its deals failed."""
+
+
+def _outcome(rec: DealRecord, status: str, **kw: object) -> ImportOutcome:
+    return ImportOutcome(rec.file, rec.line, rec.board, rec.room, status, **kw)  # type: ignore[arg-type]
+
+
+def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
+    """Replay ``rec``; the data to store, or the outcome saying why it cannot be."""
+    res = replay(rec, rules)
+    if res.error is not None:
+        return _outcome(rec, "error", error=str(res.error))
+    if rec.plays is None:
+        return _outcome(
+            rec,
+            "refused",
+            error=_where(rec) + "a hand record (no [Play]) is a board, not a "
+            "played deal: store boards with 'guandan deals'",
+        )
+    if res.result is None:
+        return _outcome(
+            rec,
+            "refused",
+            error=_where(rec) + f"the deal is unfinished after "
+            f"{len(rec.plays)} plays: only finished deals are stored",
+        )
+    text = gdn.dumps(res.record)
+    did = deal_id(rec.hands)
+    key = (did, rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.tags.get("Room", ""))
+    return _Prepared(
+        record=res.record,
+        text=text,
+        content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        deal_id=did,
+        key=key,
+        finish=res.result.finish_tag,
+        result=res.result.result_tag,
+        ns_score=res.result.score(Side.NS),
+        plays=len(rec.plays),
+    )
+
+
+def _where(rec: DealRecord) -> str:
+    place = rec.file if rec.file is not None else "<record>"
+    return f"{place}:{rec.line}: " if rec.line is not None else f"{place}: "
+
+
+def _describe(key: tuple[str, str, str, str], rec: DealRecord) -> str:
+    parts = [f"board {rec.board}" if rec.board else f"DealId {key[0][:12]}…"]
+    parts += [
+        f"{name} {value!r}"
+        for name, value in zip(("event", "round", "room"), key[1:], strict=True)
+        if value
+    ]
+    return ", ".join(parts)
+
+
+def _board_for(session: Session, prep: _Prepared, board_set: str | None) -> models.Board | None:
+    """The stored board the record is a play of; raises when it contradicts one (see module)."""
+    rec = prep.record
+    if board_set is not None:
+        set_row = session.scalar(select(models.BoardSet).where(models.BoardSet.name == board_set))
+        if set_row is None:
+            raise RecordImportError(f"no board set named {board_set!r} in the database")
+        try:
+            number = int((rec.board or "").strip())
+        except ValueError:
+            raise RecordImportError(
+                f"the record has no board number (Board tag {rec.board!r}) to find in set "
+                f"{board_set!r}"
+            ) from None
+        board = session.scalar(
+            select(models.Board).where(
+                models.Board.set_id == set_row.id, models.Board.number == number
+            )
+        )
+        if board is None:
+            raise RecordImportError(f"set {board_set!r} has no board {number}")
+        if board.deal_id != prep.deal_id:
+            raise RecordImportError(
+                f"the hands differ from board {number} of set {board_set!r} "
+                f"(DealId {prep.deal_id[:12]}… is not {board.deal_id[:12]}…)"
+            )
+    else:
+        board = session.scalar(select(models.Board).where(models.Board.deal_id == prep.deal_id))
+        if board is None:
+            return None
+    if (board.level, board.leader) != (rec.level, int(rec.leader)):
+        raise RecordImportError(
+            f"the record's level and leader differ from stored board {board.number} "
+            f"(DealId {board.deal_id[:12]}…), which states them"
+        )
+    return board
+
+
+def _store(
+    session: Session,
+    prep: _Prepared,
+    board_set: str | None,
+    correction: Correction | None,
+) -> ImportOutcome:
+    """Store one prepared record in ``session`` (flushed, not committed)."""
+    rec = prep.record
+    try:
+        board = _board_for(session, prep, board_set)
+    except RecordImportError as e:
+        return _outcome(rec, "refused", error=_where(rec) + str(e))
+    did, event, round_, room = prep.key
+    current = session.scalar(
+        select(models.DealRecordRow)
+        .where(
+            models.DealRecordRow.deal_id == did,
+            models.DealRecordRow.event == event,
+            models.DealRecordRow.round == round_,
+            models.DealRecordRow.room == room,
+        )
+        .order_by(models.DealRecordRow.version.desc())
+        .limit(1)
+    )
+    if current is not None and current.content_hash == prep.content_hash:
+        return _outcome(rec, "unchanged", record_id=current.id, version=current.version)
+    if current is not None and correction is None:
+        return _outcome(
+            rec,
+            "refused",
+            error=_where(rec) + f"a different record of {_describe(prep.key, rec)} is stored "
+            f"(version {current.version}, from {current.source or 'unknown'}): import this one "
+            "as a correction, with a reason, to replace it",
+        )
+    if current is None and correction is not None:
+        return _outcome(
+            rec,
+            "refused",
+            error=_where(rec) + f"nothing to correct: no record of {_describe(prep.key, rec)} "
+            "is stored (import it without --correction)",
+        )
+    row = models.DealRecordRow(
+        deal_id=did,
+        event=event,
+        round=round_,
+        room=room,
+        version=1 if current is None else current.version + 1,
+        board_id=board.id if board is not None else None,
+        board_number=rec.board,
+        north=rec.tags.get("North"),
+        east=rec.tags.get("East"),
+        south=rec.tags.get("South"),
+        west=rec.tags.get("West"),
+        level=rec.level,
+        leader=int(rec.leader),
+        plays=prep.plays,
+        finish=prep.finish,
+        result=prep.result,
+        ns_score=prep.ns_score,
+        gdn=prep.text,
+        content_hash=prep.content_hash,
+        source=f"{rec.file}:{rec.line}" if rec.file is not None else None,
+        correction_reason=correction.reason if correction is not None else None,
+        corrected_by=correction.by if correction is not None else None,
+    )
+    session.add(row)
+    session.flush()  # an IntegrityError here: another import stored the key meanwhile
+    status = "stored" if correction is None else "corrected"
+    return _outcome(rec, status, record_id=row.id, version=row.version)
+
+
+def import_records(
+    engine: Engine,
+    records: Sequence[DealRecord],
+    *,
+    per: Literal["file", "deal"] = "file",
+    board_set: str | None = None,
+    correction: Correction | None = None,
+    rules: Ruleset = COMPETITION,
+) -> list[ImportOutcome]:
+    """Import ``records`` read from one file; see the module for what is stored and when.
+
+    ``per="file"`` stores all of them in one transaction, or none when any fails.
+    """
+    check_schema(engine)
+    prepared = [_prepare(r, rules) if r.ok else _read_error(r) for r in records]
+    if per == "deal":
+        outcomes = []
+        for item in prepared:
+            if isinstance(item, ImportOutcome):
+                outcomes.append(item)
+                continue
+            try:
+                with session_scope(engine) as session:
+                    outcomes.append(_store(session, item, board_set, correction))
+            except IntegrityError:
+                outcomes.append(_outcome(item.record, "refused", error=_RACE))
+        return outcomes
+    if per != "file":
+        raise RecordImportError(f"per must be 'file' or 'deal', not {per!r}")
+    outcomes = [p for p in prepared if isinstance(p, ImportOutcome)]
+    if outcomes:  # a deal failed before the database: nothing of the file is stored
+        return [p if isinstance(p, ImportOutcome) else _not_stored(p.record) for p in prepared]
+    good = [p for p in prepared if not isinstance(p, ImportOutcome)]
+    stored: list[ImportOutcome] = []
+    try:
+        with session_scope(engine) as session:
+            stored.extend(_store(session, p, board_set, correction) for p in good)
+            if not all(o.ok for o in stored):
+                raise _Rollback
+    except _Rollback:
+        return [
+            _not_stored(p.record) if o.status in ("stored", "corrected") else o
+            for p, o in zip(good, stored, strict=True)
+        ]
+    except IntegrityError:
+        return [_outcome(p.record, "rolled back", error=_RACE) for p in good]
+    return stored
+
+
+#: The message when a unique key was stored by a concurrent import between check and write.
+_RACE = "another import stored the same board and room meanwhile: nothing stored, import again"
+
+
+def _read_error(rec: DealRecord) -> ImportOutcome:
+    return _outcome(rec, "error", error=str(rec.errors[0]))
+
+
+def _not_stored(rec: DealRecord) -> ImportOutcome:
+    return _outcome(rec, "rolled back", error="not stored: another deal of the file failed")
+
+
+def import_files(
+    engine: Engine,
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    per: Literal["file", "deal"] = "file",
+    board_set: str | None = None,
+    correction: Correction | None = None,
+    rules: Ruleset = COMPETITION,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[ImportOutcome]:
+    """Import every deal of the ``.gdn`` files, file by file; one outcome per deal.
+
+    A file that cannot be read (missing, not UTF-8) gives one ``error`` outcome.
+    ``progress`` is called with the number of deals of each file once it is done.
+    """
+    check_schema(engine)
+    for path in paths:
+        name = os.fspath(path)
+        try:
+            with open(name, "rb") as f:
+                records = gdn.loads(f.read(), file=name, strict=False)
+        except GdnError as e:
+            yield ImportOutcome(name, e.line, None, None, "error", error=str(e))
+            continue
+        except OSError as e:
+            yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {e.strerror or e}")
+            continue
+        outcomes = import_records(
+            engine, records, per=per, board_set=board_set, correction=correction, rules=rules
+        )
+        yield from outcomes
+        if progress is not None:
+            progress(len(outcomes))
+
+
+def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:
+    """The stored records, current versions only unless ``all_versions``, in import order."""
+    check_schema(engine)
+    row = models.DealRecordRow
+    query = select(row).order_by(row.id)
+    if not all_versions:
+        latest = (
+            select(row.deal_id, row.event, row.round, row.room, func.max(row.version).label("v"))
+            .group_by(row.deal_id, row.event, row.round, row.room)
+            .subquery()
+        )
+        query = query.join(
+            latest,
+            (row.deal_id == latest.c.deal_id)
+            & (row.event == latest.c.event)
+            & (row.round == latest.c.round)
+            & (row.room == latest.c.room)
+            & (row.version == latest.c.v),
+        )
+    with session_scope(engine) as session:
+        return [
+            StoredRecord(
+                r.id,
+                r.deal_id,
+                r.event,
+                r.round,
+                r.room,
+                r.version,
+                r.board_id,
+                r.finish,
+                r.result,
+                r.ns_score,
+                r.gdn,
+                r.content_hash,
+                r.source,
+                r.correction_reason,
+                r.corrected_by,
+                r.created_at,
+            )
+            for r in session.scalars(query)
+        ]
