@@ -178,24 +178,33 @@ def _steps(record: DealRecord, deal: Deal) -> Iterator[Step]:
     for i, play in enumerate(record.plays or ()):
         turn = deal.turn
         if turn is None:
-            raise _fail(
-                record,
-                "a play after the end of the deal (both of one side are out)",
-                line=play.line,
-                seat=play.seat,
-                deal=deal,
-            )
+            raise _after_end(record, play, deal)
         position = Position(
             i, deal.hands, turn, deal.to_beat, deal.last_player, tuple(deal.finish_order)
         )
-        try:
-            if play.is_pass:
-                action = deal.pass_(play.seat)
-            else:
-                action = deal.play_cards(play.cards, play.type, play.rank, play.seat)
-        except GuandanError as e:
-            raise _fail(record, str(e), line=play.line, seat=play.seat, deal=deal) from None
-        yield Step(position, action)
+        yield Step(position, _act(record, deal, play))
+
+
+def _act(record: DealRecord, deal: Deal, play: Play) -> Action:
+    """Make ``play`` in ``deal``: the engine checks turn, cards held, reading and beating."""
+    try:
+        if play.is_pass:
+            return deal.pass_(play.seat)
+        return deal.play_cards(play.cards, play.type, play.rank, play.seat)
+    except GuandanError as e:
+        if deal.turn is None:
+            raise _after_end(record, play, deal) from None
+        raise _fail(record, str(e), line=play.line, seat=play.seat, deal=deal) from None
+
+
+def _after_end(record: DealRecord, play: Play, deal: Deal) -> ReplayError:
+    return _fail(
+        record,
+        "a play after the end of the deal (both of one side are out)",
+        line=play.line,
+        seat=play.seat,
+        deal=deal,
+    )
 
 
 def replay(record: DealRecord, rules: Ruleset = COMPETITION) -> ReplayResult:
@@ -209,8 +218,8 @@ def replay(record: DealRecord, rules: Ruleset = COMPETITION) -> ReplayResult:
     try:
         deal = start(record, rules)
         actions = out.actions
-        for step in _steps(record, deal):
-            actions.append(step.action)
+        for play in record.plays or ():  # _steps without the positions: the fast path
+            actions.append(_act(record, deal, play))
     except GdnError as e:
         out.error = e
         return out
