@@ -12,9 +12,27 @@ each script check the turn order as it goes.
 
 from __future__ import annotations
 
-import pytest
+import itertools
+import random
 
-from engine.cards import RANK_A, Cards, parse_cards, parse_kind, parse_level, parse_rank
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import (
+    RANK_A,
+    Cards,
+    count,
+    from_kinds,
+    level_value,
+    parse_cards,
+    parse_kind,
+    parse_level,
+    parse_rank,
+    rank_of,
+    size,
+    sort_key,
+)
 from engine.combo import Combo, ComboType
 from engine.deal import Deal, DealNotOverError, DealResult
 from engine.errors import (
@@ -707,3 +725,249 @@ def test_match_second_deal_uses_tribute_and_its_leader() -> None:
     d2 = m.start_deal()
     assert d2.leader == N and d2.level == parse_level("5")
     assert d2.hands == (c("S3 S6"), c("S7 SA"), c("S4 S8"), c("S9 DK"))
+
+
+# === independent reference models, compared with the engine on random play ===================
+#
+# The scenarios above check chosen corners. The models below restate §6–9 in a few lines
+# each, written from RULES.md alone, and are run side by side with the engine on random
+# small deals and random tribute phases: any disagreement is a bug in one of them.
+
+
+class TrickModel:
+    """RULES.md §6 as a reference: turns, passes, trick end, 接风, finishing places."""
+
+    def __init__(self, counts: list[int], leader: Seat, jiefeng_next: bool) -> None:
+        self.counts = list(counts)
+        self.turn: Seat | None = leader
+        self.last: Seat | None = None  # who made the play to beat (None: the turn leads)
+        self.passed: set[Seat] = set()  # who passed since that play
+        self.finished: list[Seat] = []
+        self.jiefeng_next = jiefeng_next
+
+    def _holders(self) -> list[Seat]:
+        return [s for s in (N, E, S, W) if self.counts[s] > 0]
+
+    def _after(self, seat: Seat) -> Seat:
+        """The next seat in play order after ``seat`` that still holds cards."""
+        s = seat.next
+        while self.counts[s] == 0:
+            s = s.next
+        return s
+
+    def play(self, seat: Seat, n_cards: int) -> None:
+        assert seat == self.turn
+        self.counts[seat] -= n_cards
+        self.last, self.passed = seat, set()
+        if self.counts[seat] == 0:
+            self.finished.append(seat)
+            if seat.partner in self.finished:  # both of one side out: the deal ends
+                self.turn = None
+                return
+        self.turn = self._after(seat)
+
+    def pass_(self, seat: Seat) -> None:
+        assert seat == self.turn and self.last is not None
+        self.passed.add(seat)
+        others = {s for s in self._holders() if s != self.last}
+        if others <= self.passed:  # every other holder passed in succession: trick over
+            last = self.last
+            if self.counts[last] > 0:
+                self.turn = last
+            elif self.jiefeng_next:
+                self.turn = self._after(last)
+            else:
+                self.turn = last.partner
+            self.last, self.passed = None, set()
+        else:
+            self.turn = self._after(seat)
+
+    def final_order(self) -> tuple[list[Seat], set[Seat]]:
+        """The seats placed in order and the set of the rest (no order within a double down)."""
+        rest = {s for s in (N, E, S, W) if s not in self.finished}
+        if len(rest) == 1:
+            return self.finished + list(rest), set()
+        return list(self.finished), rest
+
+
+def random_small_deal(rng: random.Random) -> Deal:
+    """Four random hands of 1 to 9 cards from the two packs, a random level and leader."""
+    pack = [k for k in range(54) for _ in range(2)]
+    rng.shuffle(pack)
+    hands = []
+    for _ in range(4):
+        n = rng.randint(1, 9)
+        hands.append(from_kinds(pack[:n]))
+        del pack[:n]
+    rules = Ruleset(jiefeng_next=rng.random() < 0.5, double_down_plus4=rng.random() < 0.3)
+    return Deal(hands, rng.randrange(13), Seat(rng.randrange(4)), rules)
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_engine_agrees_with_the_trick_model_on_random_deals(seed: int) -> None:
+    rng = random.Random(seed)
+    d = random_small_deal(rng)
+    model = TrickModel(list(d.card_counts), d.leader, d.rules.jiefeng_next)
+    steps = 0
+    while not d.is_over:
+        assert d.turn == model.turn
+        assert (d.to_beat is None) == (model.last is None)
+        seat = d.turn
+        assert seat is not None
+        plays = list(itertools.islice(d.legal_plays(), 40))
+        if model.last is not None and (not plays or rng.random() < 0.45):
+            d.pass_(seat)
+            model.pass_(seat)
+        else:
+            assert plays, "the leader always has a legal play"
+            combo = rng.choice(plays)
+            before = d.state_key()
+            d.play(combo, seat)
+            if rng.random() < 0.2:  # undo and redo: the state must be the same
+                after = d.state_key()
+                d.undo()
+                assert d.state_key() == before
+                d.play(combo, seat)
+                assert d.state_key() == after
+            model.play(seat, combo.size)
+        assert d.finish_order[: len(model.finished)] == model.finished
+        steps += 1
+        assert steps < 500
+    assert model.turn is None and d.turn is None
+    placed, rest = model.final_order()
+    r = d.result()
+    assert list(r.finish_order[: len(placed)]) == placed
+    assert set(r.finish_order[len(placed) :]) == rest
+    first = placed[0]
+    place = r.finish_order.index(first.partner) + 1
+    assert place == (2 if rest else placed.index(first.partner) + 1)
+    assert (r.winner, r.levels, r.double_down) == (first.side, gain(place, d.rules), place == 2)
+    assert r.result_tag == f"{first.side.name} +{gain(place, d.rules)}"
+    # 报牌: exactly the seats whose count fell to 10 or fewer after one of their plays
+    low = {a.seat for a in d.actions if a.combo is not None and a.cards_left <= 10}
+    assert set(d.reported) == low
+
+
+def model_level_up(
+    levels: tuple[int, int], fails: tuple[int, int], owner: Side, result: DealResult, limit: int
+) -> tuple[tuple[int, int], tuple[int, int], bool]:
+    """RULES.md §7–8 as a reference; ``owner`` is the side whose level the deal is played at
+    (the last winner). Returns the new levels and failures and whether A was passed."""
+    w = result.winner
+    at_own_a = {side: levels[side] == A and owner == side for side in (NS, EW)}
+    place = result.finish_order.index(result.finish_order[0].partner) + 1
+    if at_own_a[w] and place in (2, 3):
+        return levels, fails, True
+    new = list(levels)
+    new_fails = list(fails)
+    new[w] = min(A, levels[w] + gain(place))
+    for side in (NS, EW):
+        if at_own_a[side]:
+            new_fails[side] += 1
+            if limit and new_fails[side] >= limit:
+                new[side] = 0
+                new_fails[side] = 0
+    return (new[0], new[1]), (new_fails[0], new_fails[1]), False
+
+
+ORDERS = [" ".join(p) for p in itertools.permutations("NESW")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ns=st.integers(0, 12),
+    ew=st.integers(0, 12),
+    fails=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+    owner=st.sampled_from([NS, EW]),
+    order=st.sampled_from(ORDERS),
+    limit=st.sampled_from([0, 3]),
+)
+def test_level_up_agrees_with_the_model(
+    ns: int, ew: int, fails: tuple[int, int], owner: Side, order: str, limit: int
+) -> None:
+    # Both sides at A makes "the side's own level A" ambiguous (see the review report):
+    # the model says the deal belongs to the last winner only; keep to unambiguous cases.
+    assume(not (ns == A and ew == A))
+    levels = (ns, ew)
+    result = result_of(order)
+    up = level_up(levels, fails, levels[owner], result, Ruleset(a_fail_limit=limit))
+    want_levels, want_fails, passed = model_level_up(levels, fails, owner, result, limit)
+    assert up.passed_a is passed
+    if not passed:
+        assert up.levels == want_levels and up.a_failures == want_fails
+        assert up.next_level == want_levels[result.winner]
+
+
+def model_tribute_cards(hand: Cards, level: int) -> set[int]:
+    """§9: the highest cards of ``hand`` in level order, wild hearts excepted."""
+    wild = 4 * level + 1
+    kinds = {k for k in range(54) if count(hand, k) and k != wild}
+
+    def value(k: int) -> int:
+        r = k // 4 if k < 52 else (13 if k == 52 else 14)
+        if r == level:
+            return 13
+        return r if r < 13 else r + 1
+
+    top = max(value(k) for k in kinds)
+    return {k for k in kinds if value(k) == top}
+
+
+def model_return_cards(hand: Cards, level: int, rules: Ruleset) -> set[int]:
+    """§9: natural rank 10 or below (9 at level 10 under the variant), else the lowest."""
+    limit = 7 if rules.return_lower_at_ten and level == 8 else 8
+    kinds = {k for k in range(54) if count(hand, k)}
+    low = {k for k in kinds if k < 52 and k // 4 <= limit}
+    if low:
+        return low
+    bottom = min(sort_key(k, level)[0] for k in kinds)
+    return {k for k in kinds if sort_key(k, level)[0] == bottom}
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), order=st.sampled_from(ORDERS))
+def test_tribute_phase_agrees_with_the_model(seed: int, order: str) -> None:
+    rng = random.Random(seed)
+    pack = [k for k in range(54) for _ in range(2)]
+    rng.shuffle(pack)
+    level = rng.randrange(13)
+    hands = [from_kinds(pack[i * 27 : (i + 1) * 27]) for i in range(4)]
+    rules = Ruleset(return_lower_at_ten=rng.random() < 0.5)
+    prev = result_of(order)
+    p = TributePhase(hands, level, prev, rules)
+    seats = prev.finish_order
+    payers = [seats[2], seats[3]] if prev.double_down else [seats[3]]
+    big = sum(count(hands[s], 53) for s in payers)
+    assert p.resisted is (big == 2)
+    if big == 2:
+        assert p.is_complete and p.leader == seats[0] and p.hands == tuple(hands)
+        return
+    paid: dict[Seat, int] = {}
+    for s in payers:
+        legal = model_tribute_cards(hands[s], level)
+        assert set(p.legal_tributes(s)) == legal
+        paid[s] = rng.choice(sorted(legal))
+        p.tribute(s, paid[s])
+    value = {s: level_value(rank_of(k), level) for s, k in paid.items()}
+    if not prev.double_down:
+        receiver_of = {seats[3]: seats[0]}
+        leader = seats[3]
+    elif value[payers[0]] == value[payers[1]]:
+        receiver_of = {s: s.prev for s in payers}  # 贡左还右: to the winner just before
+        leader = seats[0].next
+    else:
+        hi, lo = sorted(payers, key=lambda s: -value[s])
+        receiver_of = {hi: seats[0], lo: seats[1]}
+        leader = hi
+    got = {t.giver: t.receiver for t in p.transfers if t.what == "tribute"}
+    assert got == receiver_of
+    for payer, receiver in receiver_of.items():
+        hand = p.hands[receiver]
+        legal = model_return_cards(hand, level, rules)
+        assert set(p.legal_returns(receiver)) == legal
+        back = p.give_return(receiver, rng.choice(sorted(legal)))
+        assert (back.giver, back.receiver) == (receiver, payer)
+    assert p.is_complete and p.leader == leader
+    assert sum(size(h) for h in p.hands) == 108
+    assert [size(h) for h in p.hands] == [27] * 4
