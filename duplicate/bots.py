@@ -218,8 +218,14 @@ _SEQUENCE_CANDIDATES: tuple[tuple[ComboType, int, tuple[int, ...], int], ...] = 
     for t, per, n, lo_min, lo_max in _SEQUENCE_SHAPES
     for lo in range(lo_min, lo_max + 1)
 )
-#: the straights among the candidates (the shapes a straight flush can take)
-_STRAIGHTS = tuple(c for c in _SEQUENCE_CANDIDATES if c[0] == ComboType.STRAIGHT)
+#: the mask of the ranks of each sequence candidate
+_SEQUENCE_WINDOWS = tuple(sum(1 << r for r in c[2]) for c in _SEQUENCE_CANDIDATES)
+#: the shapes a straight flush can take: (mask of its ranks, its ranks, record rank)
+_STRAIGHT_WINDOWS = tuple(
+    (sum(1 << r for r in ranks), ranks, rank)
+    for t, _, ranks, rank in _SEQUENCE_CANDIDATES
+    if t == ComboType.STRAIGHT
+)
 
 
 def _loose_plays(counts: list[int]) -> int:
@@ -286,17 +292,27 @@ def _find_straight_flush(
     """The lowest straight flush made of held natural cards and ``wilds`` (0 or 1) wild
     hearts that costs the rest of the hand at most :data:`STRAIGHT_FLUSH_COST` more plays,
     as (record rank, its natural kinds); ``None`` when there is none."""
-    before = _loose_plays(counts)
+    held = [0, 0, 0, 0]  # per suit, a bit per rank held
+    for r in range(13):
+        for k in pools[r]:
+            held[k & 3] |= 1 << r
+    need = 5 - wilds
+    before = -1
     for suit in range(4):
-        for _, _, ranks, rank in _STRAIGHTS:
-            kinds = [4 * r + suit for r in ranks if 4 * r + suit in pools[r]]
-            if len(kinds) != 5 - wilds:
+        mask = held[suit]
+        for window, ranks, rank in _STRAIGHT_WINDOWS:
+            if (mask & window).bit_count() != need:
                 continue
-            for k in kinds:
-                counts[rank_of(k)] -= 1
+            kinds = [4 * r + suit for r in ranks if mask >> r & 1]
+            if before < 0:
+                before = _loose_plays(counts)
+            for r in ranks:
+                if mask >> r & 1:
+                    counts[r] -= 1
             after = _loose_plays(counts)
-            for k in kinds:
-                counts[rank_of(k)] += 1
+            for r in ranks:
+                if mask >> r & 1:
+                    counts[r] += 1
             if after <= before + STRAIGHT_FLUSH_COST:
                 return rank, kinds
     return None
@@ -374,9 +390,14 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     best = _loose_plays(counts)
     while True:
         pick = None
-        for cand in _SEQUENCE_CANDIDATES:
+        # at_least[n]: a bit for each rank (0..12) with n cards or more
+        at_least = [0, 0, 0, 0]
+        for r in range(13):
+            for n in range(1, min(counts[r], 3) + 1):
+                at_least[n] |= 1 << r
+        for cand, window in zip(_SEQUENCE_CANDIDATES, _SEQUENCE_WINDOWS, strict=True):
             _, per, ranks, _ = cand
-            if all(counts[r] >= per for r in ranks):
+            if at_least[per] & window == window:
                 for r in ranks:
                     counts[r] -= per
                 plays = _loose_plays(counts) + 1
