@@ -624,7 +624,7 @@ def _play_line(play: Play) -> list[str]:
     head = play.text()
     lines: list[str] = []
     for i, c in enumerate(play.comments):
-        if "}" in c or "\n" in c:
+        if "}" in c:
             lines.extend(f"; {x}".rstrip() for x in play.comments[i:])
             break
         head += f" {{{c}}}"
@@ -641,10 +641,42 @@ def format_result(result: tuple[Side, int]) -> str:
     return f"{result[0].name} +{result[1]}"
 
 
+_TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _check_writable(rec: DealRecord) -> None:
+    """Refuse what the canonical text cannot hold (strict on write): bad tag names, tags
+    that are typed fields, line breaks in values and comments, plays without type and rank."""
+
+    def fail(reason: str, line: int | None = None, seat: Seat | None = None) -> GdnError:
+        return GdnError(f"cannot write: {reason}", file=rec.file, line=line, seat=seat)
+
+    for name, value in rec.tags.items():
+        if not _TAG_NAME_RE.fullmatch(name):
+            raise fail(f"invalid tag name {name!r} (a letter, then letters, digits or _)")
+        if _KNOWN_BY_LOWER.get(name.lower()) in _TYPED_TAGS or name.lower() == "play":
+            raise fail(f"tag {name} is a field of the record, not one of its text tags")
+        if "\n" in value or "\r" in value:
+            raise fail(f"the value of tag {name} holds a line break")
+    texts: list[tuple[str, int | None, Seat | None]] = [(c, None, None) for c in rec.comments]
+    for play in rec.plays or ():
+        if not play.is_pass and (play.type is None or play.rank is None):
+            raise fail(
+                "a play is written with its type and rank; replay the record to fill them in",
+                play.line,
+                play.seat,
+            )
+        texts.extend((c, play.line, play.seat) for c in play.comments)
+    for text, line, seat in texts:
+        if "\n" in text or "\r" in text:
+            raise fail(f"a comment holds a line break: {text!r}", line, seat)
+
+
 def format_record(rec: DealRecord) -> str:
     """The canonical text of one deal, without a trailing newline."""
     if rec.errors:
         raise rec.errors[0]
+    _check_writable(rec)
     out: list[str] = []
     for name in HEADER_TAGS:
         if name == "Level":
@@ -694,6 +726,7 @@ def to_json(rec: DealRecord) -> dict[str, Any]:
     """The JSON object of one deal, with exactly the content of its canonical ``.gdn`` text."""
     if rec.errors:
         raise rec.errors[0]
+    _check_writable(rec)
     obj: dict[str, Any] = {
         "tags": {k: rec.tags[k] for k in HEADER_TAGS if k in rec.tags}
         | {k: v for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values()},

@@ -368,3 +368,23 @@ def test_split_deals_cuts_where_the_reader_begins_deals(name: str) -> None:
             (r.line, r.lines, [str(e) for e in r.errors]) for r in whole
         ]
         assert gdn.dumps([r for r in parts if r.ok]) == gdn.dumps([r for r in whole if r.ok])
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda r: r.tags.update({"Bad name": "x"}), "invalid tag name 'Bad name'"),
+        (lambda r: r.tags.update(Result="NS +1"), "tag Result is a field of the record"),
+        (lambda r: r.tags.update(Event="two\nlines"), "tag Event holds a line break"),
+        (lambda r: r.comments.append("a\nb"), "a comment holds a line break"),
+        (lambda r: r.plays[2].comments.append("x\ry"), "a comment holds a line break"),
+    ],
+)
+def test_writer_refuses_what_the_text_cannot_hold(change: object, reason: str) -> None:
+    rec = gdn.loads(_canonical_text(), file="c.gdn")[0]
+    change(rec)  # type: ignore[operator]
+    with pytest.raises(GdnError, match="cannot write: ") as info:
+        gdn.dumps(rec)
+    assert reason in str(info.value) and info.value.file == "c.gdn"
+    with pytest.raises(GdnError, match=reason.replace("(", r"\(")):
+        gdn.to_json(rec)
