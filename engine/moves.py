@@ -67,9 +67,15 @@ _NO_FLOOR = (-1, -1, -1)
 _new = tuple.__new__
 
 
-def _check_combo(combo: Combo, what: str) -> None:
+def _check_combo(combo: Combo, what: str, rank: bool = True) -> None:
+    """Raise our own errors for a value that cannot be a play (wrong types, invalid cards
+    and, with ``rank``, a rank out of range for its type); whether it is a reading of its
+    cards is another question."""
     if not isinstance(combo, Combo) or not isinstance(combo.type, ComboType):
         raise InvalidComboError(f"{what} {combo!r} is not a Combo")
+    top = 12 if combo.type.is_sequence else BIG_JOKER
+    if rank and (not isinstance(combo.rank, int) or not 0 <= combo.rank <= top):
+        raise InvalidComboError(f"{what} {combo!r} has no valid rank for {combo.type.record_name}")
     check_cards(combo.cards, f"{what} cards")
 
 
@@ -409,7 +415,7 @@ def is_legal(
     rank are a reading of its cards (§3, wild hearts as §2 allows) and, when following, it
     beats ``to_beat`` (§4). Answers one question without generating every play."""
     _check_args(hand, level, to_beat)
-    _check_combo(combo, "play")
+    _check_combo(combo, "play", rank=False)  # a wrong rank is just not a reading: False
     if not is_subset(combo.cards, hand):
         return False
     if (combo.type, combo.rank) not in reading_keys(combo.cards, level, rules):

@@ -276,6 +276,10 @@ def test_bad_input() -> None:
         legal_readings(parse_cards("S3"), 13)
     with pytest.raises(InvalidComboError, match="play to beat"):
         legal_readings(parse_cards("S3"), 3, "Single 3")  # type: ignore[arg-type]
+    with pytest.raises(InvalidComboError, match="no valid rank for Straight"):
+        legal_readings(parse_cards("S3"), 3, Combo(T.STRAIGHT, 13, parse_cards("S3")))
+    with pytest.raises(InvalidComboError, match="no valid rank for Single"):
+        list(legal_plays(parse_cards("S3"), 3, Combo(T.SINGLE, 15, parse_cards("S3"))))
     s3 = parse_cards("S3")
     assert is_legal(s3, Combo(T.SINGLE, parse_rank("3"), s3), 3)
     assert not is_legal(s3, Combo(T.SINGLE, parse_rank("4"), s3), 3)  # not its reading
