@@ -15,9 +15,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
+    Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Integer,
     MetaData,
     String,
@@ -170,4 +172,232 @@ class DealRecordRow(Base):
         CheckConstraint("level BETWEEN 0 AND 12", name="level"),
         CheckConstraint("leader BETWEEN 0 AND 3", name="leader"),
         CheckConstraint("ns_score BETWEEN -4 AND 4 AND ns_score <> 0", name="ns_score"),
+    )
+
+
+# --- events (duplicate.events; docs/EVENTS.md) -----------------------------------------
+#
+# An event's teams, players and pairs; its rounds, matches and the seating of each match's
+# two rooms; the result of every board in every room; and the corrections made after
+# publication. Composite foreign keys tie each row to its own event or team, so that the
+# database itself refuses a seating whose open and closed rooms do not swap the two teams
+# (RULES.md §11): X's pairs must be pairs of team X, Y's pairs of team Y.
+
+
+class Event(Base):
+    """A teams event: its seed (draws), format, scale and the rules that score it.
+
+    ``scale`` is the JSON of ``scoring.WinDrawLoss`` / ``VictoryPoints.to_dict()``;
+    ``bye_points_cents`` is what a bye scores, in hundredths (exact sums and ties).
+    """
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    seed: Mapped[str] = mapped_column(String(128))
+    format: Mapped[str] = mapped_column(String(10))
+    scale: Mapped[str] = mapped_column(Text)
+    unfinished_rule: Mapped[str] = mapped_column(String(20))
+    boards_per_round: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    bye_points_cents: Mapped[int] = mapped_column(Integer)
+    bye_won: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    __table_args__ = (
+        CheckConstraint("format IN ('swiss', 'rr')", name="format"),
+        CheckConstraint("unfinished_rule IN ('average', 'not_scored')", name="unfinished_rule"),
+        CheckConstraint("boards_per_round >= 1", name="boards_per_round"),
+        CheckConstraint("rounds >= 1", name="rounds"),
+        CheckConstraint("bye_points_cents >= 0", name="bye_points_cents"),
+    )
+
+
+class EventTeam(Base):
+    """A team of an event; ``number`` is its entry order (round-robin schedule, listings)."""
+
+    __tablename__ = "event_teams"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+
+    __table_args__ = (
+        UniqueConstraint("event_id", "name"),
+        UniqueConstraint("event_id", "number"),
+        UniqueConstraint("id", "event_id"),
+        CheckConstraint("number >= 1", name="number"),
+    )
+
+
+class EventPlayer(Base):
+    """A player of a team; a name is unique within the event (one team per player)."""
+
+    __tablename__ = "event_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(Integer)
+    team_id: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["team_id", "event_id"],
+            ["event_teams.id", "event_teams.event_id"],
+            ondelete="CASCADE",
+        ),
+        UniqueConstraint("event_id", "name"),
+        UniqueConstraint("team_id", "position"),
+        UniqueConstraint("id", "team_id"),
+        CheckConstraint("position BETWEEN 1 AND 6", name="position"),
+    )
+
+
+class EventPair(Base):
+    """A pair of a team: two of its players (``player_1`` sits N or E, ``player_2`` S or W)."""
+
+    __tablename__ = "event_pairs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("event_teams.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    player_1_id: Mapped[int] = mapped_column(Integer)
+    player_2_id: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["player_1_id", "team_id"], ["event_players.id", "event_players.team_id"]
+        ),
+        ForeignKeyConstraint(
+            ["player_2_id", "team_id"], ["event_players.id", "event_players.team_id"]
+        ),
+        UniqueConstraint("team_id", "number"),
+        UniqueConstraint("id", "team_id"),
+        CheckConstraint("number >= 1", name="number"),
+        CheckConstraint("player_1_id <> player_2_id", name="two_players"),
+    )
+
+
+class EventRound(Base):
+    """A round: its number, the boards it plays (a stored set, from ``first_board`` on),
+    the team with the bye, and when it was last scored."""
+
+    __tablename__ = "event_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    board_set_id: Mapped[int | None] = mapped_column(ForeignKey("board_sets.id"))
+    first_board: Mapped[int | None] = mapped_column(Integer)
+    bye_team_id: Mapped[int | None] = mapped_column(Integer)
+    scored_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["bye_team_id", "event_id"], ["event_teams.id", "event_teams.event_id"]
+        ),
+        UniqueConstraint("event_id", "number"),
+        UniqueConstraint("id", "event_id"),
+        CheckConstraint("number >= 1", name="number"),
+        CheckConstraint("first_board >= 1", name="first_board"),
+        CheckConstraint(
+            "(board_set_id IS NULL) = (first_board IS NULL)", name="boards_assigned"
+        ),
+    )
+
+
+class EventMatch(Base):
+    """A match of a round and its seating (RULES.md §11): open room X's pair N–S and Y's
+    pair E–W; closed room Y's other pair N–S and X's other pair E–W.
+
+    Each pair column carries a composite foreign key with its team, so a pair of the wrong
+    team (a seating that breaks the swap) cannot be stored.
+    """
+
+    __tablename__ = "event_matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    table_no: Mapped[int] = mapped_column(Integer)
+    team_x_id: Mapped[int] = mapped_column(ForeignKey("event_teams.id"))
+    team_y_id: Mapped[int] = mapped_column(ForeignKey("event_teams.id"))
+    open_ns_pair_id: Mapped[int] = mapped_column(Integer)
+    open_ew_pair_id: Mapped[int] = mapped_column(Integer)
+    closed_ns_pair_id: Mapped[int] = mapped_column(Integer)
+    closed_ew_pair_id: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["open_ns_pair_id", "team_x_id"], ["event_pairs.id", "event_pairs.team_id"]
+        ),
+        ForeignKeyConstraint(
+            ["closed_ew_pair_id", "team_x_id"], ["event_pairs.id", "event_pairs.team_id"]
+        ),
+        ForeignKeyConstraint(
+            ["open_ew_pair_id", "team_y_id"], ["event_pairs.id", "event_pairs.team_id"]
+        ),
+        ForeignKeyConstraint(
+            ["closed_ns_pair_id", "team_y_id"], ["event_pairs.id", "event_pairs.team_id"]
+        ),
+        UniqueConstraint("round_id", "table_no"),
+        UniqueConstraint("round_id", "team_x_id"),
+        UniqueConstraint("round_id", "team_y_id"),
+        CheckConstraint("table_no >= 1", name="table_no"),
+        CheckConstraint("team_x_id <> team_y_id", name="two_teams"),
+        CheckConstraint("open_ns_pair_id <> closed_ew_pair_id", name="x_two_pairs"),
+        CheckConstraint("open_ew_pair_id <> closed_ns_pair_id", name="y_two_pairs"),
+    )
+
+
+class EventResult(Base):
+    """One board of a match in one room: ``played`` with its N–S result (the record kept in
+    ``records``), or ``unfinished`` (time, withdrawal; ``reason`` says which) with none."""
+
+    __tablename__ = "event_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("event_matches.id", ondelete="CASCADE"))
+    board: Mapped[int] = mapped_column(Integer)
+    room: Mapped[str] = mapped_column(String(6))
+    status: Mapped[str] = mapped_column(String(12))
+    ns_result: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str | None] = mapped_column(Text)
+    record_hash: Mapped[str | None] = mapped_column(String(64))
+    record_text: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        UniqueConstraint("match_id", "board", "room"),
+        CheckConstraint("room IN ('open', 'closed')", name="room"),
+        CheckConstraint("board >= 1", name="board"),
+        CheckConstraint(
+            "(status = 'played' AND ns_result IS NOT NULL AND ns_result BETWEEN -4 AND 4 "
+            "AND ns_result <> 0) OR (status = 'unfinished' AND ns_result IS NULL)",
+            name="status_result",
+        ),
+    )
+
+
+class EventCorrection(Base):
+    """A change to a published result: who made it, when, why, and what it replaced."""
+
+    __tablename__ = "event_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("event_matches.id", ondelete="CASCADE"))
+    board: Mapped[int] = mapped_column(Integer)
+    room: Mapped[str] = mapped_column(String(6))
+    made_by: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    before: Mapped[str] = mapped_column(Text)
+    after: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        CheckConstraint("made_by <> ''", name="made_by"),
+        CheckConstraint("reason <> ''", name="reason"),
+        CheckConstraint("room IN ('open', 'closed')", name="room"),
     )

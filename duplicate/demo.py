@@ -1,0 +1,105 @@
+"""The newcomer's first command (``guandan demo``): the whole service at work in seconds.
+
+On an embedded SQLite file (or any database URL) it migrates the schema, generates a fair
+board set from a seed, creates a two-team event, seats a match in the open and closed rooms
+(RULES.md §11), lets the self-play bots play every board in both rooms, imports the records
+(each replayed and checked against the stored board), scores the match, and writes the
+HTML report. Everything goes through the same library calls as ``guandan event``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from duplicate import events
+from duplicate.db import make_engine, upgrade
+from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.errors import DuplicateError
+
+#: The demo's database when none is given: a SQLite file in the current directory.
+DEFAULT_DB = "sqlite:///guandan-demo.sqlite"
+
+#: The two demo teams and their players (pairs: players 1–2 and 3–4).
+TEAMS: tuple[tuple[str, tuple[str, str, str, str]], ...] = (
+    ("East Lake", ("Zhang Wei", "Li Na", "Wang Fang", "Liu Yang")),
+    ("West Hill", ("Chen Jing", "Yang Lei", "Zhao Min", "Huang Tao")),
+)
+
+
+class DemoError(DuplicateError):
+    """The demo cannot run: a bad seed, or that seed's demo is already in the database."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemoResult:
+    """What the demo made: the event, its one match board by board, the report's index."""
+
+    event: str
+    seed: str
+    match: events.MatchInfo
+    boards: tuple[events.BoardRow, ...]
+    score: events.ScoredMatch
+    report: Path
+
+
+def demo_secret(seed: str) -> bytes:
+    """The board set's 32-byte secret, stretched from the demo seed with SHA-256."""
+    return hashlib.sha256(b"guandan-demo/" + bytes.fromhex(seed)).digest()
+
+
+def run_demo(
+    db_url: str = DEFAULT_DB,
+    outdir: str | os.PathLike[str] = "guandan-demo-report",
+    seed: str | None = None,
+    boards: int = 8,
+    echo: Callable[[str], None] | None = None,
+) -> DemoResult:
+    """Run the demo (see the module docstring); ``echo`` receives one line per step."""
+    say = echo or (lambda _line: None)
+    seed = (seed or secrets.token_hex(4)).strip().lower()
+    try:
+        bytes.fromhex(seed)
+    except ValueError:
+        raise DemoError(f"the seed must be hexadecimal (e.g. 1f2e), not {seed!r}") from None
+    if not seed:
+        raise DemoError("the seed is empty: give at least two hex digits")
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine)
+        say(f"database {engine.url.render_as_string()} migrated to the newest schema")
+        name = f"Demo {seed}"
+        if any(e.name == name for e in events.list_events(engine)):
+            raise DemoError(
+                f"this database already holds the demo of seed {seed}: give another --seed "
+                f"or a fresh --db"
+            )
+        events.create_event(engine, name, seed=seed, fmt="rr", rounds=1, boards_per_round=boards)
+        for team, players in TEAMS:
+            events.add_team(engine, name, team, players)
+        rnd = events.pair_round(engine, name)
+        match = rnd.matches[0]
+        say(f"event {name!r}: {match.team_x} v {match.team_y}, {boards} boards")
+        say(
+            "  open room:   "
+            + ", ".join(f"{s} {p}" for s, p in zip("NESW", match.open_players, strict=True))
+        )
+        say(
+            "  closed room: "
+            + ", ".join(f"{s} {p}" for s, p in zip("NESW", match.closed_players, strict=True))
+        )
+        seed_file = parse_seed_file(seed_file_bytes(demo_secret(seed)))
+        assigned = events.assign_boards(engine, name, 1, seed=seed_file)
+        say(f"board set {assigned.board_set!r} generated (commitment {seed_file.commitment[:16]}…)")
+        played = events.play_bots(engine, name, 1)
+        say(f"{played.records} deals played by the bots, replayed and stored")
+        scored = events.score_event(engine, name, 1)[0]
+        rows = events.match_boards(engine, name, 1, match.table)
+        index = events.write_event_report(engine, name, outdir)
+    finally:
+        engine.dispose()
+    return DemoResult(name, seed, match, tuple(rows), scored, index)
