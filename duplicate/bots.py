@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
     BIG_JOKER,
     KIND_BIT,
-    RANK_A,
     SMALL_JOKER,
     Cards,
     is_subset,
@@ -201,30 +201,17 @@ class Plan(NamedTuple):
         return len(self.bombs) + len(self.others)
 
 
-def _seq_ranks(lo: int, length: int) -> list[int]:
-    """Ranks of a sequence starting at position ``lo`` (-1 is the ace played low, §2)."""
-    return [RANK_A if p == -1 else p for p in range(lo, lo + length)]
-
-
-#: (type, cards per rank, number of ranks, lowest start position, highest start position)
-_SEQUENCE_SHAPES = (
-    (ComboType.TWO_TRIPS, 3, 2, -1, 11),  # AAA222 .. KKKAAA
-    (ComboType.THREE_PAIR, 2, 3, -1, 10),  # AA2233 .. QQKKAA
-    (ComboType.STRAIGHT, 1, 5, -1, 8),  # A2345 .. TJQKA
-)
-#: every sequence candidate as (type, cards per rank, ranks, record rank)
-_SEQUENCE_CANDIDATES: tuple[tuple[ComboType, int, tuple[int, ...], int], ...] = tuple(
-    (t, per, tuple(_seq_ranks(lo, n)), RANK_A if lo == -1 else lo)
-    for t, per, n, lo_min, lo_max in _SEQUENCE_SHAPES
-    for lo in range(lo_min, lo_max + 1)
-)
-#: the mask of the ranks of each sequence candidate
-_SEQUENCE_WINDOWS = tuple(sum(1 << r for r in c[2]) for c in _SEQUENCE_CANDIDATES)
-#: the shapes a straight flush can take: (mask of its ranks, its ranks, record rank)
-_STRAIGHT_WINDOWS = tuple(
-    (sum(1 << r for r in ranks), ranks, rank)
-    for t, _, ranks, rank in _SEQUENCE_CANDIDATES
-    if t == ComboType.STRAIGHT
+#: every sequence the plan may make, as (type, cards per rank, record rank, rank mask,
+#: ranks): plates, then tubes, then straights, each lowest first (RULES.md §2: A high or
+#: low, no wrapping). The windows are the engine's own (``engine._tables``).
+_SEQUENCES: tuple[tuple[ComboType, int, int, int, tuple[int, ...]], ...] = tuple(
+    (t, per, rank, mask, ranks)
+    for t, per, windows in (
+        (ComboType.TWO_TRIPS, 3, TWO_TRIPS_WINDOWS),
+        (ComboType.THREE_PAIR, 2, THREE_PAIR_WINDOWS),
+        (ComboType.STRAIGHT, 1, STRAIGHT_WINDOWS),
+    )
+    for rank, mask, ranks in windows
 )
 
 
@@ -300,7 +287,7 @@ def _find_straight_flush(
     before = -1
     for suit in range(4):
         mask = held[suit]
-        for window, ranks, rank in _STRAIGHT_WINDOWS:
+        for rank, window, ranks in STRAIGHT_WINDOWS:
             if (mask & window).bit_count() != need:
                 continue
             kinds = [4 * r + suit for r in ranks if mask >> r & 1]
@@ -395,8 +382,8 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
         for r in range(13):
             for n in range(1, min(counts[r], 3) + 1):
                 at_least[n] |= 1 << r
-        for cand, window in zip(_SEQUENCE_CANDIDATES, _SEQUENCE_WINDOWS, strict=True):
-            _, per, ranks, _ = cand
+        for cand in _SEQUENCES:
+            _, per, _, window, ranks = cand
             if at_least[per] & window == window:
                 for r in ranks:
                     counts[r] -= per
@@ -407,7 +394,7 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
                     best, pick = plays, cand
         if pick is None:
             break
-        t, per, ranks, rank = pick
+        t, per, rank, _, ranks = pick
         for r in ranks:
             counts[r] -= per
         if t == ComboType.STRAIGHT:
