@@ -127,8 +127,9 @@ def simulation_key(seed: bytes) -> bytes:
     32 bytes with SHA-256, so that short seeds such as ``1f`` are convenient for tests."""
     if not seed:
         raise SimulateError("the seed is empty: give at least one byte (two hex digits)")
-    secret = seed if len(seed) == SECRET_BYTES else hashlib.sha256(b"guandan-simulate/seed|" + seed).digest()
-    return derive_key(secret)
+    if len(seed) != SECRET_BYTES:
+        seed = hashlib.sha256(b"guandan-simulate/seed|" + seed).digest()
+    return derive_key(seed)
 
 
 def player_seed(seed: bytes, board: Board, room: str, seat: Seat) -> bytes:
