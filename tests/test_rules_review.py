@@ -971,3 +971,35 @@ def test_tribute_phase_agrees_with_the_model(seed: int, order: str) -> None:
     assert p.is_complete and p.leader == leader
     assert sum(size(h) for h in p.hands) == 108
     assert [size(h) for h in p.hands] == [27] * 4
+
+
+# === defects found by the review (minor; strict xfail: they turn into failures once fixed,
+# so that whoever fixes them removes the marker) =============================================
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=(AttributeError, TypeError),
+    reason="review: TributePhase does not check the seat or card type",
+)
+def test_tribute_phase_refuses_a_bad_seat_or_card_with_its_own_error() -> None:
+    # The triad contract: can_* answers yes or no, verify_* raises a GuandanError (as
+    # Deal does for a bad seat since c965399). TributePhase raises AttributeError/TypeError.
+    p = phase("N E S W", {W: "S6 SA", N: "S3"})
+    assert not p.can_tribute(7, kind("SA"))  # type: ignore[arg-type]
+    assert not p.can_tribute(W, "SA")  # type: ignore[arg-type]
+    p.tribute(W, kind("SA"))
+    assert not p.can_return(7, kind("S3"))  # type: ignore[arg-type]
+    with pytest.raises(GuandanError):
+        p.verify_return(7, kind("S3"))  # type: ignore[arg-type]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=pytest.fail.Exception,
+    reason="review: TributePhase does not check its level",
+)
+def test_tribute_phase_refuses_a_level_that_is_no_rank() -> None:
+    # At "level" 13 the engine takes the big joker for the wild card (4 * 13 + 1 == HR).
+    with pytest.raises(GuandanError):
+        TributePhase([c("S3"), c("S4"), c("S5"), c("S6 HR")], 13, result_of("N E S W"))
