@@ -545,31 +545,6 @@ def deals_export_command(name: str, fmt: str, output: str | None, event: str | N
 _REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result", "status", "error")
 
 
-class _RecordsProgress:
-    """A progress bar on stderr for record work, only when stderr is a terminal."""
-
-    def __init__(self, label: str) -> None:
-        import sys
-
-        self.label = label
-        self.enabled = sys.stderr.isatty()
-        self.bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            import sys
-
-            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-
-
 @main.command("replay")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
@@ -594,11 +569,9 @@ def replay_command(files: tuple[str, ...], strict: bool, jobs: int | None, fmt: 
     """
     from duplicate.replay import check_files
 
-    progress = _RecordsProgress("Replaying")
-    try:
-        reports = list(check_files(files, strict=strict, jobs=jobs, progress=progress))
-    finally:
-        progress.close()
+    check = check_files(files, strict=strict, jobs=jobs)
+    with _db_progress(check.total, "Replaying") as tick:
+        reports = list(check.reports(tick))
     emit_rows((r.to_dict() for r in reports), fmt, _REPLAY_COLUMNS)
     failed = sum(not r.ok for r in reports)
     if fmt == "table":
@@ -657,20 +630,19 @@ def import_command(
     fix = Correction(reason, by) if correction and reason and by else None
     click.get_current_context().meta[_DB_URL_KEY] = db_url
     engine = _db_engine()
-    progress = _RecordsProgress("Importing")
     try:
-        outcomes = list(
-            import_files(
-                engine,
-                files,
-                per="deal" if per == "deal" else "file",
-                board_set=board_set,
-                correction=fix,
-                progress=lambda n: progress(n, len(files)),
+        with _db_progress(len(files), "Importing") as tick:
+            outcomes = list(
+                import_files(
+                    engine,
+                    files,
+                    per="deal" if per == "deal" else "file",
+                    board_set=board_set,
+                    correction=fix,
+                    progress=tick,
+                )
             )
-        )
     finally:
-        progress.close()
         engine.dispose()
     emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)
     failed = sum(not o.ok for o in outcomes)

@@ -94,7 +94,7 @@ def main() -> None:
         path = Path(tmp) / "big.gdn"
         path.write_text(text, encoding="utf-8")
         for jobs in sorted({1, args.jobs}):
-            t = best(args.repeat, lambda j=jobs: list(check_files([path], jobs=j)))  # type: ignore[misc]
+            t = best(args.repeat, lambda j=jobs: list(check_files([path], jobs=j).reports()))  # type: ignore[misc]
             print(
                 f"check_files, {jobs} process{'es' if jobs > 1 else '  '}: {n / t:8.0f} deals/s"
                 f"  (guandan replay)"

@@ -414,6 +414,12 @@ class _Reader:
             if not text.strip():
                 blank_before = True
                 continue
+            if self.scan and "{" not in text and text.lstrip()[0] != "[":
+                # a play or comment line cannot begin a deal: only its effect on state counts
+                blank_before = False
+                if rec is None:
+                    rec = DealRecord(file=self.file, line=number)
+                continue
             try:
                 content, comments = _split_comments(text, number)
             except GdnError as e:

@@ -378,9 +378,8 @@ def import_files(
     """Import every deal of the ``.gdn`` files, file by file; one outcome per deal.
 
     A file that cannot be read (missing, not UTF-8) gives one ``error`` outcome.
-    ``progress`` is called with the number of deals of each file once it is done.
+    ``progress(1)`` is called after each file.
     """
-    check_schema(engine)
     for path in paths:
         name = os.fspath(path)
         try:
@@ -388,16 +387,14 @@ def import_files(
                 records = gdn.loads(f.read(), file=name, strict=False)
         except GdnError as e:
             yield ImportOutcome(name, e.line, None, None, "error", error=str(e))
-            continue
         except OSError as e:
             yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {e.strerror or e}")
-            continue
-        outcomes = import_records(
-            engine, records, per=per, board_set=board_set, correction=correction, rules=rules
-        )
-        yield from outcomes
+        else:
+            yield from import_records(
+                engine, records, per=per, board_set=board_set, correction=correction, rules=rules
+            )
         if progress is not None:
-            progress(len(outcomes))
+            progress(1)
 
 
 def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:

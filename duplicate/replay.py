@@ -30,6 +30,7 @@ from engine.seat import Seat
 __all__ = [
     "PARALLEL_MIN_DEALS",
     "DealReport",
+    "FileCheck",
     "Position",
     "ReplayError",
     "ReplayResult",
@@ -380,23 +381,62 @@ def _check_piece(piece: tuple[str, int, str, Ruleset]) -> list[DealReport]:
     return check_text(text, file=file, first_line=first_line, rules=rules)
 
 
+@dataclass(slots=True)
+class FileCheck:
+    """The deals of some ``.gdn`` files, cut into pieces, ready to replay (:func:`check_files`).
+
+    ``total`` is the number of deals found (for a progress bar); :meth:`reports` does the work.
+    """
+
+    # each item is a piece of work (file, first line, text of whole deals, rules), or the
+    # report of a file that cannot be read
+    work: list[tuple[str, int, str, Ruleset] | DealReport]
+    total: int
+    strict: bool
+    jobs: int
+
+    def reports(self, progress: Callable[[int], object] | None = None) -> Iterator[DealReport]:
+        """Replay every deal in order, one report per deal; ``progress(n)`` after n deals.
+
+        With ``strict``, stops after the first deal that fails.
+        """
+        for batch in self._results():
+            for rep in batch:
+                yield rep
+                if self.strict and not rep.ok:
+                    return
+            if progress is not None:
+                progress(len(batch))
+
+    def _results(self) -> Iterator[list[DealReport]]:
+        pieces = [w for w in self.work if not isinstance(w, DealReport)]
+        pool = ProcessPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
+        done: Iterator[list[DealReport]] = (
+            pool.map(_check_piece, pieces) if pool is not None else map(_check_piece, pieces)
+        )
+        try:
+            for item in self.work:
+                yield [item] if isinstance(item, DealReport) else next(done)
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+
 def check_files(
     paths: Sequence[str | os.PathLike[str]],
     *,
     strict: bool = False,
     jobs: int | None = None,
     rules: Ruleset = COMPETITION,
-    progress: Callable[[int, int], object] | None = None,
-) -> Iterator[DealReport]:
-    """Replay every deal of the ``.gdn`` files in order, yielding one report per deal.
+) -> FileCheck:
+    """Prepare to replay every deal of the ``.gdn`` files (``guandan replay``).
 
-    ``strict`` stops after the first deal that fails. ``jobs`` processes share the work
-    (``None``: all cores when there are at least :data:`PARALLEL_MIN_DEALS` deals, else 1);
-    files are cut into pieces of whole deals with :func:`duplicate.gdn.split_deals`, so the
-    reports are the same, in the same order, whatever ``jobs`` is. ``progress`` is called
-    with the number of deals just done and the number of deals in all (for a progress bar).
+    Each file is read and cut into pieces of whole deals with
+    :func:`duplicate.gdn.split_deals`; :meth:`FileCheck.reports` then replays them, the
+    pieces shared by ``jobs`` processes (``None``: all cores when there are at least
+    :data:`PARALLEL_MIN_DEALS` deals, else 1). The reports are the same, in the same order,
+    whatever ``jobs`` is. ``strict`` stops after the first deal that fails.
     """
-    # each item is a piece of work, or the report of a file that cannot be read
     work: list[tuple[str, int, str, Ruleset] | DealReport] = []
     total = 0
     for path in paths:
@@ -414,27 +454,7 @@ def check_files(
         for i in range(0, len(deals), _BATCH):
             batch = deals[i : i + _BATCH]
             work.append((name, batch[0][0], "\n".join(t for _, t in batch), rules))
-    pieces = [w for w in work if not isinstance(w, DealReport)]
+    pieces = sum(not isinstance(w, DealReport) for w in work)
     if jobs is None:
         jobs = (os.cpu_count() or 1) if total >= PARALLEL_MIN_DEALS else 1
-    jobs = max(1, min(jobs, len(pieces)))
-
-    def results() -> Iterator[list[DealReport]]:
-        pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
-        done: Iterator[list[DealReport]] = (
-            pool.map(_check_piece, pieces) if pool is not None else map(_check_piece, pieces)
-        )
-        try:
-            for item in work:
-                yield [item] if isinstance(item, DealReport) else next(done)
-        finally:
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
-
-    for batch_reports in results():
-        for rep in batch_reports:
-            yield rep
-            if strict and not rep.ok:
-                return
-        if progress is not None:
-            progress(len(batch_reports), total)
+    return FileCheck(work, total, strict, max(1, min(jobs, pieces)))

@@ -221,3 +221,20 @@ def test_finish_of_a_double_down(finish: tuple[Seat, ...], ok: bool) -> None:
 def test_finish_of_a_single_down(finish: tuple[Seat, ...], ok: bool) -> None:
     result = DealResult((Seat.S, Seat.E, Seat.W, Seat.N), Side.NS, 1, False)
     assert finish_agrees(finish, result) is ok
+
+
+def test_check_files_counts_reports_and_progress(tmp_path: Path) -> None:
+    from duplicate.replay import check_files
+
+    lines = _board1()
+    bad = tmp_path / "bad.gdn"
+    bad.write_text(_replace(lines, 7, "E PASS"), encoding="utf-8")
+    check = check_files([EXAMPLE, bad, EXAMPLE], jobs=1)
+    assert check.total == 53 and check.jobs == 1
+    ticks: list[int] = []
+    reports = list(check.reports(ticks.append))
+    assert len(reports) == sum(ticks) == 53
+    assert [r.status for r in reports].count("error") == 1 and reports[26].line == 1
+    assert reports[26].error is not None and reports[26].error.startswith(f"{bad}:7: seat E:")
+    strict = list(check_files([EXAMPLE, bad, EXAMPLE], strict=True).reports())
+    assert len(strict) == 27 and not strict[-1].ok
