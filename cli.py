@@ -669,7 +669,7 @@ def import_command(
     "seed_hex",
     metavar="HEX",
     help="Seed in hexadecimal. 64 digits are a seed file's secret (the same boards); "
-    "shorter seeds are stretched with SHA-256.",
+    "other lengths are stretched to 32 bytes with SHA-256.",
 )
 @click.option(
     "--seed-file",
