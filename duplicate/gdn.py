@@ -358,7 +358,9 @@ def _parse_play(content: str, line: int) -> Play:
     seat = _SEATS.get(toks[0])
     if seat is None:
         raise GdnError(f"a play starts with a seat N, E, S or W, not {toks[0]!r}", line=line)
-    if len(toks) == 2 and toks[1].upper() == "PASS":
+    if len(toks) > 1 and toks[1].upper() == "PASS":
+        if len(toks) > 2:
+            raise GdnError(f"PASS with {toks[2]!r} after it", line=line, seat=seat)
         return Play(seat, 0, line=line)
     i = 1
     ctype = _TYPES_BY_LOWER.get(toks[1].lower()) if len(toks) > 1 else None

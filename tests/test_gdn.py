@@ -171,6 +171,8 @@ def test_unknown_values_and_lenient_result() -> None:
         (_board_text(plays="N 5 S5\n"), 6, Seat.N, "rank '5' without a combination type"),
         (_board_text(plays="Q Single 5 S5\n"), 6, None, "starts with a seat"),
         (_board_text(plays="N\n"), 6, Seat.N, "has cards, or is PASS"),
+        (_board_text(plays="N PASS S5\n"), 6, Seat.N, "PASS with 'S5' after it"),
+        (_board_text(plays="N Strait 3 S3 S4 S5 S6 S7\n"), 6, Seat.N, "unknown combination type"),
         (_board_text(plays="N Single 5 S5 {oops\n"), 6, None, "unclosed '{'"),
         (_board_text(plays="N Single 5 S5 S5 S5\n"), 6, Seat.N, "more than twice"),
         (_board_text(extra_tags="N Single 5 S5\n"), 5, None, "before [Play]"),
