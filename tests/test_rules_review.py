@@ -467,6 +467,37 @@ def test_levels_start_at_two_each_deal_at_the_winners_level_until_a_is_passed() 
         m.deal_hands(NS_DOUBLE_DOWN)
 
 
+#: N 1st, E 2nd, W 3rd, S 4th after a N–S double down: E and W hold the big jokers
+#: between them (抗贡), so no card moves and N leads.
+AT_A_AFTER_DOUBLE_DOWN = (
+    [c("S3"), c("S4 HR"), c("S6 S7"), c("S5 HR")],
+    "N:S3 E:S4 S:- W:S5 E:HR S:- W:- W:HR",
+)
+#: The same finishing order after a N E W S deal: S (4th) holds both big jokers (抗贡).
+AT_A_AFTER_SINGLE_DOWN = ([c("S3"), c("S4"), c("HR HR"), c("S5")], "N:S3 E:S4 S:- W:S5")
+
+
+@pytest.mark.parametrize(("limit", "after_three"), [(0, A), (3, 0)])
+def test_match_failures_at_a_through_the_match_api(limit: int, after_three: int) -> None:
+    m = Match(Ruleset(a_fail_limit=limit), first_leader=W)
+    for _ in range(4):  # 2 → 5 → 8 → J → A
+        _ns_double_down(m)
+        m.finish_deal()
+    assert m.levels == (A, 0) and m.deal_level == A and not m.is_over
+    deals = (AT_A_AFTER_DOUBLE_DOWN, AT_A_AFTER_SINGLE_DOWN, AT_A_AFTER_SINGLE_DOWN)
+    for i, (hands, script) in enumerate(deals):
+        d = m.start_deal(hands)
+        assert m.tribute_phase is not None and m.tribute_phase.resisted
+        assert d.level == A and d.leader == N
+        run(d, script)
+        assert d.result().finish_tag == "N E W S"
+        m.finish_deal()  # N 1st with the partner 4th at own A: a failure, not a pass
+        assert not m.is_over
+        if i < 2:
+            assert m.levels == (A, 0) and m.a_failures[0] == i + 1
+    assert m.levels == (after_three, 0) and m.deal_level == after_three
+
+
 def test_levels_are_capped_at_a() -> None:
     up = level_up((parse_level("Q"), 0), (0, 0), parse_level("Q"), result_of("N S E W"))
     assert up.levels == (A, 0) and not up.passed_a and up.next_level == A
