@@ -33,6 +33,7 @@ from engine.cards import (
 from engine.combo import Combo
 from engine.deal import Deal, DealResult, check_hands
 from engine.errors import GameOverError, GuandanError, TributeError
+from engine.reading import check_cards, check_level
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
@@ -96,6 +97,9 @@ class TributePhase:
     ) -> None:
         if len(hands) != 4:
             raise TributeError(f"the tribute phase needs 4 hands (N, E, S, W), not {len(hands)}")
+        check_level(level)
+        for seat, hand in zip(Seat, hands, strict=True):
+            check_cards(hand, f"{seat.name}'s hand")
         self.level = level
         self.rules = rules
         self.previous = previous
@@ -188,8 +192,15 @@ class TributePhase:
 
     # --- tribute -----------------------------------------------------------------------
 
+    @staticmethod
+    def _check_seat(seat: object, what: str) -> Seat:
+        """The seat, or :class:`TributeError` when ``seat`` is no :class:`Seat`."""
+        if isinstance(seat, Seat):
+            return seat
+        raise TributeError(f"{what}: {seat!r} is not a seat (N, E, S or W)")
+
     def _held(self, seat: Seat, card: Kind, what: str) -> None:
-        if not 0 <= card < len(KIND_TOKENS):
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(KIND_TOKENS):
             raise TributeError(f"{seat.name}'s {what}: {card!r} is not a card kind")
         if not count(self._hands[seat], card):
             raise TributeError(
@@ -198,6 +209,7 @@ class TributePhase:
 
     def verify_tribute(self, seat: Seat, card: Kind) -> None:
         """Raise :class:`TributeError` unless ``seat`` may pay ``card`` as tribute now."""
+        seat = self._check_seat(seat, "tribute")
         if self.resisted:
             raise TributeError(
                 f"{seat.name} owes no tribute: the tribute is resisted (抗贡, §9), the payers "
@@ -213,6 +225,12 @@ class TributePhase:
             )
         self._held(seat, card, "tribute")
         legal = self.legal_tributes(seat)
+        if not legal:
+            # Only possible with hands of wild hearts alone (never with 27 dealt cards).
+            raise TributeError(
+                f"{seat.name} holds no card that can be paid as tribute: wild hearts are "
+                f"never demanded (RULES.md §9)"
+            )
         if card not in legal:
             if card == wild_kind(self.level):
                 why = "wild hearts are never demanded as tribute"
@@ -272,6 +290,7 @@ class TributePhase:
 
     def verify_return(self, seat: Seat, card: Kind) -> None:
         """Raise :class:`TributeError` unless ``seat`` may return ``card`` now."""
+        seat = self._check_seat(seat, "return")
         if seat in self._returned:
             raise TributeError(
                 f"{seat.name} has already returned {KIND_TOKENS[self._returned[seat]]}"
@@ -321,6 +340,11 @@ class TributePhase:
         """
         for seat in self.pending_tributes():
             options = self.legal_tributes(seat)
+            if not options:
+                raise TributeError(
+                    f"{seat.name} holds no card that can be paid as tribute: wild hearts are "
+                    f"never demanded (RULES.md §9)"
+                )
             self.tribute(seat, choose_tribute(seat, options) if choose_tribute else options[0])
         for seat in self.pending_returns():
             options = self.legal_returns(seat)

@@ -1004,15 +1004,9 @@ def test_tribute_phase_agrees_with_the_model(seed: int, order: str) -> None:
     assert [size(h) for h in p.hands] == [27] * 4
 
 
-# === defects found by the review (minor; strict xfail: they turn into failures once fixed,
-# so that whoever fixes them removes the marker) =============================================
+# === defects found by the review, now fixed in engine/match.py ===============================
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(AttributeError, TypeError),
-    reason="review: TributePhase does not check the seat or card type",
-)
 def test_tribute_phase_refuses_a_bad_seat_or_card_with_its_own_error() -> None:
     # The triad contract: can_* answers yes or no, verify_* raises a GuandanError (as
     # Deal does for a bad seat since c965399). TributePhase raises AttributeError/TypeError.
@@ -1025,12 +1019,19 @@ def test_tribute_phase_refuses_a_bad_seat_or_card_with_its_own_error() -> None:
         p.verify_return(7, kind("S3"))  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="review: TributePhase does not check its level",
-)
 def test_tribute_phase_refuses_a_level_that_is_no_rank() -> None:
     # At "level" 13 the engine takes the big joker for the wild card (4 * 13 + 1 == HR).
     with pytest.raises(GuandanError):
         TributePhase([c("S3"), c("S4"), c("S5"), c("S6 HR")], 13, result_of("N E S W"))
+
+
+def test_tribute_phase_refuses_bad_hands_and_a_payer_of_wilds_alone() -> None:
+    with pytest.raises(GuandanError, match="hand"):
+        TributePhase([c("S3"), c("S4"), c("S5"), -1], 2, result_of("N E S W"))
+    # W (4th) holds only the wild H2: nothing can be demanded, said clearly.
+    p = phase("N E S W", {W: "H2", N: "S3"})
+    assert p.legal_tributes(W) == []
+    with pytest.raises(GuandanError, match="wild hearts are never demanded"):
+        p.verify_tribute(W, kind("H2"))
+    with pytest.raises(GuandanError, match="wild hearts are never demanded"):
+        p.complete()
