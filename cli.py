@@ -545,6 +545,41 @@ def deals_export_command(name: str, fmt: str, output: str | None, event: str | N
 _REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result", "status", "error")
 
 
+def _ruleset(variants: tuple[str, ...]) -> Any:
+    """The ``Ruleset`` of ``--variant NAME=VALUE`` options (usage error when one is bad)."""
+    from dataclasses import fields
+
+    from engine.ruleset import Ruleset
+
+    kinds = {f.name: f.type for f in fields(Ruleset)}
+    values: dict[str, Any] = {}
+    for item in variants:
+        name, _, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in kinds or not text.strip():
+            raise click.BadParameter(
+                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}",
+                param_hint="--variant",
+            )
+        if kinds[name] in (bool, "bool"):
+            if text.strip().lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise click.BadParameter(
+                    f"{item!r}: {name} is true or false", param_hint="--variant"
+                )
+            values[name] = text.strip().lower() in ("true", "1", "yes", "on")
+        else:
+            try:
+                values[name] = int(text)
+            except ValueError:
+                raise click.BadParameter(
+                    f"{item!r}: {name} is a number", param_hint="--variant"
+                ) from None
+    try:
+        return Ruleset.from_dict(values)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--variant") from None
+
+
 @main.command("replay")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
@@ -560,8 +595,18 @@ _REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result",
     default=None,
     help="Worker processes. Default: all cores when there are many deals, else 1.",
 )
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
+    "(repeatable; default: the competition rules).",
+)
 @output_options
-def replay_command(files: tuple[str, ...], strict: bool, jobs: int | None, fmt: str) -> None:
+def replay_command(
+    files: tuple[str, ...], strict: bool, jobs: int | None, variants: tuple[str, ...], fmt: str
+) -> None:
     """Replay every deal of the .gdn FILES and check each play and result.
 
     Prints per deal its board, room, finishing order and result, or the first point of
@@ -569,7 +614,7 @@ def replay_command(files: tuple[str, ...], strict: bool, jobs: int | None, fmt: 
     """
     from duplicate.replay import check_files
 
-    check = check_files(files, strict=strict, jobs=jobs)
+    check = check_files(files, strict=strict, jobs=jobs, rules=_ruleset(variants))
     with _db_progress(check.total, "Replaying") as tick:
         reports = list(check.reports(tick))
     emit_rows((r.to_dict() for r in reports), fmt, _REPLAY_COLUMNS)

@@ -105,3 +105,28 @@ def test_replay_has_help_and_needs_files() -> None:
     assert result.exit_code == 0 and "Replay every deal" in result.output
     assert "--strict / --lenient" in result.output and "--jobs" in result.output
     assert CliRunner().invoke(main, ["replay"]).exit_code == 2
+
+
+def test_rule_variants_change_the_replay() -> None:
+    """Under double_down_plus4 the example's 7 double downs gain 4, not the recorded 3."""
+    result = CliRunner().invoke(
+        main, ["replay", "--json", "--variant", "double_down_plus4=true", str(EXAMPLE)]
+    )
+    assert result.exit_code == 1
+    rows = json.loads(result.output)
+    failed = [r for r in rows if r["status"] == "error"]
+    assert len(failed) == 7
+    assert all("does not match the replay" in r["error"] and "+4" in r["error"] for r in failed)
+    same = CliRunner().invoke(main, ["replay", "--variant", "bomb_max=10", str(EXAMPLE)])
+    assert same.exit_code == 0
+
+
+def test_bad_variants_are_usage_errors() -> None:
+    for bad, message in (
+        ("foo=1", "NAME one of"),
+        ("bomb_max=3", "between 4 and 10"),
+        ("jiefeng_next=maybe", "true or false"),
+        ("bomb_max=x", "is a number"),
+    ):
+        result = CliRunner().invoke(main, ["replay", "--variant", bad, str(EXAMPLE)])
+        assert result.exit_code == 2 and message in result.output
