@@ -480,24 +480,49 @@ def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str |
 
 @deals_group.command("verify")
 @click.argument("seed_file", type=click.Path(dir_okay=False))
-@click.option("--set", "set_name", required=True, help="The stored set to check.")
+@click.option("--set", "set_name", help="The stored set to check.")
+@click.option("--gdn", "gdn_file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Instead of a stored set, check published .gdn hand records (no database).")
+@click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
+              help="With --gdn: the set's level schedule (fixed, fixed:LEVEL, cycle, random).")
 @click.option("--delayed", metavar="VALUE", help="The delayed value (default: the stored one).")
 @click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
 @_db_errors
 def deals_verify_command(
-    seed_file: str, set_name: str, delayed: str | None, commitment: str | None, as_json: bool
+    seed_file: str,
+    set_name: str | None,
+    gdn_file: str | None,
+    schedule: str,
+    delayed: str | None,
+    commitment: str | None,
+    as_json: bool,
 ) -> None:
-    """Regenerate a stored set from its revealed SEED_FILE and check every board.
+    """Regenerate boards from their revealed SEED_FILE and check every one.
 
-    Checks the seed against the commitment, then every board's hands, level, leader and
-    DealId; exits 1 naming the first difference. On success the seed is recorded as
-    revealed.
+    With --set: the stored set, against its stored commitment (and --commitment, the
+    published one); on success the seed is recorded as revealed. With --gdn: published
+    hand records, by anyone, without a database. Every board's hands, level, leader and
+    DealId are compared; exits 1 naming the first difference.
     """
-    from duplicate.boards import set_info, verify_set
+    from duplicate.boards import set_info, verify_hand_records, verify_set
     from duplicate.dealing import read_seed_file
 
+    if (set_name is None) == (gdn_file is None):
+        raise click.UsageError("give exactly one of --set NAME and --gdn FILE")
     seed = read_seed_file(seed_file)
+    if gdn_file is not None:
+        with click.open_file(gdn_file, encoding="utf-8") as f:
+            text = f.read()
+        checked = verify_hand_records(seed, text, schedule, delayed, commitment, gdn_file)
+        if as_json:
+            doc = {"ok": True, "boards_checked": checked, "commitment": seed.commitment}
+            click.echo(_db_json(doc), nl=False)
+        else:
+            click.echo(f"{gdn_file}: {checked} boards match the seed file, "
+                       f"commitment {seed.commitment}")
+        return
+    assert set_name is not None
     engine = _db_engine()
     try:
         total = set_info(engine, set_name).board_count

@@ -29,6 +29,7 @@ from duplicate.dealing import (
     LevelSchedule,
     SeedFile,
     board_from_hands,
+    generate_board,
     generate_boards,
 )
 from duplicate.errors import (
@@ -390,15 +391,71 @@ def _compare(name: str, stored: Sequence[Board], fresh: Sequence[Board]) -> None
     for old, new in zip(stored, fresh, strict=True):
         if old.number != new.number:
             raise VerificationError(f"set {name!r}: board {new.number} is missing")
-        for what, a, b in (
-            ("hands (DealId)", old.deal_id, new.deal_id),
-            ("level", rank_name(old.level), rank_name(new.level)),
-            ("leader", old.leader.name, new.leader.name),
-        ):
-            if a != b:
-                raise VerificationError(
-                    f"set {name!r}, board {old.number}: stored {what} {a} is not the regenerated {b}"
-                )
+        _compare_board(f"set {name!r}, board {old.number}", old, new, "stored")
+
+
+def _compare_board(where: str, old: Board, new: Board, label: str) -> None:
+    """Refuse a ``label`` (stored, published) board that differs from its regenerated twin."""
+    for what, a, b in (
+        ("hands (DealId)", old.deal_id, new.deal_id),
+        ("level", rank_name(old.level), rank_name(new.level)),
+        ("leader", old.leader.name, new.leader.name),
+    ):
+        if a != b:
+            raise VerificationError(f"{where}: {label} {what} {a} is not the regenerated {b}")
+
+
+def verify_hand_records(
+    seed: SeedFile,
+    text: str,
+    schedule: LevelSchedule | str = DEFAULT_SCHEDULE,
+    delayed: str | None = None,
+    commitment: str | None = None,
+    source: str = "<gdn>",
+) -> int:
+    """Check published ``.gdn`` hand records against their revealed seed, with no database.
+
+    Each record's board (by its ``Board`` tag) is regenerated with the seed, the delayed
+    value and the level schedule, and must have the same hands, level and leader; its
+    ``Generator`` and ``DealId`` tags, when present, must be the seed's generator and the
+    hash of its hands. Returns the number of boards checked; raises
+    :class:`VerificationError` (or ``duplicate.gdn.GdnError`` for a malformed file) naming
+    the first difference and its line.
+    """
+    from duplicate.gdn import loads
+
+    if commitment is not None and commitment.strip().lower() != seed.commitment:
+        raise VerificationError(
+            f"the seed file's SHA-256 is {seed.commitment}, not the published commitment "
+            f"{commitment.strip()}"
+        )
+    if isinstance(schedule, str):
+        schedule = LevelSchedule.parse(schedule)
+    key = seed.key(delayed)
+    records = loads(text, file=source)
+    if not records:
+        raise VerificationError(f"{source}: no boards to verify")
+    for rec in records:
+        where = f"{source}:{rec.line}, board {rec.board}"
+        try:
+            number = int(rec.board or "")
+            published = board_from_hands(rec.hands, number, rec.level, seed.generator)
+        except (ValueError, GeneratorError) as exc:
+            raise VerificationError(f"{where}: not a hand record of a set ({exc})") from None
+        generator = rec.tags.get("Generator", seed.generator)
+        if generator != seed.generator:
+            raise VerificationError(
+                f"{where}: generator {generator}, the seed file's is {seed.generator}"
+            )
+        tag = rec.tags.get("DealId", published.deal_id)
+        if tag != published.deal_id:
+            raise VerificationError(
+                f"{where}: DealId {tag} is not the hash of the hands ({published.deal_id})"
+            )
+        published = dataclasses.replace(published, leader=rec.leader)
+        fresh = generate_board(key, number, schedule, seed.generator)
+        _compare_board(where, published, fresh, "published")
+    return len(records)
 
 
 # --- hand records -------------------------------------------------------------------------

@@ -1,24 +1,33 @@
 """Shared database fixtures: every database test runs on SQLite, and on PostgreSQL too when
 ``GUANDAN_TEST_DATABASE_URL`` names a server (``.ci/run`` sets it).
 
-* ``db_url``: the URL of an empty database, parametrised over the backends. SQLite is a
-  fresh file in the test's temporary directory. For PostgreSQL, one uniquely named database
-  is created per test session (so concurrent runs and xdist workers never collide), emptied
-  before each test, and dropped at the end.
+* ``db_url``: the URL of an **empty** database, parametrised over the backends. SQLite is
+  a fresh file in the test's temporary directory; PostgreSQL is a database created for the
+  test session, its ``public`` schema emptied before each test.
 * ``db_engine``: an engine on ``db_url``, disposed after the test.
-* ``migrated_engine``: ``db_engine`` with the migrations run up to the newest revision.
+* ``migrated_url`` / ``migrated_engine``: a database migrated to the newest revision by the
+  Alembic migrations (never ``create_all``), with no rows. The migrations run once per
+  session: SQLite copies a migrated template file; PostgreSQL keeps a ``migrated`` schema
+  beside ``public`` in the session database (connections get it as their search path) and
+  truncates its tables before each test (migrating it again if a test left it at another
+  revision).
+
+The PostgreSQL database is uniquely named (process id and a random suffix), so concurrent
+runs and xdist workers never collide, and is dropped at the end of the session.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, make_url, text
+from sqlalchemy import Engine, create_engine, inspect, make_url, text
 
-from duplicate.db import make_engine, resolve_url, upgrade
+from duplicate.db import current_revision, head_revision, make_engine, resolve_url, upgrade
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
@@ -26,8 +35,8 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
 
 
 @pytest.fixture(scope="session")
-def _postgres_url() -> Iterator[str]:
-    """A fresh, uniquely named PostgreSQL database for this test session, dropped afterwards."""
+def _postgres_database() -> Iterator[str]:
+    """A fresh, uniquely named PostgreSQL database for this session, dropped at the end."""
     server = make_url(resolve_url(os.environ[TEST_DB_ENV]))
     name = f"guandan_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
@@ -41,19 +50,55 @@ def _postgres_url() -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
-    """The URL of an empty database on each configured backend."""
-    if request.param == "sqlite":
-        return f"sqlite:///{os.fspath(tmp_path)}/test.sqlite"
-    url: str = request.getfixturevalue("_postgres_url")
+def _in_schema(url: str, schema: str) -> str:
+    """``url`` with every connection's search path set to ``schema`` (created if missing)."""
     engine = create_engine(url, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
+            conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
     finally:
         engine.dispose()
+    with_path = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+    return with_path.render_as_string(hide_password=False)
+
+
+def _reset_postgres(url: str, schema: str) -> None:
+    """Empty ``schema`` of the PostgreSQL database at ``url`` (tables, types, sequences)."""
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to the newest revision once, copied by each test."""
+    path = tmp_path_factory.mktemp("template") / "migrated.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()
+    return path
+
+
+@pytest.fixture(params=BACKENDS)
+def db_backend(request: pytest.FixtureRequest) -> str:
+    """The database backend of this test: ``sqlite`` or ``postgresql``."""
+    backend: str = request.param
+    return backend
+
+
+@pytest.fixture
+def db_url(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty database on each configured backend."""
+    if db_backend == "sqlite":
+        return f"sqlite:///{tmp_path}/test.sqlite"
+    url: str = request.getfixturevalue("_postgres_database")
+    _reset_postgres(url, "public")
     return url
 
 
@@ -66,7 +111,32 @@ def db_engine(db_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def migrated_engine(db_engine: Engine) -> Engine:
-    """An engine on a database migrated to the newest revision (never ``create_all``)."""
-    upgrade(db_engine)
-    return db_engine
+def migrated_url(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a database at the newest revision, with no rows."""
+    if db_backend == "sqlite":
+        path = tmp_path / "migrated.sqlite"
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
+        return f"sqlite:///{path}"
+    database: str = request.getfixturevalue("_postgres_database")
+    url = _in_schema(database, "migrated")
+    engine = make_engine(url)
+    try:
+        if current_revision(engine) != head_revision():
+            _reset_postgres(database, "migrated")
+            upgrade(engine)
+        tables = [t for t in inspect(engine).get_table_names() if t != "alembic_version"]
+        if tables:
+            with engine.begin() as conn:
+                names = ", ".join(f'"{t}"' for t in tables)
+                conn.execute(text(f"TRUNCATE TABLE {names} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+    return url
+
+
+@pytest.fixture
+def migrated_engine(migrated_url: str) -> Iterator[Engine]:
+    """An engine on the migrated database ``migrated_url``."""
+    engine = make_engine(migrated_url)
+    yield engine
+    engine.dispose()

@@ -3,6 +3,7 @@ refuse repeated boards, all-or-nothing writes, reveal and verify, hand records."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -18,10 +19,19 @@ from duplicate.boards import (
     load_set,
     reveal_set,
     store_set,
+    verify_hand_records,
     verify_set,
 )
 from duplicate.db import DEFAULT_URL, ENV_VAR, check_schema, resolve_url, session_scope
-from duplicate.dealing import SeedFile, parse_seed_file, seed_file_bytes
+from duplicate.dealing import (
+    LevelSchedule,
+    SeedFile,
+    deal_id_of_kinds,
+    derive_key,
+    generate_board,
+    parse_seed_file,
+    seed_file_bytes,
+)
 from duplicate.errors import (
     BoardExistsError,
     BoardSetNotFoundError,
@@ -191,8 +201,6 @@ def test_verify_finds_tampered_boards(migrated_engine: Engine, seed: SeedFile) -
         verify_set(migrated_engine, "t", seed)
     # ... and with a DealId forged to match: the regeneration catches it
     forged = b5.__class__(5, b5.level, b5.leader, (b5.kinds[1], b5.kinds[0], *b5.kinds[2:]), "", "")
-    from duplicate.dealing import deal_id_of_kinds
-
     _tamper(migrated_engine, 5, deal_id=deal_id_of_kinds(forged.kinds))
     with pytest.raises(VerificationError, match=r"board 5: stored hands \(DealId\)"):
         verify_set(migrated_engine, "t", seed)
@@ -272,3 +280,43 @@ def test_hand_records(seed: SeedFile) -> None:
     assert SECRET.hex() not in html
     # the wild hearts of the level (H7 at level 7) are marked wherever they are dealt
     assert html.count('<span class="wild">7</span>') == 6
+
+
+# --- published hand records, checked without a database ------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_verify_published_hand_records(seed: SeedFile) -> None:
+    text = (GOLDEN / "boards_gd-sha256ctr-fy-1_cycle.gdn").read_text()
+    assert verify_hand_records(seed, text, "cycle", commitment=seed.commitment) == 16
+    announced = parse_seed_file(seed_file_bytes(SECRET, delayed_info="an index close"))
+    late = (GOLDEN / "boards_gd-sha256ctr-fy-1_delayed_random.gdn").read_text()
+    delayed = "FTSE 100 close 2026-12-01: 8123.45"
+    assert verify_hand_records(announced, late, "random", delayed) == 8
+    with pytest.raises(VerificationError, match="board 1: published hands"):
+        verify_hand_records(announced, late, "random", delayed + "0")
+
+
+def test_published_hand_records_that_differ(seed: SeedFile) -> None:
+    text = (GOLDEN / "boards_gd-sha256ctr-fy-1_cycle.gdn").read_text()
+    with pytest.raises(VerificationError, match=r"x.gdn:8, board 2: published level 3 is not"):
+        verify_hand_records(seed, text, "fixed", source="x.gdn")
+    board = generate_board(derive_key(SECRET), 3, LevelSchedule.parse("cycle"))
+    n, e, s, w = board.kinds
+    i = next(i for i in range(27) if n[i] != e[0])  # give N's card i to E, E's first to N
+    moved_n = bytes(sorted(n[:i] + n[i + 1 :] + e[:1]))
+    moved_e = bytes(sorted(e[1:] + n[i : i + 1]))
+    tampered = dataclasses.replace(board, kinds=(moved_n, moved_e, s, w))
+    with pytest.raises(VerificationError, match="board 3: DealId .* is not the hash of the hands"):
+        verify_hand_records(seed, hand_record(tampered), "cycle")
+    forged = dataclasses.replace(tampered, deal_id=deal_id_of_kinds(tampered.kinds))
+    with pytest.raises(VerificationError, match=r"board 3: published hands \(DealId\)"):
+        verify_hand_records(seed, hand_record(forged), "cycle")
+    other_generator = text.replace("gd-sha256ctr-fy/1", "gd-other/1", 1)
+    with pytest.raises(VerificationError, match="board 1: generator gd-other/1"):
+        verify_hand_records(seed, other_generator, "cycle")
+    with pytest.raises(VerificationError, match="not the published commitment"):
+        verify_hand_records(seed, text, "cycle", commitment="00")
+    with pytest.raises(VerificationError, match="no boards to verify"):
+        verify_hand_records(seed, "", "cycle")

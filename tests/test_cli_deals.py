@@ -143,8 +143,8 @@ def test_generate_json_and_file(golden_seed: Path, tmp_path: Path) -> None:
     assert doc["boards"][1]["leader"] == "E" and len(doc["boards"][0]["hands"]["W"]) == 27
 
 
-def test_show_selected_boards(migrated_engine: object, db_url: str, golden_seed: Path) -> None:
-    deals = ("deals", "--db", db_url)
+def test_show_selected_boards(migrated_url: str, golden_seed: Path) -> None:
+    deals = ("deals", "--db", migrated_url)
     assert run(*deals, "generate", str(golden_seed), "-n", "6").exit_code == 0
     shown = run(*deals, "show", "golden", "-b", "5", "-b", "2").stdout
     assert shown.count("[Board ") == 2 and '[Board "2"]' in shown and '[Leader "N"]' in shown
@@ -152,11 +152,10 @@ def test_show_selected_boards(migrated_engine: object, db_url: str, golden_seed:
     fails(run(*deals, "show", "nope"), "no board set named 'nope'")
 
 
-def test_delayed_information(db_url: str, tmp_path: Path) -> None:
-    assert run("db", "--db", db_url, "upgrade").exit_code == 0
+def test_delayed_information(migrated_url: str, tmp_path: Path) -> None:
     seed_path = tmp_path / "late.seed"
     assert run("deals", "seed", str(seed_path), "--delayed-info", "index close").exit_code == 0
-    deals = ("deals", "--db", db_url)
+    deals = ("deals", "--db", migrated_url)
     fails(run(*deals, "generate", str(seed_path), "-n", "2"), "announces delayed information")
     assert run(*deals, "generate", str(seed_path), "-n", "2", "--delayed", "42.5").exit_code == 0
     fails(
@@ -187,3 +186,16 @@ def test_errors_are_one_line(db_url: str, tmp_path: Path, golden_seed: Path) -> 
     fails(run("deals", "--db", "nonsense", "list"), "invalid database URL 'nonsense'")
     usage = run(*deals, "generate", str(golden_seed), "-n", "0")
     assert usage.exit_code == 2  # a usage error, reported by click
+
+
+def test_verify_published_hand_records_without_a_database(golden_seed: Path) -> None:
+    golden = str(GOLDEN / "boards_gd-sha256ctr-fy-1_cycle.gdn")
+    result = run("deals", "verify", str(golden_seed), "--gdn", golden, "--level-schedule", "cycle")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{golden}: 16 boards match the seed file, commitment ")
+    fails(
+        run("deals", "verify", str(golden_seed), "--gdn", golden),
+        "board 2: published level 3 is not the regenerated 2",
+    )
+    assert run("deals", "verify", str(golden_seed)).exit_code == 2  # neither --set nor --gdn
+    assert run("deals", "verify", str(golden_seed), "--set", "x", "--gdn", golden).exit_code == 2
