@@ -15,6 +15,7 @@ with the next deal. Checking that the plays are legal is :mod:`duplicate.replay`
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -46,12 +47,14 @@ __all__ = [
     "Play",
     "dump",
     "dumps",
+    "dumps_json",
     "format_record",
     "decode",
     "from_json",
     "iter_records",
     "load",
     "loads",
+    "loads_json",
     "split_deals",
     "to_json",
 ]
@@ -763,6 +766,23 @@ def to_json(rec: DealRecord) -> dict[str, Any]:
             plays.append(item)
         obj["plays"] = plays
     return obj
+
+
+def dumps_json(records: DealRecord | Iterable[DealRecord]) -> str:
+    """The JSON form of a file: an array of :func:`to_json` objects, one per deal."""
+    recs = [records] if isinstance(records, DealRecord) else list(records)
+    return json.dumps([to_json(r) for r in recs], ensure_ascii=False, indent=1) + "\n"
+
+
+def loads_json(text: str | bytes, *, file: str | None = None) -> list[DealRecord]:
+    """The deals of a JSON array written by :func:`dumps_json` (or one deal object)."""
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        line = getattr(e, "lineno", None)
+        raise GdnError(f"JSON: not valid JSON: {e}", file=file, line=line) from None
+    objs = data if isinstance(data, list) else [data]
+    return [from_json(o, file=file) for o in objs]
 
 
 def from_json(obj: Any, *, file: str | None = None) -> DealRecord:

@@ -84,6 +84,13 @@ def test_json_form_round_trip_and_golden() -> None:
     assert objs[0]["plays"][0]["comments"] == ["N leads low"]
     assert objs[1]["result"] == {"side": "NS", "levels": 3}
     assert objs[2]["plays"] is None
+    # the file form: one JSON array, the golden file byte for byte
+    assert gdn.dumps_json(records) == (GOLDEN / "canonical.json").read_text(encoding="utf-8")
+    assert gdn.dumps(gdn.loads_json(gdn.dumps_json(records))) == _canonical_text()
+    assert gdn.dumps(gdn.loads_json(json.dumps(objs[2]))) == gdn.dumps(records[2])
+    with pytest.raises(GdnError, match="not valid JSON") as info:
+        gdn.loads_json('[{"tags": }]', file="bad.json")
+    assert info.value.file == "bad.json" and info.value.line == 1
 
 
 def test_example_file_reads_and_plays_are_normalised() -> None:
