@@ -296,10 +296,8 @@ def create_event(
             f"an event needs at least 1 round of 1 board, not {rounds} of {boards_per_round}"
         )
     seed = seed.strip().lower() if seed else secrets.token_hex(16)
-    try:
-        bytes.fromhex(seed)
-    except ValueError:
-        raise EventError(f"the event seed must be hexadecimal, not {seed!r}") from None
+    if not re.fullmatch(r"[0-9a-f]+", seed):
+        raise EventError(f"the event seed must be hexadecimal, not {seed!r}")
     if bye_points is None:
         bye_points = 2.0 if isinstance(sc, WinDrawLoss) else 12.0
     cents = round(bye_points * 100)
@@ -752,13 +750,14 @@ def assign_boards(
     defaults to ``(round − 1) × boards_per_round + 1`` when the set is that long, else 1.
     Refused once the round has results (its boards are what was played).
     """
+    if (set_name is None) == (seed is None):
+        raise EventError("give either a stored board set or a seed file, not both or neither")
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
+        _round_row(session, ev, round_no)  # before generating anything
         total = ev.rounds * ev.boards_per_round
         name = set_name if set_name is not None else f"{ev.name} boards"
-    if (set_name is None) == (seed is None):
-        raise EventError("give either a stored board set or a seed file, not both or neither")
     if seed is not None:
         with session_scope(engine) as session:
             exists = session.scalar(select(models.BoardSet.id).where(models.BoardSet.name == name))
@@ -901,12 +900,11 @@ def _prepare_file(path: str) -> list[Prepared]:
 
 @dataclass(slots=True)
 class _Slot:
-    """Where a record goes: a match's board in one room, and what is stored there now."""
+    """Where a record goes: a match's board in one room."""
 
     match: models.EventMatch
     room: str
     board: int
-    result: models.EventResult | None
 
 
 class _Importer:
@@ -1000,7 +998,7 @@ class _Importer:
                     f"{where}: the {what} differ from board {number} of the round's set "
                     f"(DealId {board.deal_id}): not this board"
                 )
-        self._store(_Slot(match, room, number, None), rec, where)
+        self._store(_Slot(match, room, number), rec, where)
 
     def _store(self, slot: _Slot, rec: Prepared, where: str) -> None:
         key = (slot.match.id, slot.board, slot.room)
@@ -1155,11 +1153,14 @@ def import_files(
 
     def batches() -> Iterable[list[Prepared]]:
         if jobs > 1 and len(names) > 1:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pool = ProcessPoolExecutor(max_workers=jobs)
+            try:
                 for prepared in pool.map(_prepare_file, names):
                     yield prepared
                     if progress is not None:
                         progress(1)
+            finally:  # a refused file stops the import: drop the files not yet replayed
+                pool.shutdown(cancel_futures=True)
         else:
             for name in names:
                 yield _prepare_file(name)

@@ -311,7 +311,9 @@ def test_unfinished_boards_are_scored_by_the_events_rule(
     # import only board 1 of every match; board 2 ran out of time
     firsts = ["\n\n".join(t.split("\n\n")[:2]) + "\n" for t in texts]
     events.import_texts(migrated_engine, "Cup", firsts)
-    with pytest.raises(EventError, match=r"board 2, open room \(and 3 more\): import the record or mark"):
+    with pytest.raises(
+        EventError, match=r"board 2, open room \(and 3 more\): import the record or mark"
+    ):
         events.score_event(migrated_engine, "Cup")
     for m in rnd.matches:
         events.record_unfinished(migrated_engine, "Cup", 1, m.table, 2, "time")
@@ -358,3 +360,22 @@ def test_report_and_export(tmp_path: Path, migrated_engine: Engine) -> None:
     assert exported.count("[Play]") == 8  # 2 matches × 2 boards × 2 rooms
     with pytest.raises(EventError, match="no event named 'Nope'"):
         events.export_records(migrated_engine, "Nope")
+
+
+def test_import_replays_files_in_worker_processes(tmp_path: Path, migrated_engine: Engine) -> None:
+    make_event(migrated_engine, rounds=1)
+    events.pair_round(migrated_engine, "Cup")
+    events.assign_boards(migrated_engine, "Cup", 1, seed=SEED)
+    paths = []
+    for i, text in enumerate(events.bot_records(migrated_engine, "Cup", 1)):
+        paths.append(tmp_path / f"m{i}.gdn")
+        paths[-1].write_text(text, encoding="utf-8")
+    broken = tmp_path / "broken.gdn"
+    broken.write_text(paths[0].read_text(encoding="utf-8").replace("[Play]", "[Play]\nN PASS"))
+    with pytest.raises(EventError, match=r"broken.gdn:\d+: board 1, room Open: does not replay"):
+        events.import_files(migrated_engine, "Cup", [broken, *paths], jobs=2)
+    assert count(migrated_engine, models.EventResult) == 0
+    ticks: list[int] = []
+    summary = events.import_files(migrated_engine, "Cup", paths, jobs=2, progress=ticks.append)
+    assert (summary.files, summary.records, summary.added) == (2, 8, 8)
+    assert ticks == [1, 1]
