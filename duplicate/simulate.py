@@ -20,7 +20,7 @@ import hashlib
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from duplicate.bots import Player, PlayerFactory, View, make_player
 from duplicate.dealing import (
@@ -41,6 +41,9 @@ from engine.deal import Deal
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
+
+if TYPE_CHECKING:  # only for the annotation: duplicate.boards pulls in the database layer
+    from duplicate.boards import BoardSet
 
 __all__ = [
     "BOMB_TYPES",
@@ -253,7 +256,7 @@ def _policy(policy: str | PlayerFactory) -> PlayerFactory:
 
 
 def iter_match(
-    boards: Iterable[Board],
+    boards: Iterable[Board] | BoardSet,
     team_x: str | PlayerFactory,
     team_y: str | PlayerFactory,
     seed: bytes,
@@ -261,7 +264,8 @@ def iter_match(
 ) -> Iterator[BoardOutcome]:
     """Play each board in the open and the closed room (RULES.md §11), lazily.
 
-    Open room: X at N and S, Y at E and W; closed room: Y at N and S, X at E and W; the
+    ``boards`` is any iterable of boards, or a stored ``duplicate.boards.BoardSet``. Open
+    room: X at N and S, Y at E and W; closed room: Y at N and S, X at E and W; the
     cards at each seat are the board's in both. Players are named ``<team>-<policy>-<n>``:
     X's four are 1, 2 (open N, S) and 3, 4 (closed E, W), Y's likewise (open E, W; closed
     N, S), and the names go into the ``North``..``West`` tags.
@@ -272,7 +276,7 @@ def iter_match(
         "Open": (("X", 1), ("Y", 1), ("X", 2), ("Y", 2)),
         "Closed": (("Y", 3), ("X", 3), ("Y", 4), ("X", 4)),
     }
-    for board in boards:
+    for board in boards if isinstance(boards, Iterable) else boards.boards:
         records: dict[str, DealRecord] = {}
         for room in ROOMS:
             players: list[Player] = []
@@ -320,7 +324,7 @@ def simulate_boards(
 
 
 def simulate_match(
-    boards: Iterable[Board],
+    boards: Iterable[Board] | BoardSet,
     team_x: str | PlayerFactory,
     team_y: str | PlayerFactory,
     seed: bytes,

@@ -11,12 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
+from duplicate.boards import generate_set
 from duplicate.bots import HeuristicPlayer, Player, RandomPlayer, View
 from duplicate.dealing import (
     LevelSchedule,
     derive_key,
     generate_board,
     generate_boards,
+    parse_seed_file,
     seed_file_bytes,
 )
 from duplicate.gdn import DealRecord, Play, dumps, loads
@@ -67,6 +69,13 @@ def test_same_seed_same_bytes_other_seed_other_bytes() -> None:
     # a board's records do not depend on the boards played before it
     alone = dumps(simulate_match(BOARDS[3:4], "random", "heuristic", b"one"))
     assert alone in first
+
+
+def test_a_stored_board_set_plays_like_its_boards() -> None:
+    board_set = generate_set(parse_seed_file(seed_file_bytes(bytes(32))), 2, "selfplay")
+    from_set = simulate_match(board_set, "random", "heuristic", b"set")
+    assert dumps(from_set) == dumps(simulate_match(board_set.boards, "random", "heuristic", b"set"))
+    assert [r.board for r in from_set] == ["1", "1", "2", "2"]
 
 
 def test_two_rooms_hold_the_same_cards_and_swap_the_teams() -> None:
