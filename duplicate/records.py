@@ -164,6 +164,14 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
             error=_where(rec) + f"the deal is unfinished after "
             f"{len(rec.plays)} plays: only finished deals are stored",
         )
+    for tag, limit in _TAG_LIMITS.items():
+        if len(rec.tags.get(tag, "")) > limit:
+            return _outcome(
+                rec,
+                "refused",
+                error=_where(rec) + f"the {tag} tag is longer than the {limit} characters "
+                "the database keeps",
+            )
     text = gdn.dumps(res.record)
     did = deal_id(rec.hands)
     key = (did, rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.tags.get("Room", ""))
@@ -178,6 +186,19 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
         ns_score=res.result.score(Side.NS),
         plays=len(rec.plays),
     )
+
+
+#: Tags stored in columns of limited size (``models.DealRecordRow``).
+_TAG_LIMITS = {
+    "Event": 200,
+    "Round": 50,
+    "Room": 100,
+    "Board": 50,
+    "North": 200,
+    "East": 200,
+    "South": 200,
+    "West": 200,
+}
 
 
 def _where(rec: DealRecord) -> str:

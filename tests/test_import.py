@@ -154,6 +154,16 @@ def test_hand_records_and_unfinished_deals_are_refused(migrated_engine: Engine) 
     assert stored_records(migrated_engine) == []
 
 
+def test_tags_too_long_for_the_database_are_refused(migrated_engine: Engine) -> None:
+    (rec,) = _example(1)
+    long = dataclasses.replace(rec, tags={**rec.tags, "Room": "R" * 101})
+    (out,) = import_records(migrated_engine, [long])
+    assert out.status == "refused" and out.error is not None
+    assert "Room tag is longer than the 100 characters" in out.error
+    fits = dataclasses.replace(rec, tags={**rec.tags, "Room": "R" * 100, "North": "名" * 200})
+    assert import_records(migrated_engine, [fits])[0].status == "stored"
+
+
 def _autoplay(hands: tuple[int, int, int, int], level: int, leader: Seat) -> list[Play]:
     """A whole deal: the leader plays its first legal reading, everyone else passes."""
     deal = Deal(hands, level, leader)
