@@ -35,7 +35,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
-from duplicate.replay import replay
+from duplicate.replay import finish_text, replay
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
 
@@ -181,7 +181,7 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
         content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         deal_id=did,
         key=key,
-        finish=res.result.finish_tag,
+        finish=finish_text(res.result),
         result=res.result.result_tag,
         ns_score=res.result.score(Side.NS),
         plays=len(rec.plays),

@@ -38,6 +38,7 @@ __all__ = [
     "check_files",
     "check_text",
     "finish_agrees",
+    "finish_text",
     "replay",
     "report",
     "start",
@@ -280,6 +281,13 @@ def finish_agrees(finish: tuple[Seat, ...], result: DealResult) -> bool:
     return len(finish) >= 3 and finish == order[: len(finish)]
 
 
+def finish_text(result: DealResult) -> str:
+    """The ``Finish`` value of a result as records write it: for a double down only the
+    first two seats, the last two having no order between them (§6)."""
+    order = result.finish_order[:2] if result.double_down else result.finish_order
+    return " ".join(s.name for s in order)
+
+
 def _completed(record: DealRecord, actions: list[Action]) -> DealRecord:
     """``record`` with every play's type and rank as the engine read it (canonical form)."""
     if record.plays is None or all(p.is_pass or p.type is not None for p in record.plays):
@@ -349,7 +357,7 @@ def report(record: DealRecord, rules: Ruleset = COMPETITION) -> DealReport:
         board=record.board,
         room=record.room,
         plays=len(record.plays or ()),
-        finish=result.finish_tag if result is not None else None,
+        finish=finish_text(result) if result is not None else None,
         result=result.result_tag if result is not None else None,
         status=status,
         error=str(res.error) if res.error is not None else None,

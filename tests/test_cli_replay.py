@@ -40,7 +40,7 @@ def test_replay_prints_every_deal_and_exits_0() -> None:
         "error",
     ]
     assert len(lines) == 2 + 26 + 1
-    assert lines[2].split() == [str(EXAMPLE), "1", "1", "120", "E", "W", "N", "S", "EW", "+3", "ok"]
+    assert lines[2].split() == [str(EXAMPLE), "1", "1", "120", "E", "W", "EW", "+3", "ok"]
     assert lines[-1] == "26 deals: 26 replayed, 0 failed"
 
 

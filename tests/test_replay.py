@@ -8,7 +8,7 @@ import pytest
 
 from duplicate import gdn
 from duplicate.dealing import deal_id
-from duplicate.replay import ReplayError, finish_agrees, replay, state_actions
+from duplicate.replay import ReplayError, finish_agrees, finish_text, replay, state_actions
 from engine.cards import size
 from engine.combo import ComboType
 from engine.deal import DealResult
@@ -62,6 +62,9 @@ def test_replay_result_of_a_clean_record() -> None:
     res = replay(rec)
     assert res.ok and res.finished and res.raise_for_error() is res
     assert res.result == DealResult((Seat.E, Seat.W, Seat.N, Seat.S), Side.EW, 3, True)
+    assert finish_text(res.result) == "E W"  # a double down: no order between N and S
+    single = DealResult((Seat.S, Seat.E, Seat.W, Seat.N), Side.NS, 1, False)
+    assert finish_text(single) == "S E W N"
     assert len(res.actions) == 120
     assert res.record is rec  # nothing to complete: every play was declared
 
