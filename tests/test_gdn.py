@@ -20,7 +20,7 @@ from engine.seat import Seat, Side
 
 GOLDEN = Path(__file__).parent / "golden" / "gdn"
 CANONICAL = GOLDEN / "canonical.gdn"
-EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "examples" / "openguandan-26-deals.gdn"
+EXAMPLE = GOLDEN / "openguandan-26-deals.gdn"
 
 
 def _canonical_text() -> str:
