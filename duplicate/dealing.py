@@ -65,9 +65,9 @@ _WORD = 1 << 32
 #: ``_LIMIT[n]``: the largest multiple of ``n`` not above 2**32; a 32-bit word ``w`` is
 #: accepted for a uniform draw in ``[0, n)`` only when ``w < _LIMIT[n]`` (rejection sampling).
 _LIMIT: tuple[int, ...] = (0,) + tuple(_WORD - _WORD % n for n in range(1, NUM_CARDS + 1))
-_COUNTERS: tuple[bytes, ...] = tuple(c.to_bytes(8, "big") for c in range(64))
 #: 14 blocks = 112 words cover the 107 draws of a shuffle unless more than 5 are rejected.
 _FIRST_BLOCKS = 14
+_FIRST_COUNTERS = tuple(c.to_bytes(8, "big") for c in range(_FIRST_BLOCKS))
 _UNPACK_FIRST = struct.Struct(f">{8 * _FIRST_BLOCKS}I").unpack
 _UNPACK_BLOCK = struct.Struct(">8I").unpack
 #: the positions i = 107..1 of the shuffle, the draw sizes n = i + 1, and their bounds
@@ -125,7 +125,7 @@ def _shuffle_v1(key: bytes, number: int) -> list[int]:
     _check_board_number(number)
     prefix = key + number.to_bytes(8, "big")
     sha256 = hashlib.sha256
-    words = _UNPACK_FIRST(b"".join([sha256(prefix + c).digest() for c in _COUNTERS[:_FIRST_BLOCKS]]))
+    words = _UNPACK_FIRST(b"".join([sha256(prefix + c).digest() for c in _FIRST_COUNTERS]))
     if not all(map(operator.lt, words, _STEP_LIMITS)):
         return _fisher_yates(key, number, list(words), _LIMIT)
     ids = list(range(NUM_CARDS))
