@@ -794,8 +794,6 @@ def simulate_command(
     Open room: team X sits N-S and Y E-W; closed room: Y N-S and X E-W; same cards at
     each seat. The same seed gives byte-identical records, which replay cleanly.
     """
-    import sys
-
     from duplicate.dealing import GENERATOR_ID, LevelSchedule, read_seed_file
     from duplicate.errors import DuplicateError
     from duplicate.gdn import dumps
@@ -827,17 +825,17 @@ def simulate_command(
         plays = simulate_boards(
             key, count, team_x, team_y, LevelSchedule.parse(schedule), generator
         )
-        if sys.stderr.isatty():
-            with click.progressbar(plays, length=count, label="Playing", file=sys.stderr) as bar:
-                outcomes = list(bar)
-        else:
-            outcomes = list(plays)
+        outcomes = []
+        with _db_progress(count, "Playing") as tick:
+            for outcome in plays:
+                outcomes.append(outcome)
+                if tick is not None:
+                    tick(1)
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
     records = [r for o in outcomes for r in (o.open, o.closed)]
     if output is not None:
-        with click.open_file(output, "w", encoding="utf-8") as f:
-            f.write(dumps(records))
+        _db_write(dumps(records), output)
     summary = play_statistics(records) if stats else None
     if output == "-":
         if summary is not None:
