@@ -24,6 +24,7 @@ import argparse
 import os
 import platform
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -169,7 +170,12 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=8, help="boards per round")
     ap.add_argument("--files", type=int, default=4, help="record files per round")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="replay processes")
-    ap.add_argument("--workdir", type=Path, default=Path("bench-event-data"))
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "guandan-bench-event",
+        help="where the record files are kept between runs",
+    )
     ap.add_argument(
         "--pg",
         metavar="URL",
