@@ -959,10 +959,6 @@ def _event_correction(by: str | None, reason: str | None, required: bool) -> Any
     return Correction(reason=reason, by=by)
 
 
-def _event_room(room: str) -> str:
-    return room.lower()
-
-
 @main.group("event")
 @click.option("--db", "db_url", metavar="URL", help=_DB_HELP)
 @click.pass_context
@@ -998,24 +994,24 @@ def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
 ) -> None:
-    """Create the event NAME (and enter the teams of --teams-file)."""
-    from duplicate.events import add_teams_file, create_event
+    """Create the event NAME (and enter the teams of --teams-file, in one transaction)."""
+    from duplicate.events import create_event, read_teams_file
 
+    teams = read_teams_file(teams_file) if teams_file is not None else []
     engine = _db_engine()
     try:
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
-            rounds=rounds, unfinished=unfinished, bye_points=bye_points,
+            rounds=rounds, unfinished=unfinished, bye_points=bye_points, teams=teams,
         )
-        click.echo(
-            f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
-            f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}"
-        )
-        if teams_file is not None:
-            teams = add_teams_file(engine, info.name, teams_file)
-            click.echo(f"{len(teams)} teams entered")
     finally:
         engine.dispose()
+    click.echo(
+        f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
+        f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}"
+    )
+    if teams:
+        click.echo(f"{len(teams)} teams entered")
 
 
 @event_group.command("list")

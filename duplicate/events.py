@@ -109,6 +109,7 @@ __all__ = [
     "parse_result",
     "parse_teams_file",
     "play_bots",
+    "read_teams_file",
     "record_unfinished",
     "score_event",
     "event_standings",
@@ -274,10 +275,13 @@ def create_event(
     unfinished: str = "average",
     bye_points: float | None = None,
     bye_won: bool = True,
+    teams: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> EventInfo:
-    """Create an event. ``seed`` (hex, drawn from :mod:`secrets` when not given) fixes every
-    draw: round 1 of a Swiss event and the last tie-break. A bye scores ``bye_points``
-    (default: a win, 2 on the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP)."""
+    """Create an event, and enter ``teams`` (name, players) in the same transaction.
+
+    ``seed`` (hex, drawn from :mod:`secrets` when not given) fixes every draw: round 1 of a
+    Swiss event and the last tie-break. A bye scores ``bye_points`` (default: a win, 2 on
+    the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP)."""
     check_schema(engine)
     name = name.strip()
     if not name:
@@ -319,6 +323,8 @@ def create_event(
         )
         session.add(row)
         session.flush()
+        for team, players in teams:
+            _add_team(session, row, team, players, None)
         return _info(row)
 
 
@@ -458,13 +464,18 @@ def parse_teams_file(text: str, source: str = "<teams>") -> list[tuple[str, list
     return teams
 
 
-def add_teams_file(engine: Engine, event: str, path: str | os.PathLike[str]) -> list[TeamInfo]:
-    """Add every team of a teams file (:func:`parse_teams_file`) in one transaction."""
+def read_teams_file(path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]:
+    """The teams of a teams file (:func:`parse_teams_file`)."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise EventError(f"cannot read teams file {os.fspath(path)!r}: {exc.strerror}") from None
-    teams = parse_teams_file(text, os.fspath(path))
+    return parse_teams_file(text, os.fspath(path))
+
+
+def add_teams_file(engine: Engine, event: str, path: str | os.PathLike[str]) -> list[TeamInfo]:
+    """Add every team of a teams file (:func:`parse_teams_file`) in one transaction."""
+    teams = read_teams_file(path)
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)

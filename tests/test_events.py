@@ -98,6 +98,10 @@ def test_teams_file_errors_name_the_line(tmp_path: Path, migrated_engine: Engine
     with pytest.raises(EventError, match="player 'a' already plays"):
         events.add_teams_file(migrated_engine, "Cup", bad)
     assert events.list_teams(migrated_engine, "Cup") == []  # one transaction: nothing kept
+    teams = events.read_teams_file(bad)
+    with pytest.raises(EventError, match="player 'a' already plays"):
+        events.create_event(migrated_engine, "Other", teams=teams)
+    assert [e.name for e in events.list_events(migrated_engine)] == ["Cup"]  # not created
 
 
 # --- pairing and seating -----------------------------------------------------------------
