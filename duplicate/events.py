@@ -491,15 +491,12 @@ class _Field:
     players: dict[int, str] = field(default_factory=dict)
     pairs: dict[int, models.EventPair] = field(default_factory=dict)
     team_pairs: dict[int, list[models.EventPair]] = field(default_factory=dict)
+    rosters: dict[int, list[str]] = field(default_factory=dict)  # team id: players in order
 
     def pair_names(self, pair_id: int) -> tuple[str, str]:
+        """The two players of a pair: the one at N or E first."""
         p = self.pairs[pair_id]
         return (self.players[p.player_1_id], self.players[p.player_2_id])
-
-    def team_players(self, team_id: int) -> list[str]:
-        return [n for pid, n in self.players.items() if self._team_of_player[pid] == team_id]
-
-    _team_of_player: dict[int, int] = field(default_factory=dict)
 
 
 def _load_field(session: Session, ev: models.Event) -> _Field:
@@ -512,13 +509,14 @@ def _load_field(session: Session, ev: models.Event) -> _Field:
         f.teams[t.id] = t
         f.by_name[t.name] = t
         f.team_pairs[t.id] = []
+        f.rosters[t.id] = []
     for p in session.scalars(
         select(models.EventPlayer)
         .where(models.EventPlayer.event_id == ev.id)
         .order_by(models.EventPlayer.team_id, models.EventPlayer.position)
     ):
         f.players[p.id] = p.name
-        f._team_of_player[p.id] = p.team_id
+        f.rosters[p.team_id].append(p.name)
     if f.teams:
         for pr in session.scalars(
             select(models.EventPair)
@@ -539,7 +537,7 @@ def list_teams(engine: Engine, event: str) -> list[TeamInfo]:
             TeamInfo(
                 t.number,
                 t.name,
-                tuple(f.team_players(t.id)),
+                tuple(f.rosters[t.id]),
                 tuple(f.pair_names(p.id) for p in f.team_pairs[t.id]),
             )
             for t in f.teams.values()
