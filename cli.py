@@ -1358,12 +1358,13 @@ def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
 
 @event_group.command("boards")
 @click.argument("event")
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
-@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
+@click.argument("round_no", metavar="ROUND", type=click.IntRange(min=1))
+@click.argument("table", type=click.IntRange(min=1))
 @output_options
 @_db_errors
 def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> None:
-    """Show a match board by board: level, leader, each room's N-S result, X's swing."""
+    """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
+    result, and the swing to team X."""
     from duplicate.events import match_boards
 
     engine = _db_engine()

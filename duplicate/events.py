@@ -1780,8 +1780,9 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                 )
         info = _info(ev)
     notes = (
-        f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} rounds "
-        f"of {info.boards_per_round} boards; scale {info.scale.name}; unfinished boards: "
+        f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
+        f"round{'s' if info.rounds != 1 else ''} of {info.boards_per_round} boards; scale "
+        f"{info.scale.name}; unfinished boards: "
         f"{info.unfinished.value.replace('_', ' ')}.",
         f"Standings after round {through}." if through else "No round complete yet.",
     )

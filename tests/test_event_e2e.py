@@ -237,3 +237,112 @@ def test_listings_offer_json_and_csv(migrated_engine: Engine, fmt: str) -> None:
         assert [e["name"] for e in out] == ["Cup"]
     else:
         assert out.splitlines()[1].startswith("Cup,swiss,3,8,wdl,average")
+
+
+def test_cli_director_commands(migrated_engine: Engine, tmp_path: Path) -> None:
+    url = migrated_engine.url.render_as_string(hide_password=False)
+    seed_file = tmp_path / "b.seed"
+    seed_file.write_bytes(seed_file_bytes(bytes(32)))
+    run(
+        url,
+        "create",
+        "Cup",
+        "--seed",
+        "ab",
+        "--format",
+        "rr",
+        "--rounds",
+        "1",
+        "--boards-per-round",
+        "2",
+        "--scale",
+        "vp20",
+        "--unfinished",
+        "not-scored",
+    )
+    for t in "AB":
+        run(url, "team", "add", "Cup", t, *(f"{t}{i}" for i in range(1, 5)))
+    run(url, "pair-round", "Cup")
+    out = run(url, "assign-boards", "Cup", "--round", "1", "--seed-file", str(seed_file))
+    assert out == "round 1: boards 1 to 2 of set 'Cup boards'\n"
+    run(url, "play-bots", "Cup", "--round", "1")
+    boards = run(url, "boards", "Cup", "1", "1", "--json")
+    assert [b["board"] for b in boards] == [1, 2] and {b["status"] for b in boards} == {"played"}
+    runner = CliRunner()
+    refused = runner.invoke(
+        main,
+        [
+            "event",
+            "--db",
+            url,
+            "unfinished",
+            "Cup",
+            "--round",
+            "1",
+            "--table",
+            "1",
+            "--board",
+            "2",
+            "--reason",
+            "time",
+        ],
+    )
+    assert refused.exit_code == 1 and "changing it is a correction" in refused.output
+    run(
+        url,
+        "unfinished",
+        "Cup",
+        "--round",
+        "1",
+        "--table",
+        "1",
+        "--board",
+        "2",
+        "--room",
+        "closed",
+        "--reason",
+        "time",
+        "--by",
+        "TD",
+    )
+    out = run(
+        url,
+        "correct",
+        "Cup",
+        "--round",
+        "1",
+        "--table",
+        "1",
+        "--board",
+        "1",
+        "--room",
+        "open",
+        "--result",
+        "EW +3",
+        "--by",
+        "TD",
+        "--reason",
+        "revoke",
+    )
+    assert out.endswith("-> EW +3\n")
+    boards = run(url, "boards", "Cup", "1", "1", "--json")
+    assert boards[0]["open"] == "-3"
+    assert (boards[1]["closed"], boards[1]["swing"], boards[1]["status"]) == (
+        "-",
+        "-",
+        "unfinished",
+    )
+    score = run(url, "score", "Cup", "--json")
+    assert score[0]["unfinished"] == [2] and score[0]["margin"] == -3 - int(boards[0]["closed"])
+    assert score[0]["points_x"] + score[0]["points_y"] == 20  # the VP scale
+    log = run(url, "corrections", "Cup", "--csv").splitlines()
+    assert log[0] == "round,table,board,room,by,at,reason,before,after"
+    assert [line.split(",")[2:5] for line in log[1:]] == [
+        ["2", "closed", "TD"],
+        ["1", "open", "TD"],
+    ]
+    exported = tmp_path / "cup.gdn"
+    run(url, "export", "Cup", "-o", str(exported))
+    assert exported.read_text(encoding="utf-8").count("[Play]") == 3  # the marked room has none
+    out = run(url, "report", "Cup", "--out", str(tmp_path / "rep"))
+    assert out == f"report written: {tmp_path / 'rep' / 'index.html'}\n"
