@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from duplicate import gdn
 from duplicate.dealing import deal_id
 from duplicate.replay import ReplayError, finish_agrees, finish_text, replay, state_actions
-from engine.cards import size
+from engine.cards import from_ids, size
 from engine.combo import ComboType
-from engine.deal import DealResult
+from engine.deal import Deal, DealResult
 from engine.ruleset import Ruleset
 from engine.seat import Seat, Side
 
@@ -241,3 +243,47 @@ def test_check_files_counts_reports_and_progress(tmp_path: Path) -> None:
     assert reports[26].error is not None and reports[26].error.startswith(f"{bad}:7: seat E:")
     strict = list(check_files([EXAMPLE, bad, EXAMPLE], strict=True).reports())
     assert len(strict) == 27 and not strict[-1].ok
+
+
+@st.composite
+def played_records(draw: st.DrawFn) -> gdn.DealRecord:
+    """A whole deal played by random legal choices (leads and follows, passes sometimes)."""
+    ids = draw(st.permutations(range(108)))
+    hands = tuple(from_ids(ids[27 * i : 27 * (i + 1)]) for i in range(4))
+    level = draw(st.integers(0, 12))
+    leader = draw(st.sampled_from(list(Seat)))
+    deal = Deal(hands, level, leader)
+    plays: list[gdn.Play] = []
+    while not deal.is_over:
+        seat = deal.turn
+        assert seat is not None
+        options = deal.legal_readings()
+        if deal.to_beat is not None and (not options or draw(st.booleans())):
+            deal.pass_()
+            plays.append(gdn.Play(seat, 0))
+            continue
+        combo = options[draw(st.integers(0, len(options) - 1))]
+        deal.play(combo)
+        plays.append(gdn.Play(seat, combo.cards, combo.type, combo.rank))
+    result = deal.result()
+    return gdn.DealRecord(
+        tags={"Board": "1"},
+        hands=hands,  # type: ignore[arg-type]
+        level=level,
+        leader=leader,
+        plays=plays,
+        finish=result.finish_order[:2] if result.double_down else result.finish_order,
+        result=(result.winner, result.levels),
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(played_records())
+def test_any_legally_played_deal_round_trips_and_replays(rec: gdn.DealRecord) -> None:
+    (back,) = gdn.loads(gdn.dumps(rec), file="p.gdn")
+    res = replay(back)
+    assert res.ok, str(res.error)
+    assert res.result is not None and (res.result.winner, res.result.levels) == rec.result
+    steps = list(state_actions(back))
+    assert [s.action.seat for s in steps] == [p.seat for p in rec.plays or []]
+    assert [s.position.ply for s in steps] == list(range(len(steps)))
