@@ -558,6 +558,20 @@ def _round_row(session: Session, ev: models.Event, number: int) -> models.EventR
     return row
 
 
+def _rounds(
+    session: Session, ev: models.Event, only: int | None = None, through: int | None = None
+) -> list[models.EventRound]:
+    """The event's rounds in order: every one, only round ``only`` (which must exist), or
+    rounds 1..``through``."""
+    query = select(models.EventRound).where(models.EventRound.event_id == ev.id)
+    if only is not None:
+        _round_row(session, ev, only)
+        query = query.where(models.EventRound.number == only)
+    if through is not None:
+        query = query.where(models.EventRound.number <= through)
+    return list(session.scalars(query.order_by(models.EventRound.number)))
+
+
 def _seating(f: _Field, m: models.EventMatch) -> MatchSeating:
     """The seating of a stored match, checked by ``pairing.validate_seating`` (§11)."""
     return seat_match(
@@ -599,11 +613,7 @@ def pair_round(
         f = _load_field(session, ev)
         if len(f.teams) < 2:
             raise EventError(f"event {event!r} needs at least 2 teams to pair a round")
-        done = session.scalars(
-            select(models.EventRound)
-            .where(models.EventRound.event_id == ev.id)
-            .order_by(models.EventRound.number)
-        ).all()
+        done = _rounds(session, ev)
         number = len(done) + 1
         if number > ev.rounds:
             raise EventError(f"event {event!r} has {ev.rounds} rounds: all are paired")
@@ -699,12 +709,8 @@ def list_matches(engine: Engine, event: str, round_no: int | None = None) -> lis
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         f = _load_field(session, ev)
-        query = select(models.EventRound).where(models.EventRound.event_id == ev.id)
-        if round_no is not None:
-            _round_row(session, ev, round_no)
-            query = query.where(models.EventRound.number == round_no)
         out: list[MatchInfo] = []
-        for rnd in session.scalars(query.order_by(models.EventRound.number)):
+        for rnd in _rounds(session, ev, only=round_no):
             out.extend(_match_info(f, rnd.number, m) for m in _matches(session, rnd))
         return out
 
@@ -1441,11 +1447,8 @@ def _standings(
     session: Session, ev: models.Event, f: _Field, through: int | None
 ) -> list[StandingRow]:
     """Standings recomputed from the stored results of rounds 1..``through`` (all complete)."""
-    query = select(models.EventRound).where(models.EventRound.event_id == ev.id)
-    if through is not None:
-        query = query.where(models.EventRound.number <= through)
     rows: list[TeamRound] = []
-    for rnd in session.scalars(query.order_by(models.EventRound.number)):
+    for rnd in _rounds(session, ev, through=through):
         scored, _ = _round_scores(session, ev, f, rnd, strict=True)
         rows.extend(_team_rounds(ev, f, rnd, scored))
     return standings([t.name for t in f.teams.values()], rows, ev.seed)
@@ -1454,11 +1457,7 @@ def _standings(
 def _complete_rounds(session: Session, ev: models.Event, f: _Field) -> int:
     """The last round n such that rounds 1..n all have every result in."""
     last = 0
-    for rnd in session.scalars(
-        select(models.EventRound)
-        .where(models.EventRound.event_id == ev.id)
-        .order_by(models.EventRound.number)
-    ):
+    for rnd in _rounds(session, ev):
         _, missing = _round_scores(session, ev, f, rnd, strict=False)
         if missing:
             break
@@ -1489,13 +1488,9 @@ def score_event(engine: Engine, event: str, round_no: int | None = None) -> list
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         f = _load_field(session, ev)
-        query = select(models.EventRound).where(models.EventRound.event_id == ev.id)
-        if round_no is not None:
-            _round_row(session, ev, round_no)
-            query = query.where(models.EventRound.number == round_no)
         out: list[ScoredMatch] = []
         now = datetime.now(UTC)
-        for rnd in session.scalars(query.order_by(models.EventRound.number)).all():
+        for rnd in _rounds(session, ev, only=round_no):
             scored, _ = _round_scores(session, ev, f, rnd, strict=True)
             out.extend(scored)
             rnd.scored_at = now
@@ -1718,11 +1713,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
         through = _complete_rounds(session, ev, f)
         table = _standings(session, ev, f, through)
         matches: list[MatchSummary] = []
-        for rnd in session.scalars(
-            select(models.EventRound)
-            .where(models.EventRound.event_id == ev.id)
-            .order_by(models.EventRound.number)
-        ).all():
+        for rnd in _rounds(session, ev):
             if rnd.board_set_id is None:
                 continue
             boards = _round_board_set(session, ev, rnd)
