@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -1128,11 +1129,19 @@ def import_prepared(
     check_schema(engine)
     total = ImportSummary()
     for batch in batches:
-        with session_scope(engine) as session:
-            imp = _Importer(session, _event_row(session, event), correction)
-            for rec in batch:
-                imp.add(rec, round_no)
-            imp.flush()
+        try:
+            with session_scope(engine) as session:
+                imp = _Importer(session, _event_row(session, event), correction)
+                for rec in batch:
+                    imp.add(rec, round_no)
+                imp.flush()
+        except IntegrityError:
+            # only a concurrent import can fill a slot this one found empty
+            where = batch[0].where.split(": board")[0] if batch else "<empty>"
+            raise EventError(
+                f"{where}: another import stored results of these boards meanwhile; "
+                f"nothing of this file was stored: import it again"
+            ) from None
         s = imp.summary
         total.files += 1
         total.records += s.records
