@@ -931,7 +931,7 @@ class _Importer:
         self.ev = ev
         self.correction = correction
         self.field = _load_field(session, ev)
-        self.rounds: dict[int, tuple[models.EventRound, dict[int, Board]]] = {}
+        self.boards: dict[int, dict[int, Board]] = {}  # round number: its boards by number
         # (round, room, seat N player) -> (match, seating)
         self.by_player: dict[tuple[int, str, str], tuple[models.EventMatch, MatchSeating]] = {}
         self.results: dict[tuple[int, int, str], models.EventResult] = {}
@@ -939,17 +939,14 @@ class _Importer:
         self.new_rows: list[dict[str, Any]] = []
         self.pending: dict[tuple[int, int, str], str] = {}
 
-    def _round(self, number: int, where: str) -> tuple[models.EventRound, dict[int, Board]]:
-        if number not in self.rounds:
-            rnd = self.session.scalar(
-                select(models.EventRound).where(
-                    models.EventRound.event_id == self.ev.id,
-                    models.EventRound.number == number,
-                )
-            )
-            if rnd is None:
-                raise EventError(f"{where}: event {self.ev.name!r} has no round {number}")
-            boards = _round_board_set(self.session, self.ev, rnd)
+    def _round(self, number: int, where: str) -> dict[int, Board]:
+        """Round ``number``'s boards; its seating and stored results are loaded the first time."""
+        if number not in self.boards:
+            try:
+                rnd = _round_row(self.session, self.ev, number)
+                boards = _round_board_set(self.session, self.ev, rnd)
+            except EventError as exc:
+                raise EventError(f"{where}: {exc}") from None
             matches = _matches(self.session, rnd)
             for m in matches:
                 seating = _seating(self.field, m)
@@ -962,8 +959,8 @@ class _Importer:
                     )
                 ):
                     self.results[(r.match_id, r.board, r.room)] = r
-            self.rounds[number] = (rnd, boards)
-        return self.rounds[number]
+            self.boards[number] = boards
+        return self.boards[number]
 
     def add(self, rec: Prepared, round_no: int | None) -> None:
         """Check one record against the event and queue or apply its storage."""
@@ -976,7 +973,7 @@ class _Importer:
             round_no = int(tag_round)
         elif tag_round is not None and tag_round.strip() != str(round_no):
             raise EventError(f"{where}: Round tag {tag_round!r} is not round {round_no}")
-        _rnd, boards = self._round(round_no, where)
+        boards = self._round(round_no, where)
         board_tag = (rec.tags.get("Board") or "").strip()
         if not board_tag.isdigit() or int(board_tag) not in boards:
             first, last = min(boards), max(boards)
