@@ -385,3 +385,33 @@ def test_import_replays_files_in_worker_processes(tmp_path: Path, migrated_engin
     summary = events.import_files(migrated_engine, "Cup", paths, jobs=2, progress=ticks.append)
     assert (summary.files, summary.records, summary.added) == (2, 8, 8)
     assert ticks == [1, 1]
+
+
+def test_a_concurrent_import_of_the_same_boards_is_refused_cleanly(
+    migrated_engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_event(migrated_engine, rounds=1, boards=1)
+    events.pair_round(migrated_engine, "Cup")
+    events.assign_boards(migrated_engine, "Cup", 1, seed=SEED)
+    texts = events.bot_records(migrated_engine, "Cup", 1)
+    original = events._Importer.flush
+
+    def racing(self: events._Importer) -> None:
+        """Another import fills the first slot after this one found it empty."""
+        row = self.new_rows[0]
+        self.session.add(
+            models.EventResult(
+                match_id=row["match_id"],
+                board=row["board"],
+                room=row["room"],
+                status="unfinished",
+                reason="time",
+            )
+        )
+        self.session.flush()
+        original(self)
+
+    monkeypatch.setattr(events._Importer, "flush", racing)
+    with pytest.raises(EventError, match="another import stored results of these boards"):
+        events.import_texts(migrated_engine, "Cup", texts[:1])
+    assert count(migrated_engine, models.EventResult) == 0
