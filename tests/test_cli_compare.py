@@ -23,7 +23,8 @@ from duplicate.gdn import DealRecord, Play, dumps, loads
 from duplicate.replay import replay, start
 from engine.combo import Combo
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "openguandan-26-deals.gdn"
+# the repository copy of shared/examples (tests/test_examples.py checks it equals the original)
+EXAMPLES = Path(__file__).resolve().parent / "golden" / "gdn" / "openguandan-26-deals.gdn"
 
 
 def diverted(rec: DealRecord, at: int) -> DealRecord:

@@ -38,7 +38,8 @@ from engine.cards import parse_cards, parse_level, parse_rank, size
 from engine.combo import Combo, ComboType
 from engine.seat import Seat
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "openguandan-26-deals.gdn"
+# the repository copy of shared/examples (tests/test_examples.py checks it equals the original)
+EXAMPLES = Path(__file__).resolve().parent / "golden" / "gdn" / "openguandan-26-deals.gdn"
 L7 = parse_level("7")
 T = ComboType
 
