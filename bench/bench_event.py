@@ -26,14 +26,12 @@ import platform
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import Engine, create_engine, make_url, text  # noqa: E402
+from sqlalchemy import Engine  # noqa: E402
 
 from duplicate import db, events  # noqa: E402
 from duplicate.dealing import parse_seed_file, seed_file_bytes  # noqa: E402
@@ -90,22 +88,6 @@ def make_records(
     engine.dispose()
     scratch.unlink()
     return paths
-
-
-@contextmanager
-def postgres_database(server_url: str) -> Iterator[str]:
-    """A fresh, uniquely named database on the server; dropped afterwards."""
-    server = make_url(db.resolve_url(server_url))
-    name = f"guandan_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        yield server.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
 
 
 def timed_event(
@@ -202,7 +184,7 @@ def main() -> None:
     sqlite_file.unlink(missing_ok=True)
     print(f"goal: under 60 s on SQLite: {'met' if total < 60 else 'NOT met'}")
     if args.pg:
-        with postgres_database(args.pg) as url:
+        with db.temporary_database(args.pg, prefix="guandan_bench") as url:
             report("PostgreSQL", timed_event(url, paths, args.teams, args.boards, args.jobs))
     else:
         print("PostgreSQL: skipped (no --pg URL and no $GUANDAN_BENCH_DATABASE_URL)")

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,7 +24,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -171,3 +172,20 @@ def check_schema(engine: Engine) -> None:
 def _display(engine: Engine) -> str:
     """The engine's URL for messages, password hidden."""
     return engine.url.render_as_string(hide_password=True)
+
+
+@contextmanager
+def temporary_database(server_url: str, prefix: str = "guandan_tmp") -> Iterator[str]:
+    """A fresh, uniquely named PostgreSQL database on ``server_url``'s server; yields its
+    URL and drops it afterwards. For tests and benchmarks that must not collide."""
+    server = make_url(resolve_url(server_url))
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield server.set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()

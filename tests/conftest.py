@@ -20,14 +20,19 @@ from __future__ import annotations
 
 import os
 import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, create_engine, inspect, make_url, text
 
-from duplicate.db import current_revision, head_revision, make_engine, resolve_url, upgrade
+from duplicate.db import (
+    current_revision,
+    head_revision,
+    make_engine,
+    temporary_database,
+    upgrade,
+)
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
@@ -37,17 +42,8 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
 @pytest.fixture(scope="session")
 def _postgres_database() -> Iterator[str]:
     """A fresh, uniquely named PostgreSQL database for this session, dropped at the end."""
-    server = make_url(resolve_url(os.environ[TEST_DB_ENV]))
-    name = f"guandan_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        yield server.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
+    with temporary_database(os.environ[TEST_DB_ENV], prefix="guandan_test") as url:
+        yield url
 
 
 def _in_schema(url: str, schema: str) -> str:
