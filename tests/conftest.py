@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import Engine, create_engine, inspect, make_url, text
 
 from duplicate.db import (
@@ -36,6 +37,12 @@ from duplicate.db import (
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
+
+# In CI (``CI=true``) property tests draw the same examples every run, so a submission is
+# judged on its code, not on the luck of a draw; locally they explore new examples each run.
+settings.register_profile("ci", derandomize=True, deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
 
 
