@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from duplicate import models
+from duplicate import gdn, models
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import (
     DEFAULT_SCHEDULE,
@@ -461,25 +461,23 @@ def verify_hand_records(
 # --- hand records -------------------------------------------------------------------------
 
 
+def board_record(board: Board, event: str | None = None) -> gdn.DealRecord:
+    """One board as a ``.gdn`` hand record (a :class:`~duplicate.gdn.DealRecord` without plays)."""
+    tags = {"Event": event} if event else {}
+    tags |= {"Board": str(board.number), "Generator": board.generator, "DealId": board.deal_id}
+    return gdn.DealRecord(
+        tags=tags,
+        hands=(board.hands[0], board.hands[1], board.hands[2], board.hands[3]),
+        level=board.level,
+        leader=board.leader,
+    )
+
+
 def hand_record(board: Board, event: str | None = None) -> str:
-    """One board as a ``.gdn`` hand record (FORMAT.md tags, in order; no ``[Play]`` section)."""
-    lines = [f'[Event "{_escape(event)}"]'] if event else []
-    lines += [
-        f'[Board "{board.number}"]',
-        f'[Level "{rank_name(board.level)}"]',
-        f'[Leader "{board.leader.name}"]',
-        f'[Generator "{board.generator}"]',
-        f'[DealId "{board.deal_id}"]',
-        f'[Deal "{board.deal_text()}"]',
-    ]
-    return "\n".join(lines) + "\n"
+    """One board as ``.gdn`` hand-record text (FORMAT.md tags, in order; no ``[Play]``)."""
+    return gdn.dumps(board_record(board, event))
 
 
 def hand_records(boards: Iterable[Board], event: str | None = None) -> str:
     """Boards as ``.gdn`` hand records, separated by blank lines."""
-    return "\n".join(hand_record(b, event) for b in boards)
-
-
-def _escape(value: str) -> str:
-    """A tag value with backslashes and double quotes escaped, on one line."""
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return gdn.dumps(board_record(b, event) for b in boards)
