@@ -1443,5 +1443,92 @@ def demo_command(db_url: str | None, outdir: str, seed_hex: str | None, boards: 
     click.echo(f"report: {result.report}")
 
 
+# pairs (a pairs event from its tables' records: duplicate.pairs) -------------------------
+
+
+@main.command("pairs")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--method",
+    type=click.Choice(["mp", "xswing", "butler"]),
+    default="mp",
+    show_default=True,
+    help="Matchpoints (with Neuberg's adjustment), cross-swings, or Butler against a datum.",
+)
+@click.option("--by-board", is_flag=True, help="Also give every pair's score on every board.")
+@click.option(
+    "--tables",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="E",
+    help="Times each board was due to be played (default: the most times one was).",
+)
+@click.option(
+    "--unfinished",
+    type=click.Choice(["average", "not_scored"]),
+    default="average",
+    show_default=True,
+    help="How a deal whose play list stops before the end is scored.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under (repeatable).",
+)
+@output_options
+def pairs_command(
+    files: tuple[str, ...],
+    method: str,
+    by_board: bool,
+    tables: int | None,
+    unfinished: str,
+    variants: tuple[str, ...],
+    fmt: str,
+) -> None:
+    """Score a pairs event from the .gdn FILES of its tables and rank the pairs.
+
+    The same boards played at several tables: every record is replayed, a pair is the
+    two players named by the North/South or East/West tags, and each N-S result on a
+    board is scored against the other tables' (E-W the mirror). Pairs that kept one
+    direction are ranked N-S and E-W apart; "2=" marks a tie. --json gives the ranking
+    (and with --by-board the boards and per-board detail); --csv the ranking, or with
+    --by-board the per-board detail.
+    """
+    from duplicate.errors import DuplicateError
+    from duplicate.pairs import score_pairs_files
+    from duplicate.scoring import UnfinishedRule
+    from engine.errors import GuandanError
+
+    rules = _ruleset(variants)
+    try:
+        result = score_pairs_files(
+            files, method, rules, unfinished=UnfinishedRule(unfinished), tables=tables
+        )
+    except (GuandanError, DuplicateError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json.dumps(result.to_dict(by_board), ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        if by_board:
+            emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)
+        else:
+            emit_rows((p.to_dict() for p in result.ranking), fmt, result.ranking_columns)
+        return
+    rows = [
+        {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}"} for p in result.ranking
+    ]
+    emit_rows(rows, fmt, result.ranking_columns)
+    click.echo(
+        f"{len(result.ranking)} pairs, {len(result.boards)} boards, each due at "
+        f"{result.tables} tables; scored by {method}"
+    )
+    if by_board:
+        click.echo()
+        emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
