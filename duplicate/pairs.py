@@ -96,7 +96,7 @@ class PairBoard:
 
     Attributes:
         board: the ``Board`` tag.
-        pair: the pair's name, ``"A & B"``.
+        pair: the pair's name, ``"A & B"``; ``players`` its two names.
         direction: the side the pair sat on this board.
         opponents: the other pair's name.
         result: the table's result seen from this pair (levels won +1..+3, or conceded
@@ -110,6 +110,7 @@ class PairBoard:
 
     board: str
     pair: str
+    players: tuple[str, str]
     direction: Side
     opponents: str
     result: int | None
@@ -441,6 +442,7 @@ def score_pairs_event(
                     PairBoard(
                         board=board,
                         pair=_pair_name(names[_key(t.pair(side))]),
+                        players=names[_key(t.pair(side))],
                         direction=side,
                         opponents=_pair_name(names[_key(t.pair(other))]),
                         result=result,
@@ -464,34 +466,42 @@ def _rank(
     Matchpoints rank by percentage, swings by average per board (the same order as the
     totals when every pair played as many boards). Equal scores share a rank.
     """
-    by_name = {_pair_name(p): p for p in names.values()}
-    sides: dict[str, set[Side]] = {n: set() for n in by_name}
-    scores: dict[str, list[float]] = {n: [] for n in by_name}
+    sides: dict[frozenset[str], set[Side]] = {k: set() for k in names}
+    scores: dict[frozenset[str], list[float]] = {k: [] for k in names}
     for d in detail:
-        sides[d.pair].add(d.direction)
+        sides[_key(d.players)].add(d.direction)
         if d.score is not None:
-            scores[d.pair].append(d.score)
+            scores[_key(d.players)].append(d.score)
     mitchell = all(len(s) == 1 for s in sides.values())
     lines: list[tuple[str, float, PairScore]] = []
-    for name, players in by_name.items():
-        got = scores[name]
+    for key, players in names.items():
+        got = scores[key]
         total = math.fsum(got)
         average = total / len(got) if got else None
         percentage = None
         if top is not None and got and top > 0:
             percentage = 100.0 * total / (top * len(got))
-        direction = "+".join(s.name for s in sorted(sides[name]))
+        direction = "+".join(s.name for s in sorted(sides[key]))
         field = direction if mitchell else "all"
-        key = percentage if top is not None else average
+        value = percentage if top is not None else average
         line = PairScore(
-            0, False, field, name, players, direction, len(got), total, average, percentage
+            0,
+            False,
+            field,
+            _pair_name(players),
+            players,
+            direction,
+            len(got),
+            total,
+            average,
+            percentage,
         )
-        lines.append((field, -math.inf if key is None else round(key, _TIE_DIGITS), line))
+        lines.append((field, -math.inf if value is None else round(value, _TIE_DIGITS), line))
     field_order = {"NS": 0, "EW": 1, "all": 2}
     lines.sort(key=lambda x: (field_order[x[0]], -x[1], x[2].pair))
     out: list[PairScore] = []
-    for field, key, line in lines:
-        same = [j for j, (f, k, _) in enumerate(lines) if f == field and k == key]
+    for field, rank_key, line in lines:
+        same = [j for j, (f, k, _) in enumerate(lines) if f == field and k == rank_key]
         before = sum(1 for f, _, _ in lines[: same[0]] if f == field)
         out.append(replace(line, rank=before + 1, tied=len(same) > 1))
     return tuple(out)
