@@ -111,6 +111,41 @@ def _combo_row(combo: Any, level: int, tokens: list[str] | None = None) -> dict[
     return {"type": combo.type.record_name, "rank": rank_name(combo.rank), "cards": tokens}
 
 
+def _level_option(text: str) -> int:
+    """The ``--level`` of an engine command as a rank index; a bad one names the option."""
+    from engine.cards import parse_level
+    from engine.errors import GuandanError
+
+    try:
+        return parse_level(text)
+    except GuandanError as exc:
+        raise click.ClickException(
+            f"--level: invalid rank {text!r} for a level: a level is 2-9, T, J, Q, K or A"
+        ) from exc
+
+
+def _hand_option(text: str) -> Any:
+    """The ``--hand`` of ``guandan plays``: 1 to 27 cards (a dealt hand, RULES.md §1)."""
+    from engine.cards import parse_cards, size
+    from engine.errors import GuandanError
+
+    try:
+        held = parse_cards(text)
+    except GuandanError as exc:
+        raise click.ClickException(f"--hand: {exc}") from exc
+    if size(held) == 0:
+        raise click.UsageError("--hand: no cards given (e.g. --hand \"S2 S2 H3\")")
+    if size(held) > _HAND_SIZE:
+        raise click.ClickException(
+            f"--hand: {size(held)} cards, but a hand holds at most {_HAND_SIZE}"
+        )
+    return held
+
+
+#: Cards dealt to each player (two packs of 108 among four).
+_HAND_SIZE = 27
+
+
 def _echo_plays(rows: list[dict[str, Any]], fmt: str) -> None:
     """Print plays as ``Type rank  cards`` lines, or through :func:`emit_rows`."""
     if fmt != "table":
@@ -135,14 +170,16 @@ def read_command(
     \b
     Example: guandan read --level 7 S5 H7 D5 C5
     """
-    from engine.cards import KIND_TOKENS, parse_cards, parse_kind, parse_level
+    from engine.cards import KIND_TOKENS, parse_cards, parse_kind
     from engine.errors import GuandanError
     from engine.reading import readings
     from engine.ruleset import Ruleset
 
     tokens = [t for arg in cards for t in arg.split()]
+    if not tokens:
+        raise click.UsageError("CARDS: no cards given (e.g. guandan read --level 7 S5 S5)")
+    lv = _level_option(level)
     try:
-        lv = parse_level(level)
         found = readings(
             parse_cards(tokens), lv, Ruleset(joker_pair_in_full_house=joker_pair, bomb_max=bomb_max)
         )
@@ -182,17 +219,19 @@ def plays_command(
     """List the legal plays of a hand: one card choice per reading (type and rank; bombs
     also by size), or every concrete play with --all. Leading unless --follow is given.
     """
-    from engine.cards import parse_cards, parse_level
     from engine.errors import GuandanError
     from engine.moves import legal_plays, legal_readings
     from engine.reading import parse_play
     from engine.ruleset import Ruleset
 
     rules = Ruleset(joker_pair_in_full_house=joker_pair, bomb_max=bomb_max)
+    lv = _level_option(level)
+    held = _hand_option(hand)
     try:
-        lv = parse_level(level)
-        held = parse_cards(hand)
         to_beat = None if follow is None else parse_play(follow, lv, None, rules)
+    except GuandanError as exc:
+        raise click.ClickException(f"--follow: {exc}") from exc
+    try:
         found = (
             list(legal_plays(held, lv, to_beat, rules))
             if all_plays
@@ -233,8 +272,17 @@ def _db_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (DuplicateError, GuandanError) as exc:
             raise click.ClickException(str(exc)) from exc
+        except OSError as exc:  # an output file or folder that cannot be written
+            raise click.ClickException(_os_error_text(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def _os_error_text(exc: OSError) -> str:
+    """One line for a file system error: the path and the system's reason."""
+    if exc.filename is None:
+        return str(exc)
+    return f"{exc.filename}: {exc.strerror or exc}"
 
 
 def _db_engine() -> Any:
@@ -262,9 +310,17 @@ def _db_progress(total: int, label: str) -> Any:
 
 
 def _db_write(text: str, output: str | None) -> None:
-    """Write ``text`` to the file ``output`` (``-`` or none: standard output)."""
-    with click.open_file(output or "-", "w", encoding="utf-8") as f:
-        f.write(text)
+    """Write ``text`` to the file ``output`` (``-`` or none: standard output).
+
+    A path that cannot be written (missing folder, no permission) is one clear error line.
+    """
+    try:
+        with click.open_file(output or "-", "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write {output!r}: {exc.strerror or exc}"
+        ) from exc
 
 
 def _db_json(doc: Any) -> str:
@@ -298,10 +354,11 @@ def db_upgrade_command(revision: str) -> None:
 @_db_errors
 def db_current_command() -> None:
     """Show the database's schema revision and the newest one."""
-    from duplicate.db import current_revision, head_revision
+    from duplicate.db import check_reachable, current_revision, head_revision
 
     engine = _db_engine()
     try:
+        check_reachable(engine)
         click.echo(f"current: {current_revision(engine) or 'none (empty)'}")
         click.echo(f"newest:  {head_revision()}")
     finally:
@@ -512,8 +569,10 @@ def deals_verify_command(
         raise click.UsageError("give exactly one of --set NAME and --gdn FILE")
     seed = read_seed_file(seed_file)
     if gdn_file is not None:
-        with click.open_file(gdn_file, encoding="utf-8") as f:
-            text = f.read()
+        from duplicate.gdn import decode
+
+        with click.open_file(gdn_file, "rb") as f:
+            text = decode(f.read(), gdn_file)  # not UTF-8: one GdnError line, not a traceback
         checked = verify_hand_records(seed, text, schedule, delayed, commitment, gdn_file)
         if as_json:
             doc = {"ok": True, "boards_checked": checked, "commitment": seed.commitment}
@@ -646,9 +705,26 @@ def replay_command(
     failed = sum(not r.ok for r in reports)
     if fmt == "table":
         n = len(reports)
+        _first_failure(failed, n, "replayed", [r.error for r in reports if not r.ok])
         click.echo(f"{n} deal{'' if n == 1 else 's'}: {n - failed} replayed, {failed} failed")
     if failed:
         click.get_current_context().exit(1)
+
+
+def _first_failure(failed: int, total: int, verb: str, errors: Sequence[str | None]) -> None:
+    """Under a table with failed rows, one line on stderr naming the first failure (file,
+    line, seat and reason), so that the failure is seen even when stdout is redirected.
+
+    Only for the table: with --json or --csv the rows on stdout carry every error for the
+    program reading them. The summary line stays last on stdout.
+    """
+    if not failed:
+        return
+    first = next((e for e in errors if e), "see the listing")
+    click.echo(
+        f"Error: {failed} of {total} deal{'' if total == 1 else 's'} not {verb}; first: {first}",
+        err=True,
+    )
 
 
 _IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "version", "error")
@@ -721,6 +797,9 @@ def import_command(
             s: sum(o.status == s for o in outcomes) for s in ("stored", "unchanged", "corrected")
         }
         n = len(outcomes)
+        # The deals rolled back with a failing one say so; name the one that failed.
+        causes = [o.error for o in outcomes if not o.ok and o.status != "rolled back"]
+        _first_failure(failed, n, "stored", causes or [o.error for o in outcomes])
         click.echo(
             f"{n} deal{'' if n == 1 else 's'}: {counts['stored']} stored, "
             f"{counts['unchanged']} already stored, {counts['corrected']} corrected, "
@@ -903,6 +982,8 @@ def compare_command(
             write_report(html_dir, match_report(comparisons))
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:  # the --html folder cannot be made or written
+        raise click.ClickException(f"--html: {_os_error_text(exc)}") from exc
     if fmt == "json":
         click.echo(json.dumps([c.to_dict() for c in comparisons], ensure_ascii=False, indent=2))
     elif fmt == "csv":

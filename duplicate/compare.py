@@ -672,8 +672,9 @@ def compare_board(
     for exactly two rooms whose deals both ended.
     """
     if len(records) < 2:
+        where = f"{_where(records[0])}: " if records else ""
         raise CompareError(
-            f"a comparison needs at least two rooms of a board, got {len(records)}"
+            f"{where}a comparison needs at least two rooms of a board, got {len(records)}"
         )
     base = records[0]
     for other in records[1:]:
@@ -759,7 +760,10 @@ def compare_file(
         text = p.read_bytes()
     except OSError as e:
         raise CompareError(f"cannot read {str(p)!r}: {e.strerror}") from e
-    return compare_records(loads(text, file=str(p)), board, rules)
+    records = loads(text, file=str(p))
+    if not records:  # an empty file is a mistake, not a match of no boards
+        raise CompareError(f"{p}: no deal in the file (it is empty or holds only comments)")
+    return compare_records(records, board, rules)
 
 
 def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:

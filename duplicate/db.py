@@ -122,8 +122,27 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
+def check_reachable(engine: Engine) -> None:
+    """Open and close one connection; :class:`DatabaseError` (one clear line) if it fails.
+
+    So that a server that is down, or a SQLite file in a missing folder, is reported as
+    such instead of as a driver traceback.
+    """
+    try:
+        with engine.connect():
+            pass
+    except OperationalError as exc:
+        raise DatabaseError(f"cannot open database {_display(engine)}: {_reason(exc)}") from None
+
+
+def _reason(exc: OperationalError) -> str:
+    """The first line of the driver's message (the rest is SQLAlchemy's boilerplate)."""
+    return str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate the database up to ``revision`` (by default the newest)."""
+    check_reachable(engine)
     with engine.begin() as connection:
         config = alembic_config(engine)
         config.attributes["connection"] = connection
@@ -156,12 +175,25 @@ def check_schema(engine: Engine) -> None:
     Raises :class:`DatabaseError` with what to do (``guandan db upgrade``), instead of the
     "no such table" a command would otherwise fail with half-way.
     """
+    head = head_revision()
+    path = engine.url.database
+    if (
+        engine.dialect.name == "sqlite"
+        and path
+        and path != ":memory:"
+        and not path.startswith("file:")
+        and not os.path.exists(path)
+        and os.path.isdir(os.path.dirname(os.path.abspath(path)))
+    ):
+        # Connecting would create an empty file: refuse first and leave the disk as it was.
+        raise DatabaseError(
+            f"database {_display(engine)} is at revision none (empty), not {head}: "
+            f"run 'guandan db upgrade'"
+        )
     try:
         current = current_revision(engine)
     except OperationalError as exc:
-        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-        raise DatabaseError(f"cannot open database {_display(engine)}: {reason}") from None
-    head = head_revision()
+        raise DatabaseError(f"cannot open database {_display(engine)}: {_reason(exc)}") from None
     if current != head:
         raise DatabaseError(
             f"database {_display(engine)} is at revision {current or 'none (empty)'}, "

@@ -471,6 +471,10 @@ def read_teams_file(path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise EventError(f"cannot read teams file {os.fspath(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise EventError(
+            f"teams file {os.fspath(path)!r} is not UTF-8 text: {exc.reason} at byte {exc.start}"
+        ) from None
     return parse_teams_file(text, os.fspath(path))
 
 
@@ -909,9 +913,12 @@ def _prepare_file(path: str) -> list[Prepared]:
     except UnicodeDecodeError as exc:
         raise EventError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        return prepare_text(text, path)
+        prepared = prepare_text(text, path)
     except GdnError as exc:
         raise EventError(str(exc)) from None
+    if not prepared:  # an empty file is a mistake (wrong file, failed export), not a success
+        raise EventError(f"{path}: no deal in the file (it is empty or holds only comments)")
+    return prepared
 
 
 @dataclass(slots=True)

@@ -600,7 +600,7 @@ def split_deals(text: str | bytes, *, file: str | None = None) -> list[tuple[int
     reader = _Reader(decode(text, file), file, False, scan=True)
     lines = reader.lines
     starts = [r.line or 1 for r in reader.records()]
-    ends = [*starts[1:], len(lines) + 1]
+    ends = [*starts[1:], len(lines) + 1] if starts else []  # an empty text has no deals
     return [(a, "\n".join(lines[a - 1 : b - 1])) for a, b in zip(starts, ends, strict=True)]
 
 

@@ -35,7 +35,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
-from duplicate.replay import finish_text, replay
+from duplicate.replay import NO_DEALS, finish_text, replay
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
 
@@ -411,9 +411,13 @@ def import_files(
         except OSError as e:
             yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {e.strerror or e}")
         else:
-            yield from import_records(
-                engine, records, per=per, board_set=board_set, correction=correction, rules=rules
-            )
+            if not records:  # nothing to store is a mistake (wrong file), not a success
+                yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {NO_DEALS}")
+            else:
+                yield from import_records(
+                    engine, records, per=per, board_set=board_set, correction=correction,
+                    rules=rules,
+                )
         if progress is not None:
             progress(1)
 

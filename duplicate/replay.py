@@ -379,6 +379,10 @@ def check_text(
         return [_file_error(file, e)]
 
 
+#: The error of a ``.gdn`` file that holds no deal at all (empty, or only comments).
+NO_DEALS = "no deal in the file (it is empty or holds only comments)"
+
+
 def _file_error(file: str | None, err: GdnError) -> DealReport:
     return DealReport(file, err.line, None, None, 0, None, None, "error", str(err))
 
@@ -457,6 +461,9 @@ def check_files(
             continue
         except OSError as e:
             work.append(_file_error(name, GdnError(e.strerror or str(e), file=name)))
+            continue
+        if not deals:  # an empty file is a mistake (wrong file, failed export), not a pass
+            work.append(_file_error(name, GdnError(NO_DEALS, file=name)))
             continue
         total += len(deals)
         for i in range(0, len(deals), _BATCH):
