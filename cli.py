@@ -20,7 +20,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="guandan-duplicate")
 def main() -> None:
-    """Duplicate Guandan (复式掼蛋): rules engine, fair boards, records, competitions."""
+    """Duplicate Guandan (复式掼蛋): rules engine, fair boards, records, competitions.
+
+    New here? 'guandan demo' shows the whole service in a second. The database is
+    ./guandan.sqlite unless a group's --db URL or $GUANDAN_DATABASE_URL names another;
+    create it with 'guandan db upgrade'. Errors are one line on stderr, exit code 1
+    (usage errors 2); every command has --help.
+    """
 
 
 # --- shared output helpers (every listing: table, --json, --csv) -------------------
@@ -218,6 +224,9 @@ def plays_command(
 ) -> None:
     """List the legal plays of a hand: one card choice per reading (type and rank; bombs
     also by size), or every concrete play with --all. Leading unless --follow is given.
+
+    \b
+    Example: guandan plays --level 7 --hand "S2 S2 H3 C4 D5 S6 H7 H7" --follow "Pair 3 S3 C3"
     """
     from engine.errors import GuandanError
     from engine.moves import legal_plays, legal_readings
@@ -432,6 +441,9 @@ def deals_generate_command(
 
     A board already stored (same DealId) is refused and nothing is stored. Without
     --store and without --output, the boards go to standard output.
+
+    \b
+    Example: guandan deals generate cup.seed -n 32 --level-schedule cycle
     """
     import dataclasses
     from pathlib import Path
@@ -561,6 +573,10 @@ def deals_verify_command(
     published one); on success the seed is recorded as revealed. With --gdn: published
     hand records, by anyone, without a database. Every board's hands, level, leader and
     DealId are compared; exits 1 naming the first difference.
+
+    \b
+    Examples: guandan deals verify cup.seed --set cup
+              guandan deals verify cup.seed --gdn cup.gdn --level-schedule cycle
     """
     from duplicate.boards import set_info, verify_hand_records, verify_set
     from duplicate.dealing import read_seed_file
@@ -694,7 +710,11 @@ def replay_command(
     """Replay every deal of the .gdn FILES and check each play and result.
 
     Prints per deal its board, room, finishing order and result, or the first point of
-    failure (file:line, seat, reason, position). Exits with 1 when any deal fails.
+    failure (file:line, seat, reason, position). Exits with 1 when any deal fails,
+    naming the first failure on stderr.
+
+    \b
+    Example: guandan replay --json --jobs 2 games.gdn
     """
     from duplicate.replay import check_files
 
@@ -765,7 +785,11 @@ def import_command(
     A deal that does not replay is reported and nothing of it is stored; the same record
     imported twice is stored once; a different record for a stored board and room is
     refused unless it is a --correction (kept with its --reason and --by). Exits with 1
-    when any deal is not stored.
+    when any deal is not stored, naming the first failure on stderr.
+
+    \b
+    Examples: guandan import --set cup games.gdn
+              guandan import --correction --reason "mistyped play 41" --by Zhou fixed.gdn
     """
     from duplicate.records import Correction, import_files
 
@@ -872,6 +896,9 @@ def simulate_command(
 
     Open room: team X sits N-S and Y E-W; closed room: Y N-S and X E-W; same cards at
     each seat. The same seed gives byte-identical records, which replay cleanly.
+
+    \b
+    Example: guandan simulate --seed-file cup.seed --level-schedule cycle --boards 16 -o match.gdn
     """
     from duplicate.dealing import GENERATOR_ID, LevelSchedule, read_seed_file
     from duplicate.errors import DuplicateError
@@ -888,6 +915,8 @@ def simulate_command(
         raise click.UsageError("give exactly one of --seed HEX and --seed-file FILE")
     if stats and fmt == "csv":
         raise click.UsageError("--stats has no CSV form: use the table or --json")
+    if output == "-" and fmt != "table":
+        raise click.UsageError(f"-o - writes the records to standard output: no room for --{fmt}")
     try:
         if seed_file is not None:
             seeds = read_seed_file(seed_file)
@@ -970,6 +999,9 @@ def compare_command(
     接风; the first divergence between the rooms and the swing (first room's N-S result
     minus the second's: team X's when Open comes first). The table lists the boards;
     --csv gives one row per room and seat; --json the whole comparison.
+
+    \b
+    Example: guandan compare match.gdn --board 3
     """
     from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file, headline
     from duplicate.errors import DuplicateError
@@ -1075,7 +1107,11 @@ def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
 ) -> None:
-    """Create the event NAME (and enter the teams of --teams-file, in one transaction)."""
+    """Create the event NAME (and enter the teams of --teams-file, in one transaction).
+
+    \b
+    Example: guandan event create "Huai'an Cup" --teams-file teams.txt --rounds 3 --scale vp20
+    """
     from duplicate.events import create_event, read_teams_file
 
     teams = read_teams_file(teams_file) if teams_file is not None else []
@@ -1255,6 +1291,9 @@ def event_import_command(
     Each record must replay cleanly, be its round's board of that number and name the
     seating's players. The same record again changes nothing; a different one needs
     --correction --by --reason.
+
+    \b
+    Example: guandan event import "Huai'an Cup" round1/*.gdn
     """
     from duplicate.events import import_files
 

@@ -243,3 +243,18 @@ def test_usage_errors_exit_2() -> None:
     assert "0 is not in the range" in _fails(2, "simulate", "--seed", "1f", "--boards", "0")
     assert "exactly one of --seed" in _fails(2, "simulate", "--boards", "1")
     assert "--correction needs" in _fails(2, "import", "--correction", str(EXAMPLE))
+
+
+def test_records_to_stdout_leave_no_room_for_a_listing() -> None:
+    line = _fails(2, "simulate", "--seed", "1f", "--boards", "1", "-o", "-", "--json")
+    assert "-o - writes the records to standard output: no room for --json" in line
+
+
+def test_a_play_out_of_turn_names_file_line_and_seat(tmp_path: Path) -> None:
+    lines = EXAMPLE.read_text(encoding="utf-8").split("\n\n")[0].split("\n")
+    lines[7] = "W ThreeWithTwo 2 H2 S2 D2 SQ SQ"  # S's play, written as W's
+    bad = tmp_path / "turn.gdn"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = _run("replay", str(bad))
+    assert result.exit_code == 1
+    assert f"first: {bad}:8: seat W: W acted out of turn" in result.stderr
