@@ -205,7 +205,9 @@ def play_deal(
         level=level,
         leader=board.leader,
         plays=plays,
-        finish=result.finish_order,
+        # FORMAT.md: a double down's Finish names only the first two (no order between
+        # the losers, RULES.md §6), as replay and import write it.
+        finish=result.finish_order[:2] if result.double_down else result.finish_order,
         result=(result.winner, result.levels),
     )
 
@@ -444,7 +446,14 @@ def play_statistics(records: Iterable[DealRecord]) -> PlayStats:
             types[play.type] = types.get(play.type, 0) + 1
             by_seat[play.seat] += 1
         per_deal.append(sum(by_seat))
-        order = list(rec.finish) + [s for s in Seat if s not in rec.finish]
+        # Seats the Finish tag leaves out (a double down's losers) take the remaining
+        # places in play order after the last seat listed, as the engine orders them.
+        order = list(rec.finish)
+        seat = order[-1] if order else Seat.N
+        while len(order) < 4:
+            seat = seat.next
+            if seat not in order:
+                order.append(seat)
         for place, seat in enumerate(order):
             places[place] += by_seat[seat]
     return PlayStats(
