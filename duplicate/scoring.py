@@ -180,7 +180,7 @@ class Scale(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class WinDrawLoss:
-    """Win/draw/loss match points: 2/1/0 by default (Jiangsu rules 第七条)."""
+    """Win/draw/loss match points: 2/1/0 by default (Jiangsu rules, "七、胜负")."""
 
     win: float = 2.0
     draw: float = 1.0

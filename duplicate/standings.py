@@ -1,6 +1,6 @@
 """Standings of a teams event: totals per team and the tie-breaks, in order (pure functions).
 
-The order is the Jiangsu competition rules' (seeds/000, 第七条 2): total match points,
+The order is the Jiangsu competition rules' (seeds/000, "七、胜负" 2): total match points,
 then (去首)累进分, rounds won (胜轮次), total swing (级差分), total levels gained (升级数),
 and finally a draw (抽签) made from the event's seed with SHA-256. docs/SCORING.md gives the
 reading of each term; the friendly-tournament order of seeds/004 is available as well.
@@ -81,7 +81,7 @@ class Criterion(Enum):
     OPPONENTS_POINTS = "opponents_points"  # 对手分: total points of the teams met
 
 
-#: Jiangsu rules, 第七条 2 (DUPLICATE.md): the default order; the draw comes last.
+#: Jiangsu rules, "七、胜负" 2 (DUPLICATE.md): the default order; the draw comes last.
 JIANGSU_TIEBREAKS = (
     Criterion.POINTS,
     Criterion.PROGRESSIVE,
