@@ -766,7 +766,8 @@ def assign_boards(
 
     Either a set stored by ``guandan deals generate`` (``set_name``), or a seed file: then
     the event's whole set (``rounds × boards_per_round`` boards, named after the event) is
-    generated and stored the first time, so that no two rounds share a board. ``first``
+    generated and stored the first time, so that no two rounds share a board; later rounds
+    must give the same seed file (checked against the stored commitment). ``first``
     defaults to ``(round − 1) × boards_per_round + 1`` when the set is that long, else 1.
     Refused once the round has results (its boards are what was played).
     """
@@ -780,9 +781,18 @@ def assign_boards(
         name = set_name if set_name is not None else f"{ev.name} boards"
     if seed is not None:
         with session_scope(engine) as session:
-            exists = session.scalar(select(models.BoardSet.id).where(models.BoardSet.name == name))
-        if not exists:
+            stored = session.scalar(
+                select(models.BoardSet.commitment).where(models.BoardSet.name == name)
+            )
+        if stored is None:
             store_set(engine, generate_set(seed, total, name, schedule, delayed))
+        elif stored != seed.commitment:
+            # The event's set exists already: a different seed file must not pass silently.
+            raise EventError(
+                f"event {event!r} already has its board set {name!r}, generated from another "
+                f"seed file (commitment {stored[:16]}…, this file's {seed.commitment[:16]}…): "
+                f"give that seed file again, or a stored set with --set"
+            )
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         rnd = _round_row(session, ev, round_no)

@@ -216,6 +216,11 @@ def test_rounds_get_distinct_boards_from_the_events_set(migrated_engine: Engine)
         events.assign_boards(migrated_engine, "Cup", 1, set_name="Cup boards", first=6)
     with pytest.raises(EventError, match="no board set named 'nope'"):
         events.assign_boards(migrated_engine, "Cup", 1, set_name="nope")
+    # The event's set exists: another seed file is refused, never silently ignored.
+    other = parse_seed_file(seed_file_bytes(bytes(range(1, 33))))
+    with pytest.raises(EventError, match="generated from another seed file"):
+        events.assign_boards(migrated_engine, "Cup", 1, seed=other)
+    assert events.assign_boards(migrated_engine, "Cup", 1, seed=SEED).boards == (1, 2)
 
 
 def test_import_is_idempotent_and_checks_board_and_seating(
