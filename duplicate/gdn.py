@@ -228,7 +228,9 @@ class DealRecord:
 
 # --- reading ----------------------------------------------------------------------
 
-_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:"((?:[^"\\]|\\.)*)"|([^\]"]*?))\s*\]')
+#: A tag name, then (after optional spaces) the rest of the tag's inside; see :func:`_parse_tag`.
+_TAG_NAME_PREFIX_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_QUOTED_RE = re.compile(r'"((?:[^"\\]|\\.)*+)"')
 _UNESCAPE_RE = re.compile(r"\\(.)")
 _TYPES_BY_LOWER = {t.record_name.lower(): t for t in ComboType}
 _SEATS = {s.name: s for s in Seat} | {s.name.lower(): s for s in Seat}
@@ -236,8 +238,23 @@ _RANKS = {c: i for i, c in enumerate(RANK_NAMES)} | {"10": 8}
 _RANKS |= {c.lower(): i for c, i in list(_RANKS.items()) if c.isalpha()}
 _TOKEN_BIT = {tok: KIND_BIT[k] for tok, k in TOKEN_KINDS.items()}
 _SIDES = {"NS": Side.NS, "N-S": Side.NS, "EW": Side.EW, "E-W": Side.EW}
-_RESULT_RE = re.compile(r"^\s*(N-?S|E-?W)\s*([+-]?\s*\d+)\s*$", re.IGNORECASE)
+# possessive quantifiers: no backtracking over long runs of spaces (hostile input)
+_RESULT_RE = re.compile(r"\s*+(N-?S|E-?W)\s*+([+-]?)\s*+(\d++)\s*+", re.IGNORECASE)
+#: More digits than this in a Result's levels is out of range anyway (and ``int`` refuses
+#: strings of more than 4300 digits).
+_MAX_LEVEL_DIGITS = 6
 _HAND_RE = re.compile(r"([NESWnesw])\s*:")
+
+
+#: Longest piece of the input quoted in an error message (a hostile line may be megabytes).
+_SHOWN_MAX = 40
+
+
+def _shown(text: str) -> str:
+    """``repr`` of a piece of input for an error message, cut short when it is long."""
+    if len(text) <= _SHOWN_MAX:
+        return repr(text)
+    return repr(text[:_SHOWN_MAX]) + f"… ({len(text)} characters)"
 
 
 def _parse_cards_fast(tokens: list[str]) -> Cards:
@@ -247,7 +264,9 @@ def _parse_cards_fast(tokens: list[str]) -> Cards:
         for tok in tokens:
             cards += _TOKEN_BIT[tok]
     except KeyError:
-        return parse_cards(tokens)  # raises with the engine's message for the bad token
+        # raises with the engine's message for the bad token; a long token (no card token
+        # has more than 3 characters) is cut short so that the message stays one clear line
+        return parse_cards(t if len(t) <= _SHOWN_MAX else t[:_SHOWN_MAX] + "…" for t in tokens)
     # a field of 3 (bits 0 and 1) or 4+ (guard bit) means a card present too often
     if (cards & (cards >> 1) & LOW_BITS) or (cards & GUARD_BITS):
         return parse_cards(tokens)  # raises naming the card
@@ -292,22 +311,36 @@ def _split_comments(text: str, line: int) -> tuple[str, list[str]]:
 
 def _parse_tag(text: str, line: int) -> tuple[str, str] | None:
     """``(name, value)`` of a tag line, the known names in canonical case; None if no tag."""
-    m = _TAG_RE.fullmatch(text.strip())
+    # Parsed step by step rather than by one regular expression: a pattern with several
+    # optional-space parts backtracks in cubic time on a long line of spaces (fuzzing found
+    # a 2,000-character line taking 9 s). The language is the same: '[', a name, then a
+    # quoted value, a bare value (no '"' or ']') or nothing, then ']', spaces anywhere.
+    text = text.strip()
+    if len(text) < 2 or text[0] != "[" or text[-1] != "]":
+        return None
+    inner = text[1:-1].strip()
+    m = _TAG_NAME_PREFIX_RE.match(inner)
     if m is None:
         return None
-    name = _KNOWN_BY_LOWER.get(m.group(1).lower(), m.group(1))
-    if m.group(2) is not None:
-        value = _UNESCAPE_RE.sub(r"\1", m.group(2))
-    else:
-        value = (m.group(3) or "").strip()  # lenient: an unquoted value
-    return name, value
+    name = _KNOWN_BY_LOWER.get(m.group().lower(), m.group())
+    rest = inner[m.end() :].lstrip()
+    if rest.startswith('"'):
+        quoted = _QUOTED_RE.fullmatch(rest)
+        if quoted is None:
+            return None
+        return name, _UNESCAPE_RE.sub(r"\1", quoted.group(1))
+    if '"' in rest or "]" in rest:
+        return None
+    return name, rest  # lenient: an unquoted value (already stripped)
 
 
 def _parse_hands(value: str) -> tuple[Cards, Cards, Cards, Cards]:
     """The four hands of a ``Deal`` tag: ``N:<cards> E:<cards> S:<cards> W:<cards>``."""
     parts = _HAND_RE.split(value.strip())
     if parts[0].strip():
-        raise GdnError(f"the Deal tag starts with {parts[0].split()[0]!r}, not a seat and ':'")
+        raise GdnError(
+            f"the Deal tag starts with {_shown(parts[0].split()[0])}, not a seat and ':'"
+        )
     hands: list[Cards | None] = [None, None, None, None]
     for i in range(1, len(parts), 2):
         seat = _SEATS[parts[i]]
@@ -332,7 +365,7 @@ def _parse_finish(value: str) -> tuple[Seat, ...] | None:
     for tok in toks:
         seat = _SEATS.get(tok)
         if seat is None:
-            raise GdnError(f"invalid seat {tok!r} in Finish: expected N, E, S or W")
+            raise GdnError(f"invalid seat {_shown(tok)} in Finish: expected N, E, S or W")
         if seat in seats:
             raise GdnError(f"seat {seat.name} appears twice in Finish")
         seats.append(seat)
@@ -344,15 +377,21 @@ def _parse_finish(value: str) -> tuple[Seat, ...] | None:
 def _parse_result(value: str) -> tuple[Side, int] | None:
     if value.strip() in _UNKNOWN_VALUES:
         return None
-    m = _RESULT_RE.match(value)
+    m = _RESULT_RE.fullmatch(value)
     if m is None:
-        raise GdnError(f'invalid Result {value!r}: expected a side and its levels, e.g. "NS +2"')
+        raise GdnError(
+            f'invalid Result {_shown(value)}: expected a side and its levels, e.g. "NS +2"'
+        )
     side = _SIDES[m.group(1).upper()]
-    levels = int(m.group(2).replace(" ", ""))
+    digits = m.group(3)
+    # the sign and the digits are taken apart: int() refuses "+\t2" and over 4300 digits
+    levels = int(digits) if len(digits) <= _MAX_LEVEL_DIGITS else 10**_MAX_LEVEL_DIGITS
+    if m.group(2) == "-":
+        levels = -levels
     if levels < 0:  # lenient: "NS -2" is "EW +2"
         side, levels = side.other, -levels
     if not 1 <= levels <= 4:
-        raise GdnError(f"invalid Result {value!r}: a deal gains the winners 1 to 4 levels")
+        raise GdnError(f"invalid Result {_shown(value)}: a deal gains the winners 1 to 4 levels")
     return side, levels
 
 
@@ -360,10 +399,10 @@ def _parse_play(content: str, line: int) -> Play:
     toks = content.split()
     seat = _SEATS.get(toks[0])
     if seat is None:
-        raise GdnError(f"a play starts with a seat N, E, S or W, not {toks[0]!r}", line=line)
+        raise GdnError(f"a play starts with a seat N, E, S or W, not {_shown(toks[0])}", line=line)
     if len(toks) > 1 and toks[1].upper() == "PASS":
         if len(toks) > 2:
-            raise GdnError(f"PASS with {toks[2]!r} after it", line=line, seat=seat)
+            raise GdnError(f"PASS with {_shown(toks[2])} after it", line=line, seat=seat)
         return Play(seat, 0, line=line)
     i = 1
     ctype = _TYPES_BY_LOWER.get(toks[1].lower()) if len(toks) > 1 else None
@@ -372,7 +411,9 @@ def _parse_play(content: str, line: int) -> Play:
     rank = _RANKS.get(toks[i]) if len(toks) > i else None
     if rank is not None:
         if ctype is None:
-            raise GdnError(f"rank {toks[i]!r} without a combination type", line=line, seat=seat)
+            raise GdnError(
+                f"rank {_shown(toks[i])} without a combination type", line=line, seat=seat
+            )
         i += 1
     elif ctype is not None:
         raise GdnError(
@@ -386,7 +427,9 @@ def _parse_play(content: str, line: int) -> Play:
         cards = _parse_cards_fast(toks[i:])
     except GuandanError as e:
         if ctype is None and len(toks) > 1 and toks[1][:1].isalpha() and len(toks[1]) > 3:
-            raise GdnError(f"unknown combination type {toks[1]!r}", line=line, seat=seat) from None
+            raise GdnError(
+                f"unknown combination type {_shown(toks[1])}", line=line, seat=seat
+            ) from None
         raise GdnError(str(e), line=line, seat=seat) from None
     return Play(seat, cards, ctype, rank, line)
 
@@ -430,7 +473,8 @@ class _Reader:
             except GdnError as e:
                 if rec is None:
                     rec = DealRecord(file=self.file, line=number)
-                self._fail(rec, GdnError(e.reason, file=self.file, line=number))
+                if not skipping:  # only a deal's first error counts (lenient reading)
+                    self._fail(rec, GdnError(e.reason, file=self.file, line=number))
                 skipping = True
                 continue
             content = content.strip()
@@ -472,10 +516,10 @@ class _Reader:
                 elif not content:
                     self._comment(rec, last_play, comments)
                 elif content.startswith("["):
-                    raise GdnError(f"malformed tag line {content!r}", line=number)
+                    raise GdnError(f"malformed tag line {_shown(content)}", line=number)
                 elif not in_play:
                     raise GdnError(
-                        f"a play or text {content.split()[0]!r} before [Play]", line=number
+                        f"a play or text {_shown(content.split()[0])} before [Play]", line=number
                     )
                 else:
                     if "Finish" in seen or "Result" in seen:
@@ -520,9 +564,9 @@ class _Reader:
         rec.lines[name] = number
         try:
             if name == "Level":
-                rec.level = parse_level(value)
+                rec.level = parse_level(_cut(value))
             elif name == "Leader":
-                rec.leader = Seat.parse(value)
+                rec.leader = Seat.parse(_cut(value))
             elif name == "Deal":
                 rec.hands = _parse_hands(value)
             elif name == "Finish":
@@ -781,6 +825,8 @@ def loads_json(text: str | bytes, *, file: str | None = None) -> list[DealRecord
     except ValueError as e:
         line = getattr(e, "lineno", None)
         raise GdnError(f"JSON: not valid JSON: {e}", file=file, line=line) from None
+    except RecursionError:  # json's decoder recurses once per level of nesting
+        raise GdnError("JSON: arrays or objects nested too deeply", file=file) from None
     objs = data if isinstance(data, list) else [data]
     return [from_json(o, file=file) for o in objs]
 
@@ -812,12 +858,11 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
             isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
         ):
             raise fail("'tags' maps tag names to strings")
-        typed = [k for k in tags if k in _TYPED_TAGS or k == "Play"]
-        if typed:
-            raise fail(f"tag {typed[0]} is a key of its own, not one of 'tags'")
+        for k, v in tags.items():
+            _json_tag(k, v, fail)
         rec.tags = dict(tags)
-        rec.level = parse_level(_need_str(obj, "level", fail))
-        rec.leader = Seat.parse(_need_str(obj, "leader", fail))
+        rec.level = parse_level(_cut(_need_str(obj, "level", fail)))
+        rec.leader = Seat.parse(_cut(_need_str(obj, "leader", fail)))
         hands = obj.get("hands")
         if not isinstance(hands, dict) or sorted(hands) != sorted(s.name for s in Seat):
             raise fail("'hands' maps each of N, E, S, W to a list of cards")
@@ -829,14 +874,33 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
             rec.plays = [_json_play(p, i, fail) for i, p in enumerate(plays, start=1)]
         finish = obj.get("finish")
         if finish is not None:
-            if not isinstance(finish, list) or not all(isinstance(s, str) for s in finish):
+            # one seat per item: "N E" or "N-E" in one string would be read as two seats
+            if not isinstance(finish, list) or not all(
+                isinstance(s, str) and len(s.replace(",", " ").replace("-", " ").split()) == 1
+                for s in finish
+            ):
                 raise fail("'finish' is a list of seats")
             rec.finish = _parse_finish(" ".join(finish))
         result = obj.get("result")
         if result is not None:
-            if not isinstance(result, dict) or not isinstance(result.get("levels"), int):
+            # exactly the canonical content: not .gdn's lenient "NS -2" (for "EW +2") or
+            # "N-S", nor a bool (an int in Python), nor extra keys
+            levels = result.get("levels") if isinstance(result, dict) else None
+            if (
+                not isinstance(result, dict)
+                or set(result) != {"side", "levels"}
+                or not isinstance(levels, int)
+                or isinstance(levels, bool)
+            ):
                 raise fail('\'result\' is {"side": "NS" or "EW", "levels": 1..4}')
-            rec.result = _parse_result(f"{result.get('side')} {result['levels']}")
+            side = result["side"]
+            if side not in ("NS", "EW"):
+                raise fail(f'invalid Result side {_shown(str(side))}: expected "NS" or "EW"')
+            if not 1 <= levels <= 4:
+                raise fail(
+                    f"invalid Result levels {levels}: a deal gains the winners 1 to 4 levels"
+                )
+            rec.result = (Side[side], levels)
         comments = obj.get("comments", [])
         if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
             raise fail("'comments' is a list of strings")
@@ -853,6 +917,29 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
     if sum(rec.hands) != FULL_PACK:
         raise fail("the four hands are not the two packs of 108 cards")
     return rec
+
+
+def _cut(text: str) -> str:
+    """``text`` stripped, cut short when long (for the engine's parsers, which quote their
+    input whole in their messages; no valid level, seat or rank is longer than 2)."""
+    text = text.strip()
+    return text if len(text) <= _SHOWN_MAX else text[:_SHOWN_MAX] + "…"
+
+
+def _json_tag(name: str, value: str, fail: Any) -> None:
+    """Refuse a JSON tag that the ``.gdn`` text could not hold or would read back as
+    another: a bad name, a typed tag, a known tag in another case, a line break."""
+    known = _KNOWN_BY_LOWER.get(name.lower())
+    if known == "Play":
+        raise fail("Play is no tag: 'plays' holds the play list")
+    if known in _TYPED_TAGS:
+        raise fail(f"tag {known} is a key of its own, not one of 'tags'")
+    if not _TAG_NAME_RE.fullmatch(name):
+        raise fail(f"invalid tag name {_shown(name)} (a letter, then letters, digits or _)")
+    if known is not None and known != name:
+        raise fail(f"tag {name!r} is written {known!r}")
+    if "\n" in value or "\r" in value:
+        raise fail(f"the value of tag {name} holds a line break")
 
 
 def _need_str(obj: dict[str, Any], key: str, fail: Any) -> str:
@@ -874,6 +961,11 @@ def _json_cards(value: Any, seat: Seat | None, fail: Any) -> Cards:
 def _json_play(item: Any, index: int, fail: Any) -> Play:
     if not isinstance(item, dict) or not isinstance(item.get("seat"), str):
         raise fail(f"play {index} is an object with a 'seat'")
+    unknown = set(item) - {"seat", "pass", "type", "rank", "cards", "comments"}
+    if unknown:
+        raise fail(f"play {index}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+    if not isinstance(item.get("pass", False), bool):
+        raise fail(f"play {index}: 'pass' is true, false or absent")
     try:
         seat = Seat.parse(item["seat"])
     except GuandanError as e:
@@ -882,18 +974,18 @@ def _json_play(item: Any, index: int, fail: Any) -> Play:
     if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
         raise fail(f"play {index}: 'comments' is a list of strings", seat)
     if item.get("pass") is True:
-        if "cards" in item:
-            raise fail(f"play {index}: a pass has no cards", seat)
+        if "cards" in item or "type" in item or "rank" in item:
+            raise fail(f"play {index}: a pass has no cards, type or rank", seat)
         return Play(seat, 0, comments=list(comments))
     ctype = rank = None
     if item.get("type") is not None:
         ctype = _TYPES_BY_LOWER.get(str(item["type"]).lower())
         if ctype is None:
-            raise fail(f"play {index}: unknown combination type {item['type']!r}", seat)
+            raise fail(f"play {index}: unknown combination type {_shown(str(item['type']))}", seat)
     if item.get("rank") is not None:
         rank = _RANKS.get(str(item["rank"]))
         if rank is None:
-            raise fail(f"play {index}: invalid rank {item['rank']!r}", seat)
+            raise fail(f"play {index}: invalid rank {_shown(str(item['rank']))}", seat)
     if (ctype is None) != (rank is None):
         raise fail(f"play {index}: a play declares both 'type' and 'rank', or neither", seat)
     cards = _json_cards(item.get("cards"), seat, fail)
