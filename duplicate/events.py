@@ -1756,8 +1756,22 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                     if text:
                         texts[(mid, num, room)] = text
             ids = {m.table_no: m.id for m in _matches(session, rnd)}
+            stored: set[tuple[int, int, str]] = {
+                (mid, num, room)
+                for mid, num, room in session.execute(
+                    select(
+                        models.EventResult.match_id,
+                        models.EventResult.board,
+                        models.EventResult.room,
+                    )
+                    .join(models.EventMatch)
+                    .where(models.EventMatch.round_id == rnd.id)
+                )
+            }
             for s in scored:
                 lines = []
+                mid = ids[s.info.table]
+                n_in = 0
                 for r, b in zip(s.results, s.score.boards, strict=True):
                     comp: BoardComparison | None = None
                     o = texts.get((ids[s.info.table], r.board, "open"))
@@ -1766,6 +1780,10 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                         comp = compare_board([loads(o)[0], loads(c)[0]])
                     bd = boards[r.board]
                     status = "played" if b.status.value == "played" else "unfinished"
+                    if all((mid, r.board, room) in stored for room in ROOMS):
+                        n_in += 1
+                    else:  # no result and not marked unfinished: not scored as one
+                        status = "not in yet"
                     lines.append(
                         BoardLine(
                             str(r.board),
@@ -1773,7 +1791,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                             bd.leader,
                             r.open_ns,
                             r.closed_ns,
-                            b.swing,
+                            None if status == "not in yet" else b.swing,
                             status,
                             comp,
                         )
@@ -1786,10 +1804,17 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                         team_y=s.info.team_y,
                         boards=tuple(lines),
                         margin=s.score.margin,
-                        points_x=s.score.points_x,
-                        points_y=s.score.points_y,
+                        points_x=s.score.points_x if n_in == len(lines) else None,
+                        points_y=s.score.points_y if n_in == len(lines) else None,
                         open_players=s.info.open_players,
                         closed_players=s.info.closed_players,
+                        state=(
+                            ""
+                            if n_in == len(lines)
+                            else "not played yet"
+                            if n_in == 0
+                            else f"{n_in} of {len(lines)} boards in"
+                        ),
                     )
                 )
         info = _info(ev)

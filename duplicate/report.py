@@ -84,6 +84,9 @@ class MatchSummary:
     points_y: float | None = None
     open_players: tuple[str, str, str, str] = ("", "", "", "")  # N E S W
     closed_players: tuple[str, str, str, str] = ("", "", "", "")
+    #: "" for a complete match; else what is missing ("not played yet", "3 of 8 boards in"),
+    #: shown instead of match points (a match still being played has none yet)
+    state: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,8 +443,18 @@ def render_match(match: MatchSummary, *, back: tuple[str, str] | None = None, cs
             if match.points_x is not None and match.points_y is not None
             else ""
         )
+        + (f'<p class="state">{escape(match.state)}</p>\n' if match.state else "")
     )
     return _page(title, body, css)
+
+
+def _standing_of(m: MatchSummary) -> str:
+    """A match's line in the event index: margin and points, or what is still missing."""
+    if m.state and not any(b.status != "not in yet" for b in m.boards):
+        return escape(m.state)
+    if m.state:
+        return f"{_signed(m.margin)} so far ({escape(m.state)})"
+    return f"{_signed(m.margin)}{_points(m)}"
 
 
 def _points(m: MatchSummary) -> str:
@@ -474,7 +487,7 @@ def render_event(event: EventReport, *, css: str = "report.css") -> str:
     for rnd, matches in rounds.items():
         items = "".join(
             f'<li><a href="{escape(match_page(m))}">{escape(m.team_x)} v {escape(m.team_y)}</a>'
-            f" {_signed(m.margin)}{_points(m)}</li>"
+            f" {_standing_of(m)}</li>"
             for m in matches
         )
         head = f"<h3>Round {escape(rnd)}</h3>" if rnd else ""

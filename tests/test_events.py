@@ -373,6 +373,25 @@ def test_report_and_export(tmp_path: Path, migrated_engine: Engine) -> None:
         events.export_records(migrated_engine, "Nope")
 
 
+def test_report_shows_matches_not_yet_in_without_points(migrated_engine: Engine) -> None:
+    make_event(migrated_engine, rounds=2)
+    play_round(migrated_engine)
+    rnd = events.pair_round(migrated_engine, "Cup")
+    events.assign_boards(migrated_engine, "Cup", rnd.number, seed=SEED)
+    report = events.event_report(migrated_engine, "Cup")
+    later = [m for m in report.matches if m.round == "2"]
+    assert later and all(m.state == "not played yet" for m in later)
+    assert all(m.points_x is None and m.points_y is None for m in later)
+    assert all(b.status == "not in yet" and b.swing is None for m in later for b in m.boards)
+    done = [m for m in report.matches if m.round == "1"]
+    assert done and all(m.state == "" and m.points_x is not None for m in done)
+    # one board of one match in: the match is in progress, still without points
+    assert events.record_unfinished(migrated_engine, "Cup", 2, 1, 3, "time") == 2
+    report = events.event_report(migrated_engine, "Cup")
+    first = next(m for m in report.matches if m.round == "2" and m.key.endswith("-t1"))
+    assert first.state == "1 of 2 boards in" and first.points_x is None
+
+
 def test_import_replays_files_in_worker_processes(tmp_path: Path, migrated_engine: Engine) -> None:
     make_event(migrated_engine, rounds=1)
     events.pair_round(migrated_engine, "Cup")
