@@ -1561,18 +1561,28 @@ def match_boards(engine: Engine, event: str, round_no: int, table: int) -> list[
         boards = _round_board_set(session, ev, rnd)
         scored, _ = _round_scores(session, ev, f, rnd, strict=False)
         sm = next(s for s in scored if s.info.table == table)
-        return [
-            BoardRow(
-                r.board,
-                boards[r.board].level,
-                boards[r.board].leader,
-                r.open_ns,
-                r.closed_ns,
-                b.swing,
-                "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished",
-            )
-            for r, b in zip(sm.results, sm.score.boards, strict=True)
-        ]
+        stored = _stored_rooms(session, rnd)
+        rows = []
+        for r, b in zip(sm.results, sm.score.boards, strict=True):
+            status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
+            swing = b.swing
+            if not all((m.id, r.board, room) in stored for room in ROOMS):
+                status, swing = "not in yet", None  # no result, not marked unfinished
+            lv, leader = boards[r.board].level, boards[r.board].leader
+            rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))
+        return rows
+
+
+def _stored_rooms(session: Session, rnd: models.EventRound) -> set[tuple[int, int, str]]:
+    """(match id, board, room) of every stored result of a round, finished or not."""
+    return {
+        (mid, num, room)
+        for mid, num, room in session.execute(
+            select(models.EventResult.match_id, models.EventResult.board, models.EventResult.room)
+            .join(models.EventMatch)
+            .where(models.EventMatch.round_id == rnd.id)
+        )
+    }
 
 
 # --- self-play, export and the report ----------------------------------------------------
@@ -1756,18 +1766,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                     if text:
                         texts[(mid, num, room)] = text
             ids = {m.table_no: m.id for m in _matches(session, rnd)}
-            stored: set[tuple[int, int, str]] = {
-                (mid, num, room)
-                for mid, num, room in session.execute(
-                    select(
-                        models.EventResult.match_id,
-                        models.EventResult.board,
-                        models.EventResult.room,
-                    )
-                    .join(models.EventMatch)
-                    .where(models.EventMatch.round_id == rnd.id)
-                )
-            }
+            stored = _stored_rooms(session, rnd)
             for s in scored:
                 lines = []
                 mid = ids[s.info.table]

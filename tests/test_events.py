@@ -390,6 +390,11 @@ def test_report_shows_matches_not_yet_in_without_points(migrated_engine: Engine)
     report = events.event_report(migrated_engine, "Cup")
     first = next(m for m in report.matches if m.round == "2" and m.key.endswith("-t1"))
     assert first.state == "1 of 2 boards in" and first.points_x is None
+    rows = events.match_boards(migrated_engine, "Cup", 2, 1)
+    assert [(r.board, r.status, r.swing) for r in rows] == [
+        (3, "unfinished", 0),
+        (4, "not in yet", None),
+    ]
 
 
 def test_import_replays_files_in_worker_processes(tmp_path: Path, migrated_engine: Engine) -> None:
