@@ -24,10 +24,8 @@ import tempfile
 import time
 import uuid
 
-from sqlalchemy import create_engine, make_url, text
-
 from duplicate.boards import generate_set, store_set
-from duplicate.db import make_engine, resolve_url, upgrade
+from duplicate.db import make_engine, temporary_database, upgrade
 from duplicate.dealing import (
     LevelSchedule,
     derive_key,
@@ -66,21 +64,8 @@ def bench_store(url: str, boards: int) -> float:
 
 def bench_postgres(server: str, boards: int) -> float:
     """:func:`bench_store` into a fresh database on ``server``, dropped afterwards."""
-    admin_url = make_url(resolve_url(server))
-    name = f"guandan_bench_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            return bench_store(
-                admin_url.set(database=name).render_as_string(hide_password=False), boards
-            )
-        finally:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
+    with temporary_database(server, prefix="guandan_bench") as url:
+        return bench_store(url, boards)
 
 
 def main() -> None:
