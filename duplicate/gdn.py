@@ -275,6 +275,10 @@ def _parse_cards_fast(tokens: list[str]) -> Cards:
 
 def _split_comments(text: str, line: int) -> tuple[str, list[str]]:
     """Split a line into its content and its ``;`` / ``{…}`` comments (outside quotes)."""
+    if "\r" in text:
+        # a lone CR is a line break to Python's text files (universal newlines) but not to
+        # bytes read here, and no writer can put it back: refused rather than kept
+        raise GdnError("a carriage return (CR) inside a line: lines end with LF or CRLF", line=line)
     if ";" not in text and "{" not in text:
         return text, []
     content: list[str] = []
@@ -476,6 +480,7 @@ class _Reader:
                 if not skipping:  # only a deal's first error counts (lenient reading)
                     self._fail(rec, GdnError(e.reason, file=self.file, line=number))
                 skipping = True
+                blank_before = False  # as for any other line that is not blank (split_deals)
                 continue
             content = content.strip()
             tag = _parse_tag(content, number) if content.startswith("[") else None
@@ -508,6 +513,10 @@ class _Reader:
                     if tag[0] == "Play":
                         if second_play:
                             raise GdnError("a second [Play] in one deal", line=number)
+                        if tag[1]:
+                            raise GdnError(
+                                f"[Play] takes no value, not {_shown(tag[1])}", line=number
+                            )
                         rec.plays = []
                         rec.lines["Play"] = number
                     else:

@@ -101,6 +101,8 @@ _VOCABULARY = [
     "𝄞",
     "",
 ]
+#: characters that some readers take for line breaks or spaces, NUL, a BOM out of place
+_CONTROLS = ["\x00", "\x00\x00", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\ufeff", "\t"]
 _TOKEN = st.one_of(st.sampled_from(_VOCABULARY), st.text(max_size=6))
 _UNICODE = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=8)
 
@@ -146,7 +148,7 @@ def mutated(draw: st.DrawFn) -> str | bytes:
                     "change tag value",
                     "insert unicode",
                     "insert line",
-                    "nul",
+                    "control",
                     "long line",
                     "crlf",
                     "bom",
@@ -202,9 +204,9 @@ def mutated(draw: st.DrawFn) -> str | bytes:
             lines[i] = line[:at] + draw(_UNICODE) + line[at:]
         elif kind == "insert line":
             lines.insert(i, draw(st.one_of(_TOKEN, _UNICODE)))
-        elif kind == "nul":
+        elif kind == "control":
             at = draw(st.integers(0, len(line)))
-            lines[i] = line[:at] + "\x00" * draw(st.integers(1, 3)) + line[at:]
+            lines[i] = line[:at] + draw(st.sampled_from(_CONTROLS)) + line[at:]
         elif kind == "long line":
             n = draw(st.sampled_from([5_000, 50_000]))
             filler = draw(st.sampled_from([" ", "S2 ", "a", "{", '"', "\\", ";"]))
@@ -300,6 +302,26 @@ def test_whatever_is_read_without_error_is_a_fixed_point(text: str | bytes) -> N
         check_fixed_point(rec)
     out = gdn.dumps(ok)
     assert gdn.dumps(gdn.loads(out)) == out
+
+
+@FUZZ
+@given(mutated())
+def test_split_deals_pieces_read_as_the_whole(text: str | bytes) -> None:
+    """Cutting a file into deals (how big inputs are spread over processes) changes no
+    record and no error, whatever the input."""
+    try:
+        whole = gdn.loads(text, file="f.gdn", strict=False)
+    except GdnError:
+        return
+    pieces = [
+        rec
+        for first, piece in gdn.split_deals(text, file="f.gdn")
+        for rec in gdn.loads(piece, file="f.gdn", strict=False, first_line=first)
+    ]
+    assert [str(e) for r in pieces for e in r.errors] == [str(e) for r in whole for e in r.errors]
+    assert [(r.line, r.tags, r.hands, r.plays) for r in pieces] == [
+        (r.line, r.tags, r.hands, r.plays) for r in whole
+    ]
 
 
 def _holding(rec: DealRecord, upto: int, seat: Seat) -> int:
@@ -513,6 +535,37 @@ def test_long_bad_values_are_quoted_short() -> None:
     play = board + "\n[Play]\nE " + "SQ" * 50_000
     err = _read_error(play)
     assert err.line == 7 and err.seat == Seat.E and len(str(err)) < MAX_READ_MESSAGE
+
+
+@pytest.mark.parametrize(
+    ("line", "where"),
+    [
+        ('[Event "a\rb"]', 1),  # read, then refused by the writer: no fixed point
+        ('[Event "a"] {x\ry}', 1),
+        ("[Board 1\r]", 2),
+    ],
+)
+def test_a_carriage_return_inside_a_line_is_an_error(line: str, where: int) -> None:
+    lines = list(LINES[:8])
+    lines[where - 1] = line
+    err = _read_error("\n".join(lines))
+    assert err.line == where and "carriage return (CR) inside a line" in err.reason
+    # a CR at the end of a line is a CRLF line end
+    assert gdn.loads("\r\n".join(LINES[:8]))[0].ok
+
+
+def test_play_tag_with_a_value_is_an_error() -> None:
+    # [Play "x"] was read as [Play], its value silently dropped
+    text = "\n".join(LINES[:5]) + '\n[Play "x"]\nE PASS'
+    err = _read_error(text)
+    assert err.line == 6 and "[Play] takes no value, not 'x'" in err.reason
+    assert gdn.loads(text.replace('[Play "x"]', '[Play ""]'))[0].ok
+
+
+def test_only_the_first_error_of_a_deal_is_kept() -> None:
+    # an unclosed { after the deal's first error was recorded as a second error
+    err = _read_error("N\n{")
+    assert err.line == 1 and "before [Play]" in err.reason
 
 
 def test_deeply_nested_json_is_a_gdn_error() -> None:
