@@ -622,13 +622,16 @@ class _Reader:
 
 
 def decode(data: str | bytes, file: str | None = None) -> str:
-    """``.gdn`` text from bytes (UTF-8, a byte-order mark skipped) or str (BOM skipped)."""
+    """``.gdn`` text from bytes (UTF-8) or str, the byte-order mark(s) at its start skipped."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise GdnError(f"not UTF-8 text: {e.reason} at byte {e.start}", file=file) from None
-    return data[1:] if data.startswith("\ufeff") else data
+    # every byte-order mark at the start, not just one: split_deals hands on text whose BOM
+    # is gone, and a piece must read as the whole (two BOMs read as one, or as a line error,
+    # depending on how often the text was decoded)
+    return data.lstrip("\ufeff")
 
 
 def iter_records(

@@ -568,6 +568,19 @@ def test_only_the_first_error_of_a_deal_is_kept() -> None:
     assert err.line == 1 and "before [Play]" in err.reason
 
 
+@pytest.mark.parametrize("data", [TEXT, TEXT.encode("utf-8")])
+def test_several_byte_order_marks_read_alike_whole_and_in_pieces(data: str | bytes) -> None:
+    # split_deals stripped one BOM more than reading the whole did: the pieces read cleanly
+    # while the whole had an error on line 1
+    bom = "\ufeff" * 3
+    text = bom + data if isinstance(data, str) else bom.encode("utf-8") + data
+    whole = gdn.loads(text, strict=False)
+    assert len(whole) == 26 and all(r.ok for r in whole)
+    pieces = gdn.split_deals(text)
+    assert pieces[0][1].startswith("[Event")
+    assert gdn.loads(pieces[0][1], first_line=pieces[0][0])[0].tags == whole[0].tags
+
+
 def test_deeply_nested_json_is_a_gdn_error() -> None:
     # json's decoder recursed until RecursionError, which is no ValueError
     for text in ("[" * 100_000, '{"a":' * 100_000):
