@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from duplicate import gdn
 from duplicate.gdn import DealRecord, GdnError
-from duplicate.replay import ReplayError, replay
+from duplicate.replay import ReplayError, check_text, replay
 from engine.cards import KIND_TOKENS, NUM_KINDS, count
 from engine.combo import ComboType
 from engine.seat import Seat, Side
@@ -53,7 +53,7 @@ PLAY_LINES = [i for i, line in enumerate(LINES) if line[:2] in ("N ", "E ", "S "
 #: an error message is one clear line: long input is quoted cut short
 MAX_READ_MESSAGE = 400
 
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Pieces a record is made of, and pieces it is not: what a token is replaced with.
 _VOCABULARY = [
@@ -308,10 +308,12 @@ def test_whatever_is_read_without_error_is_a_fixed_point(text: str | bytes) -> N
 @given(mutated())
 def test_split_deals_pieces_read_as_the_whole(text: str | bytes) -> None:
     """Cutting a file into deals (how big inputs are spread over processes) changes no
-    record and no error, whatever the input."""
+    record and no error, whatever the input; ``guandan replay``'s check reports them."""
     try:
         whole = gdn.loads(text, file="f.gdn", strict=False)
     except GdnError:
+        (report,) = check_text(text, file="f.gdn")  # the file as a whole is refused
+        assert report.status == "error" and "not UTF-8" in (report.error or "")
         return
     pieces = [
         rec
@@ -321,6 +323,10 @@ def test_split_deals_pieces_read_as_the_whole(text: str | bytes) -> None:
     assert [str(e) for r in pieces for e in r.errors] == [str(e) for r in whole for e in r.errors]
     assert [(r.line, r.tags, r.hands, r.plays) for r in pieces] == [
         (r.line, r.tags, r.hands, r.plays) for r in whole
+    ]
+    reports = check_text(text, file="f.gdn")
+    assert [(r.line, r.status == "error") for r in reports] == [
+        (r.line, replay(r).error is not None) for r in whole
     ]
 
 
