@@ -862,7 +862,8 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
         "comments",
     }
     if unknown:
-        raise fail(f"unknown key(s) {', '.join(sorted(unknown))}")
+        # str(): a dict made in Python (not parsed from JSON text) may have other keys
+        raise fail(f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
     rec = DealRecord(file=file)
     try:
         tags = obj.get("tags", {})
@@ -876,7 +877,7 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
         rec.level = parse_level(_cut(_need_str(obj, "level", fail)))
         rec.leader = Seat.parse(_cut(_need_str(obj, "leader", fail)))
         hands = obj.get("hands")
-        if not isinstance(hands, dict) or sorted(hands) != sorted(s.name for s in Seat):
+        if not isinstance(hands, dict) or set(hands) != {s.name for s in Seat}:
             raise fail("'hands' maps each of N, E, S, W to a list of cards")
         rec.hands = tuple(_json_cards(hands[s.name], s, fail) for s in Seat)  # type: ignore[assignment]
         plays = obj.get("plays")

@@ -412,7 +412,10 @@ _JSON_VALUES = st.recursive(
     | st.floats(allow_nan=True)
     | st.sampled_from(["", "N", "NS", "EW", "2", "A", "S2", "SB", "Single", "PASS"])
     | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=6) | st.integers(0, 3), inner)
+    ),  # int keys: Python only
     max_leaves=6,
 )
 
@@ -446,7 +449,7 @@ def mutated_json(draw: st.DrawFn) -> Any:
         elif action == "delete":
             del parent[path[-1]]
         elif isinstance(parent, dict):
-            key = draw(st.sampled_from(["pass", "cards", "type", "rank", "seat", "side", "x"]))
+            key = draw(st.sampled_from(["pass", "cards", "type", "rank", "seat", "side", "x", 1]))
             parent[key] = draw(_JSON_VALUES)
     return obj
 
@@ -621,6 +624,20 @@ def test_json_values_that_were_accepted_or_unclear(mutate: Any, reason: str) -> 
     with pytest.raises(GdnError, match="JSON: ") as info:
         gdn.from_json(obj, file="d.json")
     assert reason in info.value.reason and len(str(info.value)) < MAX_READ_MESSAGE
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        # a dict made in Python may have keys JSON text cannot: TypeError when sorting them
+        ({1: 2}, "unknown key(s) 1"),
+        ({"hands": {**JSON_OBJECTS[0]["hands"], 1: []}}, "'hands' maps each of N, E, S, W"),
+    ],
+)
+def test_python_objects_with_keys_json_cannot_have(change: dict[Any, Any], reason: str) -> None:
+    with pytest.raises(GdnError) as info:
+        gdn.from_json({**JSON_OBJECTS[0], **change})
+    assert reason in info.value.reason
 
 
 def test_parse_cards_fast_names_a_long_bad_token_briefly() -> None:
