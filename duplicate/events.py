@@ -1339,14 +1339,15 @@ def correct_result(
         return before
 
 
-_RESULT_RE = re.compile(r"^\s*(NS|N-S|EW|E-W)\s*\+?\s*([1-4])\s*$", re.IGNORECASE)
+_RESULT_RE = re.compile(r"^\s*+(NS|N-S|EW|E-W)\s*+\+?\s*+([1-4])\s*+$", re.IGNORECASE)
 
 
 def parse_result(text: str) -> int:
     """A room result as written in records (``NS +2``, ``EW +1``) to N–S's view (+2, −1)."""
     m = _RESULT_RE.match(text)
     if m is None:
-        raise EventError(f"invalid result {text!r}: expected e.g. 'NS +2' or 'EW +1'")
+        shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
+        raise EventError(f"invalid result {shown}: expected e.g. 'NS +2' or 'EW +1'")
     levels = int(m.group(2))
     return levels if m.group(1).upper().startswith("N") else -levels
 

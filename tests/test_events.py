@@ -444,3 +444,11 @@ def test_a_concurrent_import_of_the_same_boards_is_refused_cleanly(
     with pytest.raises(EventError, match="another import stored results of these boards"):
         events.import_texts(migrated_engine, "Cup", texts[:1])
     assert count(migrated_engine, models.EventResult) == 0
+
+
+def test_parse_result_is_linear_and_quotes_bad_input_briefly() -> None:
+    assert [events.parse_result(t) for t in ("NS +2", "ew 1", "E-W+3", " NS  + 2 ")] == [2, -1, -3, 2]
+    # possessive quantifiers: a long run of spaces is refused at once, quoted briefly
+    with pytest.raises(EventError, match=r"invalid result '.{40}'…: expected") as err:
+        events.parse_result("NS" + " " * 50_000 + "x")
+    assert len(str(err.value)) < 120
