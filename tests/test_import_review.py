@@ -20,18 +20,20 @@ import functools
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from click.testing import CliRunner, Result
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Engine, event, inspect, text
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 
 from cli import main
-from duplicate import gdn, records
+from duplicate import gdn, models, records
 from duplicate.boards import BoardSet, generate_set, store_set
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.gdn import DealRecord
-from duplicate.records import Correction, ImportOutcome, import_files
+from duplicate.records import Correction, ImportOutcome, import_files, import_records
 from duplicate.records import stored_records as stored
 from duplicate.simulate import simulate_match
 
@@ -102,6 +104,7 @@ def _counts(engine: Engine) -> dict[str, int]:
 
 
 def _url(engine: Engine) -> str:
+    """The engine's URL for ``--db`` (password kept)."""
     return engine.url.render_as_string(hide_password=False)
 
 
@@ -297,6 +300,45 @@ def test_hands_that_differ_from_the_named_sets_board_are_refused(
     assert ok.status == "stored", ok.error
     (row,) = stored(migrated_engine)
     assert row.board_id is not None
+
+
+@pytest.mark.parametrize("per", ["file", "deal"])
+def test_a_concurrent_import_of_the_same_key_is_refused_not_doubled(
+    migrated_engine: Engine, tmp_path: Path, per: Literal["file", "deal"]
+) -> None:
+    """Another import commits the same board and room between this one's check and its
+    write: the unique key refuses the second row; per file, nothing of the file is stored.
+
+    The race is on the file's first deal: later on SQLite the file's transaction already
+    holds the write lock, so another writer would wait for it instead of racing.
+    """
+    recs = _played()[:3]
+    fired = [False]
+
+    def other_import(session: Session, *_: object) -> None:
+        rows = [o for o in session.new if isinstance(o, models.DealRecordRow)]
+        if fired[0] or not any(r.source and r.source.endswith(f":{raced.line}") for r in rows):
+            return
+        fired[0] = True  # before the nested import, whose own flush comes here too
+        (out,) = import_records(migrated_engine, [raced], per="deal")
+        assert out.status == "stored"
+
+    path = _write(tmp_path / "session.gdn", recs)
+    raced = gdn.loads(path.read_text(encoding="utf-8"), file=str(path))[0]
+    event.listen(Session, "before_flush", other_import)
+    try:
+        outcomes = list(import_files(migrated_engine, [path], per=per))
+    finally:
+        event.remove(Session, "before_flush", other_import)
+    assert fired[0]
+    if per == "file":
+        assert [o.status for o in outcomes] == ["rolled back"] * 3
+        assert all(o.error and "another import stored" in o.error for o in outcomes)
+        assert [r.source for r in stored(migrated_engine)] == [f"{path}:{raced.line}"]
+    else:
+        assert [o.status for o in outcomes] == ["refused", "stored", "stored"]
+        assert outcomes[0].error is not None and "another import stored" in outcomes[0].error
+        assert len(stored(migrated_engine, all_versions=True)) == 3
 
 
 # --- interrupted runs ------------------------------------------------------------------------
