@@ -279,9 +279,7 @@ class Ledger:
             row["rank"] = i + 1
             above = rows[i - 1] if i else None
             row["decided_by"] = (
-                None
-                if above is None
-                else next((c for c in CRITERIA if row[c] != above[c]), "draw")
+                None if above is None else next((c for c in CRITERIA if row[c] != above[c]), "draw")
             )
         for row in rows:
             for c in ("points", "progressive", "opponents_points"):
@@ -531,9 +529,7 @@ def test_unfinished_boards_under_each_rule(
     assert (scored[1]["margin"], scored[1]["points_x"], scored[1]["points_y"]) == (0, 10, 10)
     assert scored[1]["boards_scored"] == (3 if rule == "average" else 0)
     shown = cli(url, "boards", ledger.name, "1", "1", "--json")
-    assert [b["status"] for b in shown] == [
-        "unfinished" if b == late else "played" for b in boards
-    ]
+    assert [b["status"] for b in shown] == ["unfinished" if b == late else "played" for b in boards]
     check_standings(url, ledger, 1)
 
     # round 2: a record that stops early replaces a played one (import --correction)
@@ -680,3 +676,71 @@ def test_round_robin_of_four(migrated_engine: Engine, tmp_path: Path) -> None:
     for m in cli(url, "matches", ledger.name, "--json"):
         assert m["open"]["N"] == m["team_x"] + "1" and m["closed"]["E"] == m["team_x"] + "3"
         assert m["open"]["E"] == m["team_y"] + "1" and m["closed"]["N"] == m["team_y"] + "3"
+
+
+def test_every_tie_break_decides_somewhere(migrated_engine: Engine, tmp_path: Path) -> None:
+    """Standings built from directors' rulings alone, so that each Jiangsu tie-break in
+    turn is what separates two teams: the seeded draw (everyone equal), 累进分 (cut 1) and
+    rounds won; ``decided_by`` names it, and each change is a logged correction."""
+    url = url_of(migrated_engine)
+    teams = ["Ace", "King", "Queen", "Jack"]
+    ledger, seed_file = new_event(
+        url, tmp_path, "Tie Cup", teams, seed="71e5", rounds=3, boards=1, scale="wdl", fmt="rr"
+    )
+    for rnd in (1, 2, 3):
+        cli(url, "pair-round", ledger.name)
+        cli(url, "assign-boards", ledger.name, "--round", str(rnd), "--seed-file", str(seed_file))
+    ledger.load(url)
+    assert not ledger.rooms  # no record: every result below is a ruling
+    # a round robin of 4 is the three perfect matchings of K4: name the teams so that
+    # round 1 is p1-p2, p3-p4; round 2 p1-p3, p2-p4; round 3 p1-p4, p2-p3
+    opp = {(r, t): u for (r, _), (x, y) in ledger.matches.items() for t, u in ((x, y), (y, x))}
+    p1 = teams[0]
+    p2, p3, p4 = opp[(1, p1)], opp[(2, p1)], opp[(3, p1)]
+    assert {opp[(1, p3)], opp[(2, p2)], opp[(3, p2)]} == {p4, p4, p3}
+
+    calls: list[tuple[int, int, int, str]] = []
+
+    def rule(outcomes: dict[frozenset[str], str | None]) -> None:
+        """Set every match's board by rulings: the named team wins by 1, or a draw (None);
+        every room is +1 or +2 to N–S, so both teams of a draw gain the same levels."""
+        for (rnd, table), (x, y) in sorted(ledger.matches.items()):
+            winner = outcomes[frozenset((x, y))]
+            o, c = (2, 1) if winner == x else (1, 2) if winner == y else (1, 1)
+            for room, ns in (("open", o), ("closed", c)):
+                key = (rnd, table, ledger.boards(rnd)[0], room)
+                if ledger.rulings.get(key) == ns:
+                    continue
+                cli(url, "correct", ledger.name, "--round", str(rnd), "--table", str(table),
+                    "--board", str(key[2]), "--room", room, "--result", f"NS +{ns}",
+                    "--by", "TD Ma", "--reason", "set by the test")  # fmt: skip
+                ledger.rulings[key] = ns
+                calls.append(key)
+
+    def decided() -> dict[str, str | None]:
+        rows = check_standings(url, ledger, 3)
+        assert cli(url, "standings", ledger.name, "--json") == rows
+        return {r["team"]: r["decided_by"] for r in rows}
+
+    def m(a: str, b: str) -> frozenset[str]:
+        return frozenset((a, b))
+
+    # everything drawn, every team 1 level a board: only the lots separate them
+    rule({m(p1, p2): None, m(p3, p4): None, m(p1, p3): None, m(p2, p4): None,
+          m(p1, p4): None, m(p2, p3): None})  # fmt: skip
+    by = decided()
+    assert sorted(by.values(), key=str) == [None, "draw", "draw", "draw"]
+    # p1 draws everything (3 points, 累进分 2+3 = 5, no round won); p4 wins,
+    # loses, draws (3 points, 累进分 2+3 = 5, a round won): rounds won separates them
+    rule({m(p1, p2): None, m(p1, p3): None, m(p1, p4): None, m(p3, p4): p4,
+          m(p2, p4): p2, m(p2, p3): p2})  # fmt: skip
+    assert by != (by := decided()) and by[p1] == "rounds_won"
+    # p1 wins, loses, loses (2 points, 累进分 2+2 = 4); p4 loses, loses, wins (2 points,
+    # 累进分 0+2 = 2): 累进分 separates them
+    rule({m(p1, p2): p1, m(p1, p3): p3, m(p1, p4): p4, m(p3, p4): p3,
+          m(p2, p4): p2, m(p2, p3): None})  # fmt: skip
+    by = decided()
+    assert by[p4] == "progressive"
+    log = cli(url, "corrections", ledger.name, "--json")
+    assert [(c["round"], c["table"], c["board"], c["room"]) for c in log] == calls
+    assert log[0]["before"] == "no result" and log[0]["after"] == "NS +1 (director's ruling)"
