@@ -746,6 +746,35 @@ def test_every_tie_break_decides_somewhere(migrated_engine: Engine, tmp_path: Pa
     assert log[0]["before"] == "no result" and log[0]["after"] == "NS +1 (director's ruling)"
 
 
+def test_even_swiss_until_no_pairing_is_left(migrated_engine: Engine, tmp_path: Path) -> None:
+    """4 teams, Swiss, with more rounds than pairings without a repeat: rounds 1..3 as the
+    backtracking search pairs them (no bye in an even field), then round 4 is refused with
+    one clear line rather than repeating a match."""
+    url = url_of(migrated_engine)
+    teams = ["Spades", "Hearts", "Clubs", "Diamonds"]
+    ledger, seed_file = new_event(
+        url, tmp_path, "Even Cup", teams, seed="e7e", rounds=4, boards=2, scale="wdl"
+    )
+    met: set[frozenset[str]] = set()
+    for rnd in (1, 2, 3):
+        if rnd == 1:
+            want, bye = round_one(teams, ledger.seed)
+        else:
+            want, bye = swiss([r["team"] for r in ledger.standings(rnd - 1)], met, Counter())
+        assert bye is None
+        matches = pair_and_play(url, ledger, seed_file, rnd)
+        assert [(m["team_x"], m["team_y"]) for m in matches] == want, f"round {rnd}"
+        met |= {frozenset(xy) for xy in want}
+        ledger.load(url)
+        assert cli(url, "score", ledger.name, "--round", str(rnd), "--json") == (
+            ledger.score_rows(rnd)
+        )
+        check_standings(url, ledger, rnd)
+    assert len(met) == 6
+    assert "avoids a repeat" in cli_fails(url, "pair-round", ledger.name)
+    assert len(cli(url, "matches", ledger.name, "--json")) == 6  # nothing half-stored
+
+
 # --- defects found by this review, kept as failing reproductions ---------------------------
 
 
