@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import click
+from sqlalchemy.exc import SQLAlchemyError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -283,6 +284,9 @@ def _db_errors(func: F) -> F:
             raise click.ClickException(str(exc)) from exc
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(_os_error_text(exc)) from exc
+        except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise click.ClickException(f"the database failed: {reason}") from exc
 
     return wrapper  # type: ignore[return-value]
 

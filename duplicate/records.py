@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Literal
 
 from sqlalchemy import Engine, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from duplicate import gdn, models
@@ -57,6 +57,10 @@ class RecordImportError(DuplicateError):
     """A record the database refuses: a conflict with a stored record or board, or bad input."""
 
 
+#: the length of ``models.DealRecordRow.corrected_by``
+_BY_MAX = 200
+
+
 @dataclass(frozen=True, slots=True)
 class Correction:
     """Import as a correction (DUPLICATE.md: every correction is kept with who and why)."""
@@ -69,6 +73,11 @@ class Correction:
             raise RecordImportError("a correction needs a reason")
         if not self.by.strip():
             raise RecordImportError("a correction needs the name of who makes it")
+        if len(self.by) > _BY_MAX:  # models.DealRecordRow.corrected_by
+            raise RecordImportError(
+                f"the name of who makes a correction has at most {_BY_MAX} characters, "
+                f"not {len(self.by)}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,27 +360,44 @@ def import_records(
                     outcomes.append(_store(session, item, board_set, correction))
             except IntegrityError:
                 outcomes.append(_outcome(item.record, "refused", error=_RACE))
+            except SQLAlchemyError as e:  # locked, disk full, server gone: this deal not stored
+                outcomes.append(_outcome(item.record, "error", error=_database_error(item, e)))
         return outcomes
     if per != "file":
         raise RecordImportError(f"per must be 'file' or 'deal', not {per!r}")
-    outcomes = [p for p in prepared if isinstance(p, ImportOutcome)]
-    if outcomes:  # a deal failed before the database: nothing of the file is stored
-        return [p if isinstance(p, ImportOutcome) else _not_stored(p.record) for p in prepared]
     good = [p for p in prepared if not isinstance(p, ImportOutcome)]
+    # A deal that failed before the database (it does not read or replay) stores nothing of
+    # the file; the others still go through the database, rolled back, so that each says
+    # what it would have been (``unchanged`` when already stored, or refused).
+    failed_early = len(good) < len(prepared)
     stored: list[ImportOutcome] = []
     try:
         with session_scope(engine) as session:
             stored.extend(_store(session, p, board_set, correction) for p in good)
-            if not all(o.ok for o in stored):
+            if failed_early or not all(o.ok for o in stored):
                 raise _Rollback
     except _Rollback:
+        checked = iter(stored)
         return [
-            _not_stored(p.record) if o.status in ("stored", "corrected") else o
-            for p, o in zip(good, stored, strict=True)
+            p
+            if isinstance(p, ImportOutcome)
+            else _not_stored(p.record)
+            if (o := next(checked)).status in ("stored", "corrected")
+            else o
+            for p in prepared
         ]
     except IntegrityError:
         return [_outcome(p.record, "rolled back", error=_RACE) for p in good]
+    except SQLAlchemyError as e:  # locked, disk full, server gone: nothing of the file stored
+        return [_outcome(p.record, "error", error=_database_error(p, e)) for p in good]
     return stored
+
+
+def _database_error(item: _Prepared, exc: SQLAlchemyError) -> str:
+    """One line for a database failure while storing ``item``'s file."""
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+    where = item.record.file or "<record>"
+    return f"{where}: the database failed, nothing of it stored: {reason}"
 
 
 #: The message when a unique key was stored by a concurrent import between check and write.

@@ -10,7 +10,7 @@ was; the command line's exit codes and one-line errors.
 
 The records are self-played with :mod:`duplicate.simulate` on a board set generated from a
 fixed secret, so every run sees the same cards and plays. Defects found are kept as
-``xfail(strict=True)`` reproductions (see each one's reason).
+regression tests (the ``test_defect_`` ones).
 """
 
 from __future__ import annotations
@@ -356,8 +356,14 @@ def test_an_interrupted_file_leaves_the_database_as_it_was(
     before = _counts(migrated_engine)
     path = _write(tmp_path / "session.gdn", _played()[:5])
     monkeypatch.setattr(records, "_store", _fail_after(3, exc))
-    with pytest.raises(type(exc)):
-        list(import_files(migrated_engine, [path], per="file"))
+    if isinstance(exc, KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt):
+            list(import_files(migrated_engine, [path], per="file"))
+    else:  # a database failure is reported per deal of the file, naming the file
+        outcomes = list(import_files(migrated_engine, [path], per="file"))
+        assert len(outcomes) == 5
+        assert all(o.status == "error" and not o.ok for o in outcomes)
+        assert all(f"{path}: the database failed" in (o.error or "") for o in outcomes)
     assert _counts(migrated_engine) == before
     assert len(stored(migrated_engine)) == 1
 
@@ -488,16 +494,9 @@ def test_cli_ctrl_c_aborts_and_leaves_the_file_unstored(
     assert _counts(migrated_engine) == before
 
 
-# --- defects found (strict xfail: each turns into a failure once fixed) ---------------------
+# --- defects the review found, now fixed ---------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="records.import_records (per='file', the 'if outcomes:' branch before any "
-    "database access) reports every good deal as 'rolled back' / 'not stored', even one the "
-    "database already holds; the database path reports such a deal 'unchanged' (ok=True), "
-    "as ImportOutcome.ok's docstring promises",
-)
 def test_defect_a_stored_deal_in_a_failing_file_is_reported_not_stored(
     migrated_engine: Engine, tmp_path: Path
 ) -> None:
@@ -509,12 +508,6 @@ def test_defect_a_stored_deal_in_a_failing_file_is_reported_not_stored(
     assert [o.status for o in outcomes] == ["unchanged", "error", "unchanged"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="records.Correction accepts a 'by' longer than models.DealRecordRow.corrected_by "
-    "(String(200)): SQLite stores it silently, PostgreSQL raises a raw sqlalchemy DataError "
-    "(a traceback from 'guandan import --by ...'), not a RecordImportError",
-)
 def test_defect_a_too_long_correction_author_is_not_refused(
     migrated_engine: Engine, tmp_path: Path
 ) -> None:
@@ -531,12 +524,6 @@ def test_defect_a_too_long_correction_author_is_not_refused(
     assert _counts(migrated_engine) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli.py import_command / _db_errors: a database error in the middle of a run "
-    "(sqlalchemy OperationalError: locked, disk full, connection lost) escapes as a "
-    "traceback, not one 'Error:' line, and the outcomes of files already committed are lost",
-)
 def test_defect_a_database_error_mid_run_is_a_traceback(
     migrated_engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
