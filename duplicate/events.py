@@ -1033,6 +1033,7 @@ class _Importer:
     def _store(self, slot: _Slot, rec: Prepared, where: str) -> None:
         key = (slot.match.id, slot.board, slot.room)
         status = "played" if rec.ns_result is not None else "unfinished"
+        reason = None if status == "played" else "record ends before the deal"
         if key in self.pending:
             if self.pending[key] != rec.digest:
                 raise EventError(
@@ -1053,14 +1054,17 @@ class _Importer:
                     "room": slot.room,
                     "status": status,
                     "ns_result": rec.ns_result,
-                    "reason": None if status == "played" else "record ends before the deal",
+                    "reason": reason,
                     "record_hash": rec.digest,
                     "record_text": rec.text,
                 }
             )
             self.summary.added += 1
             return
-        if old.record_hash == rec.digest:
+        as_recorded = (old.status, old.ns_result, old.reason) == (status, rec.ns_result, reason)
+        # The same record again changes nothing, even over a director's ruling; only a
+        # correction of it restores what the record says (and is logged).
+        if old.record_hash == rec.digest and (as_recorded or self.correction is None):
             self.summary.unchanged += 1
             return
         if self.correction is None:
@@ -1072,7 +1076,7 @@ class _Importer:
         before = _describe(old)
         old.status = status
         old.ns_result = rec.ns_result
-        old.reason = None if status == "played" else "record ends before the deal"
+        old.reason = reason
         old.record_hash = rec.digest
         old.record_text = rec.text
         _log_correction(
@@ -1092,6 +1096,11 @@ class _Importer:
         if self.new_rows:
             self.session.execute(insert(models.EventResult), self.new_rows)
             self.new_rows = []
+
+
+def _utc(when: datetime) -> datetime:
+    """A stored time in UTC with its offset (SQLite gives it back without a time zone)."""
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def _describe(row: models.EventResult) -> str:
@@ -1371,7 +1380,7 @@ def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
                 "board": c.board,
                 "room": c.room,
                 "by": c.made_by,
-                "at": c.made_at.isoformat() if c.made_at else None,
+                "at": _utc(c.made_at).isoformat() if c.made_at else None,
                 "reason": c.reason,
                 "before": c.before,
                 "after": c.after,

@@ -775,15 +775,9 @@ def test_even_swiss_until_no_pairing_is_left(migrated_engine: Engine, tmp_path: 
     assert len(cli(url, "matches", ledger.name, "--json")) == 6  # nothing half-stored
 
 
-# --- defects found by this review, kept as failing reproductions ---------------------------
+# --- defects found by this review, now fixed (regression tests) -----------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="duplicate/events.py _Importer._store: a record whose hash equals the stored one "
-    "is 'unchanged' even when a ruling (event correct) has changed the stored result, so "
-    "'import --correction' of the record cannot restore it and the correction is not logged",
-)
 def test_reimporting_the_record_with_correction_overrides_a_ruling(
     migrated_engine: Engine, tmp_path: Path
 ) -> None:
@@ -816,20 +810,9 @@ def test_reimporting_the_record_with_correction_overrides_a_ruling(
     assert len(cli(url, "corrections", ledger.name, "--json")) == 2
 
 
-def test_correction_times_say_they_are_utc(
-    migrated_engine: Engine, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+def test_correction_times_say_they_are_utc(migrated_engine: Engine, tmp_path: Path) -> None:
     """``event corrections`` gives when each correction was made as an ISO time with its UTC
     offset on every database (docs/EVENTS.md: 'who, when (UTC), why')."""
-    if migrated_engine.dialect.name == "sqlite":
-        request.node.add_marker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="duplicate/events.py list_corrections: SQLite returns made_at without "
-                "its time zone, so 'at' is printed without an offset on SQLite and with "
-                "+00:00 on PostgreSQL",
-            )
-        )
     url = url_of(migrated_engine)
     ledger, seed_file = new_event(
         url, tmp_path, "When Cup", ["Red", "Blue"], seed="0d1", rounds=1, boards=1,
