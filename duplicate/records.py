@@ -19,6 +19,7 @@ a record (DealId, Event, Round, Room) and its versions.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -181,11 +182,19 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
                 error=_where(rec) + f"the {tag} tag is longer than the {limit} characters "
                 "the database keeps",
             )
-    text = gdn.dumps(res.record)
+    # The stored text states the computed Finish and Result, so that a record that left
+    # them out and the same record with them are one record (canonical form, FORMAT.md).
+    order = res.result.finish_order
+    done = dataclasses.replace(
+        res.record,
+        finish=order[:2] if res.result.double_down else order,
+        result=(res.result.winner, res.result.levels),
+    )
+    text = gdn.dumps(done)
     did = deal_id(rec.hands)
     key = (did, rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.tags.get("Room", ""))
     return _Prepared(
-        record=res.record,
+        record=done,
         text=text,
         content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         deal_id=did,

@@ -539,3 +539,19 @@ def test_defect_a_database_error_mid_run_is_a_traceback(
     assert result.exception is None or isinstance(result.exception, SystemExit)
     (error,) = _errors(result)
     assert str(second) in error
+
+
+def test_a_record_without_finish_and_result_is_the_same_record_with_them(
+    migrated_engine: Engine, tmp_path: Path
+) -> None:
+    """The stored text states the computed Finish and Result, so leaving them out of a
+    record (or giving a double down's four seats) does not make it another record."""
+    full = _played()[:2]
+    bare = [dataclasses.replace(r, finish=None, result=None) for r in full]
+    assert _import_ok(migrated_engine, _write(tmp_path / "bare.gdn", bare))
+    before = _counts(migrated_engine)
+    outcomes = list(import_files(migrated_engine, [_write(tmp_path / "full.gdn", full)]))
+    assert [o.status for o in outcomes] == ["unchanged", "unchanged"]
+    assert _counts(migrated_engine) == before
+    texts = [r.gdn for r in stored(migrated_engine)]
+    assert all("[Finish " in t and "[Result " in t for t in texts)
