@@ -1106,10 +1106,13 @@ def event_group(ctx: click.Context, db_url: str | None) -> None:
               show_default=True, help="How an unfinished board is scored.")
 @click.option("--bye-points", type=float, default=None,
               help="Match points of a bye (default: 2 on wdl, 12 on vp20).")
+@click.option("--bye-won/--bye-not-won", default=True, show_default=True,
+              help="Whether a bye counts as a round won (a tie-break).")
 @_db_errors
 def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
+    bye_won: bool,
 ) -> None:
     """Create the event NAME (and enter the teams of --teams-file, in one transaction).
 
@@ -1123,7 +1126,8 @@ def event_create_command(
     try:
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
-            rounds=rounds, unfinished=unfinished, bye_points=bye_points, teams=teams,
+            rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
+            teams=teams,
         )
     finally:
         engine.dispose()

@@ -3,13 +3,16 @@ boards, corrections, scores and standings, on every configured database."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 
+from cli import main
 from duplicate import events, models
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
@@ -452,3 +455,15 @@ def test_parse_result_is_linear_and_quotes_bad_input_briefly() -> None:
     with pytest.raises(EventError, match=r"invalid result '.{40}'…: expected") as err:
         events.parse_result("NS" + " " * 50_000 + "x")
     assert len(str(err.value)) < 120
+
+
+def test_cli_event_create_sets_the_bye_rule(migrated_url: str) -> None:
+    runner = CliRunner()
+    made = runner.invoke(
+        main,
+        ["event", "--db", migrated_url, "create", "Bye Cup", "--bye-points", "1", "--bye-not-won"],
+    )
+    assert made.exit_code == 0, made.output
+    listed = runner.invoke(main, ["event", "--db", migrated_url, "list", "--json"])
+    (info,) = json.loads(listed.output)
+    assert (info["name"], info["bye_points"], info["bye_won"]) == ("Bye Cup", 1.0, False)
