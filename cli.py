@@ -772,6 +772,14 @@ _IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "vers
 )
 @click.option("--reason", metavar="TEXT", help="Why the correction is made (with --correction).")
 @click.option("--by", "by", metavar="NAME", help="Who makes the correction (with --correction).")
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
+    "(repeatable; default: the competition rules). Stored with each record, and part of its key.",
+)
 @output_options
 @_db_errors
 def import_command(
@@ -782,6 +790,7 @@ def import_command(
     correction: bool,
     reason: str | None,
     by: str | None,
+    variants: tuple[str, ...],
     fmt: str,
 ) -> None:
     """Replay the .gdn FILES and store their deals in the database.
@@ -794,6 +803,7 @@ def import_command(
     \b
     Examples: guandan import --set cup games.gdn
               guandan import --correction --reason "mistyped play 41" --by Zhou fixed.gdn
+              guandan import --variant jiefeng_next=true folk.gdn
     """
     from duplicate.records import Correction, import_files
 
@@ -802,6 +812,7 @@ def import_command(
     if not correction and (reason or by):
         raise click.UsageError("--reason and --by go with --correction")
     fix = Correction(reason, by) if correction and reason and by else None
+    rules = _ruleset(variants)
     click.get_current_context().meta[_DB_URL_KEY] = db_url
     engine = _db_engine()
     try:
@@ -813,6 +824,7 @@ def import_command(
                     per="deal" if per == "deal" else "file",
                     board_set=board_set,
                     correction=fix,
+                    rules=rules,
                     progress=tick,
                 )
             )
@@ -1108,11 +1120,15 @@ def event_group(ctx: click.Context, db_url: str | None) -> None:
               help="Match points of a bye (default: 2 on wdl, 12 on vp20).")
 @click.option("--bye-won/--bye-not-won", default=True, show_default=True,
               help="Whether a bye counts as a round won (a tie-break).")
+@click.option("--variant", "variants", metavar="NAME=VALUE", multiple=True,
+              help="A rule variant of RULES.md the event plays under, e.g. jiefeng_next=true "
+              "(repeatable; default: the competition rules). Records are replayed and scored "
+              "under it.")
 @_db_errors
 def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
-    bye_won: bool,
+    bye_won: bool, variants: tuple[str, ...],
 ) -> None:
     """Create the event NAME (and enter the teams of --teams-file, in one transaction).
 
@@ -1120,20 +1136,23 @@ def event_create_command(
     Example: guandan event create "Huai'an Cup" --teams-file teams.txt --rounds 3 --scale vp20
     """
     from duplicate.events import create_event, read_teams_file
+    from duplicate.records import describe_rules
 
+    rules = _ruleset(variants)
     teams = read_teams_file(teams_file) if teams_file is not None else []
     engine = _db_engine()
     try:
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
             rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
-            teams=teams,
+            teams=teams, rules=rules,
         )
     finally:
         engine.dispose()
     click.echo(
         f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
-        f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}"
+        f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}, "
+        f"rules {describe_rules(info.rules)}"
     )
     if teams:
         click.echo(f"{len(teams)} teams entered")
@@ -1143,17 +1162,24 @@ def event_create_command(
 @output_options
 @_db_errors
 def event_list_command(fmt: str) -> None:
-    """List the events in the database."""
+    """List the events in the database (rules: the variants that differ from the
+    competition rules; --json gives every variant)."""
     from duplicate.events import list_events
+    from duplicate.records import describe_rules
 
     engine = _db_engine()
     try:
-        rows = [e.to_dict() for e in list_events(engine)]
+        events = list_events(engine)
     finally:
         engine.dispose()
-    for r in rows:
+    rows = [e.to_dict() for e in events]
+    for r, e in zip(rows, events, strict=True):
         r["scale"] = r["scale"]["name"]
-    emit_rows(rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished"))
+        if fmt != "json":
+            r["rules"] = describe_rules(e.rules)
+    emit_rows(
+        rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished", "rules")
+    )
 
 
 @event_group.group("team")

@@ -16,6 +16,10 @@ X's other pair E–W, on the same boards.
   never stored, so a correction changes every standing after it.
 * Every import, scoring and correction is one transaction (``db.session_scope``): an error
   leaves the database as it was.
+* An event has one rule set (``engine.ruleset.Ruleset``, ``events.rules``; default the
+  competition rules, RULES.md): every record is replayed under it, the bots play under it,
+  results are checked and scored under it (``double_down_plus4``: ±4 results, swings up to
+  ±8, RULES.md §7) and the report compares the rooms under it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +58,7 @@ from duplicate.pairing import (
     seat_match,
     swiss_round,
 )
-from duplicate.records import Correction
+from duplicate.records import Correction, describe_rules, load_rules, rules_json
 from duplicate.replay import replay
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
 from duplicate.scoring import (
@@ -79,6 +84,7 @@ from duplicate.standings import (
 from engine.cards import parse_cards, rank_name
 from engine.combo import Combo
 from engine.errors import GuandanError
+from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 __all__ = [
@@ -97,6 +103,7 @@ __all__ = [
     "correct_result",
     "create_event",
     "event_report",
+    "event_rules",
     "export_records",
     "get_event",
     "import_files",
@@ -136,7 +143,7 @@ class EventError(DuplicateError):
 
 @dataclass(frozen=True, slots=True)
 class EventInfo:
-    """An event's settings (what ``event create`` stored)."""
+    """An event's settings (what ``event create`` stored), its rule set included."""
 
     name: str
     seed: str
@@ -147,9 +154,10 @@ class EventInfo:
     rounds: int
     bye: ByeRule
     created_at: datetime | None = None
+    rules: Ruleset = COMPETITION
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
+        """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``)."""
         return {
             "name": self.name,
             "seed": self.seed,
@@ -161,6 +169,7 @@ class EventInfo:
             "bye_points": self.bye.points,
             "bye_won": self.bye.won,
             "created_at": self.created_at.isoformat() if self.created_at else None,
+            "rules": self.rules.to_dict(),
         }
 
 
@@ -261,7 +270,13 @@ def _info(row: models.Event) -> EventInfo:
         rounds=row.rounds,
         bye=ByeRule(row.bye_points_cents / 100, row.bye_won),
         created_at=row.created_at,
+        rules=_rules(row),
     )
+
+
+def _rules(row: models.Event) -> Ruleset:
+    """The rule set event ``row`` is played, checked and scored under."""
+    return load_rules(row.rules, f"event {row.name!r}")
 
 
 def create_event(
@@ -277,12 +292,14 @@ def create_event(
     bye_points: float | None = None,
     bye_won: bool = True,
     teams: Sequence[tuple[str, Sequence[str]]] = (),
+    rules: Ruleset = COMPETITION,
 ) -> EventInfo:
     """Create an event, and enter ``teams`` (name, players) in the same transaction.
 
     ``seed`` (hex, drawn from :mod:`secrets` when not given) fixes every draw: round 1 of a
     Swiss event and the last tie-break. A bye scores ``bye_points`` (default: a win, 2 on
-    the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP)."""
+    the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP). ``rules`` (default the competition
+    rules) are what its records are replayed and scored under; they never change after."""
     check_schema(engine)
     name = name.strip()
     if not name:
@@ -303,6 +320,8 @@ def create_event(
     seed = seed.strip().lower() if seed else secrets.token_hex(16)
     if not re.fullmatch(r"[0-9a-f]+", seed):
         raise EventError(f"the event seed must be hexadecimal, not {seed!r}")
+    if not isinstance(rules, Ruleset):
+        raise EventError(f"an event's rules must be a Ruleset, not {type(rules).__name__}")
     if bye_points is None:
         bye_points = 2.0 if isinstance(sc, WinDrawLoss) else 12.0
     cents = round(bye_points * 100)
@@ -321,6 +340,7 @@ def create_event(
             rounds=rounds,
             bye_points_cents=cents,
             bye_won=bye_won,
+            rules=rules_json(rules),
         )
         session.add(row)
         session.flush()
@@ -861,7 +881,8 @@ class Prepared:
     """A record read and replayed (possibly in a worker process), ready to be matched.
 
     ``text`` is its canonical ``.gdn`` form (plays completed with type and rank);
-    ``ns_result`` is the N–S result of a finished deal, ``None`` for an unfinished one.
+    ``ns_result`` is the N–S result of a finished deal, ``None`` for an unfinished one;
+    ``rules`` the rule set it was replayed under (it must be the event's).
     """
 
     where: str
@@ -872,6 +893,7 @@ class Prepared:
     text: str
     digest: str
     ns_result: int | None
+    rules: Ruleset = COMPETITION
 
 
 def _where(rec: DealRecord) -> str:
@@ -881,22 +903,27 @@ def _where(rec: DealRecord) -> str:
     return f"{place}: board {rec.board or '?'}, room {rec.room or '?'}"
 
 
-def prepare_text(text: str, file: str | None = None) -> list[Prepared]:
-    """Read ``.gdn`` text strictly and replay every deal; the first error raises.
+def prepare_text(
+    text: str, file: str | None = None, rules: Ruleset = COMPETITION
+) -> list[Prepared]:
+    """Read ``.gdn`` text strictly and replay every deal under ``rules``; the first error
+    raises.
 
-    The error names the file, line, board and room. Nothing is stored here: this is the
-    part of an import that may run in a worker process (``--jobs``).
+    The error names the file, line, board and room (and the rules, when they are not the
+    competition's). Nothing is stored here: this is the part of an import that may run in a
+    worker process (``--jobs``).
     """
     out: list[Prepared] = []
     for rec in loads(text, file=file, strict=True):
-        res = replay(rec)
+        res = replay(rec, rules)
         if res.error is not None:
-            raise EventError(f"{_where(rec)}: does not replay: {res.error}")
+            under = "" if rules == COMPETITION else f" under the rules {describe_rules(rules)}"
+            raise EventError(f"{_where(rec)}: does not replay{under}: {res.error}")
         if rec.plays is None:
             raise EventError(f"{_where(rec)}: a hand record without plays is not a result")
         done = res.record
         canonical = format_record(done) + "\n"
-        ns = room_result(res.result.winner, res.result.levels) if res.result else None
+        ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
         h = done.hands
         out.append(
             Prepared(
@@ -908,12 +935,13 @@ def prepare_text(text: str, file: str | None = None) -> list[Prepared]:
                 canonical,
                 hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
                 ns,
+                rules,
             )
         )
     return out
 
 
-def _prepare_file(path: str) -> list[Prepared]:
+def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -923,7 +951,7 @@ def _prepare_file(path: str) -> list[Prepared]:
     except UnicodeDecodeError as exc:
         raise EventError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        prepared = prepare_text(text, path)
+        prepared = prepare_text(text, path, rules)
     except GdnError as exc:
         raise EventError(str(exc)) from None
     if not prepared:  # an empty file is a mistake (wrong file, failed export), not a success
@@ -948,6 +976,7 @@ class _Importer:
         self.ev = ev
         self.correction = correction
         self.field = _load_field(session, ev)
+        self.rules = _rules(ev)
         self.boards: dict[int, dict[int, Board]] = {}  # round number: its boards by number
         # (round, room, seat N player) -> (match, seating)
         self.by_player: dict[tuple[int, str, str], tuple[models.EventMatch, MatchSeating]] = {}
@@ -983,6 +1012,11 @@ class _Importer:
         """Check one record against the event and queue or apply its storage."""
         self.summary.records += 1
         where = rec.where
+        if rec.rules != self.rules:  # a caller of import_prepared that replayed it otherwise
+            raise EventError(
+                f"{where}: replayed under the rules {describe_rules(rec.rules)}, but event "
+                f"{self.ev.name!r} plays under {describe_rules(self.rules)}"
+            )
         tag_round = rec.tags.get("Round")
         if round_no is None:
             if tag_round is None or not tag_round.strip().isdigit():
@@ -1187,22 +1221,20 @@ def import_files(
 ) -> ImportSummary:
     """Import ``.gdn`` files of played deals into the event's matches.
 
-    Each file is read strictly, every deal replayed (in ``jobs`` worker processes when more
-    than one), then stored in one transaction: a record that does not replay, is not the
+    Each file is read strictly, every deal replayed under the event's rules (in ``jobs``
+    worker processes when more than one), then stored in one transaction: a record that does not replay, is not the
     round's board, or whose players are not the seating's, refuses the whole file. The same
     record again is a no-op; a different one for a filled board and room needs
     ``correction``.
     """
     names = [os.fspath(p) for p in paths]
-    check_schema(engine)
-    with session_scope(engine) as session:
-        _event_row(session, event)
+    rules = event_rules(engine, event)
 
     def batches() -> Iterable[list[Prepared]]:
         if jobs > 1 and len(names) > 1:
             pool = ProcessPoolExecutor(max_workers=jobs)
             try:
-                for prepared in pool.map(_prepare_file, names):
+                for prepared in pool.map(_prepare_file, names, repeat(rules)):
                     yield prepared
                     if progress is not None:
                         progress(1)
@@ -1210,7 +1242,7 @@ def import_files(
                 pool.shutdown(cancel_futures=True)
         else:
             for name in names:
-                yield _prepare_file(name)
+                yield _prepare_file(name, rules)
                 if progress is not None:
                     progress(1)
 
@@ -1226,11 +1258,19 @@ def import_texts(
     correction: Correction | None = None,
 ) -> ImportSummary:
     """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files."""
+    rules = event_rules(engine, event)
     try:
-        prepared = [prepare_text(t, f"<text {i + 1}>") for i, t in enumerate(texts)]
+        prepared = [prepare_text(t, f"<text {i + 1}>", rules) for i, t in enumerate(texts)]
     except GdnError as exc:
         raise EventError(str(exc)) from None
     return import_prepared(engine, event, prepared, round_no=round_no, correction=correction)
+
+
+def event_rules(engine: Engine, event: str) -> Ruleset:
+    """The rule set event ``event`` is played, checked and scored under."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        return _rules(_event_row(session, event))
 
 
 def _find_match(
@@ -1323,12 +1363,13 @@ def correct_result(
     ns_result: int,
     correction: Correction,
 ) -> str:
-    """A director's ruling: set a room's N–S result on a board (±1..±3), kept with who,
-    when and why; the record, if any, stays stored beside it. Returns what it replaced."""
-    check_result(ns_result, where=f"board {board}, {room} room")
+    """A director's ruling: set a room's N–S result on a board (±1..±3, or ±4 when the
+    event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
+    record, if any, stays stored beside it. Returns what it replaced."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
+        check_result(ns_result, _rules(ev), where=f"event {event!r}, board {board}, {room} room")
         rnd, m = _find_match(session, ev, round_no, table)
         _check_slot(ev, rnd, board, room)
         old = session.scalar(
@@ -1434,6 +1475,7 @@ def _round_scores(
             stored[(r.match_id, r.board, r.room)] = r
     scale = scale_from_dict(json.loads(ev.scale))
     rule = UnfinishedRule(ev.unfinished_rule)
+    rules = _rules(ev)
     out: list[ScoredMatch] = []
     missing: list[str] = []
     if not boards and matches:
@@ -1454,7 +1496,7 @@ def _round_scores(
                 else:
                     vals.append(row.ns_result)
             results.append(BoardResult(b, vals[0], vals[1]))
-        out.append(ScoredMatch(info, tuple(results), score_match(results, scale, rule)))
+        out.append(ScoredMatch(info, tuple(results), score_match(results, scale, rule, rules)))
     if strict and missing:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         raise EventError(
@@ -1655,8 +1697,8 @@ def bot_records(
     x_policy: str = "mixed",
     y_policy: str = "mixed",
 ) -> list[str]:
-    """Play every match of a round with the self-play bots (``simulate.play_deal``), with
-    the seating's player names in the records; returns one ``.gdn`` text per match (open
+    """Play every match of a round with the self-play bots (``simulate.play_deal``) under
+    the event's rules, with the seating's player names in the records; returns one ``.gdn`` text per match (open
     room before closed, board by board). Nothing is stored.
 
     ``x_policy``/``y_policy`` are the policies of each match's teams X and Y: ``mixed``
@@ -1675,7 +1717,7 @@ def bot_records(
             (_match_info(f, round_no, m), _match_seed(ev, round_no, m.table_no))
             for m in _matches(session, rnd)
         ]
-        event_name, event_seed = ev.name, ev.seed
+        event_name, event_seed, rules = ev.name, ev.seed, _rules(ev)
     # team X holds open N–S and closed E–W (RULES.md §11)
     x_seats = {"Open": (True, False, True, False), "Closed": (False, True, False, True)}
     texts = []
@@ -1702,7 +1744,7 @@ def bot_records(
                     "South": players[2],
                     "West": players[3],
                 }
-                records.append(format_record(play_deal(board, bots, tags=tags)))
+                records.append(format_record(play_deal(board, bots, rules, tags=tags)))
         texts.append("\n\n".join(records) + "\n")
     return texts
 
@@ -1753,6 +1795,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         f = _load_field(session, ev)
+        rules = _rules(ev)
         through = _complete_rounds(session, ev, f)
         table = _standings(session, ev, f, through)
         matches: list[MatchSummary] = []
@@ -1786,7 +1829,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                     o = texts.get((ids[s.info.table], r.board, "open"))
                     c = texts.get((ids[s.info.table], r.board, "closed"))
                     if o and c:
-                        comp = compare_board([loads(o)[0], loads(c)[0]])
+                        comp = compare_board([loads(o)[0], loads(c)[0]], rules)
                     bd = boards[r.board]
                     status = "played" if b.status.value == "played" else "unfinished"
                     if all((mid, r.board, room) in stored for room in ROOMS):
@@ -1831,7 +1874,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
         f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
         f"round{'s' if info.rounds != 1 else ''} of {info.boards_per_round} boards; scale "
         f"{info.scale.name}; unfinished boards: "
-        f"{info.unfinished.value.replace('_', ' ')}.",
+        f"{info.unfinished.value.replace('_', ' ')}; rules: {describe_rules(info.rules)}.",
         f"Standings after round {through}." if through else "No round complete yet.",
     )
     return EventReport(info.name, tuple(table), tuple(matches), notes)

@@ -12,6 +12,7 @@ migration.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from sqlalchemy import (
@@ -29,6 +30,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from engine.ruleset import COMPETITION
+
 #: Constraint names: ``pk_boards``, ``uq_boards_deal_id``, ``fk_boards_set_id_board_sets``, …
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -37,6 +40,11 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+
+#: The competition rules as stored in a ``rules`` column (``Ruleset.to_dict()``, keys sorted):
+#: the default of ``events.rules`` and ``deal_records.rules`` (migration ``0004``).
+COMPETITION_RULES_JSON = json.dumps(COMPETITION.to_dict(), sort_keys=True)
 
 
 class Base(DeclarativeBase):
@@ -128,6 +136,9 @@ class DealRecordRow(Base):
     ``board_id`` links the record to the stored board with the same DealId, if any. The
     finishing order, result and N–S score are the replay's, not the record's word.
     ``gdn`` is the canonical ``.gdn`` text (``duplicate.gdn.dumps``), plays fully declared.
+    ``rules`` is the rule set the record was replayed under (``Ruleset`` as JSON, keys
+    sorted); it is part of the key, so the same deal imported under other rules is another
+    record (``guandan import --variant``).
     """
 
     __tablename__ = "deal_records"
@@ -158,11 +169,12 @@ class DealRecordRow(Base):
     correction_reason: Mapped[str | None] = mapped_column(Text)
     corrected_by: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    rules: Mapped[str] = mapped_column(Text, server_default=COMPETITION_RULES_JSON)
 
     board: Mapped[Board | None] = relationship()
 
     __table_args__ = (
-        UniqueConstraint("deal_id", "event", "round", "room", "version"),
+        UniqueConstraint("deal_id", "event", "round", "room", "rules", "version"),
         CheckConstraint("version >= 1", name="version"),
         CheckConstraint(
             "(version = 1 AND correction_reason IS NULL) "
@@ -189,6 +201,8 @@ class Event(Base):
 
     ``scale`` is the JSON of ``scoring.WinDrawLoss`` / ``VictoryPoints.to_dict()``;
     ``bye_points_cents`` is what a bye scores, in hundredths (exact sums and ties).
+    ``rules`` is the rule set its records are replayed and scored under (``Ruleset`` as
+    JSON, keys sorted; default the competition rules).
     """
 
     __tablename__ = "events"
@@ -204,6 +218,7 @@ class Event(Base):
     bye_points_cents: Mapped[int] = mapped_column(Integer)
     bye_won: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    rules: Mapped[str] = mapped_column(Text, server_default=COMPETITION_RULES_JSON)
 
     __table_args__ = (
         CheckConstraint("format IN ('swiss', 'rr')", name="format"),

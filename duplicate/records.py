@@ -4,7 +4,14 @@ Every record is read and replayed before anything is stored (:mod:`duplicate.rep
 record that does not replay, a hand record and an unfinished deal are reported and never
 stored. What is stored is the canonical ``.gdn`` text (plays completed with type and rank)
 and what the replay computed. See :class:`duplicate.models.DealRecordRow` for the key of
-a record (DealId, Event, Round, Room) and its versions.
+a record (DealId, Event, Round, Room, rules) and its versions.
+
+* **Rules**: records are replayed under the rule set given (``rules``, ``guandan import
+  --variant``; default the competition rules), which is stored with each record and is part
+  of its key: the same record imported under other rules is another record, whether or not
+  those rules change its replay (the simplest rule that is always right: a ``double_down_plus4``
+  record scores 4 where the competition's scores 3, a ``jiefeng_next`` one has another
+  leader after 接风, and deciding which variants matter to which deal is not worth the doubt).
 
 * **Transactions**: one per file (``per="file"``: a file is stored whole or not at all) or
   one per deal (``per="deal"``: each good deal is stored, each bad one reported).
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
@@ -45,8 +53,11 @@ __all__ = [
     "ImportOutcome",
     "RecordImportError",
     "StoredRecord",
+    "describe_rules",
     "import_files",
     "import_records",
+    "load_rules",
+    "rules_json",
     "stored_records",
 ]
 
@@ -56,6 +67,42 @@ OK_STATUSES = frozenset({"stored", "unchanged", "corrected"})
 
 class RecordImportError(DuplicateError):
     """A record the database refuses: a conflict with a stored record or board, or bad input."""
+
+
+def rules_json(rules: Ruleset) -> str:
+    """``rules`` as stored in a ``rules`` column: ``Ruleset.to_dict()`` as JSON, keys sorted.
+
+    One rule set has one text, so that the column can be compared and be part of a key.
+    """
+    return json.dumps(rules.to_dict(), sort_keys=True)
+
+
+def load_rules(text: str, where: str = "rules") -> Ruleset:
+    """The ``Ruleset`` of a stored ``rules`` column; ``where`` names the row in errors.
+
+    A variant the stored JSON lacks (added to the engine after the row was written) takes
+    its default, the competition rule.
+    """
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"expected a JSON object, not {type(data).__name__}")
+        return Ruleset.from_dict(data)
+    except (ValueError, TypeError) as exc:
+        shown = repr(text[:60]) + ("…" if len(text) > 60 else "")
+        raise RecordImportError(f"{where}: stored rules {shown} are not a rule set: {exc}") from None
+
+
+def describe_rules(rules: Ruleset) -> str:
+    """The rules in a few words: ``competition``, or the variants that differ from it as
+    ``--variant`` takes them (``jiefeng_next=true, double_down_plus4=true``)."""
+    base = COMPETITION.to_dict()
+    changed = [
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in rules.to_dict().items()
+        if base[name] != value
+    ]
+    return ", ".join(changed) if changed else "competition"
 
 
 #: the length of ``models.DealRecordRow.corrected_by``
@@ -130,6 +177,7 @@ class StoredRecord:
     correction_reason: str | None
     corrected_by: str | None
     created_at: datetime
+    rules: Ruleset = COMPETITION
 
 
 @dataclass(slots=True)
@@ -140,7 +188,8 @@ class _Prepared:
     text: str
     content_hash: str
     deal_id: str
-    key: tuple[str, str, str, str]
+    key: tuple[str, str, str, str, str]
+    rules: Ruleset
     finish: str
     result: str
     ns_score: int
@@ -192,13 +241,20 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
     )
     text = gdn.dumps(done)
     did = deal_id(rec.hands)
-    key = (did, rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.tags.get("Room", ""))
+    key = (
+        did,
+        rec.tags.get("Event", ""),
+        rec.tags.get("Round", ""),
+        rec.tags.get("Room", ""),
+        rules_json(rules),
+    )
     return _Prepared(
         record=done,
         text=text,
         content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         deal_id=did,
         key=key,
+        rules=rules,
         finish=finish_text(res.result),
         result=res.result.result_tag,
         ns_score=res.result.score(Side.NS),
@@ -224,13 +280,16 @@ def _where(rec: DealRecord) -> str:
     return f"{place}:{rec.line}: " if rec.line is not None else f"{place}: "
 
 
-def _describe(key: tuple[str, str, str, str], rec: DealRecord) -> str:
+def _describe(prep: _Prepared) -> str:
+    rec, key = prep.record, prep.key
     parts = [f"board {rec.board}" if rec.board else f"DealId {key[0][:12]}…"]
     parts += [
         f"{name} {value!r}"
-        for name, value in zip(("event", "round", "room"), key[1:], strict=True)
+        for name, value in zip(("event", "round", "room"), key[1:4], strict=True)
         if value
     ]
+    if prep.rules != COMPETITION:
+        parts.append(f"rules {describe_rules(prep.rules)}")
     return ", ".join(parts)
 
 
@@ -284,7 +343,7 @@ def _store(
         board = _board_for(session, prep, board_set)
     except RecordImportError as e:
         return _outcome(rec, "refused", error=_where(rec) + str(e))
-    did, event, round_, room = prep.key
+    did, event, round_, room, rules = prep.key
     current = session.scalar(
         select(models.DealRecordRow)
         .where(
@@ -292,6 +351,7 @@ def _store(
             models.DealRecordRow.event == event,
             models.DealRecordRow.round == round_,
             models.DealRecordRow.room == room,
+            models.DealRecordRow.rules == rules,
         )
         .order_by(models.DealRecordRow.version.desc())
         .limit(1)
@@ -302,7 +362,7 @@ def _store(
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + f"a different record of {_describe(prep.key, rec)} is stored "
+            error=_where(rec) + f"a different record of {_describe(prep)} is stored "
             f"(version {current.version}, from {current.source or 'unknown'}): import this one "
             "as a correction, with a reason, to replace it",
         )
@@ -310,7 +370,7 @@ def _store(
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + f"nothing to correct: no record of {_describe(prep.key, rec)} "
+            error=_where(rec) + f"nothing to correct: no record of {_describe(prep)} "
             "is stored (import it without --correction)",
         )
     row = models.DealRecordRow(
@@ -336,6 +396,7 @@ def _store(
         source=f"{rec.file}:{rec.line}" if rec.file is not None else None,
         correction_reason=correction.reason if correction is not None else None,
         corrected_by=correction.by if correction is not None else None,
+        rules=rules,
     )
     session.add(row)
     session.flush()  # an IntegrityError here: another import stored the key meanwhile
@@ -354,7 +415,8 @@ def import_records(
 ) -> list[ImportOutcome]:
     """Import ``records`` read from one file; see the module for what is stored and when.
 
-    ``per="file"`` stores all of them in one transaction, or none when any fails.
+    ``per="file"`` stores all of them in one transaction, or none when any fails. Every
+    record is replayed under ``rules``, which are stored with it and are part of its key.
     """
     check_schema(engine)
     prepared = [_prepare(r, rules) if r.ok else _read_error(r) for r in records]
@@ -433,6 +495,8 @@ def import_files(
 ) -> Iterator[ImportOutcome]:
     """Import every deal of the ``.gdn`` files, file by file; one outcome per deal.
 
+    Every deal is replayed under ``rules`` and stored with them (see the module).
+
     A file that cannot be read (missing, not UTF-8) gives one ``error`` outcome.
     ``progress(1)`` is called after each file.
     """
@@ -458,14 +522,25 @@ def import_files(
 
 
 def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:
-    """The stored records, current versions only unless ``all_versions``, in import order."""
+    """The stored records, current versions only unless ``all_versions``, in import order.
+
+    Each carries the rules it was replayed under (records of one board and room under two
+    rule sets are two records, each with its current version).
+    """
     check_schema(engine)
     row = models.DealRecordRow
     query = select(row).order_by(row.id)
     if not all_versions:
         latest = (
-            select(row.deal_id, row.event, row.round, row.room, func.max(row.version).label("v"))
-            .group_by(row.deal_id, row.event, row.round, row.room)
+            select(
+                row.deal_id,
+                row.event,
+                row.round,
+                row.room,
+                row.rules,
+                func.max(row.version).label("v"),
+            )
+            .group_by(row.deal_id, row.event, row.round, row.room, row.rules)
             .subquery()
         )
         query = query.join(
@@ -474,6 +549,7 @@ def stored_records(engine: Engine, *, all_versions: bool = False) -> list[Stored
             & (row.event == latest.c.event)
             & (row.round == latest.c.round)
             & (row.room == latest.c.room)
+            & (row.rules == latest.c.rules)
             & (row.version == latest.c.v),
         )
     with session_scope(engine) as session:
@@ -495,6 +571,7 @@ def stored_records(engine: Engine, *, all_versions: bool = False) -> list[Stored
                 r.correction_reason,
                 r.corrected_by,
                 r.created_at,
+                load_rules(r.rules, f"deal record {r.id}"),
             )
             for r in session.scalars(query)
         ]
