@@ -2,8 +2,10 @@
 
 Everything here follows ``DUPLICATE.md`` and ``docs/SCORING.md`` (which documents every
 scale and parameter). Results are seen from N–S: a room's result on a board is the levels
-N–S gained (+1..+3, RULES.md §7) or conceded (−1..−3). Team X sits N–S in the open room
-and E–W in the closed room (RULES.md §11), so its swing is open N–S − closed N–S.
+N–S gained (+1..+3, RULES.md §7; +4 for a double down under the variant
+``double_down_plus4``) or conceded (−1..−3, or −4). Team X sits N–S in the open room and
+E–W in the closed room (RULES.md §11), so its swing is open N–S − closed N–S. Every bound
+comes from :func:`max_levels` of the rule set passed in, never a fixed 3.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def max_levels(rules: Ruleset = COMPETITION) -> int:
 def room_result(winner: Side, levels: int, rules: Ruleset = COMPETITION) -> int:
     """A room's result on a board seen from N–S: ``+levels`` if N–S won, ``−levels`` if E–W did.
 
-    ``levels`` is the winning side's level gain from the deal (RULES.md §7: 1, 2 or 3).
+    ``levels`` is the winning side's level gain from the deal (RULES.md §7: 1, 2 or 3; 4 for
+    a double down under ``double_down_plus4``).
     """
     top = max_levels(rules)
     if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= top:
@@ -75,7 +78,8 @@ def check_result(ns_result: int, rules: Ruleset = COMPETITION, where: str = "res
 
 
 def swing(open_ns: int, closed_ns: int, rules: Ruleset = COMPETITION) -> int:
-    """Team X's swing on a board: open-room N–S result − closed-room N–S result (−6..+6).
+    """Team X's swing on a board: open-room N–S result − closed-room N–S result (−6..+6;
+    −8..+8 under ``double_down_plus4``).
 
     Team Y's swing is the negation (swings are antisymmetric).
     """
