@@ -1004,9 +1004,22 @@ def simulate_command(
     metavar="DIR",
     help="Also write an HTML report (a match page and a page per board) into DIR.",
 )
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
+    "(repeatable; default: the competition rules).",
+)
 @output_options
 def compare_command(
-    file: str, board: str | None, detail: bool | None, html_dir: str | None, fmt: str
+    file: str,
+    board: str | None,
+    detail: bool | None,
+    html_dir: str | None,
+    variants: tuple[str, ...],
+    fmt: str,
 ) -> None:
     """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
 
@@ -1024,8 +1037,9 @@ def compare_command(
     from duplicate.report import match_report, write_report
     from engine.errors import GuandanError
 
+    rules = _ruleset(variants)
     try:
-        comparisons = compare_file(file, board)
+        comparisons = compare_file(file, board, rules)
         if html_dir is not None:
             write_report(html_dir, match_report(comparisons))
     except (GuandanError, DuplicateError) as exc:

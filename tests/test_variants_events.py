@@ -434,3 +434,16 @@ def test_migration_gives_existing_rows_the_competition_rules(db_engine: Engine) 
         assert conn.execute(text("SELECT name FROM events")).scalar() == "Old"
     db.upgrade(db_engine)
     assert [r.rules for r in stored_records(db_engine)] == [COMPETITION, COMPETITION]
+
+
+def test_compare_replays_under_the_variant(engine: Engine, tmp_path: Path) -> None:
+    """``guandan compare --variant`` replays both rooms under the rules they were played by."""
+    make_event(engine, "Folk", JIEFENG)
+    out = tmp_path / "folk.gdn"
+    events.play_bots(engine, "Folk", 1, out=out)
+    runner = CliRunner()
+    plain = runner.invoke(main, ["compare", str(out)])
+    assert plain.exit_code == 1 and "out of turn" in plain.stderr
+    folk = runner.invoke(main, ["compare", str(out), "--variant", "jiefeng_next=true", "--json"])
+    assert folk.exit_code == 0, folk.output
+    assert len(json.loads(folk.stdout)) == 4  # boards 1..4, both rooms each
