@@ -6,10 +6,11 @@ are turned into ``click.ClickException`` (one clear line, exit 1); usage errors 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -305,9 +306,18 @@ def _db_engine() -> Any:
     return make_engine(click.get_current_context().meta.get(_DB_URL_KEY))
 
 
+@contextlib.contextmanager
+def _database() -> Iterator[Any]:
+    """:func:`_db_engine`, disposed of when the command is done with it."""
+    engine = _db_engine()
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
 def _db_progress(total: int, label: str) -> Any:
     """A progress callback context: a bar on stderr when it is a terminal, else silent."""
-    import contextlib
     import sys
 
     if not sys.stderr.isatty():
@@ -355,12 +365,9 @@ def db_upgrade_command(revision: str) -> None:
     """Create the database or migrate it to the newest schema (Alembic migrations)."""
     from duplicate.db import current_revision, upgrade
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         upgrade(engine, revision)
         click.echo(f"database {engine.url.render_as_string()} at revision {current_revision(engine)}")
-    finally:
-        engine.dispose()
 
 
 @db_group.command("current")
@@ -369,13 +376,10 @@ def db_current_command() -> None:
     """Show the database's schema revision and the newest one."""
     from duplicate.db import check_reachable, current_revision, head_revision
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         check_reachable(engine)
         click.echo(f"current: {current_revision(engine) or 'none (empty)'}")
         click.echo(f"newest:  {head_revision()}")
-    finally:
-        engine.dispose()
 
 
 @main.group("deals")
@@ -460,13 +464,10 @@ def deals_generate_command(
     with _db_progress(count, "Dealing") as tick:
         board_set = generate_set(seed, count, set_name, schedule, delayed, tick)
     if store:
-        engine = _db_engine()
-        try:
+        with _database() as engine:
             with _db_progress(count, "Storing") as tick:
                 info = store_set(engine, board_set, tick)  # now with its creation time
             board_set = dataclasses.replace(board_set, info=info)
-        finally:
-            engine.dispose()
     if output is not None or not store:
         text = _db_json(board_set.to_dict()) if as_json else hand_records(board_set.boards, event)
         _db_write(text, output)
@@ -487,11 +488,8 @@ def deals_list_command(fmt: str) -> None:
     """List the stored board sets."""
     from duplicate.boards import list_sets
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         rows = [s.to_dict() for s in list_sets(engine)]
-    finally:
-        engine.dispose()
     columns = ["name", "board_count", "level_schedule", "generator", "revealed", "commitment"]
     emit_rows(rows, fmt, None if fmt == "json" else columns)
 
@@ -507,11 +505,8 @@ def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, a
     """Show a stored set: its generator, commitment and levels, then its boards as .gdn."""
     from duplicate.boards import hand_records, load_set
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         board_set = load_set(engine, name, numbers or None)
-    finally:
-        engine.dispose()
     if as_json:
         click.echo(_db_json(board_set.to_dict()), nl=False)
         return
@@ -539,11 +534,8 @@ def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str |
 
     seed = read_seed_file(seed_file)
     if set_name is not None:
-        engine = _db_engine()
-        try:
+        with _database() as engine:
             reveal_set(engine, set_name, seed, commitment)
-        finally:
-            engine.dispose()
     elif commitment is not None and commitment.strip().lower() != seed.commitment:
         raise VerificationError(
             f"{seed_file}: SHA-256 {seed.commitment} is not the commitment {commitment.strip()}"
@@ -602,13 +594,10 @@ def deals_verify_command(
                        f"commitment {seed.commitment}")
         return
     assert set_name is not None
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         total = set_info(engine, set_name).board_count
         with _db_progress(total, "Verifying") as tick:
             result = verify_set(engine, set_name, seed, delayed, commitment, tick)
-    finally:
-        engine.dispose()
     if as_json:
         click.echo(_db_json(result.to_dict()), nl=False)
         return
@@ -629,11 +618,8 @@ def deals_export_command(name: str, fmt: str, output: str | None, event: str | N
     from duplicate.boards import hand_records, load_set
     from duplicate.handrecords import render_html
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         board_set = load_set(engine, name)
-    finally:
-        engine.dispose()
     if fmt == "html":
         text = render_html(board_set, event)
     elif fmt == "json":
@@ -814,8 +800,7 @@ def import_command(
     fix = Correction(reason, by) if correction and reason and by else None
     rules = _ruleset(variants)
     click.get_current_context().meta[_DB_URL_KEY] = db_url
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         with _db_progress(len(files), "Importing") as tick:
             outcomes = list(
                 import_files(
@@ -828,8 +813,6 @@ def import_command(
                     progress=tick,
                 )
             )
-    finally:
-        engine.dispose()
     emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)
     failed = sum(not o.ok for o in outcomes)
     if fmt == "table":
@@ -1154,15 +1137,12 @@ def event_create_command(
 
     rules = _ruleset(variants)
     teams = read_teams_file(teams_file) if teams_file is not None else []
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
             rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
             teams=teams, rules=rules,
         )
-    finally:
-        engine.dispose()
     click.echo(
         f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
         f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}, "
@@ -1181,11 +1161,8 @@ def event_list_command(fmt: str) -> None:
     from duplicate.events import list_events
     from duplicate.records import describe_rules
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         events = list_events(engine)
-    finally:
-        engine.dispose()
     rows = [e.to_dict() for e in events]
     for r, e in zip(rows, events, strict=True):
         r["scale"] = r["scale"]["name"]
@@ -1220,11 +1197,8 @@ def event_team_add_command(
         if len(parts) != 2:
             raise click.BadParameter(f"{p!r} is not two players A,B", param_hint="--pair")
         pair_list.append((parts[0], parts[1]))
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         info = add_team(engine, event, team, players, pair_list or None)
-    finally:
-        engine.dispose()
     click.echo(
         f"team {info.number} {info.name!r}: pairs "
         + ", ".join(f"{a}/{b}" for a, b in info.pairs)
@@ -1239,11 +1213,8 @@ def event_team_list_command(event: str, fmt: str) -> None:
     """List EVENT's teams with their players and pairs."""
     from duplicate.events import list_teams
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         teams = list_teams(engine, event)
-    finally:
-        engine.dispose()
     emit_rows((t.to_dict() for t in teams), fmt, ("number", "team", "players", "pairs"))
 
 
@@ -1267,11 +1238,8 @@ def event_pair_round_command(event: str, lineups: tuple[str, ...], fmt: str) -> 
                 f"{item!r} is not TEAM=OPEN,CLOSED (e.g. Tigers=1,3)", param_hint="--lineup"
             ) from None
         chosen[team] = (a, b)
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         rnd = pair_round(engine, event, chosen)
-    finally:
-        engine.dispose()
     emit_rows((_event_match_row(m) for m in rnd.matches), fmt, _EVENT_MATCH_COLUMNS)
     if fmt == "table":
         click.echo(f"round {rnd.number}: {len(rnd.matches)} matches"
@@ -1304,14 +1272,11 @@ def event_assign_boards_command(
     seed = read_seed_file(seed_file) if seed_file is not None else None
     if seed is not None and seed.delayed_info is not None and not delayed:
         raise click.UsageError("the seed file announces delayed information: give --delayed")
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         rnd = assign_boards(
             engine, event, round_no, set_name=set_name, seed=seed, schedule=schedule,
             first=first, delayed=delayed,
         )
-    finally:
-        engine.dispose()
     click.echo(
         f"round {rnd.number}: boards {rnd.boards[0]} to {rnd.boards[-1]} of set {rnd.board_set!r}"
     )
@@ -1348,15 +1313,12 @@ def event_import_command(
     fix = _event_correction(by, reason, correction)
     if fix is not None and not correction:
         raise click.UsageError("--by and --reason go with --correction")
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         with _db_progress(len(files), "Importing") as tick:
             summary = import_files(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
                 progress=tick,
             )
-    finally:
-        engine.dispose()
     if as_json:
         click.echo(_db_json(summary.to_dict()), nl=False)
     else:
@@ -1383,11 +1345,8 @@ def event_play_bots_command(
     """Play a round of EVENT with the self-play bots and import the records."""
     from duplicate.events import play_bots
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
-    finally:
-        engine.dispose()
     click.echo(f"round {round_no}: {summary.records} records played and imported")
 
 
@@ -1409,11 +1368,8 @@ def event_unfinished_command(
 
     rooms = ROOMS if room.lower() == "both" else (room.lower(),)
     fix = Correction(reason=reason, by=by) if by else None
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         n = record_unfinished(engine, event, round_no, table, board, reason, rooms, fix)
-    finally:
-        engine.dispose()
     click.echo(f"round {round_no}, table {table}, board {board}: unfinished in {n} room(s)")
 
 
@@ -1436,14 +1392,11 @@ def event_correct_command(
     """Set a room's result on a board by a ruling, kept with who, when and why."""
     from duplicate.events import Correction, correct_result, parse_result
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         before = correct_result(
             engine, event, round_no, table, board, room.lower(), parse_result(result),
             Correction(reason=reason, by=by),
         )
-    finally:
-        engine.dispose()
     click.echo(f"round {round_no}, table {table}, board {board}, {room.lower()} room: "
                f"{before} -> {result}")
 
@@ -1456,11 +1409,8 @@ def event_corrections_command(event: str, fmt: str) -> None:
     """List EVENT's corrections: who, when, why, and what changed."""
     from duplicate.events import list_corrections
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         rows = list_corrections(engine, event)
-    finally:
-        engine.dispose()
     emit_rows(rows, fmt, ("round", "table", "board", "room", "by", "at", "reason", "before",
                           "after"))
 
@@ -1475,11 +1425,8 @@ def event_score_command(event: str, round_no: int | None, fmt: str) -> None:
     """Score EVENT's matches from the stored results and publish them."""
     from duplicate.events import score_event
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         scored = score_event(engine, event, round_no)
-    finally:
-        engine.dispose()
     emit_rows((s.to_dict() for s in scored), fmt, _EVENT_SCORE_COLUMNS)
 
 
@@ -1493,11 +1440,8 @@ def event_standings_command(event: str, through: int | None, fmt: str) -> None:
     """Show EVENT's standings, recomputed from the stored results, with the tie-breaks."""
     from duplicate.events import event_standings
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         rows, after = event_standings(engine, event, through)
-    finally:
-        engine.dispose()
     emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS)
     if fmt == "table":
         click.echo(f"after round {after}" if after else "no round complete yet")
@@ -1513,11 +1457,8 @@ def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
     """List EVENT's matches and who sits where in each room."""
     from duplicate.events import list_matches
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         matches = list_matches(engine, event, round_no)
-    finally:
-        engine.dispose()
     if fmt == "json":
         emit_rows((m.to_dict() for m in matches), fmt)
     else:
@@ -1535,11 +1476,8 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
     result, and the swing to team X."""
     from duplicate.events import match_boards
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         rows = match_boards(engine, event, round_no, table)
-    finally:
-        engine.dispose()
     emit_rows((r.to_dict() for r in rows), fmt, _EVENT_BOARD_COLUMNS)
 
 
@@ -1554,11 +1492,8 @@ def event_export_command(event: str, round_no: int | None, output: str | None) -
     """Write EVENT's stored records as .gdn text."""
     from duplicate.events import export_records
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         text = export_records(engine, event, round_no)
-    finally:
-        engine.dispose()
     _db_write(text, output)
 
 
@@ -1571,11 +1506,8 @@ def event_report_command(event: str, outdir: str) -> None:
     """Write EVENT's HTML report: standings, matches board by board, each board's rooms."""
     from duplicate.events import write_event_report
 
-    engine = _db_engine()
-    try:
+    with _database() as engine:
         index = write_event_report(engine, event, outdir)
-    finally:
-        engine.dispose()
     click.echo(f"report written: {index}")
 
 
