@@ -286,8 +286,9 @@ def _db_errors(func: F) -> F:
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(_os_error_text(exc)) from exc
         except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
-            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            raise click.ClickException(f"the database failed: {reason}") from exc
+            from duplicate.db import error_reason
+
+            raise click.ClickException(f"the database failed: {error_reason(exc)}") from exc
 
     return wrapper  # type: ignore[return-value]
 

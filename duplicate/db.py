@@ -26,7 +26,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.errors import DatabaseError, DatabaseUrlError
@@ -132,12 +132,14 @@ def check_reachable(engine: Engine) -> None:
         with engine.connect():
             pass
     except OperationalError as exc:
-        raise DatabaseError(f"cannot open database {_display(engine)}: {_reason(exc)}") from None
+        raise DatabaseError(f"cannot open database {_display(engine)}: {error_reason(exc)}") from None
 
 
-def _reason(exc: OperationalError) -> str:
+def error_reason(exc: SQLAlchemyError) -> str:
     """The first line of the driver's message (the rest is SQLAlchemy's boilerplate)."""
-    return str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+    cause = getattr(exc, "orig", None) or exc
+    lines = str(cause).strip().splitlines()
+    return lines[0] if lines else type(cause).__name__
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -193,7 +195,7 @@ def check_schema(engine: Engine) -> None:
     try:
         current = current_revision(engine)
     except OperationalError as exc:
-        raise DatabaseError(f"cannot open database {_display(engine)}: {_reason(exc)}") from None
+        raise DatabaseError(f"cannot open database {_display(engine)}: {error_reason(exc)}") from None
     if current != head:
         raise DatabaseError(
             f"database {_display(engine)} is at revision {current or 'none (empty)'}, "

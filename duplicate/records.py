@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from duplicate import gdn, models
-from duplicate.db import check_schema, session_scope
+from duplicate.db import check_schema, error_reason, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
@@ -466,9 +466,8 @@ def import_records(
 
 def _database_error(item: _Prepared, exc: SQLAlchemyError) -> str:
     """One line for a database failure while storing ``item``'s file."""
-    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
     where = item.record.file or "<record>"
-    return f"{where}: the database failed, nothing of it stored: {reason}"
+    return f"{where}: the database failed, nothing of it stored: {error_reason(exc)}"
 
 
 #: The message when a unique key was stored by a concurrent import between check and write.
