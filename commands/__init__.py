@@ -1,0 +1,1 @@
+"""The ``guandan`` commands, one module a family; ``cli.py`` registers them."""

@@ -1,0 +1,223 @@
+"""Helpers every command module shares: listings (table, --json, --csv), the database
+(``--db`` anywhere on the line, errors as one line), and ``--variant`` rule sets."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+import click
+from sqlalchemy.exc import SQLAlchemyError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# --- shared output helpers (every listing: table, --json, --csv) -------------------
+
+
+def output_options(func: F) -> F:
+    """Add ``--json`` and ``--csv`` to a listing command; it receives ``fmt``."""
+    func = click.option(
+        "--csv", "fmt", flag_value="csv", help="Write comma-separated values with a header row."
+    )(func)
+    func = click.option(
+        "--json", "fmt", flag_value="json", help="Write JSON for programs."
+    )(func)
+    func = click.option(
+        "--table", "fmt", flag_value="table", default=True, hidden=True
+    )(func)
+    return func
+
+
+def emit_rows(
+    rows: Iterable[Mapping[str, Any]], fmt: str, columns: Sequence[str] | None = None
+) -> None:
+    """Print ``rows`` as an aligned table, a JSON list, or CSV (sqlite-utils style)."""
+    data = [dict(r) for r in rows]
+    cols = list(columns) if columns is not None else (list(data[0]) if data else [])
+    if fmt == "json":
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        for row in data:
+            writer.writerow({c: _cell(row.get(c)) for c in cols})
+        click.echo(buf.getvalue(), nl=False)
+        return
+    cells = [[_cell(row.get(c)) for c in cols] for row in data]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
+    click.echo("  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip())
+    click.echo("  ".join("-" * w for w in widths))
+    for r in cells:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+# --- database and boards (db, deals) ---------------------------------------------
+
+DB_URL_KEY = "guandan.db_url"
+DB_HELP = (
+    "Database URL (any SQLAlchemy URL, e.g. postgresql://user@host/db). Default: "
+    "$GUANDAN_DATABASE_URL, else sqlite:///guandan.sqlite in the current directory."
+)
+
+
+def _remember_db(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """Keep a ``--db`` value for the whole command line (``ctx.meta`` is shared by every
+    nested context); the one given last, nearest the command, wins."""
+    if value is not None:
+        ctx.meta[DB_URL_KEY] = value
+
+
+def db_option(func: F) -> F:
+    """Accept ``--db URL`` here: on ``guandan`` itself, on a group, or after a command."""
+    return click.option(
+        "--db", "db_url_option", metavar="URL", help=DB_HELP,
+        expose_value=False, callback=_remember_db, is_eager=True,
+    )(func)
+
+
+def db_errors(func: F) -> F:
+    """Turn the library's exceptions into one clear line and exit code 1."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from duplicate.errors import DuplicateError
+        from engine.errors import GuandanError
+
+        try:
+            return func(*args, **kwargs)
+        except (DuplicateError, GuandanError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        except OSError as exc:  # an output file or folder that cannot be written
+            raise click.ClickException(os_error_text(exc)) from exc
+        except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
+            from duplicate.db import error_reason
+
+            raise click.ClickException(f"the database failed: {error_reason(exc)}") from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def os_error_text(exc: OSError) -> str:
+    """One line for a file system error: the path and the system's reason."""
+    if exc.filename is None:
+        return str(exc)
+    return f"{exc.filename}: {exc.strerror or exc}"
+
+
+def db_engine() -> Any:
+    """An engine on the database chosen by ``--db`` (or the environment, or the default)."""
+    from duplicate.db import make_engine
+
+    return make_engine(click.get_current_context().meta.get(DB_URL_KEY))
+
+
+@contextlib.contextmanager
+def open_database() -> Iterator[Any]:
+    """:func:`db_engine`, disposed of when the command is done with it."""
+    engine = db_engine()
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def db_progress(total: int, label: str) -> Any:
+    """A progress callback context: a bar on stderr when it is a terminal, else silent."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    bar = click.progressbar(length=total, label=label, file=sys.stderr)
+
+    @contextlib.contextmanager
+    def running() -> Any:
+        with bar:
+            yield bar.update
+
+    return running()
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Write ``text`` to the file ``output`` (``-`` or none: standard output).
+
+    A path that cannot be written (missing folder, no permission) is one clear error line.
+    """
+    try:
+        with click.open_file(output or "-", "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write {output!r}: {exc.strerror or exc}"
+        ) from exc
+
+
+def json_text(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def parse_variants(variants: tuple[str, ...]) -> Any:
+    """The ``Ruleset`` of ``--variant NAME=VALUE`` options (usage error when one is bad)."""
+    from dataclasses import fields
+
+    from engine.ruleset import Ruleset
+
+    kinds = {f.name: f.type for f in fields(Ruleset)}
+    values: dict[str, Any] = {}
+    for item in variants:
+        name, _, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in kinds or not text.strip():
+            raise click.BadParameter(
+                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}",
+                param_hint="--variant",
+            )
+        if kinds[name] in (bool, "bool"):
+            if text.strip().lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise click.BadParameter(
+                    f"{item!r}: {name} is true or false", param_hint="--variant"
+                )
+            values[name] = text.strip().lower() in ("true", "1", "yes", "on")
+        else:
+            try:
+                values[name] = int(text)
+            except ValueError:
+                raise click.BadParameter(
+                    f"{item!r}: {name} is a number", param_hint="--variant"
+                ) from None
+    try:
+        return Ruleset.from_dict(values)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--variant") from None
+
+
+def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | None]) -> None:
+    """Under a table with failed rows, one line on stderr naming the first failure (file,
+    line, seat and reason), so that the failure is seen even when stdout is redirected.
+
+    Only for the table: with --json or --csv the rows on stdout carry every error for the
+    program reading them. The summary line stays last on stdout.
+    """
+    if not failed:
+        return
+    first = next((e for e in errors if e), "see the listing")
+    click.echo(
+        f"Error: {failed} of {total} deal{'' if total == 1 else 's'} not {verb}; first: {first}",
+        err=True,
+    )
+

@@ -1,0 +1,301 @@
+"""``guandan db`` and ``guandan deals``: the database, fair board sets, hand records."""
+
+from __future__ import annotations
+
+import click
+
+from commands.common import (
+    db_errors,
+    db_option,
+    db_progress,
+    emit_rows,
+    json_text,
+    open_database,
+    output_options,
+    write_output,
+)
+
+
+@click.group("db")
+@db_option
+def db_group() -> None:
+    """Create and migrate the database (SQLite by default, or PostgreSQL)."""
+
+
+@db_group.command("upgrade")
+@click.option("--revision", default="head", show_default=True, help="Migrate up to this revision.")
+@db_option
+@db_errors
+def db_upgrade_command(revision: str) -> None:
+    """Create the database or migrate it to the newest schema (Alembic migrations)."""
+    from duplicate.db import current_revision, upgrade
+
+    with open_database() as engine:
+        upgrade(engine, revision)
+        click.echo(f"database {engine.url.render_as_string()} at revision {current_revision(engine)}")
+
+
+@db_group.command("current")
+@db_option
+@db_errors
+def db_current_command() -> None:
+    """Show the database's schema revision and the newest one."""
+    from duplicate.db import check_reachable, current_revision, head_revision
+
+    with open_database() as engine:
+        check_reachable(engine)
+        click.echo(f"current: {current_revision(engine) or 'none (empty)'}")
+        click.echo(f"newest:  {head_revision()}")
+
+
+@click.group("deals")
+@db_option
+def deals_group() -> None:
+    """Fair board sets: secret seeds, commitments, generation, verification, hand records.
+
+    Before the event: 'deals seed' (publish the commitment it prints), 'deals generate'.
+    After it: 'deals reveal' (publish the seed), anyone: 'deals verify'.
+    """
+
+
+@deals_group.command("seed")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--delayed-info",
+    metavar="TEXT",
+    help="Announce delayed information to be mixed into the seed (e.g. 'closing value of "
+    "an index on 2026-12-01'); its value is then required to generate the boards.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@db_errors
+def deals_seed_command(path: str, delayed_info: str | None, as_json: bool) -> None:
+    """Create a new secret seed file PATH (mode 0600) and print its commitment to publish."""
+    from duplicate.dealing import create_seed_file
+
+    seed = create_seed_file(path, delayed_info=delayed_info)
+    if as_json:
+        click.echo(json_text({"seed_file": path, "commitment": seed.commitment,
+                             "generator": seed.generator, "delayed_info": seed.delayed_info}),
+                   nl=False)
+        return
+    click.echo(f"seed file {path} created; keep it secret until the boards have been played")
+    click.echo(f"commitment (publish this now): {seed.commitment}")
+
+
+@deals_group.command("generate")
+@click.argument("seed_file", type=click.Path(dir_okay=False))
+@click.option("-n", "--boards", "count", type=click.IntRange(min=1), required=True,
+              help="Generate boards 1..N.")
+@click.option("--name", help="Name of the set in the database (default: the seed file's name).")
+@click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
+              help="Board levels: fixed, fixed:LEVEL (e.g. fixed:7), cycle or random.")
+@click.option("--delayed", metavar="VALUE", help="The delayed information, if the seed file announces it.")
+@click.option("--store/--no-store", default=True, show_default=True,
+              help="Store the set in the database.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Also write the boards (.gdn hand records, JSON with --json) to this file; "
+              "'-' is standard output.")
+@click.option("--event", metavar="TEXT", help="Event tag of the hand records.")
+@click.option("--json", "as_json", is_flag=True, help="Write JSON instead of .gdn.")
+@db_option
+@db_errors
+def deals_generate_command(
+    seed_file: str,
+    count: int,
+    name: str | None,
+    schedule: str,
+    delayed: str | None,
+    store: bool,
+    output: str | None,
+    event: str | None,
+    as_json: bool,
+) -> None:
+    """Generate a set of N boards from SEED_FILE, into the database and/or a file.
+
+    A board already stored (same DealId) is refused and nothing is stored. Without
+    --store and without --output, the boards go to standard output.
+
+    \b
+    Example: guandan deals generate cup.seed -n 32 --level-schedule cycle
+    """
+    import dataclasses
+    from pathlib import Path
+
+    from duplicate.boards import generate_set, hand_records, store_set
+    from duplicate.dealing import read_seed_file
+
+    seed = read_seed_file(seed_file)
+    set_name = name or Path(seed_file).stem
+    with db_progress(count, "Dealing") as tick:
+        board_set = generate_set(seed, count, set_name, schedule, delayed, tick)
+    if store:
+        with open_database() as engine:
+            with db_progress(count, "Storing") as tick:
+                info = store_set(engine, board_set, tick)  # now with its creation time
+            board_set = dataclasses.replace(board_set, info=info)
+    if output is not None or not store:
+        text = json_text(board_set.to_dict()) if as_json else hand_records(board_set.boards, event)
+        write_output(text, output)
+    if output == "-" or not store:
+        return
+    info = board_set.info
+    if as_json:
+        click.echo(json_text(info.to_dict()), nl=False)
+    else:
+        click.echo(f"stored set {info.name!r}: {info.board_count} boards, levels "
+                   f"{info.level_schedule}, commitment {info.commitment}")
+
+
+@deals_group.command("list")
+@output_options
+@db_option
+@db_errors
+def deals_list_command(fmt: str) -> None:
+    """List the stored board sets."""
+    from duplicate.boards import list_sets
+
+    with open_database() as engine:
+        rows = [s.to_dict() for s in list_sets(engine)]
+    columns = ["name", "board_count", "level_schedule", "generator", "revealed", "commitment"]
+    emit_rows(rows, fmt, None if fmt == "json" else columns)
+
+
+@deals_group.command("show")
+@click.argument("name")
+@click.option("-b", "--board", "numbers", type=click.IntRange(min=1), multiple=True,
+              help="Show only this board (repeatable).")
+@click.option("--event", metavar="TEXT", help="Event tag of the hand records.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@db_option
+@db_errors
+def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, as_json: bool) -> None:
+    """Show a stored set: its generator, commitment and levels, then its boards as .gdn."""
+    from duplicate.boards import hand_records, load_set
+
+    with open_database() as engine:
+        board_set = load_set(engine, name, numbers or None)
+    if as_json:
+        click.echo(json_text(board_set.to_dict()), nl=False)
+        return
+    info = board_set.info
+    click.echo(f"; set {info.name}: {info.board_count} boards, generator {info.generator}, "
+               f"levels {info.level_schedule}")
+    click.echo(f"; commitment {info.commitment}"
+               + (f", delayed value {info.delayed_value!r}" if info.delayed_value else "")
+               + ("; seed revealed" if info.revealed_seed else "; seed not revealed"))
+    click.echo()
+    click.echo(hand_records(board_set.boards, event), nl=False)
+
+
+@deals_group.command("reveal")
+@click.argument("seed_file", type=click.Path(dir_okay=False))
+@click.option("--set", "set_name", help="Record the seed as revealed for this stored set "
+              "(after checking it against the set's commitment).")
+@click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
+@db_option
+@db_errors
+def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str | None) -> None:
+    """Print SEED_FILE for publication once the boards have been played."""
+    from duplicate.boards import reveal_set
+    from duplicate.dealing import read_seed_file
+    from duplicate.errors import VerificationError
+
+    seed = read_seed_file(seed_file)
+    if set_name is not None:
+        with open_database() as engine:
+            reveal_set(engine, set_name, seed, commitment)
+    elif commitment is not None and commitment.strip().lower() != seed.commitment:
+        raise VerificationError(
+            f"{seed_file}: SHA-256 {seed.commitment} is not the commitment {commitment.strip()}"
+        )
+    click.echo(seed.data.decode("utf-8"), nl=False)
+
+
+@deals_group.command("verify")
+@click.argument("seed_file", type=click.Path(dir_okay=False))
+@click.option("--set", "set_name", help="The stored set to check.")
+@click.option("--gdn", "gdn_file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Instead of a stored set, check published .gdn hand records (no database).")
+@click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
+              help="With --gdn: the set's level schedule (fixed, fixed:LEVEL, cycle, random).")
+@click.option("--delayed", metavar="VALUE", help="The delayed value (default: the stored one).")
+@click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@db_option
+@db_errors
+def deals_verify_command(
+    seed_file: str,
+    set_name: str | None,
+    gdn_file: str | None,
+    schedule: str,
+    delayed: str | None,
+    commitment: str | None,
+    as_json: bool,
+) -> None:
+    """Regenerate boards from their revealed SEED_FILE and check every one.
+
+    With --set: the stored set, against its stored commitment (and --commitment, the
+    published one); on success the seed is recorded as revealed. With --gdn: published
+    hand records, by anyone, without a database. Every board's hands, level, leader and
+    DealId are compared; exits 1 naming the first difference.
+
+    \b
+    Examples: guandan deals verify cup.seed --set cup
+              guandan deals verify cup.seed --gdn cup.gdn --level-schedule cycle
+    """
+    from duplicate.boards import set_info, verify_hand_records, verify_set
+    from duplicate.dealing import read_seed_file
+
+    if (set_name is None) == (gdn_file is None):
+        raise click.UsageError("give exactly one of --set NAME and --gdn FILE")
+    seed = read_seed_file(seed_file)
+    if gdn_file is not None:
+        from duplicate.gdn import decode
+
+        with click.open_file(gdn_file, "rb") as f:
+            text = decode(f.read(), gdn_file)  # not UTF-8: one GdnError line, not a traceback
+        checked = verify_hand_records(seed, text, schedule, delayed, commitment, gdn_file)
+        if as_json:
+            doc = {"ok": True, "boards_checked": checked, "commitment": seed.commitment}
+            click.echo(json_text(doc), nl=False)
+        else:
+            click.echo(f"{gdn_file}: {checked} boards match the seed file, "
+                       f"commitment {seed.commitment}")
+        return
+    assert set_name is not None
+    with open_database() as engine:
+        total = set_info(engine, set_name).board_count
+        with db_progress(total, "Verifying") as tick:
+            result = verify_set(engine, set_name, seed, delayed, commitment, tick)
+    if as_json:
+        click.echo(json_text(result.to_dict()), nl=False)
+        return
+    click.echo(f"set {set_name!r} verified: {result.boards_checked} boards match the seed file, "
+               f"commitment {result.info.commitment}")
+
+
+@deals_group.command("export")
+@click.argument("name")
+@click.option("-f", "--format", "fmt", type=click.Choice(["gdn", "json", "html"]), default="gdn",
+              show_default=True, help="gdn hand records, JSON, or a printable HTML page.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write to this file (default: standard output).")
+@click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
+@db_option
+@db_errors
+def deals_export_command(name: str, fmt: str, output: str | None, event: str | None) -> None:
+    """Export a stored set: .gdn hand records, JSON, or printable HTML hand records."""
+    from duplicate.boards import hand_records, load_set
+    from duplicate.handrecords import render_html
+
+    with open_database() as engine:
+        board_set = load_set(engine, name)
+    if fmt == "html":
+        text = render_html(board_set, event)
+    elif fmt == "json":
+        text = json_text(board_set.to_dict())
+    else:
+        text = hand_records(board_set.boards, event)
+    write_output(text, output)
+
+

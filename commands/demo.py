@@ -1,0 +1,130 @@
+"""``guandan demo`` and ``guandan pairs``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from commands.common import db_errors, emit_rows, output_options, parse_variants
+from commands.events import EVENT_BOARD_COLUMNS
+
+# demo (the newcomer's first command: duplicate.demo) -----------------------------------
+
+
+@click.command("demo")
+@click.option("--db", "db_url", metavar="URL",
+              help="Database URL (default: sqlite:///guandan-demo.sqlite here).")
+@click.option("--out", "outdir", type=click.Path(file_okay=False), default="guandan-demo-report",
+              show_default=True, help="Folder for the HTML report.")
+@click.option("--seed", "seed_hex", metavar="HEX", help="Seed of boards and bots (default: new).")
+@click.option("--boards", type=click.IntRange(min=1, max=64), default=8, show_default=True,
+              help="Boards in the match.")
+@db_errors
+def demo_command(db_url: str | None, outdir: str, seed_hex: str | None, boards: int) -> None:
+    """Show the whole service at work: boards, a two-room bot match, scores, a report.
+
+    Generates a board set, plays a match of two teams of bots in the open and closed
+    rooms, replays and scores it in the database, prints it board by board and writes
+    the HTML report.
+    """
+    from duplicate.demo import DEFAULT_DB, run_demo
+
+    result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
+    score = result.score.score
+    click.echo("")
+    emit_rows((r.to_dict() for r in result.boards), "table", EVENT_BOARD_COLUMNS)
+    click.echo(
+        f"margin {score.margin:+d} to {result.match.team_x}: match points "
+        f"{result.match.team_x} {score.points_x:g}, {result.match.team_y} {score.points_y:g}"
+    )
+    click.echo(f"report: {result.report}")
+
+
+# pairs (a pairs event from its tables' records: duplicate.pairs) -------------------------
+
+
+@click.command("pairs")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--method",
+    type=click.Choice(["mp", "xswing", "butler"]),
+    default="mp",
+    show_default=True,
+    help="Matchpoints (with Neuberg's adjustment), cross-swings, or Butler against a datum.",
+)
+@click.option("--by-board", is_flag=True, help="Also give every pair's score on every board.")
+@click.option(
+    "--tables",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="E",
+    help="Times each board was due to be played (default: the most times one was).",
+)
+@click.option(
+    "--unfinished",
+    type=click.Choice(["average", "not_scored"]),
+    default="average",
+    show_default=True,
+    help="How a deal whose play list stops before the end is scored.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under (repeatable).",
+)
+@output_options
+def pairs_command(
+    files: tuple[str, ...],
+    method: str,
+    by_board: bool,
+    tables: int | None,
+    unfinished: str,
+    variants: tuple[str, ...],
+    fmt: str,
+) -> None:
+    """Score a pairs event from the .gdn FILES of its tables and rank the pairs.
+
+    The same boards played at several tables: every record is replayed, a pair is the
+    two players named by the North/South or East/West tags, and each N-S result on a
+    board is scored against the other tables' (E-W the mirror). Pairs that kept one
+    direction are ranked N-S and E-W apart; "2=" marks a tie. --json gives the ranking
+    (and with --by-board the boards and per-board detail); --csv the ranking, or with
+    --by-board the per-board detail.
+    """
+    from duplicate.errors import DuplicateError
+    from duplicate.pairs import score_pairs_files
+    from duplicate.scoring import UnfinishedRule
+    from engine.errors import GuandanError
+
+    rules = parse_variants(variants)
+    try:
+        result = score_pairs_files(
+            files, method, rules, unfinished=UnfinishedRule(unfinished), tables=tables
+        )
+    except (GuandanError, DuplicateError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json.dumps(result.to_dict(by_board), ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        if by_board:
+            emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)
+        else:
+            emit_rows((p.to_dict() for p in result.ranking), fmt, result.ranking_columns)
+        return
+    rows = [
+        {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}"} for p in result.ranking
+    ]
+    emit_rows(rows, fmt, result.ranking_columns)
+    click.echo(
+        f"{len(result.ranking)} pairs, {len(result.boards)} boards, each due at "
+        f"{result.tables} tables; scored by {method}"
+    )
+    if by_board:
+        click.echo()
+        emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)
+
+

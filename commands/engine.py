@@ -1,0 +1,187 @@
+"""Engine commands: ``guandan read`` and ``guandan plays``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.common import F, emit_rows, output_options
+
+
+def _rules_options(func: F) -> F:
+    """Add the rule variants that change readings (RULES.md §3) to an engine command."""
+    func = click.option(
+        "--bomb-max",
+        type=click.IntRange(4, 10),
+        default=10,
+        show_default=True,
+        help="Largest bomb, in cards (variant bomb_max).",
+    )(func)
+    func = click.option(
+        "--joker-pair/--no-joker-pair",
+        default=True,
+        show_default=True,
+        help="A pair of jokers may be a full house's pair (variant joker_pair_in_full_house).",
+    )(func)
+    return func
+
+
+def _combo_row(combo: Any, level: int, tokens: list[str] | None = None) -> dict[str, Any]:
+    """A play as a FORMAT.md row: type name, record rank character, card tokens.
+
+    Without ``tokens``, sequences list their natural cards in natural order, the rest in
+    level order, low to high; wild hearts come last (what they stand for is in the reading).
+    """
+    from engine.cards import KIND_BIT, count, format_cards, rank_name, wild_kind
+
+    if tokens is None:
+        wk = wild_kind(level)
+        wilds = count(combo.cards, wk)
+        natural = combo.cards - wilds * KIND_BIT[wk]
+        order = None if combo.type.is_sequence else level
+        tokens = format_cards(natural, order).split() + format_cards(wilds * KIND_BIT[wk]).split()
+    return {"type": combo.type.record_name, "rank": rank_name(combo.rank), "cards": tokens}
+
+
+def _level_option(text: str) -> int:
+    """The ``--level`` of an engine command as a rank index; a bad one names the option."""
+    from engine.cards import parse_level
+    from engine.errors import GuandanError
+
+    try:
+        return parse_level(text)
+    except GuandanError as exc:
+        raise click.ClickException(
+            f"--level: invalid rank {text!r} for a level: a level is 2-9, T, J, Q, K or A"
+        ) from exc
+
+
+def _hand_option(text: str) -> Any:
+    """The ``--hand`` of ``guandan plays``: 1 to 27 cards (a dealt hand, RULES.md §1)."""
+    from engine.cards import parse_cards, size
+    from engine.errors import GuandanError
+
+    try:
+        held = parse_cards(text)
+    except GuandanError as exc:
+        raise click.ClickException(f"--hand: {exc}") from exc
+    if size(held) == 0:
+        raise click.UsageError("--hand: no cards given (e.g. --hand \"S2 S2 H3\")")
+    if size(held) > _HAND_SIZE:
+        raise click.ClickException(
+            f"--hand: {size(held)} cards, but a hand holds at most {_HAND_SIZE}"
+        )
+    return held
+
+
+#: Cards dealt to each player (two packs of 108 among four).
+_HAND_SIZE = 27
+
+
+def _echo_plays(rows: list[dict[str, Any]], fmt: str) -> None:
+    """Print plays as ``Type rank  cards`` lines, or through :func:`emit_rows`."""
+    if fmt != "table":
+        emit_rows(rows, fmt, ["type", "rank", "cards"])
+        return
+    width = max((len(r["type"]) + 1 + len(r["rank"]) for r in rows), default=0)
+    for r in rows:
+        click.echo(f"{(r['type'] + ' ' + r['rank']).ljust(width)}  {' '.join(r['cards'])}")
+
+
+@click.command("read")
+@click.option("--level", required=True, metavar="RANK", help="The deal's level, 2..A (e.g. 7).")
+@click.argument("cards", nargs=-1, required=True)
+@_rules_options
+@output_options
+def read_command(
+    level: str, cards: tuple[str, ...], bomb_max: int, joker_pair: bool, fmt: str
+) -> None:
+    """Print every reading of CARDS at a level (RULES.md §2-3: wild hearts may stand for any
+    non-joker card), one "Type rank  cards" line each.
+
+    \b
+    Example: guandan read --level 7 S5 H7 D5 C5
+    """
+    from engine.cards import KIND_TOKENS, parse_cards, parse_kind
+    from engine.errors import GuandanError
+    from engine.reading import readings
+    from engine.ruleset import Ruleset
+
+    tokens = [t for arg in cards for t in arg.split()]
+    if not tokens:
+        raise click.UsageError("CARDS: no cards given (e.g. guandan read --level 7 S5 S5)")
+    lv = _level_option(level)
+    try:
+        found = readings(
+            parse_cards(tokens), lv, Ruleset(joker_pair_in_full_house=joker_pair, bomb_max=bomb_max)
+        )
+        shown = [KIND_TOKENS[parse_kind(t)] for t in tokens]
+    except GuandanError as exc:
+        raise click.ClickException(str(exc)) from exc
+    rows = [_combo_row(c, lv, shown) for c in found]
+    if fmt == "table" and not rows:
+        click.echo(f"{' '.join(shown)}: no combination at level {level.upper()}")
+        return
+    _echo_plays(rows, fmt)
+
+
+@click.command("plays")
+@click.option("--level", required=True, metavar="RANK", help="The deal's level, 2..A (e.g. 7).")
+@click.option("--hand", required=True, metavar="CARDS", help='The hand, e.g. "S2 S2 H3 … HR".')
+@click.option(
+    "--follow",
+    metavar="PLAY",
+    help='The play to beat, as FORMAT.md writes it: "Straight 3 S3 H4 C5 D6 H7" '
+    "(or its cards alone, read by RULES.md §5).",
+)
+@click.option(
+    "--all", "all_plays", is_flag=True, help="Every concrete card choice, not one per reading."
+)
+@_rules_options
+@output_options
+def plays_command(
+    level: str,
+    hand: str,
+    follow: str | None,
+    all_plays: bool,
+    bomb_max: int,
+    joker_pair: bool,
+    fmt: str,
+) -> None:
+    """List the legal plays of a hand: one card choice per reading (type and rank; bombs
+    also by size), or every concrete play with --all. Leading unless --follow is given.
+
+    \b
+    Example: guandan plays --level 7 --hand "S2 S2 H3 C4 D5 S6 H7 H7" --follow "Pair 3 S3 C3"
+    """
+    from engine.errors import GuandanError
+    from engine.moves import legal_plays, legal_readings
+    from engine.reading import parse_play
+    from engine.ruleset import Ruleset
+
+    rules = Ruleset(joker_pair_in_full_house=joker_pair, bomb_max=bomb_max)
+    lv = _level_option(level)
+    held = _hand_option(hand)
+    try:
+        to_beat = None if follow is None else parse_play(follow, lv, None, rules)
+    except GuandanError as exc:
+        raise click.ClickException(f"--follow: {exc}") from exc
+    try:
+        found = (
+            list(legal_plays(held, lv, to_beat, rules))
+            if all_plays
+            else legal_readings(held, lv, to_beat, rules)
+        )
+    except GuandanError as exc:
+        raise click.ClickException(str(exc)) from exc
+    rows = [_combo_row(c, lv) for c in found]
+    _echo_plays(rows, fmt)
+    if fmt == "table":
+        what = "play" if all_plays else "reading"
+        against = "" if to_beat is None else f" beating {to_beat.describe()}"
+        if rows:
+            click.echo(f"{len(rows)} legal {what}{'s' if len(rows) != 1 else ''}{against}")
+        else:
+            click.echo(f"no legal play{against}: pass")
+

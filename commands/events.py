@@ -1,0 +1,499 @@
+"""``guandan event``: teams events in the database (duplicate.events)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.common import (
+    db_errors,
+    db_option,
+    db_progress,
+    emit_rows,
+    json_text,
+    open_database,
+    output_options,
+    parse_variants,
+    write_output,
+)
+
+_EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
+_EVENT_SCORE_COLUMNS = (
+    "round", "table", "team_x", "team_y", "margin", "points_x", "points_y", "unfinished"
+)
+_EVENT_STANDING_COLUMNS = (
+    "rank", "team", "played", "points", "progressive", "rounds_won", "swing", "levels",
+    "decided_by",
+)
+EVENT_BOARD_COLUMNS = ("board", "level", "leader", "open", "closed", "swing", "status")
+
+
+def _event_match_row(m: Any) -> dict[str, Any]:
+    """A match as a listing row: the rooms' seating as ``N name, E name, ...`` text."""
+    row: dict[str, Any] = m.to_dict()
+    for room in ("open", "closed"):
+        row[room] = ", ".join(f"{seat} {name}" for seat, name in row[room].items())
+    return row
+
+
+def _event_standing_row(r: Any) -> dict[str, Any]:
+    return {
+        "rank": r.rank, "team": r.team, "played": r.played, "points": r.points,
+        "progressive": r.progressive, "rounds_won": r.rounds_won, "swing": r.swing,
+        "levels": r.levels, "opponents_points": r.opponents_points, "lot": r.lot,
+        "decided_by": r.decided_by,
+    }
+
+
+def _event_correction(by: str | None, reason: str | None, required: bool) -> Any:
+    """A ``Correction`` from ``--by``/``--reason``; both are needed when ``required``."""
+    from duplicate.events import Correction
+
+    if by is None and reason is None and not required:
+        return None
+    if not by or not reason:
+        raise click.UsageError("a correction needs both --by NAME and --reason TEXT")
+    return Correction(reason=reason, by=by)
+
+
+@click.group("event")
+@db_option
+def event_group() -> None:
+    """Teams events: teams, rounds (Swiss or round robin), records, scores, standings.
+
+    Typical run: 'event create', 'event team add' (or --teams-file), then per round
+    'event pair-round', 'event assign-boards', 'event import' (or 'event play-bots'),
+    'event score'; at any time 'event standings' and 'event report'.
+    """
+
+
+@event_group.command("create")
+@click.argument("name")
+@click.option("--teams-file", type=click.Path(dir_okay=False),
+              help="Teams to enter, one a line: 'TEAM: player, player, player, player'.")
+@click.option("--seed", metavar="HEX", help="The event's seed for draws (default: a new secret).")
+@click.option("--scale", type=click.Choice(["wdl", "vp20"]), default="wdl", show_default=True,
+              help="Match points: win/draw/loss 2/1/0 or the 20-0 VP scale.")
+@click.option("--format", "fmt_", type=click.Choice(["swiss", "rr"]), default="swiss",
+              show_default=True, help="Swiss pairing or round robin.")
+@click.option("--boards-per-round", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Boards played in each round.")
+@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Number of rounds.")
+@click.option("--unfinished", type=click.Choice(["average", "not-scored"]), default="average",
+              show_default=True, help="How an unfinished board is scored.")
+@click.option("--bye-points", type=float, default=None,
+              help="Match points of a bye (default: 2 on wdl, 12 on vp20).")
+@click.option("--bye-won/--bye-not-won", default=True, show_default=True,
+              help="Whether a bye counts as a round won (a tie-break).")
+@click.option("--variant", "variants", metavar="NAME=VALUE", multiple=True,
+              help="A rule variant of RULES.md the event plays under, e.g. jiefeng_next=true "
+              "(repeatable; default: the competition rules). Records are replayed and scored "
+              "under it.")
+@db_option
+@db_errors
+def event_create_command(
+    name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
+    boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
+    bye_won: bool, variants: tuple[str, ...],
+) -> None:
+    """Create the event NAME (and enter the teams of --teams-file, in one transaction).
+
+    \b
+    Example: guandan event create "Huai'an Cup" --teams-file teams.txt --rounds 3 --scale vp20
+    """
+    from duplicate.events import create_event, read_teams_file
+    from duplicate.records import describe_rules
+
+    rules = parse_variants(variants)
+    teams = read_teams_file(teams_file) if teams_file is not None else []
+    with open_database() as engine:
+        info = create_event(
+            engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
+            rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
+            teams=teams, rules=rules,
+        )
+    click.echo(
+        f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
+        f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}, "
+        f"rules {describe_rules(info.rules)}"
+    )
+    if teams:
+        click.echo(f"{len(teams)} teams entered")
+
+
+@event_group.command("list")
+@output_options
+@db_option
+@db_errors
+def event_list_command(fmt: str) -> None:
+    """List the events in the database (rules: the variants that differ from the
+    competition rules; --json gives every variant)."""
+    from duplicate.events import list_events
+    from duplicate.records import describe_rules
+
+    with open_database() as engine:
+        events = list_events(engine)
+    rows = [e.to_dict() for e in events]
+    for r, e in zip(rows, events, strict=True):
+        r["scale"] = r["scale"]["name"]
+        if fmt != "json":
+            r["rules"] = describe_rules(e.rules)
+    emit_rows(
+        rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished", "rules")
+    )
+
+
+@event_group.group("team")
+def event_team_group() -> None:
+    """Enter and list an event's teams."""
+
+
+@event_team_group.command("add")
+@click.argument("event")
+@click.argument("team")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--pair", "pairs", multiple=True, metavar="A,B",
+              help="A pair of the team (repeat; default: players 1-2, 3-4, 5-6).")
+@db_option
+@db_errors
+def event_team_add_command(
+    event: str, team: str, players: tuple[str, ...], pairs: tuple[str, ...]
+) -> None:
+    """Enter TEAM with its 4 to 6 PLAYERS into EVENT."""
+    from duplicate.events import add_team
+
+    pair_list: list[tuple[str, str]] = []
+    for p in pairs:
+        parts = [x.strip() for x in p.split(",")]
+        if len(parts) != 2:
+            raise click.BadParameter(f"{p!r} is not two players A,B", param_hint="--pair")
+        pair_list.append((parts[0], parts[1]))
+    with open_database() as engine:
+        info = add_team(engine, event, team, players, pair_list or None)
+    click.echo(
+        f"team {info.number} {info.name!r}: pairs "
+        + ", ".join(f"{a}/{b}" for a, b in info.pairs)
+    )
+
+
+@event_team_group.command("list")
+@click.argument("event")
+@output_options
+@db_option
+@db_errors
+def event_team_list_command(event: str, fmt: str) -> None:
+    """List EVENT's teams with their players and pairs."""
+    from duplicate.events import list_teams
+
+    with open_database() as engine:
+        teams = list_teams(engine, event)
+    emit_rows((t.to_dict() for t in teams), fmt, ("number", "team", "players", "pairs"))
+
+
+@event_group.command("pair-round")
+@click.argument("event")
+@click.option("--lineup", "lineups", multiple=True, metavar="TEAM=OPEN,CLOSED",
+              help="Which of a team's pairs play the open and closed rooms (default 1,2).")
+@output_options
+@db_option
+@db_errors
+def event_pair_round_command(event: str, lineups: tuple[str, ...], fmt: str) -> None:
+    """Pair EVENT's next round and seat its matches (Swiss or round robin)."""
+    from duplicate.events import pair_round
+
+    chosen: dict[str, tuple[int, int]] = {}
+    for item in lineups:
+        team, _, nums = item.rpartition("=")
+        try:
+            a, b = (int(x) for x in nums.split(","))
+        except ValueError:
+            raise click.BadParameter(
+                f"{item!r} is not TEAM=OPEN,CLOSED (e.g. Tigers=1,3)", param_hint="--lineup"
+            ) from None
+        chosen[team] = (a, b)
+    with open_database() as engine:
+        rnd = pair_round(engine, event, chosen)
+    emit_rows((_event_match_row(m) for m in rnd.matches), fmt, _EVENT_MATCH_COLUMNS)
+    if fmt == "table":
+        click.echo(f"round {rnd.number}: {len(rnd.matches)} matches"
+                   + (f", bye: {rnd.bye}" if rnd.bye else ""))
+
+
+@event_group.command("assign-boards")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True,
+              help="The round that plays these boards.")
+@click.option("--set", "set_name", help="A board set stored by 'guandan deals generate'.")
+@click.option("--seed-file", type=click.Path(dir_okay=False),
+              help="Generate (once) and store the event's whole set from this seed file.")
+@click.option("--delayed", metavar="VALUE", help="Delayed information, if the seed file announces it.")
+@click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
+              help="Levels of a generated set: fixed, fixed:LEVEL, cycle or random.")
+@click.option("--first", type=click.IntRange(min=1), default=None,
+              help="The set's first board for this round (default: by round number).")
+@db_option
+@db_errors
+def event_assign_boards_command(
+    event: str, round_no: int, set_name: str | None, seed_file: str | None,
+    delayed: str | None, schedule: str, first: int | None,
+) -> None:
+    """Give a round of EVENT its boards, from a stored set or a seed file."""
+    from duplicate.dealing import read_seed_file
+    from duplicate.events import assign_boards
+
+    if (set_name is None) == (seed_file is None):
+        raise click.UsageError("give exactly one of --set NAME and --seed-file FILE")
+    seed = read_seed_file(seed_file) if seed_file is not None else None
+    if seed is not None and seed.delayed_info is not None and not delayed:
+        raise click.UsageError("the seed file announces delayed information: give --delayed")
+    with open_database() as engine:
+        rnd = assign_boards(
+            engine, event, round_no, set_name=set_name, seed=seed, schedule=schedule,
+            first=first, delayed=delayed,
+        )
+    click.echo(
+        f"round {rnd.number}: boards {rnd.boards[0]} to {rnd.boards[-1]} of set {rnd.board_set!r}"
+    )
+
+
+@event_group.command("import")
+@click.argument("event")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--round", "round_no", type=click.IntRange(min=1), default=None,
+              help="The round of every record (default: each record's Round tag).")
+@click.option("--correction", is_flag=True,
+              help="Replace stored records that differ (needs --by and --reason).")
+@click.option("--by", help="Who makes the correction.")
+@click.option("--reason", help="Why (a director's ruling, a mistyped record, ...).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes replaying the files.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@db_option
+@db_errors
+def event_import_command(
+    event: str, files: tuple[str, ...], round_no: int | None, correction: bool,
+    by: str | None, reason: str | None, jobs: int, as_json: bool,
+) -> None:
+    """Import .gdn FILES of played deals into EVENT's matches (one transaction per file).
+
+    Each record must replay cleanly, be its round's board of that number and name the
+    seating's players. The same record again changes nothing; a different one needs
+    --correction --by --reason.
+
+    \b
+    Example: guandan event import "Huai'an Cup" round1/*.gdn
+    """
+    from duplicate.events import import_files
+
+    fix = _event_correction(by, reason, correction)
+    if fix is not None and not correction:
+        raise click.UsageError("--by and --reason go with --correction")
+    with open_database() as engine:
+        with db_progress(len(files), "Importing") as tick:
+            summary = import_files(
+                engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
+                progress=tick,
+            )
+    if as_json:
+        click.echo(json_text(summary.to_dict()), nl=False)
+    else:
+        click.echo(
+            f"{summary.records} records from {summary.files} files: {summary.added} added, "
+            f"{summary.unchanged} unchanged, {summary.corrected} corrected"
+        )
+
+
+@event_group.command("play-bots")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True,
+              help="The round to play.")
+@click.option("--x", "x_policy", type=click.Choice(["mixed", "heuristic", "random"]),
+              default="mixed", show_default=True, help="Bots of each match's team X.")
+@click.option("--y", "y_policy", type=click.Choice(["mixed", "heuristic", "random"]),
+              default="mixed", show_default=True, help="Bots of each match's team Y.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Also write the records to this .gdn file.")
+@db_option
+@db_errors
+def event_play_bots_command(
+    event: str, round_no: int, x_policy: str, y_policy: str, output: str | None
+) -> None:
+    """Play a round of EVENT with the self-play bots and import the records."""
+    from duplicate.events import play_bots
+
+    with open_database() as engine:
+        summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
+    click.echo(f"round {round_no}: {summary.records} records played and imported")
+
+
+@event_group.command("unfinished")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
+@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
+@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@click.option("--room", type=click.Choice(["open", "closed", "both"], case_sensitive=False),
+              default="both", show_default=True, help="The room(s) that did not finish it.")
+@click.option("--reason", required=True, help="Why: time, withdrawal, ...")
+@click.option("--by", help="Who, when this replaces a stored result (a correction).")
+@db_option
+@db_errors
+def event_unfinished_command(
+    event: str, round_no: int, table: int, board: int, room: str, reason: str, by: str | None
+) -> None:
+    """Record a board as unfinished; it is scored by the event's rule, never dropped."""
+    from duplicate.events import ROOMS, Correction, record_unfinished
+
+    rooms = ROOMS if room.lower() == "both" else (room.lower(),)
+    fix = Correction(reason=reason, by=by) if by else None
+    with open_database() as engine:
+        n = record_unfinished(engine, event, round_no, table, board, reason, rooms, fix)
+    click.echo(f"round {round_no}, table {table}, board {board}: unfinished in {n} room(s)")
+
+
+@event_group.command("correct")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
+@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
+@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
+              required=True, help="The room whose result changes.")
+@click.option("--result", "result", required=True, metavar="'NS +2'",
+              help="The N-S or E-W side and its levels gained, e.g. 'NS +2' or 'EW +1'.")
+@click.option("--by", required=True, help="Who makes the correction.")
+@click.option("--reason", required=True, help="Why.")
+@db_option
+@db_errors
+def event_correct_command(
+    event: str, round_no: int, table: int, board: int, room: str, result: str, by: str,
+    reason: str,
+) -> None:
+    """Set a room's result on a board by a ruling, kept with who, when and why."""
+    from duplicate.events import Correction, correct_result, parse_result
+
+    with open_database() as engine:
+        before = correct_result(
+            engine, event, round_no, table, board, room.lower(), parse_result(result),
+            Correction(reason=reason, by=by),
+        )
+    click.echo(f"round {round_no}, table {table}, board {board}, {room.lower()} room: "
+               f"{before} -> {result}")
+
+
+@event_group.command("corrections")
+@click.argument("event")
+@output_options
+@db_option
+@db_errors
+def event_corrections_command(event: str, fmt: str) -> None:
+    """List EVENT's corrections: who, when, why, and what changed."""
+    from duplicate.events import list_corrections
+
+    with open_database() as engine:
+        rows = list_corrections(engine, event)
+    emit_rows(rows, fmt, ("round", "table", "board", "room", "by", "at", "reason", "before",
+                          "after"))
+
+
+@event_group.command("score")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), default=None,
+              help="Only this round (default: every round).")
+@output_options
+@db_option
+@db_errors
+def event_score_command(event: str, round_no: int | None, fmt: str) -> None:
+    """Score EVENT's matches from the stored results and publish them."""
+    from duplicate.events import score_event
+
+    with open_database() as engine:
+        scored = score_event(engine, event, round_no)
+    emit_rows((s.to_dict() for s in scored), fmt, _EVENT_SCORE_COLUMNS)
+
+
+@event_group.command("standings")
+@click.argument("event")
+@click.option("--after", "through", type=click.IntRange(min=1), default=None,
+              help="After this round (default: the last complete round).")
+@output_options
+@db_option
+@db_errors
+def event_standings_command(event: str, through: int | None, fmt: str) -> None:
+    """Show EVENT's standings, recomputed from the stored results, with the tie-breaks."""
+    from duplicate.events import event_standings
+
+    with open_database() as engine:
+        rows, after = event_standings(engine, event, through)
+    emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS)
+    if fmt == "table":
+        click.echo(f"after round {after}" if after else "no round complete yet")
+
+
+@event_group.command("matches")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), default=None,
+              help="Only this round.")
+@output_options
+@db_option
+@db_errors
+def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
+    """List EVENT's matches and who sits where in each room."""
+    from duplicate.events import list_matches
+
+    with open_database() as engine:
+        matches = list_matches(engine, event, round_no)
+    if fmt == "json":
+        emit_rows((m.to_dict() for m in matches), fmt)
+    else:
+        emit_rows((_event_match_row(m) for m in matches), fmt, _EVENT_MATCH_COLUMNS)
+
+
+@event_group.command("boards")
+@click.argument("event")
+@click.argument("round_no", metavar="ROUND", type=click.IntRange(min=1))
+@click.argument("table", type=click.IntRange(min=1))
+@output_options
+@db_option
+@db_errors
+def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> None:
+    """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
+    result, and the swing to team X."""
+    from duplicate.events import match_boards
+
+    with open_database() as engine:
+        rows = match_boards(engine, event, round_no, table)
+    emit_rows((r.to_dict() for r in rows), fmt, EVENT_BOARD_COLUMNS)
+
+
+@event_group.command("export")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), default=None,
+              help="Only this round.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write to this file (default: standard output).")
+@db_option
+@db_errors
+def event_export_command(event: str, round_no: int | None, output: str | None) -> None:
+    """Write EVENT's stored records as .gdn text."""
+    from duplicate.events import export_records
+
+    with open_database() as engine:
+        text = export_records(engine, event, round_no)
+    write_output(text, output)
+
+
+@event_group.command("report")
+@click.argument("event")
+@click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
+              help="Folder to write the static HTML report into.")
+@db_option
+@db_errors
+def event_report_command(event: str, outdir: str) -> None:
+    """Write EVENT's HTML report: standings, matches board by board, each board's rooms."""
+    from duplicate.events import write_event_report
+
+    with open_database() as engine:
+        index = write_event_report(engine, event, outdir)
+    click.echo(f"report written: {index}")
+

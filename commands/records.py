@@ -1,0 +1,380 @@
+"""Records: ``guandan replay``, ``import``, ``simulate`` and ``compare``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from commands.common import (
+    db_errors,
+    db_option,
+    db_progress,
+    emit_rows,
+    first_failure,
+    open_database,
+    os_error_text,
+    output_options,
+    parse_variants,
+    write_output,
+)
+
+_REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result", "status", "error")
+
+
+@click.command("replay")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--strict/--lenient",
+    default=False,
+    show_default=True,
+    help="Stop at the first deal that fails, or report every deal and go on.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes. Default: all cores when there are many deals, else 1.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
+    "(repeatable; default: the competition rules).",
+)
+@output_options
+def replay_command(
+    files: tuple[str, ...], strict: bool, jobs: int | None, variants: tuple[str, ...], fmt: str
+) -> None:
+    """Replay every deal of the .gdn FILES and check each play and result.
+
+    Prints per deal its board, room, finishing order and result, or the first point of
+    failure (file:line, seat, reason, position). Exits with 1 when any deal fails,
+    naming the first failure on stderr.
+
+    \b
+    Example: guandan replay --json --jobs 2 games.gdn
+    """
+    from duplicate.replay import check_files
+
+    check = check_files(files, strict=strict, jobs=jobs, rules=parse_variants(variants))
+    with db_progress(check.total, "Replaying") as tick:
+        reports = list(check.reports(tick))
+    emit_rows((r.to_dict() for r in reports), fmt, _REPLAY_COLUMNS)
+    failed = sum(not r.ok for r in reports)
+    if fmt == "table":
+        n = len(reports)
+        first_failure(failed, n, "replayed", [r.error for r in reports if not r.ok])
+        click.echo(f"{n} deal{'' if n == 1 else 's'}: {n - failed} replayed, {failed} failed")
+    if failed:
+        click.get_current_context().exit(1)
+
+
+_IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "version", "error")
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--per",
+    type=click.Choice(["file", "deal"]),
+    default="file",
+    show_default=True,
+    help="One transaction per file (all its deals or none) or per deal.",
+)
+@click.option(
+    "--set", "board_set", metavar="NAME", help="The records play this stored board set's boards."
+)
+@click.option(
+    "--correction", is_flag=True, help="Replace the stored record of each board and room."
+)
+@click.option("--reason", metavar="TEXT", help="Why the correction is made (with --correction).")
+@click.option("--by", "by", metavar="NAME", help="Who makes the correction (with --correction).")
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
+    "(repeatable; default: the competition rules). Stored with each record, and part of its key.",
+)
+@output_options
+@db_option
+@db_errors
+def import_command(
+    files: tuple[str, ...],
+    per: str,
+    board_set: str | None,
+    correction: bool,
+    reason: str | None,
+    by: str | None,
+    variants: tuple[str, ...],
+    fmt: str,
+) -> None:
+    """Replay the .gdn FILES and store their deals in the database.
+
+    A deal that does not replay is reported and nothing of it is stored; the same record
+    imported twice is stored once; a different record for a stored board and room is
+    refused unless it is a --correction (kept with its --reason and --by). Exits with 1
+    when any deal is not stored, naming the first failure on stderr.
+
+    \b
+    Examples: guandan import --set cup games.gdn
+              guandan import --correction --reason "mistyped play 41" --by Zhou fixed.gdn
+              guandan import --variant jiefeng_next=true folk.gdn
+    """
+    from duplicate.records import Correction, import_files
+
+    if correction and not (reason and by):
+        raise click.UsageError("--correction needs --reason TEXT and --by NAME")
+    if not correction and (reason or by):
+        raise click.UsageError("--reason and --by go with --correction")
+    fix = Correction(reason, by) if correction and reason and by else None
+    rules = parse_variants(variants)
+    with open_database() as engine:
+        with db_progress(len(files), "Importing") as tick:
+            outcomes = list(
+                import_files(
+                    engine,
+                    files,
+                    per="deal" if per == "deal" else "file",
+                    board_set=board_set,
+                    correction=fix,
+                    rules=rules,
+                    progress=tick,
+                )
+            )
+    emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)
+    failed = sum(not o.ok for o in outcomes)
+    if fmt == "table":
+        counts = {
+            s: sum(o.status == s for o in outcomes) for s in ("stored", "unchanged", "corrected")
+        }
+        n = len(outcomes)
+        # The deals rolled back with a failing one say so; name the one that failed.
+        causes = [o.error for o in outcomes if not o.ok and o.status != "rolled back"]
+        first_failure(failed, n, "stored", causes or [o.error for o in outcomes])
+        click.echo(
+            f"{n} deal{'' if n == 1 else 's'}: {counts['stored']} stored, "
+            f"{counts['unchanged']} already stored, {counts['corrected']} corrected, "
+            f"{failed} not stored"
+        )
+    if failed:
+        click.get_current_context().exit(1)
+
+
+# simulate (self-play: duplicate.simulate) ------------------------------------------
+
+
+@click.command("simulate")
+@click.option(
+    "--seed",
+    "seed_hex",
+    metavar="HEX",
+    help="Seed in hexadecimal. 64 digits are a seed file's secret (the same boards); "
+    "other lengths are stretched to 32 bytes with SHA-256.",
+)
+@click.option(
+    "--seed-file",
+    type=click.Path(dir_okay=False),
+    help="Play the boards of this seed file (guandan-seed/1).",
+)
+@click.option("--delayed", metavar="VALUE", help="Delayed information, if the seed file announces it.")
+@click.option(
+    "--boards", "count", type=click.IntRange(min=1), required=True, help="Play boards 1..N of the set."
+)
+@click.option(
+    "--level-schedule",
+    "schedule",
+    default="fixed",
+    show_default=True,
+    metavar="SPEC",
+    help="Board levels: fixed, fixed:LEVEL (e.g. fixed:7), cycle or random.",
+)
+@click.option(
+    "--x", "team_x", default="heuristic", show_default=True, metavar="POLICY",
+    help="Team X's bots: heuristic or random.",
+)
+@click.option(
+    "--y", "team_y", default="heuristic", show_default=True, metavar="POLICY",
+    help="Team Y's bots: heuristic or random.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Write the .gdn records (open then closed room, board by board) to this file; "
+    "'-' writes them to standard output instead of the listing.",
+)
+@click.option(
+    "--stats", is_flag=True, help="Also print play statistics beside the figures from real play."
+)
+@output_options
+def simulate_command(
+    seed_hex: str | None,
+    seed_file: str | None,
+    delayed: str | None,
+    count: int,
+    schedule: str,
+    team_x: str,
+    team_y: str,
+    output: str | None,
+    stats: bool,
+    fmt: str,
+) -> None:
+    """Play boards by bots in two rooms, seats swapped, and list each board's swing.
+
+    Open room: team X sits N-S and Y E-W; closed room: Y N-S and X E-W; same cards at
+    each seat. The same seed gives byte-identical records, which replay cleanly.
+
+    \b
+    Example: guandan simulate --seed-file cup.seed --level-schedule cycle --boards 16 -o match.gdn
+    """
+    from duplicate.dealing import GENERATOR_ID, LevelSchedule, read_seed_file
+    from duplicate.errors import DuplicateError
+    from duplicate.gdn import dumps
+    from duplicate.simulate import (
+        format_statistics,
+        play_statistics,
+        simulate_boards,
+        simulation_key,
+    )
+    from engine.errors import GuandanError
+
+    if (seed_hex is None) == (seed_file is None):
+        raise click.UsageError("give exactly one of --seed HEX and --seed-file FILE")
+    if stats and fmt == "csv":
+        raise click.UsageError("--stats has no CSV form: use the table or --json")
+    if output == "-" and fmt != "table":
+        raise click.UsageError(f"-o - writes the records to standard output: no room for --{fmt}")
+    try:
+        if seed_file is not None:
+            seeds = read_seed_file(seed_file)
+            key, generator = seeds.key(delayed), seeds.generator
+        else:
+            assert seed_hex is not None
+            try:
+                seed = bytes.fromhex(seed_hex)
+            except ValueError:
+                raise click.BadParameter(
+                    f"{seed_hex!r} is not hexadecimal (e.g. 1f2e)", param_hint="--seed"
+                ) from None
+            key, generator = simulation_key(seed), GENERATOR_ID
+        plays = simulate_boards(
+            key, count, team_x, team_y, LevelSchedule.parse(schedule), generator
+        )
+        outcomes = []
+        with db_progress(count, "Playing") as tick:
+            for outcome in plays:
+                outcomes.append(outcome)
+                if tick is not None:
+                    tick(1)
+    except (GuandanError, DuplicateError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    records = [r for o in outcomes for r in (o.open, o.closed)]
+    if output is not None:
+        write_output(dumps(records), output)
+    summary = play_statistics(records) if stats else None
+    if output == "-":
+        if summary is not None:
+            click.echo(format_statistics(summary), err=True)
+        return
+    rows = [o.row() for o in outcomes]
+    total = sum(o.swing for o in outcomes)
+    if fmt == "json":
+        doc: dict[str, Any] = {"boards": rows, "x_total_swing": total}
+        if summary is not None:
+            doc["stats"] = summary.to_dict()
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    emit_rows(rows, fmt)
+    if fmt == "table":
+        click.echo(f"team X ({team_x}) against team Y ({team_y}): total swing {total:+d} "
+                   f"over {len(rows)} boards")
+        if summary is not None:
+            click.echo()
+            click.echo(format_statistics(summary))
+
+
+# --- competitions (event, compare, demo) -----------------------------------------
+
+
+# compare (the rooms of a board side by side: duplicate.compare, duplicate.report) ------
+
+
+@click.command("compare")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--board", metavar="N", help="Compare only this board (its Board tag).")
+@click.option(
+    "--detail/--no-detail",
+    default=None,
+    help="Show each board's divergence and seat-by-seat figures in the table "
+    "(default: only when one board is compared).",
+)
+@click.option(
+    "--html",
+    "html_dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Also write an HTML report (a match page and a page per board) into DIR.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
+    "(repeatable; default: the competition rules).",
+)
+@output_options
+def compare_command(
+    file: str,
+    board: str | None,
+    detail: bool | None,
+    html_dir: str | None,
+    variants: tuple[str, ...],
+    fmt: str,
+) -> None:
+    """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
+
+    Every record is replayed; per room the finish and N-S result, per seat the plays,
+    passes, tricks won, leads, bombs, wild hearts and what they stood for, cards left and
+    接风; the first divergence between the rooms and the swing (first room's N-S result
+    minus the second's: team X's when Open comes first). The table lists the boards;
+    --csv gives one row per room and seat; --json the whole comparison.
+
+    \b
+    Example: guandan compare match.gdn --board 3
+    """
+    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file, headline
+    from duplicate.errors import DuplicateError
+    from duplicate.report import match_report, write_report
+    from engine.errors import GuandanError
+
+    rules = parse_variants(variants)
+    try:
+        comparisons = compare_file(file, board, rules)
+        if html_dir is not None:
+            write_report(html_dir, match_report(comparisons))
+    except (GuandanError, DuplicateError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:  # the --html folder cannot be made or written
+        raise click.ClickException(f"--html: {os_error_text(exc)}") from exc
+    if fmt == "json":
+        click.echo(json.dumps([c.to_dict() for c in comparisons], ensure_ascii=False, indent=2))
+    elif fmt == "csv":
+        emit_rows((row for c in comparisons for row in c.seat_rows()), fmt, SEAT_COLUMNS)
+    else:
+        emit_rows(board_lines(comparisons), fmt)
+        swings = [c.swing for c in comparisons if c.swing is not None]
+        click.echo(f"{len(comparisons)} board(s); total swing {sum(swings):+d}")
+        if detail or (detail is None and len(comparisons) == 1):
+            for c in comparisons:
+                click.echo()
+                click.echo("\n".join(headline(c)))
+                emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
+
