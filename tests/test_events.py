@@ -18,6 +18,7 @@ from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
 from duplicate.events import Correction, EventError
+from duplicate.events import imports as events_imports
 from duplicate.pairing import SeatingError, first_round, seat_match
 from duplicate.scoring import UnfinishedRule
 
@@ -426,9 +427,9 @@ def test_a_concurrent_import_of_the_same_boards_is_refused_cleanly(
     events.pair_round(migrated_engine, "Cup")
     events.assign_boards(migrated_engine, "Cup", 1, seed=SEED)
     texts = events.bot_records(migrated_engine, "Cup", 1)
-    original = events._Importer.flush
+    original = events_imports._Importer.flush
 
-    def racing(self: events._Importer) -> None:
+    def racing(self: events_imports._Importer) -> None:
         """Another import fills the first slot after this one found it empty."""
         row = self.new_rows[0]
         self.session.add(
@@ -443,7 +444,7 @@ def test_a_concurrent_import_of_the_same_boards_is_refused_cleanly(
         self.session.flush()
         original(self)
 
-    monkeypatch.setattr(events._Importer, "flush", racing)
+    monkeypatch.setattr(events_imports._Importer, "flush", racing)
     with pytest.raises(EventError, match="another import stored results of these boards"):
         events.import_texts(migrated_engine, "Cup", texts[:1])
     assert count(migrated_engine, models.EventResult) == 0

@@ -1,0 +1,275 @@
+"""What every part of an event uses: its errors, plain data, and the lookups of its
+stored rows (the event, a round, its matches, its boards)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.dealing import Board, board_from_hands
+from duplicate.errors import DuplicateError
+from duplicate.records import load_rules
+from duplicate.scoring import (
+    UnfinishedRule,
+    VictoryPoints,
+    WinDrawLoss,
+    scale_from_dict,
+)
+from duplicate.standings import (
+    ByeRule,
+)
+from engine.cards import parse_cards
+from engine.errors import GuandanError
+from engine.ruleset import COMPETITION, Ruleset
+
+#: Event formats: Swiss (pairing by standings) or round robin.
+FORMATS = ("swiss", "rr")
+#: The two rooms of a match, as stored.
+ROOMS = ("open", "closed")
+#: Players per team (the issue: teams of four to six).
+MIN_PLAYERS, MAX_PLAYERS = 4, 6
+
+Progress = Callable[[int], None]
+
+
+class EventError(DuplicateError):
+    """A refused event operation: unknown event or round, a bad record, a missing result."""
+
+
+# --- plain data returned to callers ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventInfo:
+    """An event's settings (what ``event create`` stored), its rule set included."""
+
+    name: str
+    seed: str
+    format: str
+    scale: WinDrawLoss | VictoryPoints
+    unfinished: UnfinishedRule
+    boards_per_round: int
+    rounds: int
+    bye: ByeRule
+    created_at: datetime | None = None
+    rules: Ruleset = COMPETITION
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``)."""
+        return {
+            "name": self.name,
+            "seed": self.seed,
+            "format": self.format,
+            "scale": self.scale.to_dict(),
+            "unfinished": self.unfinished.value,
+            "boards_per_round": self.boards_per_round,
+            "rounds": self.rounds,
+            "bye_points": self.bye.points,
+            "bye_won": self.bye.won,
+            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "rules": self.rules.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TeamInfo:
+    """A team: entry number, name, players in order, and its pairs (player N/E first)."""
+
+    number: int
+    name: str
+    players: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A listing row."""
+        return {
+            "number": self.number,
+            "team": self.name,
+            "players": list(self.players),
+            "pairs": [f"{a}/{b}" for a, b in self.pairs],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A match of a round: teams X and Y and who sits where in each room (N, E, S, W)."""
+
+    round: int
+    table: int
+    team_x: str
+    team_y: str
+    open_players: tuple[str, str, str, str]
+    closed_players: tuple[str, str, str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A listing row."""
+        return {
+            "round": self.round,
+            "table": self.table,
+            "team_x": self.team_x,
+            "team_y": self.team_y,
+            "open": dict(zip("NESW", self.open_players, strict=True)),
+            "closed": dict(zip("NESW", self.closed_players, strict=True)),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    """A round: its matches, the bye, and the boards it plays (set name and numbers)."""
+
+    number: int
+    matches: tuple[MatchInfo, ...]
+    bye: str | None
+    board_set: str | None
+    boards: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """What an import did: records read, stored anew, already there, corrected."""
+
+    files: int = 0
+    records: int = 0
+    added: int = 0
+    unchanged: int = 0
+    corrected: int = 0
+    unfinished: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON form."""
+        return {
+            "files": self.files,
+            "records": self.records,
+            "added": self.added,
+            "unchanged": self.unchanged,
+            "corrected": self.corrected,
+            "unfinished": self.unfinished,
+        }
+
+
+# --- settings and lookups of stored rows -------------------------------------------------
+
+
+def _scale(name: str) -> WinDrawLoss | VictoryPoints:
+    try:
+        return scale_from_dict({"name": name})
+    except GuandanError as exc:
+        raise EventError(str(exc)) from None
+
+
+def _info(row: models.Event) -> EventInfo:
+    return EventInfo(
+        name=row.name,
+        seed=row.seed,
+        format=row.format,
+        scale=scale_from_dict(json.loads(row.scale)),
+        unfinished=UnfinishedRule(row.unfinished_rule),
+        boards_per_round=row.boards_per_round,
+        rounds=row.rounds,
+        bye=ByeRule(row.bye_points_cents / 100, row.bye_won),
+        created_at=row.created_at,
+        rules=_rules(row),
+    )
+
+
+def _rules(row: models.Event) -> Ruleset:
+    """The rule set event ``row`` is played, checked and scored under."""
+    return load_rules(row.rules, f"event {row.name!r}")
+
+
+def _event_row(session: Session, name: str) -> models.Event:
+    row = session.scalar(select(models.Event).where(models.Event.name == name))
+    if row is None:
+        raise EventError(f"no event named {name!r}: create it with 'guandan event create'")
+    return row
+
+
+def _round_row(session: Session, ev: models.Event, number: int) -> models.EventRound:
+    row = session.scalar(
+        select(models.EventRound).where(
+            models.EventRound.event_id == ev.id, models.EventRound.number == number
+        )
+    )
+    if row is None:
+        raise EventError(f"event {ev.name!r} has no round {number}: pair it first")
+    return row
+
+
+def _rounds(
+    session: Session, ev: models.Event, only: int | None = None, through: int | None = None
+) -> list[models.EventRound]:
+    """The event's rounds in order: every one, only round ``only`` (which must exist), or
+    rounds 1..``through``."""
+    query = select(models.EventRound).where(models.EventRound.event_id == ev.id)
+    if only is not None:
+        _round_row(session, ev, only)
+        query = query.where(models.EventRound.number == only)
+    if through is not None:
+        query = query.where(models.EventRound.number <= through)
+    return list(session.scalars(query.order_by(models.EventRound.number)))
+
+
+def _matches(session: Session, rnd: models.EventRound) -> list[models.EventMatch]:
+    return list(
+        session.scalars(
+            select(models.EventMatch)
+            .where(models.EventMatch.round_id == rnd.id)
+            .order_by(models.EventMatch.table_no)
+        )
+    )
+
+
+def _round_boards(ev: models.Event, rnd: models.EventRound) -> tuple[int, ...]:
+    if rnd.first_board is None:
+        return ()
+    return tuple(range(rnd.first_board, rnd.first_board + ev.boards_per_round))
+
+
+def _round_board_set(
+    session: Session, ev: models.Event, rnd: models.EventRound
+) -> dict[int, Board]:
+    """The round's boards by set number (from the stored set, checked against DealIds)."""
+    if rnd.board_set_id is None or rnd.first_board is None:
+        raise EventError(
+            f"event {ev.name!r}, round {rnd.number} has no boards: run 'guandan event "
+            f"assign-boards'"
+        )
+    numbers = _round_boards(ev, rnd)
+    bset = session.get(models.BoardSet, rnd.board_set_id)
+    assert bset is not None
+    rows = session.scalars(
+        select(models.Board).where(
+            models.Board.set_id == bset.id, models.Board.number.in_(list(numbers))
+        )
+    )
+    out: dict[int, Board] = {}
+    for r in rows:
+        hands = [parse_cards(h) for h in (r.hand_n, r.hand_e, r.hand_s, r.hand_w)]
+        out[r.number] = board_from_hands(hands, r.number, r.level, bset.generator)
+    return out
+
+
+def _utc(when: datetime) -> datetime:
+    """A stored time in UTC with its offset (SQLite gives it back without a time zone)."""
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def _find_match(
+    session: Session, ev: models.Event, round_no: int, table: int
+) -> tuple[models.EventRound, models.EventMatch]:
+    rnd = _round_row(session, ev, round_no)
+    m = session.scalar(
+        select(models.EventMatch).where(
+            models.EventMatch.round_id == rnd.id, models.EventMatch.table_no == table
+        )
+    )
+    if m is None:
+        raise EventError(f"event {ev.name!r}, round {round_no} has no table {table}")
+    return rnd, m

@@ -1,0 +1,154 @@
+"""The self-play bots playing an event's rounds (``event play-bots``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from duplicate import models
+from duplicate.bots import HeuristicPlayer, Player, RandomPlayer, View, XorShift64, make_player
+from duplicate.db import check_schema, session_scope
+from duplicate.events.base import (
+    EventError,
+    ImportSummary,
+    _event_row,
+    _matches,
+    _round_board_set,
+    _round_row,
+    _rules,
+)
+from duplicate.events.field import _load_field, _match_info
+from duplicate.events.imports import import_texts
+from duplicate.gdn import format_record
+from duplicate.simulate import play_deal, player_seed
+from engine.combo import Combo
+from engine.errors import GuandanError
+from engine.seat import Seat
+
+
+def _match_seed(ev: models.Event, round_no: int, table: int) -> bytes:
+    """The bots' seed for a match: from the event seed, the round and the table."""
+    return hashlib.sha256(f"guandan-event/bots|{ev.seed}|{round_no}|{table}".encode()).digest()
+
+
+#: Bot policies for ``play-bots``: the two of ``duplicate.bots``, and ``mixed``.
+BOT_POLICIES = ("mixed", "heuristic", "random")
+#: The largest share of random actions a ``mixed`` team's bots make.
+MAX_ERROR_RATE = 0.4
+
+
+class MixedPlayer:
+    """A heuristic player that makes a random legal action at a rate of its own.
+
+    Two heuristic teams play every board alike in both rooms (the heuristic player does
+    not depend on its seed), so every swing would be 0. In ``mixed`` play each team gets an
+    error rate drawn from the event seed (0 to :data:`MAX_ERROR_RATE`), so that teams differ
+    in strength as real ones do and the standings mean something.
+    """
+
+    name = "mixed"
+
+    def __init__(self, seed: bytes, error_rate: float) -> None:
+        self._rng = XorShift64(b"mixed/" + seed)
+        self._heuristic = HeuristicPlayer(seed)
+        self._random = RandomPlayer(seed)
+        self._per_mille = round(error_rate * 1000)
+
+    def act(self, view: View) -> Combo | None:
+        """The random player's action with the team's error rate, else the heuristic one."""
+        if self._rng.below(1000) < self._per_mille:
+            return self._random.act(view)
+        return self._heuristic.act(view)
+
+
+def team_error_rate(seed: str, team: str) -> float:
+    """A ``mixed`` team's error rate, drawn from the event seed: 0 to MAX_ERROR_RATE."""
+    digest = hashlib.sha256(f"guandan-event/skill|{seed}|{team}".encode()).digest()
+    return round(MAX_ERROR_RATE * int.from_bytes(digest[:4], "big") / 0xFFFFFFFF, 3)
+
+
+def _bot(policy: str, seed: bytes, event_seed: str, team: str) -> Player:
+    if policy == "mixed":
+        return MixedPlayer(seed, team_error_rate(event_seed, team))
+    try:
+        return make_player(policy, seed)
+    except GuandanError as exc:
+        raise EventError(f"{exc} (or mixed)") from None
+
+
+def bot_records(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    x_policy: str = "mixed",
+    y_policy: str = "mixed",
+) -> list[str]:
+    """Play every match of a round with the self-play bots (``simulate.play_deal``) under
+    the event's rules, with the seating's player names in the records; returns one ``.gdn`` text per match (open
+    room before closed, board by board). Nothing is stored.
+
+    ``x_policy``/``y_policy`` are the policies of each match's teams X and Y: ``mixed``
+    (:class:`MixedPlayer`, each team its own error rate), ``heuristic`` or ``random``.
+    """
+    for policy in (x_policy, y_policy):
+        if policy not in BOT_POLICIES:
+            raise EventError(f"unknown bot policy {policy!r}: expected {', '.join(BOT_POLICIES)}")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        rnd = _round_row(session, ev, round_no)
+        boards = _round_board_set(session, ev, rnd)
+        plans = [
+            (_match_info(f, round_no, m), _match_seed(ev, round_no, m.table_no))
+            for m in _matches(session, rnd)
+        ]
+        event_name, event_seed, rules = ev.name, ev.seed, _rules(ev)
+    # team X holds open N–S and closed E–W (RULES.md §11)
+    x_seats = {"Open": (True, False, True, False), "Closed": (False, True, False, True)}
+    texts = []
+    for info, seed in plans:
+        records = []
+        for number in sorted(boards):
+            board = boards[number]
+            for room, players in (("Open", info.open_players), ("Closed", info.closed_players)):
+                bots = [
+                    _bot(
+                        x_policy if is_x else y_policy,
+                        player_seed(seed, board, room, seat),
+                        event_seed,
+                        info.team_x if is_x else info.team_y,
+                    )
+                    for seat, is_x in zip(Seat, x_seats[room], strict=True)
+                ]
+                tags = {
+                    "Event": event_name,
+                    "Round": str(round_no),
+                    "Room": room,
+                    "North": players[0],
+                    "East": players[1],
+                    "South": players[2],
+                    "West": players[3],
+                }
+                records.append(format_record(play_deal(board, bots, rules, tags=tags)))
+        texts.append("\n\n".join(records) + "\n")
+    return texts
+
+
+def play_bots(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    x_policy: str = "mixed",
+    y_policy: str = "mixed",
+    out: str | os.PathLike[str] | None = None,
+) -> ImportSummary:
+    """Play a round's matches with the bots and import the records (one transaction per
+    match); with ``out``, also write them all to that ``.gdn`` file."""
+    texts = bot_records(engine, event, round_no, x_policy, y_policy)
+    if out is not None:
+        Path(out).write_text("\n".join(texts), encoding="utf-8")
+    return import_texts(engine, event, texts, round_no=round_no)

@@ -1,0 +1,149 @@
+"""What leaves an event: its records as one ``.gdn`` text, and the report's data
+(written as pages by :mod:`duplicate.report`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import Engine, select
+
+from duplicate import models
+from duplicate.compare import BoardComparison, compare_board
+from duplicate.db import check_schema, session_scope
+from duplicate.events.base import (
+    ROOMS,
+    _event_row,
+    _info,
+    _matches,
+    _round_board_set,
+    _rounds,
+    _rules,
+)
+from duplicate.events.field import _load_field
+from duplicate.events.scores import _complete_rounds, _round_scores, _standings, _stored_rooms
+from duplicate.gdn import loads
+from duplicate.records import describe_rules
+from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
+
+
+def export_records(engine: Engine, event: str, round_no: int | None = None) -> str:
+    """The stored records of the event (or of one round) as one ``.gdn`` text."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        query = (
+            select(models.EventResult.record_text)
+            .join(models.EventMatch, models.EventResult.match_id == models.EventMatch.id)
+            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
+            .where(models.EventRound.event_id == ev.id, models.EventResult.record_text.is_not(None))
+        )
+        if round_no is not None:
+            query = query.where(models.EventRound.number == round_no)
+        query = query.order_by(
+            models.EventRound.number,
+            models.EventMatch.table_no,
+            models.EventResult.board,
+            models.EventResult.room.desc(),
+        )
+        texts = [t for t in session.scalars(query) if t]
+    return "\n".join(texts)
+
+
+def event_report(engine: Engine, event: str, compare: bool = True) -> EventReport:
+    """The report data of an event: standings, and every match board by board, each board
+    with the comparison of its two rooms (``compare.compare_board``) when both were stored."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        rules = _rules(ev)
+        through = _complete_rounds(session, ev, f)
+        table = _standings(session, ev, f, through)
+        matches: list[MatchSummary] = []
+        for rnd in _rounds(session, ev):
+            if rnd.board_set_id is None:
+                continue
+            boards = _round_board_set(session, ev, rnd)
+            scored, _ = _round_scores(session, ev, f, rnd, strict=False)
+            texts: dict[tuple[int, int, str], str] = {}
+            if compare:
+                for mid, num, room, text in session.execute(
+                    select(
+                        models.EventResult.match_id,
+                        models.EventResult.board,
+                        models.EventResult.room,
+                        models.EventResult.record_text,
+                    )
+                    .join(models.EventMatch)
+                    .where(models.EventMatch.round_id == rnd.id)
+                ):
+                    if text:
+                        texts[(mid, num, room)] = text
+            ids = {m.table_no: m.id for m in _matches(session, rnd)}
+            stored = _stored_rooms(session, rnd)
+            for s in scored:
+                lines = []
+                mid = ids[s.info.table]
+                n_in = 0
+                for r, b in zip(s.results, s.score.boards, strict=True):
+                    comp: BoardComparison | None = None
+                    o = texts.get((ids[s.info.table], r.board, "open"))
+                    c = texts.get((ids[s.info.table], r.board, "closed"))
+                    if o and c:
+                        comp = compare_board([loads(o)[0], loads(c)[0]], rules)
+                    bd = boards[r.board]
+                    status = "played" if b.status.value == "played" else "unfinished"
+                    if all((mid, r.board, room) in stored for room in ROOMS):
+                        n_in += 1
+                    else:  # no result and not marked unfinished: not scored as one
+                        status = "not in yet"
+                    lines.append(
+                        BoardLine(
+                            str(r.board),
+                            bd.level,
+                            bd.leader,
+                            r.open_ns,
+                            r.closed_ns,
+                            None if status == "not in yet" else b.swing,
+                            status,
+                            comp,
+                        )
+                    )
+                matches.append(
+                    MatchSummary(
+                        key=f"r{rnd.number}-t{s.info.table}",
+                        round=str(rnd.number),
+                        team_x=s.info.team_x,
+                        team_y=s.info.team_y,
+                        boards=tuple(lines),
+                        margin=s.score.margin,
+                        points_x=s.score.points_x if n_in == len(lines) else None,
+                        points_y=s.score.points_y if n_in == len(lines) else None,
+                        open_players=s.info.open_players,
+                        closed_players=s.info.closed_players,
+                        state=(
+                            ""
+                            if n_in == len(lines)
+                            else "not played yet"
+                            if n_in == 0
+                            else f"{n_in} of {len(lines)} boards in"
+                        ),
+                    )
+                )
+        info = _info(ev)
+    notes = (
+        f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
+        f"round{'s' if info.rounds != 1 else ''} of {info.boards_per_round} boards; scale "
+        f"{info.scale.name}; unfinished boards: "
+        f"{info.unfinished.value.replace('_', ' ')}; rules: {describe_rules(info.rules)}.",
+        f"Standings after round {through}." if through else "No round complete yet.",
+    )
+    return EventReport(info.name, tuple(table), tuple(matches), notes)
+
+
+def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:
+    """Write the event's HTML report into ``outdir``; returns the path of ``index.html``."""
+    report = event_report(engine, event)
+    files = write_report(Path(outdir), report)
+    return next(p for p in files if p.name == "index.html")

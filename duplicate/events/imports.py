@@ -1,0 +1,394 @@
+"""Importing played records into an event: each read strictly and replayed under the
+event's rules (in worker processes with ``jobs``), checked against the round's boards
+and the seating, then stored one transaction a file."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import repeat
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.dealing import Board
+from duplicate.events.base import (
+    ROOMS,
+    EventError,
+    ImportSummary,
+    Progress,
+    _event_row,
+    _matches,
+    _round_board_set,
+    _round_row,
+    _rules,
+)
+from duplicate.events.field import _load_field, _seating, event_rules
+from duplicate.events.results import _describe, _log_correction
+from duplicate.gdn import DealRecord, GdnError, format_record, loads
+from duplicate.pairing import (
+    MatchSeating,
+)
+from duplicate.records import Correction, describe_rules
+from duplicate.replay import replay
+from duplicate.scoring import (
+    room_result,
+)
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A record read and replayed (possibly in a worker process), ready to be matched.
+
+    ``text`` is its canonical ``.gdn`` form (plays completed with type and rank);
+    ``ns_result`` is the N–S result of a finished deal, ``None`` for an unfinished one;
+    ``rules`` the rule set it was replayed under (it must be the event's).
+    """
+
+    where: str
+    tags: dict[str, str]
+    hands: tuple[int, int, int, int]
+    level: int
+    leader: int
+    text: str
+    digest: str
+    ns_result: int | None
+    rules: Ruleset = COMPETITION
+
+
+def _where(rec: DealRecord) -> str:
+    place = rec.file or "<record>"
+    if rec.line is not None:
+        place += f":{rec.line}"
+    return f"{place}: board {rec.board or '?'}, room {rec.room or '?'}"
+
+
+def prepare_text(
+    text: str, file: str | None = None, rules: Ruleset = COMPETITION
+) -> list[Prepared]:
+    """Read ``.gdn`` text strictly and replay every deal under ``rules``; the first error
+    raises.
+
+    The error names the file, line, board and room (and the rules, when they are not the
+    competition's). Nothing is stored here: this is the part of an import that may run in a
+    worker process (``--jobs``).
+    """
+    out: list[Prepared] = []
+    for rec in loads(text, file=file, strict=True):
+        res = replay(rec, rules)
+        if res.error is not None:
+            under = "" if rules == COMPETITION else f" under the rules {describe_rules(rules)}"
+            raise EventError(f"{_where(rec)}: does not replay{under}: {res.error}")
+        if rec.plays is None:
+            raise EventError(f"{_where(rec)}: a hand record without plays is not a result")
+        done = res.record
+        canonical = format_record(done) + "\n"
+        ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
+        h = done.hands
+        out.append(
+            Prepared(
+                _where(rec),
+                dict(done.tags),
+                (h[0], h[1], h[2], h[3]),
+                done.level,
+                int(done.leader),
+                canonical,
+                hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
+                ns,
+                rules,
+            )
+        )
+    return out
+
+
+def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise EventError(f"cannot read {path!r}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise EventError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        prepared = prepare_text(text, path, rules)
+    except GdnError as exc:
+        raise EventError(str(exc)) from None
+    if not prepared:  # an empty file is a mistake (wrong file, failed export), not a success
+        raise EventError(f"{path}: no deal in the file (it is empty or holds only comments)")
+    return prepared
+
+
+@dataclass(slots=True)
+class _Slot:
+    """Where a record goes: a match's board in one room."""
+
+    match: models.EventMatch
+    room: str
+    board: int
+
+
+class _Importer:
+    """Matches prepared records to the event's matches and stores them (one transaction)."""
+
+    def __init__(self, session: Session, ev: models.Event, correction: Correction | None):
+        self.session = session
+        self.ev = ev
+        self.correction = correction
+        self.field = _load_field(session, ev)
+        self.rules = _rules(ev)
+        self.boards: dict[int, dict[int, Board]] = {}  # round number: its boards by number
+        # (round, room, seat N player) -> (match, seating)
+        self.by_player: dict[tuple[int, str, str], tuple[models.EventMatch, MatchSeating]] = {}
+        self.results: dict[tuple[int, int, str], models.EventResult] = {}
+        self.summary = ImportSummary()
+        self.new_rows: list[dict[str, Any]] = []
+        self.pending: dict[tuple[int, int, str], str] = {}
+
+    def _round(self, number: int, where: str) -> dict[int, Board]:
+        """Round ``number``'s boards; its seating and stored results are loaded the first time."""
+        if number not in self.boards:
+            try:
+                rnd = _round_row(self.session, self.ev, number)
+                boards = _round_board_set(self.session, self.ev, rnd)
+            except EventError as exc:
+                raise EventError(f"{where}: {exc}") from None
+            matches = _matches(self.session, rnd)
+            for m in matches:
+                seating = _seating(self.field, m)
+                self.by_player[(number, "open", seating.open_room[Seat.N])] = (m, seating)
+                self.by_player[(number, "closed", seating.closed_room[Seat.N])] = (m, seating)
+            if matches:
+                for r in self.session.scalars(
+                    select(models.EventResult).where(
+                        models.EventResult.match_id.in_([m.id for m in matches])
+                    )
+                ):
+                    self.results[(r.match_id, r.board, r.room)] = r
+            self.boards[number] = boards
+        return self.boards[number]
+
+    def add(self, rec: Prepared, round_no: int | None) -> None:
+        """Check one record against the event and queue or apply its storage."""
+        self.summary.records += 1
+        where = rec.where
+        if rec.rules != self.rules:  # a caller of import_prepared that replayed it otherwise
+            raise EventError(
+                f"{where}: replayed under the rules {describe_rules(rec.rules)}, but event "
+                f"{self.ev.name!r} plays under {describe_rules(self.rules)}"
+            )
+        tag_round = rec.tags.get("Round")
+        if round_no is None:
+            if tag_round is None or not tag_round.strip().isdigit():
+                raise EventError(f"{where}: the record has no Round tag (or give --round)")
+            round_no = int(tag_round)
+        elif tag_round is not None and tag_round.strip() != str(round_no):
+            raise EventError(f"{where}: Round tag {tag_round!r} is not round {round_no}")
+        boards = self._round(round_no, where)
+        board_tag = (rec.tags.get("Board") or "").strip()
+        if not board_tag.isdigit() or int(board_tag) not in boards:
+            first, last = min(boards), max(boards)
+            raise EventError(
+                f"{where}: round {round_no} plays boards {first} to {last} of its set, "
+                f"not board {board_tag or '?'}"
+            )
+        number = int(board_tag)
+        board = boards[number]
+        room = (rec.tags.get("Room") or "").strip().lower()
+        if room not in ROOMS:
+            raise EventError(f"{where}: Room must be Open or Closed")
+        names = [rec.tags.get(t, "").strip() for t in ("North", "East", "South", "West")]
+        found = self.by_player.get((round_no, room, names[0]))
+        if found is None:
+            raise EventError(
+                f"{where}: no match of round {round_no} seats {names[0] or '(no North)'!r} "
+                f"at N in the {room} room"
+            )
+        match, seating = found
+        seats = seating.open_room if room == "open" else seating.closed_room
+        for seat, got in zip(Seat, names, strict=True):
+            if seats[seat] != got:
+                raise EventError(
+                    f"{where}: seat {seat.name} is {seats[seat]!r} in the seating of table "
+                    f"{match.table_no}, not {got!r}"
+                )
+        for what, mine, stored in (
+            ("hands", rec.hands, board.hands),
+            ("level", rec.level, board.level),
+            ("first leader", rec.leader, int(board.leader)),
+        ):
+            if mine != stored:
+                raise EventError(
+                    f"{where}: the {what} differ from board {number} of the round's set "
+                    f"(DealId {board.deal_id}): not this board"
+                )
+        self._store(_Slot(match, room, number), rec, where)
+
+    def _store(self, slot: _Slot, rec: Prepared, where: str) -> None:
+        key = (slot.match.id, slot.board, slot.room)
+        status = "played" if rec.ns_result is not None else "unfinished"
+        reason = None if status == "played" else "record ends before the deal"
+        if key in self.pending:
+            if self.pending[key] != rec.digest:
+                raise EventError(
+                    f"{where}: a different record of the same board and room "
+                    "is earlier in this import"
+                )
+            self.summary.unchanged += 1
+            return
+        self.pending[key] = rec.digest
+        if status == "unfinished":
+            self.summary.unfinished += 1
+        old = self.results.get(key)
+        if old is None:
+            self.new_rows.append(
+                {
+                    "match_id": slot.match.id,
+                    "board": slot.board,
+                    "room": slot.room,
+                    "status": status,
+                    "ns_result": rec.ns_result,
+                    "reason": reason,
+                    "record_hash": rec.digest,
+                    "record_text": rec.text,
+                }
+            )
+            self.summary.added += 1
+            return
+        as_recorded = (old.status, old.ns_result, old.reason) == (status, rec.ns_result, reason)
+        # The same record again changes nothing, even over a director's ruling; only a
+        # correction of it restores what the record says (and is logged).
+        if old.record_hash == rec.digest and (as_recorded or self.correction is None):
+            self.summary.unchanged += 1
+            return
+        if self.correction is None:
+            raise EventError(
+                f"{where}: table {slot.match.table_no} already has {_describe(old)} for this "
+                f"board and room: a different record is a correction (--correction --reason "
+                f"--by)"
+            )
+        before = _describe(old)
+        old.status = status
+        old.ns_result = rec.ns_result
+        old.reason = reason
+        old.record_hash = rec.digest
+        old.record_text = rec.text
+        _log_correction(
+            self.session,
+            self.ev,
+            slot.match,
+            slot.board,
+            slot.room,
+            self.correction,
+            before,
+            _describe(old),
+        )
+        self.summary.corrected += 1
+
+    def flush(self) -> None:
+        """Bulk-insert the new results."""
+        if self.new_rows:
+            self.session.execute(insert(models.EventResult), self.new_rows)
+            self.new_rows = []
+
+
+def import_prepared(
+    engine: Engine,
+    event: str,
+    batches: Iterable[Sequence[Prepared]],
+    *,
+    round_no: int | None = None,
+    correction: Correction | None = None,
+) -> ImportSummary:
+    """Store prepared records, one transaction per batch (a file); see :func:`import_files`."""
+    check_schema(engine)
+    total = ImportSummary()
+    for batch in batches:
+        try:
+            with session_scope(engine) as session:
+                imp = _Importer(session, _event_row(session, event), correction)
+                for rec in batch:
+                    imp.add(rec, round_no)
+                imp.flush()
+        except IntegrityError:
+            # only a concurrent import can fill a slot this one found empty
+            where = batch[0].where.split(": board")[0] if batch else "<empty>"
+            raise EventError(
+                f"{where}: another import stored results of these boards meanwhile; "
+                f"nothing of this file was stored: import it again"
+            ) from None
+        s = imp.summary
+        total.files += 1
+        total.records += s.records
+        total.added += s.added
+        total.unchanged += s.unchanged
+        total.corrected += s.corrected
+        total.unfinished += s.unfinished
+    return total
+
+
+def import_files(
+    engine: Engine,
+    event: str,
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    round_no: int | None = None,
+    correction: Correction | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """Import ``.gdn`` files of played deals into the event's matches.
+
+    Each file is read strictly, every deal replayed under the event's rules (in ``jobs``
+    worker processes when more than one), then stored in one transaction: a record that does not replay, is not the
+    round's board, or whose players are not the seating's, refuses the whole file. The same
+    record again is a no-op; a different one for a filled board and room needs
+    ``correction``.
+    """
+    names = [os.fspath(p) for p in paths]
+    rules = event_rules(engine, event)
+
+    def batches() -> Iterable[list[Prepared]]:
+        if jobs > 1 and len(names) > 1:
+            pool = ProcessPoolExecutor(max_workers=jobs)
+            try:
+                for prepared in pool.map(_prepare_file, names, repeat(rules)):
+                    yield prepared
+                    if progress is not None:
+                        progress(1)
+            finally:  # a refused file stops the import: drop the files not yet replayed
+                pool.shutdown(cancel_futures=True)
+        else:
+            for name in names:
+                yield _prepare_file(name, rules)
+                if progress is not None:
+                    progress(1)
+
+    return import_prepared(engine, event, batches(), round_no=round_no, correction=correction)
+
+
+def import_texts(
+    engine: Engine,
+    event: str,
+    texts: Sequence[str],
+    *,
+    round_no: int | None = None,
+    correction: Correction | None = None,
+) -> ImportSummary:
+    """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files."""
+    rules = event_rules(engine, event)
+    try:
+        prepared = [prepare_text(t, f"<text {i + 1}>", rules) for i, t in enumerate(texts)]
+    except GdnError as exc:
+        raise EventError(str(exc)) from None
+    return import_prepared(engine, event, prepared, round_no=round_no, correction=correction)

@@ -1,0 +1,247 @@
+"""The rounds of an event: pairing (Swiss or round robin), the seating of each match in
+two rooms (RULES.md §11), and the boards each round plays."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.boards import generate_set, store_set
+from duplicate.db import check_schema, session_scope
+from duplicate.dealing import LevelSchedule, SeedFile
+from duplicate.events.base import (
+    EventError,
+    MatchInfo,
+    RoundInfo,
+    _event_row,
+    _matches,
+    _round_boards,
+    _round_row,
+    _rounds,
+)
+from duplicate.events.field import _Field, _load_field, _match_info
+from duplicate.events.scores import _standings
+from duplicate.pairing import (
+    Pairing,
+    PairingError,
+    first_round,
+    round_robin,
+    swiss_round,
+)
+
+
+def pair_round(
+    engine: Engine,
+    event: str,
+    lineups: Mapping[str, tuple[int, int]] | None = None,
+) -> RoundInfo:
+    """Pair the next round and seat its matches; returns it.
+
+    Swiss: round 1 is drawn from the event's seed; later rounds pair by the standings after
+    the rounds before (which must be complete), never the same two teams twice, the bye to
+    the lowest team without one (``pairing.swiss_round``). Round robin: the circle method's
+    schedule (``pairing.round_robin``) in entry order. ``lineups`` gives a team's
+    ``(open pair, closed pair)`` numbers; by default pairs 1 (open room) and 2 (closed).
+    """
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        if len(f.teams) < 2:
+            raise EventError(f"event {event!r} needs at least 2 teams to pair a round")
+        done = _rounds(session, ev)
+        number = len(done) + 1
+        if number > ev.rounds:
+            raise EventError(f"event {event!r} has {ev.rounds} rounds: all are paired")
+        names = [t.name for t in f.teams.values()]
+        if ev.format == "rr":
+            schedule = round_robin(names)
+            if number > len(schedule):
+                raise EventError(
+                    f"a round robin of {len(names)} teams has {len(schedule)} rounds, not {number}"
+                )
+            pairing = schedule[number - 1]
+        elif number == 1:
+            pairing = first_round(names, ev.seed)
+        else:
+            rows = _standings(session, ev, f, number - 1)
+            played: list[tuple[str, str]] = []
+            byes: list[str] = []
+            for rnd in done:
+                if rnd.bye_team_id is not None:
+                    byes.append(f.teams[rnd.bye_team_id].name)
+                for m in _matches(session, rnd):
+                    played.append((f.teams[m.team_x_id].name, f.teams[m.team_y_id].name))
+            try:
+                pairing = swiss_round([str(r.team) for r in rows], played, byes)
+            except PairingError as exc:
+                raise EventError(f"event {event!r}, round {number}: {exc}") from None
+        return _store_round(session, ev, f, number, pairing, lineups or {})
+
+
+def _store_round(
+    session: Session,
+    ev: models.Event,
+    f: _Field,
+    number: int,
+    pairing: Pairing,
+    lineups: Mapping[str, tuple[int, int]],
+) -> RoundInfo:
+    bye = f.by_name[str(pairing.bye)] if pairing.bye is not None else None
+    rnd = models.EventRound(
+        event_id=ev.id, number=number, bye_team_id=bye.id if bye is not None else None
+    )
+    session.add(rnd)
+    session.flush()
+    unknown = set(lineups) - set(f.by_name)
+    if unknown:
+        raise EventError(f"event {ev.name!r}: no team named {sorted(unknown)[0]!r}")
+    matches = []
+    for table, (x, y) in enumerate(pairing.tables, 1):
+        tx, ty = f.by_name[str(x)], f.by_name[str(y)]
+        x_open, x_closed = _lineup(f, tx, lineups.get(tx.name, (1, 2)))
+        y_open, y_closed = _lineup(f, ty, lineups.get(ty.name, (1, 2)))
+        m = models.EventMatch(
+            round_id=rnd.id,
+            table_no=table,
+            team_x_id=tx.id,
+            team_y_id=ty.id,
+            open_ns_pair_id=x_open.id,
+            closed_ew_pair_id=x_closed.id,
+            open_ew_pair_id=y_open.id,
+            closed_ns_pair_id=y_closed.id,
+        )
+        matches.append(_match_info(f, number, m))  # validates the seating before storing
+        session.add(m)
+    session.flush()
+    return RoundInfo(number, tuple(matches), bye.name if bye else None, None, ())
+
+
+def _lineup(
+    f: _Field, team: models.EventTeam, numbers: tuple[int, int]
+) -> tuple[models.EventPair, models.EventPair]:
+    pairs = {p.number: p for p in f.team_pairs[team.id]}
+    a, b = numbers
+    if a == b or a not in pairs or b not in pairs:
+        raise EventError(
+            f"team {team.name!r}: line-up {a},{b} is not two of its pairs (1 to {len(pairs)})"
+        )
+    return pairs[a], pairs[b]
+
+
+def list_matches(engine: Engine, event: str, round_no: int | None = None) -> list[MatchInfo]:
+    """The matches of every round (or of ``round_no``) with their seating."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        out: list[MatchInfo] = []
+        for rnd in _rounds(session, ev, only=round_no):
+            out.extend(_match_info(f, rnd.number, m) for m in _matches(session, rnd))
+        return out
+
+
+def get_round(engine: Engine, event: str, round_no: int) -> RoundInfo:
+    """Round ``round_no``: matches, bye and boards."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        rnd = _round_row(session, ev, round_no)
+        set_name = None
+        if rnd.board_set_id is not None:
+            set_name = session.scalar(
+                select(models.BoardSet.name).where(models.BoardSet.id == rnd.board_set_id)
+            )
+        return RoundInfo(
+            rnd.number,
+            tuple(_match_info(f, rnd.number, m) for m in _matches(session, rnd)),
+            f.teams[rnd.bye_team_id].name if rnd.bye_team_id is not None else None,
+            set_name,
+            _round_boards(ev, rnd),
+        )
+
+
+# --- boards ------------------------------------------------------------------------------
+
+
+def assign_boards(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    *,
+    set_name: str | None = None,
+    seed: SeedFile | None = None,
+    schedule: LevelSchedule | str = "fixed",
+    first: int | None = None,
+    delayed: str | None = None,
+) -> RoundInfo:
+    """Give round ``round_no`` its boards: ``boards_per_round`` boards of a stored set from
+    ``first`` on.
+
+    Either a set stored by ``guandan deals generate`` (``set_name``), or a seed file: then
+    the event's whole set (``rounds × boards_per_round`` boards, named after the event) is
+    generated and stored the first time, so that no two rounds share a board; later rounds
+    must give the same seed file (checked against the stored commitment). ``first``
+    defaults to ``(round − 1) × boards_per_round + 1`` when the set is that long, else 1.
+    Refused once the round has results (its boards are what was played).
+    """
+    if (set_name is None) == (seed is None):
+        raise EventError("give either a stored board set or a seed file, not both or neither")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        _round_row(session, ev, round_no)  # before generating anything
+        total = ev.rounds * ev.boards_per_round
+        name = set_name if set_name is not None else f"{ev.name} boards"
+    if seed is not None:
+        with session_scope(engine) as session:
+            stored = session.scalar(
+                select(models.BoardSet.commitment).where(models.BoardSet.name == name)
+            )
+        if stored is None:
+            store_set(engine, generate_set(seed, total, name, schedule, delayed))
+        elif stored != seed.commitment:
+            # The event's set exists already: a different seed file must not pass silently.
+            raise EventError(
+                f"event {event!r} already has its board set {name!r}, generated from another "
+                f"seed file (commitment {stored[:16]}…, this file's {seed.commitment[:16]}…): "
+                f"give that seed file again, or a stored set with --set"
+            )
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        rnd = _round_row(session, ev, round_no)
+        bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == name))
+        if bset is None:
+            raise EventError(f"no board set named {name!r}: generate it with 'guandan deals'")
+        bpr = ev.boards_per_round
+        if first is None:
+            first = (round_no - 1) * bpr + 1 if bset.board_count >= round_no * bpr else 1
+        if first < 1 or first + bpr - 1 > bset.board_count:
+            raise EventError(
+                f"set {name!r} has boards 1 to {bset.board_count}: round {round_no} needs "
+                f"{bpr} boards from board {first}"
+            )
+        if _has_results(session, rnd):
+            raise EventError(
+                f"event {event!r}, round {round_no} already has results: its boards stay"
+            )
+        rnd.board_set_id = bset.id
+        rnd.first_board = first
+        session.flush()
+    return get_round(engine, event, round_no)
+
+
+def _has_results(session: Session, rnd: models.EventRound) -> bool:
+    return (
+        session.scalar(
+            select(models.EventResult.id)
+            .join(models.EventMatch)
+            .where(models.EventMatch.round_id == rnd.id)
+            .limit(1)
+        )
+        is not None
+    )

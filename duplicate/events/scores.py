@@ -1,0 +1,251 @@
+"""Scores and standings, always recomputed from the stored results: a round's matches,
+the standings after a round, a match board by board."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.events.base import (
+    ROOMS,
+    EventError,
+    MatchInfo,
+    _event_row,
+    _find_match,
+    _matches,
+    _round_board_set,
+    _round_boards,
+    _round_row,
+    _rounds,
+    _rules,
+)
+from duplicate.events.field import _Field, _load_field, _match_info
+from duplicate.scoring import (
+    BoardResult,
+    MatchScore,
+    UnfinishedRule,
+    scale_from_dict,
+    score_match,
+)
+from duplicate.standings import (
+    ByeRule,
+    StandingRow,
+    TeamRound,
+    bye_round,
+    match_rounds,
+    standings,
+)
+from engine.cards import rank_name
+from engine.seat import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMatch:
+    """A match with its stored results and its score under the event's rules."""
+
+    info: MatchInfo
+    results: tuple[BoardResult, ...]
+    score: MatchScore
+
+    def to_dict(self) -> dict[str, Any]:
+        """A listing row: teams, margin, match points, unfinished boards."""
+        return {
+            "round": self.info.round,
+            "table": self.info.table,
+            "team_x": self.info.team_x,
+            "team_y": self.info.team_y,
+            "margin": self.score.margin,
+            "points_x": self.score.points_x,
+            "points_y": self.score.points_y,
+            "boards_scored": self.score.boards_scored,
+            "unfinished": list(self.score.unfinished),
+        }
+
+
+def _round_scores(
+    session: Session, ev: models.Event, f: _Field, rnd: models.EventRound, strict: bool
+) -> tuple[list[ScoredMatch], list[str]]:
+    """Score every match of a round from stored results; ``missing`` lists what is not in.
+
+    With ``strict`` a missing board (neither a result nor marked unfinished) raises.
+    """
+    boards = _round_boards(ev, rnd)
+    matches = _matches(session, rnd)
+    stored: dict[tuple[int, int, str], models.EventResult] = {}
+    if matches:
+        for r in session.scalars(
+            select(models.EventResult).where(
+                models.EventResult.match_id.in_([m.id for m in matches])
+            )
+        ):
+            stored[(r.match_id, r.board, r.room)] = r
+    scale = scale_from_dict(json.loads(ev.scale))
+    rule = UnfinishedRule(ev.unfinished_rule)
+    rules = _rules(ev)
+    out: list[ScoredMatch] = []
+    missing: list[str] = []
+    if not boards and matches:
+        missing.append(f"round {rnd.number}: no boards assigned")
+    for m in matches:
+        info = _match_info(f, rnd.number, m)
+        results = []
+        for b in boards:
+            vals: list[int | None] = []
+            for room in ROOMS:
+                row = stored.get((m.id, b, room))
+                if row is None:
+                    missing.append(
+                        f"round {rnd.number}, table {m.table_no} ({info.team_x} v "
+                        f"{info.team_y}), board {b}, {room} room"
+                    )
+                    vals.append(None)
+                else:
+                    vals.append(row.ns_result)
+            results.append(BoardResult(b, vals[0], vals[1]))
+        out.append(ScoredMatch(info, tuple(results), score_match(results, scale, rule, rules)))
+    if strict and missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise EventError(
+            f"event {ev.name!r}: no result for {missing[0]}{more}: import the record or mark "
+            f"the board unfinished"
+        )
+    return out, missing
+
+
+def _team_rounds(
+    ev: models.Event, f: _Field, rnd: models.EventRound, scored: Sequence[ScoredMatch]
+) -> list[TeamRound]:
+    rows: list[TeamRound] = []
+    for s in scored:
+        rows.extend(match_rounds(rnd.number, s.info.team_x, s.info.team_y, s.score))
+    if rnd.bye_team_id is not None:
+        rule = ByeRule(ev.bye_points_cents / 100, ev.bye_won)
+        rows.append(bye_round(rnd.number, f.teams[rnd.bye_team_id].name, rule))
+    return rows
+
+
+def _standings(
+    session: Session, ev: models.Event, f: _Field, through: int | None
+) -> list[StandingRow]:
+    """Standings recomputed from the stored results of rounds 1..``through`` (all complete)."""
+    rows: list[TeamRound] = []
+    for rnd in _rounds(session, ev, through=through):
+        scored, _ = _round_scores(session, ev, f, rnd, strict=True)
+        rows.extend(_team_rounds(ev, f, rnd, scored))
+    return standings([t.name for t in f.teams.values()], rows, ev.seed)
+
+
+def _complete_rounds(session: Session, ev: models.Event, f: _Field) -> int:
+    """The last round n such that rounds 1..n all have every result in."""
+    last = 0
+    for rnd in _rounds(session, ev):
+        _, missing = _round_scores(session, ev, f, rnd, strict=False)
+        if missing:
+            break
+        last = rnd.number
+    return last
+
+
+def event_standings(
+    engine: Engine, event: str, through: int | None = None
+) -> tuple[list[StandingRow], int]:
+    """The standings after round ``through`` (default: the last complete round), always
+    recomputed from the stored results; returns them and the round they are after."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        if through is None:
+            through = _complete_rounds(session, ev, f)
+        else:
+            _round_row(session, ev, through)
+        return _standings(session, ev, f, through), through
+
+
+def score_event(engine: Engine, event: str, round_no: int | None = None) -> list[ScoredMatch]:
+    """Score every match of ``round_no`` (or of every round) and mark the rounds scored
+    (published); refuses, naming the first, when a board has no result in a room."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        out: list[ScoredMatch] = []
+        now = datetime.now(UTC)
+        for rnd in _rounds(session, ev, only=round_no):
+            scored, _ = _round_scores(session, ev, f, rnd, strict=True)
+            out.extend(scored)
+            rnd.scored_at = now
+        if not out and round_no is None:
+            raise EventError(f"event {event!r} has no match to score: pair a round first")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """One board of a match as printed: level, leader, each room's result, X's swing."""
+
+    board: int
+    level: int
+    leader: Seat
+    open_ns: int | None
+    closed_ns: int | None
+    swing: int | None
+    status: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """A listing row (level and leader as record characters)."""
+        return {
+            "board": self.board,
+            "level": rank_name(self.level),
+            "leader": self.leader.name,
+            "open": _signed(self.open_ns),
+            "closed": _signed(self.closed_ns),
+            "swing": _signed(self.swing),
+            "status": self.status,
+        }
+
+
+def _signed(v: int | None) -> str:
+    return "-" if v is None else f"{v:+d}" if v else "0"
+
+
+def match_boards(engine: Engine, event: str, round_no: int, table: int) -> list[BoardRow]:
+    """A match board by board: level, leader, open and closed N–S results, X's swing."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        rnd, m = _find_match(session, ev, round_no, table)
+        boards = _round_board_set(session, ev, rnd)
+        scored, _ = _round_scores(session, ev, f, rnd, strict=False)
+        sm = next(s for s in scored if s.info.table == table)
+        stored = _stored_rooms(session, rnd)
+        rows = []
+        for r, b in zip(sm.results, sm.score.boards, strict=True):
+            status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
+            swing = b.swing
+            if not all((m.id, r.board, room) in stored for room in ROOMS):
+                status, swing = "not in yet", None  # no result, not marked unfinished
+            lv, leader = boards[r.board].level, boards[r.board].leader
+            rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))
+        return rows
+
+
+def _stored_rooms(session: Session, rnd: models.EventRound) -> set[tuple[int, int, str]]:
+    """(match id, board, room) of every stored result of a round, finished or not."""
+    return {
+        (mid, num, room)
+        for mid, num, room in session.execute(
+            select(models.EventResult.match_id, models.EventResult.board, models.EventResult.room)
+            .join(models.EventMatch)
+            .where(models.EventMatch.round_id == rnd.id)
+        )
+    }
