@@ -69,12 +69,31 @@ class RecordImportError(DuplicateError):
     """A record the database refuses: a conflict with a stored record or board, or bad input."""
 
 
+#: The variants every stored rule set names (those of migration 0004's text).
+_STORED_VARIANTS = frozenset(
+    {
+        "a_fail_limit",
+        "bomb_max",
+        "double_down_plus4",
+        "jiefeng_next",
+        "joker_pair_in_full_house",
+        "return_lower_at_ten",
+        "return_max_rank",
+    }
+)
+
+
 def rules_json(rules: Ruleset) -> str:
     """``rules`` as stored in a ``rules`` column: ``Ruleset.to_dict()`` as JSON, keys sorted.
 
-    One rule set has one text, so that the column can be compared and be part of a key.
+    One rule set has one text, so that the column can be compared and be part of a key. A
+    variant added to the engine later (``limit_draw``) is written only when it differs
+    from the competition rule, so that the text of every rule set stored before it stays
+    what it was (:func:`load_rules` gives a missing variant its default).
     """
-    return json.dumps(rules.to_dict(), sort_keys=True)
+    base = COMPETITION.to_dict()
+    data = {k: v for k, v in rules.to_dict().items() if k in _STORED_VARIANTS or v != base[k]}
+    return json.dumps(data, sort_keys=True)
 
 
 def load_rules(text: str, where: str = "rules") -> Ruleset:

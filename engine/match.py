@@ -1,7 +1,9 @@
 """A match (一局) of Guandan: levels from 2 to A, tribute, deal after deal (RULES.md §7–10).
 
-:class:`Match` keeps both sides' levels, the level of each deal (the level the last
-winning side has reached), the failures at A and the winner. Between deals it runs the
+:class:`Match` keeps both sides' levels, the level of each deal and whose it is (the last
+winning side's, §8: only that side can pass A in it, and a failure at A is counted for it
+alone), the failures at A, the end at a deal limit (one more deal at equal levels, or a
+draw under ``limit_draw``) and the winner. Between deals it runs the
 tribute phase of §9 as a :class:`TributePhase`, with pokerkit's triad for each action:
 ``verify_tribute``/``can_tribute``/``tribute`` and ``verify_return``/``can_return``/
 ``give_return``. :func:`play_match` drives a whole match with a policy callback.
@@ -353,49 +355,74 @@ class TributePhase:
 
 class LevelUpdate(NamedTuple):
     """Levels after a deal (§7–8): both sides' levels and failures at A, whether the
-    winner passed A, and the level of the next deal (the winner's level)."""
+    winner passed A, the level of the next deal (the winner's level) and whose level it
+    is (``next_owner``: the winner)."""
 
     levels: tuple[int, int]
     a_failures: tuple[int, int]
     passed_a: bool
     next_level: int
+    next_owner: Side
+
+
+_BOTH = (Side.NS, Side.EW)
 
 
 def level_up(
     levels: tuple[int, int],
     a_failures: tuple[int, int],
-    deal_level: int,
+    owner: Side | None,
     result: DealResult,
     rules: Ruleset = COMPETITION,
 ) -> LevelUpdate:
     """Apply a deal's result to the levels (RULES.md §7–8), as a pure function.
 
+    ``owner`` is the side whose level the deal was played at: the last winning side, or
+    None for the first deal of a match, whose level (2) is both sides' (§8). The deal was
+    played at ``levels[owner]``.
+
     The winner gains ``result.levels``, capped at A. It passes A (过A) by winning a deal
-    played at its own level A with its partner 2nd or 3rd; 1st + 4th at A does not pass.
-    A failure at A is a deal played at a side's own level A after which the side has not
-    passed A (when both sides are at A, the deal is at both sides' level and counts for
-    both); under ``rules.a_fail_limit`` a side whose failures reach the limit goes back
-    to 2 and its count starts again.
+    played at its own level A (it is the owner) with its partner 2nd or 3rd; 1st + 4th
+    at A does not pass. When both sides are at A the deal is the owner's A: the other
+    side, winning it, stays at A without passing and owns the next deal. A failure at A
+    is a deal played at the side's own level A after which the side has not passed A: it
+    is counted for the owner only. Under ``rules.a_fail_limit`` a side whose failures
+    reach the limit goes back to 2 and its count starts again.
+
+    Raises :class:`GuandanError` when ``owner`` is neither a :class:`Side` nor None, or is
+    None with unequal levels (a deal is both sides' only at their common level).
     """
+    if owner is None:
+        if levels[0] != levels[1]:
+            raise GuandanError(
+                f"a deal belongs to both sides only when their levels are equal, not "
+                f"{rank_name(levels[0])} and {rank_name(levels[1])}: name the deal's owner"
+            )
+        owners: tuple[Side, ...] = _BOTH
+    elif isinstance(owner, Side):
+        owners = (owner,)
+    else:
+        raise GuandanError(f"the deal's owner must be a Side (NS, EW) or None, not {owner!r}")
     w = result.winner
-    at_a = deal_level == RANK_A
-    if at_a and levels[w] == RANK_A and result.partner_place in (2, 3):
-        return LevelUpdate(levels, a_failures, True, RANK_A)
+    if w in owners and levels[w] == RANK_A and result.partner_place in (2, 3):
+        return LevelUpdate(levels, a_failures, True, RANK_A, w)
     new = list(levels)
     fails = list(a_failures)
     new[w] = min(RANK_A, levels[w] + result.levels)
-    if at_a:
-        for side in (Side.NS, Side.EW):
-            if levels[side] == RANK_A:
-                fails[side] += 1
-                if rules.a_fail_limit and fails[side] >= rules.a_fail_limit:
-                    new[side] = 0
-                    fails[side] = 0
-    return LevelUpdate((new[0], new[1]), (fails[0], fails[1]), False, new[w])
+    for side in owners:
+        if levels[side] == RANK_A:
+            fails[side] += 1
+            if rules.a_fail_limit and fails[side] >= rules.a_fail_limit:
+                new[side] = 0
+                fails[side] = 0
+    return LevelUpdate((new[0], new[1]), (fails[0], fails[1]), False, new[w], w)
 
 
 class DealRecord(NamedTuple):
-    """One finished deal of a match, with what came before it and the levels after it."""
+    """One finished deal of a match, with what came before it and the levels after it.
+
+    ``owner`` is the side whose level the deal was played at (§8: the last winning side;
+    None for the first deal, whose level is both sides')."""
 
     number: int
     level: int
@@ -404,14 +431,24 @@ class DealRecord(NamedTuple):
     deal: Deal
     result: DealResult
     levels_after: tuple[int, int]
+    owner: Side | None
 
 
 class Match:
     """A match between N–S and E–W, from level 2 until a side passes A (RULES.md §8).
 
     ``first_leader`` leads the first deal (§10: drawn from the deal's seed by the
-    caller). ``max_deals``, when given, ends the match after that many deals: the higher
-    level wins, by the level difference (§8); equal levels are a draw.
+    caller). Each deal is played at the level of its owner, the last winning side (the
+    first deal at 2, both sides'): :attr:`deal_owner`, :attr:`deal_level`.
+
+    ``max_deals``, when given, ends the match after that many deals, and
+    :meth:`end_by_levels` ends it at once (time): the higher level wins, by the level
+    difference (§8). With equal levels one more deal is played (:attr:`extra_deal`; so a
+    match may have ``max_deals + 1`` deals) and decides: a side that passes A in it wins;
+    otherwise the higher level after it wins, by the difference; if the levels are still
+    equal (only possible with both sides at A), the extra deal's winner wins the match,
+    by 0 levels (end reason ``"extra deal"``). Under the variant ``limit_draw`` equal
+    levels at the limit are a draw instead.
     """
 
     def __init__(
@@ -430,6 +467,8 @@ class Match:
         self._a_failures = [0, 0]
         self._history: list[DealRecord] = []
         self._deal_level = 0
+        self._deal_owner: Side | None = None
+        self._extra = False
         self._pending: list[Cards] | None = None
         self._phase: TributePhase | None = None
         self._deal: Deal | None = None
@@ -460,6 +499,18 @@ class Match:
         return self._deal_level
 
     @property
+    def deal_owner(self) -> Side | None:
+        """Whose level the next (or current) deal is: the last winning side (§8); None
+        before the first deal has finished (the first deal's level is both sides')."""
+        return self._deal_owner
+
+    @property
+    def extra_deal(self) -> bool:
+        """True when the deal limit (or :meth:`end_by_levels`) came with equal levels and
+        the one more deal that decides (§8) is the next or current deal."""
+        return self._extra and not self._over
+
+    @property
     def history(self) -> list[DealRecord]:
         """The finished deals, in order."""
         return list(self._history)
@@ -486,18 +537,20 @@ class Match:
 
     @property
     def winner(self) -> Side | None:
-        """The winning side (None while playing, or for a draw at a deal limit)."""
+        """The winning side (None while playing, or for a draw under ``limit_draw``)."""
         return self._winner
 
     @property
     def margin(self) -> int | None:
-        """Level difference when the match ended by a deal limit or :meth:`end_by_levels`;
-        None otherwise."""
+        """Level difference when the match ended by a deal limit or :meth:`end_by_levels`
+        (after the extra deal, if one was played); None otherwise."""
         return self._margin
 
     @property
     def end_reason(self) -> str:
-        """Why the match ended: ``"passed A"``, ``"levels"`` (limit or time), or ``""``."""
+        """Why the match ended: ``"passed A"``, ``"levels"`` (limit or time, or the levels
+        after the extra deal), ``"extra deal"`` (equal levels after it: its winner won),
+        or ``""``."""
         return self._end_reason
 
     def _check_live(self) -> None:
@@ -512,6 +565,8 @@ class Match:
         if self._over:
             who = self._winner.name if self._winner is not None else "draw"
             end = f", over ({self._end_reason}): {who}"
+        elif self._extra:
+            end = ", extra deal (equal levels at the limit)"
         return f"{lv}, {fails}, {len(self._history)} deals{end}"
 
     # --- tribute (delegated to the phase) ---------------------------------------------
@@ -605,7 +660,7 @@ class Match:
         if deal is None:
             raise GuandanError("no deal is under way")
         result = deal.result()  # raises DealNotOverError while the deal goes on
-        update = level_up(self.levels, self.a_failures, deal.level, result, self.rules)
+        update = level_up(self.levels, self.a_failures, self._deal_owner, result, self.rules)
         self._levels = list(update.levels)
         self._a_failures = list(update.a_failures)
         self._history.append(
@@ -617,30 +672,51 @@ class Match:
                 deal,
                 result,
                 self.levels,
+                self._deal_owner,
             )
         )
         self._deal = None
         self._phase = None
         self._pending = None
         self._deal_level = update.next_level
+        self._deal_owner = update.next_owner
         if update.passed_a:
-            self._over = True
-            self._winner = result.winner
-            self._end_reason = "passed A"
+            self._end(result.winner, "passed A", None)
+        elif self._extra:
+            ns, ew = self._levels
+            if ns == ew:  # still equal (both at A): the extra deal decides by its winner
+                self._end(result.winner, "extra deal", 0)
+            else:
+                self._end(Side.NS if ns > ew else Side.EW, "levels", abs(ns - ew))
         elif self.max_deals is not None and len(self._history) >= self.max_deals:
             self.end_by_levels()
         return result
 
-    def end_by_levels(self) -> None:
-        """End the match now (deal limit or time, §8): the higher level wins by the difference."""
+    def end_by_levels(self) -> bool:
+        """End the match (deal limit or time, §8): the higher level wins by the difference.
+
+        With equal levels one more deal is played and decides (see the class): the match
+        goes on into its :attr:`extra_deal` and False is returned (also when asked again
+        before that deal is over). Under the variant ``limit_draw`` equal levels are a
+        draw. Returns True when the match is over.
+        """
         self._check_live()
         if self._deal is not None or self._pending is not None:
             raise GuandanError("a deal is under way: finish it before ending the match")
         ns, ew = self._levels
+        if ns != ew:
+            self._end(Side.NS if ns > ew else Side.EW, "levels", abs(ns - ew))
+        elif self.rules.limit_draw:
+            self._end(None, "levels", 0)
+        else:
+            self._extra = True
+        return self._over
+
+    def _end(self, winner: Side | None, reason: str, margin: int | None) -> None:
         self._over = True
-        self._end_reason = "levels"
-        self._margin = abs(ns - ew)
-        self._winner = None if ns == ew else (Side.NS if ns > ew else Side.EW)
+        self._winner = winner
+        self._end_reason = reason
+        self._margin = margin
 
 
 def play_match(

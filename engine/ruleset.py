@@ -19,6 +19,8 @@ class Ruleset:
         jiefeng_next: 接风 goes to the next player (下家) instead of the partner (§6).
         double_down_plus4: a double down gains 4 levels instead of 3 (§7).
         a_fail_limit: failures at A after which a side goes back to 2; 0 = never (§8).
+        limit_draw: a match ended by a deal limit or time with equal levels is a draw,
+            instead of one more deal deciding it (§8).
         return_max_rank: highest natural rank index a return card may have (§9; 8 = ten).
         return_lower_at_ten: when the level is 10, the return limit drops to 9 (§9 variant).
     """
@@ -30,6 +32,7 @@ class Ruleset:
     a_fail_limit: int = 0
     return_max_rank: int = 8
     return_lower_at_ten: bool = False
+    limit_draw: bool = False
 
     def __post_init__(self) -> None:
         if not 4 <= self.bomb_max <= 10:
@@ -46,7 +49,7 @@ class Ruleset:
         return self.return_max_rank
 
     def to_dict(self) -> dict[str, Any]:
-        """The rule set as a plain dict (for JSON and the database)."""
+        """The rule set as a plain dict, every variant (for JSON and the database)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod

@@ -44,40 +44,41 @@ def phase(order: str, hands: dict[Seat, str], level: str = "2", **rules: object)
 
 
 def test_level_up_by_result_and_next_level_is_the_winners() -> None:
-    up = level_up((0, 0), (0, 0), 0, result("N S E W"))
+    up = level_up((0, 0), (0, 0), None, result("N S E W"))  # the first deal: both sides'
     assert up.levels == (3, 0) and up.next_level == 3 and not up.passed_a
-    up = level_up((3, 0), (0, 0), 3, result("E N W S"))
-    assert up.levels == (3, 2) and up.next_level == 2  # EW +2 from 2 to 4
-    up = level_up((3, 2), (0, 0), 2, result("W N S E"))
+    assert up.next_owner == NS
+    up = level_up((3, 0), (0, 0), NS, result("E N W S"))
+    assert up.levels == (3, 2) and up.next_level == 2 and up.next_owner == EW  # EW +2
+    up = level_up((3, 2), (0, 0), EW, result("W N S E"))
     assert up.levels == (3, 3) and up.next_level == 3  # EW +1, partner 4th
 
 
 def test_levels_are_capped_at_a() -> None:
-    up = level_up((parse_level("Q"), 0), (0, 0), 0, result("S N W E"))
+    up = level_up((parse_level("Q"), 0), (0, 0), NS, result("S N W E"))
     assert up.levels == (A, 0) and not up.passed_a
 
 
 def test_passing_a_with_partner_second_or_third() -> None:
     for order in ("N S E W", "S E N W"):
-        up = level_up((A, 5), (0, 0), A, result(order))
+        up = level_up((A, 5), (0, 0), NS, result(order))
         assert up.passed_a and up.levels == (A, 5)
 
 
 def test_first_and_fourth_at_a_does_not_pass_and_is_a_failure() -> None:
-    up = level_up((A, 5), (0, 0), A, result("N E W S"))
+    up = level_up((A, 5), (0, 0), NS, result("N E W S"))
     assert not up.passed_a and up.levels == (A, 5) and up.a_failures == (1, 0)
     assert up.next_level == A
 
 
 def test_winning_at_the_opponents_level_does_not_pass_a() -> None:
     # N-S are at A but the deal is played at E-W's level 5: no pass, no failure.
-    up = level_up((A, 5), (0, 0), 5, result("N S E W"))
+    up = level_up((A, 5), (0, 0), EW, result("N S E W"))
     assert not up.passed_a and up.levels == (A, 5) and up.a_failures == (0, 0)
     assert up.next_level == A
 
 
 def test_losing_at_own_level_a_is_a_failure() -> None:
-    up = level_up((A, 5), (1, 0), A, result("E W N S"))
+    up = level_up((A, 5), (1, 0), NS, result("E W N S"))
     assert up.levels == (A, 8) and up.a_failures == (2, 0) and up.next_level == 8
 
 
@@ -85,28 +86,33 @@ def test_default_rule_never_demotes() -> None:
     fails = (0, 0)
     levels = (A, 5)
     for _ in range(5):
-        up = level_up(levels, fails, A, result("N E W S"))
+        up = level_up(levels, fails, NS, result("N E W S"))
         levels, fails = up.levels, up.a_failures
     assert levels == (A, 5) and fails == (5, 0)
 
 
 def test_a_fail_limit_demotes_to_two_at_the_limit() -> None:
     rules = Ruleset(a_fail_limit=3)
-    up = level_up((A, 5), (1, 0), A, result("N E W S"), rules)
+    up = level_up((A, 5), (1, 0), NS, result("N E W S"), rules)
     assert up.levels == (A, 5) and up.a_failures == (2, 0)
-    up = level_up(up.levels, up.a_failures, A, result("N E W S"), rules)
+    up = level_up(up.levels, up.a_failures, NS, result("N E W S"), rules)
     assert up.levels == (0, 5) and up.a_failures == (0, 0) and up.next_level == 0
 
 
 def test_a_fail_limit_demotes_a_losing_side_too() -> None:
     rules = Ruleset(a_fail_limit=3)
-    up = level_up((A, 9), (2, 0), A, result("E W N S"), rules)
+    up = level_up((A, 9), (2, 0), NS, result("E W N S"), rules)
     assert up.levels == (0, A) and up.a_failures == (0, 0) and up.next_level == A
 
 
-def test_both_sides_at_a_count_a_failure_each() -> None:
-    up = level_up((A, A), (0, 0), A, result("E N S W"))  # EW +1 at A: no pass
-    assert not up.passed_a and up.a_failures == (1, 1)
+def test_both_sides_at_a_only_the_owner_fails_or_passes() -> None:
+    # §8: the deal is the last winner's A (here N–S's); E–W win it +1: no pass for them,
+    # and only N–S, whose A it was, count a failure (tests/test_match_levels.py: all cases).
+    up = level_up((A, A), (0, 0), NS, result("E N S W"))
+    assert not up.passed_a and up.a_failures == (1, 0) and up.next_owner == EW
+    up = level_up((A, A), (0, 0), NS, result("E W N S"))  # E–W +3 at N–S's A: no pass
+    assert not up.passed_a and up.levels == (A, A) and up.a_failures == (1, 0)
+    assert level_up((A, A), (0, 0), EW, result("E W N S")).passed_a
 
 
 # --- tribute (§9) --------------------------------------------------------------------------
@@ -164,6 +170,33 @@ def test_wild_hearts_are_never_demanded() -> None:
     assert p2.legal_tributes(W) == [k("SA"), k("CA")]  # equal highest: the giver picks
     assert p2.can_tribute(W, k("CA")) and p2.can_tribute(W, k("SA"))
     assert not p2.can_tribute(W, k("H7"))
+
+
+def test_wild_heart_is_never_given_even_to_a_partner_by_choice() -> None:
+    # §9: wild hearts are never given, not even by choice; at +1 the 4th is the 1st's
+    # partner, who might like to give it: refused all the same.
+    p = phase("N E W S", {S: "H7 H7 S8 S3", N: "S4"}, level="7")
+    assert p.legal_tributes(S) == [k("S8")]
+    assert not p.can_tribute(S, k("H7"))
+    with pytest.raises(TributeError, match="wild hearts are never demanded"):
+        p.tribute(S, k("H7"))
+
+
+def test_a_wild_heart_may_be_returned() -> None:
+    # §9 limits the return by rank only; seeds/000: 配牌虽然不允许进贡，但却可以回贡.
+    p = phase("N E S W", {N: "H5 SK", W: "SA S3"}, level="5")
+    p.tribute(W, k("SA"))
+    assert p.legal_returns(N) == [k("H5")]
+    p.give_return(N, k("H5"))
+    assert p.hands[W] == c("S3 H5")
+
+
+def test_lowest_return_is_in_level_order_not_natural_order() -> None:
+    # Level Q, nothing of 10 or below: Q is a level card (above A), so the lowest is K.
+    p = phase("N E S W", {N: "SQ HQ SK SB", W: "SA S3"}, level="Q")
+    p.tribute(W, k("SA"))
+    assert p.legal_returns(N) == [k("SK")]
+    assert not p.can_return(N, k("SQ")) and not p.can_return(N, k("HQ"))
 
 
 def test_jokers_are_paid_first() -> None:
@@ -353,9 +386,11 @@ def test_match_ends_by_deal_limit_with_margin() -> None:
 
 
 def test_end_by_levels_draw_and_bad_limits() -> None:
-    m = Match()
-    m.end_by_levels()
+    m = Match(Ruleset(limit_draw=True))
+    assert m.end_by_levels()
     assert m.is_over and m.winner is None and m.margin == 0
+    m = Match()  # §8: equal levels play one more deal (tests/test_match_levels.py)
+    assert not m.end_by_levels() and not m.is_over and m.extra_deal
     with pytest.raises(GuandanError, match="max_deals"):
         Match(max_deals=0)
     with pytest.raises(GuandanError, match="no hands dealt"):

@@ -19,7 +19,7 @@ from engine.combo import Combo
 from engine.deal import REPORT_LIMIT, Deal
 from engine.match import Match, level_up, play_match
 from engine.ruleset import Ruleset
-from engine.seat import Seat
+from engine.seat import Seat, Side
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 levels = st.integers(min_value=0, max_value=RANK_A)
@@ -159,10 +159,14 @@ def test_replaying_the_record_reproduces_the_deal(seed: int, level: int, leader:
 
 
 @settings(max_examples=6, deadline=None)
-@given(seed=seeds, leader=seats, a_fail_limit=st.sampled_from([0, 2, 3]))
-def test_whole_matches_end_with_a_valid_winner(seed: int, leader: Seat, a_fail_limit: int) -> None:
+@given(
+    seed=seeds, leader=seats, a_fail_limit=st.sampled_from([0, 2, 3]), limit_draw=st.booleans()
+)
+def test_whole_matches_end_with_a_valid_winner(
+    seed: int, leader: Seat, a_fail_limit: int, limit_draw: bool
+) -> None:
     rng = random.Random(seed)
-    rules = Ruleset(a_fail_limit=a_fail_limit)
+    rules = Ruleset(a_fail_limit=a_fail_limit, limit_draw=limit_draw)
 
     def choose(seat: Seat, options: list[int]) -> int:
         return options[rng.randrange(len(options))]
@@ -178,11 +182,12 @@ def test_whole_matches_end_with_a_valid_winner(seed: int, leader: Seat, a_fail_l
     )
     assert match.is_over
     history = match.history
-    assert history and len(history) <= 60
+    assert history and len(history) <= 61  # 60, and one more deal at equal levels (§8)
     levels, fails, deal_level = (0, 0), (0, 0), 0
+    owner: Side | None = None  # §8: the first deal's level is both sides'
     for i, record in enumerate(history):
         # every deal is played at the last winner's level, led as §9–10 say
-        assert record.level == deal_level == record.deal.level
+        assert record.level == deal_level == record.deal.level and record.owner == owner
         if i == 0:
             assert record.tribute is None and record.leader == leader
         else:
@@ -190,19 +195,29 @@ def test_whole_matches_end_with_a_valid_winner(seed: int, leader: Seat, a_fail_l
             assert phase is not None and phase.is_complete and record.leader == phase.leader
             assert sum(phase.hands) == FULL_PACK and all(size(h) == 27 for h in phase.hands)
             assert record.deal.initial_hands == phase.hands
-        update = level_up(levels, fails, deal_level, record.result, rules)
+        update = level_up(levels, fails, owner, record.result, rules)
         assert record.levels_after == update.levels
         levels, fails, deal_level = update.levels, update.a_failures, update.next_level
+        owner = record.result.winner
         check_finished_deal(record.deal)
         if update.passed_a:
             assert i == len(history) - 1
     last = history[-1]
+    ns, ew = match.levels
     if match.end_reason == "passed A":
         assert match.winner == last.result.winner and last.level == RANK_A
-        assert last.result.partner_place in (2, 3)
-    else:
-        assert match.end_reason == "levels" and len(history) == 60
-        ns, ew = match.levels
+        assert last.owner == last.result.winner and last.result.partner_place in (2, 3)
+    elif len(history) == 60:  # the limit: the higher level wins; equal only under limit_draw
+        assert match.end_reason == "levels" and (ns != ew or limit_draw)
         assert match.margin == abs(ns - ew)
-        assert match.winner == (None if ns == ew else (Seat.N.side if ns > ew else Seat.E.side))
+        assert match.winner == (None if ns == ew else (Side.NS if ns > ew else Side.EW))
+    else:  # one more deal after equal levels at the limit (§8): it decides
+        assert len(history) == 61 and not limit_draw
+        assert history[-2].levels_after[0] == history[-2].levels_after[1]
+        assert match.margin == abs(ns - ew) and match.winner is not None
+        if ns == ew:  # still equal (both at A): the extra deal's winner wins the match
+            assert match.end_reason == "extra deal" and match.winner == last.result.winner
+        else:
+            assert match.end_reason == "levels"
+            assert match.winner == (Side.NS if ns > ew else Side.EW)
     assert isinstance(match, Match)

@@ -16,7 +16,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import (
@@ -138,6 +138,28 @@ def test_leader_may_lead_any_combination(cards: str, ctype: ComboType, rank: str
     action = d.play_cards(c(cards), ctype, parse_rank(rank), seat=N)
     assert action.combo == Combo(ctype, parse_rank(rank), c(cards))
     assert d.turn == E and d.to_beat == action.combo and d.last_player == N
+
+
+@pytest.mark.parametrize(
+    ("cards", "level", "taken"),
+    [
+        ("S7 D7 S8 D8 H2 H2", "2", "TwoTrips 7"),  # tubes 6-8 and 7-9, plate 7-8
+        ("SA DA SK DK H2 H2", "2", "TwoTrips K"),  # tube QQKKAA, plate KKKAAA
+        ("S5 D5 S6 D6 H5 H5", "5", "TwoTrips 5"),  # tubes 4-6 and 5-7, plate 5-6
+    ],
+)
+def test_leading_undeclared_cards_take_the_plate_before_the_tube(
+    cards: str, level: str, taken: str
+) -> None:
+    # §5: leading, readings §4 does not compare are ordered plate before tube.
+    d = new_deal(cards + " S3", "S4", "S9", "ST", level=level)
+    action = d.play_cards(c(cards), seat=N)
+    assert action.combo is not None and action.combo.describe() == taken
+    # following, only the reading that beats counts: a tube is followed as a tube
+    e = new_deal("S3 D3 S4 D4 S5 D5", "S7 D7 S8 D8 H2 H2 S6", "S9", "ST", level="2")
+    run(e, "N:S3+D3+S4+D4+S5+D5")
+    follow = e.play_cards(c("S7 D7 S8 D8 H2 H2"), seat=E).combo
+    assert follow is not None and follow.describe() == "ThreePair 7"
 
 
 def test_follower_must_beat_and_equal_never_beats() -> None:
@@ -499,12 +521,12 @@ def test_match_failures_at_a_through_the_match_api(limit: int, after_three: int)
 
 
 def test_levels_are_capped_at_a() -> None:
-    up = level_up((parse_level("Q"), 0), (0, 0), parse_level("Q"), result_of("N S E W"))
+    up = level_up((parse_level("Q"), 0), (0, 0), NS, result_of("N S E W"))
     assert up.levels == (A, 0) and not up.passed_a and up.next_level == A
 
 
 def test_next_level_follows_the_winner_not_the_higher_side() -> None:
-    up = level_up((parse_level("9"), 0), (0, 0), parse_level("9"), result_of("E N W S"))
+    up = level_up((parse_level("9"), 0), (0, 0), NS, result_of("E N W S"))
     assert up.levels == (parse_level("9"), parse_level("4")) and up.next_level == parse_level("4")
 
 
@@ -512,7 +534,7 @@ def test_next_level_follows_the_winner_not_the_higher_side() -> None:
     ("order", "passed"), [("N S E W", True), ("N E S W", True), ("N E W S", False)]
 )
 def test_passing_a_needs_partner_second_or_third_at_own_level_a(order: str, passed: bool) -> None:
-    up = level_up((A, parse_level("9")), (0, 0), A, result_of(order))
+    up = level_up((A, parse_level("9")), (0, 0), NS, result_of(order))
     assert up.passed_a is passed
     if not passed:
         assert up.levels == (A, parse_level("9")) and up.a_failures == (1, 0)
@@ -520,12 +542,12 @@ def test_passing_a_needs_partner_second_or_third_at_own_level_a(order: str, pass
 
 def test_winning_at_a_from_below_does_not_pass_a() -> None:
     # N–S at K win a deal played at E–W's A: they climb to A but have not passed it.
-    up = level_up((K, A), (0, 0), A, result_of("N S E W"))
+    up = level_up((K, A), (0, 0), EW, result_of("N S E W"))
     assert not up.passed_a and up.levels == (A, A)
 
 
 def test_deal_at_the_other_sides_a_is_no_failure_for_this_side() -> None:
-    up = level_up((K, A), (0, 0), A, result_of("N E W S"))  # N–S +1 at E–W's A
+    up = level_up((K, A), (0, 0), EW, result_of("N E W S"))  # N–S +1 at E–W's A
     assert up.levels == (A, A) and not up.passed_a
     assert up.a_failures == (0, 1)  # E–W played their A and did not pass it
     assert up.next_level == A
@@ -534,7 +556,7 @@ def test_deal_at_the_other_sides_a_is_no_failure_for_this_side() -> None:
 def test_failures_at_a_default_no_demotion() -> None:
     levels, fails = (A, parse_level("3")), (0, 0)
     for i in range(1, 6):
-        up = level_up(levels, fails, A, result_of("E N W S"))  # E–W win: N–S fail at A
+        up = level_up(levels, fails, NS, result_of("E N W S"))  # E–W win: N–S fail at A
         # (the next deal would be at E–W's level; the test keeps playing at A to count)
         levels, fails = (up.levels[0], parse_level("3")), up.a_failures
         assert levels[0] == A and fails[0] == i
@@ -545,10 +567,10 @@ def test_a_fail_limit_three_sends_the_side_back_to_two_after_the_third_failure()
     levels, fails = (A, parse_level("3")), (0, 0)
     # two failures: still at A
     for i in (1, 2):
-        up = level_up(levels, fails, A, result_of("N E W S"), rules)  # N 1st, S 4th at A
+        up = level_up(levels, fails, NS, result_of("N E W S"), rules)  # N 1st, S 4th at A
         assert up.levels[0] == A and up.a_failures[0] == i and not up.passed_a
         levels, fails = up.levels, up.a_failures
-    up = level_up(levels, fails, A, result_of("E S W N"), rules)  # lost at own A: third
+    up = level_up(levels, fails, NS, result_of("E S W N"), rules)  # lost at own A: third
     assert up.levels[0] == 0 and not up.passed_a
 
 
@@ -906,6 +928,9 @@ ORDERS = [" ".join(p) for p in itertools.permutations("NESW")]
 
 
 @settings(max_examples=300, deadline=None)
+@example(ns=A, ew=A, fails=(0, 0), owner=NS, order="E W N S", limit=0)  # no pass for E–W
+@example(ns=A, ew=A, fails=(1, 2), owner=EW, order="N E W S", limit=3)  # E–W's third failure
+@example(ns=A, ew=A, fails=(2, 0), owner=EW, order="E N W S", limit=3)  # E–W pass their A
 @given(
     ns=st.integers(0, 12),
     ew=st.integers(0, 12),
@@ -917,17 +942,16 @@ ORDERS = [" ".join(p) for p in itertools.permutations("NESW")]
 def test_level_up_agrees_with_the_model(
     ns: int, ew: int, fails: tuple[int, int], owner: Side, order: str, limit: int
 ) -> None:
-    # Both sides at A makes "the side's own level A" ambiguous (see the review report):
-    # the model says the deal belongs to the last winner only; keep to unambiguous cases.
-    assume(not (ns == A and ew == A))
+    # Both sides at A included: §8 says the deal is the last winner's (``owner``) A.
     levels = (ns, ew)
     result = result_of(order)
-    up = level_up(levels, fails, levels[owner], result, Ruleset(a_fail_limit=limit))
+    up = level_up(levels, fails, owner, result, Ruleset(a_fail_limit=limit))
     want_levels, want_fails, passed = model_level_up(levels, fails, owner, result, limit)
     assert up.passed_a is passed
     if not passed:
         assert up.levels == want_levels and up.a_failures == want_fails
         assert up.next_level == want_levels[result.winner]
+        assert up.next_owner == result.winner
 
 
 def model_tribute_cards(hand: Cards, level: int) -> set[int]:

@@ -370,6 +370,38 @@ def test_cli_event_create_variant_and_list(migrated_url: str) -> None:
     assert bad.exit_code == 2 and "--variant" in bad.output
 
 
+#: ``migrations/versions/0004_rules.py``: the text migration 0004 gave every existing row.
+COMPETITION_JSON_0004 = (
+    '{"a_fail_limit": 0, "bomb_max": 10, "double_down_plus4": false, "jiefeng_next": false, '
+    '"joker_pair_in_full_house": true, "return_lower_at_ten": false, "return_max_rank": 8}'
+)
+
+
+def test_limit_draw_keeps_the_stored_text_of_earlier_rule_sets() -> None:
+    # The rules column is part of a record's key: the variants added later (limit_draw,
+    # RULES.md §8) must not change the text of the rule sets stored before them, or a
+    # re-import of a stored record would become a second record.
+    assert rules_json(COMPETITION) == COMPETITION_JSON_0004
+    assert rules_json(JIEFENG) == COMPETITION_JSON_0004.replace(
+        '"jiefeng_next": false', '"jiefeng_next": true'
+    )
+    draw = Ruleset(limit_draw=True)
+    assert json.loads(rules_json(draw)) == {**json.loads(COMPETITION_JSON_0004), "limit_draw": True}
+    assert load_rules(rules_json(draw)) == draw and load_rules(COMPETITION_JSON_0004) == COMPETITION
+    assert describe_rules(draw) == "limit_draw=true"
+
+
+def test_cli_event_create_limit_draw(migrated_url: str) -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        main, ["event", "--db", migrated_url, "create", "Cup", "--variant", "limit_draw=true"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "rules limit_draw=true" in res.output
+    data = json.loads(runner.invoke(main, ["event", "--db", migrated_url, "list", "--json"]).output)
+    assert data[0]["rules"]["limit_draw"] is True
+
+
 def test_cli_import_variant(engine: Engine, migrated_url: str, tmp_path: Path) -> None:
     records = _folk_records(engine)
     path = tmp_path / "folk.gdn"
