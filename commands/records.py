@@ -8,15 +8,19 @@ from typing import Any
 import click
 
 from commands.common import (
+    check_output,
+    check_output_dir,
     db_errors,
     db_option,
     db_progress,
     emit_rows,
     first_failure,
+    force_option,
     open_database,
     os_error_text,
     output_options,
     parse_variants,
+    read_seed,
     write_output,
 )
 
@@ -213,6 +217,7 @@ def import_command(
 @click.option(
     "--stats", is_flag=True, help="Also print play statistics beside the figures from real play."
 )
+@force_option
 @output_options
 def simulate_command(
     seed_hex: str | None,
@@ -224,6 +229,7 @@ def simulate_command(
     team_y: str,
     output: str | None,
     stats: bool,
+    force: bool,
     fmt: str,
 ) -> None:
     """Play boards by bots in two rooms, seats swapped, and list each board's swing.
@@ -234,7 +240,7 @@ def simulate_command(
     \b
     Example: guandan simulate --seed-file cup.seed --level-schedule cycle --boards 16 -o match.gdn
     """
-    from duplicate.dealing import GENERATOR_ID, LevelSchedule, read_seed_file
+    from duplicate.dealing import GENERATOR_ID, LevelSchedule
     from duplicate.errors import DuplicateError
     from duplicate.gdn import dumps
     from duplicate.simulate import (
@@ -251,9 +257,10 @@ def simulate_command(
         raise click.UsageError("--stats has no CSV form: use the table or --json")
     if output == "-" and fmt != "table":
         raise click.UsageError(f"-o - writes the records to standard output: no room for --{fmt}")
+    check_output(output, force)
     try:
         if seed_file is not None:
-            seeds = read_seed_file(seed_file)
+            seeds = read_seed(seed_file)
             key, generator = seeds.key(delayed), seeds.generator
         else:
             assert seed_hex is not None
@@ -277,7 +284,7 @@ def simulate_command(
         raise click.ClickException(str(exc)) from exc
     records = [r for o in outcomes for r in (o.open, o.closed)]
     if output is not None:
-        write_output(dumps(records), output)
+        write_output(dumps(records), output, force)
     summary = play_statistics(records) if stats else None
     if output == "-":
         if summary is not None:
@@ -330,6 +337,10 @@ def simulate_command(
     help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
     "(repeatable; default: the competition rules).",
 )
+@click.option(
+    "--force", is_flag=True,
+    help="Write the --html report into a folder that already holds files.",
+)
 @output_options
 def compare_command(
     file: str,
@@ -337,6 +348,7 @@ def compare_command(
     detail: bool | None,
     html_dir: str | None,
     variants: tuple[str, ...],
+    force: bool,
     fmt: str,
 ) -> None:
     """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
@@ -356,6 +368,8 @@ def compare_command(
     from engine.errors import GuandanError
 
     rules = parse_variants(variants)
+    if html_dir is not None:
+        check_output_dir(html_dir, force)
     try:
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:

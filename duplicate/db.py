@@ -4,7 +4,8 @@
   variable, else the embedded default, a SQLite file ``guandan.sqlite`` in the current
   directory. Any SQLAlchemy URL works; ``postgresql://`` and ``postgres://`` are taken to
   mean the psycopg 3 driver.
-* :func:`make_engine` turns SQLite's foreign keys on for every connection.
+* :func:`make_engine` turns SQLite's foreign keys on for every connection, and creates a
+  new SQLite file with mode 0600 (it holds boards not yet played).
 * :func:`session_scope` is the only place sessions are opened: one transaction
   (``Session.begin()``), committed on success and rolled back on any error, so an
   interrupted operation leaves nothing half-written.
@@ -68,6 +69,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_file(parsed: URL) -> str | None:
+    """The path of a SQLite database file named by ``parsed`` (not memory, not a URI)."""
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:":
+        return None
+    if path.startswith("file:") or parsed.query.get("uri"):
+        return None
+    return path
+
+
+def _create_private(path: str) -> None:
+    """Create the SQLite file ``path`` empty with mode 0600 (owner only) if it is missing,
+    before SQLite creates it with the umask's mode (usually 0644, world-readable): the
+    database holds unplayed boards. SQLite gives its journal files the database's mode."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:
+        return  # it exists (left as it is), or its folder is missing: SQLite will say so
+    os.close(fd)
+
+
 def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     """A SQLAlchemy engine for ``url`` (resolved by :func:`resolve_url`)."""
     parsed = _parse(resolve_url(url))
@@ -79,6 +101,9 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         ) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        path = _sqlite_file(parsed)
+        if path is not None:
+            event.listen(engine, "do_connect", lambda *_args: _create_private(path))
     return engine
 
 
