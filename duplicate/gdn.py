@@ -723,8 +723,8 @@ def split_deals(text: str | bytes, *, file: str | None = None) -> list[tuple[int
     return [(a, "\n".join(lines[a - 1 : b - 1])) for a, b in zip(starts, ends, strict=True)]
 
 
-#: Bytes read at most for one line by :func:`iter_file`: a line of :data:`MAX_LINE`
-#: characters has at most four bytes a character.
+#: Bytes of one line beyond which :func:`iter_file` stops holding it: a line of
+#: :data:`MAX_LINE` characters has at most four bytes a character.
 _LINE_BYTES = 4 * MAX_LINE + 1
 
 
@@ -753,51 +753,92 @@ def iter_file(
     return _iter_open_file(fp, name, strict, progress)
 
 
+#: Bytes read from the file at a time by :func:`iter_file`.
+_BLOCK = 1 << 20
+
+
 def _iter_open_file(
     fp: IO[bytes], name: str, strict: bool, progress: Callable[[int], object] | None
 ) -> Iterator[DealRecord]:
-    done = [0, 0]  # bytes read, bytes already reported
+    # characters of the lines handed to the reader, and what of it was reported: progress
+    # goes by characters as deals are read (no more than their bytes), topped up to the
+    # file's bytes at the end
+    done = [0, 0]
+    read = [0]  # bytes read from the file
+
+    def block() -> bytes:
+        data = fp.read(_BLOCK)
+        read[0] += len(data)
+        return data
+
+    def decoded(data: bytes, first: int, base: int) -> list[str]:
+        """The lines of ``data`` (whole lines, LF removed), the first numbered ``first`` at
+        byte ``base`` of the file; a line that is not UTF-8 is read with U+FFFD and noted
+        as an error of its deal (the line still tells where deals begin)."""
+        try:
+            return data.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            pass
+        out = []
+        for number, raw in enumerate(data.split(b"\n"), start=first):
+            try:
+                out.append(raw.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                reader.bad_lines[number] = (
+                    f"not UTF-8 text: {e.reason} at byte {base + e.start}"
+                )
+                out.append(raw.decode("utf-8", "replace"))
+            base += len(raw) + 1
+        return out
 
     def lines() -> Iterator[str]:
-        number = 0
+        number = 0  # lines handed on
+        carry = b""  # the start of a line whose end is not read yet
+        base = 0  # byte offset of carry in the file
         while True:
-            raw = fp.readline(_LINE_BYTES)
-            if not raw:
+            more = block()
+            data = carry + more if carry else more
+            if not data:
                 return
-            number += 1
-            done[0] += len(raw)
-            if len(raw) == _LINE_BYTES and not raw.endswith(b"\n"):
-                # longer than any line may be: skip the rest of it and hand on a line the
+            cut = data.rfind(b"\n") + 1 if more else len(data) + 1
+            if cut == 0:  # no line end in sight
+                if len(data) <= _LINE_BYTES:
+                    carry = data
+                    continue
+                # longer than any line may be: skip to its end and hand on a line that the
                 # reader refuses as too long (the same error as for text read whole)
-                while raw and not raw.endswith(b"\n"):
-                    raw = fp.readline(65536)
-                    done[0] += len(raw)
+                while more and b"\n" not in more:
+                    more = block()
+                carry = more[more.find(b"\n") + 1 :] if more else b""
+                base = read[0] - len(carry)
+                number += 1
+                done[0] += MAX_LINE + 2
                 yield "\ufffd" * (MAX_LINE + 1)
                 continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                # an error of the deal that holds the line (the line, read with U+FFFD for
-                # the bad bytes, still tells where deals begin): the others are read on
-                reader.bad_lines[number] = (
-                    f"not UTF-8 text: {e.reason} at byte {done[0] - len(raw) + e.start}"
-                )
-                text = raw.decode("utf-8", "replace")
-            if number == 1:
-                text = text.lstrip("\ufeff")
-            yield text[:-1] if text.endswith("\n") else text
+            pieces = decoded(data[: cut - 1], number + 1, base)
+            carry = data[cut:]
+            base = read[0] - len(carry)
+            if number == 0 and pieces:
+                pieces[0] = pieces[0].lstrip("\ufeff")
+            for piece in pieces:
+                number += 1
+                done[0] += len(piece) + 1
+                yield piece
+            if not more:
+                return
 
-    def report() -> None:
-        if progress is not None and done[0] > done[1]:
-            progress(done[0] - done[1])
-            done[1] = done[0]
+    def report(final: bool = False) -> None:
+        total = read[0] if final else min(done[0], read[0])
+        if progress is not None and total > done[1]:
+            progress(total - done[1])
+            done[1] = total
 
     reader = _Reader(lines(), name, strict)
     with fp:
         for rec in reader.records():
             report()
             yield rec
-        report()
+        report(final=True)
 
 
 def loads(
