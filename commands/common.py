@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 import click
 from sqlalchemy.exc import SQLAlchemyError
 
+from duplicate.names import display_text, display_width
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -51,19 +53,30 @@ def emit_rows(
         click.echo(buf.getvalue(), nl=False)
         return
     cells = [[_cell(row.get(c)) for c in cols] for row in data]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
-    click.echo("  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip())
+    # widths in terminal columns: a Chinese character takes two (duplicate.names)
+    sizes = [[display_width(v) for v in r] for r in cells]
+    widths = [
+        max([display_width(c)] + [s[i] for s in sizes]) for i, c in enumerate(cols)
+    ]
+    click.echo("  ".join(_pad(c, w) for c, w in zip(cols, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
     for r in cells:
-        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+        click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns."""
+    return text + " " * (width - display_width(text))
 
 
 def _cell(value: Any) -> str:
+    """A value as table or CSV text; control characters written as escapes (``\\x1b``),
+    so that a name holding an escape sequence cannot drive the terminal."""
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
-        return " ".join(str(v) for v in value)
-    return str(value)
+        return display_text(" ".join(str(v) for v in value))
+    return display_text(str(value))
 
 
 # --- database and boards (db, deals) ---------------------------------------------

@@ -223,6 +223,9 @@ def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str |
               help="Instead of a stored set, check published .gdn hand records (no database).")
 @click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
               help="With --gdn: the set's level schedule (fixed, fixed:LEVEL, cycle, random).")
+@click.option("--boards", "board_count", type=click.IntRange(min=1), metavar="N",
+              help="With --gdn: the set has boards 1..N (default: up to the highest found); "
+              "each must be there once.")
 @click.option("--delayed", metavar="VALUE", help="The delayed value (default: the stored one).")
 @click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
@@ -232,6 +235,7 @@ def deals_verify_command(
     seed_file: str,
     set_name: str | None,
     gdn_file: str | None,
+    board_count: int | None,
     schedule: str,
     delayed: str | None,
     commitment: str | None,
@@ -242,8 +246,9 @@ def deals_verify_command(
     With --set: the stored set, against its stored commitment (and --commitment, the
     published one). A check only: the seed is not recorded as revealed (that is 'deals
     reveal'), so exports go on without it. With --gdn: published
-    hand records, by anyone, without a database. Every board's hands, level, leader and
-    DealId are compared; exits 1 naming the first difference.
+    hand records, by anyone, without a database: boards 1 to N (--boards N, else the
+    highest found), each once. Every board's hands, level, leader and DealId are
+    compared; exits 1 naming the first difference.
 
     \b
     Examples: guandan deals verify cup.seed --set cup
@@ -259,7 +264,9 @@ def deals_verify_command(
 
         with click.open_file(gdn_file, "rb") as f:
             text = decode(f.read(), gdn_file)  # not UTF-8: one GdnError line, not a traceback
-        checked = verify_hand_records(seed, text, schedule, delayed, commitment, gdn_file)
+        checked = verify_hand_records(
+            seed, text, schedule, delayed, commitment, gdn_file, board_count
+        )
         if as_json:
             doc = {"ok": True, "boards_checked": checked, "commitment": seed.commitment}
             click.echo(json_text(doc), nl=False)
@@ -268,6 +275,8 @@ def deals_verify_command(
                        f"commitment {seed.commitment}")
         return
     assert set_name is not None
+    if board_count is not None:
+        raise click.UsageError("--boards goes with --gdn (a stored set knows its boards)")
     with open_database() as engine:
         total = set_info(engine, set_name).board_count
         with db_progress(total, "Verifying") as tick:

@@ -21,6 +21,7 @@ from commands.common import (
     read_seed,
     write_output,
 )
+from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
 _EVENT_SCORE_COLUMNS = (
@@ -112,6 +113,8 @@ def event_create_command(
 
     rules = parse_variants(variants)
     teams = read_teams_file(teams_file) if teams_file is not None else []
+    name = checked_name(name, "the event name")
+    teams = [(checked_name(t, "team"), [checked_name(p, "player") for p in ps]) for t, ps in teams]
     with open_database() as engine:
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
@@ -173,7 +176,9 @@ def event_team_add_command(
         parts = [x.strip() for x in p.split(",")]
         if len(parts) != 2:
             raise click.BadParameter(f"{p!r} is not two players A,B", param_hint="--pair")
-        pair_list.append((parts[0], parts[1]))
+        pair_list.append((checked_name(parts[0], "player"), checked_name(parts[1], "player")))
+    event, team = checked_name(event, "the event name"), checked_name(team, "team")
+    players = tuple(checked_name(p, "player") for p in players)
     with open_database() as engine:
         info = add_team(engine, event, team, players, pair_list or None)
     click.echo(

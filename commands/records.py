@@ -66,6 +66,12 @@ def replay_command(
     """
     from duplicate.replay import check_files
 
+    for path in files:  # a file that cannot be opened is a file error, not a failed deal
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            raise click.ClickException(os_error_text(exc)) from None
     check = check_files(files, strict=strict, jobs=jobs, rules=parse_variants(variants))
     with db_progress(check.total, "Replaying") as tick:
         reports = list(check.reports(tick))

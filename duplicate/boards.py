@@ -424,8 +424,13 @@ def verify_hand_records(
     delayed: str | None = None,
     commitment: str | None = None,
     source: str = "<gdn>",
+    boards: int | None = None,
 ) -> int:
     """Check published ``.gdn`` hand records against their revealed seed, with no database.
+
+    The records must be boards 1 to N, each once (in any order): N is ``boards`` when
+    given (the size of the set as announced), else the highest board number found, so a
+    board left out or repeated is an error, not a pass.
 
     Each record's board (by its ``Board`` tag) is regenerated with the seed, the delayed
     value and the level schedule, and must have the same hands, level and leader; its
@@ -447,6 +452,7 @@ def verify_hand_records(
     records = loads(text, file=source)
     if not records:
         raise VerificationError(f"{source}: no boards to verify")
+    seen: dict[int, int | None] = {}  # board number -> its line
     for rec in records:
         where = f"{source}:{rec.line}, board {rec.board}"
         try:
@@ -454,6 +460,13 @@ def verify_hand_records(
             published = board_from_hands(rec.hands, number, rec.level, seed.generator)
         except (ValueError, GeneratorError) as exc:
             raise VerificationError(f"{where}: not a hand record of a set ({exc})") from None
+        if number in seen:
+            raise VerificationError(
+                f"{where}: board {number} appears twice (first at line {seen[number]})"
+            )
+        if boards is not None and number > boards:
+            raise VerificationError(f"{where}: board {number} is not one of boards 1 to {boards}")
+        seen[number] = rec.line
         generator = rec.tags.get("Generator", seed.generator)
         if generator != seed.generator:
             raise VerificationError(
@@ -467,6 +480,14 @@ def verify_hand_records(
         published = dataclasses.replace(published, leader=rec.leader)
         fresh = generate_board(key, number, schedule, seed.generator)
         _compare_board(where, published, fresh, "published")
+    last = boards if boards is not None else max(seen)
+    missing = [n for n in range(1, last + 1) if n not in seen]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise VerificationError(
+            f"{source}: board {missing[0]} is missing{more}: a set is boards 1 to {last}, "
+            f"each once"
+        )
     return len(records)
 
 

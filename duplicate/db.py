@@ -48,16 +48,41 @@ def resolve_url(url: str | None = None) -> str:
     return _parse(text).render_as_string(hide_password=False)
 
 
+def mask_url(text: str) -> str:
+    """``text`` with the whole user information (user name and password, everything before
+    the last ``@`` of the part after ``://``) replaced by ``***``, for messages.
+
+    The last ``@``, not the first: in ``user:p@ss@host`` an unescaped ``@`` is part of the
+    password, and SQLAlchemy would take ``ss@host`` for the host name and show it.
+    """
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text
+    authority = rest.split("?", 1)[0]
+    if "@" not in authority or authority.startswith("/"):
+        return text  # no user information (a SQLite path may hold an @)
+    return f"{scheme}://***@{rest[authority.rindex('@') + 1 :]}"
+
+
 def _parse(text: str) -> URL:
     for prefix in ("postgresql://", "postgres://"):
         if text.startswith(prefix):
             text = "postgresql+psycopg://" + text[len(prefix) :]
+    _, sep, rest = text.partition("://")
+    authority = rest.split("?", 1)[0]
+    if sep and not authority.startswith("/") and authority.count("@") > 1:
+        # read as it stands, the part after the first @ would be taken for the host name,
+        # and the driver's error would show it: a piece of the password
+        raise DatabaseUrlError(
+            f"invalid database URL {mask_url(text)!r}: the user name or password holds an "
+            f"'@'; write it %40 (and ':' %3A, '/' %2F)"
+        )
     try:
         return make_url(text)
     except ArgumentError:
         raise DatabaseUrlError(
-            f"invalid database URL {text!r}: expected e.g. sqlite:///guandan.sqlite or "
-            f"postgresql://user@host/dbname"
+            f"invalid database URL {mask_url(text)!r}: expected e.g. sqlite:///guandan.sqlite "
+            f"or postgresql://user@host/dbname"
         ) from None
 
 

@@ -17,7 +17,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from duplicate.errors import DuplicateError
+
 __all__ = [
+    "NameTextError",
+    "checked_name",
     "clean_name",
     "control_character",
     "describe_character",
@@ -32,6 +36,21 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 def clean_name(text: str) -> str:
     """``text`` in Unicode NFC (ASCII text is returned as it is, at no cost)."""
     return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+class NameTextError(DuplicateError):
+    """A name that holds a control character."""
+
+
+def checked_name(text: str, what: str = "a name") -> str:
+    """``text`` in NFC, refused (:class:`NameTextError`) when it holds a control character:
+    for the names people type (teams, players, events) where they enter the program."""
+    bad = control_character(text)
+    if bad is not None:
+        raise NameTextError(
+            f"{what} {display_text(text)!r} holds a control character {describe_character(bad)}"
+        )
+    return clean_name(text)
 
 
 def control_character(text: str) -> str | None:
