@@ -123,7 +123,7 @@ def event_create_command(
         )
     click.echo(
         f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
-        f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}, "
+        f"{info.boards_per_round} boards, scale {info.scale.name}, "
         f"rules {describe_rules(info.rules)}"
     )
     if teams:
