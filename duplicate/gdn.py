@@ -747,7 +747,7 @@ def iter_file(
     """
     name = file if file is not None else os.fspath(path)
     try:
-        fp = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+        fp = open(path, "rb")  # closed by the generator below
     except OSError as exc:
         raise GdnError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
     return _iter_open_file(fp, name, strict, progress)

@@ -428,8 +428,9 @@ def import_records(
     )
 
 
-#: Deals stored between two clearings of the session (its objects are flushed already).
-BATCH = 200
+#: Deals stored between two clearings of the session: the transaction keeps every row it
+#: added until it ends, unless the session lets go of them (they are flushed already).
+BATCH = 50
 
 
 def _import_stream(
