@@ -907,6 +907,9 @@ def _check_writable(rec: DealRecord) -> None:
             raise fail(f"tag {name} is a field of the record, not one of its text tags")
         if "\n" in value or "\r" in value:
             raise fail(f"the value of tag {name} holds a line break")
+        bad = control_character(value)
+        if bad is not None:  # the reader would refuse it
+            raise fail(f"the value of tag {name} holds a control character {describe_character(bad)}")
     texts: list[tuple[str, int | None, Seat | None]] = [(c, None, None) for c in rec.comments]
     for play in rec.plays or ():
         if not play.is_pass and (play.type is None or play.rank is None):
@@ -919,6 +922,9 @@ def _check_writable(rec: DealRecord) -> None:
     for text, line, seat in texts:
         if "\n" in text or "\r" in text:
             raise fail(f"a comment holds a line break: {text!r}", line, seat)
+        bad = control_character(text)
+        if bad is not None:
+            raise fail(f"a comment holds a control character {describe_character(bad)}", line, seat)
 
 
 def format_record(rec: DealRecord) -> str:

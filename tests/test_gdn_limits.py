@@ -138,3 +138,14 @@ def test_names_are_read_as_nfc() -> None:
     obj = gdn.to_json(gdn.loads(one_deal())[0])
     obj["tags"]["North"] = nfd
     assert gdn.from_json(obj).tags["North"] == "Zhāng Wěi"
+
+
+def test_the_writer_refuses_what_the_reader_would() -> None:
+    rec = gdn.loads(one_deal())[0]
+    rec.tags["Event"] = "Cup\x1b[2J"
+    with pytest.raises(GdnError, match="cannot write: the value of tag Event holds a control"):
+        gdn.dumps(rec)
+    rec.tags["Event"] = "Cup"
+    rec.comments.append("a\x00b")
+    with pytest.raises(GdnError, match="cannot write: a comment holds a control character U"):
+        gdn.dumps(rec)
