@@ -298,7 +298,7 @@ def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | Non
     """
     if not failed:
         return
-    first = next((e for e in errors if e), "see the listing")
+    first = display_text(next((e for e in errors if e), "see the listing"))
     click.echo(
         f"Error: {failed} of {total} deal{'' if total == 1 else 's'} not {verb}; first: {first}",
         err=True,
