@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 import click
 from sqlalchemy.exc import SQLAlchemyError
 
+from duplicate.names import display_text, display_width
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -51,19 +53,30 @@ def emit_rows(
         click.echo(buf.getvalue(), nl=False)
         return
     cells = [[_cell(row.get(c)) for c in cols] for row in data]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
-    click.echo("  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip())
+    # widths in terminal columns: a Chinese character takes two (duplicate.names)
+    sizes = [[display_width(v) for v in r] for r in cells]
+    widths = [
+        max([display_width(c)] + [s[i] for s in sizes]) for i, c in enumerate(cols)
+    ]
+    click.echo("  ".join(_pad(c, w) for c, w in zip(cols, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
     for r in cells:
-        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+        click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns."""
+    return text + " " * (width - display_width(text))
 
 
 def _cell(value: Any) -> str:
+    """A value as table or CSV text; control characters written as escapes (``\\x1b``),
+    so that a name holding an escape sequence cannot drive the terminal."""
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
-        return " ".join(str(v) for v in value)
-    return str(value)
+        return display_text(" ".join(str(v) for v in value))
+    return display_text(str(value))
 
 
 # --- database and boards (db, deals) ---------------------------------------------
@@ -153,11 +166,81 @@ def db_progress(total: int, label: str) -> Any:
     return running()
 
 
-def write_output(text: str, output: str | None) -> None:
+def force_option(func: F) -> F:
+    """Add ``--force``: replace an existing output file or fill a used output folder."""
+    return click.option(
+        "--force", is_flag=True,
+        help="Replace an existing output file (a seed file is never written over).",
+    )(func)
+
+
+def check_output(output: str | None, force: bool = False) -> None:
+    """Refuse to write over an existing file without ``force``, and over a seed file ever.
+
+    A seed file is known by its content (:func:`duplicate.dealing.is_seed_file`), so a
+    secret seed named ``cup.gdn`` is as safe as ``cup.seed``. Standard output (``-`` or
+    none) is always writable. Call it before the work, so that nothing is done in vain.
+    """
+    import os
+
+    from duplicate.dealing import is_seed_file
+
+    if output is None or output == "-":
+        return
+    if is_seed_file(output):
+        raise click.ClickException(
+            f"{output} is a seed file: it is never written over (choose another output file)"
+        )
+    if os.path.lexists(output) and not force:
+        raise click.ClickException(f"{output} already exists: give --force to replace it")
+
+
+def check_output_dir(outdir: str, force: bool = False) -> None:
+    """Refuse an output folder that already holds files, unless ``force``; refuse one that
+    holds a seed file even then (a report never shares its folder with a secret)."""
+    import os
+
+    from duplicate.dealing import is_seed_file
+
+    if not os.path.isdir(outdir):
+        return  # missing: created by the writer; a file in the way: the writer says so
+    names = sorted(os.listdir(outdir))
+    if names and not force:
+        raise click.ClickException(
+            f"folder {outdir} is not empty: give --force to write into it, or another folder"
+        )
+    for name in names:
+        if is_seed_file(os.path.join(outdir, name)):
+            raise click.ClickException(
+                f"{os.path.join(outdir, name)} is a seed file: no report is written beside it "
+                f"(choose another folder)"
+            )
+
+
+def read_seed(path: str) -> Any:
+    """:func:`duplicate.dealing.read_seed_file`, with a warning on standard error when the
+    file may be read by users other than its owner (the seed is secret until revealed)."""
+    from duplicate.dealing import exposed_mode, read_seed_file
+
+    seed = read_seed_file(path)
+    mode = exposed_mode(path)
+    if mode is not None:
+        click.echo(
+            f"Warning: seed file {path} is readable by other users (mode {mode:04o}): "
+            f"keep it secret with 'chmod 600 {path}'",
+            err=True,
+        )
+    return seed
+
+
+def write_output(text: str, output: str | None, force: bool = False) -> None:
     """Write ``text`` to the file ``output`` (``-`` or none: standard output).
 
-    A path that cannot be written (missing folder, no permission) is one clear error line.
+    An existing file is replaced only with ``force``, a seed file never
+    (:func:`check_output`). A path that cannot be written (missing folder, no permission)
+    is one clear error line.
     """
+    check_output(output, force)
     try:
         with click.open_file(output or "-", "w", encoding="utf-8") as f:
             f.write(text)
@@ -215,7 +298,7 @@ def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | Non
     """
     if not failed:
         return
-    first = next((e for e in errors if e), "see the listing")
+    first = display_text(next((e for e in errors if e), "see the listing"))
     click.echo(
         f"Error: {failed} of {total} deal{'' if total == 1 else 's'} not {verb}; first: {first}",
         err=True,

@@ -5,13 +5,16 @@ from __future__ import annotations
 import click
 
 from commands.common import (
+    check_output,
     db_errors,
     db_option,
     db_progress,
     emit_rows,
+    force_option,
     json_text,
     open_database,
     output_options,
+    read_seed,
     write_output,
 )
 
@@ -97,6 +100,7 @@ def deals_seed_command(path: str, delayed_info: str | None, as_json: bool) -> No
               "'-' is standard output.")
 @click.option("--event", metavar="TEXT", help="Event tag of the hand records.")
 @click.option("--json", "as_json", is_flag=True, help="Write JSON instead of .gdn.")
+@force_option
 @db_option
 @db_errors
 def deals_generate_command(
@@ -109,11 +113,14 @@ def deals_generate_command(
     output: str | None,
     event: str | None,
     as_json: bool,
+    force: bool,
 ) -> None:
     """Generate a set of N boards from SEED_FILE, into the database and/or a file.
 
-    A board already stored (same DealId) is refused and nothing is stored. Without
-    --store and without --output, the boards go to standard output.
+    One seed makes one set: a second set from the same seed file (same commitment, even
+    with another --delayed value or --name) is refused, as is a board already stored
+    (same DealId); then nothing is stored. Without --store and without --output, the
+    boards go to standard output.
 
     \b
     Example: guandan deals generate cup.seed -n 32 --level-schedule cycle
@@ -122,9 +129,8 @@ def deals_generate_command(
     from pathlib import Path
 
     from duplicate.boards import generate_set, hand_records, store_set
-    from duplicate.dealing import read_seed_file
-
-    seed = read_seed_file(seed_file)
+    check_output(output, force)
+    seed = read_seed(seed_file)
     set_name = name or Path(seed_file).stem
     with db_progress(count, "Dealing") as tick:
         board_set = generate_set(seed, count, set_name, schedule, delayed, tick)
@@ -135,7 +141,7 @@ def deals_generate_command(
             board_set = dataclasses.replace(board_set, info=info)
     if output is not None or not store:
         text = json_text(board_set.to_dict()) if as_json else hand_records(board_set.boards, event)
-        write_output(text, output)
+        write_output(text, output, force)
     if output == "-" or not store:
         return
     info = board_set.info
@@ -197,10 +203,9 @@ def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, a
 def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str | None) -> None:
     """Print SEED_FILE for publication once the boards have been played."""
     from duplicate.boards import reveal_set
-    from duplicate.dealing import read_seed_file
     from duplicate.errors import VerificationError
 
-    seed = read_seed_file(seed_file)
+    seed = read_seed(seed_file)
     if set_name is not None:
         with open_database() as engine:
             reveal_set(engine, set_name, seed, commitment)
@@ -218,6 +223,9 @@ def deals_reveal_command(seed_file: str, set_name: str | None, commitment: str |
               help="Instead of a stored set, check published .gdn hand records (no database).")
 @click.option("--level-schedule", "schedule", default="fixed", show_default=True, metavar="SPEC",
               help="With --gdn: the set's level schedule (fixed, fixed:LEVEL, cycle, random).")
+@click.option("--boards", "board_count", type=click.IntRange(min=1), metavar="N",
+              help="With --gdn: the set has boards 1..N (default: up to the highest found); "
+              "each must be there once.")
 @click.option("--delayed", metavar="VALUE", help="The delayed value (default: the stored one).")
 @click.option("--commitment", metavar="HEX", help="Also check against the published commitment.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
@@ -227,6 +235,7 @@ def deals_verify_command(
     seed_file: str,
     set_name: str | None,
     gdn_file: str | None,
+    board_count: int | None,
     schedule: str,
     delayed: str | None,
     commitment: str | None,
@@ -235,26 +244,29 @@ def deals_verify_command(
     """Regenerate boards from their revealed SEED_FILE and check every one.
 
     With --set: the stored set, against its stored commitment (and --commitment, the
-    published one); on success the seed is recorded as revealed. With --gdn: published
-    hand records, by anyone, without a database. Every board's hands, level, leader and
-    DealId are compared; exits 1 naming the first difference.
+    published one). A check only: the seed is not recorded as revealed (that is 'deals
+    reveal'), so exports go on without it. With --gdn: published
+    hand records, by anyone, without a database: boards 1 to N (--boards N, else the
+    highest found), each once. Every board's hands, level, leader and DealId are
+    compared; exits 1 naming the first difference.
 
     \b
     Examples: guandan deals verify cup.seed --set cup
               guandan deals verify cup.seed --gdn cup.gdn --level-schedule cycle
     """
     from duplicate.boards import set_info, verify_hand_records, verify_set
-    from duplicate.dealing import read_seed_file
 
     if (set_name is None) == (gdn_file is None):
         raise click.UsageError("give exactly one of --set NAME and --gdn FILE")
-    seed = read_seed_file(seed_file)
+    seed = read_seed(seed_file)
     if gdn_file is not None:
         from duplicate.gdn import decode
 
         with click.open_file(gdn_file, "rb") as f:
             text = decode(f.read(), gdn_file)  # not UTF-8: one GdnError line, not a traceback
-        checked = verify_hand_records(seed, text, schedule, delayed, commitment, gdn_file)
+        checked = verify_hand_records(
+            seed, text, schedule, delayed, commitment, gdn_file, board_count
+        )
         if as_json:
             doc = {"ok": True, "boards_checked": checked, "commitment": seed.commitment}
             click.echo(json_text(doc), nl=False)
@@ -263,6 +275,8 @@ def deals_verify_command(
                        f"commitment {seed.commitment}")
         return
     assert set_name is not None
+    if board_count is not None:
+        raise click.UsageError("--boards goes with --gdn (a stored set knows its boards)")
     with open_database() as engine:
         total = set_info(engine, set_name).board_count
         with db_progress(total, "Verifying") as tick:
@@ -281,13 +295,19 @@ def deals_verify_command(
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
 @click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
+@force_option
 @db_option
 @db_errors
-def deals_export_command(name: str, fmt: str, output: str | None, event: str | None) -> None:
-    """Export a stored set: .gdn hand records, JSON, or printable HTML hand records."""
+def deals_export_command(
+    name: str, fmt: str, output: str | None, event: str | None, force: bool
+) -> None:
+    """Export a stored set: .gdn hand records, JSON, or printable HTML hand records.
+
+    An existing output file is replaced only with --force; a seed file never."""
     from duplicate.boards import hand_records, load_set
     from duplicate.handrecords import render_html
 
+    check_output(output, force)
     with open_database() as engine:
         board_set = load_set(engine, name)
     if fmt == "html":
@@ -296,6 +316,6 @@ def deals_export_command(name: str, fmt: str, output: str | None, event: str | N
         text = json_text(board_set.to_dict())
     else:
         text = hand_records(board_set.boards, event)
-    write_output(text, output)
+    write_output(text, output, force)
 
 

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from commands.common import db_errors, emit_rows, output_options, parse_variants
+from commands.common import check_output_dir, db_errors, emit_rows, output_options, parse_variants
 from commands.events import EVENT_BOARD_COLUMNS
 
 # demo (the newcomer's first command: duplicate.demo) -----------------------------------
@@ -20,8 +20,12 @@ from commands.events import EVENT_BOARD_COLUMNS
 @click.option("--seed", "seed_hex", metavar="HEX", help="Seed of boards and bots (default: new).")
 @click.option("--boards", type=click.IntRange(min=1, max=64), default=8, show_default=True,
               help="Boards in the match.")
+@click.option("--force", is_flag=True,
+              help="Write the report into a folder that already holds files.")
 @db_errors
-def demo_command(db_url: str | None, outdir: str, seed_hex: str | None, boards: int) -> None:
+def demo_command(
+    db_url: str | None, outdir: str, seed_hex: str | None, boards: int, force: bool
+) -> None:
     """Show the whole service at work: boards, a two-room bot match, scores, a report.
 
     Generates a board set, plays a match of two teams of bots in the open and closed
@@ -30,6 +34,7 @@ def demo_command(db_url: str | None, outdir: str, seed_hex: str | None, boards: 
     """
     from duplicate.demo import DEFAULT_DB, run_demo
 
+    check_output_dir(outdir, force)
     result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
     score = result.score.score
     click.echo("")

@@ -7,16 +7,21 @@ from typing import Any
 import click
 
 from commands.common import (
+    check_output,
+    check_output_dir,
     db_errors,
     db_option,
     db_progress,
     emit_rows,
+    force_option,
     json_text,
     open_database,
     output_options,
     parse_variants,
+    read_seed,
     write_output,
 )
+from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
 _EVENT_SCORE_COLUMNS = (
@@ -108,6 +113,8 @@ def event_create_command(
 
     rules = parse_variants(variants)
     teams = read_teams_file(teams_file) if teams_file is not None else []
+    name = checked_name(name, "the event name")
+    teams = [(checked_name(t, "team"), [checked_name(p, "player") for p in ps]) for t, ps in teams]
     with open_database() as engine:
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
@@ -116,7 +123,7 @@ def event_create_command(
         )
     click.echo(
         f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
-        f"{info.boards_per_round} boards, scale {info.scale.name}, seed {info.seed}, "
+        f"{info.boards_per_round} boards, scale {info.scale.name}, "
         f"rules {describe_rules(info.rules)}"
     )
     if teams:
@@ -169,7 +176,9 @@ def event_team_add_command(
         parts = [x.strip() for x in p.split(",")]
         if len(parts) != 2:
             raise click.BadParameter(f"{p!r} is not two players A,B", param_hint="--pair")
-        pair_list.append((parts[0], parts[1]))
+        pair_list.append((checked_name(parts[0], "player"), checked_name(parts[1], "player")))
+    event, team = checked_name(event, "the event name"), checked_name(team, "team")
+    players = tuple(checked_name(p, "player") for p in players)
     with open_database() as engine:
         info = add_team(engine, event, team, players, pair_list or None)
     click.echo(
@@ -240,12 +249,11 @@ def event_assign_boards_command(
     delayed: str | None, schedule: str, first: int | None,
 ) -> None:
     """Give a round of EVENT its boards, from a stored set or a seed file."""
-    from duplicate.dealing import read_seed_file
     from duplicate.events import assign_boards
 
     if (set_name is None) == (seed_file is None):
         raise click.UsageError("give exactly one of --set NAME and --seed-file FILE")
-    seed = read_seed_file(seed_file) if seed_file is not None else None
+    seed = read_seed(seed_file) if seed_file is not None else None
     if seed is not None and seed.delayed_info is not None and not delayed:
         raise click.UsageError("the seed file announces delayed information: give --delayed")
     with open_database() as engine:
@@ -315,14 +323,16 @@ def event_import_command(
               default="mixed", show_default=True, help="Bots of each match's team Y.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Also write the records to this .gdn file.")
+@force_option
 @db_option
 @db_errors
 def event_play_bots_command(
-    event: str, round_no: int, x_policy: str, y_policy: str, output: str | None
+    event: str, round_no: int, x_policy: str, y_policy: str, output: str | None, force: bool
 ) -> None:
     """Play a round of EVENT with the self-play bots and import the records."""
     from duplicate.events import play_bots
 
+    check_output(output, force)
     with open_database() as engine:
         summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
     click.echo(f"round {round_no}: {summary.records} records played and imported")
@@ -472,27 +482,33 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
               help="Only this round.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
+@force_option
 @db_option
 @db_errors
-def event_export_command(event: str, round_no: int | None, output: str | None) -> None:
+def event_export_command(
+    event: str, round_no: int | None, output: str | None, force: bool
+) -> None:
     """Write EVENT's stored records as .gdn text."""
     from duplicate.events import export_records
 
+    check_output(output, force)
     with open_database() as engine:
         text = export_records(engine, event, round_no)
-    write_output(text, output)
+    write_output(text, output, force)
 
 
 @event_group.command("report")
 @click.argument("event")
 @click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
               help="Folder to write the static HTML report into.")
+@click.option("--force", is_flag=True, help="Write into a folder that already holds files.")
 @db_option
 @db_errors
-def event_report_command(event: str, outdir: str) -> None:
+def event_report_command(event: str, outdir: str, force: bool) -> None:
     """Write EVENT's HTML report: standings, matches board by board, each board's rooms."""
     from duplicate.events import write_event_report
 
+    check_output_dir(outdir, force)
     with open_database() as engine:
         index = write_event_report(engine, event, outdir)
     click.echo(f"report written: {index}")

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import click
 
 from commands.common import (
+    check_output,
+    check_output_dir,
     db_errors,
     db_option,
     db_progress,
     emit_rows,
     first_failure,
+    force_option,
     open_database,
     os_error_text,
     output_options,
     parse_variants,
+    read_seed,
     write_output,
 )
 
@@ -61,6 +66,12 @@ def replay_command(
     """
     from duplicate.replay import check_files
 
+    for path in files:  # a file that cannot be opened is a file error, not a failed deal
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            raise click.ClickException(os_error_text(exc)) from None
     check = check_files(files, strict=strict, jobs=jobs, rules=parse_variants(variants))
     with db_progress(check.total, "Replaying") as tick:
         reports = list(check.reports(tick))
@@ -135,8 +146,10 @@ def import_command(
         raise click.UsageError("--reason and --by go with --correction")
     fix = Correction(reason, by) if correction and reason and by else None
     rules = parse_variants(variants)
+    # the bar advances deal by deal, by the bytes read (a file can hold 10,000 deals)
+    size = sum(os.path.getsize(f) for f in files if os.path.isfile(f))
     with open_database() as engine:
-        with db_progress(len(files), "Importing") as tick:
+        with db_progress(size, "Importing") as tick:
             outcomes = list(
                 import_files(
                     engine,
@@ -213,6 +226,7 @@ def import_command(
 @click.option(
     "--stats", is_flag=True, help="Also print play statistics beside the figures from real play."
 )
+@force_option
 @output_options
 def simulate_command(
     seed_hex: str | None,
@@ -224,6 +238,7 @@ def simulate_command(
     team_y: str,
     output: str | None,
     stats: bool,
+    force: bool,
     fmt: str,
 ) -> None:
     """Play boards by bots in two rooms, seats swapped, and list each board's swing.
@@ -234,7 +249,7 @@ def simulate_command(
     \b
     Example: guandan simulate --seed-file cup.seed --level-schedule cycle --boards 16 -o match.gdn
     """
-    from duplicate.dealing import GENERATOR_ID, LevelSchedule, read_seed_file
+    from duplicate.dealing import GENERATOR_ID, LevelSchedule
     from duplicate.errors import DuplicateError
     from duplicate.gdn import dumps
     from duplicate.simulate import (
@@ -251,9 +266,10 @@ def simulate_command(
         raise click.UsageError("--stats has no CSV form: use the table or --json")
     if output == "-" and fmt != "table":
         raise click.UsageError(f"-o - writes the records to standard output: no room for --{fmt}")
+    check_output(output, force)
     try:
         if seed_file is not None:
-            seeds = read_seed_file(seed_file)
+            seeds = read_seed(seed_file)
             key, generator = seeds.key(delayed), seeds.generator
         else:
             assert seed_hex is not None
@@ -277,7 +293,7 @@ def simulate_command(
         raise click.ClickException(str(exc)) from exc
     records = [r for o in outcomes for r in (o.open, o.closed)]
     if output is not None:
-        write_output(dumps(records), output)
+        write_output(dumps(records), output, force)
     summary = play_statistics(records) if stats else None
     if output == "-":
         if summary is not None:
@@ -330,6 +346,10 @@ def simulate_command(
     help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
     "(repeatable; default: the competition rules).",
 )
+@click.option(
+    "--force", is_flag=True,
+    help="Write the --html report into a folder that already holds files.",
+)
 @output_options
 def compare_command(
     file: str,
@@ -337,6 +357,7 @@ def compare_command(
     detail: bool | None,
     html_dir: str | None,
     variants: tuple[str, ...],
+    force: bool,
     fmt: str,
 ) -> None:
     """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
@@ -356,6 +377,8 @@ def compare_command(
     from engine.errors import GuandanError
 
     rules = parse_variants(variants)
+    if html_dir is not None:
+        check_output_dir(html_dir, force)
     try:
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:

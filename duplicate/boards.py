@@ -169,8 +169,9 @@ def _board_row(set_id: int, board: Board) -> dict[str, Any]:
 def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = None) -> SetInfo:
     """Store a generated set and all its boards in one transaction.
 
-    Refused with :class:`BoardExistsError` when a set of that name exists or any board's
-    DealId is already stored; then nothing is written.
+    Refused with :class:`BoardExistsError` when a set of that name exists, a set was already
+    made from the same seed file (same commitment: one seed makes one set, whatever the
+    delayed value) or any board's DealId is already stored; then nothing is written.
     """
     check_schema(engine)
     info = board_set.info
@@ -178,6 +179,17 @@ def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = N
         with session_scope(engine) as session:
             if session.scalar(select(models.BoardSet.id).where(models.BoardSet.name == info.name)):
                 raise BoardExistsError(f"a board set named {info.name!r} is already stored")
+            made = session.scalar(
+                select(models.BoardSet.name).where(models.BoardSet.commitment == info.commitment)
+            )
+            if made is not None:
+                # with another delayed value the boards differ, so the DealId check below
+                # would let a second set through under the same published commitment
+                raise BoardExistsError(
+                    f"the seed file (commitment {info.commitment[:16]}…) already made set "
+                    f"{made!r}: one seed makes one set (use that set, or create a new seed "
+                    f"with 'guandan deals seed')"
+                )
             row = models.BoardSet(
                 name=info.name,
                 generator=info.generator,
@@ -361,9 +373,10 @@ def verify_set(
 
     Checks: the seed file's SHA-256 is the stored commitment (and the published one, when
     given); the generator and delayed value are the stored ones; every stored board has the
-    regenerated hands, level, leader and DealId, and the set has exactly its boards. On
-    success the seed is recorded as revealed. Raises :class:`VerificationError` naming the
-    first difference.
+    regenerated hands, level, leader and DealId, and the set has exactly its boards. A
+    check only: nothing is written, the seed is not recorded as revealed (that is
+    :func:`reveal_set`, ``guandan deals reveal``). Raises :class:`VerificationError` naming
+    the first difference.
     """
     stored = load_set(engine, name)
     info = stored.info
@@ -379,8 +392,7 @@ def verify_set(
         )
     fresh = generate_set(seed, info.board_count, name, info.level_schedule, value, progress)
     _compare(name, stored.boards, fresh.boards)
-    revealed = reveal_set(engine, name, seed, commitment)
-    return Verification(revealed, len(fresh.boards))
+    return Verification(info, len(fresh.boards))
 
 
 def _compare(name: str, stored: Sequence[Board], fresh: Sequence[Board]) -> None:
@@ -412,8 +424,13 @@ def verify_hand_records(
     delayed: str | None = None,
     commitment: str | None = None,
     source: str = "<gdn>",
+    boards: int | None = None,
 ) -> int:
     """Check published ``.gdn`` hand records against their revealed seed, with no database.
+
+    The records must be boards 1 to N, each once (in any order): N is ``boards`` when
+    given (the size of the set as announced), else the highest board number found, so a
+    board left out or repeated is an error, not a pass.
 
     Each record's board (by its ``Board`` tag) is regenerated with the seed, the delayed
     value and the level schedule, and must have the same hands, level and leader; its
@@ -435,6 +452,7 @@ def verify_hand_records(
     records = loads(text, file=source)
     if not records:
         raise VerificationError(f"{source}: no boards to verify")
+    seen: dict[int, int | None] = {}  # board number -> its line
     for rec in records:
         where = f"{source}:{rec.line}, board {rec.board}"
         try:
@@ -442,6 +460,13 @@ def verify_hand_records(
             published = board_from_hands(rec.hands, number, rec.level, seed.generator)
         except (ValueError, GeneratorError) as exc:
             raise VerificationError(f"{where}: not a hand record of a set ({exc})") from None
+        if number in seen:
+            raise VerificationError(
+                f"{where}: board {number} appears twice (first at line {seen[number]})"
+            )
+        if boards is not None and number > boards:
+            raise VerificationError(f"{where}: board {number} is not one of boards 1 to {boards}")
+        seen[number] = rec.line
         generator = rec.tags.get("Generator", seed.generator)
         if generator != seed.generator:
             raise VerificationError(
@@ -455,6 +480,14 @@ def verify_hand_records(
         published = dataclasses.replace(published, leader=rec.leader)
         fresh = generate_board(key, number, schedule, seed.generator)
         _compare_board(where, published, fresh, "published")
+    last = boards if boards is not None else max(seen)
+    missing = [n for n in range(1, last + 1) if n not in seen]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise VerificationError(
+            f"{source}: board {missing[0]} is missing{more}: a set is boards 1 to {last}, "
+            f"each once"
+        )
     return len(records)
 
 

@@ -4,7 +4,8 @@
   variable, else the embedded default, a SQLite file ``guandan.sqlite`` in the current
   directory. Any SQLAlchemy URL works; ``postgresql://`` and ``postgres://`` are taken to
   mean the psycopg 3 driver.
-* :func:`make_engine` turns SQLite's foreign keys on for every connection.
+* :func:`make_engine` turns SQLite's foreign keys on for every connection, and creates a
+  new SQLite file with mode 0600 (it holds boards not yet played).
 * :func:`session_scope` is the only place sessions are opened: one transaction
   (``Session.begin()``), committed on success and rolled back on any error, so an
   interrupted operation leaves nothing half-written.
@@ -47,16 +48,41 @@ def resolve_url(url: str | None = None) -> str:
     return _parse(text).render_as_string(hide_password=False)
 
 
+def mask_url(text: str) -> str:
+    """``text`` with the whole user information (user name and password, everything before
+    the last ``@`` of the part after ``://``) replaced by ``***``, for messages.
+
+    The last ``@``, not the first: in ``user:p@ss@host`` an unescaped ``@`` is part of the
+    password, and SQLAlchemy would take ``ss@host`` for the host name and show it.
+    """
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text
+    authority = rest.split("?", 1)[0]
+    if "@" not in authority or authority.startswith("/"):
+        return text  # no user information (a SQLite path may hold an @)
+    return f"{scheme}://***@{rest[authority.rindex('@') + 1 :]}"
+
+
 def _parse(text: str) -> URL:
     for prefix in ("postgresql://", "postgres://"):
         if text.startswith(prefix):
             text = "postgresql+psycopg://" + text[len(prefix) :]
+    _, sep, rest = text.partition("://")
+    authority = rest.split("?", 1)[0]
+    if sep and not authority.startswith("/") and authority.count("@") > 1:
+        # read as it stands, the part after the first @ would be taken for the host name,
+        # and the driver's error would show it: a piece of the password
+        raise DatabaseUrlError(
+            f"invalid database URL {mask_url(text)!r}: the user name or password holds an "
+            f"'@'; write it %40 (and ':' %3A, '/' %2F)"
+        )
     try:
         return make_url(text)
     except ArgumentError:
         raise DatabaseUrlError(
-            f"invalid database URL {text!r}: expected e.g. sqlite:///guandan.sqlite or "
-            f"postgresql://user@host/dbname"
+            f"invalid database URL {mask_url(text)!r}: expected e.g. sqlite:///guandan.sqlite "
+            f"or postgresql://user@host/dbname"
         ) from None
 
 
@@ -66,6 +92,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def _sqlite_file(parsed: URL) -> str | None:
+    """The path of a SQLite database file named by ``parsed`` (not memory, not a URI)."""
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:":
+        return None
+    if path.startswith("file:") or parsed.query.get("uri"):
+        return None
+    return path
+
+
+def _create_private(path: str) -> None:
+    """Create the SQLite file ``path`` empty with mode 0600 (owner only) if it is missing,
+    before SQLite creates it with the umask's mode (usually 0644, world-readable): the
+    database holds unplayed boards. SQLite gives its journal files the database's mode."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:
+        return  # it exists (left as it is), or its folder is missing: SQLite will say so
+    os.close(fd)
 
 
 def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
@@ -79,6 +126,9 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         ) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        path = _sqlite_file(parsed)
+        if path is not None:
+            event.listen(engine, "do_connect", lambda *_args: _create_private(path))
     return engine
 
 

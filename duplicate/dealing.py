@@ -487,3 +487,29 @@ def create_seed_file(
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     return parse_seed_file(data, os.fspath(path))
+
+
+#: How much of a file :func:`is_seed_file` reads: a seed file is a few hundred bytes.
+_SEED_SNIFF = 64 * 1024
+
+
+def is_seed_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file that holds a seed file, by its content (its
+    ``"format": "guandan-seed/1"`` line, whatever the file is named), so that no output
+    is ever written over a secret seed."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_SEED_SNIFF)
+    except OSError:  # missing, a folder, unreadable: not a seed file we could lose
+        return False
+    return SEED_FORMAT.encode("ascii") in head
+
+
+def exposed_mode(path: str | os.PathLike[str]) -> int | None:
+    """The permission bits of the seed file at ``path`` when users other than its owner may
+    read it (group or others), else ``None``. A seed is secret until the boards are played."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        return None
+    return mode if mode & 0o044 else None

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from duplicate import events
 from duplicate.db import make_engine, upgrade
-from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
 
 #: The demo's database when none is given: a SQLite file in the current directory.
@@ -62,18 +62,24 @@ def run_demo(
 ) -> DemoResult:
     """Run the demo (see the module docstring); ``echo`` receives one line per step."""
     say = echo or (lambda _line: None)
-    seed = (secrets.token_hex(4) if seed is None else seed).strip().lower()
-    if not re.fullmatch(r"[0-9a-f]+", seed):
-        raise DemoError(f"the seed must be hexadecimal (e.g. 1f2e), not {seed!r}")
+    # 256 bits, as every secret seed of the project (dealing.SECRET_BYTES)
+    seed = (secrets.token_hex(SECRET_BYTES) if seed is None else seed).strip().lower()
+    if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > 2 * SECRET_BYTES:
+        raise DemoError(
+            f"the seed must be hexadecimal, at most {2 * SECRET_BYTES} digits (e.g. 1f2e), "
+            f"not {seed!r}"
+        )
+    seed_file = parse_seed_file(seed_file_bytes(demo_secret(seed)))
     engine = make_engine(db_url)
     try:
         upgrade(engine)
         say(f"database {engine.url.render_as_string()} migrated to the newest schema")
-        name = f"Demo {seed}"
+        # named by the board set's commitment, which tells nothing of the seed
+        name = f"Demo {seed_file.commitment[:12]}"
         if any(e.name == name for e in events.list_events(engine)):
             raise DemoError(
-                f"this database already holds the demo of seed {seed}: give another --seed "
-                f"or a fresh --db"
+                "this database already holds the demo of that seed: give another --seed "
+                "or a fresh --db"
             )
         events.create_event(engine, name, seed=seed, fmt="rr", rounds=1, boards_per_round=boards)
         for team, players in TEAMS:
@@ -89,7 +95,6 @@ def run_demo(
             "  closed room: "
             + ", ".join(f"{s} {p}" for s, p in zip("NESW", match.closed_players, strict=True))
         )
-        seed_file = parse_seed_file(seed_file_bytes(demo_secret(seed)))
         assigned = events.assign_boards(engine, name, 1, seed=seed_file)
         say(f"board set {assigned.board_set!r} generated (commitment {seed_file.commitment[:16]}…)")
         played = events.play_bots(engine, name, 1)

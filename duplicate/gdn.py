@@ -16,12 +16,14 @@ with the next deal. Checking that the plays are legal is :mod:`duplicate.replay`
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from duplicate.errors import DuplicateError
+from duplicate.names import clean_name, control_character, describe_character
 from engine.cards import (
     FULL_PACK,
     GUARD_BITS,
@@ -51,6 +53,7 @@ __all__ = [
     "format_record",
     "decode",
     "from_json",
+    "iter_file",
     "iter_records",
     "load",
     "loads",
@@ -84,6 +87,14 @@ _TYPED_TAGS = frozenset({"Level", "Leader", "Deal", "Finish", "Result"})
 _KNOWN_BY_LOWER = {t.lower(): t for t in (*HEADER_TAGS, *TRAILER_TAGS, "Play")}
 #: The canonical number of cards in each hand of a board (RULES.md §1).
 HAND_SIZE = 27
+#: The longest line read, in characters: a deal's longest line (its Deal tag) has about
+#: 340; a longer line is an error naming the file, the line and this limit.
+MAX_LINE = 10_000
+#: The longest tag value read, in characters (the Deal tag's value has about 330).
+MAX_TAG_VALUE = 1_000
+#: The most characters one deal may span (its lines together): reading holds one deal at a
+#: time, so this bounds the memory of reading any file.
+MAX_DEAL_CHARS = 1_000_000
 #: Tag values meaning "unknown" (PGN's and PBN's habit): a Finish or Result with one of these
 #: is read as absent.
 _UNKNOWN_VALUES = frozenset({"", "?", "*", "-"})
@@ -279,6 +290,15 @@ def _split_comments(text: str, line: int) -> tuple[str, list[str]]:
         # a lone CR is a line break to Python's text files (universal newlines) but not to
         # bytes read here, and no writer can put it back: refused rather than kept
         raise GdnError("a carriage return (CR) inside a line: lines end with LF or CRLF", line=line)
+    bad = control_character(text)
+    if bad is not None:
+        # a NUL is stored by SQLite and refused by PostgreSQL, an ESC drives terminals:
+        # refused on read, in tags, plays and comments alike
+        raise GdnError(
+            f"a control character {describe_character(bad)} in the line: only printable text "
+            "and tabs are allowed",
+            line=line,
+        )
     if ";" not in text and "{" not in text:
         return text, []
     content: list[str] = []
@@ -442,16 +462,26 @@ class _Reader:
     """Line-by-line state machine that turns ``.gdn`` text into :class:`DealRecord` s."""
 
     def __init__(
-        self, text: str, file: str | None, strict: bool, first_line: int = 1, scan: bool = False
+        self,
+        text: str | Iterable[str],
+        file: str | None,
+        strict: bool,
+        first_line: int = 1,
+        scan: bool = False,
     ) -> None:
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        self.lines = text.split("\n")
+        if isinstance(text, str):
+            if text.startswith("\ufeff"):
+                text = text[1:]
+            self.lines: Iterable[str] = text.split("\n")
+        else:
+            self.lines = text  # one line at a time, without its "\n" (iter_file)
         self.file = file
         self.strict = strict
         self.first_line = first_line
         # scan only: find where deals begin (same rules as reading), parse nothing else
         self.scan = scan
+        # line number -> why it cannot be read (iter_file: bytes that are not UTF-8)
+        self.bad_lines: dict[int, str] = {}
 
     def records(self) -> Iterator[DealRecord]:
         rec: DealRecord | None = None
@@ -460,8 +490,20 @@ class _Reader:
         skipping = False  # after an error (lenient): ignore the rest of this deal
         blank_before = False
         last_play: Play | None = None
+        size = 0  # characters of the current deal so far
 
         for number, raw in enumerate(self.lines, start=self.first_line):
+            if len(raw) > MAX_LINE:
+                # like any line that cannot be split: an error of the deal, never a tag, so
+                # that the deal boundaries stay those of split_deals
+                if rec is None:
+                    rec = DealRecord(file=self.file, line=number)
+                if not skipping:
+                    self._fail(rec, GdnError(_TOO_LONG, file=self.file, line=number))
+                skipping = True
+                blank_before = False
+                continue
+            bad = self.bad_lines.pop(number, None) if self.bad_lines else None
             text = raw.rstrip("\r \t")
             if not text.strip():
                 blank_before = True
@@ -492,12 +534,17 @@ class _Reader:
             ):
                 yield self._finish(rec, skipping)
                 rec, seen, in_play, skipping, last_play = None, set(), False, False, None
+                size = 0
             blank_before = False
+            size += len(raw) + 1
             if rec is None:
                 if not content and comments:
                     # comments before the first tag belong to the next deal
                     rec = DealRecord(file=self.file, line=number)
                     rec.comments.extend(comments)
+                    if bad is not None and not self.scan:
+                        self._fail(rec, GdnError(bad, file=self.file, line=number))
+                        skipping = True
                     continue
                 rec = DealRecord(file=self.file, line=number)
             second_play = False
@@ -509,6 +556,12 @@ class _Reader:
             if skipping or self.scan:
                 continue
             try:
+                if bad is not None:
+                    raise GdnError(bad, line=number)
+                if size > MAX_DEAL_CHARS:
+                    raise GdnError(
+                        f"the deal spans more than {MAX_DEAL_CHARS:,} characters", line=number
+                    )
                 if tag is not None:
                     if tag[0] == "Play":
                         if second_play:
@@ -571,6 +624,13 @@ class _Reader:
 
     def _set_tag(self, rec: DealRecord, name: str, value: str, number: int) -> None:
         rec.lines[name] = number
+        if len(value) > MAX_TAG_VALUE:
+            raise GdnError(
+                f"the value of tag {name} has {len(value):,} characters: at most "
+                f"{MAX_TAG_VALUE:,}",
+                file=self.file,
+                line=number,
+            )
         try:
             if name == "Level":
                 rec.level = parse_level(_cut(value))
@@ -583,7 +643,7 @@ class _Reader:
             elif name == "Result":
                 rec.result = _parse_result(value)
             else:
-                rec.tags[name] = value
+                rec.tags[name] = clean_name(value)  # names compare equal in any Unicode form
         except GdnError as e:
             raise GdnError(e.reason, file=self.file, line=number, seat=e.seat) from None
         except GuandanError as e:
@@ -621,6 +681,9 @@ class _Reader:
         return rec
 
 
+_TOO_LONG = f"the line has more than {MAX_LINE:,} characters"
+
+
 def decode(data: str | bytes, file: str | None = None) -> str:
     """``.gdn`` text from bytes (UTF-8) or str, the byte-order mark(s) at its start skipped."""
     if isinstance(data, bytes):
@@ -653,11 +716,129 @@ def split_deals(text: str | bytes, *, file: str | None = None) -> list[tuple[int
     alone), so reading each piece with its ``first_line`` gives the same records and errors
     as reading the whole; this is how big inputs are spread over processes.
     """
-    reader = _Reader(decode(text, file), file, False, scan=True)
-    lines = reader.lines
+    lines = decode(text, file).split("\n")
+    reader = _Reader(lines, file, False, scan=True)
     starts = [r.line or 1 for r in reader.records()]
     ends = [*starts[1:], len(lines) + 1] if starts else []  # an empty text has no deals
     return [(a, "\n".join(lines[a - 1 : b - 1])) for a, b in zip(starts, ends, strict=True)]
+
+
+#: Bytes of one line beyond which :func:`iter_file` stops holding it: a line of
+#: :data:`MAX_LINE` characters has at most four bytes a character.
+_LINE_BYTES = 4 * MAX_LINE + 1
+
+
+def iter_file(
+    path: str | os.PathLike[str],
+    *,
+    file: str | None = None,
+    strict: bool = True,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[DealRecord]:
+    """Read the deals of the ``.gdn`` file at ``path`` one at a time, in bounded memory.
+
+    The same records, line numbers and errors as :func:`iter_records` on the whole file,
+    but only one deal (and one line of at most :data:`MAX_LINE` characters) is held at a
+    time, so that a file of any size can be imported. ``file`` names the file in errors
+    (default: ``path``). ``progress(n)`` is called with the bytes read since its last call,
+    once before each deal is yielded and once at the end (the calls add up to the file's
+    size). A file that cannot be opened raises :class:`GdnError`; a line that is not UTF-8
+    is an error of the deal that holds it (raised when strict), as a line that is too long.
+    """
+    name = file if file is not None else os.fspath(path)
+    try:
+        fp = open(path, "rb")  # closed by the generator below
+    except OSError as exc:
+        raise GdnError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+    return _iter_open_file(fp, name, strict, progress)
+
+
+#: Bytes read from the file at a time by :func:`iter_file`.
+_BLOCK = 1 << 20
+
+
+def _iter_open_file(
+    fp: IO[bytes], name: str, strict: bool, progress: Callable[[int], object] | None
+) -> Iterator[DealRecord]:
+    # characters of the lines handed to the reader, and what of it was reported: progress
+    # goes by characters as deals are read (no more than their bytes), topped up to the
+    # file's bytes at the end
+    done = [0, 0]
+    read = [0]  # bytes read from the file
+
+    def block() -> bytes:
+        data = fp.read(_BLOCK)
+        read[0] += len(data)
+        return data
+
+    def decoded(data: bytes, first: int, base: int) -> list[str]:
+        """The lines of ``data`` (whole lines, LF removed), the first numbered ``first`` at
+        byte ``base`` of the file; a line that is not UTF-8 is read with U+FFFD and noted
+        as an error of its deal (the line still tells where deals begin)."""
+        try:
+            return data.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            pass
+        out = []
+        for number, raw in enumerate(data.split(b"\n"), start=first):
+            try:
+                out.append(raw.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                reader.bad_lines[number] = (
+                    f"not UTF-8 text: {e.reason} at byte {base + e.start}"
+                )
+                out.append(raw.decode("utf-8", "replace"))
+            base += len(raw) + 1
+        return out
+
+    def lines() -> Iterator[str]:
+        number = 0  # lines handed on
+        carry = b""  # the start of a line whose end is not read yet
+        base = 0  # byte offset of carry in the file
+        while True:
+            more = block()
+            data = carry + more if carry else more
+            if not data:
+                return
+            cut = data.rfind(b"\n") + 1 if more else len(data) + 1
+            if cut == 0:  # no line end in sight
+                if len(data) <= _LINE_BYTES:
+                    carry = data
+                    continue
+                # longer than any line may be: skip to its end and hand on a line that the
+                # reader refuses as too long (the same error as for text read whole)
+                while more and b"\n" not in more:
+                    more = block()
+                carry = more[more.find(b"\n") + 1 :] if more else b""
+                base = read[0] - len(carry)
+                number += 1
+                done[0] += MAX_LINE + 2
+                yield "\ufffd" * (MAX_LINE + 1)
+                continue
+            pieces = decoded(data[: cut - 1], number + 1, base)
+            carry = data[cut:]
+            base = read[0] - len(carry)
+            if number == 0 and pieces:
+                pieces[0] = pieces[0].lstrip("\ufeff")
+            for piece in pieces:
+                number += 1
+                done[0] += len(piece) + 1
+                yield piece
+            if not more:
+                return
+
+    def report(final: bool = False) -> None:
+        total = read[0] if final else min(done[0], read[0])
+        if progress is not None and total > done[1]:
+            progress(total - done[1])
+            done[1] = total
+
+    reader = _Reader(lines(), name, strict)
+    with fp:
+        for rec in reader.records():
+            report()
+            yield rec
+        report(final=True)
 
 
 def loads(
@@ -683,7 +864,8 @@ def _escape(value: str) -> str:
 
 
 def _tag(name: str, value: str) -> str:
-    return f'[{name} "{_escape(value)}"]'
+    # NFC, as the reader gives it: what is written reads back byte for byte
+    return f'[{name} "{_escape(clean_name(value))}"]'
 
 
 def _play_line(play: Play) -> list[str]:
@@ -725,6 +907,9 @@ def _check_writable(rec: DealRecord) -> None:
             raise fail(f"tag {name} is a field of the record, not one of its text tags")
         if "\n" in value or "\r" in value:
             raise fail(f"the value of tag {name} holds a line break")
+        bad = control_character(value)
+        if bad is not None:  # the reader would refuse it
+            raise fail(f"the value of tag {name} holds a control character {describe_character(bad)}")
     texts: list[tuple[str, int | None, Seat | None]] = [(c, None, None) for c in rec.comments]
     for play in rec.plays or ():
         if not play.is_pass and (play.type is None or play.rank is None):
@@ -737,6 +922,9 @@ def _check_writable(rec: DealRecord) -> None:
     for text, line, seat in texts:
         if "\n" in text or "\r" in text:
             raise fail(f"a comment holds a line break: {text!r}", line, seat)
+        bad = control_character(text)
+        if bad is not None:
+            raise fail(f"a comment holds a control character {describe_character(bad)}", line, seat)
 
 
 def format_record(rec: DealRecord) -> str:
@@ -795,8 +983,8 @@ def to_json(rec: DealRecord) -> dict[str, Any]:
         raise rec.errors[0]
     _check_writable(rec)
     obj: dict[str, Any] = {
-        "tags": {k: rec.tags[k] for k in HEADER_TAGS if k in rec.tags}
-        | {k: v for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values()},
+        "tags": {k: clean_name(rec.tags[k]) for k in HEADER_TAGS if k in rec.tags}
+        | {k: clean_name(v) for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values()},
         "level": rank_name(rec.level),
         "leader": rec.leader.name,
         "hands": {s.name: to_tokens(rec.hands[s]) for s in Seat},
@@ -873,7 +1061,7 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
             raise fail("'tags' maps tag names to strings")
         for k, v in tags.items():
             _json_tag(k, v, fail)
-        rec.tags = dict(tags)
+        rec.tags = {k: clean_name(v) for k, v in tags.items()}
         rec.level = parse_level(_cut(_need_str(obj, "level", fail)))
         rec.leader = Seat.parse(_cut(_need_str(obj, "leader", fail)))
         hands = obj.get("hands")
@@ -917,6 +1105,8 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
         comments = obj.get("comments", [])
         if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
             raise fail("'comments' is a list of strings")
+        for c in comments:
+            _json_text(c, "a comment", fail)
         rec.comments = list(comments)
     except GdnError as e:
         if e.reason.startswith("JSON: "):
@@ -953,6 +1143,18 @@ def _json_tag(name: str, value: str, fail: Any) -> None:
         raise fail(f"tag {name!r} is written {known!r}")
     if "\n" in value or "\r" in value:
         raise fail(f"the value of tag {name} holds a line break")
+    _json_text(value, f"the value of tag {name}", fail)
+
+
+def _json_text(value: str, what: str, fail: Any) -> None:
+    """Refuse in JSON what the ``.gdn`` reader refuses: control characters, long values."""
+    bad = control_character(value)
+    if bad is not None:
+        raise fail(f"{what} holds a control character {describe_character(bad)}")
+    if len(value) > MAX_TAG_VALUE and what.startswith("the value"):
+        raise fail(f"{what} has {len(value):,} characters: at most {MAX_TAG_VALUE:,}")
+    if len(value) > MAX_LINE:
+        raise fail(f"{what} has more than {MAX_LINE:,} characters")
 
 
 def _need_str(obj: dict[str, Any], key: str, fail: Any) -> str:
@@ -986,6 +1188,8 @@ def _json_play(item: Any, index: int, fail: Any) -> Play:
     comments = item.get("comments", [])
     if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
         raise fail(f"play {index}: 'comments' is a list of strings", seat)
+    for c in comments:
+        _json_text(c, f"play {index}: a comment", fail)
     if item.get("pass") is True:
         if "cards" in item or "type" in item or "rank" in item:
             raise fail(f"play {index}: a pass has no cards, type or rank", seat)

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Literal
@@ -425,7 +426,7 @@ def _store(
 
 def import_records(
     engine: Engine,
-    records: Sequence[DealRecord],
+    records: Iterable[DealRecord],
     *,
     per: Literal["file", "deal"] = "file",
     board_set: str | None = None,
@@ -436,51 +437,126 @@ def import_records(
 
     ``per="file"`` stores all of them in one transaction, or none when any fails. Every
     record is replayed under ``rules``, which are stored with it and are part of its key.
+    ``records`` may be an iterator (:func:`duplicate.gdn.iter_file`): they are taken one at
+    a time, replayed and stored, so that only one deal is held in memory.
+    """
+    return list(
+        _import_stream(
+            engine, records, per=per, board_set=board_set, correction=correction, rules=rules
+        )
+    )
+
+
+#: Deals stored between two clearings of the session: the transaction keeps every row it
+#: added until it ends, unless the session lets go of them (they are flushed already).
+BATCH = 50
+
+
+def _import_stream(
+    engine: Engine,
+    records: Iterable[DealRecord],
+    *,
+    per: Literal["file", "deal"],
+    board_set: str | None,
+    correction: Correction | None,
+    rules: Ruleset,
+) -> Iterator[ImportOutcome]:
+    """:func:`import_records`, one outcome at a time (per deal: as each deal is stored).
+
+    A :class:`GdnError` raised by ``records`` (a file that breaks off: a line that is not
+    UTF-8) is the last outcome; with ``per="file"`` nothing of the file is stored.
     """
     check_schema(engine)
-    prepared = [_prepare(r, rules) if r.ok else _read_error(r) for r in records]
-    if per == "deal":
-        outcomes = []
-        for item in prepared:
-            if isinstance(item, ImportOutcome):
-                outcomes.append(item)
-                continue
-            try:
-                with session_scope(engine) as session:
-                    outcomes.append(_store(session, item, board_set, correction))
-            except IntegrityError:
-                outcomes.append(_outcome(item.record, "refused", error=_RACE))
-            except SQLAlchemyError as e:  # locked, disk full, server gone: this deal not stored
-                outcomes.append(_outcome(item.record, "error", error=_database_error(item, e)))
-        return outcomes
-    if per != "file":
+    if per not in ("file", "deal"):
         raise RecordImportError(f"per must be 'file' or 'deal', not {per!r}")
-    good = [p for p in prepared if not isinstance(p, ImportOutcome)]
-    # A deal that failed before the database (it does not read or replay) stores nothing of
+    records = iter(records)  # read once: after a database failure the rest is still listed
+    if per == "deal":
+        try:
+            for rec in records:
+                item = _prepare(rec, rules) if rec.ok else _read_error(rec)
+                if isinstance(item, ImportOutcome):
+                    yield item
+                    continue
+                try:
+                    with session_scope(engine) as session:
+                        outcome = _store(session, item, board_set, correction)
+                except IntegrityError:
+                    outcome = _outcome(item.record, "refused", error=_RACE)
+                except SQLAlchemyError as e:  # locked, disk full, server gone: not stored
+                    outcome = _outcome(item.record, "error", error=_database_error(item, e))
+                yield outcome
+        except GdnError as e:
+            yield _broken_off(e)
+        return
+    # A deal that fails before the database (it does not read or replay) stores nothing of
     # the file; the others still go through the database, rolled back, so that each says
     # what it would have been (``unchanged`` when already stored, or refused).
-    failed_early = len(good) < len(prepared)
-    stored: list[ImportOutcome] = []
+    outcomes: list[ImportOutcome] = []
+    stored: list[bool] = []  # whether each outcome came from the database
+    pending: _Prepared | None = None  # the deal being stored
     try:
         with session_scope(engine) as session:
-            stored.extend(_store(session, p, board_set, correction) for p in good)
-            if failed_early or not all(o.ok for o in stored):
+            failed = False
+            try:
+                for rec in records:
+                    item = _prepare(rec, rules) if rec.ok else _read_error(rec)
+                    if isinstance(item, ImportOutcome):
+                        outcomes.append(item)
+                        stored.append(False)
+                        failed = True
+                        continue
+                    pending = item
+                    outcome = _store(session, item, board_set, correction)
+                    pending = None
+                    outcomes.append(outcome)
+                    stored.append(True)
+                    failed = failed or not outcome.ok
+                    if len(outcomes) % BATCH == 0:
+                        session.expunge_all()  # flushed rows: keep no more than a batch
+            except GdnError as e:
+                outcomes.append(_broken_off(e))
+                stored.append(False)
+                failed = True
+            if failed:
                 raise _Rollback
     except _Rollback:
-        checked = iter(stored)
-        return [
-            p
-            if isinstance(p, ImportOutcome)
-            else _not_stored(p.record)
-            if (o := next(checked)).status in ("stored", "corrected")
-            else o
-            for p in prepared
-        ]
-    except IntegrityError:
-        return [_outcome(p.record, "rolled back", error=_RACE) for p in good]
-    except SQLAlchemyError as e:  # locked, disk full, server gone: nothing of the file stored
-        return [_outcome(p.record, "error", error=_database_error(p, e)) for p in good]
-    return stored
+        yield from (
+            _not_stored(o) if o.status in ("stored", "corrected") else o for o in outcomes
+        )
+        return
+    except SQLAlchemyError as e:
+        # A unique key stored meanwhile by another import, or the database failed (locked,
+        # disk full, server gone): nothing of the file is stored; every deal says so, the
+        # deals not yet read included.
+        if isinstance(e, IntegrityError):
+            status, error = "rolled back", _RACE
+        else:
+            status, error = "error", f"the database failed, nothing of it stored: {error_reason(e)}"
+
+        def undone(o: ImportOutcome) -> ImportOutcome:
+            text = error if status == "rolled back" else f"{o.file or '<record>'}: {error}"
+            return dataclasses.replace(
+                o, status=status, record_id=None, version=None, error=text
+            )
+
+        yield from (undone(o) if db else o for o, db in zip(outcomes, stored, strict=True))
+        if pending is not None:
+            yield undone(_outcome(pending.record, status))
+        try:
+            for rec in records:
+                item = _prepare(rec, rules) if rec.ok else _read_error(rec)
+                yield item if isinstance(item, ImportOutcome) else undone(
+                    _outcome(item.record, status)
+                )
+        except GdnError as ge:
+            yield _broken_off(ge)
+        return
+    yield from outcomes
+
+
+def _broken_off(exc: GdnError) -> ImportOutcome:
+    """The outcome of a file that cannot be read on from some line (not UTF-8)."""
+    return ImportOutcome(exc.file, exc.line, None, None, "error", error=str(exc))
 
 
 def _database_error(item: _Prepared, exc: SQLAlchemyError) -> str:
@@ -497,8 +573,14 @@ def _read_error(rec: DealRecord) -> ImportOutcome:
     return _outcome(rec, "error", error=str(rec.errors[0]))
 
 
-def _not_stored(rec: DealRecord) -> ImportOutcome:
-    return _outcome(rec, "rolled back", error="not stored: another deal of the file failed")
+def _not_stored(outcome: ImportOutcome) -> ImportOutcome:
+    return dataclasses.replace(
+        outcome,
+        status="rolled back",
+        record_id=None,
+        version=None,
+        error="not stored: another deal of the file failed",
+    )
 
 
 def import_files(
@@ -513,30 +595,33 @@ def import_files(
 ) -> Iterator[ImportOutcome]:
     """Import every deal of the ``.gdn`` files, file by file; one outcome per deal.
 
-    Every deal is replayed under ``rules`` and stored with them (see the module).
+    Every deal is replayed under ``rules`` and stored with them (see the module). A file
+    is read one deal at a time (:func:`duplicate.gdn.iter_file`): memory does not grow
+    with its size.
 
-    A file that cannot be read (missing, not UTF-8) gives one ``error`` outcome.
-    ``progress(1)`` is called after each file.
+    A file that cannot be read (missing, not UTF-8) gives an ``error`` outcome.
+    ``progress(n)`` is called as each deal is read, with the bytes read since its last
+    call (the calls add up to the files' sizes).
     """
     for path in paths:
         name = os.fspath(path)
         try:
-            with open(name, "rb") as f:
-                records = gdn.loads(f.read(), file=name, strict=False)
+            records = gdn.iter_file(name, strict=False, progress=progress)
+            first = next(records, None)
         except GdnError as e:
-            yield ImportOutcome(name, e.line, None, None, "error", error=str(e))
-        except OSError as e:
-            yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {e.strerror or e}")
-        else:
-            if not records:  # nothing to store is a mistake (wrong file), not a success
-                yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {NO_DEALS}")
-            else:
-                yield from import_records(
-                    engine, records, per=per, board_set=board_set, correction=correction,
-                    rules=rules,
-                )
-        if progress is not None:
-            progress(1)
+            yield _broken_off(e)
+            continue
+        if first is None:  # nothing to store is a mistake (wrong file), not a success
+            yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {NO_DEALS}")
+            continue
+        yield from _import_stream(
+            engine,
+            itertools.chain([first], records),
+            per=per,
+            board_set=board_set,
+            correction=correction,
+            rules=rules,
+        )
 
 
 def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:

@@ -81,11 +81,14 @@ def test_strict_stops_at_the_first_failure(tmp_path: Path) -> None:
 def test_unreadable_and_missing_files_are_failures(tmp_path: Path) -> None:
     binary = tmp_path / "x.gdn"
     binary.write_bytes(b"\xff\xfe[Event]")
-    result = CliRunner().invoke(main, ["replay", "--json", str(binary), str(tmp_path / "no.gdn")])
+    result = CliRunner().invoke(main, ["replay", "--json", str(binary)])
     assert result.exit_code == 1
-    rows = json.loads(result.output)
+    rows = json.loads(result.stdout)
     assert "not UTF-8" in rows[0]["error"]
-    assert "No such file" in rows[1]["error"]
+    # a missing file is a file error (one line, exit 1), not a deal that failed (issue 9)
+    result = CliRunner().invoke(main, ["replay", "--json", str(binary), str(tmp_path / "no.gdn")])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"Error: {tmp_path / 'no.gdn'}: No such file or directory\n"
 
 
 def test_jobs_give_the_same_reports(tmp_path: Path) -> None:

@@ -57,9 +57,9 @@ def test_demo_plays_scores_prints_and_reports(
     boards = [link for link in parser.links if link.startswith("board-")]
     assert len(boards) == 8 and all((report.parent / b).is_file() for b in boards)
 
-    again = runner.invoke(main, ["demo", "--seed", "1f"])
+    again = runner.invoke(main, ["demo", "--seed", "1f", "--force"])
     assert again.exit_code == 1
-    assert "already holds the demo of seed 1f" in again.output
+    assert "already holds the demo of that seed" in again.output
 
 
 def test_demo_is_reproducible_and_checks_its_seed(tmp_path: Path) -> None:
@@ -74,4 +74,6 @@ def test_demo_is_reproducible_and_checks_its_seed(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1]  # same seed, same boards, same play
     bad = runner.invoke(main, ["demo", "--db", f"sqlite:///{tmp_path}/c.sqlite", "--seed", "xyz"])
     assert bad.exit_code == 1
-    assert bad.output.strip() == "Error: the seed must be hexadecimal (e.g. 1f2e), not 'xyz'"
+    assert bad.output.strip() == (
+        "Error: the seed must be hexadecimal, at most 64 digits (e.g. 1f2e), not 'xyz'"
+    )

@@ -68,6 +68,7 @@ def test_swiss_event_end_to_end(migrated_engine: Engine, tmp_path: Path) -> None
     )
     seed_file = tmp_path / "boards.seed"
     seed_file.write_bytes(seed_file_bytes(hashlib.sha256(b"e2e").digest()))
+    seed_file.chmod(0o600)  # a secret: read without a warning
     out = run(
         url,
         "create",
@@ -243,6 +244,7 @@ def test_cli_director_commands(migrated_engine: Engine, tmp_path: Path) -> None:
     url = migrated_engine.url.render_as_string(hide_password=False)
     seed_file = tmp_path / "b.seed"
     seed_file.write_bytes(seed_file_bytes(bytes(32)))
+    seed_file.chmod(0o600)  # a secret: read without a warning
     run(
         url,
         "create",

@@ -369,6 +369,7 @@ def new_event(
     )
     seed_file = tmp_path / f"{name}.seed"
     seed_file.write_bytes(seed_file_bytes(hashlib.sha256(name.encode()).digest()))
+    seed_file.chmod(0o600)  # a secret: read without a warning
     out = cli(
         url, "create", name, "--teams-file", str(teams_file), "--seed", seed,
         "--rounds", str(rounds), "--boards-per-round", str(boards), "--scale", scale,

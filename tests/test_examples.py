@@ -19,7 +19,11 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "examples" / COPY.name
 
 def test_copy_equals_the_shared_example() -> None:
     if not SHARED.exists():
-        pytest.skip("shared/examples is not beside this checkout")
+        pytest.skip(
+            f"only compares the repository's copy with the shared original, and {SHARED} is "
+            "not beside this checkout (the deals themselves are tested from the copy, "
+            f"{COPY.relative_to(Path(__file__).parent)}, by the tests below)"
+        )
     assert COPY.read_bytes() == SHARED.read_bytes()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -300,7 +301,10 @@ def test_from_json_validates(mutate: object, reason: str) -> None:
 
 # --- property: any record the writer can write reads back to itself -------------------
 
-_TAG_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
+# in NFC: names are read (and written) in NFC, so only NFC text reads back as itself
+_TAG_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=12).map(
+    lambda t: unicodedata.normalize("NFC", t)
+)
 
 
 @st.composite

@@ -493,10 +493,13 @@ def _read_error(text: str) -> GdnError:
 def test_a_long_run_of_spaces_in_a_tag_line_is_no_hang(filler: str) -> None:
     # the tag pattern backtracked in cubic time: 2,000 spaces took 9 s
     start = time.perf_counter()
-    err = _read_error("[Event" + filler * 100_000 + "x")
+    # (9,000: the longest line read is gdn.MAX_LINE characters; longer is refused as such)
+    err = _read_error("[Event" + filler * 9_000 + "x")
     assert time.perf_counter() - start < 1.0
     assert err.line == 1 and "malformed tag line '[Event" in err.reason
-    assert "(100007 characters)" in err.reason  # quoted cut short, its length given
+    assert "(9007 characters)" in err.reason  # quoted cut short, its length given
+    err = _read_error("[Event" + filler * 100_000 + "x")
+    assert err.line == 1 and "the line has more than 10,000 characters" in err.reason
 
 
 def test_bare_and_quoted_tag_values_still_read() -> None:
@@ -520,8 +523,10 @@ def test_bare_and_quoted_tag_values_still_read() -> None:
     [
         ("EW +\t3", None),  # int() refused "+\t3": a ValueError
         ("NS -\u30003", None),
-        ("EW +" + "9" * 5000, "1 to 4 levels"),  # int() refuses more than 4300 digits
-        ("EW" + " " * 20_000 + "+", "expected a side and its levels"),
+        ("EW +" + "9" * 900, "1 to 4 levels"),
+        ("EW +" + "9" * 5000, "at most 1,000"),  # int() would refuse more than 4300 digits
+        ("EW" + " " * 900 + "+", "expected a side and its levels"),
+        ("EW" + " " * 20_000 + "+", "the line has more than 10,000 characters"),
     ],
 )
 def test_result_values_that_crashed(value: str, reason: str | None) -> None:
@@ -538,10 +543,11 @@ def test_result_values_that_crashed(value: str, reason: str | None) -> None:
 
 def test_long_bad_values_are_quoted_short() -> None:
     board = "\n".join(LINES[:5])
-    for old, new in [('"2"]', '"' + "x" * 100_000 + '"]'), ('"E"]', '"' + "W" * 100_000 + '"]')]:
-        err = _read_error(board.replace(old, new, 1))
-        assert len(str(err)) < MAX_READ_MESSAGE and err.line in (3, 4)
-    play = board + "\n[Play]\nE " + "SQ" * 50_000
+    for n in (900, 100_000):  # under and over the longest tag value and line
+        for old, new in [('"2"]', '"' + "x" * n + '"]'), ('"E"]', '"' + "W" * n + '"]')]:
+            err = _read_error(board.replace(old, new, 1))
+            assert len(str(err)) < MAX_READ_MESSAGE and err.line in (3, 4)
+    play = board + "\n[Play]\nE " + "SQ" * 4_000
     err = _read_error(play)
     assert err.line == 7 and err.seat == Seat.E and len(str(err)) < MAX_READ_MESSAGE
 

@@ -268,6 +268,7 @@ def test_cli_simulate_from_a_seed_file(tmp_path: Path) -> None:
     secret = bytes(range(32))
     path = tmp_path / "event.seed"
     path.write_bytes(seed_file_bytes(secret))
+    path.chmod(0o600)  # a secret: read without a warning
     runner = CliRunner()
     by_file = runner.invoke(main, ["simulate", "--seed-file", str(path), "--boards", "1", "-o", "-"])
     by_hex = runner.invoke(main, ["simulate", "--seed", secret.hex(), "--boards", "1", "-o", "-"])
