@@ -7,6 +7,8 @@ from typing import Any
 import click
 
 from commands.common import (
+    correction_from,
+    correction_options,
     db_errors,
     db_option,
     db_progress,
@@ -44,17 +46,6 @@ def _event_standing_row(r: Any) -> dict[str, Any]:
         "levels": r.levels, "opponents_points": r.opponents_points, "lot": r.lot,
         "decided_by": r.decided_by,
     }
-
-
-def _event_correction(by: str | None, reason: str | None, required: bool) -> Any:
-    """A ``Correction`` from ``--by``/``--reason``; both are needed when ``required``."""
-    from duplicate.events import Correction
-
-    if by is None and reason is None and not required:
-        return None
-    if not by or not reason:
-        raise click.UsageError("a correction needs both --by NAME and --reason TEXT")
-    return Correction(reason=reason, by=by)
 
 
 @click.group("event")
@@ -263,10 +254,7 @@ def event_assign_boards_command(
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--round", "round_no", type=click.IntRange(min=1), default=None,
               help="The round of every record (default: each record's Round tag).")
-@click.option("--correction", is_flag=True,
-              help="Replace stored records that differ (needs --by and --reason).")
-@click.option("--by", help="Who makes the correction.")
-@click.option("--reason", help="Why (a director's ruling, a mistyped record, ...).")
+@correction_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes replaying the files.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
@@ -287,14 +275,12 @@ def event_import_command(
     """
     from duplicate.events import import_files
 
-    fix = _event_correction(by, reason, correction)
-    if fix is not None and not correction:
-        raise click.UsageError("--by and --reason go with --correction")
+    fix = correction_from(correction, by, reason)
     with open_database() as engine:
         with db_progress(len(files), "Importing") as tick:
             summary = import_files(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
-                progress=tick,
+                progress=tick, by=by,
             )
     if as_json:
         click.echo(json_text(summary.to_dict()), nl=False)

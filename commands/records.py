@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from commands.common import (
+    correction_from,
+    correction_options,
     db_errors,
     db_option,
     db_progress,
@@ -89,11 +91,7 @@ _IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "vers
 @click.option(
     "--set", "board_set", metavar="NAME", help="The records play this stored board set's boards."
 )
-@click.option(
-    "--correction", is_flag=True, help="Replace the stored record of each board and room."
-)
-@click.option("--reason", metavar="TEXT", help="Why the correction is made (with --correction).")
-@click.option("--by", "by", metavar="NAME", help="Who makes the correction (with --correction).")
+@correction_options
 @click.option(
     "--variant",
     "variants",
@@ -127,13 +125,9 @@ def import_command(
               guandan import --correction --reason "mistyped play 41" --by Zhou fixed.gdn
               guandan import --variant jiefeng_next=true folk.gdn
     """
-    from duplicate.records import Correction, import_files
+    from duplicate.records import import_files
 
-    if correction and not (reason and by):
-        raise click.UsageError("--correction needs --reason TEXT and --by NAME")
-    if not correction and (reason or by):
-        raise click.UsageError("--reason and --by go with --correction")
-    fix = Correction(reason, by) if correction and reason and by else None
+    fix = correction_from(correction, by, reason)
     rules = parse_variants(variants)
     with open_database() as engine:
         with db_progress(len(files), "Importing") as tick:
@@ -146,6 +140,7 @@ def import_command(
                     correction=fix,
                     rules=rules,
                     progress=tick,
+                    by=by,
                 )
             )
     emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)

@@ -81,6 +81,7 @@ from duplicate.events.results import (
     list_corrections,
     parse_result,
     record_unfinished,
+    result_slot,
 )
 from duplicate.events.rounds import assign_boards, get_round, list_matches, pair_round
 from duplicate.events.scores import (
@@ -138,6 +139,7 @@ __all__ = [
     "prepare_text",
     "read_teams_file",
     "record_unfinished",
+    "result_slot",
     "score_event",
     "team_error_rate",
     "write_event_report",
