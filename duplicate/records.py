@@ -348,8 +348,7 @@ def _store(
             error=_where(rec) + f"{_describe(prep)} is a room of an event's match: import "
             "it with 'guandan event import'",
         )
-    found = store.current_changes(session, models.RoomResult.id == row.id) if row else []
-    current = store.state_of(found[0][1], found[0][2]) if found else None
+    current = store.current_state(session, row.id) if row is not None else None
     versions = _versions(session, row.id) if row is not None else []
     if current is not None and current.record_hash == prep.content_hash:
         return _outcome(rec, "unchanged", record_id=current.record_id, version=len(versions))
@@ -401,7 +400,7 @@ def _store(
         else Author(by or store.default_by(), f"imported from {source or 'a record'}")
     )
     new = State("played", prep.ns_score, None, stored_rec.id, prep.content_hash)
-    store.apply_change(session, row, "import", new, author, _describe(prep))
+    store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
     session.flush()  # an IntegrityError here: another import stored the key meanwhile
     status = "stored" if correction is None else "corrected"
     return _outcome(rec, status, record_id=stored_rec.id, version=len(versions) + 1)

@@ -278,8 +278,8 @@ def _find_match(
 
 # --- the event's rooms in the store (duplicate.store) --------------------------------------
 
-#: (match id, board number, room) -> (room result, its latest change, its record's hash)
-Current = dict[tuple[int, int, str], tuple[models.RoomResult, models.ResultChange, str | None]]
+#: (match id, board number, room) -> the room's current result (``store.Now``)
+Current = dict[tuple[int, int, str], store.Now]
 
 
 def _current(session: Session, match_ids: Sequence[int]) -> Current:
@@ -287,10 +287,8 @@ def _current(session: Session, match_ids: Sequence[int]) -> Current:
     if not match_ids:
         return {}
     return {
-        (row.match_id or 0, int(row.board), row.room): (row, ch, h)
-        for row, ch, h in store.current_changes(
-            session, models.RoomResult.match_id.in_(list(match_ids))
-        )
+        (now.match_id or 0, int(now.board), now.room): now
+        for now in store.current_changes(session, models.RoomResult.match_id.in_(list(match_ids)))
     }
 
 
@@ -323,7 +321,7 @@ def _board_ids(session: Session, rnd: models.EventRound) -> dict[int, int]:
 def _current_texts(session: Session, match_ids: Sequence[int]) -> dict[tuple[int, int, str], str]:
     """The record each current result of these matches rests on, by (match, board, room)."""
     current = _current(session, match_ids)
-    ids = {ch.record_id: key for key, (_, ch, _) in current.items() if ch.record_id is not None}
+    ids = {n.state.record_id: k for k, n in current.items() if n.state.record_id is not None}
     if not ids:
         return {}
     rows = session.execute(

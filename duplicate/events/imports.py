@@ -138,6 +138,12 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     return prepared
 
 
+#: The store's tables, written with Core statements in bulk (no ORM objects).
+_RESULTS = models.Base.metadata.tables["room_results"]
+_RECORDS = models.Base.metadata.tables["play_records"]
+_CHANGES = models.Base.metadata.tables["result_changes"]
+
+
 class _Importer:
     """Matches prepared records to the event's matches and stores them (one transaction)."""
 
@@ -258,8 +264,7 @@ class _Importer:
             self.new_rows.append((slot, rec))
             self.summary.added += 1
             return
-        row, change, digest = found
-        old = store.state_of(change, digest)
+        old = found.state
         as_recorded = (old.status, old.ns_result, old.note) == (status, rec.ns_result, reason)
         # The same record again changes nothing, even over a director's ruling; only a
         # correction of it restores what the record says (and is logged).
@@ -278,10 +283,10 @@ class _Importer:
         if old.record_hash == rec.digest and old.record_id is not None:
             rec_id = old.record_id  # a correction back to the stored record
         else:
-            rec_id = self._record(row.id, rec).id
+            rec_id = self._record(found.result_id, rec).id
         new = State(status, rec.ns_result, reason, rec_id, rec.digest)
         author = _author(self.correction, f"imported from {rec.where}", self.by)
-        store.apply_change(self.session, row, "import", new, author, where)
+        store.apply_change(self.session, found.result_id, "import", new, author, where, old)
         if self.correction is not None and not backs:
             self.summary.corrected += 1
         else:
@@ -306,11 +311,11 @@ class _Importer:
             return
         at = datetime.now(UTC)
         ids = self.session.scalars(
-            insert(models.RoomResult).returning(models.RoomResult.id, sort_by_parameter_order=True),
+            insert(_RESULTS).returning(_RESULTS.c.id, sort_by_parameter_order=True),
             [store.result_values(slot) for slot, _ in self.new_rows],
         ).all()
         rec_ids = self.session.scalars(
-            insert(models.PlayRecord).returning(models.PlayRecord.id, sort_by_parameter_order=True),
+            insert(_RECORDS).returning(_RECORDS.c.id, sort_by_parameter_order=True),
             [
                 {
                     "result_id": rid,
@@ -335,7 +340,7 @@ class _Importer:
             )
             author = Author(self.by, f"imported from {rec.where}")
             rows.append(store.change_values(rid, "import", author, new, None, at))
-        self.session.execute(insert(models.ResultChange), rows)
+        self.session.execute(insert(_CHANGES), rows)
         self.new_rows = []
 
 

@@ -45,7 +45,7 @@ def _author(correction: Correction | None, why: str, by: str | None = None) -> A
 
 def _room(
     session: Session, ev: models.Event, round_no: int, table: int, board: int, room: str
-) -> tuple[models.RoomResult, State | None]:
+) -> tuple[int, State | None]:
     """The stored room result of a match's board in one room (added when missing), and
     its current result (``None``: nothing stored yet)."""
     rnd, m = _find_match(session, ev, round_no, table)
@@ -53,8 +53,9 @@ def _room(
     boards = _round_board_set(session, ev, rnd)
     slot = _slot(ev, rnd, m, boards[board], room)
     now = _current(session, [m.id]).get((m.id, board, room))
-    row = now[0] if now is not None else store.result_row(session, slot)
-    return row, store.state_of(now[1], now[2]) if now is not None else None
+    if now is not None:
+        return now.result_id, now.state
+    return store.result_row(session, slot).id, None
 
 
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
@@ -114,7 +115,7 @@ def record_unfinished(
                     f"{_describe(old)}: changing it is a correction (--by, --reason)"
                 )
             author = _author(correction, f"unfinished: {reason.strip()}", by)
-            store.apply_change(session, row, "unfinished", new, author, "")
+            store.apply_change(session, row, "unfinished", new, author, "", old)
         return len(rooms)
 
 
@@ -143,7 +144,7 @@ def correct_result(
             old.record_id if old else None,
             old.record_hash if old else None,
         )
-        store.apply_change(session, row, "ruling", new, _author(correction, ""), "")
+        store.apply_change(session, row, "ruling", new, _author(correction, ""), "", old)
         return _describe(old)
 
 

@@ -80,7 +80,7 @@ def _round_scores(
     """
     boards = _round_boards(ev, rnd)
     matches = _matches(session, rnd)
-    stored = {k: ch for k, (_, ch, _) in _current(session, [m.id for m in matches]).items()}
+    stored = {k: n.state for k, n in _current(session, [m.id for m in matches]).items()}
     scale = scale_from_dict(json.loads(ev.scale))
     rule = UnfinishedRule(ev.unfinished_rule)
     rules = _rules(ev)

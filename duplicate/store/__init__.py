@@ -50,11 +50,13 @@ from duplicate.store.data import (
     utc,
 )
 from duplicate.store.log import (
+    Now,
     add_record,
     apply_change,
     change_values,
     changes,
     current_changes,
+    current_state,
     decide,
     find_result,
     result_row,
@@ -77,7 +79,9 @@ __all__ = [
     "attach_record",
     "change_values",
     "changes",
+    "Now",
     "current_changes",
+    "current_state",
     "current_results",
     "decide",
     "default_by",

@@ -32,9 +32,9 @@ from duplicate.store.log import (
     apply_change,
     changes,
     current_changes,
+    current_state,
     find_result,
     result_row,
-    state_of,
 )
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
@@ -99,7 +99,7 @@ def report_result(
     with session_scope(engine) as session:
         row = result_row(session, slot)
         new = _state_for(row, ns_result, text)
-        return apply_change(session, row, "report", new, author, slot.key.describe())
+        return apply_change(session, row.id, "report", new, author, slot.key.describe())
 
 
 def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> Change | None:
@@ -110,7 +110,7 @@ def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> 
     with session_scope(engine) as session:
         row = result_row(session, slot)
         new = State("unfinished", None, reason.strip())
-        return apply_change(session, row, "unfinished", new, author, slot.key.describe())
+        return apply_change(session, row.id, "unfinished", new, author, slot.key.describe())
 
 
 def rule_result(engine: Engine, slot: Slot, ns_result: int, author: Author) -> Change:
@@ -119,10 +119,10 @@ def rule_result(engine: Engine, slot: Slot, ns_result: int, author: Author) -> C
     with session_scope(engine) as session:
         row = result_row(session, slot)
         state = _state_for(row, ns_result, None)
-        found = current_changes(session, models.RoomResult.id == row.id)
-        rec = (found[0][1].record_id, found[0][2]) if found else (None, None)
+        cur = current_state(session, row.id)
+        rec = (cur.record_id, cur.record_hash) if cur else (None, None)
         new = State("played", state.ns_result, RULING_NOTE, rec[0], rec[1])
-        done = apply_change(session, row, "ruling", new, author, slot.key.describe())
+        done = apply_change(session, row.id, "ruling", new, author, slot.key.describe(), cur)
         assert done is not None
         return done
 
@@ -151,8 +151,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
     check_schema(engine)
     with session_scope(engine) as session:
         row = result_row(session, slot)
-        found = current_changes(session, models.RoomResult.id == row.id)
-        old = state_of(found[0][1], found[0][2]) if found else None
+        old = current_state(session, row.id)
         if old is not None and old.record_hash == digest and not author.correction:
             return None
         rec = add_record(
@@ -167,7 +166,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
         status = "played" if ns is not None else "unfinished"
         note = None if ns is not None else "record ends before the deal"
         new = State(status, ns, note, rec.id, digest)
-        return apply_change(session, row, "import", new, author, slot.key.describe())
+        return apply_change(session, row.id, "import", new, author, slot.key.describe(), old)
 
 
 def _key(row: models.RoomResult) -> ResultKey:
@@ -206,16 +205,17 @@ def current_results(
                 )
             )
         )
+        rows = {row.id: row for row in session.scalars(select(r).where(*where))}
         return [
             CurrentResult(
-                row.id,
-                _key(row),
-                row.board,
-                row.match_id,
-                state_of(ch, h),
-                texts.get(ch.record_id) if ch.record_id is not None else None,
+                now.result_id,
+                _key(rows[now.result_id]),
+                now.board,
+                now.match_id,
+                now.state,
+                texts.get(now.state.record_id) if now.state.record_id is not None else None,
             )
-            for row, ch, h in current_changes(session, *where)
+            for now in current_changes(session, *where)
         ]
 
 

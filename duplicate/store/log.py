@@ -4,6 +4,7 @@ the changes of the log, and the current result as a query. What the imports of
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -66,21 +67,53 @@ def result_values(slot: Slot) -> dict[str, Any]:
     }
 
 
-def current_changes(
-    session: Session, *where: Any
-) -> list[tuple[models.RoomResult, models.ResultChange, str | None]]:
-    """Every room result matching the ``where`` clauses (on ``models.RoomResult``) with its
-    latest change and the hash of the record that change rests on: the current results."""
+@dataclass(frozen=True, slots=True)
+class Now:
+    """A room's current result: its latest change's state, with where the room is."""
+
+    result_id: int
+    match_id: int | None
+    board: str
+    room: str
+    state: State
+
+
+def current_changes(session: Session, *where: Any) -> list[Now]:
+    """The current result of every room matching the ``where`` clauses (on
+    ``models.RoomResult``): its latest change, and the hash of the record it rests on.
+
+    Plain columns, no ORM objects: scoring a round reads thousands of rooms."""
     r, c, p = models.RoomResult, models.ResultChange, models.PlayRecord
     latest = select(func.max(c.id)).where(c.result_id == r.id).correlate(r).scalar_subquery()
     query = (
-        select(r, c, p.content_hash)
+        select(
+            r.id,
+            r.match_id,
+            r.board,
+            r.room,
+            c.status,
+            c.ns_result,
+            c.note,
+            c.record_id,
+            p.content_hash,
+            c.finish,
+        )
+        .select_from(r)
         .join(c, c.result_id == r.id)
         .outerjoin(p, p.id == c.record_id)
         .where(c.id == latest, *where)
         .order_by(r.id)
     )
-    return [(row, ch, h) for row, ch, h in session.execute(query)]
+    return [
+        Now(rid, mid, board, room, State(status, ns, note, rec, h, finish))
+        for rid, mid, board, room, status, ns, note, rec, h, finish in session.execute(query)
+    ]
+
+
+def current_state(session: Session, result_id: int) -> State | None:
+    """The current result of one room (``None``: nothing logged yet)."""
+    found = current_changes(session, models.RoomResult.id == result_id)
+    return found[0].state if found else None
 
 
 def state_of(change: models.ResultChange, record_hash: str | None = None) -> State:
@@ -167,23 +200,25 @@ def decide(old: State | None, new: State, action: str, author: Author, where: st
 
 def apply_change(
     session: Session,
-    row: models.RoomResult,
+    result_id: int,
     action: str,
     new: State,
     author: Author,
     where: str,
+    old: State | None = None,
 ) -> Change | None:
-    """Log ``new`` as the result of ``row`` (see :func:`decide`); ``None`` when unchanged."""
-    found = current_changes(session, models.RoomResult.id == row.id)
-    old = state_of(found[0][1], found[0][2]) if found else None
+    """Log ``new`` as the result of room ``result_id`` (see :func:`decide`); ``None`` when
+    unchanged. ``old``: its current result, when the caller has just read it."""
+    if old is None:
+        old = current_state(session, result_id)
     done = decide(old, new, action, author, where)
     if done is None:
         return None
     at = datetime.now(UTC)
-    ch = models.ResultChange(**change_values(row.id, done, author, new, old, at))
+    ch = models.ResultChange(**change_values(result_id, done, author, new, old, at))
     session.add(ch)
     session.flush()
-    return Change(ch.id, row.id, done, ch.made_by, at, ch.reason, old, new)
+    return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, new)
 
 
 def changes(session: Session, *where: Any) -> list[tuple[models.RoomResult, Change]]:
