@@ -256,3 +256,18 @@ def correction_from(correction: bool, by: str | None, reason: str | None) -> Any
     if reason and not correction:
         raise click.UsageError("--reason goes with --correction (--by alone names who imports)")
     return Correction(reason=reason, by=by) if correction and by and reason else None
+
+
+def match_board_options(func: F) -> F:
+    """Add ``--round``, ``--table`` and ``--board`` (a board of one match of an event); the
+    command receives ``round_no``, ``table`` and ``board``."""
+    func = click.option(
+        "--board", type=click.IntRange(min=1), required=True, help="Board number."
+    )(func)
+    func = click.option(
+        "--table", type=click.IntRange(min=1), required=True, help="Table of the match."
+    )(func)
+    func = click.option(
+        "--round", "round_no", type=click.IntRange(min=1), required=True, help="Round."
+    )(func)
+    return func

@@ -14,6 +14,7 @@ from commands.common import (
     db_progress,
     emit_rows,
     json_text,
+    match_board_options,
     open_database,
     output_options,
     parse_variants,
@@ -316,9 +317,7 @@ def event_play_bots_command(
 
 @event_group.command("unfinished")
 @click.argument("event")
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
-@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
-@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@match_board_options
 @click.option("--room", type=click.Choice(["open", "closed", "both"], case_sensitive=False),
               default="both", show_default=True, help="The room(s) that did not finish it.")
 @click.option("--reason", required=True, help="Why: time, withdrawal, ...")
@@ -340,9 +339,7 @@ def event_unfinished_command(
 
 @event_group.command("correct")
 @click.argument("event")
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
-@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
-@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@match_board_options
 @click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
               required=True, help="The room whose result changes.")
 @click.option("--result", "result", required=True, metavar="'NS +2'",
@@ -483,3 +480,9 @@ def event_report_command(event: str, outdir: str) -> None:
         index = write_event_report(engine, event, outdir)
     click.echo(f"report written: {index}")
 
+
+# a room's result without a record, and its log (commands/results.py)
+from commands.results import event_history_command, event_result_command  # noqa: E402
+
+event_group.add_command(event_result_command)
+event_group.add_command(event_history_command)

@@ -398,6 +398,7 @@ class ResultChange(Base):
     old_status: Mapped[str | None] = mapped_column(String(12))
     old_ns_result: Mapped[int | None] = mapped_column(Integer)
     old_note: Mapped[str | None] = mapped_column(Text)
+    old_finish: Mapped[str | None] = mapped_column(String(20))
     old_record_id: Mapped[int | None] = mapped_column(
         ForeignKey("play_records.id", ondelete="CASCADE")
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -369,3 +370,51 @@ def test_migration_0005_moves_both_old_tables_there_and_back(
     assert db.current_revision(engine) == db.head_revision()
     with engine.connect() as conn:
         assert conn.execute(select(models.RoomResult.id)).all()
+
+
+# --- the command line -----------------------------------------------------------------
+
+
+def test_cli_reports_a_result_and_shows_the_log(migrated_url: str, migrated_engine: Engine) -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    events.create_event(migrated_engine, "Cli", seed="ab", boards_per_round=1)
+    for i in (1, 2):
+        events.add_team(migrated_engine, "Cli", f"T{i}", [f"P{i}{j}" for j in range(1, 5)])
+    events.pair_round(migrated_engine, "Cli")
+    events.assign_boards(migrated_engine, "Cli", 1, seed=SEED)
+    (text_,) = events.bot_records(migrated_engine, "Cli", 1)
+    open_rec = gdn.loads(text_)[0]
+    runner = CliRunner()
+    room = ["--round", "1", "--table", "1", "--board", "1", "--room", "open"]
+    base = ["event", "--db", migrated_url]
+    ok = runner.invoke(
+        main, [*base, "result", "Cli", *room, "--finish", _finish(open_rec), "--by", "P11"]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.endswith("(report)\n") and "no result ->" in ok.output
+    again = runner.invoke(
+        main,
+        [
+            *base,
+            "result",
+            "Cli",
+            *room,
+            "--result",
+            "NS +1" if _ns(open_rec) < 0 else "EW +1",
+            "--by",
+            "P12",
+        ],
+    )
+    assert again.exit_code == 1 and "correction" in again.output  # disagrees: refused
+    usage = runner.invoke(main, [*base, "result", "Cli", *room, "--by", "P11"])
+    assert usage.exit_code == 2 and "--finish or --result" in usage.output
+    events.import_texts(migrated_engine, "Cli", [text_], by="scorer")
+    shown = runner.invoke(main, [*base, "history", "Cli", *room, "--json"])
+    assert shown.exit_code == 0, shown.output
+    log = json.loads(shown.output)
+    assert [(c["action"], c["by"]) for c in log] == [("report", "P11"), ("attach", "scorer")]
+    assert all(c["at"].endswith("+00:00") and c["reason"] for c in log)
+    assert log[1]["before"] == log[0]["after"]

@@ -27,7 +27,7 @@ from duplicate.events.base import (
 )
 from duplicate.records import Correction
 from duplicate.scoring import check_result
-from duplicate.store import Author, Slot, State
+from duplicate.store import Author, Change, Slot, State, StoreError
 
 
 def _describe(state: State | None) -> str:
@@ -83,6 +83,39 @@ def result_slot(
         _check_slot(ev, rnd, board, room)
         boards = _round_board_set(session, ev, rnd)
         return _slot(ev, rnd, m, boards[board], room, _board_ids(session, rnd).get(board))
+
+
+def report_result(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    table: int,
+    board: int,
+    room: str,
+    author: Author,
+    *,
+    finish: str | None = None,
+    ns_result: int | None = None,
+) -> Change | None:
+    """A room's result reported without a record (``store.report_result``): the finishing
+    order from the table (``finish``, e.g. ``"N S"``) or the N–S result. ``None``: the same
+    result was in already."""
+    slot = result_slot(engine, event, round_no, table, board, room)
+    try:
+        return store.report_result(engine, slot, author, finish=finish, ns_result=ns_result)
+    except StoreError as exc:
+        raise EventError(
+            f"round {round_no}, table {table}, board {board}, {room} room: {exc}"
+        ) from None
+
+
+def room_history(
+    engine: Engine, event: str, round_no: int, table: int, board: int, room: str
+) -> list[Change]:
+    """Every change of a match's board in one room, oldest first: who, when, why, old, new."""
+    return store.result_history(
+        engine, result_slot(engine, event, round_no, table, board, room).key
+    )
 
 
 def record_unfinished(

@@ -167,6 +167,7 @@ def change_values(
         "old_status": old.status if old else None,
         "old_ns_result": old.ns_result if old else None,
         "old_note": old.note if old else None,
+        "old_finish": old.finish if old else None,
         "old_record_id": old.record_id if old else None,
     }
 
@@ -235,7 +236,14 @@ def changes(session: Session, *where: Any) -> list[tuple[models.RoomResult, Chan
     out = []
     for row, ch, h, old_h in session.execute(query):
         old = (
-            State(ch.old_status, ch.old_ns_result, ch.old_note, ch.old_record_id, old_h)
+            State(
+                ch.old_status,
+                ch.old_ns_result,
+                ch.old_note,
+                ch.old_record_id,
+                old_h,
+                ch.old_finish,
+            )
             if ch.old_status is not None
             else None
         )

@@ -246,6 +246,7 @@ def upgrade() -> None:
         sa.Column("old_status", sa.String(length=12), nullable=True),
         sa.Column("old_ns_result", sa.Integer(), nullable=True),
         sa.Column("old_note", sa.Text(), nullable=True),
+        sa.Column("old_finish", sa.String(length=20), nullable=True),
         sa.Column("old_record_id", sa.Integer(), nullable=True),
         sa.CheckConstraint(
             "(status = 'played' AND ns_result IS NOT NULL AND ns_result BETWEEN -4 AND 4 AND ns_result <> 0) OR (status = 'unfinished' AND ns_result IS NULL)",
