@@ -44,7 +44,7 @@ NAMING_CONVENTION = {
 
 
 #: The competition rules as stored in a ``rules`` column (``Ruleset.to_dict()``, keys sorted):
-#: the default of ``events.rules`` and ``deal_records.rules`` (migration ``0004``).
+#: the default of ``events.rules`` and ``room_results.rules`` (migrations ``0004``, ``0005``).
 COMPETITION_RULES_JSON = json.dumps(COMPETITION.to_dict(), sort_keys=True)
 
 
