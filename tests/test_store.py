@@ -418,3 +418,16 @@ def test_cli_reports_a_result_and_shows_the_log(migrated_url: str, migrated_engi
     assert [(c["action"], c["by"]) for c in log] == [("report", "P11"), ("attach", "scorer")]
     assert all(c["at"].endswith("+00:00") and c["reason"] for c in log)
     assert log[1]["before"] == log[0]["after"]
+
+
+def test_a_finishing_order_gives_the_result_of_rules_section_7() -> None:
+    from duplicate.store import result_of_finish
+    from engine.ruleset import Ruleset
+
+    assert result_of_finish("N S") == 3  # 双下: the first two are partners
+    assert result_of_finish("E W", Ruleset(double_down_plus4=True)) == -4
+    assert result_of_finish("w, n, e") == -2  # partner third
+    assert result_of_finish("S E W N") == 1  # partner last
+    for bad in ("N E", "N N S", "N X S", ""):
+        with pytest.raises(StoreError):
+            result_of_finish(bad)

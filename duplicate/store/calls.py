@@ -67,10 +67,11 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
     return room_result(first.side, levels, rules)
 
 
-def _state_for(row: models.RoomResult, ns: int | None, finish: str | None) -> State:
+def _state_for(row: models.RoomResult, ns: int, finish: str | None) -> State:
+    """A played result given by hand, checked against the room's rules (±1..±3, ±4)."""
     rules = load_rules(row.rules, f"room result {row.id}")
     try:
-        check_result(ns, rules, where="the reported result") if ns is not None else None
+        check_result(ns, rules, where="the reported result")
     except GuandanError as exc:
         raise StoreError(str(exc)) from None
     return State("played", ns, None, None, None, finish)
@@ -96,6 +97,7 @@ def report_result(
         ns_result = result_of_finish(finish, slot.key.rules)
         text = finish if isinstance(finish, str) else " ".join(s.name for s in finish)
         text = " ".join(text.upper().replace(",", " ").split())
+    assert ns_result is not None
     with session_scope(engine) as session:
         row = result_row(session, slot)
         new = _state_for(row, ns_result, text)
