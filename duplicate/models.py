@@ -394,7 +394,9 @@ class ResultChange(Base):
     ns_result: Mapped[int | None] = mapped_column(Integer)
     note: Mapped[str | None] = mapped_column(Text)
     finish: Mapped[str | None] = mapped_column(String(20))
-    record_id: Mapped[int | None] = mapped_column(ForeignKey("play_records.id", ondelete="CASCADE"))
+    record_id: Mapped[int | None] = mapped_column(
+        ForeignKey("play_records.id", ondelete="CASCADE"), index=True
+    )
     old_status: Mapped[str | None] = mapped_column(String(12))
     old_ns_result: Mapped[int | None] = mapped_column(Integer)
     old_note: Mapped[str | None] = mapped_column(Text)

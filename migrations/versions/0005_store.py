@@ -291,6 +291,9 @@ def upgrade() -> None:
     op.create_index(
         "ix_result_changes_result_id_id", "result_changes", ["result_id", "id"], unique=False
     )
+    op.create_index(
+        op.f("ix_result_changes_record_id"), "result_changes", ["record_id"], unique=False
+    )
     conn = op.get_bind()
     _move_deal_records(conn)
     _move_event_results(conn)
