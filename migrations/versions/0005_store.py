@@ -15,7 +15,9 @@ Every row of the old tables moves over (duplicate.store, docs/DESIGN.md "The sto
 
 The downgrade moves them back the same way and refuses (nothing changed) what the old
 tables cannot hold: a result reported without a record outside an event, or two tables'
-records of one board and room outside an event.
+records of one board and room outside an event. Results, records, corrections and rulings
+go back whole; what the old tables had no column for (who imported or reported and when,
+a reported finishing order) does not.
 
 Revision ID: 0005
 Revises: 0004
