@@ -304,3 +304,53 @@ def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | Non
         err=True,
     )
 
+
+
+# --- who changes the store, and corrections (guandan import, event import) ----------
+
+
+def correction_options(func: F) -> F:
+    """Add ``--correction``, ``--by NAME`` and ``--reason TEXT``; the command receives
+    ``correction``, ``by`` and ``reason`` and turns them into a ``Correction`` with
+    :func:`correction_from`. ``--by`` alone names who imports (the store's log)."""
+    func = click.option(
+        "--reason", metavar="TEXT", help="Why the correction is made (with --correction)."
+    )(func)
+    func = click.option(
+        "--by",
+        metavar="NAME",
+        help="Who makes the correction, or who imports (default: the login name).",
+    )(func)
+    func = click.option(
+        "--correction",
+        is_flag=True,
+        help="Replace the stored result of each board and room that differs "
+        "(needs --by and --reason).",
+    )(func)
+    return func
+
+
+def correction_from(correction: bool, by: str | None, reason: str | None) -> Any:
+    """The ``duplicate.records.Correction`` of :func:`correction_options`, or ``None``."""
+    from duplicate.records import Correction
+
+    if correction and not (by and reason):
+        raise click.UsageError("--correction needs both --by NAME and --reason TEXT")
+    if reason and not correction:
+        raise click.UsageError("--reason goes with --correction (--by alone names who imports)")
+    return Correction(reason=reason, by=by) if correction and by and reason else None
+
+
+def match_board_options(func: F) -> F:
+    """Add ``--round``, ``--table`` and ``--board`` (a board of one match of an event); the
+    command receives ``round_no``, ``table`` and ``board``."""
+    func = click.option(
+        "--board", type=click.IntRange(min=1), required=True, help="Board number."
+    )(func)
+    func = click.option(
+        "--table", type=click.IntRange(min=1), required=True, help="Table of the match."
+    )(func)
+    func = click.option(
+        "--round", "round_no", type=click.IntRange(min=1), required=True, help="Round."
+    )(func)
+    return func

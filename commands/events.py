@@ -9,12 +9,15 @@ import click
 from commands.common import (
     check_output,
     check_output_dir,
+    correction_from,
+    correction_options,
     db_errors,
     db_option,
     db_progress,
     emit_rows,
     force_option,
     json_text,
+    match_board_options,
     open_database,
     output_options,
     parse_variants,
@@ -49,17 +52,6 @@ def _event_standing_row(r: Any) -> dict[str, Any]:
         "levels": r.levels, "opponents_points": r.opponents_points, "lot": r.lot,
         "decided_by": r.decided_by,
     }
-
-
-def _event_correction(by: str | None, reason: str | None, required: bool) -> Any:
-    """A ``Correction`` from ``--by``/``--reason``; both are needed when ``required``."""
-    from duplicate.events import Correction
-
-    if by is None and reason is None and not required:
-        return None
-    if not by or not reason:
-        raise click.UsageError("a correction needs both --by NAME and --reason TEXT")
-    return Correction(reason=reason, by=by)
 
 
 @click.group("event")
@@ -271,10 +263,7 @@ def event_assign_boards_command(
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--round", "round_no", type=click.IntRange(min=1), default=None,
               help="The round of every record (default: each record's Round tag).")
-@click.option("--correction", is_flag=True,
-              help="Replace stored records that differ (needs --by and --reason).")
-@click.option("--by", help="Who makes the correction.")
-@click.option("--reason", help="Why (a director's ruling, a mistyped record, ...).")
+@correction_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes replaying the files.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
@@ -295,14 +284,12 @@ def event_import_command(
     """
     from duplicate.events import import_files
 
-    fix = _event_correction(by, reason, correction)
-    if fix is not None and not correction:
-        raise click.UsageError("--by and --reason go with --correction")
+    fix = correction_from(correction, by, reason)
     with open_database() as engine:
         with db_progress(len(files), "Importing") as tick:
             summary = import_files(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
-                progress=tick,
+                progress=tick, by=by,
             )
     if as_json:
         click.echo(json_text(summary.to_dict()), nl=False)
@@ -340,9 +327,7 @@ def event_play_bots_command(
 
 @event_group.command("unfinished")
 @click.argument("event")
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
-@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
-@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@match_board_options
 @click.option("--room", type=click.Choice(["open", "closed", "both"], case_sensitive=False),
               default="both", show_default=True, help="The room(s) that did not finish it.")
 @click.option("--reason", required=True, help="Why: time, withdrawal, ...")
@@ -364,9 +349,7 @@ def event_unfinished_command(
 
 @event_group.command("correct")
 @click.argument("event")
-@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
-@click.option("--table", type=click.IntRange(min=1), required=True, help="Table of the match.")
-@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@match_board_options
 @click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
               required=True, help="The room whose result changes.")
 @click.option("--result", "result", required=True, metavar="'NS +2'",
@@ -513,3 +496,9 @@ def event_report_command(event: str, outdir: str, force: bool) -> None:
         index = write_event_report(engine, event, outdir)
     click.echo(f"report written: {index}")
 
+
+# a room's result without a record, and its log (commands/results.py)
+from commands.results import event_history_command, event_result_command  # noqa: E402
+
+event_group.add_command(event_result_command)
+event_group.add_command(event_history_command)

@@ -11,6 +11,8 @@ import click
 from commands.common import (
     check_output,
     check_output_dir,
+    correction_from,
+    correction_options,
     db_errors,
     db_option,
     db_progress,
@@ -100,11 +102,7 @@ _IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "vers
 @click.option(
     "--set", "board_set", metavar="NAME", help="The records play this stored board set's boards."
 )
-@click.option(
-    "--correction", is_flag=True, help="Replace the stored record of each board and room."
-)
-@click.option("--reason", metavar="TEXT", help="Why the correction is made (with --correction).")
-@click.option("--by", "by", metavar="NAME", help="Who makes the correction (with --correction).")
+@correction_options
 @click.option(
     "--variant",
     "variants",
@@ -138,13 +136,9 @@ def import_command(
               guandan import --correction --reason "mistyped play 41" --by Zhou fixed.gdn
               guandan import --variant jiefeng_next=true folk.gdn
     """
-    from duplicate.records import Correction, import_files
+    from duplicate.records import import_files
 
-    if correction and not (reason and by):
-        raise click.UsageError("--correction needs --reason TEXT and --by NAME")
-    if not correction and (reason or by):
-        raise click.UsageError("--reason and --by go with --correction")
-    fix = Correction(reason, by) if correction and reason and by else None
+    fix = correction_from(correction, by, reason)
     rules = parse_variants(variants)
     # the bar advances deal by deal, by the bytes read (a file can hold 10,000 deals)
     size = sum(os.path.getsize(f) for f in files if os.path.isfile(f))
@@ -159,6 +153,7 @@ def import_command(
                     correction=fix,
                     rules=rules,
                     progress=tick,
+                    by=by,
                 )
             )
     emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)

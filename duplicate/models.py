@@ -6,7 +6,7 @@ The schema is built only by the Alembic migrations under ``migrations/``; a test
 that these models and the migrated schema agree. No application globals live here: engines
 and sessions are made in :mod:`duplicate.db`.
 
-Later parts of the project add their tables (records, events) to this module, each with a
+Later parts of the project add their tables (events, the store) to this module, each with a
 migration.
 """
 
@@ -21,6 +21,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     MetaData,
     String,
@@ -43,7 +44,7 @@ NAMING_CONVENTION = {
 
 
 #: The competition rules as stored in a ``rules`` column (``Ruleset.to_dict()``, keys sorted):
-#: the default of ``events.rules`` and ``deal_records.rules`` (migration ``0004``).
+#: the default of ``events.rules`` and ``room_results.rules`` (migrations ``0004``, ``0005``).
 COMPETITION_RULES_JSON = json.dumps(COMPETITION.to_dict(), sort_keys=True)
 
 
@@ -117,73 +118,6 @@ class Board(Base):
         CheckConstraint("number >= 1", name="number"),
         CheckConstraint("level BETWEEN 0 AND 12", name="level"),
         CheckConstraint("leader BETWEEN 0 AND 3", name="leader"),
-    )
-
-
-# --- deal records -------------------------------------------------------------------------
-
-
-class DealRecordRow(Base):
-    """A played deal imported from a ``.gdn`` record, replayed and checked first.
-
-    A record is identified by its **key**: the DealId of its hands and its ``Event``,
-    ``Round`` and ``Room`` tags ("" when absent): one room's play of one board. The first
-    record of a key is version 1; a different record for the same key is refused unless it
-    is a correction, stored as the next version with its reason, who made it and when (the
-    highest version is the current one; older ones are kept). Importing a record equal to
-    the current version (same ``content_hash`` of its canonical text) stores nothing.
-
-    ``board_id`` links the record to the stored board with the same DealId, if any. The
-    finishing order, result and N–S score are the replay's, not the record's word.
-    ``gdn`` is the canonical ``.gdn`` text (``duplicate.gdn.dumps``), plays fully declared.
-    ``rules`` is the rule set the record was replayed under (``Ruleset`` as JSON, keys
-    sorted); it is part of the key, so the same deal imported under other rules is another
-    record (``guandan import --variant``).
-    """
-
-    __tablename__ = "deal_records"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    deal_id: Mapped[str] = mapped_column(String(64), index=True)
-    event: Mapped[str] = mapped_column(String(200))
-    round: Mapped[str] = mapped_column(String(50))
-    room: Mapped[str] = mapped_column(String(100))
-    version: Mapped[int] = mapped_column(Integer)
-    board_id: Mapped[int | None] = mapped_column(
-        ForeignKey("boards.id", ondelete="SET NULL"), index=True
-    )
-    board_number: Mapped[str | None] = mapped_column(String(50))
-    north: Mapped[str | None] = mapped_column(String(200))
-    east: Mapped[str | None] = mapped_column(String(200))
-    south: Mapped[str | None] = mapped_column(String(200))
-    west: Mapped[str | None] = mapped_column(String(200))
-    level: Mapped[int] = mapped_column(Integer)
-    leader: Mapped[int] = mapped_column(Integer)
-    plays: Mapped[int] = mapped_column(Integer)
-    finish: Mapped[str] = mapped_column(String(20))
-    result: Mapped[str] = mapped_column(String(10))
-    ns_score: Mapped[int] = mapped_column(Integer)
-    gdn: Mapped[str] = mapped_column(Text)
-    content_hash: Mapped[str] = mapped_column(String(64), index=True)
-    source: Mapped[str | None] = mapped_column(Text)
-    correction_reason: Mapped[str | None] = mapped_column(Text)
-    corrected_by: Mapped[str | None] = mapped_column(String(200))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    rules: Mapped[str] = mapped_column(Text, server_default=COMPETITION_RULES_JSON)
-
-    board: Mapped[Board | None] = relationship()
-
-    __table_args__ = (
-        UniqueConstraint("deal_id", "event", "round", "room", "rules", "version"),
-        CheckConstraint("version >= 1", name="version"),
-        CheckConstraint(
-            "(version = 1 AND correction_reason IS NULL) "
-            "OR (version > 1 AND correction_reason IS NOT NULL)",
-            name="correction_reason",
-        ),
-        CheckConstraint("level BETWEEN 0 AND 12", name="level"),
-        CheckConstraint("leader BETWEEN 0 AND 3", name="leader"),
-        CheckConstraint("ns_score BETWEEN -4 AND 4 AND ns_score <> 0", name="ns_score"),
     )
 
 
@@ -318,9 +252,7 @@ class EventRound(Base):
         UniqueConstraint("id", "event_id"),
         CheckConstraint("number >= 1", name="number"),
         CheckConstraint("first_board >= 1", name="first_board"),
-        CheckConstraint(
-            "(board_set_id IS NULL) = (first_board IS NULL)", name="boards_assigned"
-        ),
+        CheckConstraint("(board_set_id IS NULL) = (first_board IS NULL)", name="boards_assigned"),
     )
 
 
@@ -367,52 +299,121 @@ class EventMatch(Base):
     )
 
 
-class EventResult(Base):
-    """One board of a match in one room: ``played`` with its N–S result (the record kept in
-    ``records``), or ``unfinished`` (time, withdrawal; ``reason`` says which) with none."""
+# --- the store of played deals (duplicate.store; docs/DESIGN.md "The store") ------------
+#
+# One row of ``room_results`` is one room's play of one board at one table: its key, never
+# its result. What happened is the append-only log ``result_changes`` (every import, report,
+# correction and ruling: who, when, why, old and new); the current result of a room is its
+# latest change, a query. ``play_records`` keeps every record that was attached (the proof,
+# canonical ``.gdn``); a change names the record it rests on, if any.
 
-    __tablename__ = "event_results"
+_RESULT_STATE = (
+    "({p}status = 'played' AND {p}ns_result IS NOT NULL AND {p}ns_result BETWEEN -4 AND 4 "
+    "AND {p}ns_result <> 0) OR ({p}status = 'unfinished' AND {p}ns_result IS NULL)"
+)
+#: What a change did (``duplicate.store.ACTIONS``).
+CHANGE_ACTIONS = ("import", "report", "attach", "unfinished", "correction", "ruling")
+
+
+class RoomResult(Base):
+    """One room's play of one board at one table, under one rule set: the key of a result.
+
+    The key is the DealId of the hands (``deal_id``; ``board_id`` links the stored board
+    with it, ``board`` is its number as the record or the round gives it), the ``event``,
+    ``round``, ``table_key`` and ``room`` ("" when a standalone record has no such tag;
+    ``table_key`` is the record's ``Table`` tag, so that the tables of a round playing the
+    same board are apart) and the ``rules`` (``Ruleset`` JSON, keys sorted). An event's
+    results also name their match (``match_id``): event, round and table are then the
+    event's name, the round number and the table number, and room is open or closed.
+    """
+
+    __tablename__ = "room_results"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("event_matches.id", ondelete="CASCADE"))
-    board: Mapped[int] = mapped_column(Integer)
-    room: Mapped[str] = mapped_column(String(6))
-    status: Mapped[str] = mapped_column(String(12))
-    ns_result: Mapped[int | None] = mapped_column(Integer)
-    reason: Mapped[str | None] = mapped_column(Text)
-    record_hash: Mapped[str | None] = mapped_column(String(64))
-    record_text: Mapped[str | None] = mapped_column(Text)
+    deal_id: Mapped[str] = mapped_column(String(64))
+    board_id: Mapped[int | None] = mapped_column(
+        ForeignKey("boards.id", ondelete="SET NULL"), index=True
+    )
+    board: Mapped[str] = mapped_column(String(50), server_default="")
+    event: Mapped[str] = mapped_column(String(200), server_default="")
+    round: Mapped[str] = mapped_column(String(50), server_default="")
+    table_key: Mapped[str] = mapped_column(String(50), server_default="")
+    room: Mapped[str] = mapped_column(String(100), server_default="")
+    rules: Mapped[str] = mapped_column(Text, server_default=COMPETITION_RULES_JSON)
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("event_matches.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
     __table_args__ = (
-        UniqueConstraint("match_id", "board", "room"),
-        CheckConstraint("room IN ('open', 'closed')", name="room"),
-        CheckConstraint("board >= 1", name="board"),
-        CheckConstraint(
-            "(status = 'played' AND ns_result IS NOT NULL AND ns_result BETWEEN -4 AND 4 "
-            "AND ns_result <> 0) OR (status = 'unfinished' AND ns_result IS NULL)",
-            name="status_result",
-        ),
+        UniqueConstraint("deal_id", "event", "round", "table_key", "room", "rules"),
+        CheckConstraint("match_id IS NULL OR room IN ('open', 'closed')", name="match_room"),
     )
 
 
-class EventCorrection(Base):
-    """A change to a published result: who made it, when, why, and what it replaced."""
+class PlayRecord(Base):
+    """A play record attached to a room result: canonical ``.gdn`` text and its SHA-256.
 
-    __tablename__ = "event_corrections"
+    ``finish``, ``result`` and ``ns_score`` are what the replay computed (``ns_score`` NULL:
+    the record ends before the deal does, or, for records moved from an event's results
+    under a ruling by migration ``0005``, not known). ``source`` is the file and line."""
+
+    __tablename__ = "play_records"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
-    match_id: Mapped[int] = mapped_column(ForeignKey("event_matches.id", ondelete="CASCADE"))
-    board: Mapped[int] = mapped_column(Integer)
-    room: Mapped[str] = mapped_column(String(6))
+    result_id: Mapped[int] = mapped_column(
+        ForeignKey("room_results.id", ondelete="CASCADE"), index=True
+    )
+    gdn: Mapped[str] = mapped_column(Text)
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    finish: Mapped[str | None] = mapped_column(String(20))
+    result: Mapped[str | None] = mapped_column(String(10))
+    ns_score: Mapped[int | None] = mapped_column(Integer)
+    source: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ResultChange(Base):
+    """One change of a room result, never updated: who, when (UTC), why, old and new.
+
+    The new state is ``status`` (played or unfinished), ``ns_result`` (N–S view, ±1..±4),
+    ``note`` (an unfinished board's reason, a ruling's word), ``finish`` (the finishing
+    order reported, when no record says it) and ``record_id`` (the record it rests on);
+    the ``old_*`` columns are the state it replaced (NULL for a result's first change).
+    """
+
+    __tablename__ = "result_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("room_results.id", ondelete="CASCADE"))
+    action: Mapped[str] = mapped_column(String(12))
     made_by: Mapped[str] = mapped_column(String(200))
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     reason: Mapped[str] = mapped_column(Text)
-    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    before: Mapped[str] = mapped_column(Text)
-    after: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(12))
+    ns_result: Mapped[int | None] = mapped_column(Integer)
+    note: Mapped[str | None] = mapped_column(Text)
+    finish: Mapped[str | None] = mapped_column(String(20))
+    record_id: Mapped[int | None] = mapped_column(
+        ForeignKey("play_records.id", ondelete="CASCADE"), index=True
+    )
+    old_status: Mapped[str | None] = mapped_column(String(12))
+    old_ns_result: Mapped[int | None] = mapped_column(Integer)
+    old_note: Mapped[str | None] = mapped_column(Text)
+    old_finish: Mapped[str | None] = mapped_column(String(20))
+    old_record_id: Mapped[int | None] = mapped_column(
+        ForeignKey("play_records.id", ondelete="CASCADE")
+    )
 
     __table_args__ = (
+        Index("ix_result_changes_result_id_id", "result_id", "id"),
+        CheckConstraint(
+            "action IN (" + ", ".join(f"'{a}'" for a in CHANGE_ACTIONS) + ")", name="action"
+        ),
         CheckConstraint("made_by <> ''", name="made_by"),
         CheckConstraint("reason <> ''", name="reason"),
-        CheckConstraint("room IN ('open', 'closed')", name="room"),
+        CheckConstraint(_RESULT_STATE.format(p=""), name="state"),
+        CheckConstraint(
+            "old_status IS NULL OR " + _RESULT_STATE.format(p="old_"), name="old_state"
+        ),
     )

@@ -3,8 +3,12 @@
 Every record is read and replayed before anything is stored (:mod:`duplicate.replay`): a
 record that does not replay, a hand record and an unfinished deal are reported and never
 stored. What is stored is the canonical ``.gdn`` text (plays completed with type and rank)
-and what the replay computed. See :class:`duplicate.models.DealRecordRow` for the key of
-a record (DealId, Event, Round, Room, rules) and its versions.
+and what the replay computed, in the one store of played deals (:mod:`duplicate.store`): a
+record is one room's play of one board, keyed by the DealId of its hands, its ``Event``,
+``Round``, ``Table`` and ``Room`` tags ("" when absent) and the rules; the ``Table`` tag
+tells apart the tables of a round that play the same boards (docs/FORMAT.md). Its
+versions are the records attached to that room result, oldest first; every import and
+correction is a row of the store's log (who, when, why, old and new).
 
 * **Rules**: records are replayed under the rule set given (``rules``, ``guandan import
   --variant``; default the competition rules), which is stored with each record and is part
@@ -18,7 +22,9 @@ a record (DealId, Event, Round, Room, rules) and its versions.
 * **Idempotent**: a record equal to the stored current version is not stored again.
 * **Corrections**: a different record for a stored key is refused, unless it is imported
   as a correction (with a reason and who makes it): it becomes the next version and the
-  old one is kept.
+  old one is kept. A record of a room whose result was reported without a record (a
+  phone at the table) backs that result when it says the same, and is refused, both
+  named, when it does not (unless it is a correction).
 * **Boards**: a record is linked to the stored board with its DealId; its level and
   leader must be that board's. With ``board_set``, its ``Board`` tag names the board of
   that set, whose hands, level and leader it must have.
@@ -36,16 +42,17 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, and_, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from duplicate import gdn, models
+from duplicate import gdn, models, store
 from duplicate.db import check_schema, error_reason, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
 from duplicate.replay import NO_DEALS, finish_text, replay
+from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
 
@@ -70,33 +77,6 @@ class RecordImportError(DuplicateError):
     """A record the database refuses: a conflict with a stored record or board, or bad input."""
 
 
-#: The variants every stored rule set names (those of migration 0004's text).
-_STORED_VARIANTS = frozenset(
-    {
-        "a_fail_limit",
-        "bomb_max",
-        "double_down_plus4",
-        "jiefeng_next",
-        "joker_pair_in_full_house",
-        "return_lower_at_ten",
-        "return_max_rank",
-    }
-)
-
-
-def rules_json(rules: Ruleset) -> str:
-    """``rules`` as stored in a ``rules`` column: ``Ruleset.to_dict()`` as JSON, keys sorted.
-
-    One rule set has one text, so that the column can be compared and be part of a key. A
-    variant added to the engine later (``limit_draw``) is written only when it differs
-    from the competition rule, so that the text of every rule set stored before it stays
-    what it was (:func:`load_rules` gives a missing variant its default).
-    """
-    base = COMPETITION.to_dict()
-    data = {k: v for k, v in rules.to_dict().items() if k in _STORED_VARIANTS or v != base[k]}
-    return json.dumps(data, sort_keys=True)
-
-
 def load_rules(text: str, where: str = "rules") -> Ruleset:
     """The ``Ruleset`` of a stored ``rules`` column; ``where`` names the row in errors.
 
@@ -110,22 +90,12 @@ def load_rules(text: str, where: str = "rules") -> Ruleset:
         return Ruleset.from_dict(data)
     except (ValueError, TypeError) as exc:
         shown = repr(text[:60]) + ("…" if len(text) > 60 else "")
-        raise RecordImportError(f"{where}: stored rules {shown} are not a rule set: {exc}") from None
+        raise RecordImportError(
+            f"{where}: stored rules {shown} are not a rule set: {exc}"
+        ) from None
 
 
-def describe_rules(rules: Ruleset) -> str:
-    """The rules in a few words: ``competition``, or the variants that differ from it as
-    ``--variant`` takes them (``jiefeng_next=true, double_down_plus4=true``)."""
-    base = COMPETITION.to_dict()
-    changed = [
-        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-        for name, value in rules.to_dict().items()
-        if base[name] != value
-    ]
-    return ", ".join(changed) if changed else "competition"
-
-
-#: the length of ``models.DealRecordRow.corrected_by``
+#: the length of ``models.ResultChange.made_by``
 _BY_MAX = 200
 
 
@@ -141,7 +111,7 @@ class Correction:
             raise RecordImportError("a correction needs a reason")
         if not self.by.strip():
             raise RecordImportError("a correction needs the name of who makes it")
-        if len(self.by) > _BY_MAX:  # models.DealRecordRow.corrected_by
+        if len(self.by) > _BY_MAX:  # models.ResultChange.made_by
             raise RecordImportError(
                 f"the name of who makes a correction has at most {_BY_MAX} characters, "
                 f"not {len(self.by)}"
@@ -198,6 +168,7 @@ class StoredRecord:
     corrected_by: str | None
     created_at: datetime
     rules: Ruleset = COMPETITION
+    table: str = ""
 
 
 @dataclass(slots=True)
@@ -208,7 +179,7 @@ class _Prepared:
     text: str
     content_hash: str
     deal_id: str
-    key: tuple[str, str, str, str, str]
+    key: ResultKey
     rules: Ruleset
     finish: str
     result: str
@@ -261,12 +232,13 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
     )
     text = gdn.dumps(done)
     did = deal_id(rec.hands)
-    key = (
+    key = ResultKey(
         did,
         rec.tags.get("Event", ""),
         rec.tags.get("Round", ""),
+        rec.tags.get("Table", ""),
         rec.tags.get("Room", ""),
-        rules_json(rules),
+        rules,
     )
     return _Prepared(
         record=done,
@@ -282,10 +254,11 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
     )
 
 
-#: Tags stored in columns of limited size (``models.DealRecordRow``).
+#: Tags stored in columns of limited size (``models.RoomResult``).
 _TAG_LIMITS = {
     "Event": 200,
     "Round": 50,
+    "Table": 50,
     "Room": 100,
     "Board": 50,
     "North": 200,
@@ -302,10 +275,14 @@ def _where(rec: DealRecord) -> str:
 
 def _describe(prep: _Prepared) -> str:
     rec, key = prep.record, prep.key
-    parts = [f"board {rec.board}" if rec.board else f"DealId {key[0][:12]}…"]
+    parts = [f"board {rec.board}" if rec.board else f"DealId {key.deal_id[:12]}…"]
     parts += [
         f"{name} {value!r}"
-        for name, value in zip(("event", "round", "room"), key[1:4], strict=True)
+        for name, value in zip(
+            ("event", "round", "table", "room"),
+            (key.event, key.round, key.table, key.room),
+            strict=True,
+        )
         if value
     ]
     if prep.rules != COMPETITION:
@@ -356,6 +333,7 @@ def _store(
     prep: _Prepared,
     board_set: str | None,
     correction: Correction | None,
+    by: str | None = None,
 ) -> ImportOutcome:
     """Store one prepared record in ``session`` (flushed, not committed)."""
     rec = prep.record
@@ -363,28 +341,38 @@ def _store(
         board = _board_for(session, prep, board_set)
     except RecordImportError as e:
         return _outcome(rec, "refused", error=_where(rec) + str(e))
-    did, event, round_, room, rules = prep.key
-    current = session.scalar(
-        select(models.DealRecordRow)
-        .where(
-            models.DealRecordRow.deal_id == did,
-            models.DealRecordRow.event == event,
-            models.DealRecordRow.round == round_,
-            models.DealRecordRow.room == room,
-            models.DealRecordRow.rules == rules,
-        )
-        .order_by(models.DealRecordRow.version.desc())
-        .limit(1)
-    )
-    if current is not None and current.content_hash == prep.content_hash:
-        return _outcome(rec, "unchanged", record_id=current.id, version=current.version)
-    if current is not None and correction is None:
+    row = store.find_result(session, prep.key)
+    if row is not None and row.match_id is not None:
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + f"a different record of {_describe(prep)} is stored "
-            f"(version {current.version}, from {current.source or 'unknown'}): import this one "
-            "as a correction, with a reason, to replace it",
+            error=_where(rec) + f"{_describe(prep)} is a room of an event's match: import "
+            "it with 'guandan event import'",
+        )
+    current = store.current_state(session, row.id) if row is not None else None
+    versions = _versions(session, row.id) if row is not None else []
+    if current is not None and current.record_hash == prep.content_hash:
+        return _outcome(rec, "unchanged", record_id=current.record_id, version=len(versions))
+    agrees = (
+        current is not None
+        and current.record_id is None
+        and current.status == "played"
+        and current.note is None
+        and current.ns_result == prep.ns_score
+    )
+    if current is not None and correction is None and not agrees:
+        stored = (
+            f"a different record of {_describe(prep)} is stored (version {len(versions)}, "
+            f"from {versions[-1].source or 'unknown'})"
+            if versions and current.record_id is not None
+            else f"{_describe(prep)} holds {current.describe()}, this record says "
+            f"{State('played', prep.ns_score).describe().split(' (')[0]}"
+        )
+        return _outcome(
+            rec,
+            "refused",
+            error=_where(rec) + f"{stored}: import this one as a correction, with a reason, "
+            "to replace it",
         )
     if current is None and correction is not None:
         return _outcome(
@@ -393,35 +381,41 @@ def _store(
             error=_where(rec) + f"nothing to correct: no record of {_describe(prep)} "
             "is stored (import it without --correction)",
         )
-    row = models.DealRecordRow(
-        deal_id=did,
-        event=event,
-        round=round_,
-        room=room,
-        version=1 if current is None else current.version + 1,
-        board_id=board.id if board is not None else None,
-        board_number=rec.board,
-        north=rec.tags.get("North"),
-        east=rec.tags.get("East"),
-        south=rec.tags.get("South"),
-        west=rec.tags.get("West"),
-        level=rec.level,
-        leader=int(rec.leader),
-        plays=prep.plays,
+    source = f"{rec.file}:{rec.line}" if rec.file is not None else None
+    if row is None:
+        slot = Slot(prep.key, rec.board or "", board.id if board is not None else None)
+        row = store.result_row(session, slot)
+    stored_rec = store.add_record(
+        session,
+        row.id,
+        prep.text,
+        prep.content_hash,
         finish=prep.finish,
         result=prep.result,
         ns_score=prep.ns_score,
-        gdn=prep.text,
-        content_hash=prep.content_hash,
-        source=f"{rec.file}:{rec.line}" if rec.file is not None else None,
-        correction_reason=correction.reason if correction is not None else None,
-        corrected_by=correction.by if correction is not None else None,
-        rules=rules,
+        source=source,
     )
-    session.add(row)
+    author = (
+        Author(correction.by, correction.reason, correction=True)
+        if correction is not None
+        else Author(by or store.default_by(), f"imported from {source or 'a record'}")
+    )
+    new = State("played", prep.ns_score, None, stored_rec.id, prep.content_hash)
+    store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
     session.flush()  # an IntegrityError here: another import stored the key meanwhile
     status = "stored" if correction is None else "corrected"
-    return _outcome(rec, status, record_id=row.id, version=row.version)
+    return _outcome(rec, status, record_id=stored_rec.id, version=len(versions) + 1)
+
+
+def _versions(session: Session, result_id: int) -> list[models.PlayRecord]:
+    """The records of a room result, oldest first (version 1, 2, …)."""
+    return list(
+        session.scalars(
+            select(models.PlayRecord)
+            .where(models.PlayRecord.result_id == result_id)
+            .order_by(models.PlayRecord.id)
+        )
+    )
 
 
 def import_records(
@@ -432,6 +426,7 @@ def import_records(
     board_set: str | None = None,
     correction: Correction | None = None,
     rules: Ruleset = COMPETITION,
+    by: str | None = None,
 ) -> list[ImportOutcome]:
     """Import ``records`` read from one file; see the module for what is stored and when.
 
@@ -442,7 +437,8 @@ def import_records(
     """
     return list(
         _import_stream(
-            engine, records, per=per, board_set=board_set, correction=correction, rules=rules
+            engine, records, per=per, board_set=board_set, correction=correction, rules=rules,
+            by=by,
         )
     )
 
@@ -460,11 +456,14 @@ def _import_stream(
     board_set: str | None,
     correction: Correction | None,
     rules: Ruleset,
+    by: str | None = None,
 ) -> Iterator[ImportOutcome]:
     """:func:`import_records`, one outcome at a time (per deal: as each deal is stored).
 
     A :class:`GdnError` raised by ``records`` (a file that breaks off: a line that is not
-    UTF-8) is the last outcome; with ``per="file"`` nothing of the file is stored.
+    UTF-8) is the last outcome; with ``per="file"`` nothing of the file is stored. ``by``
+    is who imports, for the store's log (default: the login name); a correction names its
+    own.
     """
     check_schema(engine)
     if per not in ("file", "deal"):
@@ -479,7 +478,7 @@ def _import_stream(
                     continue
                 try:
                     with session_scope(engine) as session:
-                        outcome = _store(session, item, board_set, correction)
+                        outcome = _store(session, item, board_set, correction, by)
                 except IntegrityError:
                     outcome = _outcome(item.record, "refused", error=_RACE)
                 except SQLAlchemyError as e:  # locked, disk full, server gone: not stored
@@ -506,7 +505,7 @@ def _import_stream(
                         failed = True
                         continue
                     pending = item
-                    outcome = _store(session, item, board_set, correction)
+                    outcome = _store(session, item, board_set, correction, by)
                     pending = None
                     outcomes.append(outcome)
                     stored.append(True)
@@ -592,6 +591,7 @@ def import_files(
     correction: Correction | None = None,
     rules: Ruleset = COMPETITION,
     progress: Callable[[int], object] | None = None,
+    by: str | None = None,
 ) -> Iterator[ImportOutcome]:
     """Import every deal of the ``.gdn`` files, file by file; one outcome per deal.
 
@@ -621,60 +621,59 @@ def import_files(
             board_set=board_set,
             correction=correction,
             rules=rules,
+            by=by,
         )
 
 
 def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:
     """The stored records, current versions only unless ``all_versions``, in import order.
 
-    Each carries the rules it was replayed under (records of one board and room under two
-    rule sets are two records, each with its current version).
+    A room result's versions are its records, oldest first; the current version is the
+    newest. Each carries the rules it was replayed under (records of one board and room
+    under two rule sets are two room results, each with its current version).
     """
     check_schema(engine)
-    row = models.DealRecordRow
-    query = select(row).order_by(row.id)
-    if not all_versions:
-        latest = (
-            select(
-                row.deal_id,
-                row.event,
-                row.round,
-                row.room,
-                row.rules,
-                func.max(row.version).label("v"),
-            )
-            .group_by(row.deal_id, row.event, row.round, row.room, row.rules)
-            .subquery()
-        )
-        query = query.join(
-            latest,
-            (row.deal_id == latest.c.deal_id)
-            & (row.event == latest.c.event)
-            & (row.round == latest.c.round)
-            & (row.room == latest.c.room)
-            & (row.rules == latest.c.rules)
-            & (row.version == latest.c.v),
-        )
+    r, p, c = models.RoomResult, models.PlayRecord, models.ResultChange
+    query = (
+        select(p, r, c.reason, c.made_by)
+        .join(r, r.id == p.result_id)
+        .outerjoin(c, and_(c.record_id == p.id, c.action == "correction"))
+        .order_by(p.id)
+    )
     with session_scope(engine) as session:
-        return [
+        rows = session.execute(query).all()
+    seen: dict[int, int] = {}
+    done: set[int] = set()
+    room_of: dict[int, int] = {}
+    out: list[StoredRecord] = []
+    for rec, room, reason, by in rows:
+        if rec.id in done:  # a record several corrections rest on is listed once
+            continue
+        done.add(rec.id)
+        version = seen[room.id] = seen.get(room.id, 0) + 1
+        room_of[rec.id] = room.id
+        out.append(
             StoredRecord(
-                r.id,
-                r.deal_id,
-                r.event,
-                r.round,
-                r.room,
-                r.version,
-                r.board_id,
-                r.finish,
-                r.result,
-                r.ns_score,
-                r.gdn,
-                r.content_hash,
-                r.source,
-                r.correction_reason,
-                r.corrected_by,
-                r.created_at,
-                load_rules(r.rules, f"deal record {r.id}"),
+                rec.id,
+                room.deal_id,
+                room.event,
+                room.round,
+                room.room,
+                version,
+                room.board_id,
+                rec.finish or "",
+                rec.result or "",
+                rec.ns_score if rec.ns_score is not None else 0,
+                rec.gdn,
+                rec.content_hash,
+                rec.source,
+                reason,
+                by,
+                store.utc(rec.created_at),
+                load_rules(room.rules, f"room result {room.id}"),
+                room.table_key,
             )
-            for r in session.scalars(query)
-        ]
+        )
+    if not all_versions:
+        out = [s for s in out if s.version == seen[room_of[s.id]]]
+    return out

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 
 from cli import main
-from duplicate import events, models
+from duplicate import events, models, store
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
@@ -240,7 +240,7 @@ def test_import_is_idempotent_and_checks_board_and_seating(
     assert (first.records, first.added, first.unchanged) == (4, 4, 0)
     again = events.import_files(migrated_engine, "Cup", [path])
     assert (again.added, again.unchanged) == (0, 4)
-    assert count(migrated_engine, models.EventResult) == 4
+    assert count(migrated_engine, models.RoomResult) == 4
 
     # a record of board 1 that claims to be board 2: the hands are not board 2's
     rec1 = texts[1].split("\n\n")[0]
@@ -249,7 +249,7 @@ def test_import_is_idempotent_and_checks_board_and_seating(
     bad.write_text(texts[1] + "\n" + wrong_board + "\n", encoding="utf-8")
     with pytest.raises(EventError, match=r"bad.gdn:\d+: board 2, room Open: the hands differ"):
         events.import_files(migrated_engine, "Cup", [bad])
-    assert count(migrated_engine, models.EventResult) == 4  # the whole file refused
+    assert count(migrated_engine, models.RoomResult) == 4  # the whole file refused
 
     swapped = re.sub(r'\[South "([^"]+)"\]', r'[South "X\1"]', rec1)
     with pytest.raises(EventError, match=r"seat S is 'P\d\d' in the seating of table 2, not 'XP"):
@@ -413,7 +413,7 @@ def test_import_replays_files_in_worker_processes(tmp_path: Path, migrated_engin
     broken.write_text(paths[0].read_text(encoding="utf-8").replace("[Play]", "[Play]\nN PASS"))
     with pytest.raises(EventError, match=r"broken.gdn:\d+: board 1, room Open: does not replay"):
         events.import_files(migrated_engine, "Cup", [broken, *paths], jobs=2)
-    assert count(migrated_engine, models.EventResult) == 0
+    assert count(migrated_engine, models.RoomResult) == 0
     ticks: list[int] = []
     summary = events.import_files(migrated_engine, "Cup", paths, jobs=2, progress=ticks.append)
     assert (summary.files, summary.records, summary.added) == (2, 8, 8)
@@ -431,23 +431,15 @@ def test_a_concurrent_import_of_the_same_boards_is_refused_cleanly(
 
     def racing(self: events_imports._Importer) -> None:
         """Another import fills the first slot after this one found it empty."""
-        row = self.new_rows[0]
-        self.session.add(
-            models.EventResult(
-                match_id=row["match_id"],
-                board=row["board"],
-                room=row["room"],
-                status="unfinished",
-                reason="time",
-            )
-        )
+        slot, _ = self.new_rows[0]
+        self.session.add(models.RoomResult(**store.result_values(slot)))
         self.session.flush()
         original(self)
 
     monkeypatch.setattr(events_imports._Importer, "flush", racing)
     with pytest.raises(EventError, match="another import stored results of these boards"):
         events.import_texts(migrated_engine, "Cup", texts[:1])
-    assert count(migrated_engine, models.EventResult) == 0
+    assert count(migrated_engine, models.RoomResult) == 0
 
 
 def test_parse_result_is_linear_and_quotes_bad_input_briefly() -> None:

@@ -278,9 +278,9 @@ def test_cli_import(migrated_engine: Engine, tmp_path: Path) -> None:
 def test_cli_import_usage_errors(tmp_path: Path) -> None:
     runner = CliRunner()
     no_reason = runner.invoke(main, ["import", "--correction", str(EXAMPLE)])
-    assert no_reason.exit_code == 2 and "--correction needs --reason" in no_reason.output
+    assert no_reason.exit_code == 2 and "--correction needs both --by" in no_reason.output
     stray = runner.invoke(main, ["import", "--reason", "x", str(EXAMPLE)])
-    assert stray.exit_code == 2 and "go with --correction" in stray.output
+    assert stray.exit_code == 2 and "--reason goes with --correction" in stray.output
     url = f"sqlite:///{tmp_path}/empty.sqlite"
     empty = runner.invoke(main, ["import", "--db", url, str(EXAMPLE)])
     assert empty.exit_code == 1 and "guandan db upgrade" in empty.output

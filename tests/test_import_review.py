@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from cli import main
 from duplicate import gdn, models, records
 from duplicate.boards import BoardSet, generate_set, store_set
-from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.dealing import deal_id, parse_seed_file, seed_file_bytes
 from duplicate.gdn import DealRecord
 from duplicate.records import Correction, ImportOutcome, import_files, import_records
 from duplicate.records import stored_records as stored
@@ -171,7 +171,7 @@ def test_per_deal_the_good_deals_are_stored_and_the_bad_one_is_not(
     assert [r.source for r in rows] == [f"{path}:{o.line}" for o in outcomes if o.ok]
     good = [_played()[i] for i in (0, 2, 3)]
     assert [r.gdn for r in rows] == [gdn.dumps(r) for r in good]
-    assert _counts(migrated_engine)["deal_records"] == 3
+    assert _counts(migrated_engine)["play_records"] == 3
 
 
 def test_two_files_the_second_failing_per_file_keeps_the_first(
@@ -189,7 +189,7 @@ def test_two_files_the_second_failing_per_file_keeps_the_first(
         (str(second), "error"),
     ]
     assert {r.source.split(":")[0] for r in stored(migrated_engine) if r.source} == {str(first)}
-    assert _counts(migrated_engine)["deal_records"] == 2
+    assert _counts(migrated_engine)["play_records"] == 2
 
 
 # --- the same record twice ---------------------------------------------------------------
@@ -205,7 +205,7 @@ def test_the_same_file_twice_is_stored_once(migrated_engine: Engine, tmp_path: P
         again = list(import_files(migrated_engine, [path], per=per))
         assert [(o.status, o.version) for o in again] == [("unchanged", 1)] * 6
     assert _counts(migrated_engine) == after_first
-    assert after_first["deal_records"] == 6
+    assert after_first["play_records"] == 6
 
 
 def test_the_same_deals_written_differently_are_the_same_record(
@@ -228,7 +228,7 @@ def test_the_same_deals_written_differently_are_the_same_record(
     other.write_bytes(("\n\n\n" + "\r\n".join(text_b) + "\r\n").encode("utf-8"))
     outcomes = list(import_files(migrated_engine, [other]))
     assert [o.status for o in outcomes] == ["unchanged", "unchanged"]
-    assert _counts(migrated_engine)["deal_records"] == 2
+    assert _counts(migrated_engine)["play_records"] == 2
 
 
 # --- a different record of a stored board and room: refused, or a correction --------------
@@ -316,8 +316,8 @@ def test_a_concurrent_import_of_the_same_key_is_refused_not_doubled(
     fired = [False]
 
     def other_import(session: Session, *_: object) -> None:
-        rows = [o for o in session.new if isinstance(o, models.DealRecordRow)]
-        if fired[0] or not any(r.source and r.source.endswith(f":{raced.line}") for r in rows):
+        rows = [o for o in session.new if isinstance(o, models.RoomResult)]
+        if fired[0] or not any(r.deal_id == deal_id(raced.hands) for r in rows):
             return
         fired[0] = True  # before the nested import, whose own flush comes here too
         (out,) = import_records(migrated_engine, [raced], per="deal")
@@ -425,7 +425,7 @@ def test_cli_per_deal_twice_and_json(migrated_engine: Engine, tmp_path: Path) ->
     rows = json.loads(again.stdout)
     assert [r["status"] for r in rows] == ["unchanged", "unchanged", "error"]
     assert rows[2]["error"].startswith(f"{path}:{line}: seat {seat}: ")
-    assert _counts(migrated_engine)["deal_records"] == 2
+    assert _counts(migrated_engine)["play_records"] == 2
 
 
 def test_cli_refusal_correction_and_set(migrated_engine: Engine, tmp_path: Path) -> None:
@@ -480,7 +480,7 @@ def test_cli_malformed_and_missing_files(migrated_engine: Engine, tmp_path: Path
     missing = runner.invoke(main, ["import", "--db", url, str(tmp_path / "none.gdn")])
     assert missing.exit_code == 1 and len(_errors(missing)) == 1
     assert str(tmp_path / "none.gdn") in _errors(missing)[0]
-    assert _counts(migrated_engine)["deal_records"] == 0
+    assert _counts(migrated_engine)["play_records"] == 0
 
 
 def test_cli_ctrl_c_aborts_and_leaves_the_file_unstored(

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, inspect, select, text
 
 from cli import main
-from duplicate import db, events, models
+from duplicate import db, events, models, store
 from duplicate.boards import generate_set, store_set
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
@@ -44,6 +44,7 @@ from duplicate.scoring import (
     score_match,
     swing,
 )
+from duplicate.store import State
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
 
@@ -78,21 +79,11 @@ def engine(migrated_engine: Engine) -> Engine:
     return migrated_engine
 
 
-def results_of(engine: Engine, event: str) -> list[models.EventResult]:
-    """Every stored result of ``event``, in match, board and room order."""
-    with session_scope(engine) as s:
-        rows = s.scalars(
-            select(models.EventResult)
-            .join(models.EventMatch)
-            .join(models.EventRound)
-            .join(models.Event)
-            .where(models.Event.name == event)
-            .order_by(
-                models.EventResult.match_id, models.EventResult.board, models.EventResult.room
-            )
-        ).all()
-        s.expunge_all()
-        return list(rows)
+def results_of(engine: Engine, event: str) -> list[State]:
+    """Every current result of ``event`` in the store, in match, board and room order."""
+    rows = store.current_results(engine, event=event)
+    rows.sort(key=lambda r: (r.match_id or 0, int(r.board), r.key.room))
+    return [r.state for r in rows]
 
 
 def rule_sensitive(records: list[DealRecord], played: Ruleset, other: Ruleset) -> list[bool]:
@@ -302,7 +293,7 @@ def test_import_replays_under_the_rules_and_stores_them(engine: Engine) -> None:
         ["jiefeng_next=true"] * 8 + ["competition"] * sensitive.count(False)
     )
     with session_scope(engine) as s:  # the column holds the canonical JSON of each rule set
-        texts = set(s.scalars(select(models.DealRecordRow.rules)))
+        texts = set(s.scalars(select(models.RoomResult.rules)))
     assert texts == {rules_json(JIEFENG), rules_json(COMPETITION)}
 
 
@@ -437,24 +428,31 @@ def test_migration_gives_existing_rows_the_competition_rules(db_engine: Engine) 
                 "INSERT INTO deal_records (deal_id, event, round, room, version, level, leader, "
                 "plays, finish, result, ns_score, gdn, content_hash) VALUES ('d1', 'Old', '1', "
                 ":room, 1, 0, 0, 40, 'N S', 'NS +3', 3, '[Event \"Old\"]', 'h')"), {"room": room})
-    db.upgrade(db_engine)
+    db.upgrade(db_engine, "0004")  # the head is later: look at the tables themselves
     assert "rules" in _columns(db_engine, "events")
     assert "rules" in _columns(db_engine, "deal_records")
-    [old] = events.list_events(db_engine)
-    assert (old.name, old.rules) == ("Old", COMPETITION)
-    rows = stored_records(db_engine)
-    assert [(r.room, r.rules) for r in rows] == [("Open", COMPETITION), ("Closed", COMPETITION)]
+    with db_engine.connect() as conn:
+        assert conn.execute(text("SELECT name, rules FROM events")).one() == (
+            "Old",
+            rules_json(COMPETITION),
+        )
+        rows = conn.execute(text("SELECT room, rules FROM deal_records ORDER BY id")).all()
+    assert [tuple(r) for r in rows] == [
+        ("Open", rules_json(COMPETITION)),
+        ("Closed", rules_json(COMPETITION)),
+    ]
     with db_engine.begin() as conn:  # the same key under other rules: a record of its own
         conn.execute(text(
             "INSERT INTO deal_records (deal_id, event, round, room, version, level, leader, "
             "plays, finish, result, ns_score, gdn, content_hash, rules) VALUES ('d1', 'Old', "
             "'1', 'Open', 1, 0, 0, 40, 'N S', 'NS +4', 4, '[Event \"Old\"]', 'h4', :rules)"),
             {"rules": rules_json(PLUS4)})
-    assert len(stored_records(db_engine)) == 3
+    with db_engine.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM deal_records")).scalar() == 3
     # down again: refused while one key holds records under two rule sets, nothing changed
     with pytest.raises(DatabaseError, match="several rule sets"):
         db.downgrade(db_engine, "0003")
-    assert db.current_revision(db_engine) == db.head_revision()
+    assert db.current_revision(db_engine) == "0004"
     assert "rules" in _columns(db_engine, "deal_records")
     with db_engine.begin() as conn:
         conn.execute(text("DELETE FROM deal_records WHERE content_hash = 'h4'"))
@@ -464,8 +462,10 @@ def test_migration_gives_existing_rows_the_competition_rules(db_engine: Engine) 
     with db_engine.connect() as conn:
         assert conn.execute(text("SELECT COUNT(*) FROM deal_records")).scalar() == 2
         assert conn.execute(text("SELECT name FROM events")).scalar() == "Old"
-    db.upgrade(db_engine)
+    db.upgrade(db_engine)  # through 0005: the records move into the store
     assert [r.rules for r in stored_records(db_engine)] == [COMPETITION, COMPETITION]
+    [old] = events.list_events(db_engine)
+    assert (old.name, old.rules) == ("Old", COMPETITION)
 
 
 def test_compare_replays_under_the_variant(engine: Engine, tmp_path: Path) -> None:

@@ -81,6 +81,9 @@ from duplicate.events.results import (
     list_corrections,
     parse_result,
     record_unfinished,
+    report_result,
+    result_slot,
+    room_history,
 )
 from duplicate.events.rounds import assign_boards, get_round, list_matches, pair_round
 from duplicate.events.scores import (
@@ -138,6 +141,9 @@ __all__ = [
     "prepare_text",
     "read_teams_file",
     "record_unfinished",
+    "report_result",
+    "result_slot",
+    "room_history",
     "score_event",
     "team_error_rate",
     "write_event_report",

@@ -4,7 +4,7 @@ stored rows (the event, a round, its matches, its boards)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate import models
+from duplicate import models, store
 from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
 from duplicate.records import load_rules
@@ -25,6 +25,7 @@ from duplicate.scoring import (
 from duplicate.standings import (
     ByeRule,
 )
+from duplicate.store import ResultKey, Slot
 from engine.cards import parse_cards
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
@@ -273,3 +274,59 @@ def _find_match(
     if m is None:
         raise EventError(f"event {ev.name!r}, round {round_no} has no table {table}")
     return rnd, m
+
+
+# --- the event's rooms in the store (duplicate.store) --------------------------------------
+
+#: (match id, board number, room) -> the room's current result (``store.Now``)
+Current = dict[tuple[int, int, str], store.Now]
+
+
+def _current(session: Session, match_ids: Sequence[int]) -> Current:
+    """The current result of every stored room of these matches (the store's query)."""
+    if not match_ids:
+        return {}
+    return {
+        (now.match_id or 0, int(now.board), now.room): now
+        for now in store.current_changes(session, models.RoomResult.match_id.in_(list(match_ids)))
+    }
+
+
+def _slot(
+    ev: models.Event,
+    rnd: models.EventRound,
+    m: models.EventMatch,
+    board: Board,
+    room: str,
+    board_id: int | None = None,
+) -> Slot:
+    """The store's slot of a match's board in one room: the key is the board's DealId, the
+    event's name, the round and table numbers, the room and the event's rules."""
+    key = ResultKey(board.deal_id, ev.name, str(rnd.number), str(m.table_no), room, _rules(ev))
+    return Slot(key, str(board.number), board_id, m.id)
+
+
+def _board_ids(session: Session, rnd: models.EventRound) -> dict[int, int]:
+    """The stored board ids of the round's set, by board number."""
+    return dict(
+        (a, b)
+        for a, b in session.execute(
+            select(models.Board.number, models.Board.id).where(
+                models.Board.set_id == rnd.board_set_id
+            )
+        )
+    )
+
+
+def _current_texts(session: Session, match_ids: Sequence[int]) -> dict[tuple[int, int, str], str]:
+    """The record each current result of these matches rests on, by (match, board, room)."""
+    current = _current(session, match_ids)
+    ids = {n.state.record_id: k for k, n in current.items() if n.state.record_id is not None}
+    if not ids:
+        return {}
+    rows = session.execute(
+        select(models.PlayRecord.id, models.PlayRecord.gdn).where(
+            models.PlayRecord.id.in_(list(ids))
+        )
+    )
+    return {ids[rid]: text for rid, text in rows}

@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
-from duplicate import models
 from duplicate.compare import BoardComparison, compare_board
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
     ROOMS,
+    _current_texts,
     _event_row,
     _info,
     _matches,
@@ -32,21 +32,15 @@ def export_records(engine: Engine, event: str, round_no: int | None = None) -> s
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        query = (
-            select(models.EventResult.record_text)
-            .join(models.EventMatch, models.EventResult.match_id == models.EventMatch.id)
-            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
-            .where(models.EventRound.event_id == ev.id, models.EventResult.record_text.is_not(None))
-        )
-        if round_no is not None:
-            query = query.where(models.EventRound.number == round_no)
-        query = query.order_by(
-            models.EventRound.number,
-            models.EventMatch.table_no,
-            models.EventResult.board,
-            models.EventResult.room.desc(),
-        )
-        texts = [t for t in session.scalars(query) if t]
+        texts: list[str] = []
+        for rnd in _rounds(session, ev):
+            if round_no is not None and rnd.number != round_no:
+                continue
+            matches = _matches(session, rnd)
+            tables = {m.id: m.table_no for m in matches}
+            current = _current_texts(session, list(tables))
+            order = sorted(current, key=lambda k: (tables[k[0]], k[1], k[2] != "open"))
+            texts.extend(current[k] for k in order)
     return "\n".join(texts)
 
 
@@ -66,21 +60,8 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                 continue
             boards = _round_board_set(session, ev, rnd)
             scored, _ = _round_scores(session, ev, f, rnd, strict=False)
-            texts: dict[tuple[int, int, str], str] = {}
-            if compare:
-                for mid, num, room, text in session.execute(
-                    select(
-                        models.EventResult.match_id,
-                        models.EventResult.board,
-                        models.EventResult.room,
-                        models.EventResult.record_text,
-                    )
-                    .join(models.EventMatch)
-                    .where(models.EventMatch.round_id == rnd.id)
-                ):
-                    if text:
-                        texts[(mid, num, room)] = text
             ids = {m.table_no: m.id for m in _matches(session, rnd)}
+            texts = _current_texts(session, list(ids.values())) if compare else {}
             stored = _stored_rooms(session, rnd)
             for s in scored:
                 lines = []

@@ -9,39 +9,44 @@ import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import repeat
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate import models
+from duplicate import models, store
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import Board
 from duplicate.events.base import (
     ROOMS,
+    Current,
     EventError,
     ImportSummary,
     Progress,
+    _board_ids,
+    _current,
     _event_row,
     _matches,
     _round_board_set,
     _round_row,
     _rules,
+    _slot,
 )
 from duplicate.events.field import _load_field, _seating, event_rules
-from duplicate.events.results import _describe, _log_correction
+from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, GdnError, format_record, loads
 from duplicate.pairing import (
     MatchSeating,
 )
 from duplicate.records import Correction, describe_rules
-from duplicate.replay import replay
+from duplicate.replay import finish_text, replay
 from duplicate.scoring import (
     room_result,
 )
+from duplicate.store import Author, Slot, State
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
@@ -64,6 +69,8 @@ class Prepared:
     digest: str
     ns_result: int | None
     rules: Ruleset = COMPETITION
+    finish: str | None = None
+    result_tag: str | None = None
 
 
 def _where(rec: DealRecord) -> str:
@@ -106,6 +113,8 @@ def prepare_text(
                 hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
                 ns,
                 rules,
+                finish_text(res.result) if res.result else None,
+                res.result.result_tag if res.result else None,
             )
         )
     return out
@@ -129,30 +138,35 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     return prepared
 
 
-@dataclass(slots=True)
-class _Slot:
-    """Where a record goes: a match's board in one room."""
-
-    match: models.EventMatch
-    room: str
-    board: int
+#: The store's tables, written with Core statements in bulk (no ORM objects).
+_RESULTS = models.Base.metadata.tables["room_results"]
+_RECORDS = models.Base.metadata.tables["play_records"]
+_CHANGES = models.Base.metadata.tables["result_changes"]
 
 
 class _Importer:
     """Matches prepared records to the event's matches and stores them (one transaction)."""
 
-    def __init__(self, session: Session, ev: models.Event, correction: Correction | None):
+    def __init__(
+        self,
+        session: Session,
+        ev: models.Event,
+        correction: Correction | None,
+        by: str | None = None,
+    ):
         self.session = session
         self.ev = ev
         self.correction = correction
+        self.by = by or store.default_by()
         self.field = _load_field(session, ev)
         self.rules = _rules(ev)
         self.boards: dict[int, dict[int, Board]] = {}  # round number: its boards by number
         # (round, room, seat N player) -> (match, seating)
         self.by_player: dict[tuple[int, str, str], tuple[models.EventMatch, MatchSeating]] = {}
-        self.results: dict[tuple[int, int, str], models.EventResult] = {}
+        self.rounds: dict[int, tuple[models.EventRound, dict[int, int]]] = {}
+        self.results: Current = {}
         self.summary = ImportSummary()
-        self.new_rows: list[dict[str, Any]] = []
+        self.new_rows: list[tuple[Slot, Prepared]] = []
         self.pending: dict[tuple[int, int, str], str] = {}
 
     def _round(self, number: int, where: str) -> dict[int, Board]:
@@ -168,13 +182,8 @@ class _Importer:
                 seating = _seating(self.field, m)
                 self.by_player[(number, "open", seating.open_room[Seat.N])] = (m, seating)
                 self.by_player[(number, "closed", seating.closed_room[Seat.N])] = (m, seating)
-            if matches:
-                for r in self.session.scalars(
-                    select(models.EventResult).where(
-                        models.EventResult.match_id.in_([m.id for m in matches])
-                    )
-                ):
-                    self.results[(r.match_id, r.board, r.room)] = r
+            self.results.update(_current(self.session, [m.id for m in matches]))
+            self.rounds[number] = (rnd, _board_ids(self.session, rnd))
             self.boards[number] = boards
         return self.boards[number]
 
@@ -232,10 +241,11 @@ class _Importer:
                     f"{where}: the {what} differ from board {number} of the round's set "
                     f"(DealId {board.deal_id}): not this board"
                 )
-        self._store(_Slot(match, room, number), rec, where)
+        rnd, ids = self.rounds[round_no]
+        self._store(_slot(self.ev, rnd, match, board, room, ids.get(number)), rec, where)
 
-    def _store(self, slot: _Slot, rec: Prepared, where: str) -> None:
-        key = (slot.match.id, slot.board, slot.room)
+    def _store(self, slot: Slot, rec: Prepared, where: str) -> None:
+        key = (slot.match_id or 0, int(slot.board), slot.key.room)
         status = "played" if rec.ns_result is not None else "unfinished"
         reason = None if status == "played" else "record ends before the deal"
         if key in self.pending:
@@ -249,57 +259,89 @@ class _Importer:
         self.pending[key] = rec.digest
         if status == "unfinished":
             self.summary.unfinished += 1
-        old = self.results.get(key)
-        if old is None:
-            self.new_rows.append(
-                {
-                    "match_id": slot.match.id,
-                    "board": slot.board,
-                    "room": slot.room,
-                    "status": status,
-                    "ns_result": rec.ns_result,
-                    "reason": reason,
-                    "record_hash": rec.digest,
-                    "record_text": rec.text,
-                }
-            )
+        found = self.results.get(key)
+        if found is None:
+            self.new_rows.append((slot, rec))
             self.summary.added += 1
             return
-        as_recorded = (old.status, old.ns_result, old.reason) == (status, rec.ns_result, reason)
+        old = found.state
+        as_recorded = (old.status, old.ns_result, old.note) == (status, rec.ns_result, reason)
         # The same record again changes nothing, even over a director's ruling; only a
         # correction of it restores what the record says (and is logged).
         if old.record_hash == rec.digest and (as_recorded or self.correction is None):
             self.summary.unchanged += 1
             return
-        if self.correction is None:
+        new = State(status, rec.ns_result, reason, None, rec.digest)
+        # a record that says what was reported without one backs it: no correction needed
+        backs = old.record_id is None and as_recorded
+        if self.correction is None and not backs:
             raise EventError(
-                f"{where}: table {slot.match.table_no} already has {_describe(old)} for this "
-                f"board and room: a different record is a correction (--correction --reason "
-                f"--by)"
+                f"{where}: table {slot.key.table} already has {_describe(old)} for this "
+                f"board and room, this record says {_describe(new)}: a different record is a "
+                f"correction (--correction --reason --by)"
             )
-        before = _describe(old)
-        old.status = status
-        old.ns_result = rec.ns_result
-        old.reason = reason
-        old.record_hash = rec.digest
-        old.record_text = rec.text
-        _log_correction(
+        if old.record_hash == rec.digest and old.record_id is not None:
+            rec_id = old.record_id  # a correction back to the stored record
+        else:
+            rec_id = self._record(found.result_id, rec).id
+        new = State(status, rec.ns_result, reason, rec_id, rec.digest)
+        author = _author(self.correction, f"imported from {rec.where}", self.by)
+        store.apply_change(self.session, found.result_id, "import", new, author, where, old)
+        if self.correction is not None and not backs:
+            self.summary.corrected += 1
+        else:
+            self.summary.added += 1
+
+    def _record(self, result_id: int, rec: Prepared) -> models.PlayRecord:
+        return store.add_record(
             self.session,
-            self.ev,
-            slot.match,
-            slot.board,
-            slot.room,
-            self.correction,
-            before,
-            _describe(old),
+            result_id,
+            rec.text,
+            rec.digest,
+            finish=rec.finish,
+            result=rec.result_tag,
+            ns_score=rec.ns_result,
+            source=rec.where,
         )
-        self.summary.corrected += 1
 
     def flush(self) -> None:
-        """Bulk-insert the new results."""
-        if self.new_rows:
-            self.session.execute(insert(models.EventResult), self.new_rows)
-            self.new_rows = []
+        """Bulk-insert the rooms stored for the first time: their room results, records
+        and the first change of each (three statements, whatever the number of rooms)."""
+        if not self.new_rows:
+            return
+        at = datetime.now(UTC)
+        ids = self.session.scalars(
+            insert(_RESULTS).returning(_RESULTS.c.id, sort_by_parameter_order=True),
+            [store.result_values(slot) for slot, _ in self.new_rows],
+        ).all()
+        rec_ids = self.session.scalars(
+            insert(_RECORDS).returning(_RECORDS.c.id, sort_by_parameter_order=True),
+            [
+                {
+                    "result_id": rid,
+                    "gdn": rec.text,
+                    "content_hash": rec.digest,
+                    "finish": rec.finish,
+                    "result": rec.result_tag,
+                    "ns_score": rec.ns_result,
+                    "source": rec.where,
+                }
+                for rid, (_, rec) in zip(ids, self.new_rows, strict=True)
+            ],
+        ).all()
+        rows = []
+        for rid, rec_id, (_, rec) in zip(ids, rec_ids, self.new_rows, strict=True):
+            played = rec.ns_result is not None
+            new = State(
+                "played" if played else "unfinished",
+                rec.ns_result,
+                None if played else "record ends before the deal",
+                rec_id,
+            )
+            author = Author(self.by, f"imported from {rec.where}")
+            rows.append(store.change_values(rid, "import", author, new, None, at))
+        self.session.execute(insert(_CHANGES), rows)
+        self.new_rows = []
 
 
 def import_prepared(
@@ -309,14 +351,18 @@ def import_prepared(
     *,
     round_no: int | None = None,
     correction: Correction | None = None,
+    by: str | None = None,
 ) -> ImportSummary:
-    """Store prepared records, one transaction per batch (a file); see :func:`import_files`."""
+    """Store prepared records, one transaction per batch (a file); see :func:`import_files`.
+
+    ``by`` is who imports (the store's log; default the login name), unless ``correction``
+    says who corrects."""
     check_schema(engine)
     total = ImportSummary()
     for batch in batches:
         try:
             with session_scope(engine) as session:
-                imp = _Importer(session, _event_row(session, event), correction)
+                imp = _Importer(session, _event_row(session, event), correction, by)
                 for rec in batch:
                     imp.add(rec, round_no)
                 imp.flush()
@@ -346,6 +392,7 @@ def import_files(
     correction: Correction | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    by: str | None = None,
 ) -> ImportSummary:
     """Import ``.gdn`` files of played deals into the event's matches.
 
@@ -374,7 +421,9 @@ def import_files(
                 if progress is not None:
                     progress(1)
 
-    return import_prepared(engine, event, batches(), round_no=round_no, correction=correction)
+    return import_prepared(
+        engine, event, batches(), round_no=round_no, correction=correction, by=by
+    )
 
 
 def import_texts(
@@ -384,6 +433,7 @@ def import_texts(
     *,
     round_no: int | None = None,
     correction: Correction | None = None,
+    by: str | None = None,
 ) -> ImportSummary:
     """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files."""
     rules = event_rules(engine, event)
@@ -391,4 +441,4 @@ def import_texts(
         prepared = [prepare_text(t, f"<text {i + 1}>", rules) for i, t in enumerate(texts)]
     except GdnError as exc:
         raise EventError(str(exc)) from None
-    return import_prepared(engine, event, prepared, round_no=round_no, correction=correction)
+    return import_prepared(engine, event, prepared, round_no=round_no, correction=correction, by=by)

@@ -1,68 +1,61 @@
-"""Results changed by hand: unfinished boards, a director's ruling, corrections and
-their log (who, when, why, before and after)."""
+"""Results changed by hand: unfinished boards, a director's ruling, corrections, and the
+list of them. Every change is a row of the store's log (:mod:`duplicate.store`): who, when
+(UTC), why, the result it replaced and the new one."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from duplicate import models
+from duplicate import models, store
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
     ROOMS,
     EventError,
+    _board_ids,
+    _current,
     _event_row,
     _find_match,
+    _round_board_set,
     _round_boards,
     _rules,
-    _utc,
+    _slot,
 )
 from duplicate.records import Correction
-from duplicate.scoring import (
-    check_result,
-)
+from duplicate.scoring import check_result
+from duplicate.store import Author, Change, Slot, State, StoreError
 
 
-def _describe(row: models.EventResult) -> str:
+def _describe(state: State | None) -> str:
     """A stored result in a few words, for corrections and errors."""
-    if row.status == "unfinished":
-        return f"unfinished ({row.reason or 'no reason given'})"
-    assert row.ns_result is not None
-    side = "NS" if row.ns_result > 0 else "EW"
-    text = f"{side} +{abs(row.ns_result)}"
-    if row.reason:
-        return f"{text} ({row.reason})"
-    return f"{text} (record {row.record_hash[:12]})" if row.record_hash else text
+    return "no result" if state is None else state.describe()
 
 
-def _log_correction(
-    session: Session,
-    ev: models.Event,
-    match: models.EventMatch,
-    board: int,
-    room: str,
-    correction: Correction,
-    before: str,
-    after: str,
-) -> None:
-    session.add(
-        models.EventCorrection(
-            event_id=ev.id,
-            match_id=match.id,
-            board=board,
-            room=room,
-            made_by=correction.by.strip(),
-            reason=correction.reason.strip(),
-            made_at=datetime.now(UTC),
-            before=before,
-            after=after,
-        )
-    )
+def _author(correction: Correction | None, why: str, by: str | None = None) -> Author:
+    """Who and why of a change: the correction's, else ``by`` (default: this login) and
+    ``why``."""
+    if correction is not None:
+        return Author(correction.by, correction.reason, correction=True)
+    return Author(by or store.default_by(), why)
+
+
+def _room(
+    session: Session, ev: models.Event, round_no: int, table: int, board: int, room: str
+) -> tuple[int, State | None]:
+    """The stored room result of a match's board in one room (added when missing), and
+    its current result (``None``: nothing stored yet)."""
+    rnd, m = _find_match(session, ev, round_no, table)
+    _check_slot(ev, rnd, board, room)
+    boards = _round_board_set(session, ev, rnd)
+    slot = _slot(ev, rnd, m, boards[board], room)
+    now = _current(session, [m.id]).get((m.id, board, room))
+    if now is not None:
+        return now.result_id, now.state
+    return store.result_row(session, slot).id, None
 
 
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
@@ -77,6 +70,54 @@ def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str)
         raise EventError(f"room must be open or closed, not {room!r}")
 
 
+def result_slot(
+    engine: Engine, event: str, round_no: int, table: int, board: int, room: str
+) -> Slot:
+    """The store's slot of a match's board in one room (``duplicate.store``): what the hall
+    service hands to ``store.report_result``, ``store.attach_record``, ``store.mark_unfinished``
+    and ``store.result_history``. Refused for a table, board or room the round does not have."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        rnd, m = _find_match(session, ev, round_no, table)
+        _check_slot(ev, rnd, board, room)
+        boards = _round_board_set(session, ev, rnd)
+        return _slot(ev, rnd, m, boards[board], room, _board_ids(session, rnd).get(board))
+
+
+def report_result(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    table: int,
+    board: int,
+    room: str,
+    author: Author,
+    *,
+    finish: str | None = None,
+    ns_result: int | None = None,
+) -> Change | None:
+    """A room's result reported without a record (``store.report_result``): the finishing
+    order from the table (``finish``, e.g. ``"N S"``) or the N–S result. ``None``: the same
+    result was in already."""
+    slot = result_slot(engine, event, round_no, table, board, room)
+    try:
+        return store.report_result(engine, slot, author, finish=finish, ns_result=ns_result)
+    except StoreError as exc:
+        raise EventError(
+            f"round {round_no}, table {table}, board {board}, {room} room: {exc}"
+        ) from None
+
+
+def room_history(
+    engine: Engine, event: str, round_no: int, table: int, board: int, room: str
+) -> list[Change]:
+    """Every change of a match's board in one room, oldest first: who, when, why, old, new."""
+    return store.result_history(
+        engine, result_slot(engine, event, round_no, table, board, room).key
+    )
+
+
 def record_unfinished(
     engine: Engine,
     event: str,
@@ -86,6 +127,7 @@ def record_unfinished(
     reason: str,
     rooms: Sequence[str] = ROOMS,
     correction: Correction | None = None,
+    by: str | None = None,
 ) -> int:
     """Record that ``board`` of a match was not finished (``reason``: time, withdrawal, …)
     in ``rooms``; it is scored by the event's unfinished rule. A room that already has a
@@ -95,39 +137,18 @@ def record_unfinished(
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        rnd, m = _find_match(session, ev, round_no, table)
         for room in rooms:
-            _check_slot(ev, rnd, board, room)
-            old = session.scalar(
-                select(models.EventResult).where(
-                    models.EventResult.match_id == m.id,
-                    models.EventResult.board == board,
-                    models.EventResult.room == room,
-                )
-            )
-            if old is None:
-                session.add(
-                    models.EventResult(
-                        match_id=m.id,
-                        board=board,
-                        room=room,
-                        status="unfinished",
-                        ns_result=None,
-                        reason=reason.strip(),
-                    )
-                )
+            row, old = _room(session, ev, round_no, table, board, room)
+            new = State("unfinished", None, reason.strip())
+            if old is not None and (old.status, old.note) == ("unfinished", new.note):
                 continue
-            if old.status == "unfinished" and old.reason == reason.strip():
-                continue
-            if correction is None:
+            if old is not None and correction is None:
                 raise EventError(
                     f"round {round_no}, table {table}, board {board}, {room} room already has "
                     f"{_describe(old)}: changing it is a correction (--by, --reason)"
                 )
-            before = _describe(old)
-            old.status, old.ns_result, old.reason = "unfinished", None, reason.strip()
-            old.record_hash = old.record_text = None
-            _log_correction(session, ev, m, board, room, correction, before, _describe(old))
+            author = _author(correction, f"unfinished: {reason.strip()}", by)
+            store.apply_change(session, row, "unfinished", new, author, "", old)
         return len(rooms)
 
 
@@ -148,23 +169,16 @@ def correct_result(
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         check_result(ns_result, _rules(ev), where=f"event {event!r}, board {board}, {room} room")
-        rnd, m = _find_match(session, ev, round_no, table)
-        _check_slot(ev, rnd, board, room)
-        old = session.scalar(
-            select(models.EventResult).where(
-                models.EventResult.match_id == m.id,
-                models.EventResult.board == board,
-                models.EventResult.room == room,
-            )
+        row, old = _room(session, ev, round_no, table, board, room)
+        new = State(
+            "played",
+            ns_result,
+            store.RULING_NOTE,
+            old.record_id if old else None,
+            old.record_hash if old else None,
         )
-        before = _describe(old) if old is not None else "no result"
-        if old is None:
-            old = models.EventResult(match_id=m.id, board=board, room=room)
-            session.add(old)
-        old.status, old.ns_result, old.reason = "played", ns_result, "director's ruling"
-        session.flush()
-        _log_correction(session, ev, m, board, room, correction, before, _describe(old))
-        return before
+        store.apply_change(session, row, "ruling", new, _author(correction, ""), "", old)
+        return _describe(old)
 
 
 _RESULT_RE = re.compile(r"^\s*+(NS|N-S|EW|E-W)\s*+\+?\s*+([1-4])\s*+$", re.IGNORECASE)
@@ -181,28 +195,35 @@ def parse_result(text: str) -> int:
 
 
 def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
-    """Every correction of the event, oldest first: who, when, why, what changed."""
+    """Every correction and ruling of the event, oldest first: who, when, why, what changed
+    (the store's log of the event's rooms)."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        rows = session.execute(
-            select(models.EventCorrection, models.EventMatch.table_no, models.EventRound.number)
-            .join(models.EventMatch, models.EventCorrection.match_id == models.EventMatch.id)
-            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
-            .where(models.EventCorrection.event_id == ev.id)
-            .order_by(models.EventCorrection.id)
-        ).all()
+        where = dict(
+            (a, b)
+            for a, b in session.execute(
+                select(models.EventMatch.id, models.EventRound.number)
+                .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
+                .where(models.EventRound.event_id == ev.id)
+            )
+        )
+        rows = store.changes(
+            session,
+            models.RoomResult.match_id.in_(list(where)),
+            models.ResultChange.action.in_(("correction", "ruling")),
+        )
         return [
             {
-                "round": rnd,
-                "table": table,
-                "board": c.board,
-                "room": c.room,
-                "by": c.made_by,
-                "at": _utc(c.made_at).isoformat() if c.made_at else None,
+                "round": where[row.match_id or 0],
+                "table": int(row.table_key),
+                "board": int(row.board),
+                "room": row.room,
+                "by": c.by,
+                "at": c.at.isoformat(),
                 "reason": c.reason,
-                "before": c.before,
-                "after": c.after,
+                "before": _describe(c.old),
+                "after": _describe(c.new),
             }
-            for c, table, rnd in rows
+            for row, c in rows
         ]

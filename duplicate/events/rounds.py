@@ -238,7 +238,7 @@ def assign_boards(
 def _has_results(session: Session, rnd: models.EventRound) -> bool:
     return (
         session.scalar(
-            select(models.EventResult.id)
+            select(models.RoomResult.id)
             .join(models.EventMatch)
             .where(models.EventMatch.round_id == rnd.id)
             .limit(1)

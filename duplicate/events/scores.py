@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -18,6 +18,7 @@ from duplicate.events.base import (
     ROOMS,
     EventError,
     MatchInfo,
+    _current,
     _event_row,
     _find_match,
     _matches,
@@ -79,14 +80,7 @@ def _round_scores(
     """
     boards = _round_boards(ev, rnd)
     matches = _matches(session, rnd)
-    stored: dict[tuple[int, int, str], models.EventResult] = {}
-    if matches:
-        for r in session.scalars(
-            select(models.EventResult).where(
-                models.EventResult.match_id.in_([m.id for m in matches])
-            )
-        ):
-            stored[(r.match_id, r.board, r.room)] = r
+    stored = {k: n.state for k, n in _current(session, [m.id for m in matches]).items()}
     scale = scale_from_dict(json.loads(ev.scale))
     rule = UnfinishedRule(ev.unfinished_rule)
     rules = _rules(ev)
@@ -241,11 +235,4 @@ def match_boards(engine: Engine, event: str, round_no: int, table: int) -> list[
 
 def _stored_rooms(session: Session, rnd: models.EventRound) -> set[tuple[int, int, str]]:
     """(match id, board, room) of every stored result of a round, finished or not."""
-    return {
-        (mid, num, room)
-        for mid, num, room in session.execute(
-            select(models.EventResult.match_id, models.EventResult.board, models.EventResult.room)
-            .join(models.EventMatch)
-            .where(models.EventMatch.round_id == rnd.id)
-        )
-    }
+    return set(_current(session, [m.id for m in _matches(session, rnd)]))

@@ -1,0 +1,100 @@
+"""``guandan event result`` and ``event history``: a room's result reported without a record
+(the finishing order from the table) and the log of its changes (duplicate.store)."""
+
+from __future__ import annotations
+
+import click
+
+from commands.common import (
+    db_errors,
+    db_option,
+    emit_rows,
+    match_board_options,
+    open_database,
+)
+
+_ROOM = click.option(
+    "--room",
+    type=click.Choice(["open", "closed"], case_sensitive=False),
+    required=True,
+    help="The room.",
+)
+
+
+@click.command("result")
+@click.argument("event")
+@match_board_options
+@_ROOM
+@click.option(
+    "--finish",
+    metavar="'N S'",
+    help="The finishing order: the first two seats for a double down, else three.",
+)
+@click.option("--result", "result", metavar="'NS +2'", help="Or the result, e.g. 'EW +1'.")
+@click.option("--by", metavar="NAME", help="Who reports it (default: the login name).")
+@click.option(
+    "--reason", metavar="TEXT", default="reported without a record", show_default=True, help="Why."
+)
+@click.option("--correction", is_flag=True, help="Replace a stored result that differs.")
+@db_option
+@db_errors
+def event_result_command(
+    event: str,
+    round_no: int,
+    table: int,
+    board: int,
+    room: str,
+    finish: str | None,
+    result: str | None,
+    by: str | None,
+    reason: str,
+    correction: bool,
+) -> None:
+    """Report a room's result without its record (a phone at the table sends the finishing
+    order). A record imported later backs it when it agrees and is refused when it does
+    not (unless a correction).
+
+    \b
+    Example: guandan event result "Huai'an Cup" --round 2 --table 17 --board 9 --room open \\
+               --finish "N S" --by "Li"
+    """
+    from duplicate.events import parse_result, report_result
+    from duplicate.store import Author, default_by
+
+    if (finish is None) == (result is None):
+        raise click.UsageError("give either --finish or --result")
+    ns = parse_result(result) if result is not None else None
+    who = Author(by or default_by(), reason, correction=correction)
+    with open_database() as engine:
+        change = report_result(
+            engine, event, round_no, table, board, room.lower(), who, finish=finish, ns_result=ns
+        )
+    where = f"round {round_no}, table {table}, board {board}, {room.lower()} room"
+    if change is None:
+        click.echo(f"{where}: unchanged (the same result is in)")
+    else:
+        before = change.old.describe() if change.old else "no result"
+        click.echo(f"{where}: {before} -> {change.new.describe()} ({change.action})")
+
+
+@click.command("history")
+@click.argument("event")
+@match_board_options
+@_ROOM
+@click.option("--json", "as_json", is_flag=True, help="Write JSON for programs.")
+@db_option
+@db_errors
+def event_history_command(
+    event: str, round_no: int, table: int, board: int, room: str, as_json: bool
+) -> None:
+    """Every change of a board's result in one room: action, who, when (UTC), why, before,
+    after."""
+    from duplicate.events import room_history
+
+    with open_database() as engine:
+        rows = room_history(engine, event, round_no, table, board, room.lower())
+    emit_rows(
+        (c.to_dict() for c in rows),
+        "json" if as_json else "table",
+        ("action", "by", "at", "reason", "before", "after"),
+    )

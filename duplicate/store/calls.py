@@ -1,0 +1,231 @@
+"""The store's calls, one transaction each: what the hall service (a phone reporting a
+finishing order, North confirming, the director ruling), the arena and the command
+line call."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Engine, select
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.dealing import deal_id
+from duplicate.gdn import GdnError, format_record, loads
+from duplicate.replay import finish_text, replay
+from duplicate.scoring import check_result, room_result
+from duplicate.store.data import (
+    RULING_NOTE,
+    Author,
+    Change,
+    CurrentResult,
+    ResultKey,
+    Slot,
+    State,
+    StoreError,
+    load_rules,
+)
+from duplicate.store.log import (
+    add_record,
+    apply_change,
+    changes,
+    current_changes,
+    current_state,
+    find_result,
+    result_row,
+)
+from engine.errors import GuandanError
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat
+
+# --- the library's calls (the hall service, the arena, the command line) ------------------
+
+
+def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION) -> int:
+    """The N–S result of a finishing order (RULES.md §7): the first two seats when they are
+    partners (双下), else at least the first three."""
+    if isinstance(finish, str):
+        try:
+            seats = [Seat[t] for t in finish.replace(",", " ").upper().split()]
+        except KeyError:
+            raise StoreError(
+                f"invalid finishing order {finish!r}: expected seats N E S W"
+            ) from None
+    else:
+        seats = list(finish)
+    if len(set(seats)) != len(seats) or len(seats) < 2:
+        raise StoreError(f"invalid finishing order {finish!r}: at least two seats, none twice")
+    first = seats[0]
+    if seats[1] == first.partner:
+        levels = 4 if rules.double_down_plus4 else 3
+    elif len(seats) < 3:
+        raise StoreError("a finishing order that is not a double down names three seats")
+    else:
+        levels = 2 if seats[2] == first.partner else 1
+    return room_result(first.side, levels, rules)
+
+
+def _state_for(row: models.RoomResult, ns: int, finish: str | None) -> State:
+    """A played result given by hand, checked against the room's rules (±1..±3, ±4)."""
+    rules = load_rules(row.rules, f"room result {row.id}")
+    try:
+        check_result(ns, rules, where="the reported result")
+    except GuandanError as exc:
+        raise StoreError(str(exc)) from None
+    return State("played", ns, None, None, None, finish)
+
+
+def report_result(
+    engine: Engine,
+    slot: Slot,
+    author: Author,
+    *,
+    finish: Sequence[Seat] | str | None = None,
+    ns_result: int | None = None,
+) -> Change | None:
+    """A result reported without a record: a finishing order (``finish``) or the N–S result.
+
+    A report equal to the current result changes nothing (``None``); one that differs is
+    refused unless ``author.correction``."""
+    if (finish is None) == (ns_result is None):
+        raise StoreError("report either the finishing order or the N–S result")
+    check_schema(engine)
+    text = None
+    if finish is not None:
+        ns_result = result_of_finish(finish, slot.key.rules)
+        text = finish if isinstance(finish, str) else " ".join(s.name for s in finish)
+        text = " ".join(text.upper().replace(",", " ").split())
+    assert ns_result is not None
+    with session_scope(engine) as session:
+        row = result_row(session, slot)
+        new = _state_for(row, ns_result, text)
+        return apply_change(session, row.id, "report", new, author, slot.key.describe())
+
+
+def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> Change | None:
+    """The board was not finished in that room (``reason``: time, withdrawal, …)."""
+    if not reason.strip():
+        raise StoreError("an unfinished board needs its reason (time, withdrawal, ...)")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        row = result_row(session, slot)
+        new = State("unfinished", None, reason.strip())
+        return apply_change(session, row.id, "unfinished", new, author, slot.key.describe())
+
+
+def rule_result(engine: Engine, slot: Slot, ns_result: int, author: Author) -> Change:
+    """A director's ruling: the room's N–S result is ``ns_result``; the record stays."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        row = result_row(session, slot)
+        state = _state_for(row, ns_result, None)
+        cur = current_state(session, row.id)
+        rec = (cur.record_id, cur.record_hash) if cur else (None, None)
+        new = State("played", state.ns_result, RULING_NOTE, rec[0], rec[1])
+        done = apply_change(session, row.id, "ruling", new, author, slot.key.describe(), cur)
+        assert done is not None
+        return done
+
+
+def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Change | None:
+    """A play record of the room: replayed under the key's rules, it must be a play of the
+    key's board (DealId) and, unless ``author.correction``, agree with the current result
+    (then it backs it: ``attach``). The same record again changes nothing."""
+    rules = slot.key.rules
+    try:
+        recs = loads(text, strict=True)
+    except GdnError as exc:
+        raise StoreError(str(exc)) from None
+    if len(recs) != 1:
+        raise StoreError(f"one record of the room, not {len(recs)}")
+    res = replay(recs[0], rules)
+    if res.error is not None:
+        raise StoreError(f"the record does not replay: {res.error}")
+    if res.record.plays is None:
+        raise StoreError("a hand record without plays is not a result")
+    if deal_id(res.record.hands) != slot.key.deal_id:
+        raise StoreError(f"the record's hands are not the board of {slot.key.describe()}")
+    canonical = format_record(res.record) + "\n"
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
+    check_schema(engine)
+    with session_scope(engine) as session:
+        row = result_row(session, slot)
+        old = current_state(session, row.id)
+        if old is not None and old.record_hash == digest and not author.correction:
+            return None
+        rec = add_record(
+            session,
+            row.id,
+            canonical,
+            digest,
+            finish=finish_text(res.result) if res.result else None,
+            result=res.result.result_tag if res.result else None,
+            ns_score=ns,
+        )
+        status = "played" if ns is not None else "unfinished"
+        note = None if ns is not None else "record ends before the deal"
+        new = State(status, ns, note, rec.id, digest)
+        return apply_change(session, row.id, "import", new, author, slot.key.describe(), old)
+
+
+def _key(row: models.RoomResult) -> ResultKey:
+    rules = load_rules(row.rules, f"room result {row.id}")
+    return ResultKey(row.deal_id, row.event, row.round, row.table_key, row.room, rules)
+
+
+def current_results(
+    engine: Engine,
+    *,
+    event: str | None = None,
+    match_ids: Iterable[int] | None = None,
+    key: ResultKey | None = None,
+) -> list[CurrentResult]:
+    """The current result of every room (of an ``event``, of matches, or of one ``key``)."""
+    check_schema(engine)
+    r = models.RoomResult
+    where: list[Any] = []
+    if event is not None:
+        where.append(r.event == event)
+    if match_ids is not None:
+        where.append(r.match_id.in_(list(match_ids)))
+    with session_scope(engine) as session:
+        if key is not None:
+            row = find_result(session, key)
+            if row is None:
+                return []
+            where.append(r.id == row.id)
+        texts = dict(
+            (a, b)
+            for a, b in session.execute(
+                select(models.PlayRecord.id, models.PlayRecord.gdn).where(
+                    models.PlayRecord.id.in_(
+                        select(models.ResultChange.record_id).join(r).where(*where)
+                    )
+                )
+            )
+        )
+        rows = {row.id: row for row in session.scalars(select(r).where(*where))}
+        return [
+            CurrentResult(
+                now.result_id,
+                _key(rows[now.result_id]),
+                now.board,
+                now.match_id,
+                now.state,
+                texts.get(now.state.record_id) if now.state.record_id is not None else None,
+            )
+            for now in current_changes(session, *where)
+        ]
+
+
+def result_history(engine: Engine, key: ResultKey) -> list[Change]:
+    """Every change of the room result of ``key``, oldest first (empty when not stored)."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        row = find_result(session, key)
+        if row is None:
+            return []
+        return [c for _, c in changes(session, models.RoomResult.id == row.id)]

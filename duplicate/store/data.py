@@ -1,0 +1,209 @@
+"""The store's plain data and words: keys, slots, states, changes, who and why, rule
+sets as stored."""
+
+from __future__ import annotations
+
+import getpass
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from duplicate import models
+from duplicate.errors import DuplicateError
+from engine.ruleset import COMPETITION, Ruleset
+
+#: What a change did: a record ``import``\\ed into an empty room, a result ``report``\\ed
+#: without a record, a record ``attach``\\ed to the result it agrees with, a board marked
+#: ``unfinished``, a ``correction`` of a stored result, a director's ``ruling``.
+ACTIONS = models.CHANGE_ACTIONS
+#: The word a director's ruling leaves in ``note``.
+RULING_NOTE = "director's ruling"
+
+
+class StoreError(DuplicateError):
+    """A change the store refuses: a disagreeing record or report, bad input."""
+
+
+#: The variants every stored rule set names (those of migration 0004's text).
+_STORED_VARIANTS = frozenset(
+    {
+        "a_fail_limit",
+        "bomb_max",
+        "double_down_plus4",
+        "jiefeng_next",
+        "joker_pair_in_full_house",
+        "return_lower_at_ten",
+        "return_max_rank",
+    }
+)
+
+
+def rules_json(rules: Ruleset) -> str:
+    """``rules`` as stored in a ``rules`` column: ``Ruleset.to_dict()`` as JSON, keys sorted.
+
+    One rule set has one text, so that the column can be compared and be part of a key. A
+    variant added to the engine later (``limit_draw``) is written only when it differs
+    from the competition rule, so that the text of every rule set stored before it stays
+    what it was (:func:`load_rules` gives a missing variant its default).
+    """
+    base = COMPETITION.to_dict()
+    data = {k: v for k, v in rules.to_dict().items() if k in _STORED_VARIANTS or v != base[k]}
+    return json.dumps(data, sort_keys=True)
+
+
+def describe_rules(rules: Ruleset) -> str:
+    """The rules in a few words: ``competition``, or the variants that differ from it as
+    ``--variant`` takes them (``jiefeng_next=true, double_down_plus4=true``)."""
+    base = COMPETITION.to_dict()
+    changed = [
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in rules.to_dict().items()
+        if base[name] != value
+    ]
+    return ", ".join(changed) if changed else "competition"
+
+
+def load_rules(text: str, where: str) -> Ruleset:
+    """The rule set of a stored ``rules`` column (``duplicate.records.load_rules`` checks
+    input more closely; this reads what the store wrote)."""
+    try:
+        return Ruleset.from_dict(json.loads(text))
+    except (ValueError, TypeError) as exc:
+        raise StoreError(f"{where}: stored rules are not a rule set: {exc}") from None
+
+
+def utc(when: datetime) -> datetime:
+    """A stored time in UTC with its offset (SQLite gives it back without a time zone)."""
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """Who makes a change and why; ``correction`` allows it to replace a result that
+    differs (DUPLICATE.md: every correction is kept with who and why)."""
+
+    by: str
+    reason: str
+    correction: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.by.strip() or len(self.by.strip()) > 200:
+            raise StoreError("a change needs the name of who makes it (at most 200 characters)")
+        if not self.reason.strip():
+            raise StoreError("a change needs its reason")
+
+
+def default_by() -> str:
+    """Who makes a change when the caller does not say: the login name of this process."""
+    try:
+        return getpass.getuser() or "unknown"
+    except (OSError, KeyError):
+        return "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultKey:
+    """The key of a room result (see the module): DealId, event, round, table, room, rules."""
+
+    deal_id: str
+    event: str = ""
+    round: str = ""
+    table: str = ""
+    room: str = ""
+    rules: Ruleset = COMPETITION
+
+    def describe(self) -> str:
+        """The key in a few words, for errors."""
+        parts = [f"DealId {self.deal_id[:12]}…"]
+        parts += [
+            f"{name} {value!r}"
+            for name, value in zip(
+                ("event", "round", "table", "room"),
+                (self.event, self.round, self.table, self.room),
+                strict=True,
+            )
+            if value
+        ]
+        if self.rules != COMPETITION:
+            parts.append(f"rules {describe_rules(self.rules)}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """Where a result goes: its key, and the board (number, stored row) and match it is of."""
+
+    key: ResultKey
+    board: str = ""
+    board_id: int | None = None
+    match_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A room's result: ``played`` with its N–S result, or ``unfinished`` (``note``: why);
+    ``note`` also marks a ruling; ``record_id``/``record_hash`` the record it rests on."""
+
+    status: str
+    ns_result: int | None = None
+    note: str | None = None
+    record_id: int | None = None
+    record_hash: str | None = None
+    #: the finishing order reported (a detail of the report, not compared: a change's old
+    #: state does not repeat it; the change that reported it holds it)
+    finish: str | None = field(default=None, compare=False)
+
+    def same_result(self, other: State) -> bool:
+        """Whether both say the same about the room (status and N–S result)."""
+        return (self.status, self.ns_result) == (other.status, other.ns_result)
+
+    def describe(self) -> str:
+        """The result in a few words: ``NS +2 (record 0123456789ab)``, ``unfinished (time)``."""
+        if self.status == "unfinished":
+            return f"unfinished ({self.note or 'no reason given'})"
+        assert self.ns_result is not None
+        text = f"{'NS' if self.ns_result > 0 else 'EW'} +{abs(self.ns_result)}"
+        if self.note:
+            return f"{text} ({self.note})"
+        if self.record_hash:
+            return f"{text} (record {self.record_hash[:12]})"
+        return f"{text} (reported{', finish ' + self.finish if self.finish else ''})"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One row of the log, as read back."""
+
+    id: int
+    result_id: int
+    action: str
+    by: str
+    at: datetime
+    reason: str
+    old: State | None
+    new: State
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "action": self.action,
+            "by": self.by,
+            "at": self.at.isoformat(),
+            "reason": self.reason,
+            "before": self.old.describe() if self.old else "no result",
+            "after": self.new.describe(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentResult:
+    """A room's current result (its latest change), with its key and current record."""
+
+    result_id: int
+    key: ResultKey
+    board: str
+    match_id: int | None
+    state: State
+    record_text: str | None
