@@ -279,30 +279,54 @@ def event_import_command(
     """Import .gdn FILES of played deals into EVENT's matches (one transaction per file).
 
     Each record must replay cleanly, be its round's board of that number and name the
-    seating's players. The same record again changes nothing; a different one needs
-    --correction --by --reason.
+    seating's players; a record that stops before the deal is over needs an
+    [Unfinished "reason"] tag. The same record again changes nothing; a different one
+    needs --correction --by --reason. A file that fails is reported and the next one
+    imported all the same; exits with 1 when any file was not stored.
 
     \b
     Example: guandan event import "Huai'an Cup" round1/*.gdn
     """
-    from duplicate.events import import_files
+    from duplicate.events import import_each
+    from duplicate.events.batch import total
 
     fix = _event_correction(by, reason, correction)
     if fix is not None and not correction:
         raise click.UsageError("--by and --reason go with --correction")
     with open_database() as engine:
         with db_progress(len(files), "Importing") as tick:
-            summary = import_files(
+            outcomes = import_each(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
                 progress=tick,
             )
+    sums = total(outcomes)
     if as_json:
-        click.echo(json_text(summary.to_dict()), nl=False)
+        click.echo(json_text({"files": [o.to_dict() for o in outcomes], "total": sums}),
+                   nl=False)
     else:
+        for o in outcomes:
+            if o.summary is None:
+                click.echo(f"{o.file}: not stored: {o.error}")
+                continue
+            s = o.summary
+            click.echo(
+                f"{o.file}: {s.records} records: {s.added} added, {s.unchanged} unchanged, "
+                f"{s.corrected} corrected"
+            )
+            for board in s.unfinished_boards:
+                click.echo(f"  unfinished: {board}")
+        n, failed = len(outcomes), sums["failed"]
+        if failed:
+            first = next(o.error for o in outcomes if o.error)
+            click.echo(f"Error: {failed} of {n} file{'' if n == 1 else 's'} not stored; "
+                       f"first: {first}", err=True)
         click.echo(
-            f"{summary.records} records from {summary.files} files: {summary.added} added, "
-            f"{summary.unchanged} unchanged, {summary.corrected} corrected"
+            f"{n} file{'' if n == 1 else 's'}: {n - failed} stored, {failed} not stored; "
+            f"{sums['records']} records: {sums['added']} added, {sums['unchanged']} unchanged, "
+            f"{sums['corrected']} corrected, {sums['unfinished']} unfinished"
         )
+    if sums["failed"]:
+        click.get_current_context().exit(1)
 
 
 @event_group.command("play-bots")

@@ -28,6 +28,7 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.field`: the event, its settings and rules, teams, players, pairs;
 * :mod:`~duplicate.events.rounds`: pairing, seating, the boards a round plays;
 * :mod:`~duplicate.events.imports`: records read, replayed, checked and stored;
+* :mod:`~duplicate.events.batch`: an import file by file, one outcome a file;
 * :mod:`~duplicate.events.results`: unfinished boards, rulings, corrections and their log;
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;
 * :mod:`~duplicate.events.bots`: the self-play bots playing a round;
@@ -49,6 +50,7 @@ from duplicate.events.base import (
     RoundInfo,
     TeamInfo,
 )
+from duplicate.events.batch import FileOutcome, import_each
 from duplicate.events.bots import (
     BOT_POLICIES,
     MAX_ERROR_RATE,
@@ -103,6 +105,7 @@ __all__ = [
     "Correction",
     "EventError",
     "EventInfo",
+    "FileOutcome",
     "ImportSummary",
     "MatchInfo",
     "MixedPlayer",
@@ -123,6 +126,7 @@ __all__ = [
     "export_records",
     "get_event",
     "get_round",
+    "import_each",
     "import_files",
     "import_prepared",
     "import_texts",

@@ -64,6 +64,19 @@ class Prepared:
     digest: str
     ns_result: int | None
     rules: Ruleset = COMPETITION
+    unfinished: str | None = None
+
+
+#: The tag that says why a record stops before the deal is over (docs/FORMAT.md).
+UNFINISHED_TAG = "Unfinished"
+
+
+def _unfinished_reason(tags: dict[str, str]) -> str | None:
+    """The value of the record's ``Unfinished`` tag (any case), stripped; ``None`` if absent."""
+    for name, value in tags.items():
+        if name.lower() == UNFINISHED_TAG.lower():
+            return value.strip()
+    return None
 
 
 def _where(rec: DealRecord) -> str:
@@ -91,6 +104,18 @@ def prepare_text(
             raise EventError(f"{_where(rec)}: does not replay{under}: {res.error}")
         if rec.plays is None:
             raise EventError(f"{_where(rec)}: a hand record without plays is not a result")
+        reason = _unfinished_reason(rec.tags)
+        if res.result is None and not reason:
+            raise EventError(
+                f"{_where(rec)}: the record stops after {len(rec.plays)} plays, before the deal "
+                f"is over: an unfinished board needs its reason in an [{UNFINISHED_TAG} "
+                f'"time"] tag (time, withdrawal, ...)'
+            )
+        if res.result is not None and reason is not None:
+            raise EventError(
+                f"{_where(rec)}: the record has an {UNFINISHED_TAG} tag ({reason!r}) but the "
+                f"deal is over: remove the tag"
+            )
         done = res.record
         canonical = format_record(done) + "\n"
         ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
@@ -106,6 +131,7 @@ def prepare_text(
                 hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
                 ns,
                 rules,
+                reason if res.result is None else None,
             )
         )
     return out
@@ -136,6 +162,7 @@ class _Slot:
     match: models.EventMatch
     room: str
     board: int
+    round: int = 0
 
 
 class _Importer:
@@ -232,12 +259,12 @@ class _Importer:
                     f"{where}: the {what} differ from board {number} of the round's set "
                     f"(DealId {board.deal_id}): not this board"
                 )
-        self._store(_Slot(match, room, number), rec, where)
+        self._store(_Slot(match, room, number, round_no), rec, where)
 
     def _store(self, slot: _Slot, rec: Prepared, where: str) -> None:
         key = (slot.match.id, slot.board, slot.room)
         status = "played" if rec.ns_result is not None else "unfinished"
-        reason = None if status == "played" else "record ends before the deal"
+        reason = None if status == "played" else rec.unfinished or "record ends before the deal"
         if key in self.pending:
             if self.pending[key] != rec.digest:
                 raise EventError(
@@ -249,6 +276,10 @@ class _Importer:
         self.pending[key] = rec.digest
         if status == "unfinished":
             self.summary.unfinished += 1
+            self.summary.unfinished_boards.append(
+                f"round {slot.round}, table {slot.match.table_no}, board {slot.board}, "
+                f"{slot.room} room ({reason})"
+            )
         old = self.results.get(key)
         if old is None:
             self.new_rows.append(
@@ -334,6 +365,7 @@ def import_prepared(
         total.unchanged += s.unchanged
         total.corrected += s.corrected
         total.unfinished += s.unfinished
+        total.unfinished_boards.extend(s.unfinished_boards)
     return total
 
 
@@ -384,11 +416,16 @@ def import_texts(
     *,
     round_no: int | None = None,
     correction: Correction | None = None,
+    names: Sequence[str] | None = None,
 ) -> ImportSummary:
-    """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files."""
+    """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files;
+    ``names`` say where each text comes from in errors (default ``<text 1>``, ...)."""
     rules = event_rules(engine, event)
+    if names is not None and len(names) != len(texts):
+        raise EventError(f"{len(texts)} texts but {len(names)} names")
+    labels = list(names) if names is not None else [f"<text {i + 1}>" for i in range(len(texts))]
     try:
-        prepared = [prepare_text(t, f"<text {i + 1}>", rules) for i, t in enumerate(texts)]
+        prepared = [prepare_text(t, label, rules) for t, label in zip(texts, labels, strict=True)]
     except GdnError as exc:
         raise EventError(str(exc)) from None
     return import_prepared(engine, event, prepared, round_no=round_no, correction=correction)
