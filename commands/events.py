@@ -57,6 +57,19 @@ def _event_correction(by: str | None, reason: str | None, required: bool) -> Any
     return Correction(reason=reason, by=by)
 
 
+def _change(flag: bool, by: str | None, reason: str | None, name: str) -> Any:
+    """A ``Correction`` (who, why) for an override flag; ``None`` without the flag."""
+    from duplicate.events import Correction
+
+    if not flag:
+        if by is not None or reason is not None:
+            raise click.UsageError(f"--by and --reason go with {name}")
+        return None
+    if not by or not reason:
+        raise click.UsageError(f"{name} needs --by NAME and --reason TEXT")
+    return Correction(reason=reason, by=by)
+
+
 @click.group("event")
 @db_option
 def event_group() -> None:
@@ -233,13 +246,23 @@ def event_pair_round_command(event: str, lineups: tuple[str, ...], fmt: str) -> 
               help="Levels of a generated set: fixed, fixed:LEVEL, cycle or random.")
 @click.option("--first", type=click.IntRange(min=1), default=None,
               help="The set's first board for this round (default: by round number).")
+@click.option("--reuse", is_flag=True,
+              help="Allow boards another round played or a revealed set (needs --by, --reason; "
+              "logged).")
+@click.option("--by", help="Who allows the reuse (with --reuse).")
+@click.option("--reason", help="Why (with --reuse).")
 @db_option
 @db_errors
 def event_assign_boards_command(
     event: str, round_no: int, set_name: str | None, seed_file: str | None,
-    delayed: str | None, schedule: str, first: int | None,
+    delayed: str | None, schedule: str, first: int | None, reuse: bool, by: str | None,
+    reason: str | None,
 ) -> None:
-    """Give a round of EVENT its boards, from a stored set or a seed file."""
+    """Give a round of EVENT its boards, from a stored set or a seed file.
+
+    Boards another round (of any event) has, or a set whose seed is revealed, are refused
+    unless --reuse --by NAME --reason TEXT (logged: 'event log').
+    """
     from duplicate.dealing import read_seed_file
     from duplicate.events import assign_boards
 
@@ -251,7 +274,7 @@ def event_assign_boards_command(
     with open_database() as engine:
         rnd = assign_boards(
             engine, event, round_no, set_name=set_name, seed=seed, schedule=schedule,
-            first=first, delayed=delayed,
+            first=first, delayed=delayed, reuse=_change(reuse, by, reason, "--reuse"),
         )
     click.echo(
         f"round {rnd.number}: boards {rnd.boards[0]} to {rnd.boards[-1]} of set {rnd.board_set!r}"
@@ -496,15 +519,66 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
               help="Only this round.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
+@click.option("--unreleased", is_flag=True,
+              help="Also the records of boards not released yet: the director's copy, not for "
+              "players (needs --by, --reason; logged).")
+@click.option("--by", help="Who exports unreleased boards (with --unreleased).")
+@click.option("--reason", help="Why (with --unreleased).")
 @db_option
 @db_errors
-def event_export_command(event: str, round_no: int | None, output: str | None) -> None:
-    """Write EVENT's stored records as .gdn text."""
-    from duplicate.events import export_records
+def event_export_command(
+    event: str, round_no: int | None, output: str | None, unreleased: bool, by: str | None,
+    reason: str | None,
+) -> None:
+    """Write EVENT's stored records as .gdn text: those of released boards only (every
+    table of the round has the board in, or 'event release'); the others are named on
+    standard error."""
+    from duplicate.events import export_records, unreleased_boards
+
+    change = _change(unreleased, by, reason, "--unreleased")
+    with open_database() as engine:
+        text = export_records(engine, event, round_no, unreleased=change)
+        held = {} if change is not None else unreleased_boards(engine, event)
+    write_output(text, output)
+    if round_no is not None:
+        held = {r: b for r, b in held.items() if r == round_no}
+    if held:
+        where = "; ".join(f"round {r}: boards {', '.join(map(str, b))}" for r, b in held.items())
+        click.echo(f"withheld (not every table has them in yet): {where}; "
+                   f"'guandan event release' releases a board", err=True)
+
+
+@event_group.command("release")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
+@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@click.option("--by", required=True, help="Who releases it.")
+@click.option("--reason", required=True, help="Why (a table withdrew, a record is lost, ...).")
+@db_option
+@db_errors
+def event_release_command(event: str, round_no: int, board: int, by: str, reason: str) -> None:
+    """Release a board to the players before every table of its round has it in: its
+    hands and plays go into exports and the report from now on (logged)."""
+    from duplicate.events import release_board
 
     with open_database() as engine:
-        text = export_records(engine, event, round_no)
-    write_output(text, output)
+        release_board(engine, event, round_no, board, by, reason)
+    click.echo(f"round {round_no}, board {board}: released")
+
+
+@event_group.command("log")
+@click.argument("event", required=False)
+@output_options
+@db_option
+@db_errors
+def event_log_command(event: str | None, fmt: str) -> None:
+    """List the director's changes (of EVENT, or every one): releases, boards reused,
+    renames, substitutions, withdrawals, deletions; who, when (UTC), why."""
+    from duplicate.events import admin_log
+
+    with open_database() as engine:
+        rows = admin_log(engine, event)
+    emit_rows(rows, fmt, ("at", "action", "event", "set", "detail", "by", "reason"))
 
 
 @event_group.command("report")

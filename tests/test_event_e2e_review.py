@@ -159,7 +159,9 @@ class Ledger:
             assert len(rest) == len(self.teams) % 2, f"round {rnd}: {rest} sit out"
             if rest:
                 self.byes[rnd] = rest[0]
-        for rec in loads(cli(url, "export", self.name)):
+        # the director's copy: every stored record, released or not (issue 9 item 1)
+        everything = ("--unreleased", "--by", "ledger", "--reason", "recomputation")
+        for rec in loads(cli(url, "export", self.name, *everything)):
             rnd, room = int(rec.tags["Round"]), rec.tags["Room"].lower()
             key = (rnd, seat_of[(rnd, room, rec.tags["North"])], int(rec.tags["Board"]), room)
             assert key not in self.rooms, f"{key} exported twice"

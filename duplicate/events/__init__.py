@@ -32,7 +32,9 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.results`: unfinished boards, rulings, corrections and their log;
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;
 * :mod:`~duplicate.events.bots`: the self-play bots playing a round;
-* :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data.
+* :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data;
+* :mod:`~duplicate.events.release`: which boards players may see (released boards);
+* :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why).
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ from duplicate.events.imports import (
     import_texts,
     prepare_text,
 )
+from duplicate.events.log import admin_log
+from duplicate.events.release import release_board, released_boards, unreleased_boards
 from duplicate.events.results import (
     correct_result,
     list_corrections,
@@ -115,6 +119,7 @@ __all__ = [
     "ScoredMatch",
     "TeamInfo",
     "add_team",
+    "admin_log",
     "add_teams_file",
     "assign_boards",
     "bot_records",
@@ -142,7 +147,10 @@ __all__ = [
     "prepare_text",
     "read_teams_file",
     "record_unfinished",
+    "release_board",
+    "released_boards",
     "score_event",
     "team_error_rate",
+    "unreleased_boards",
     "write_event_report",
 ]

@@ -23,6 +23,7 @@ from duplicate.events.base import (
     _rounds,
 )
 from duplicate.events.field import _Field, _load_field, _match_info
+from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
 from duplicate.pairing import (
     Pairing,
@@ -31,6 +32,7 @@ from duplicate.pairing import (
     round_robin,
     swiss_round,
 )
+from duplicate.records import Correction
 
 
 def pair_round(
@@ -178,6 +180,7 @@ def assign_boards(
     schedule: LevelSchedule | str = "fixed",
     first: int | None = None,
     delayed: str | None = None,
+    reuse: Correction | None = None,
 ) -> RoundInfo:
     """Give round ``round_no`` its boards: ``boards_per_round`` boards of a stored set from
     ``first`` on.
@@ -187,8 +190,11 @@ def assign_boards(
     generated and stored the first time, so that no two rounds share a board; later rounds
     must give the same seed file (checked against the stored commitment). ``first``
     defaults to ``(round − 1) × boards_per_round + 1`` when the set is that long, else 1.
-    Refused once the round has results (its boards are what was played).
+    Refused once the round has results (its boards are what was played), and when a board
+    is another round's (of this event or another) or the set is revealed (its seed is
+    public), unless ``reuse`` says who and why (logged).
     """
+    change = checked(reuse.by, reuse.reason, "reusing boards") if reuse is not None else None
     if (set_name is None) == (seed is None):
         raise EventError("give either a stored board set or a seed file, not both or neither")
     check_schema(engine)
@@ -229,6 +235,22 @@ def assign_boards(
             raise EventError(
                 f"event {event!r}, round {round_no} already has results: its boards stay"
             )
+        conflicts = _reused(session, rnd, bset, first, bpr)
+        if conflicts and change is None:
+            raise EventError(
+                f"event {event!r}, round {round_no}: {conflicts[0]}; playing boards again "
+                f"needs --reuse with --by and --reason"
+            )
+        if conflicts and change is not None:
+            log_change(
+                session,
+                "reuse boards",
+                change,
+                f"round {round_no}: boards {first} to {first + bpr - 1} of set {name!r}: "
+                + "; ".join(conflicts),
+                event=ev.name,
+                board_set=name,
+            )
         rnd.board_set_id = bset.id
         rnd.first_board = first
         session.flush()
@@ -245,3 +267,35 @@ def _has_results(session: Session, rnd: models.EventRound) -> bool:
         )
         is not None
     )
+
+
+def _reused(
+    session: Session, rnd: models.EventRound, bset: models.BoardSet, first: int, count: int
+) -> list[str]:
+    """Why boards ``first`` .. ``first + count - 1`` of ``bset`` are not new to round
+    ``rnd``: the set is revealed, or some are boards of another round (of any event)."""
+    out = []
+    if bset.revealed_seed is not None:
+        out.append(f"set {bset.name!r} is revealed: anyone can compute its boards")
+    mine = set(range(first, first + count))
+    others = session.execute(
+        select(models.EventRound.number, models.EventRound.first_board, models.Event)
+        .join(models.Event, models.EventRound.event_id == models.Event.id)
+        .where(
+            models.EventRound.board_set_id == bset.id,
+            models.EventRound.id != rnd.id,
+            models.EventRound.first_board.is_not(None),
+        )
+        .order_by(models.Event.name, models.EventRound.number)
+    )
+    for number, start, ev in others:
+        assert start is not None  # the query keeps rounds with boards only
+        both = sorted(mine & set(range(start, start + ev.boards_per_round)))
+        if both:
+            which = (
+                f"board {both[0]} of set {bset.name!r} is one"
+                if len(both) == 1
+                else f"boards {both[0]} to {both[-1]} of set {bset.name!r} are those"
+            )
+            out.append(f"{which} of round {number} of event {ev.name!r}")
+    return out
