@@ -595,3 +595,99 @@ def event_report_command(event: str, outdir: str) -> None:
         index = write_event_report(engine, event, outdir)
     click.echo(f"report written: {index}")
 
+
+
+# --- a director's changes after pairing (issue 9 item 15), each logged ('event log') ---
+
+_who = [
+    click.option("--by", required=True, help="Who makes the change."),
+    click.option("--reason", required=True, help="Why."),
+]
+
+
+def _with_who(f: Any) -> Any:
+    for option in reversed(_who):
+        f = option(f)
+    return f
+
+
+@event_group.command("rename-team")
+@click.argument("event")
+@click.argument("old")
+@click.argument("new")
+@_with_who
+@db_option
+@db_errors
+def event_rename_team_command(event: str, old: str, new: str, by: str, reason: str) -> None:
+    """Fix the name of team OLD of EVENT to NEW (logged)."""
+    from duplicate.events import rename_team
+
+    with open_database() as engine:
+        rename_team(engine, event, old, new, by=by, reason=reason)
+    click.echo(f"team {old} -> {new}")
+
+
+@event_group.command("rename-player")
+@click.argument("event")
+@click.argument("old")
+@click.argument("new")
+@_with_who
+@db_option
+@db_errors
+def event_rename_player_command(event: str, old: str, new: str, by: str, reason: str) -> None:
+    """Fix the name of player OLD of EVENT to NEW (logged); records imported from now on
+    name NEW."""
+    from duplicate.events import rename_player
+
+    with open_database() as engine:
+        rename_player(engine, event, old, new, by=by, reason=reason)
+    click.echo(f"player {old} -> {new}")
+
+
+@event_group.command("substitute")
+@click.argument("event")
+@click.argument("team")
+@click.argument("out")
+@click.argument("new")
+@_with_who
+@db_option
+@db_errors
+def event_substitute_command(
+    event: str, team: str, out: str, new: str, by: str, reason: str
+) -> None:
+    """Player NEW plays in OUT's place for TEAM from now on (logged); the matches OUT
+    played stand as played."""
+    from duplicate.events import substitute_player
+
+    with open_database() as engine:
+        substitute_player(engine, event, team, out, new, by=by, reason=reason)
+    click.echo(f"team {team}: {new} plays in place of {out}")
+
+
+@event_group.command("withdraw")
+@click.argument("event")
+@click.argument("team")
+@_with_who
+@db_option
+@db_errors
+def event_withdraw_command(event: str, team: str, by: str, reason: str) -> None:
+    """Withdraw TEAM from EVENT: no further pairings; its played results stand (logged)."""
+    from duplicate.events import withdraw_team
+
+    with open_database() as engine:
+        withdraw_team(engine, event, team, by=by, reason=reason)
+    click.echo(f"team {team} withdrawn")
+
+
+@event_group.command("delete")
+@click.argument("event")
+@_with_who
+@db_option
+@db_errors
+def event_delete_command(event: str, by: str, reason: str) -> None:
+    """Delete EVENT with its teams, rounds and results (logged); its board sets stay."""
+    from duplicate.events import delete_event
+
+    with open_database() as engine:
+        delete_event(engine, event, by=by, reason=reason)
+    click.echo(f"event {event!r} deleted")

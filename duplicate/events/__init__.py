@@ -34,11 +34,20 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.bots`: the self-play bots playing a round;
 * :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data;
 * :mod:`~duplicate.events.release`: which boards players may see (released boards);
-* :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why).
+* :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why);
+* :mod:`~duplicate.events.admin`: names fixed, substitutes, withdrawals, deletions.
 """
 
 from __future__ import annotations
 
+from duplicate.events.admin import (
+    delete_board_set,
+    delete_event,
+    rename_player,
+    rename_team,
+    substitute_player,
+    withdraw_team,
+)
 from duplicate.events.base import (
     FORMATS,
     MAX_PLAYERS,
@@ -125,6 +134,8 @@ __all__ = [
     "bot_records",
     "correct_result",
     "create_event",
+    "delete_board_set",
+    "delete_event",
     "event_report",
     "event_rules",
     "event_standings",
@@ -148,9 +159,13 @@ __all__ = [
     "read_teams_file",
     "record_unfinished",
     "release_board",
+    "rename_player",
+    "rename_team",
     "released_boards",
     "score_event",
+    "substitute_player",
     "team_error_rate",
     "unreleased_boards",
+    "withdraw_team",
     "write_event_report",
 ]

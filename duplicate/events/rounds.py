@@ -12,6 +12,7 @@ from duplicate import models
 from duplicate.boards import generate_set, store_set
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import LevelSchedule, SeedFile
+from duplicate.events.admin import withdrawn_teams
 from duplicate.events.base import (
     EventError,
     MatchInfo,
@@ -52,7 +53,8 @@ def pair_round(
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         f = _load_field(session, ev)
-        if len(f.teams) < 2:
+        gone = {f.teams[t].name for t in withdrawn_teams(session, ev)}
+        if len(f.teams) - len(gone) < 2:
             raise EventError(f"event {event!r} needs at least 2 teams to pair a round")
         done = _rounds(session, ev)
         number = len(done) + 1
@@ -60,14 +62,14 @@ def pair_round(
             raise EventError(f"event {event!r} has {ev.rounds} rounds: all are paired")
         names = [t.name for t in f.teams.values()]
         if ev.format == "rr":
-            schedule = round_robin(names)
+            schedule = round_robin(names)  # the whole field's schedule, withdrawn teams too
             if number > len(schedule):
                 raise EventError(
                     f"a round robin of {len(names)} teams has {len(schedule)} rounds, not {number}"
                 )
-            pairing = schedule[number - 1]
+            pairing = _without(schedule[number - 1], gone)
         elif number == 1:
-            pairing = first_round(names, ev.seed)
+            pairing = first_round([n for n in names if n not in gone], ev.seed)
         else:
             rows = _standings(session, ev, f, number - 1)
             played: list[tuple[str, str]] = []
@@ -78,10 +80,25 @@ def pair_round(
                 for m in _matches(session, rnd):
                     played.append((f.teams[m.team_x_id].name, f.teams[m.team_y_id].name))
             try:
-                pairing = swiss_round([str(r.team) for r in rows], played, byes)
+                pairing = swiss_round([str(r.team) for r in rows if r.team not in gone],
+                                      played, byes)  # fmt: skip
             except PairingError as exc:
                 raise EventError(f"event {event!r}, round {number}: {exc}") from None
         return _store_round(session, ev, f, number, pairing, lineups or {})
+
+
+def _without(pairing: Pairing, gone: set[str]) -> Pairing:
+    """A round-robin round without the withdrawn teams: a team whose opponent withdrew gets
+    the bye when the round has none, else sits the round out."""
+    tables = tuple((x, y) for x, y in pairing.tables if str(x) not in gone and str(y) not in gone)
+    left = [
+        t for x, y in pairing.tables for t in (x, y)
+        if str(t) not in gone and (str(x) in gone or str(y) in gone)
+    ]  # fmt: skip
+    bye = pairing.bye if pairing.bye is not None and str(pairing.bye) not in gone else None
+    if bye is None and left:
+        bye = left[0]
+    return Pairing(tables, bye)
 
 
 def _store_round(
