@@ -150,3 +150,15 @@ def test_cli_import_reports_every_file_and_exits_1(
     assert data["files"][1]["error"].startswith(str(bad))
     assert data["files"][0]["unchanged"] == 4
     assert data["total"]["unchanged"] == 8 and data["total"]["failed"] == 1
+
+
+def test_the_unfinished_tag_may_follow_the_play_list_in_any_case(migrated_engine: Engine) -> None:
+    texts = make_round(migrated_engine)
+    lines = texts[0].strip().split("\n\n")[0].splitlines()
+    at = lines.index("[Play]")
+    text = "\n".join([*lines[: at + 4], '[unfinished "withdrawal"]']) + "\n"
+    [prepared] = events.prepare_text(text, "late.gdn")
+    assert (prepared.unfinished, prepared.ns_result) == ("withdrawal", None)
+    no_reason = "\n".join([*lines[: at + 4], '[Unfinished " "]']) + "\n"
+    with pytest.raises(EventError, match="needs its reason"):
+        events.prepare_text(no_reason, "late.gdn")
