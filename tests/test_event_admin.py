@@ -173,3 +173,20 @@ def loads_json(text: str) -> list[dict[str, str]]:
 
     out: list[dict[str, str]] = json.loads(text)
     return out
+
+
+def test_names_are_compared_in_nfc(migrated_engine: Engine) -> None:
+    nfc, nfd = "Zhāng Wěi", unicodedata.normalize("NFD", "Zhāng Wěi")
+    assert nfc != nfd
+    events.create_event(migrated_engine, "Cup", seed="ab", boards_per_round=1, rounds=1)
+    events.add_team(migrated_engine, "Cup", "A", [nfd, "a2", "a3", "a4"])
+    events.add_team(migrated_engine, "Cup", "B", ["b1", "b2", "b3", "b4"])
+    assert events.list_teams(migrated_engine, "Cup")[0].players[0] == nfc  # stored NFC
+    with pytest.raises(EventError, match="already plays for another team"):
+        events.add_team(migrated_engine, "Cup", "C", [nfc, "c2", "c3", "c4"])
+    events.pair_round(migrated_engine, "Cup")
+    events.assign_boards(migrated_engine, "Cup", 1, seed=SEED)
+    text = events.bot_records(migrated_engine, "Cup", 1)[0]
+    assert nfc in text
+    summary = events.import_texts(migrated_engine, "Cup", [text.replace(nfc, nfd)])
+    assert summary.added == 2  # the record's NFD name is the seated player

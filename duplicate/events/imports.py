@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import unicodedata
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -234,7 +235,10 @@ class _Importer:
         room = (rec.tags.get("Room") or "").strip().lower()
         if room not in ROOMS:
             raise EventError(f"{where}: Room must be Open or Closed")
-        names = [rec.tags.get(t, "").strip() for t in ("North", "East", "South", "West")]
+        names = [  # compared in Unicode normal form C, as stored
+            unicodedata.normalize("NFC", rec.tags.get(t, "")).strip()
+            for t in ("North", "East", "South", "West")
+        ]
         found = self.by_player.get((round_no, room, names[0]))
         if found is None:
             raise EventError(
