@@ -319,3 +319,19 @@ def deals_export_command(
     write_output(text, output, force)
 
 
+
+
+@deals_group.command("delete")
+@click.argument("name")
+@click.option("--by", required=True, help="Who deletes it.")
+@click.option("--reason", required=True, help="Why.")
+@db_option
+@db_errors
+def deals_delete_command(name: str, by: str, reason: str) -> None:
+    """Delete the stored set NAME, if no event round plays it and no stored record names
+    its boards (logged: 'guandan event log')."""
+    from duplicate.events import delete_board_set
+
+    with open_database() as engine:
+        delete_board_set(engine, name, by=by, reason=reason)
+    click.echo(f"set {name!r} deleted")

@@ -24,6 +24,7 @@ from commands.common import (
     read_seed,
     write_output,
 )
+from commands.event_admin import ADMIN_COMMANDS
 from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
@@ -52,6 +53,19 @@ def _event_standing_row(r: Any) -> dict[str, Any]:
         "levels": r.levels, "opponents_points": r.opponents_points, "lot": r.lot,
         "decided_by": r.decided_by,
     }
+
+
+def _change(flag: bool, by: str | None, reason: str | None, name: str) -> Any:
+    """A ``Correction`` (who, why) for an override flag; ``None`` without the flag."""
+    from duplicate.events import Correction
+
+    if not flag:
+        if by is not None or reason is not None:
+            raise click.UsageError(f"--by and --reason go with {name}")
+        return None
+    if not by or not reason:
+        raise click.UsageError(f"{name} needs --by NAME and --reason TEXT")
+    return Correction(reason=reason, by=by)
 
 
 @click.group("event")
@@ -234,13 +248,23 @@ def event_pair_round_command(event: str, lineups: tuple[str, ...], fmt: str) -> 
               help="Levels of a generated set: fixed, fixed:LEVEL, cycle or random.")
 @click.option("--first", type=click.IntRange(min=1), default=None,
               help="The set's first board for this round (default: by round number).")
+@click.option("--reuse", is_flag=True,
+              help="Allow boards another round played or a revealed set (needs --by, --reason; "
+              "logged).")
+@click.option("--by", help="Who allows the reuse (with --reuse).")
+@click.option("--reason", help="Why (with --reuse).")
 @db_option
 @db_errors
 def event_assign_boards_command(
     event: str, round_no: int, set_name: str | None, seed_file: str | None,
-    delayed: str | None, schedule: str, first: int | None,
+    delayed: str | None, schedule: str, first: int | None, reuse: bool, by: str | None,
+    reason: str | None,
 ) -> None:
-    """Give a round of EVENT its boards, from a stored set or a seed file."""
+    """Give a round of EVENT its boards, from a stored set or a seed file.
+
+    Boards another round (of any event) has, or a set whose seed is revealed, are refused
+    unless --reuse --by NAME --reason TEXT (logged: 'event log').
+    """
     from duplicate.events import assign_boards
 
     if (set_name is None) == (seed_file is None):
@@ -251,7 +275,7 @@ def event_assign_boards_command(
     with open_database() as engine:
         rnd = assign_boards(
             engine, event, round_no, set_name=set_name, seed=seed, schedule=schedule,
-            first=first, delayed=delayed,
+            first=first, delayed=delayed, reuse=_change(reuse, by, reason, "--reuse"),
         )
     click.echo(
         f"round {rnd.number}: boards {rnd.boards[0]} to {rnd.boards[-1]} of set {rnd.board_set!r}"
@@ -276,28 +300,52 @@ def event_import_command(
     """Import .gdn FILES of played deals into EVENT's matches (one transaction per file).
 
     Each record must replay cleanly, be its round's board of that number and name the
-    seating's players. The same record again changes nothing; a different one needs
-    --correction --by --reason.
+    seating's players; a record that stops before the deal is over needs an
+    [Unfinished "reason"] tag. The same record again changes nothing; a different one
+    needs --correction --by --reason. A file that fails is reported and the next one
+    imported all the same; exits with 1 when any file was not stored.
 
     \b
     Example: guandan event import "Huai'an Cup" round1/*.gdn
     """
-    from duplicate.events import import_files
+    from duplicate.events import import_each
+    from duplicate.events.batch import total
 
     fix = correction_from(correction, by, reason)
     with open_database() as engine:
         with db_progress(len(files), "Importing") as tick:
-            summary = import_files(
+            outcomes = import_each(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
                 progress=tick, by=by,
             )
+    sums = total(outcomes)
     if as_json:
-        click.echo(json_text(summary.to_dict()), nl=False)
+        click.echo(json_text({"files": [o.to_dict() for o in outcomes], "total": sums}),
+                   nl=False)
     else:
+        for o in outcomes:
+            if o.summary is None:
+                click.echo(f"{o.file}: not stored: {o.error}")
+                continue
+            s = o.summary
+            click.echo(
+                f"{o.file}: {s.records} records: {s.added} added, {s.unchanged} unchanged, "
+                f"{s.corrected} corrected"
+            )
+            for board in s.unfinished_boards:
+                click.echo(f"  unfinished: {board}")
+        n, failed = len(outcomes), sums["failed"]
+        if failed:
+            first = next(o.error for o in outcomes if o.error)
+            click.echo(f"Error: {failed} of {n} file{'' if n == 1 else 's'} not stored; "
+                       f"first: {first}", err=True)
         click.echo(
-            f"{summary.records} records from {summary.files} files: {summary.added} added, "
-            f"{summary.unchanged} unchanged, {summary.corrected} corrected"
+            f"{n} file{'' if n == 1 else 's'}: {n - failed} stored, {failed} not stored; "
+            f"{sums['records']} records: {sums['added']} added, {sums['unchanged']} unchanged, "
+            f"{sums['corrected']} corrected, {sums['unfinished']} unfinished"
         )
+    if sums["failed"]:
+        click.get_current_context().exit(1)
 
 
 @event_group.command("play-bots")
@@ -466,18 +514,34 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
 @force_option
+@click.option("--unreleased", is_flag=True,
+              help="Also the records of boards not released yet: the director's copy, not for "
+              "players (needs --by, --reason; logged).")
+@click.option("--by", help="Who exports unreleased boards (with --unreleased).")
+@click.option("--reason", help="Why (with --unreleased).")
 @db_option
 @db_errors
 def event_export_command(
-    event: str, round_no: int | None, output: str | None, force: bool
+    event: str, round_no: int | None, output: str | None, force: bool, unreleased: bool,
+    by: str | None, reason: str | None,
 ) -> None:
-    """Write EVENT's stored records as .gdn text."""
-    from duplicate.events import export_records
+    """Write EVENT's stored records as .gdn text: those of released boards only (every
+    table of the round has the board in, or 'event release'); the others are named on
+    standard error."""
+    from duplicate.events import export_records, unreleased_boards
 
+    change = _change(unreleased, by, reason, "--unreleased")
     check_output(output, force)
     with open_database() as engine:
-        text = export_records(engine, event, round_no)
+        text = export_records(engine, event, round_no, unreleased=change)
+        held = {} if change is not None else unreleased_boards(engine, event)
     write_output(text, output, force)
+    if round_no is not None:
+        held = {r: b for r, b in held.items() if r == round_no}
+    if held:
+        where = "; ".join(f"round {r}: boards {', '.join(map(str, b))}" for r, b in held.items())
+        click.echo(f"withheld (not every table has them in yet): {where}; "
+                   f"'guandan event release' releases a board", err=True)
 
 
 @event_group.command("report")
@@ -502,3 +566,7 @@ from commands.results import event_history_command, event_result_command  # noqa
 
 event_group.add_command(event_result_command)
 event_group.add_command(event_history_command)
+
+# the director's changes (issue 9 items 1, 15): commands/event_admin.py
+for _command in ADMIN_COMMANDS:
+    event_group.add_command(_command)

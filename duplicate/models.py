@@ -417,3 +417,71 @@ class ResultChange(Base):
             "old_status IS NULL OR " + _RESULT_STATE.format(p="old_"), name="old_state"
         ),
     )
+
+
+# --- a director's changes to an event (migration 0006) ----------------------------------
+
+
+class EventRelease(Base):
+    """A board of a round released to the players by the director before every table of the
+    round had it in (docs/EVENTS.md, "Which boards players may see"): who, when, why."""
+
+    __tablename__ = "event_releases"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    board: Mapped[int] = mapped_column(Integer)
+    made_by: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    __table_args__ = (
+        UniqueConstraint("round_id", "board"),
+        CheckConstraint("board >= 1", name="board"),
+        CheckConstraint("made_by <> ''", name="made_by"),
+        CheckConstraint("reason <> ''", name="reason"),
+    )
+
+
+class EventWithdrawal(Base):
+    """A team withdrawn from an event: paired no more after round ``after_round``; the
+    results it played stand."""
+
+    __tablename__ = "event_withdrawals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    team_id: Mapped[int] = mapped_column(
+        ForeignKey("event_teams.id", ondelete="CASCADE"), unique=True
+    )
+    after_round: Mapped[int] = mapped_column(Integer)
+    made_by: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    __table_args__ = (
+        CheckConstraint("after_round >= 0", name="after_round"),
+        CheckConstraint("made_by <> ''", name="made_by"),
+        CheckConstraint("reason <> ''", name="reason"),
+    )
+
+
+class AdminLog(Base):
+    """The log of a director's changes to events and board sets (renames, substitutions,
+    withdrawals, deletions, boards reused): who, when, why, what. No foreign keys, so that
+    the entry of a deleted event or set stays."""
+
+    __tablename__ = "admin_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[str] = mapped_column(String(40))
+    event: Mapped[str | None] = mapped_column(String(200), index=True)
+    board_set: Mapped[str | None] = mapped_column(String(200))
+    detail: Mapped[str] = mapped_column(Text)
+    made_by: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+    __table_args__ = (
+        CheckConstraint("made_by <> ''", name="made_by"),
+        CheckConstraint("reason <> ''", name="reason"),
+    )

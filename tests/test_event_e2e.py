@@ -106,14 +106,17 @@ def test_swiss_event_end_to_end(migrated_engine: Engine, tmp_path: Path) -> None
     again = run(
         url, "import", "E2E Cup", *(str(tmp_path / f"r{r}.gdn") for r in (1, 2, 3)), "--json"
     )
-    assert again == {
+    assert again["total"] == {
         "files": 3,
         "records": 192,
         "added": 0,
         "unchanged": 192,
         "corrected": 0,
         "unfinished": 0,
+        "unfinished_boards": [],
+        "failed": 0,
     }
+    assert [f["status"] for f in again["files"]] == ["stored"] * 3
     standings = run(url, "standings", "E2E Cup", "--json")
     matches = run(url, "matches", "E2E Cup", "--json")
 
@@ -194,8 +197,9 @@ def test_cli_errors_are_one_line_and_exit_1(migrated_engine: Engine, tmp_path: P
     bad = runner.invoke(main, ["event", "--db", url, "import", "Cup", str(gdn)])
     assert (
         bad.exit_code == 1
-        and bad.output.startswith(f"Error: {gdn}:")
-        and bad.output.count("\n") == 1
+        and bad.stderr.startswith(f"Error: 1 of 1 file not stored; first: {gdn}:")
+        and bad.stderr.count("\n") == 1
+        and bad.stdout.startswith(f"{gdn}: not stored: {gdn}:")
     )
     usage = runner.invoke(main, ["event", "--db", url, "import", "Cup", str(gdn), "--correction"])
     assert usage.exit_code == 2 and "needs both --by NAME and --reason TEXT" in usage.output

@@ -56,6 +56,16 @@ def cli(url: str, *args: str) -> Any:
     return json.loads(result.output) if "--json" in args else result.output
 
 
+def import_fails(url: str, *args: str) -> str:
+    """``guandan event --db URL import ARGS`` of one file, which must not be stored: exit 1,
+    the file's error on standard output and one line on standard error."""
+    result = CliRunner().invoke(main, ["event", "--db", url, "import", *args])
+    assert result.exit_code == 1, f"{args} should fail: {result.output}"
+    assert result.stderr.startswith("Error: 1 of 1 file not stored; first: ")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    return result.stderr
+
+
 def cli_fails(url: str, *args: str) -> str:
     """``guandan event --db URL ARGS``, which must fail with one clear line (exit 1)."""
     result = CliRunner().invoke(main, ["event", "--db", url, *args])
@@ -149,7 +159,9 @@ class Ledger:
             assert len(rest) == len(self.teams) % 2, f"round {rnd}: {rest} sit out"
             if rest:
                 self.byes[rnd] = rest[0]
-        for rec in loads(cli(url, "export", self.name)):
+        # the director's copy: every stored record, released or not (issue 9 item 1)
+        everything = ("--unreleased", "--by", "ledger", "--reason", "recomputation")
+        for rec in loads(cli(url, "export", self.name, *everything)):
             rnd, room = int(rec.tags["Round"]), rec.tags["Room"].lower()
             key = (rnd, seat_of[(rnd, room, rec.tags["North"])], int(rec.tags["Board"]), room)
             assert key not in self.rooms, f"{key} exported twice"
@@ -426,11 +438,13 @@ def other_play(rec: DealRecord, keep: int) -> str:
     return format_record(new)
 
 
-def cut_short(rec: DealRecord, keep: int) -> str:
-    """The record with its play list cut after ``keep`` actions: a deal that did not end."""
+def cut_short(rec: DealRecord, keep: int, reason: str = "time") -> str:
+    """The record with its play list cut after ``keep`` actions: a deal that did not end,
+    saying why in its ``Unfinished`` tag (docs/FORMAT.md)."""
     assert rec.plays is not None and keep < len(rec.plays)
     new = DealRecord(
-        tags=dict(rec.tags), hands=rec.hands, level=rec.level, leader=rec.leader,
+        tags={**rec.tags, "Unfinished": reason}, hands=rec.hands, level=rec.level,
+        leader=rec.leader,
         plays=list(rec.plays[:keep]),
     )  # fmt: skip
     return format_record(new)
@@ -540,9 +554,9 @@ def test_unfinished_boards_under_each_rule(
     assert victim.plays is not None and victim.tags["Room"] == "Closed"
     short = tmp_path / "short.gdn"
     short.write_text(cut_short(victim, len(victim.plays) // 2), encoding="utf-8")
-    cli_fails(url, "import", ledger.name, str(short))
+    import_fails(url, ledger.name, str(short))
     summary = cli(url, "import", ledger.name, str(short), "--correction", "--by", "TD Wu",
-                  "--reason", "the closed room ran out of time", "--json")  # fmt: skip
+                  "--reason", "the closed room ran out of time", "--json")["total"]  # fmt: skip
     assert (summary["corrected"], summary["unfinished"]) == (1, 1)
     ledger.load(url)  # the cut record is exported, and replays to no result
     board = int(victim.tags["Board"])
@@ -553,7 +567,7 @@ def test_unfinished_boards_under_each_rule(
     assert cli(url, "standings", ledger.name, "--json") == final
     log = cli(url, "corrections", ledger.name, "--json")
     assert len(log) == 1 + 2 * 3 + 1 and all(c["by"] == "TD Wu" for c in log)
-    assert log[-1]["after"] == "unfinished (record ends before the deal)"
+    assert log[-1]["after"] == "unfinished (time)"
     assert log[-1]["reason"] == "the closed room ran out of time"
 
 
@@ -607,14 +621,14 @@ def test_corrections_after_scoring_recompute_standings(
     rec, alt = replaced
     fixed = tmp_path / "fixed.gdn"
     fixed.write_text(alt, encoding="utf-8")
-    cli_fails(url, "import", ledger.name, str(fixed))  # not without --correction
+    import_fails(url, ledger.name, str(fixed))  # not without --correction
     summary = cli(url, "import", ledger.name, str(fixed), "--correction", "--by", "TD Li",
-                  "--reason", "mistyped record", "--json")  # fmt: skip
+                  "--reason", "mistyped record", "--json")["total"]  # fmt: skip
     assert (summary["corrected"], summary["added"]) == (1, 0)
     # the bots' original record is now a different one: refused, the correction stands
     original = tmp_path / "original.gdn"
     original.write_text(format_record(rec), encoding="utf-8")
-    assert "correction" in cli_fails(url, "import", ledger.name, str(original))
+    assert "correction" in import_fails(url, ledger.name, str(original))
     # the exported record of the ruled room is still the played one; the ruling overrides it
     ledger.load(url)
     board2 = int(rec.tags["Board"])
@@ -805,7 +819,7 @@ def test_reimporting_the_record_with_correction_overrides_a_ruling(
     again = tmp_path / "again.gdn"
     again.write_text(format_record(rec), encoding="utf-8")
     summary = cli(url, "import", ledger.name, str(again), "--correction", "--by", "TD Zhou",
-                  "--reason", "the claim stands after all", "--json")  # fmt: skip
+                  "--reason", "the claim stands after all", "--json")["total"]  # fmt: skip
     assert summary["corrected"] == 1
     assert cli(url, "boards", ledger.name, "1", "1", "--json")[0]["open"] == f"{ns:+d}"
     assert len(cli(url, "corrections", ledger.name, "--json")) == 2

@@ -351,8 +351,9 @@ def test_a_record_that_stops_before_the_end_is_stored_unfinished(migrated_engine
     open_rec, closed_rec = text.strip().split("\n\n")
     lines = open_rec.splitlines()
     play_at = lines.index("[Play]")
-    cut = "\n".join(lines[: play_at + 6]) + "\n"  # five plays, no Finish or Result
-    summary = events.import_texts(migrated_engine, "Cup", [cut + "\n" + closed_rec + "\n"])
+    # five plays, no Finish or Result, and why (issue 9 item 4: a reason is required)
+    cut = "\n".join([*lines[:play_at], '[Unfinished "time"]', *lines[play_at : play_at + 6]])
+    summary = events.import_texts(migrated_engine, "Cup", [cut + "\n\n" + closed_rec + "\n"])
     assert summary.unfinished == 1
     rows = events.match_boards(migrated_engine, "Cup", 1, 1)
     assert rows[0].status == "unfinished" and rows[0].open_ns is None

@@ -28,14 +28,26 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.field`: the event, its settings and rules, teams, players, pairs;
 * :mod:`~duplicate.events.rounds`: pairing, seating, the boards a round plays;
 * :mod:`~duplicate.events.imports`: records read, replayed, checked and stored;
+* :mod:`~duplicate.events.batch`: an import file by file, one outcome a file;
 * :mod:`~duplicate.events.results`: unfinished boards, rulings, corrections and their log;
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;
 * :mod:`~duplicate.events.bots`: the self-play bots playing a round;
-* :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data.
+* :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data;
+* :mod:`~duplicate.events.release`: which boards players may see (released boards);
+* :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why);
+* :mod:`~duplicate.events.admin`: names fixed, substitutes, withdrawals, deletions.
 """
 
 from __future__ import annotations
 
+from duplicate.events.admin import (
+    delete_board_set,
+    delete_event,
+    rename_player,
+    rename_team,
+    substitute_player,
+    withdraw_team,
+)
 from duplicate.events.base import (
     FORMATS,
     MAX_PLAYERS,
@@ -49,6 +61,7 @@ from duplicate.events.base import (
     RoundInfo,
     TeamInfo,
 )
+from duplicate.events.batch import FileOutcome, import_each
 from duplicate.events.bots import (
     BOT_POLICIES,
     MAX_ERROR_RATE,
@@ -76,6 +89,8 @@ from duplicate.events.imports import (
     import_texts,
     prepare_text,
 )
+from duplicate.events.log import admin_log
+from duplicate.events.release import release_board, released_boards, unreleased_boards
 from duplicate.events.results import (
     correct_result,
     list_corrections,
@@ -106,6 +121,7 @@ __all__ = [
     "Correction",
     "EventError",
     "EventInfo",
+    "FileOutcome",
     "ImportSummary",
     "MatchInfo",
     "MixedPlayer",
@@ -115,17 +131,21 @@ __all__ = [
     "ScoredMatch",
     "TeamInfo",
     "add_team",
+    "admin_log",
     "add_teams_file",
     "assign_boards",
     "bot_records",
     "correct_result",
     "create_event",
+    "delete_board_set",
+    "delete_event",
     "event_report",
     "event_rules",
     "event_standings",
     "export_records",
     "get_event",
     "get_round",
+    "import_each",
     "import_files",
     "import_prepared",
     "import_texts",
@@ -144,7 +164,14 @@ __all__ = [
     "report_result",
     "result_slot",
     "room_history",
+    "release_board",
+    "rename_player",
+    "rename_team",
+    "released_boards",
     "score_event",
+    "substitute_player",
     "team_error_rate",
+    "unreleased_boards",
+    "withdraw_team",
     "write_event_report",
 ]

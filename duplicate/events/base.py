@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -134,7 +134,8 @@ class RoundInfo:
 
 @dataclass(slots=True)
 class ImportSummary:
-    """What an import did: records read, stored anew, already there, corrected."""
+    """What an import did: records read, stored anew, already there, corrected; the
+    unfinished boards it stored, each as ``round 1, table 2, board 3, open room (time)``."""
 
     files: int = 0
     records: int = 0
@@ -142,8 +143,9 @@ class ImportSummary:
     unchanged: int = 0
     corrected: int = 0
     unfinished: int = 0
+    unfinished_boards: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
             "files": self.files,
@@ -152,6 +154,7 @@ class ImportSummary:
             "unchanged": self.unchanged,
             "corrected": self.corrected,
             "unfinished": self.unfinished,
+            "unfinished_boards": list(self.unfinished_boards),
         }
 
 

@@ -22,6 +22,7 @@ from duplicate.events.base import (
 )
 from duplicate.events.field import _load_field, _match_info
 from duplicate.events.imports import import_texts
+from duplicate.events.rounds import get_round
 from duplicate.gdn import format_record
 from duplicate.simulate import play_deal, player_seed
 from engine.combo import Combo
@@ -147,8 +148,11 @@ def play_bots(
     out: str | os.PathLike[str] | None = None,
 ) -> ImportSummary:
     """Play a round's matches with the bots and import the records (one transaction per
-    match); with ``out``, also write them all to that ``.gdn`` file."""
+    match, named ``bots round N table T`` in errors); with ``out``, also write them all to
+    that ``.gdn`` file."""
     texts = bot_records(engine, event, round_no, x_policy, y_policy)
     if out is not None:
         Path(out).write_text("\n".join(texts), encoding="utf-8")
-    return import_texts(engine, event, texts, round_no=round_no)
+    tables = [m.table for m in get_round(engine, event, round_no).matches]
+    names = [f"bots round {round_no} table {t}" for t in tables]
+    return import_texts(engine, event, texts, round_no=round_no, names=names)

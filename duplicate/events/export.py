@@ -17,36 +17,68 @@ from duplicate.events.base import (
     _info,
     _matches,
     _round_board_set,
+    _round_row,
     _rounds,
     _rules,
 )
 from duplicate.events.field import _load_field
+from duplicate.events.log import checked, log_change
+from duplicate.events.release import _released
 from duplicate.events.scores import _complete_rounds, _round_scores, _standings, _stored_rooms
 from duplicate.gdn import loads
-from duplicate.records import describe_rules
+from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
 
 
-def export_records(engine: Engine, event: str, round_no: int | None = None) -> str:
-    """The stored records of the event (or of one round) as one ``.gdn`` text."""
+def export_records(
+    engine: Engine,
+    event: str,
+    round_no: int | None = None,
+    *,
+    unreleased: Correction | None = None,
+) -> str:
+    """The stored records of the event (or of one round) as one ``.gdn`` text: only those
+    of released boards (:mod:`~duplicate.events.release`), meant for players.
+
+    ``unreleased`` (who and why) exports every record, those of boards not every table has
+    in yet too: the director's own copy, logged.
+    """
+    change = (
+        checked(unreleased.by, unreleased.reason, "exporting unreleased boards")
+        if unreleased is not None
+        else None
+    )
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         texts: list[str] = []
+        if round_no is not None:
+            _round_row(session, ev, round_no)  # an unknown round is an error, not nothing
         for rnd in _rounds(session, ev):
             if round_no is not None and rnd.number != round_no:
                 continue
             matches = _matches(session, rnd)
             tables = {m.id: m.table_no for m in matches}
             current = _current_texts(session, list(tables))
+            released = _released(session, ev, rnd)
             order = sorted(current, key=lambda k: (tables[k[0]], k[1], k[2] != "open"))
-            texts.extend(current[k] for k in order)
+            texts.extend(
+                current[k] for k in order if change is not None or k[1] in released
+            )
+        if change is not None:
+            where = f"round {round_no}" if round_no is not None else "every round"
+            log_change(
+                session, "export unreleased", change, f"{where}: {len(texts)} records",
+                event=ev.name,
+            )  # fmt: skip
     return "\n".join(texts)
 
 
 def event_report(engine: Engine, event: str, compare: bool = True) -> EventReport:
     """The report data of an event: standings, and every match board by board, each board
-    with the comparison of its two rooms (``compare.compare_board``) when both were stored."""
+    with the comparison of its two rooms (``compare.compare_board``) when both were stored
+    and the board is released (:mod:`~duplicate.events.release`: no hands or plays of a
+    board some table has not played yet)."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
@@ -59,6 +91,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
             if rnd.board_set_id is None:
                 continue
             boards = _round_board_set(session, ev, rnd)
+            released = _released(session, ev, rnd)  # only these boards' rooms are compared
             scored, _ = _round_scores(session, ev, f, rnd, strict=False)
             ids = {m.table_no: m.id for m in _matches(session, rnd)}
             texts = _current_texts(session, list(ids.values())) if compare else {}
@@ -71,7 +104,7 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
                     comp: BoardComparison | None = None
                     o = texts.get((ids[s.info.table], r.board, "open"))
                     c = texts.get((ids[s.info.table], r.board, "closed"))
-                    if o and c:
+                    if o and c and r.board in released:
                         comp = compare_board([loads(o)[0], loads(c)[0]], rules)
                     bd = boards[r.board]
                     status = "played" if b.status.value == "played" else "unfinished"

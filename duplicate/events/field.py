@@ -7,6 +7,7 @@ import json
 import os
 import re
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +130,10 @@ def list_events(engine: Engine) -> list[EventInfo]:
 # --- teams -------------------------------------------------------------------------------
 
 
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text).strip()
+
+
 def _default_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
     """Players 1–2 and 3–4 (and 5–6 for six); a fifth player alone is a reserve."""
     return [(players[i], players[i + 1]) for i in range(0, len(players) - 1, 2)]
@@ -159,8 +164,8 @@ def _add_team(
     players: Sequence[str],
     pairs: Sequence[tuple[str, str]] | None,
 ) -> TeamInfo:
-    name = name.strip()
-    names = [p.strip() for p in players]
+    name = _nfc(name)  # names in Unicode normal form C: an NFD spelling is the same name
+    names = [_nfc(p) for p in players]
     where = f"event {ev.name!r}, team {name!r}"
     if not name:
         raise EventError(f"event {ev.name!r}: a team needs a name")
@@ -187,7 +192,7 @@ def _add_team(
     ).all()
     if taken:
         raise EventError(f"{where}: player {taken[0]!r} already plays for another team")
-    pair_list = [(a.strip(), b.strip()) for a, b in pairs] if pairs else _default_pairs(names)
+    pair_list = [(_nfc(a), _nfc(b)) for a, b in pairs] if pairs else _default_pairs(names)
     if len(pair_list) < 2:
         raise EventError(f"{where}: a team needs at least two pairs")
     for a, b in pair_list:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import unicodedata
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -71,6 +72,19 @@ class Prepared:
     rules: Ruleset = COMPETITION
     finish: str | None = None
     result_tag: str | None = None
+    unfinished: str | None = None
+
+
+#: The tag that says why a record stops before the deal is over (docs/FORMAT.md).
+UNFINISHED_TAG = "Unfinished"
+
+
+def _unfinished_reason(tags: dict[str, str]) -> str | None:
+    """The value of the record's ``Unfinished`` tag (any case), stripped; ``None`` if absent."""
+    for name, value in tags.items():
+        if name.lower() == UNFINISHED_TAG.lower():
+            return value.strip()
+    return None
 
 
 def _where(rec: DealRecord) -> str:
@@ -98,6 +112,18 @@ def prepare_text(
             raise EventError(f"{_where(rec)}: does not replay{under}: {res.error}")
         if rec.plays is None:
             raise EventError(f"{_where(rec)}: a hand record without plays is not a result")
+        reason = _unfinished_reason(rec.tags)
+        if res.result is None and not reason:
+            raise EventError(
+                f"{_where(rec)}: the record stops after {len(rec.plays)} plays, before the deal "
+                f"is over: an unfinished board needs its reason in an [{UNFINISHED_TAG} "
+                f'"time"] tag (time, withdrawal, ...)'
+            )
+        if res.result is not None and reason is not None:
+            raise EventError(
+                f"{_where(rec)}: the record has an {UNFINISHED_TAG} tag ({reason!r}) but the "
+                f"deal is over: remove the tag"
+            )
         done = res.record
         canonical = format_record(done) + "\n"
         ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
@@ -115,6 +141,7 @@ def prepare_text(
                 rules,
                 finish_text(res.result) if res.result else None,
                 res.result.result_tag if res.result else None,
+                reason if res.result is None else None,
             )
         )
     return out
@@ -216,7 +243,10 @@ class _Importer:
         room = (rec.tags.get("Room") or "").strip().lower()
         if room not in ROOMS:
             raise EventError(f"{where}: Room must be Open or Closed")
-        names = [rec.tags.get(t, "").strip() for t in ("North", "East", "South", "West")]
+        names = [  # compared in Unicode normal form C, as stored
+            unicodedata.normalize("NFC", rec.tags.get(t, "")).strip()
+            for t in ("North", "East", "South", "West")
+        ]
         found = self.by_player.get((round_no, room, names[0]))
         if found is None:
             raise EventError(
@@ -247,7 +277,7 @@ class _Importer:
     def _store(self, slot: Slot, rec: Prepared, where: str) -> None:
         key = (slot.match_id or 0, int(slot.board), slot.key.room)
         status = "played" if rec.ns_result is not None else "unfinished"
-        reason = None if status == "played" else "record ends before the deal"
+        reason = None if status == "played" else rec.unfinished or "record ends before the deal"
         if key in self.pending:
             if self.pending[key] != rec.digest:
                 raise EventError(
@@ -259,6 +289,10 @@ class _Importer:
         self.pending[key] = rec.digest
         if status == "unfinished":
             self.summary.unfinished += 1
+            self.summary.unfinished_boards.append(
+                f"round {slot.key.round}, table {slot.key.table}, board {slot.board}, "
+                f"{slot.key.room} room ({reason})"
+            )
         found = self.results.get(key)
         if found is None:
             self.new_rows.append((slot, rec))
@@ -380,6 +414,7 @@ def import_prepared(
         total.unchanged += s.unchanged
         total.corrected += s.corrected
         total.unfinished += s.unfinished
+        total.unfinished_boards.extend(s.unfinished_boards)
     return total
 
 
@@ -434,11 +469,16 @@ def import_texts(
     round_no: int | None = None,
     correction: Correction | None = None,
     by: str | None = None,
+    names: Sequence[str] | None = None,
 ) -> ImportSummary:
-    """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files."""
+    """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files;
+    ``names`` say where each text comes from in errors (default ``<text 1>``, ...)."""
     rules = event_rules(engine, event)
+    if names is not None and len(names) != len(texts):
+        raise EventError(f"{len(texts)} texts but {len(names)} names")
+    labels = list(names) if names is not None else [f"<text {i + 1}>" for i in range(len(texts))]
     try:
-        prepared = [prepare_text(t, f"<text {i + 1}>", rules) for i, t in enumerate(texts)]
+        prepared = [prepare_text(t, label, rules) for t, label in zip(texts, labels, strict=True)]
     except GdnError as exc:
         raise EventError(str(exc)) from None
     return import_prepared(engine, event, prepared, round_no=round_no, correction=correction, by=by)

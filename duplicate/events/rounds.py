@@ -12,6 +12,7 @@ from duplicate import models
 from duplicate.boards import generate_set, store_set
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import LevelSchedule, SeedFile
+from duplicate.events.admin import withdrawn_teams
 from duplicate.events.base import (
     EventError,
     MatchInfo,
@@ -23,6 +24,7 @@ from duplicate.events.base import (
     _rounds,
 )
 from duplicate.events.field import _Field, _load_field, _match_info
+from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
 from duplicate.pairing import (
     Pairing,
@@ -31,6 +33,7 @@ from duplicate.pairing import (
     round_robin,
     swiss_round,
 )
+from duplicate.records import Correction
 
 
 def pair_round(
@@ -50,7 +53,8 @@ def pair_round(
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         f = _load_field(session, ev)
-        if len(f.teams) < 2:
+        gone = {f.teams[t].name for t in withdrawn_teams(session, ev)}
+        if len(f.teams) - len(gone) < 2:
             raise EventError(f"event {event!r} needs at least 2 teams to pair a round")
         done = _rounds(session, ev)
         number = len(done) + 1
@@ -58,14 +62,14 @@ def pair_round(
             raise EventError(f"event {event!r} has {ev.rounds} rounds: all are paired")
         names = [t.name for t in f.teams.values()]
         if ev.format == "rr":
-            schedule = round_robin(names)
+            schedule = round_robin(names)  # the whole field's schedule, withdrawn teams too
             if number > len(schedule):
                 raise EventError(
                     f"a round robin of {len(names)} teams has {len(schedule)} rounds, not {number}"
                 )
-            pairing = schedule[number - 1]
+            pairing = _without(schedule[number - 1], gone)
         elif number == 1:
-            pairing = first_round(names, ev.seed)
+            pairing = first_round([n for n in names if n not in gone], ev.seed)
         else:
             rows = _standings(session, ev, f, number - 1)
             played: list[tuple[str, str]] = []
@@ -76,10 +80,25 @@ def pair_round(
                 for m in _matches(session, rnd):
                     played.append((f.teams[m.team_x_id].name, f.teams[m.team_y_id].name))
             try:
-                pairing = swiss_round([str(r.team) for r in rows], played, byes)
+                pairing = swiss_round([str(r.team) for r in rows if r.team not in gone],
+                                      played, byes)  # fmt: skip
             except PairingError as exc:
                 raise EventError(f"event {event!r}, round {number}: {exc}") from None
         return _store_round(session, ev, f, number, pairing, lineups or {})
+
+
+def _without(pairing: Pairing, gone: set[str]) -> Pairing:
+    """A round-robin round without the withdrawn teams: a team whose opponent withdrew gets
+    the bye when the round has none, else sits the round out."""
+    tables = tuple((x, y) for x, y in pairing.tables if str(x) not in gone and str(y) not in gone)
+    left = [
+        t for x, y in pairing.tables for t in (x, y)
+        if str(t) not in gone and (str(x) in gone or str(y) in gone)
+    ]  # fmt: skip
+    bye = pairing.bye if pairing.bye is not None and str(pairing.bye) not in gone else None
+    if bye is None and left:
+        bye = left[0]
+    return Pairing(tables, bye)
 
 
 def _store_round(
@@ -178,6 +197,7 @@ def assign_boards(
     schedule: LevelSchedule | str = "fixed",
     first: int | None = None,
     delayed: str | None = None,
+    reuse: Correction | None = None,
 ) -> RoundInfo:
     """Give round ``round_no`` its boards: ``boards_per_round`` boards of a stored set from
     ``first`` on.
@@ -187,8 +207,11 @@ def assign_boards(
     generated and stored the first time, so that no two rounds share a board; later rounds
     must give the same seed file (checked against the stored commitment). ``first``
     defaults to ``(round − 1) × boards_per_round + 1`` when the set is that long, else 1.
-    Refused once the round has results (its boards are what was played).
+    Refused once the round has results (its boards are what was played), and when a board
+    is another round's (of this event or another) or the set is revealed (its seed is
+    public), unless ``reuse`` says who and why (logged).
     """
+    change = checked(reuse.by, reuse.reason, "reusing boards") if reuse is not None else None
     if (set_name is None) == (seed is None):
         raise EventError("give either a stored board set or a seed file, not both or neither")
     check_schema(engine)
@@ -229,6 +252,22 @@ def assign_boards(
             raise EventError(
                 f"event {event!r}, round {round_no} already has results: its boards stay"
             )
+        conflicts = _reused(session, rnd, bset, first, bpr)
+        if conflicts and change is None:
+            raise EventError(
+                f"event {event!r}, round {round_no}: {conflicts[0]}; playing boards again "
+                f"needs --reuse with --by and --reason"
+            )
+        if conflicts and change is not None:
+            log_change(
+                session,
+                "reuse boards",
+                change,
+                f"round {round_no}: boards {first} to {first + bpr - 1} of set {name!r}: "
+                + "; ".join(conflicts),
+                event=ev.name,
+                board_set=name,
+            )
         rnd.board_set_id = bset.id
         rnd.first_board = first
         session.flush()
@@ -245,3 +284,35 @@ def _has_results(session: Session, rnd: models.EventRound) -> bool:
         )
         is not None
     )
+
+
+def _reused(
+    session: Session, rnd: models.EventRound, bset: models.BoardSet, first: int, count: int
+) -> list[str]:
+    """Why boards ``first`` .. ``first + count - 1`` of ``bset`` are not new to round
+    ``rnd``: the set is revealed, or some are boards of another round (of any event)."""
+    out = []
+    if bset.revealed_seed is not None:
+        out.append(f"set {bset.name!r} is revealed: anyone can compute its boards")
+    mine = set(range(first, first + count))
+    others = session.execute(
+        select(models.EventRound.number, models.EventRound.first_board, models.Event)
+        .join(models.Event, models.EventRound.event_id == models.Event.id)
+        .where(
+            models.EventRound.board_set_id == bset.id,
+            models.EventRound.id != rnd.id,
+            models.EventRound.first_board.is_not(None),
+        )
+        .order_by(models.Event.name, models.EventRound.number)
+    )
+    for number, start, ev in others:
+        assert start is not None  # the query keeps rounds with boards only
+        both = sorted(mine & set(range(start, start + ev.boards_per_round)))
+        if both:
+            which = (
+                f"board {both[0]} of set {bset.name!r} is one"
+                if len(both) == 1
+                else f"boards {both[0]} to {both[-1]} of set {bset.name!r} are those"
+            )
+            out.append(f"{which} of round {number} of event {ev.name!r}")
+    return out

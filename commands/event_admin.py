@@ -1,0 +1,149 @@
+"""``guandan event`` commands of the director's changes, each logged (``event log``):
+releasing a board (issue 9 item 1), fixing names, substitutes, withdrawals, deleting an
+event (item 15). Registered on the ``event`` group by ``commands/events.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.common import db_errors, db_option, emit_rows, open_database, output_options
+
+
+@click.command("release")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True, help="Round.")
+@click.option("--board", type=click.IntRange(min=1), required=True, help="Board number.")
+@click.option("--by", required=True, help="Who releases it.")
+@click.option("--reason", required=True, help="Why (a table withdrew, a record is lost, ...).")
+@db_option
+@db_errors
+def event_release_command(event: str, round_no: int, board: int, by: str, reason: str) -> None:
+    """Release a board to the players before every table of its round has it in: its
+    hands and plays go into exports and the report from now on (logged)."""
+    from duplicate.events import release_board
+
+    with open_database() as engine:
+        release_board(engine, event, round_no, board, by, reason)
+    click.echo(f"round {round_no}, board {board}: released")
+
+
+@click.command("log")
+@click.argument("event", required=False)
+@output_options
+@db_option
+@db_errors
+def event_log_command(event: str | None, fmt: str) -> None:
+    """List the director's changes (of EVENT, or every one): releases, boards reused,
+    renames, substitutions, withdrawals, deletions; who, when (UTC), why."""
+    from duplicate.events import admin_log
+
+    with open_database() as engine:
+        rows = admin_log(engine, event)
+    emit_rows(rows, fmt, ("at", "action", "event", "set", "detail", "by", "reason"))
+
+
+_who = [
+    click.option("--by", required=True, help="Who makes the change."),
+    click.option("--reason", required=True, help="Why."),
+]
+
+
+def _with_who(f: Any) -> Any:
+    for option in reversed(_who):
+        f = option(f)
+    return f
+
+
+@click.command("rename-team")
+@click.argument("event")
+@click.argument("old")
+@click.argument("new")
+@_with_who
+@db_option
+@db_errors
+def event_rename_team_command(event: str, old: str, new: str, by: str, reason: str) -> None:
+    """Fix the name of team OLD of EVENT to NEW (logged)."""
+    from duplicate.events import rename_team
+
+    with open_database() as engine:
+        rename_team(engine, event, old, new, by=by, reason=reason)
+    click.echo(f"team {old} -> {new}")
+
+
+@click.command("rename-player")
+@click.argument("event")
+@click.argument("old")
+@click.argument("new")
+@_with_who
+@db_option
+@db_errors
+def event_rename_player_command(event: str, old: str, new: str, by: str, reason: str) -> None:
+    """Fix the name of player OLD of EVENT to NEW (logged); records imported from now on
+    name NEW."""
+    from duplicate.events import rename_player
+
+    with open_database() as engine:
+        rename_player(engine, event, old, new, by=by, reason=reason)
+    click.echo(f"player {old} -> {new}")
+
+
+@click.command("substitute")
+@click.argument("event")
+@click.argument("team")
+@click.argument("out")
+@click.argument("new")
+@_with_who
+@db_option
+@db_errors
+def event_substitute_command(
+    event: str, team: str, out: str, new: str, by: str, reason: str
+) -> None:
+    """Player NEW plays in OUT's place for TEAM from now on (logged); the matches OUT
+    played stand as played."""
+    from duplicate.events import substitute_player
+
+    with open_database() as engine:
+        substitute_player(engine, event, team, out, new, by=by, reason=reason)
+    click.echo(f"team {team}: {new} plays in place of {out}")
+
+
+@click.command("withdraw")
+@click.argument("event")
+@click.argument("team")
+@_with_who
+@db_option
+@db_errors
+def event_withdraw_command(event: str, team: str, by: str, reason: str) -> None:
+    """Withdraw TEAM from EVENT: no further pairings; its played results stand (logged)."""
+    from duplicate.events import withdraw_team
+
+    with open_database() as engine:
+        withdraw_team(engine, event, team, by=by, reason=reason)
+    click.echo(f"team {team} withdrawn")
+
+
+@click.command("delete")
+@click.argument("event")
+@_with_who
+@db_option
+@db_errors
+def event_delete_command(event: str, by: str, reason: str) -> None:
+    """Delete EVENT with its teams, rounds and results (logged); its board sets stay."""
+    from duplicate.events import delete_event
+
+    with open_database() as engine:
+        delete_event(engine, event, by=by, reason=reason)
+    click.echo(f"event {event!r} deleted")
+
+
+ADMIN_COMMANDS = (
+    event_release_command,
+    event_log_command,
+    event_rename_team_command,
+    event_rename_player_command,
+    event_substitute_command,
+    event_withdraw_command,
+    event_delete_command,
+)

@@ -1,0 +1,307 @@
+"""A director's changes to an event after pairing, each logged (who, when in UTC, why; see
+:mod:`~duplicate.events.log`): a team's or a player's name fixed, a player substituted, a
+team withdrawn, an event or an unused board set deleted. Names are stored in Unicode
+normal form C, so a name typed decomposed (NFD) is the same name."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine, delete, func, or_, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
+from duplicate.events.log import Change, checked, log_change, nfc
+
+
+def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam:
+    row = session.scalar(
+        select(models.EventTeam).where(
+            models.EventTeam.event_id == ev.id, models.EventTeam.name == nfc(name)
+        )
+    )
+    if row is None:
+        raise EventError(f"event {ev.name!r} has no team named {nfc(name)!r}")
+    return row
+
+
+def _player_row(session: Session, ev: models.Event, name: str) -> models.EventPlayer:
+    row = session.scalar(
+        select(models.EventPlayer).where(
+            models.EventPlayer.event_id == ev.id, models.EventPlayer.name == nfc(name)
+        )
+    )
+    if row is None:
+        raise EventError(f"event {ev.name!r} has no player named {nfc(name)!r}")
+    return row
+
+
+def _new_name(what: str, name: str) -> str:
+    new = nfc(name)
+    if not new:
+        raise EventError(f"a {what} needs a name")
+    if len(new) > 200:
+        raise EventError(f"a {what} name has at most 200 characters, not {len(new)}")
+    return new
+
+
+def _free_player_name(session: Session, ev: models.Event, name: str) -> None:
+    if session.scalar(
+        select(models.EventPlayer.id).where(
+            models.EventPlayer.event_id == ev.id, models.EventPlayer.name == name
+        )
+    ):
+        raise EventError(f"{name!r} already plays in event {ev.name!r}")
+
+
+def rename_team(engine: Engine, event: str, old: str, new: str, *, by: str, reason: str) -> None:
+    """Fix a team's name (a misspelling): every listing and the report use the new one."""
+    change = checked(by, reason, "renaming a team")
+    name = _new_name("team", new)
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        team = _team_row(session, ev, old)
+        if name == team.name:
+            raise EventError(f"team {name!r} has that name already")
+        if session.scalar(
+            select(models.EventTeam.id).where(
+                models.EventTeam.event_id == ev.id, models.EventTeam.name == name
+            )
+        ):
+            raise EventError(f"a team named {name!r} is already entered in event {ev.name!r}")
+        log_change(session, "rename team", change, f"{team.name!r} -> {name!r}", event=ev.name)
+        team.name = name
+
+
+def rename_player(
+    engine: Engine, event: str, old: str, new: str, *, by: str, reason: str
+) -> None:
+    """Fix a player's name (a misspelling). Records imported from now on must name the
+    player so; those stored keep the name they were played under."""
+    change = checked(by, reason, "renaming a player")
+    name = _new_name("player", new)
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        player = _player_row(session, ev, old)
+        _free_player_name(session, ev, name)
+        log_change(session, "rename player", change, f"{player.name!r} -> {name!r}", event=ev.name)
+        player.name = name
+
+
+def _pair_ids(session: Session, player: models.EventPlayer) -> list[models.EventPair]:
+    return list(
+        session.scalars(
+            select(models.EventPair)
+            .where(
+                or_(
+                    models.EventPair.player_1_id == player.id,
+                    models.EventPair.player_2_id == player.id,
+                )
+            )
+            .order_by(models.EventPair.number)
+        )
+    )
+
+
+_SEATS = ("open_ns_pair_id", "open_ew_pair_id", "closed_ns_pair_id", "closed_ew_pair_id")
+
+
+def _matches_of(session: Session, pair_ids: list[int]) -> list[models.EventMatch]:
+    cols = [getattr(models.EventMatch, c) for c in _SEATS]
+    return list(
+        session.scalars(select(models.EventMatch).where(or_(*(c.in_(pair_ids) for c in cols))))
+    )
+
+
+def _played(session: Session, match: models.EventMatch) -> bool:
+    return (
+        session.scalar(
+            select(models.RoomResult.id).where(models.RoomResult.match_id == match.id).limit(1)
+        )
+        is not None
+    )
+
+
+def substitute_player(
+    engine: Engine, event: str, team: str, out: str, new: str, *, by: str, reason: str
+) -> None:
+    """Put player ``new`` in ``out``'s place in ``team`` from now on.
+
+    If ``out`` has not played yet (no result in a match that seats them), ``new`` simply
+    takes their place. Otherwise the matches played stand as played: ``new`` joins the
+    team (at most six players), each pair of ``out`` gets a successor with ``new`` under
+    its number (the old pair keeps its place in history under the next free number), and
+    the matches not begun yet seat the successor.
+    """
+    change = checked(by, reason, "substituting a player")
+    name = _new_name("player", new)
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        trow = _team_row(session, ev, team)
+        player = _player_row(session, ev, out)
+        if player.team_id != trow.id:
+            raise EventError(f"{player.name!r} does not play for team {trow.name!r}")
+        _free_player_name(session, ev, name)
+        log_change(
+            session, "substitute", change, f"team {trow.name!r}: {player.name!r} -> {name!r}",
+            event=ev.name,
+        )  # fmt: skip
+        pairs = _pair_ids(session, player)
+        matches = _matches_of(session, [p.id for p in pairs])
+        if not any(_played(session, m) for m in matches):
+            player.name = name
+            return
+        _successors(session, ev, trow, player, name, pairs, matches)
+
+
+def _successors(
+    session: Session,
+    ev: models.Event,
+    team: models.EventTeam,
+    player: models.EventPlayer,
+    name: str,
+    pairs: list[models.EventPair],
+    matches: list[models.EventMatch],
+) -> None:
+    """The substitute joins the team; each of the player's pairs gets a successor."""
+    count = session.scalar(
+        select(func.count()).select_from(models.EventPlayer).where(
+            models.EventPlayer.team_id == team.id
+        )
+    ) or 0
+    if count >= MAX_PLAYERS:
+        raise EventError(
+            f"team {team.name!r} has {count} players, at most {MAX_PLAYERS}: "
+            f"{player.name!r} has played, so a substitute joins the team beside them"
+        )
+    sub = models.EventPlayer(event_id=ev.id, team_id=team.id, position=count + 1, name=name)
+    session.add(sub)
+    session.flush()
+    unplayed = [m for m in matches if not _played(session, m)]
+    for old in pairs:
+        top = session.scalar(
+            select(func.max(models.EventPair.number)).where(models.EventPair.team_id == team.id)
+        ) or 0
+        number, old.number = old.number, top + 1
+        session.flush()
+        succ = models.EventPair(
+            team_id=team.id,
+            number=number,
+            player_1_id=sub.id if old.player_1_id == player.id else old.player_1_id,
+            player_2_id=sub.id if old.player_2_id == player.id else old.player_2_id,
+        )
+        session.add(succ)
+        session.flush()
+        for m in unplayed:
+            for col in _SEATS:
+                if getattr(m, col) == old.id:
+                    setattr(m, col, succ.id)
+    session.flush()
+
+
+def withdrawn_teams(session: Session, ev: models.Event) -> set[int]:
+    """The ids of the event's withdrawn teams."""
+    return set(
+        session.scalars(
+            select(models.EventWithdrawal.team_id)
+            .join(models.EventTeam, models.EventWithdrawal.team_id == models.EventTeam.id)
+            .where(models.EventTeam.event_id == ev.id)
+        )
+    )
+
+
+def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str) -> None:
+    """Withdraw a team: it gets no further pairings; the results it played stand (a match
+    of a round already paired stays: mark its boards unfinished if it is not played)."""
+    change = checked(by, reason, "withdrawing a team")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        trow = _team_row(session, ev, team)
+        if trow.id in withdrawn_teams(session, ev):
+            raise EventError(f"team {trow.name!r} is already withdrawn from event {ev.name!r}")
+        rounds = session.scalar(
+            select(func.count()).select_from(models.EventRound).where(
+                models.EventRound.event_id == ev.id
+            )
+        ) or 0
+        session.add(
+            models.EventWithdrawal(
+                team_id=trow.id, after_round=rounds, made_by=change.by, reason=change.reason,
+                made_at=datetime.now(UTC),
+            )
+        )  # fmt: skip
+        log_change(
+            session, "withdraw team", change, f"team {trow.name!r} after round {rounds}",
+            event=ev.name,
+        )  # fmt: skip
+
+
+def delete_event(engine: Engine, event: str, *, by: str, reason: str) -> None:
+    """Delete an event with everything it holds (teams, rounds, results, corrections);
+    its board sets stay (``deals delete`` removes an unused one). The log keeps the entry."""
+    change = checked(by, reason, "deleting an event")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        teams = session.scalar(
+            select(func.count()).select_from(models.EventTeam).where(
+                models.EventTeam.event_id == ev.id
+            )
+        )
+        rounds = session.scalar(
+            select(func.count()).select_from(models.EventRound).where(
+                models.EventRound.event_id == ev.id
+            )
+        )
+        _log_deletion(session, change, ev, f"{teams} teams, {rounds} rounds")
+        # rounds first: their matches point at the teams without a cascade of their own
+        session.execute(delete(models.EventRound).where(models.EventRound.event_id == ev.id))
+        session.execute(delete(models.Event).where(models.Event.id == ev.id))
+
+
+def _log_deletion(session: Session, change: Change, ev: models.Event, what: str) -> None:
+    log_change(session, "delete event", change, f"event {ev.name!r}: {what}", event=ev.name)
+
+
+def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None:
+    """Delete a board set no event round plays and no stored record names (logged)."""
+    change = checked(by, reason, "deleting a board set")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == nfc(name)))
+        if bset is None:
+            raise EventError(f"no board set named {nfc(name)!r}")
+        used = session.execute(
+            select(models.EventRound.number, models.Event.name)
+            .join(models.Event, models.EventRound.event_id == models.Event.id)
+            .where(models.EventRound.board_set_id == bset.id)
+            .order_by(models.Event.name, models.EventRound.number)
+            .limit(1)
+        ).first()
+        if used is not None:
+            raise EventError(
+                f"set {bset.name!r} is used by round {used[0]} of event {used[1]!r}: "
+                f"only an unused set can be deleted"
+            )
+        recorded = session.scalar(
+            select(func.count())
+            .select_from(models.RoomResult)
+            .join(models.Board, models.RoomResult.board_id == models.Board.id)
+            .where(models.Board.set_id == bset.id, models.RoomResult.match_id.is_(None))
+        )
+        if recorded:
+            raise EventError(
+                f"set {bset.name!r} has {recorded} stored deal records of its boards "
+                f"('guandan import --set'): only an unused set can be deleted"
+            )
+        log_change(
+            session, "delete set", change, f"set {bset.name!r}: {bset.board_count} boards",
+            board_set=bset.name,
+        )  # fmt: skip
+        session.execute(delete(models.BoardSet).where(models.BoardSet.id == bset.id))

@@ -1,0 +1,90 @@
+"""The log of a director's changes to events and board sets (``admin_log``): who, when
+(UTC), why, and what; releases of boards, boards reused, renames, substitutions,
+withdrawals, deletions. Entries are only ever added, and name what they changed by name,
+so that the entry of a deleted event or set stays."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.events.base import EventError, _utc
+
+#: Longest ``made_by`` the log stores (its column is ``String(200)``).
+MAX_BY = 200
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C, stripped: how names are stored and compared."""
+    return unicodedata.normalize("NFC", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Who makes a change and why (both stripped, NFC, non-empty)."""
+
+    by: str
+    reason: str
+
+
+def checked(by: str | None, reason: str | None, what: str) -> Change:
+    """Who and why of a change, stripped (NFC); refused when either is missing."""
+    who = nfc(by) if by else ""
+    why = nfc(reason) if reason else ""
+    if not who or not why:
+        raise EventError(f"{what} needs who and why (--by NAME --reason TEXT)")
+    if len(who) > MAX_BY:
+        raise EventError(f"{what}: --by is {len(who)} characters, at most {MAX_BY}")
+    return Change(who, why)
+
+
+def log_change(
+    session: Session,
+    action: str,
+    change: Change,
+    detail: str,
+    *,
+    event: str | None = None,
+    board_set: str | None = None,
+) -> None:
+    """Add an entry to the log (in the caller's transaction)."""
+    session.add(
+        models.AdminLog(
+            action=action,
+            event=event,
+            board_set=board_set,
+            detail=detail,
+            made_by=change.by,
+            reason=change.reason,
+            made_at=datetime.now(UTC),
+        )
+    )
+
+
+def admin_log(engine: Engine, event: str | None = None) -> list[dict[str, Any]]:
+    """The log, oldest first: every entry, or those of event ``event`` (which need not
+    exist any more)."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        query = select(models.AdminLog).order_by(models.AdminLog.id)
+        if event is not None:
+            query = query.where(models.AdminLog.event == nfc(event))
+        return [
+            {
+                "at": _utc(e.made_at).isoformat() if e.made_at else None,
+                "action": e.action,
+                "event": e.event,
+                "set": e.board_set,
+                "detail": e.detail,
+                "by": e.made_by,
+                "reason": e.reason,
+            }
+            for e in session.scalars(query)
+        ]

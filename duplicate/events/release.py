@@ -1,0 +1,109 @@
+"""Which boards players may see: the library rule behind every output meant for players
+(``event export``, the comparison of an event's rooms, the report).
+
+A board of a round is **released** when every match (table) of the round has it in, in both
+rooms (a result, or marked unfinished), or when the director released it explicitly
+(:func:`release_board`, logged with who, when in UTC, and why). Until then its hands and
+plays would tell a table that has not played it yet what to do, so they appear nowhere a
+player can read them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.events.base import (
+    ROOMS,
+    EventError,
+    _event_row,
+    _matches,
+    _round_boards,
+    _round_row,
+    _rounds,
+    _utc,
+)
+from duplicate.events.log import checked, log_change
+from duplicate.events.scores import _stored_rooms
+
+
+def _released(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
+    """The released boards of a round (in the caller's transaction)."""
+    boards = _round_boards(ev, rnd)
+    if not boards:
+        return frozenset()
+    ids = [m.id for m in _matches(session, rnd)]
+    stored = _stored_rooms(session, rnd)
+    done = {b for b in boards if all((m, b, room) in stored for m in ids for room in ROOMS)}
+    explicit = session.scalars(
+        select(models.EventRelease.board).where(models.EventRelease.round_id == rnd.id)
+    )
+    return frozenset(done | {b for b in explicit if b in boards})
+
+
+def released_boards(engine: Engine, event: str, round_no: int) -> frozenset[int]:
+    """The boards of round ``round_no`` whose hands and plays may be shown to players."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        return _released(session, ev, _round_row(session, ev, round_no))
+
+
+def unreleased_boards(engine: Engine, event: str) -> dict[int, tuple[int, ...]]:
+    """Round number: the boards of that round not released yet (rounds with none left out)."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        out: dict[int, tuple[int, ...]] = {}
+        for rnd in _rounds(session, ev):
+            released = _released(session, ev, rnd)
+            held = tuple(b for b in _round_boards(ev, rnd) if b not in released)
+            if held:
+                out[rnd.number] = held
+        return out
+
+
+def release_board(
+    engine: Engine, event: str, round_no: int, board: int, by: str, reason: str
+) -> None:
+    """The director releases ``board`` of round ``round_no`` to the players before every
+    table has it in (a table withdrew, a record is lost, ...): stored with who, when (UTC)
+    and why, and logged. A board released once stays released."""
+    change = checked(by, reason, "releasing a board")
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        rnd = _round_row(session, ev, round_no)
+        boards = _round_boards(ev, rnd)
+        if not boards:
+            raise EventError(f"event {ev.name!r}, round {round_no} has no boards assigned")
+        if board not in boards:
+            raise EventError(
+                f"round {round_no} plays boards {boards[0]} to {boards[-1]}, not board {board}"
+            )
+        old = session.scalar(
+            select(models.EventRelease).where(
+                models.EventRelease.round_id == rnd.id, models.EventRelease.board == board
+            )
+        )
+        if old is not None:
+            raise EventError(
+                f"event {ev.name!r}, round {round_no}, board {board} was already released by "
+                f"{old.made_by!r} at {_utc(old.made_at).isoformat()}"
+            )
+        session.add(
+            models.EventRelease(
+                round_id=rnd.id,
+                board=board,
+                made_by=change.by,
+                reason=change.reason,
+                made_at=datetime.now(UTC),
+            )
+        )
+        log_change(
+            session, "release board", change, f"round {round_no}, board {board}", event=ev.name
+        )
