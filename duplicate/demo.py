@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from duplicate import events
+from duplicate.review.source import write_event_site
 from duplicate.db import make_engine, upgrade
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
@@ -96,7 +97,7 @@ def run_demo(
         say(f"{played.records} deals played by the bots, replayed and stored")
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
-        index = events.write_event_report(engine, name, outdir)
+        index = write_event_site(engine, name, str(outdir)).index
     finally:
         engine.dispose()
     return DemoResult(name, seed, match, tuple(rows), scored, index)

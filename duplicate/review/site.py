@@ -1,0 +1,157 @@
+"""Writing an event's report folder, incrementally.
+
+``manifest.json`` in the folder keeps, for every page written, the SHA-256 of its text,
+and for every board page the digest of what it was drawn from (both rooms' records, the
+rulings, the results that count) with the board's per-player figures. A new build draws
+only the board pages whose digest changed (a board page is the costly part: both rooms
+are replayed) and writes only the files whose text changed; the other pages (index,
+matches, teams, cross-table, players) are drawn again, which is cheap, and rewritten only
+when their text differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from duplicate.compare import compare_board
+from duplicate.gdn import loads
+from duplicate.review.model import BoardLine, EventReport, MatchSummary
+from duplicate.review.pages import (
+    ReportError,
+    board_page,
+    board_pages,
+    match_page,
+    render_crosstable,
+    render_event,
+    render_match,
+    render_players,
+    render_team,
+    team_ids,
+)
+from duplicate.review.render import static_text
+from duplicate.review.stats import board_stats, merge
+from duplicate.review.visibility import visible_boards
+from engine.ruleset import COMPETITION, Ruleset
+
+MANIFEST = "manifest.json"
+#: Bumped when the pages' drawing changes: every board page is drawn again.
+VERSION = 1
+ASSETS = ("guandan.css", "movie.js")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteResult:
+    """What a build did: files written, board pages drawn, files left as they were."""
+
+    index: Path
+    written: tuple[Path, ...]
+    boards_drawn: int
+    unchanged: int
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _load_manifest(out: Path, lang: str) -> dict[str, Any]:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != VERSION or data.get("lang") != lang:
+        return {}
+    return data
+
+
+def _with_comparison(line: BoardLine, rules: Ruleset) -> BoardLine:
+    if line.comparison is not None or not all(line.records):
+        return line
+    records = [loads(text)[0] for text in line.records]
+    return replace(line, comparison=compare_board(records, rules))
+
+
+def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = None,
+               rules: Ruleset = COMPETITION) -> SiteResult:
+    """Write (or bring up to date) the event's report in ``outdir``."""
+    lang = lang or event.lang
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"report folder {str(out)!r} exists and is not a folder")
+    old = _load_manifest(out, lang)
+    old_pages: dict[str, str] = old.get("pages", {})
+    old_boards: dict[str, dict[str, Any]] = old.get("boards", {})
+    visible = visible_boards(event.matches)
+    pages: dict[str, str] = {}
+    boards: dict[str, dict[str, Any]] = {}
+    to_draw: list[tuple[MatchSummary, BoardLine]] = []
+    matches: list[MatchSummary] = []
+    seen_match: set[str] = set()
+    for m in event.matches:
+        mname = match_page(m)
+        if mname in seen_match:
+            raise ReportError(f"two matches with the same page name {mname!r}: keys must differ")
+        seen_match.add(mname)
+        lines = []
+        for line in m.boards:
+            shown = (m.round, line.board) in visible and (
+                line.comparison is not None or (len(line.records) == 2 and all(line.records)))
+            line = replace(line, visible=shown)
+            lines.append(line)
+            if not shown:
+                continue
+            name = board_page(m, line)
+            if name in boards:
+                raise ReportError(f"match {m.key!r}: two boards with the same page name {name!r}")
+            digest = _sha("\x00".join((line.digest or repr(line.comparison), event.name,
+                                       m.team_x, m.team_y, m.round)))
+            prev = old_boards.get(name)
+            if prev and prev.get("digest") == digest and (out / name).exists() and line.digest:
+                boards[name] = prev
+                pages[name] = ""  # unchanged: not drawn again
+            else:
+                boards[name] = {"digest": digest}
+                to_draw.append((m, line))
+        matches.append(replace(m, boards=tuple(lines)))
+    event = replace(event, matches=tuple(matches))
+    drawn_lines = [(m, _with_comparison(line, rules)) for m, line in to_draw]
+    for m, line in drawn_lines:
+        assert line.comparison is not None
+        boards[board_page(m, line)]["stats"] = board_stats(line.comparison)
+    pages.update(board_pages(event, lang, rules, drawn_lines))
+    linked = event  # the cheap pages: every board line knows whether it has a page
+    pages["index.html"] = render_event(linked, lang=lang)
+    pages["crosstable.html"] = render_crosstable(linked, lang=lang)
+    pages["players.html"] = render_players(
+        linked, merge(b.get("stats", {}) for b in boards.values()), lang=lang)
+    for team, number in team_ids(linked).items():
+        pages[f"team-{number}.html"] = render_team(linked, team, lang=lang)
+    for m in linked.matches:
+        pages[match_page(m)] = render_match(
+            m, lang=lang, nav=(("index.html", event.name),))
+    for asset in ASSETS:
+        pages[asset] = static_text(asset)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    hashes: dict[str, str] = {}
+    for name, text in pages.items():
+        if text == "" and name in old_pages:
+            hashes[name] = old_pages[name]
+            continue
+        h = _sha(text)
+        hashes[name] = h
+        path = out / name
+        if old_pages.get(name) == h and path.exists():
+            continue
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for name in set(old_pages) - set(hashes):  # pages no longer part of the report
+        (out / name).unlink(missing_ok=True)
+    manifest = {"version": VERSION, "lang": lang, "pages": hashes, "boards": boards}
+    (out / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True),
+                                encoding="utf-8")
+    return SiteResult(out / "index.html", tuple(written), len(to_draw),
+                      len(hashes) - len(written))

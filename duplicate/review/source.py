@@ -1,0 +1,136 @@
+"""An event's report data from the database.
+
+The store is being redesigned (one append-only log, issue 8): everything this package
+reads from it goes through the few functions of this module, so that re-pointing them is
+the whole change. :func:`stored_rooms` (records and the results that count, by round,
+table, board and room) and :func:`rulings` (who ruled what and why) are the data access;
+:func:`event_data` assembles the report from them and ``events.event_report``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Engine, select
+
+from duplicate import models
+from duplicate.db import check_schema, session_scope
+from duplicate.gdn import loads
+from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
+from duplicate.scoring import room_result
+from engine.ruleset import COMPETITION, Ruleset
+
+RoomKey = tuple[int, int, int, str]  # round, table, board, room ("open"/"closed")
+#: The reason the store gives a result set by a director's ruling (events.correct_result).
+RULING_REASON = "director's ruling"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """One room of a board as stored: its record (if any) and the result that counts."""
+
+    record: str | None
+    ns_result: int | None
+    status: str
+    reason: str | None
+
+
+def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
+    """Every stored room of the event (or of one round), by round, table, board, room."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = session.scalar(select(models.Event).where(models.Event.name == event))
+        if ev is None:
+            from duplicate.events import EventError
+
+            raise EventError(f"no event named {event!r}")
+        query = (
+            select(models.EventRound.number, models.EventMatch.table_no, models.EventResult)
+            .join(models.EventMatch, models.EventResult.match_id == models.EventMatch.id)
+            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
+            .where(models.EventRound.event_id == ev.id)
+        )
+        if round_no is not None:
+            query = query.where(models.EventRound.number == round_no)
+        return {
+            (rnd, table, r.board, r.room): StoredRoom(r.record_text, r.ns_result, r.status, r.reason)
+            for rnd, table, r in session.execute(query)
+        }
+
+
+def rulings(engine: Engine, event: str) -> dict[RoomKey, dict[str, Any]]:
+    """The latest logged change of every corrected room: who, when, why, before, after."""
+    from duplicate.events import list_corrections
+
+    out: dict[RoomKey, dict[str, Any]] = {}
+    for c in list_corrections(engine, event):
+        out[(c["round"], c["table"], c["board"], c["room"])] = c
+    return out
+
+
+def recorded_result(text: str | None, rules: Ruleset = COMPETITION) -> int | None:
+    """The N–S result a stored record's own Result tag says (the play as recorded)."""
+    if not text:
+        return None
+    rec = loads(text)[0]
+    if rec.result is None:
+        return None
+    side, levels = rec.result
+    return room_result(side, levels, rules)
+
+
+def ruling_of(key: RoomKey, room: StoredRoom, log: dict[RoomKey, dict[str, Any]],
+              rules: Ruleset = COMPETITION) -> Ruling | None:
+    """The ruling on a room, when the result that counts was set by a director."""
+    if room.reason != RULING_REASON:
+        return None
+    c = log.get(key, {})
+    return Ruling(
+        room=key[3], by=str(c.get("by", "?")), reason=str(c.get("reason", "")),
+        at=c.get("at"), before=str(c.get("before", "")), after=str(c.get("after", "")),
+        recorded=recorded_result(room.record, rules), counted=room.ns_result,
+    )
+
+
+_KEY = re.compile(r"^r(\d+)-t(\d+)$")
+
+
+def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventReport, Ruleset]:
+    """The event's report data (matches without comparisons: each board line carries its
+    records and a digest instead, so that only changed boards are replayed) and its rules."""
+    from duplicate.events import event_report, event_rules
+
+    base = event_report(engine, event, compare=False)
+    rules = event_rules(engine, event)
+    rooms = stored_rooms(engine, event)
+    log = rulings(engine, event)
+    matches = []
+    for m in base.matches:
+        km = _KEY.match(m.key)
+        rnd, table = (int(km.group(1)), int(km.group(2))) if km else (0, 0)
+        lines = []
+        for line in m.boards:
+            keys = [(rnd, table, int(line.board), room) for room in ("open", "closed")]
+            stored = [rooms.get(k) for k in keys]
+            texts = tuple((s.record or "") if s is not None else "" for s in stored)
+            found = [ruling_of(k, s, log, rules) for k, s in zip(keys, stored, strict=True)
+                     if s is not None]
+            rs = tuple(r for r in found if r is not None)
+            digest = hashlib.sha256(
+                "\x00".join([*texts, repr(rs), repr((line.open_ns, line.closed_ns, line.swing,
+                                                     line.status))]).encode()
+            ).hexdigest()
+            lines.append(replace(line, rulings=rs, digest=digest, records=texts))
+        matches.append(replace(m, boards=tuple(lines), table=table))
+    return replace(base, matches=tuple(matches), lang=lang), rules
+
+
+def write_event_site(engine: Engine, event: str, outdir: str, lang: str = "en") -> Any:
+    """Bring the event's report folder up to date (``duplicate.review.site``)."""
+    from duplicate.review.site import write_site
+
+    data, rules = event_data(engine, event, lang)
+    return write_site(outdir, data, lang=lang, rules=rules)

@@ -1,0 +1,43 @@
+"""May a board's hands and plays be shown? One rule, one place (issue 9 item 1).
+
+Every page of the report that could show a board's hands or plays (its board page, the
+link to it, the per-player statistics drawn from its plays) asks :func:`board_visible`.
+For now the rule is the report's own: a board of an event round is shown only when every
+match of that round has both rooms of the board in (stored, played or marked unfinished);
+the library's rule (with the director's explicit release) replaces the body at merge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from duplicate.review.model import MatchSummary
+
+#: The status of a board line whose rooms are not both stored yet.
+NOT_IN = "not in yet"
+
+
+def board_visible(round_matches: Iterable[MatchSummary], board: str) -> bool:
+    """True when every match of the round has both rooms of ``board`` stored."""
+    seen = False
+    for m in round_matches:
+        for line in m.boards:
+            if line.board == board:
+                seen = True
+                if line.status == NOT_IN:
+                    return False
+    return seen
+
+
+def visible_boards(matches: Iterable[MatchSummary]) -> set[tuple[str, str]]:
+    """(round, board) of every board that may be shown, over all the event's matches."""
+    by_round: dict[str, list[MatchSummary]] = {}
+    for m in matches:
+        by_round.setdefault(m.round, []).append(m)
+    return {
+        (rnd, line.board)
+        for rnd, ms in by_round.items()
+        for m in ms
+        for line in m.boards
+        if board_visible(ms, line.board)
+    }
