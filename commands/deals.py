@@ -281,9 +281,13 @@ def deals_verify_command(
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
 @click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the HTML hand records.")
 @db_option
 @db_errors
-def deals_export_command(name: str, fmt: str, output: str | None, event: str | None) -> None:
+def deals_export_command(
+    name: str, fmt: str, output: str | None, event: str | None, lang: str
+) -> None:
     """Export a stored set: .gdn hand records, JSON, or printable HTML hand records."""
     from duplicate.boards import hand_records, load_set
     from duplicate.handrecords import render_html
@@ -291,7 +295,7 @@ def deals_export_command(name: str, fmt: str, output: str | None, event: str | N
     with open_database() as engine:
         board_set = load_set(engine, name)
     if fmt == "html":
-        text = render_html(board_set, event)
+        text = render_html(board_set, event, lang)
     elif fmt == "json":
         text = json_text(board_set.to_dict())
     else:

@@ -475,11 +475,12 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
 @db_option
 @db_errors
 def event_export_command(event: str, round_no: int | None, output: str | None) -> None:
-    """Write EVENT's stored records as .gdn text."""
-    from duplicate.events import export_records
+    """Write EVENT's stored records as .gdn text, each with its Table and Match tags (and
+    the director's Ruling, RulingBy, RulingReason on a ruled room: docs/FORMAT.md)."""
+    from duplicate.review.export import export_event
 
     with open_database() as engine:
-        text = export_records(engine, event, round_no)
+        text = export_event(engine, event, round_no)
     write_output(text, output)
 
 
@@ -487,13 +488,17 @@ def event_export_command(event: str, round_no: int | None, output: str | None) -
 @click.argument("event")
 @click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
               help="Folder to write the static HTML report into.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the pages (English or Chinese).")
 @db_option
 @db_errors
-def event_report_command(event: str, outdir: str) -> None:
-    """Write EVENT's HTML report: standings, matches board by board, each board's rooms."""
-    from duplicate.events import write_event_report
+def event_report_command(event: str, outdir: str, lang: str) -> None:
+    """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
+    board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
+    from duplicate.review.source import write_event_site
 
     with open_database() as engine:
-        index = write_event_report(engine, event, outdir)
-    click.echo(f"report written: {index}")
+        site = write_event_site(engine, event, outdir, lang)
+    click.echo(f"report written: {site.index} ({len(site.written)} files written, "
+               f"{site.boards_drawn} board pages drawn, {site.unchanged} unchanged)")
 

@@ -330,6 +330,8 @@ def simulate_command(
     help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
     "(repeatable; default: the competition rules).",
 )
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the HTML pages.")
 @output_options
 def compare_command(
     file: str,
@@ -337,9 +339,10 @@ def compare_command(
     detail: bool | None,
     html_dir: str | None,
     variants: tuple[str, ...],
+    lang: str,
     fmt: str,
 ) -> None:
-    """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
+    """Compare the rooms of each board in FILE (.gdn records, grouped by Round, Table, Board).
 
     Every record is replayed; per room the finish and N-S result, per seat the plays,
     passes, tricks won, leads, bombs, wild hearts and what they stood for, cards left and
@@ -359,7 +362,7 @@ def compare_command(
     try:
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
-            write_report(html_dir, match_report(comparisons))
+            write_report(html_dir, match_report(comparisons, lang=lang), rules=rules)
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written

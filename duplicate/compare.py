@@ -413,6 +413,7 @@ class BoardComparison:
     swing: int | None  # team X's: first room's N–S result − second's; None unless 2 ended rooms
     divergence: Divergence | None
     alignment: tuple[TrickRow, ...]
+    table: str | None = None  # the Table tag (the match of an event round), when given
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the whole comparison (cards as FORMAT.md tokens, in level order)."""
@@ -420,6 +421,7 @@ class BoardComparison:
         return {
             "event": self.event,
             "round": self.round,
+            "table": self.table,
             "board": self.board,
             "level": rank_name(lv),
             "leader": self.leader.name,
@@ -717,24 +719,29 @@ def compare_board(
         swing=swing,
         divergence=divergence,
         alignment=align_tricks(rooms),
+        table=tags.get("Table"),
     )
 
 
 def group_boards(
     records: Iterable[DealRecord], board: str | None = None
 ) -> list[list[DealRecord]]:
-    """Group records by (Event, Round, Board), rooms ordered Open, Closed, then others.
+    """Group records by (Event, Round, Table, Board), rooms ordered Open, Closed, then others.
+
+    The ``Table`` tag (written by ``guandan event export``) keeps apart the matches of a
+    round that played the same boards; records without it group as before.
 
     With ``board``, only that board's group. A record without a ``Board`` tag cannot be
     paired with its other room: :class:`CompareError` names it.
     """
-    groups: dict[tuple[str, str, str], list[DealRecord]] = {}
+    groups: dict[tuple[str, str, str, str], list[DealRecord]] = {}
     for rec in records:
         if rec.board is None:
             raise CompareError(f"{_where(rec)}: the record has no Board tag to pair its rooms by")
         if board is not None and rec.board != board:
             continue
-        key = (rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.board)
+        key = (rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.tags.get("Table", ""),
+               rec.board)
         groups.setdefault(key, []).append(rec)
     if board is not None and not groups:
         raise CompareError(f"no record of board {board}")
@@ -769,10 +776,13 @@ def compare_file(
 def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
     """One summary row per board: results in the first two rooms, swing, first divergence."""
     rows = []
+    comparisons = list(comparisons)
+    by_table = any(c.table for c in comparisons)  # an exported event round: say which match
     for c in comparisons:
         first, second = c.rooms[0], c.rooms[1]
         rows.append(
-            {
+            ({"table": c.table or ""} if by_table else {})
+            | {
                 "board": c.board,
                 "level": rank_name(c.level),
                 "leader": c.leader.name,

@@ -64,6 +64,7 @@ HEADER_TAGS: tuple[str, ...] = (
     "Event",
     "Date",
     "Round",
+    "Table",
     "Board",
     "Room",
     "North",

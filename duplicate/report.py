@@ -73,7 +73,8 @@ def boards_of(comparisons: Iterable[BoardComparison]) -> tuple[BoardLine, ...]:
 
 def match_report(comparisons: Sequence[BoardComparison], title: str | None = None,
                  lang: str = "en") -> EventReport:
-    """An event report of one match from its boards' comparisons (``guandan compare --html``).
+    """An event report from boards' comparisons (``guandan compare --html``): one match a
+    (Round, Table) of the records (an exported event round holds several).
 
     The first room of each comparison is taken as the open room: team X is its N–S pair
     (and the closed room's E–W pair), team Y the other two. Without an event database there
@@ -81,19 +82,25 @@ def match_report(comparisons: Sequence[BoardComparison], title: str | None = Non
     """
     if not comparisons:
         raise ReportError("no compared board to report")
-    first = comparisons[0]
-    lines = boards_of(comparisons)
-    margin = sum(line.swing or 0 for line in lines)
-    name = title or first.event or "Match"
-    first_room = first.rooms[0]
-    match = MatchSummary(
-        key=slug(f"{first.round or 'match'}"),
-        round=first.round or "",
-        team_x=f"X ({first_room.room} {vocab.side_name(True, lang)})",
-        team_y=f"Y ({first_room.room} {vocab.side_name(False, lang)})",
-        boards=lines,
-        margin=margin,
-        open_players=first_room.players,
-        closed_players=first.rooms[1].players,
-    )
-    return EventReport(name, (), (match,), lang=lang)
+    groups: dict[tuple[str, str], list[BoardComparison]] = {}
+    for c in comparisons:
+        groups.setdefault((c.round or "", c.table or ""), []).append(c)
+    matches = []
+    for (rnd, table), comps in groups.items():
+        first = comps[0]
+        lines = boards_of(comps)
+        first_room = first.rooms[0]
+        key = "-".join(p for p in (f"r{rnd}" if rnd else "", f"t{table}" if table else "") if p)
+        matches.append(MatchSummary(
+            key=slug(key or "match"),
+            round=rnd,
+            team_x=f"X ({first_room.room} {vocab.side_name(True, lang)})",
+            team_y=f"Y ({first_room.room} {vocab.side_name(False, lang)})",
+            boards=lines,
+            margin=sum(line.swing or 0 for line in lines),
+            open_players=first_room.players,
+            closed_players=first.rooms[1].players,
+            table=int(table) if table.isdigit() else None,
+        ))
+    name = title or comparisons[0].event or "Match"
+    return EventReport(name, (), tuple(matches), lang=lang)
