@@ -781,7 +781,7 @@ def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
     for c in comparisons:
         first, second = c.rooms[0], c.rooms[1]
         rows.append(
-            ({"table": c.table or ""} if by_table else {})
+            ({"table": c.table or ""} if by_table else dict[str, Any]())
             | {
                 "board": c.board,
                 "level": rank_name(c.level),

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from duplicate import events
-from duplicate.review.source import write_event_site
 from duplicate.db import make_engine, upgrade
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
+from duplicate.review.source import write_event_site
 
 #: The demo's database when none is given: a SQLite file in the current directory.
 DEFAULT_DB = "sqlite:///guandan-demo.sqlite"

@@ -10,7 +10,6 @@ import pytest
 from test_compare import CLOSED, OPEN, record
 
 from duplicate.compare import BoardComparison, compare_board
-from duplicate.review.movie import movie_data
 from duplicate.report import (
     BoardLine,
     EventReport,
@@ -27,6 +26,7 @@ from duplicate.report import (
     render_match,
     write_report,
 )
+from duplicate.review.movie import movie_data
 from duplicate.standings import StandingRow
 from engine.cards import parse_cards, parse_kind, parse_level
 from engine.seat import Seat

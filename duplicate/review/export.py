@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from duplicate.events import list_matches
 from duplicate.gdn import format_record, loads
-from duplicate.review.source import rulings, ruling_of, stored_rooms
+from duplicate.review.source import ruling_of, rulings, stored_rooms
 
 
 def _result_tag(ns: int | None) -> str:

@@ -19,7 +19,7 @@ from sqlalchemy import Engine, select
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.gdn import loads
-from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
+from duplicate.review.model import EventReport, Ruling
 from duplicate.scoring import room_result
 from engine.ruleset import COMPETITION, Ruleset
 
