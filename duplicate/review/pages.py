@@ -170,18 +170,19 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
 
 
 def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "") -> str:
-    """Every team against every other: the matches between them (round, margin, points)."""
+    """Every team (numbered as its page) by round: its opponent's number, its margin and
+    its match points in that round's match, linking the match."""
     ids = team_ids(event)
-    names = list(ids)
+    rounds = list(dict.fromkeys(m.round for m in event.matches))
     cells: dict[tuple[str, str], list[dict[str, object]]] = {}
     for m in event.matches:
         for me, them, sign, pts in ((m.team_x, m.team_y, 1, m.points_x),
                                     (m.team_y, m.team_x, -1, m.points_y)):
-            cells.setdefault((me, them), []).append(
-                {"round": m.round, "margin": sign * m.margin, "points": pts,
-                 "page": match_page(m), "state": m.state})
-    return render("crosstable.html", lang, static, event=event, names=names, ids=ids,
-                  cells=cells)
+            cells.setdefault((me, m.round), []).append(
+                {"opponent": them, "margin": sign * m.margin, "points": pts,
+                 "page": match_page(m)})
+    return render("crosstable.html", lang, static, event=event, names=list(ids), ids=ids,
+                  rounds=rounds, cells=cells)
 
 
 def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "") -> str:

@@ -74,6 +74,17 @@ def _with_comparison(line: BoardLine, rules: Ruleset) -> BoardLine:
     return replace(line, comparison=compare_board(records, rules))
 
 
+def _match_key(m: MatchSummary) -> tuple[object, ...]:
+    """All a match page shows (the records and comparisons aside: the digest stands for them)."""
+    lines = tuple(
+        (ln.board, ln.level, ln.leader, ln.open_ns, ln.closed_ns, ln.swing, ln.status,
+         ln.rulings, ln.visible, ln.digest)
+        for ln in m.boards
+    )
+    return (m.key, m.round, m.team_x, m.team_y, m.margin, m.points_x, m.points_y,
+            m.open_players, m.closed_players, m.state, lines)
+
+
 def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = None,
                rules: Ruleset = COMPETITION) -> SiteResult:
     """Write (or bring up to date) the event's report in ``outdir``."""
@@ -127,11 +138,30 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
     pages["crosstable.html"] = render_crosstable(linked, lang=lang)
     pages["players.html"] = render_players(
         linked, merge(b.get("stats", {}) for b in boards.values()), lang=lang)
-    for team, number in team_ids(linked).items():
-        pages[f"team-{number}.html"] = render_team(linked, team, lang=lang)
+    old_inputs: dict[str, str] = old.get("inputs", {})
+    inputs: dict[str, str] = {}
+
+    def unchanged(name: str, key: object) -> bool:
+        """True when the page's input is as at the last build (then it is not drawn)."""
+        inputs[name] = _sha(repr(key))
+        if old_inputs.get(name) == inputs[name] and name in old_pages and (out / name).exists():
+            pages[name] = ""
+            return True
+        return False
+
+    ids = team_ids(linked)
+    match_keys = {m.key: _match_key(m) for m in linked.matches}
+    rows = {str(r.team): r for r in linked.standings}
+    for team, number in ids.items():
+        name = f"team-{number}.html"
+        key = (team, rows.get(team), event.name, ids,
+               [match_keys[m.key] for m in linked.matches if team in (m.team_x, m.team_y)])
+        if not unchanged(name, key):
+            pages[name] = render_team(linked, team, lang=lang)
     for m in linked.matches:
-        pages[match_page(m)] = render_match(
-            m, lang=lang, nav=(("index.html", event.name),))
+        name = match_page(m)
+        if not unchanged(name, (match_keys[m.key], event.name)):
+            pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),))
     for asset in ASSETS:
         pages[asset] = static_text(asset)
     out.mkdir(parents=True, exist_ok=True)
@@ -150,7 +180,8 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
         written.append(path)
     for name in set(old_pages) - set(hashes):  # pages no longer part of the report
         (out / name).unlink(missing_ok=True)
-    manifest = {"version": VERSION, "lang": lang, "pages": hashes, "boards": boards}
+    manifest = {"version": VERSION, "lang": lang, "pages": hashes, "boards": boards,
+                "inputs": inputs}
     (out / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True),
                                 encoding="utf-8")
     return SiteResult(out / "index.html", tuple(written), len(to_draw),
