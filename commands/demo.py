@@ -6,7 +6,7 @@ import json
 
 import click
 
-from commands.common import db_errors, emit_rows, output_options, parse_variants
+from commands.common import db_errors, emit_rows, output_options, parse_variants, write_output
 from commands.events import EVENT_BOARD_COLUMNS
 
 # demo (the newcomer's first command: duplicate.demo) -----------------------------------
@@ -75,6 +75,10 @@ def demo_command(db_url: str | None, outdir: str, seed_hex: str | None, boards: 
     multiple=True,
     help="A rule variant of RULES.md the deals were played under (repeatable).",
 )
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the session's page (ranking, board by board) to FILE.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the --html page.")
 @output_options
 def pairs_command(
     files: tuple[str, ...],
@@ -83,6 +87,8 @@ def pairs_command(
     tables: int | None,
     unfinished: str,
     variants: tuple[str, ...],
+    html_file: str | None,
+    lang: str,
     fmt: str,
 ) -> None:
     """Score a pairs event from the .gdn FILES of its tables and rank the pairs.
@@ -106,6 +112,12 @@ def pairs_command(
         )
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
+    if html_file is not None:
+        from duplicate.i18n import gettext
+        from duplicate.review.pairs_page import render_pairs
+
+        page = render_pairs(result, gettext(lang, "pairs.title"), lang)
+        write_output(page, html_file)
     if fmt == "json":
         click.echo(json.dumps(result.to_dict(by_board), ensure_ascii=False, indent=2))
         return
