@@ -331,7 +331,7 @@ def simulate_command(
     "(repeatable; default: the competition rules).",
 )
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
-              help="Language of the HTML pages.")
+              help="Language of the headlines and the HTML pages (English or Chinese).")
 @output_options
 def compare_command(
     file: str,
@@ -353,7 +353,8 @@ def compare_command(
     \b
     Example: guandan compare match.gdn --board 3
     """
-    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file, headline
+    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
+    from duplicate.review.text import headline
     from duplicate.errors import DuplicateError
     from duplicate.report import match_report, write_report
     from engine.errors import GuandanError
@@ -378,6 +379,6 @@ def compare_command(
         if detail or (detail is None and len(comparisons) == 1):
             for c in comparisons:
                 click.echo()
-                click.echo("\n".join(headline(c)))
+                click.echo("\n".join(headline(c, lang)))
                 emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
 
