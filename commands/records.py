@@ -354,9 +354,9 @@ def compare_command(
     Example: guandan compare match.gdn --board 3
     """
     from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
-    from duplicate.review.text import headline
     from duplicate.errors import DuplicateError
     from duplicate.report import match_report, write_report
+    from duplicate.review.text import headline
     from engine.errors import GuandanError
 
     rules = parse_variants(variants)

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from duplicate import vocab
 from duplicate.boards import BoardSet
 from duplicate.dealing import Board
+from duplicate.errors import DuplicateError
 from duplicate.i18n import translator
 from duplicate.review.render import render, static_text
 from engine.cards import KIND_HR, KIND_SB, wild_kind
@@ -78,3 +79,21 @@ def render_html(board_set: BoardSet, title: str | None = None, lang: str = "en",
         title=title or t("hr.title", name=info.name), info=info, boards=boards,
         slips=slips,
     )
+
+
+def render_pdf(board_set: BoardSet, title: str | None = None, lang: str = "en") -> bytes:
+    """The hand records as PDF (A4), made by WeasyPrint from the same page, no browser.
+
+    WeasyPrint is an optional dependency (``pip install 'guandan-duplicate[pdf]'``); without
+    it, :class:`DuplicateError` says so."""
+    import importlib
+
+    try:
+        weasyprint = importlib.import_module("weasyprint")
+    except ImportError as exc:  # an optional extra, or its system libraries (Pango) missing
+        raise DuplicateError(
+            f"PDF hand records need WeasyPrint: pip install 'guandan-duplicate[pdf]' ({exc})"
+        ) from exc
+    pdf = weasyprint.HTML(string=render_html(board_set, title, lang)).write_pdf()
+    assert isinstance(pdf, bytes)
+    return pdf
