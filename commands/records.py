@@ -363,7 +363,7 @@ def compare_command(
     try:
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
-            write_report(html_dir, match_report(comparisons, lang=lang), rules=rules)
+            write_report(html_dir, match_report(comparisons, lang=lang, rules=rules), rules=rules)
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written

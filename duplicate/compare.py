@@ -19,8 +19,9 @@ draws as HTML.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -339,16 +340,43 @@ class RoomSummary:
     seats: tuple[SeatSummary, SeatSummary, SeatSummary, SeatSummary]
     moves: tuple[Move, ...]
     tricks: tuple[Trick, ...]
+    #: a director's ruling carried by the record (``Ruling``/``RulingBy``/``RulingReason``
+    #: tags, docs/FORMAT.md): the N–S result that counts, who, why; ``result_ns`` stays the play's
+    ruling: RoomRuling | None = None
 
     def to_dict(self, level: int) -> dict[str, Any]:
         """JSON form of the room."""
-        return {
+        out: dict[str, Any] = {
             "room": self.room,
             "finish": [s.name for s in self.finish],
             "result_ns": self.result_ns,
             "seats": [s.to_dict(level) for s in self.seats],
             "tricks": [t.to_dict(level) for t in self.tricks],
         }
+        if self.ruling is not None:
+            out["ruling"] = self.ruling._asdict()
+        return out
+
+
+class RoomRuling(NamedTuple):
+    """A ruling on a room as an exported record carries it."""
+
+    result_ns: int
+    by: str
+    reason: str
+
+
+_RULING_RE = re.compile(r"^\s*(NS|EW)\s*\+?\s*([1-4])\s*$", re.IGNORECASE)
+
+
+def room_ruling(tags: dict[str, str]) -> RoomRuling | None:
+    """The ruling of a record's ``Ruling`` tags, or None (also for an unreadable one)."""
+    m = _RULING_RE.match(tags.get("Ruling", ""))
+    if m is None:
+        return None
+    levels = int(m.group(2))
+    return RoomRuling(levels if m.group(1).upper() == "NS" else -levels,
+                      tags.get("RulingBy", ""), tags.get("RulingReason", ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -690,7 +718,10 @@ def compare_board(
                     f"{_where(other)} is not the board of {_where(base)}: the {what} differ"
                 )
     traces = [trace_room(r, rules) for r in records]
-    rooms = tuple(summarize_room(t, base.level) for t in traces)
+    rooms = tuple(
+        replace(summarize_room(t, base.level), ruling=room_ruling(r.tags))
+        for t, r in zip(traces, records, strict=True)
+    )
     swing = None
     if len(rooms) == 2 and rooms[0].result_ns is not None and rooms[1].result_ns is not None:
         swing = board_swing(rooms[0].result_ns, rooms[1].result_ns, rules)

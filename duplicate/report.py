@@ -29,6 +29,7 @@ from duplicate.review.pages import (
 )
 from duplicate.review.render import environment
 from duplicate.review.site import SiteResult, write_site
+from duplicate.scoring import swing as board_swing
 from engine.cards import Cards, Kind
 from engine.ruleset import COMPETITION, Ruleset
 
@@ -58,21 +59,36 @@ def write_report(outdir: str | Path, event: EventReport, *, lang: str | None = N
     return list(write_site(outdir, event, lang=lang, rules=rules).written)
 
 
-def boards_of(comparisons: Iterable[BoardComparison]) -> tuple[BoardLine, ...]:
-    """Board lines of a match from the comparisons of its boards (rooms: open, closed)."""
+def boards_of(comparisons: Iterable[BoardComparison],
+              rules: Ruleset = COMPETITION) -> tuple[BoardLine, ...]:
+    """Board lines of a match from the comparisons of its boards (rooms: open, closed).
+
+    A room whose record carries a director's ruling (``Ruling`` tags) counts the ruling's
+    result, and the line keeps the ruling (who, why, the record's own result)."""
     lines = []
     for c in comparisons:
-        open_ns = c.rooms[0].result_ns if c.rooms else None
-        closed_ns = c.rooms[1].result_ns if len(c.rooms) > 1 else None
+        counted: list[int | None] = []
+        rulings = []
+        for key, r in zip(("open", "closed"), c.rooms, strict=False):
+            if r.ruling is None:
+                counted.append(r.result_ns)
+                continue
+            counted.append(r.ruling.result_ns)  # the ruling's result counts
+            rulings.append(Ruling(key, r.ruling.by, r.ruling.reason, None, "", "",
+                                  recorded=r.result_ns, counted=r.ruling.result_ns))
+        counted += [None] * (2 - len(counted))
+        open_ns, closed_ns = counted[0], counted[1]
+        swing = c.swing
+        if rulings and open_ns is not None and closed_ns is not None:
+            swing = board_swing(open_ns, closed_ns, rules)
         status = "played" if open_ns is not None and closed_ns is not None else "unfinished"
-        lines.append(
-            BoardLine(c.board or "?", c.level, c.leader, open_ns, closed_ns, c.swing, status, c)
-        )
+        lines.append(BoardLine(c.board or "?", c.level, c.leader, open_ns, closed_ns, swing,
+                               status, c, rulings=tuple(rulings)))
     return tuple(lines)
 
 
 def match_report(comparisons: Sequence[BoardComparison], title: str | None = None,
-                 lang: str = "en") -> EventReport:
+                 lang: str = "en", rules: Ruleset = COMPETITION) -> EventReport:
     """An event report from boards' comparisons (``guandan compare --html``): one match a
     (Round, Table) of the records (an exported event round holds several).
 
@@ -88,7 +104,7 @@ def match_report(comparisons: Sequence[BoardComparison], title: str | None = Non
     matches = []
     for (rnd, table), comps in groups.items():
         first = comps[0]
-        lines = boards_of(comps)
+        lines = boards_of(comps, rules)
         first_room = first.rooms[0]
         key = "-".join(p for p in (f"r{rnd}" if rnd else "", f"t{table}" if table else "") if p)
         matches.append(MatchSummary(

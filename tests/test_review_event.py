@@ -19,8 +19,10 @@ from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.gdn import loads
 from duplicate.records import Correction
+from duplicate.report import match_report
 from duplicate.review.export import export_event
 from duplicate.review.source import event_data, write_event_site
+from duplicate.review.text import headline
 from duplicate.review.visibility import board_visible
 
 EVIL = "<script>alert(\"x\")</script> & 'Co'"
@@ -131,6 +133,15 @@ def test_full_round_report_ruling_export_and_incremental(
     comps = compare_records(records)
     assert len(comps) == 8 and all(c.swing is not None for c in comps)
     assert sorted({c.table for c in comps}) == ["1", "2"]
+    # compared, the ruled room counts the ruling, and says who and why
+    mine = next(c for c in comps if c.table == "1" and c.board == "2")
+    assert mine.rooms[0].ruling is not None and mine.rooms[0].ruling.result_ns == ruled
+    assert mine.rooms[0].result_ns == recorded  # the play's own result is kept
+    line = match_report(comps).matches[0].boards[1]
+    assert (line.board, line.open_ns, line.rulings[0].by) == ("2", ruled, "TD <Zhou>")
+    assert line.swing == ruled - (line.closed_ns or 0)
+    assert any("TD <Zhou> (revoke & penalty)" in text for text in headline(mine, "en"))
+    assert any("TD <Zhou>裁定" in text for text in headline(mine, "zh"))
 
 
 def test_every_page_escapes_hostile_names(

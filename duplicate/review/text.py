@@ -26,6 +26,11 @@ def headline(c: BoardComparison, lang: str = "en") -> list[str]:
     lines = [t("compare.board", board=c.board or "?", level=vocab.level_text(lv, lang),
                leader=vocab.seat_name(c.leader, lang))]
     lines += [f"  {r}" for r in rooms]
+    for r in c.rooms:
+        if r.ruling is not None:
+            lines.append("  " + label(r.room) + ": " + t(
+                "report.ruling.line", result=vocab.result_text(r.ruling.result_ns, lang),
+                by=r.ruling.by, reason=r.ruling.reason))
     if c.swing is not None:
         lines.append("  " + t("compare.swing", swing=f"{c.swing:+d}" if c.swing else "0"))
     d = c.divergence
