@@ -22,6 +22,7 @@ from duplicate.records import Correction
 from duplicate.report import match_report
 from duplicate.review.export import export_event
 from duplicate.review.source import event_data, write_event_site
+from duplicate.review.stats import merge
 from duplicate.review.text import headline
 from duplicate.review.visibility import board_visible
 
@@ -116,6 +117,12 @@ def test_full_round_report_ruling_export_and_incremental(
     assert write_event_site(engine, NAME, str(out), "zh").written == ()
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["lang"] == "zh" and len(manifest["boards"]) == 8
+    # per-player figures: every room of every board has one 头游, every player 2 rooms a board
+    stats = merge(b["stats"] for b in manifest["boards"].values())
+    assert sum(p.first for p in stats) == 16 and len(stats) == 16
+    assert all(p.boards == 4 for p in stats) and sum(p.plays for p in stats) > 16 * 5
+    players = (out / "players.html").read_text(encoding="utf-8")
+    assert "Zhao Min" in players and "头游" in players
     # the export: Table and Match on every record, the ruling beside the record as played
     exported = export_event(engine, NAME, 1)
     records = loads(exported)

@@ -33,13 +33,13 @@ from duplicate.review.pages import (
     team_ids,
 )
 from duplicate.review.render import static_text
-from duplicate.review.stats import board_stats, merge
+from duplicate.review.stats import board_stats, compact, merge
 from duplicate.review.visibility import visible_boards
 from engine.ruleset import COMPETITION, Ruleset
 
 MANIFEST = "manifest.json"
 #: Bumped when the pages' drawing changes: every board page is drawn again.
-VERSION = 1
+VERSION = 2
 ASSETS = ("guandan.css", "movie.js")
 
 
@@ -131,7 +131,7 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
     drawn_lines = [(m, _with_comparison(line, rules)) for m, line in to_draw]
     for m, line in drawn_lines:
         assert line.comparison is not None
-        boards[board_page(m, line)]["stats"] = board_stats(line.comparison)
+        boards[board_page(m, line)]["stats"] = compact(board_stats(line.comparison))
     pages.update(board_pages(event, lang, rules, drawn_lines))
     linked = event  # the cheap pages: every board line knows whether it has a page
     pages["index.html"] = render_event(linked, lang=lang)

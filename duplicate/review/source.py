@@ -47,17 +47,19 @@ def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dic
             from duplicate.events import EventError
 
             raise EventError(f"no event named {event!r}")
+        r = models.EventResult
         query = (
-            select(models.EventRound.number, models.EventMatch.table_no, models.EventResult)
-            .join(models.EventMatch, models.EventResult.match_id == models.EventMatch.id)
+            select(models.EventRound.number, models.EventMatch.table_no, r.board, r.room,
+                   r.record_text, r.ns_result, r.status, r.reason)
+            .join(models.EventMatch, r.match_id == models.EventMatch.id)
             .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
             .where(models.EventRound.event_id == ev.id)
         )
         if round_no is not None:
             query = query.where(models.EventRound.number == round_no)
         return {
-            (rnd, table, r.board, r.room): StoredRoom(r.record_text, r.ns_result, r.status, r.reason)
-            for rnd, table, r in session.execute(query)
+            (rnd, table, board, room): StoredRoom(text, ns, status, reason)
+            for rnd, table, board, room, text, ns, status, reason in session.execute(query)
         }
 
 

@@ -7,7 +7,7 @@ them in its manifest and not replay an unchanged board to rebuild ``players.html
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from duplicate.compare import BoardComparison
@@ -52,13 +52,19 @@ def board_stats(comp: BoardComparison) -> dict[str, dict[str, int]]:
     return out
 
 
-def merge(per_board: Iterable[Mapping[str, Mapping[str, int]]]) -> list[PlayerStats]:
-    """Sum boards' figures by player; most boards won as 头游 first, then by name."""
-    total: dict[str, dict[str, int]] = {}
+def compact(stats: Mapping[str, Mapping[str, int]]) -> dict[str, list[int]]:
+    """A board's figures as lists in :data:`FIGURES` order (what the manifest keeps)."""
+    return {p: [int(f.get(k, 0)) for k in FIGURES] for p, f in stats.items()}
+
+
+def merge(per_board: Iterable[Mapping[str, Sequence[int]]]) -> list[PlayerStats]:
+    """Sum boards' figures (:func:`compact` form) by player; most boards won as 头游 first,
+    then by name."""
+    total: dict[str, list[int]] = {}
     for board in per_board:
         for player, fig in board.items():
-            acc = total.setdefault(player, dict.fromkeys(FIGURES, 0))
-            for k in FIGURES:
-                acc[k] += int(fig.get(k, 0))
-    rows = [PlayerStats(player=p, **f) for p, f in total.items()]
+            acc = total.setdefault(player, [0] * len(FIGURES))
+            for i, v in enumerate(fig):
+                acc[i] += int(v)
+    rows = [PlayerStats(p, *f) for p, f in total.items()]
     return sorted(rows, key=lambda r: (-r.first, -r.boards, r.player))
