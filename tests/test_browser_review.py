@@ -230,3 +230,27 @@ def test_printed_hand_records_overflow_nowhere(browser: Any, tmp_path: Path) -> 
     assert problems["bad"] == []
     screenshot(page, "handrecords-print")
     assert "10" in page.inner_text("#board-1") and "T " not in page.inner_text("#board-1")
+
+
+def test_hostile_names_are_text_in_the_browser(browser: Any, tmp_path: Path) -> None:
+    from test_compare import CLOSED, OPEN, record
+
+    from duplicate.compare import compare_board
+    from duplicate.report import match_report, write_report
+
+    evil = "<img src=x onerror=alert(1)><script>alert(2)</script> & \"Q\""
+    comp = compare_board([record("Open", OPEN, names=(evil, "e", "s", "w")),
+                          record("Closed", CLOSED, names=("a", "b", "c", evil))])
+    event = match_report([comp], title=f"Cup {evil}")
+    write_report(tmp_path / "site", event)
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    for html in sorted((tmp_path / "site").glob("*.html")):
+        page.goto(html.as_uri())
+        page.keyboard.press("End")
+        assert page.locator("img").count() == 0, html.name
+    board = next((tmp_path / "site").glob("board-*.html"))
+    page.goto(board.as_uri())
+    assert evil in page.inner_text("#movie")  # drawn as text by the script
+    assert dialogs == []
