@@ -30,7 +30,10 @@ from engine.cards import KIND_HR, KIND_SB, KIND_TOKENS, from_kinds, iter_kinds, 
 STATE_JS = """() => {
   const out = {step: +document.getElementById('movie').dataset.step, rooms: {},
                data: !!document.getElementById('movie-data'),
-               cards: document.querySelectorAll('.card').length};
+               cards: document.querySelectorAll('.card').length,
+               panel: document.querySelectorAll('#divergence .card, #summary .card').length,
+               diverge: !document.getElementById('divergence').hidden,
+               summary: !document.getElementById('summary').hidden};
   for (const room of document.querySelectorAll('section.room')) {
     const hands = [0, 1, 2, 3].map(s => Array.from(room.querySelectorAll(
         `.hand[data-seat="${s}"] .card`)).map(c => c.dataset.k));
@@ -110,9 +113,13 @@ def test_movie_steps_against_the_engine(browser: Any, served: Callable[[Path], s
             want = expected(trace, k)
             assert shown(state, name) == want, f"board {board}, {name} room, step {k}"
             in_view += sum(want["counts"]) + sum(len(c) for _, c in want["trick"])
-        if divergence is None or k < divergence:
-            # every card in the page is in a hand or the current trick: no future play
-            assert state["cards"] == in_view, f"step {k}: cards beyond the position in the DOM"
+        # every card in the page is in a hand, the current trick, or the panels that
+        # appear only once their moment is reached: no future play anywhere
+        assert state["cards"] - state["panel"] == in_view, f"step {k}: cards beyond the position"
+        assert state["diverge"] == (divergence is not None and k > divergence)
+        assert state["summary"] == (k == longest)
+        if not state["diverge"] and not state["summary"]:
+            assert state["panel"] == 0
         seen.append(state)
         if k < longest:
             page.keyboard.press("ArrowRight")
@@ -122,6 +129,16 @@ def test_movie_steps_against_the_engine(browser: Any, served: Callable[[Path], s
         assert page.evaluate(STATE_JS) == seen[k]
     page.click("#m-start")
     assert page.evaluate(STATE_JS) == seen[0]
+    # by trick: ↓ goes to the first action of the open room's next trick
+    leads = [t.steps[0].index for t in split_tricks(rooms["open"])]
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(STATE_JS)["step"] == leads[1]
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(STATE_JS)["step"] == leads[2]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(STATE_JS)["step"] == leads[1]
+    page.keyboard.press("End")
+    assert page.evaluate(STATE_JS) == seen[-1]
     assert errors == []
 
 
@@ -145,9 +162,10 @@ def test_divergence_jump_and_deep_link(browser: Any, served: Callable[[Path], st
     assert page.is_hidden("#divergence")
     page.click("#m-diverge")
     state = page.evaluate(STATE_JS)
-    assert state["step"] == d and page.is_visible("#divergence")
+    # just after the diverging action: each room's choice is its current trick's last play
+    assert state["step"] == d + 1 and page.is_visible("#divergence")
     for name, trace in traces[board].items():
-        assert shown(state, name) == expected(trace, d)
+        assert shown(state, name) == expected(trace, d + 1)
     assert page.locator("#divergence .alternatives li").count() >= 1
     screenshot(page, "board-divergence-1280")
     k = min(37, len(traces[board]["open"].moves))
@@ -165,9 +183,16 @@ def test_phone_layout_has_no_horizontal_scrolling(
 ) -> None:
     base = served(site[0])
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True,
-                            device_scale_factor=2)
+                            has_touch=True, device_scale_factor=2)
     page.goto(base + name)
     if name.startswith("board-"):
+        swipe = """(dx) => { const el = document.querySelector('.rooms');
+          const at = (x) => [new Touch({identifier: 1, target: el, clientX: x, clientY: 300})];
+          el.dispatchEvent(new TouchEvent('touchstart', {changedTouches: at(300), bubbles: true}));
+          el.dispatchEvent(new TouchEvent('touchend', {changedTouches: at(300 + dx), bubbles: true}));
+          return +document.getElementById('movie').dataset.step; }"""
+        assert page.evaluate(swipe, -200) == 1 and page.evaluate(swipe, -200) == 2
+        assert page.evaluate(swipe, 200) == 1  # swipe right: back
         page.keyboard.press("End")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"{name} is {width}px wide on a 390-px phone"

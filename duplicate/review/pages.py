@@ -185,8 +185,9 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
                   rounds=rounds, cells=cells)
 
 
-def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "") -> str:
-    """A team's page: its players, its matches, its boards."""
+def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
+                ids: dict[str, int] | None = None) -> str:
+    """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`)."""
     mine = [m for m in event.matches if team in (m.team_x, m.team_y)]
     players: list[str] = []
     for m in mine:
@@ -198,7 +199,7 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
                     players.append(names[s])
     row = next((r for r in event.standings if str(r.team) == team), None)
     return render("team.html", lang, static, event=event, team=team, matches=mine,
-                  players=players, standing=row, ids=team_ids(event), match_page=match_page,
+                  players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
                   board_page=board_page, has_page=has_page)
 
 

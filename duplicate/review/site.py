@@ -157,7 +157,7 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
         key = (team, rows.get(team), event.name, ids,
                [match_keys[m.key] for m in linked.matches if team in (m.team_x, m.team_y)])
         if not unchanged(name, key):
-            pages[name] = render_team(linked, team, lang=lang)
+            pages[name] = render_team(linked, team, lang=lang, ids=ids)
     for m in linked.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name)):

@@ -35,9 +35,8 @@ def visible_boards(matches: Iterable[MatchSummary]) -> set[tuple[str, str]]:
     for m in matches:
         by_round.setdefault(m.round, []).append(m)
     return {
-        (rnd, line.board)
+        (rnd, board)
         for rnd, ms in by_round.items()
-        for m in ms
-        for line in m.boards
-        if board_visible(ms, line.board)
+        for board in {line.board for m in ms for line in m.boards}
+        if board_visible(ms, board)
     }

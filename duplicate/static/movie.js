@@ -84,7 +84,7 @@
   button("m-next", "▶", function () { go(k + 1); }).title = W.step;
   button("m-next-trick", "»", function () { go(trickStart(1)); }).title = W.trick;
   button("m-end", "⇥", function () { go(max); }).title = W.end;
-  if (D.divergence) { button("m-diverge", W.diverge, function () { go(D.divergence.index); }); }
+  if (D.divergence) { button("m-diverge", W.diverge, function () { go(D.divergence.index + 1); }); }
   root.appendChild(controls);
   var roomsBox = el("div", "rooms");
   root.appendChild(roomsBox);
@@ -153,7 +153,8 @@
   function drawDivergence() {
     divBox.textContent = "";
     var d = D.divergence;
-    if (!d || k < d.index) { divBox.hidden = true; return; }
+    // shown once the diverging action is made (step index + 1): never ahead of the step
+    if (!d || k <= d.index) { divBox.hidden = true; return; }
     divBox.hidden = false;
     divBox.appendChild(el("h3", "", W.diverge + " · " + W.step + " " + (d.index + 1)));
     divBox.appendChild(el("p", "", D.seats[d.turn] + " — " + d.situation));
@@ -228,7 +229,7 @@
   }
   function fromHash() {
     var h = decodeURIComponent(location.hash.replace(/^#/, ""));
-    if (h === "diverge" && D.divergence) { go(D.divergence.index, true); return; }
+    if (h === "diverge" && D.divergence) { go(D.divergence.index + 1, true); return; }
     if (h === "end") { go(max, true); return; }
     var m = /^([^=]+)=(\d+)$/.exec(h);
     if (m) { go(parseInt(m[2], 10), true); return; }
