@@ -286,6 +286,7 @@ def deals_verify_command(
               help="Write to this file (default: standard output).")
 @click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
               help="Language of the HTML hand records.")
 @db_option
 @db_errors

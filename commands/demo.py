@@ -78,6 +78,7 @@ def demo_command(db_url: str | None, outdir: str, seed_hex: str | None, boards: 
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write the session's page (ranking, board by board) to FILE.")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
               help="Language of the --html page.")
 @output_options
 def pairs_command(

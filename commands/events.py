@@ -489,6 +489,7 @@ def event_export_command(event: str, round_no: int | None, output: str | None) -
 @click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
               help="Folder to write the static HTML report into.")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
               help="Language of the pages (English or Chinese).")
 @db_option
 @db_errors

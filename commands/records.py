@@ -331,6 +331,7 @@ def simulate_command(
     "(repeatable; default: the competition rules).",
 )
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
               help="Language of the headlines and the HTML pages (English or Chinese).")
 @output_options
 def compare_command(
