@@ -11,7 +11,7 @@ board is not drawn again.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from duplicate import vocab
@@ -20,7 +20,7 @@ from duplicate.errors import DuplicateError
 from duplicate.i18n import translator
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
-from duplicate.review.render import render
+from duplicate.review.render import render, status_text
 from duplicate.review.stats import PlayerStats
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
@@ -140,7 +140,7 @@ def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[s
             "open": result_cell(line, "open", lang),
             "closed": result_cell(line, "closed", lang),
             "swing": line.swing,
-            "status": "" if line.status == "played" else line.status,
+            "status": "" if line.status == "played" else status_text(line.status, lang),
         })
     seats = [vocab.seat_name(s, lang) for s in Seat]
     return render(
@@ -207,9 +207,6 @@ def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: st
                    static: str = "") -> str:
     """Per-player statistics over the boards that may be shown."""
     return render("players.html", lang, static, event=event, stats=stats)
-
-
-BoardRenderer = Callable[[MatchSummary, BoardLine], str]
 
 
 def board_pages(event: EventReport, lang: str, rules: Ruleset,

@@ -8,6 +8,7 @@ own ``static`` prefix.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -27,6 +28,30 @@ def signed(value: int | float | None) -> str:
     return f"{int(value):+d}" if value else "0"
 
 
+_PARTIAL = re.compile(r"^(\d+) of (\d+) boards in$")
+
+
+def status_text(status: str, lang: str) -> str:
+    """A board line's status in the page's language (``not in yet`` → 尚未交齐)."""
+    t = translator(lang)
+    if status == "not in yet":
+        return t("report.status.not_in")
+    if status == "unfinished":
+        return t("report.status.unfinished")
+    return status  # a reason given by the director, as written
+
+
+def state_text(state: str, lang: str) -> str:
+    """A match's state in the page's language (``3 of 8 boards in`` → 已交3/8副)."""
+    t = translator(lang)
+    if state == "not played yet":
+        return t("report.state.not_played")
+    m = _PARTIAL.match(state)
+    if m:
+        return t("report.state.partial", n=m.group(1), m=m.group(2))
+    return state
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one environment: package templates, autoescape, strict undefined."""
@@ -39,6 +64,8 @@ def environment() -> jinja2.Environment:
     )
     env.filters["signed"] = signed
     env.globals["vocab"] = vocab
+    env.globals["state_text"] = state_text
+    env.globals["status_text"] = status_text
     return env
 
 

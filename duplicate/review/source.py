@@ -19,6 +19,7 @@ from sqlalchemy import Engine, select
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.gdn import loads
+from duplicate.i18n import translator
 from duplicate.review.model import EventReport, Ruling
 from duplicate.scoring import room_result
 from engine.ruleset import COMPETITION, Ruleset
@@ -127,7 +128,29 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             ).hexdigest()
             lines.append(replace(line, rulings=rs, digest=digest, records=texts))
         matches.append(replace(m, boards=tuple(lines), table=table))
-    return replace(base, matches=tuple(matches), lang=lang), rules
+    return replace(base, matches=tuple(matches), lang=lang,
+                   notes=event_notes(engine, event, base.notes, lang)), rules
+
+
+_AFTER = re.compile(r"after round (\d+)")
+
+
+def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """The lines under the event's title (format, scale, rules; standings after which
+    round) in the page's language."""
+    from duplicate.events import get_event
+    from duplicate.records import describe_rules
+
+    t = translator(lang)
+    info = get_event(engine, event)
+    fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
+    first = t("report.note.format", format=fmt, rounds=info.rounds, boards=info.boards_per_round,
+              scale=info.scale.name, unfinished=info.unfinished.value.replace("_", " "),
+              rules=describe_rules(info.rules))
+    after = next((m for m in (_AFTER.search(n) for n in notes) if m), None)
+    second = (t("report.note.after", round=after.group(1)) if after
+              else t("report.note.none"))
+    return (first, second)
 
 
 def write_event_site(engine: Engine, event: str, outdir: str, lang: str = "en") -> Any:
