@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from duplicate import vocab
-from duplicate.compare import BoardComparison, Move, RoomSummary
+from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.i18n import translator
 from duplicate.review.model import Ruling
 from engine.combo import Combo
@@ -179,15 +179,10 @@ def movie_data(
 _WORDS = ("step", "start", "end", "to_act", "baopai", "jiefeng", "pass", "trick",
           "diverge", "alternatives", "more", "can_pass", "chosen", "player", "place",
           "plays", "passes", "tricks", "leads", "bombs", "jf", "wilds", "left", "finished",
-          "summary", "led")
+          "summary")
 
 
 def movie_json(data: dict[str, Any]) -> str:
     """The data as JSON safe inside ``<script type="application/json">`` (no ``</``)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def moves_of(room: RoomSummary) -> tuple[Move, ...]:
-    """A room's actions (for tests and callers that check the movie against the engine)."""
-    return room.moves

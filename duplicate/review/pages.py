@@ -30,6 +30,10 @@ class ReportError(DuplicateError):
     """Report data that cannot be drawn (duplicate page names, an unusable output folder)."""
 
 
+#: The standings' criteria (``StandingRow.decided_by``) the catalogue names.
+DECIDED = ("points", "progressive", "rounds_won", "swing", "levels", "opponents_points", "draw")
+
+
 def slug(text: str) -> str:
     """A file-name-safe form of ``text`` (letters, digits, ``-`` and ``_`` only)."""
     s = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
@@ -162,6 +166,7 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
     ]
     return render(
         "event.html", lang, static, event=event, rounds=rounds, team_ids=ids,
+        decided_keys=DECIDED,
         match_page=match_page, rulings=[
             {"match": m, "board": line.board, "room": r.room, "note": ruling_note(r, lang),
              "at": r.at or ""} for m, line, r in rulings

@@ -133,11 +133,10 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
         assert line.comparison is not None
         boards[board_page(m, line)]["stats"] = compact(board_stats(line.comparison))
     pages.update(board_pages(event, lang, rules, drawn_lines))
-    linked = event  # the cheap pages: every board line knows whether it has a page
-    pages["index.html"] = render_event(linked, lang=lang)
-    pages["crosstable.html"] = render_crosstable(linked, lang=lang)
+    pages["index.html"] = render_event(event, lang=lang)
+    pages["crosstable.html"] = render_crosstable(event, lang=lang)
     pages["players.html"] = render_players(
-        linked, merge(b.get("stats", {}) for b in boards.values()), lang=lang)
+        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang)
     old_inputs: dict[str, str] = old.get("inputs", {})
     inputs: dict[str, str] = {}
 
@@ -149,16 +148,16 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
             return True
         return False
 
-    ids = team_ids(linked)
-    match_keys = {m.key: _match_key(m) for m in linked.matches}
-    rows = {str(r.team): r for r in linked.standings}
+    ids = team_ids(event)
+    match_keys = {m.key: _match_key(m) for m in event.matches}
+    rows = {str(r.team): r for r in event.standings}
     for team, number in ids.items():
         name = f"team-{number}.html"
         key = (team, rows.get(team), event.name, ids,
-               [match_keys[m.key] for m in linked.matches if team in (m.team_x, m.team_y)])
+               [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)])
         if not unchanged(name, key):
-            pages[name] = render_team(linked, team, lang=lang, ids=ids)
-    for m in linked.matches:
+            pages[name] = render_team(event, team, lang=lang, ids=ids)
+    for m in event.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name)):
             pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),))
