@@ -459,11 +459,17 @@ def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
 def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> None:
     """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
     result, and the swing to team X."""
-    from duplicate.events import match_boards
+    from duplicate.events import event_rules, match_boards
+    from duplicate.review.pages import ruling_note
+    from duplicate.review.source import match_rulings
 
     with open_database() as engine:
         rows = match_boards(engine, event, round_no, table)
+        ruled = match_rulings(engine, event, round_no, table, event_rules(engine, event))
     emit_rows((r.to_dict() for r in rows), fmt, EVENT_BOARD_COLUMNS)
+    if fmt == "table":  # the results above are those that count; say which were ruled
+        for board, r in ruled:
+            click.echo(f"board {board}, {r.room} room: {ruling_note(r, 'en')}")
 
 
 @event_group.command("export")

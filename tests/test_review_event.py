@@ -169,3 +169,21 @@ def test_every_page_escapes_hostile_names(
                              '<script src="movie.js">') for s in scripts), page.name
         team = (out / "team-1.html").read_text(encoding="utf-8")
         assert "&lt;script&gt;" in team
+
+
+def test_event_boards_names_the_rulings(engine: Engine) -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+    from duplicate.vocab import result_text
+
+    url = engine.url.render_as_string(hide_password=False)
+    recorded = events.match_boards(engine, NAME, 1, 1)[2].closed_ns
+    events.correct_result(engine, NAME, 1, 1, 3, "closed", -2,
+                          Correction(by="TD Li", reason="claim"))
+    out = CliRunner().invoke(main, ["event", "boards", NAME, "1", "1", "--db", url])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-1] == (
+        "board 3, closed room: Ruling by TD Li (claim): counts as E–W up 2; the record as "
+        f"played: {result_text(recorded)}"
+    )

@@ -159,3 +159,18 @@ def write_event_site(engine: Engine, event: str, outdir: str, lang: str = "en") 
 
     data, rules = event_data(engine, event, lang)
     return write_site(outdir, data, lang=lang, rules=rules)
+
+
+def match_rulings(engine: Engine, event: str, round_no: int, table: int,
+                  rules: Ruleset = COMPETITION) -> list[tuple[int, Ruling]]:
+    """(board, ruling) of every ruled room of one match, board by board, open first."""
+    rooms = stored_rooms(engine, event, round_no)
+    log = rulings(engine, event)
+    out = []
+    for key in sorted(rooms, key=lambda k: (k[2], k[3] != "open")):
+        if key[1] != table:
+            continue
+        ruling = ruling_of(key, rooms[key], log, rules)
+        if ruling is not None:
+            out.append((key[2], ruling))
+    return out
