@@ -187,3 +187,40 @@ def test_event_boards_names_the_rulings(engine: Engine) -> None:
         "board 3, closed room: Ruling by TD Li (claim): counts as E–W up 2; the record as "
         f"played: {result_text(recorded)}"
     )
+
+
+def test_chinese_pages_hold_no_english_page_text(
+    engine: Engine, half_round: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """Every word of a zh page comes from the catalogue's zh side: no English text of the
+    catalogue (nor the templates' own) shows through."""
+    from duplicate.i18n import catalogue
+
+    events.import_texts(engine, NAME, half_round[1][1:], round_no=1)
+    events.correct_result(engine, NAME, 1, 2, 1, "open", 2, Correction(by="Zhou", reason="x"))
+    out = tmp_path / "zh"
+    write_event_site(engine, NAME, str(out), "zh")
+    english = {
+        texts["en"].split("{")[0].strip()
+        for texts in catalogue().values()
+        if texts["en"] != texts["zh"] and len(texts["en"].split("{")[0].strip()) >= 5
+    }
+    for page in sorted(out.glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        data = re.search(r'<script id="movie-data" type="application/json">(.*?)</script>', text, re.S)
+        values = " ".join(_strings(json.loads(data.group(1)))) if data else ""
+        visible = re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", " ", text, flags=re.S))
+        visible += " " + values  # the movie's words, drawn by the script
+        found = sorted(e for e in english if e in visible)
+        assert found == [], f"{page.name}: {found}"
+
+
+def _strings(value: object) -> list[str]:
+    """Every string value inside JSON data (not the keys)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
