@@ -187,3 +187,22 @@ def test_write_report_refusals(comp: BoardComparison, tmp_path: Path) -> None:
         write_report(afile, EventReport("E", (), (match,)))
     with pytest.raises(ReportError, match="no compared board"):
         match_report([])
+
+
+def test_an_unwritable_report_folder_is_one_clear_error(comp: BoardComparison,
+                                                         tmp_path: Path) -> None:
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    with pytest.raises(ReportError, match="cannot write the report into .*Not a directory"):
+        write_report(afile / "site", match_report([comp]))
+
+
+def test_a_lost_page_is_written_again(comp: BoardComparison, tmp_path: Path) -> None:
+    event = match_report([comp])
+    write_report(tmp_path / "s", event)
+    m = event.matches[0]
+    lost = tmp_path / "s" / board_page(m, m.boards[0])
+    lost.unlink()
+    (tmp_path / "s" / "players.html").unlink()
+    again = {p.name for p in write_report(tmp_path / "s", event)}
+    assert again == {lost.name, "players.html"} and lost.stat().st_size > 1000

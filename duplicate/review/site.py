@@ -120,7 +120,8 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
             digest = _sha("\x00".join((line.digest or repr(line.comparison), event.name,
                                        m.team_x, m.team_y, m.round)))
             prev = old_boards.get(name)
-            if prev and prev.get("digest") == digest and (out / name).exists() and line.digest:
+            if (prev and prev.get("digest") == digest and line.digest and name in old_pages
+                    and (out / name).exists()):
                 boards[name] = prev
                 pages[name] = ""  # unchanged: not drawn again
             else:
@@ -163,6 +164,17 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
             pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),))
     for asset in ASSETS:
         pages[asset] = static_text(asset)
+    try:
+        return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw))
+    except OSError as exc:  # a folder that cannot be made or written: one clear line
+        raise ReportError(f"cannot write the report into {str(out)!r}: "
+                          f"{exc.strerror or exc}") from exc
+
+
+def _write(out: Path, pages: dict[str, str], old_pages: dict[str, str],
+           boards: dict[str, dict[str, Any]], inputs: dict[str, str], lang: str,
+           drawn: int) -> SiteResult:
+    """Write the pages whose text changed, remove those gone, and the manifest."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     hashes: dict[str, str] = {}
@@ -183,5 +195,4 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
                 "inputs": inputs}
     (out / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True),
                                 encoding="utf-8")
-    return SiteResult(out / "index.html", tuple(written), len(to_draw),
-                      len(hashes) - len(written))
+    return SiteResult(out / "index.html", tuple(written), drawn, len(hashes) - len(written))
