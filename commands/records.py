@@ -356,7 +356,7 @@ def compare_command(
     """
     from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
     from duplicate.errors import DuplicateError
-    from duplicate.report import match_report, write_report
+    from duplicate.report import ReportError, match_report, write_report
     from duplicate.review.text import headline
     from engine.errors import GuandanError
 
@@ -364,7 +364,11 @@ def compare_command(
     try:
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
-            write_report(html_dir, match_report(comparisons, lang=lang, rules=rules), rules=rules)
+            report = match_report(comparisons, lang=lang, rules=rules)
+            try:
+                write_report(html_dir, report, rules=rules)
+            except ReportError as exc:  # the --html folder cannot be made or written
+                raise click.ClickException(f"--html: {exc}") from exc
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written
