@@ -494,12 +494,12 @@ def event_export_command(event: str, round_no: int | None, output: str | None) -
 @click.argument("event")
 @click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
               help="Folder to write the static HTML report into.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
-              envvar="GUANDAN_LANG",
-              help="Language of the pages (English or Chinese).")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None, envvar="GUANDAN_LANG",
+              help="Language of the pages (English or Chinese; default: the folder's, "
+              "else English).")
 @db_option
 @db_errors
-def event_report_command(event: str, outdir: str, lang: str) -> None:
+def event_report_command(event: str, outdir: str, lang: str | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
     board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
     from duplicate.review.source import write_event_site

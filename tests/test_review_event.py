@@ -113,8 +113,8 @@ def test_full_round_report_ruling_export_and_incremental(
     assert "TD &lt;Zhou&gt;" in match and "⚖" in match
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "裁定与更正" in index and "TD &lt;Zhou&gt;" in index
-    # nothing changed: nothing written
-    assert write_event_site(engine, NAME, str(out), "zh").written == ()
+    # nothing changed: nothing written (the folder keeps its language without --lang)
+    assert write_event_site(engine, NAME, str(out)).written == ()
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["lang"] == "zh" and len(manifest["boards"]) == 8
     # per-player figures: every room of every board has one 头游, every player 2 rooms a board

@@ -67,6 +67,16 @@ def _load_manifest(out: Path, lang: str) -> dict[str, Any]:
     return data
 
 
+def folder_language(outdir: str | Path) -> str | None:
+    """The language a report folder was written in (its manifest's), if any."""
+    try:
+        data = json.loads((Path(outdir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    lang = data.get("lang") if isinstance(data, dict) else None
+    return lang if isinstance(lang, str) else None
+
+
 def _with_comparison(line: BoardLine, rules: Ruleset) -> BoardLine:
     if line.comparison is not None or not all(line.records):
         return line

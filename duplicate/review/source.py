@@ -153,10 +153,12 @@ def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -
     return (first, second)
 
 
-def write_event_site(engine: Engine, event: str, outdir: str, lang: str = "en") -> Any:
-    """Bring the event's report folder up to date (``duplicate.review.site``)."""
-    from duplicate.review.site import write_site
+def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None) -> Any:
+    """Bring the event's report folder up to date (``duplicate.review.site``); without
+    ``lang``, in the language the folder was written in (English for a new one)."""
+    from duplicate.review.site import folder_language, write_site
 
+    lang = lang or folder_language(outdir) or "en"
     data, rules = event_data(engine, event, lang)
     return write_site(outdir, data, lang=lang, rules=rules)
 
