@@ -195,17 +195,22 @@ def check_output(output: str | None, force: bool = False) -> None:
         raise click.ClickException(f"{output} already exists: give --force to replace it")
 
 
-def check_output_dir(outdir: str, force: bool = False) -> None:
+def check_output_dir(outdir: str, force: bool = False, *, report: bool = False) -> None:
     """Refuse an output folder that already holds files, unless ``force``; refuse one that
-    holds a seed file even then (a report never shares its folder with a secret)."""
+    holds a seed file even then (a report never shares its folder with a secret).
+
+    With ``report``, a folder that holds an earlier report of ours (its ``manifest.json``)
+    is brought up to date without ``--force``: the report rewrites only what changed."""
     import os
 
     from duplicate.dealing import is_seed_file
+    from duplicate.review.site import MANIFEST
 
     if not os.path.isdir(outdir):
         return  # missing: created by the writer; a file in the way: the writer says so
     names = sorted(os.listdir(outdir))
-    if names and not force:
+    ours = report and MANIFEST in names
+    if names and not force and not ours:
         raise click.ClickException(
             f"folder {outdir} is not empty: give --force to write into it, or another folder"
         )

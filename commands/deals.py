@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from commands.common import (
@@ -290,28 +292,48 @@ def deals_verify_command(
 
 @deals_group.command("export")
 @click.argument("name")
-@click.option("-f", "--format", "fmt", type=click.Choice(["gdn", "json", "html"]), default="gdn",
-              show_default=True, help="gdn hand records, JSON, or a printable HTML page.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["gdn", "json", "html", "pdf"]),
+              default="gdn", show_default=True,
+              help="gdn hand records, JSON, a printable HTML page, or PDF (needs -o and the "
+              "optional WeasyPrint: pip install 'guandan-duplicate[pdf]').")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
 @click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
+              help="Language of the HTML hand records.")
 @force_option
 @db_option
 @db_errors
 def deals_export_command(
-    name: str, fmt: str, output: str | None, event: str | None, force: bool
+    name: str, fmt: str, output: str | None, event: str | None, lang: str, force: bool
 ) -> None:
-    """Export a stored set: .gdn hand records, JSON, or printable HTML hand records.
+    """Export a stored set: .gdn hand records, JSON, printable HTML hand records or a PDF.
 
     An existing output file is replaced only with --force; a seed file never."""
     from duplicate.boards import hand_records, load_set
     from duplicate.handrecords import render_html
 
+    if fmt == "pdf" and output in (None, "-"):
+        raise click.UsageError("-f pdf writes a file: give -o FILE.pdf")
     check_output(output, force)
     with open_database() as engine:
         board_set = load_set(engine, name)
+    if fmt == "pdf":
+        from duplicate.errors import DuplicateError
+        from duplicate.handrecords import render_pdf
+
+        try:
+            data = render_pdf(board_set, event, lang)
+        except DuplicateError as exc:
+            raise click.ClickException(str(exc)) from exc
+        try:
+            Path(str(output)).write_bytes(data)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+        return
     if fmt == "html":
-        text = render_html(board_set, event)
+        text = render_html(board_set, event, lang)
     elif fmt == "json":
         text = json_text(board_set.to_dict())
     else:

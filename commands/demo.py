@@ -6,7 +6,14 @@ import json
 
 import click
 
-from commands.common import check_output_dir, db_errors, emit_rows, output_options, parse_variants
+from commands.common import (
+    check_output_dir,
+    db_errors,
+    emit_rows,
+    output_options,
+    parse_variants,
+    write_output,
+)
 from commands.events import EVENT_BOARD_COLUMNS
 
 # demo (the newcomer's first command: duplicate.demo) -----------------------------------
@@ -34,7 +41,7 @@ def demo_command(
     """
     from duplicate.demo import DEFAULT_DB, run_demo
 
-    check_output_dir(outdir, force)
+    check_output_dir(outdir, force, report=True)
     result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
     score = result.score.score
     click.echo("")
@@ -80,6 +87,11 @@ def demo_command(
     multiple=True,
     help="A rule variant of RULES.md the deals were played under (repeatable).",
 )
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the session's page (ranking, board by board) to FILE.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
+              help="Language of the --html page.")
 @output_options
 def pairs_command(
     files: tuple[str, ...],
@@ -88,6 +100,8 @@ def pairs_command(
     tables: int | None,
     unfinished: str,
     variants: tuple[str, ...],
+    html_file: str | None,
+    lang: str,
     fmt: str,
 ) -> None:
     """Score a pairs event from the .gdn FILES of its tables and rank the pairs.
@@ -111,6 +125,12 @@ def pairs_command(
         )
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
+    if html_file is not None:
+        from duplicate.i18n import gettext
+        from duplicate.review.pairs_page import render_pairs
+
+        page = render_pairs(result, gettext(lang, "pairs.title"), lang)
+        write_output(page, html_file)
     if fmt == "json":
         click.echo(json.dumps(result.to_dict(by_board), ensure_ascii=False, indent=2))
         return

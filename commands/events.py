@@ -500,11 +500,17 @@ def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
 def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> None:
     """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
     result, and the swing to team X."""
-    from duplicate.events import match_boards
+    from duplicate.events import event_rules, match_boards
+    from duplicate.review.pages import ruling_note
+    from duplicate.review.source import match_rulings
 
     with open_database() as engine:
         rows = match_boards(engine, event, round_no, table)
+        ruled = match_rulings(engine, event, round_no, table, event_rules(engine, event))
     emit_rows((r.to_dict() for r in rows), fmt, EVENT_BOARD_COLUMNS)
+    if fmt == "table":  # the results above are those that count; say which were ruled
+        for board, r in ruled:
+            click.echo(f"board {board}, {r.room} room: {ruling_note(r, 'en')}")
 
 
 @event_group.command("export")
@@ -525,15 +531,17 @@ def event_export_command(
     event: str, round_no: int | None, output: str | None, force: bool, unreleased: bool,
     by: str | None, reason: str | None,
 ) -> None:
-    """Write EVENT's stored records as .gdn text: those of released boards only (every
-    table of the round has the board in, or 'event release'); the others are named on
-    standard error."""
-    from duplicate.events import export_records, unreleased_boards
+    """Write EVENT's stored records as .gdn text, each with its Table and Match tags (and
+    the director's Ruling, RulingBy, RulingReason on a ruled room: docs/FORMAT.md): those
+    of released boards only (every table of the round has the board in, or 'event
+    release'); the others are named on standard error."""
+    from duplicate.events import unreleased_boards
+    from duplicate.review.export import export_event
 
     change = _change(unreleased, by, reason, "--unreleased")
     check_output(output, force)
     with open_database() as engine:
-        text = export_records(engine, event, round_no, unreleased=change)
+        text = export_event(engine, event, round_no, unreleased=change)
         held = {} if change is not None else unreleased_boards(engine, event)
     write_output(text, output, force)
     if round_no is not None:
@@ -549,16 +557,21 @@ def event_export_command(
 @click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
               help="Folder to write the static HTML report into.")
 @click.option("--force", is_flag=True, help="Write into a folder that already holds files.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None, envvar="GUANDAN_LANG",
+              help="Language of the pages (English or Chinese; default: the folder's, "
+              "else English).")
 @db_option
 @db_errors
-def event_report_command(event: str, outdir: str, force: bool) -> None:
-    """Write EVENT's HTML report: standings, matches board by board, each board's rooms."""
-    from duplicate.events import write_event_report
+def event_report_command(event: str, outdir: str, force: bool, lang: str | None) -> None:
+    """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
+    board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
+    from duplicate.review.source import write_event_site
 
-    check_output_dir(outdir, force)
+    check_output_dir(outdir, force, report=True)
     with open_database() as engine:
-        index = write_event_report(engine, event, outdir)
-    click.echo(f"report written: {index}")
+        site = write_event_site(engine, event, outdir, lang)
+    click.echo(f"report written: {site.index} ({len(site.written)} files written, "
+               f"{site.boards_drawn} board pages drawn, {site.unchanged} unchanged)")
 
 
 # a room's result without a record, and its log (commands/results.py)

@@ -345,6 +345,9 @@ def simulate_command(
     "--force", is_flag=True,
     help="Write the --html report into a folder that already holds files.",
 )
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG",
+              help="Language of the headlines and the HTML pages (English or Chinese).")
 @output_options
 def compare_command(
     file: str,
@@ -353,9 +356,10 @@ def compare_command(
     html_dir: str | None,
     variants: tuple[str, ...],
     force: bool,
+    lang: str,
     fmt: str,
 ) -> None:
-    """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
+    """Compare the rooms of each board in FILE (.gdn records, grouped by Round, Table, Board).
 
     Every record is replayed; per room the finish and N-S result, per seat the plays,
     passes, tricks won, leads, bombs, wild hearts and what they stood for, cards left and
@@ -366,9 +370,10 @@ def compare_command(
     \b
     Example: guandan compare match.gdn --board 3
     """
-    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file, headline
+    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
     from duplicate.errors import DuplicateError
-    from duplicate.report import match_report, write_report
+    from duplicate.report import ReportError, match_report, write_report
+    from duplicate.review.text import headline
     from engine.errors import GuandanError
 
     rules = parse_variants(variants)
@@ -377,7 +382,11 @@ def compare_command(
     try:
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
-            write_report(html_dir, match_report(comparisons))
+            report = match_report(comparisons, lang=lang, rules=rules)
+            try:
+                write_report(html_dir, report, rules=rules)
+            except ReportError as exc:  # the --html folder cannot be made or written
+                raise click.ClickException(f"--html: {exc}") from exc
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written
@@ -393,6 +402,6 @@ def compare_command(
         if detail or (detail is None and len(comparisons) == 1):
             for c in comparisons:
                 click.echo()
-                click.echo("\n".join(headline(c)))
+                click.echo("\n".join(headline(c, lang)))
                 emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
 

@@ -19,8 +19,9 @@ draws as HTML.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -339,16 +340,43 @@ class RoomSummary:
     seats: tuple[SeatSummary, SeatSummary, SeatSummary, SeatSummary]
     moves: tuple[Move, ...]
     tricks: tuple[Trick, ...]
+    #: a director's ruling carried by the record (``Ruling``/``RulingBy``/``RulingReason``
+    #: tags, docs/FORMAT.md): the N–S result that counts, who, why; ``result_ns`` stays the play's
+    ruling: RoomRuling | None = None
 
     def to_dict(self, level: int) -> dict[str, Any]:
         """JSON form of the room."""
-        return {
+        out: dict[str, Any] = {
             "room": self.room,
             "finish": [s.name for s in self.finish],
             "result_ns": self.result_ns,
             "seats": [s.to_dict(level) for s in self.seats],
             "tricks": [t.to_dict(level) for t in self.tricks],
         }
+        if self.ruling is not None:
+            out["ruling"] = self.ruling._asdict()
+        return out
+
+
+class RoomRuling(NamedTuple):
+    """A ruling on a room as an exported record carries it."""
+
+    result_ns: int
+    by: str
+    reason: str
+
+
+_RULING_RE = re.compile(r"^\s*(NS|EW)\s*\+?\s*([1-4])\s*$", re.IGNORECASE)
+
+
+def room_ruling(tags: dict[str, str]) -> RoomRuling | None:
+    """The ruling of a record's ``Ruling`` tags, or None (also for an unreadable one)."""
+    m = _RULING_RE.match(tags.get("Ruling", ""))
+    if m is None:
+        return None
+    levels = int(m.group(2))
+    return RoomRuling(levels if m.group(1).upper() == "NS" else -levels,
+                      tags.get("RulingBy", ""), tags.get("RulingReason", ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +441,7 @@ class BoardComparison:
     swing: int | None  # team X's: first room's N–S result − second's; None unless 2 ended rooms
     divergence: Divergence | None
     alignment: tuple[TrickRow, ...]
+    table: str | None = None  # the Table tag (the match of an event round), when given
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the whole comparison (cards as FORMAT.md tokens, in level order)."""
@@ -420,6 +449,7 @@ class BoardComparison:
         return {
             "event": self.event,
             "round": self.round,
+            "table": self.table,
             "board": self.board,
             "level": rank_name(lv),
             "leader": self.leader.name,
@@ -688,7 +718,10 @@ def compare_board(
                     f"{_where(other)} is not the board of {_where(base)}: the {what} differ"
                 )
     traces = [trace_room(r, rules) for r in records]
-    rooms = tuple(summarize_room(t, base.level) for t in traces)
+    rooms = tuple(
+        replace(summarize_room(t, base.level), ruling=room_ruling(r.tags))
+        for t, r in zip(traces, records, strict=True)
+    )
     swing = None
     if len(rooms) == 2 and rooms[0].result_ns is not None and rooms[1].result_ns is not None:
         swing = board_swing(rooms[0].result_ns, rooms[1].result_ns, rules)
@@ -717,24 +750,29 @@ def compare_board(
         swing=swing,
         divergence=divergence,
         alignment=align_tricks(rooms),
+        table=tags.get("Table"),
     )
 
 
 def group_boards(
     records: Iterable[DealRecord], board: str | None = None
 ) -> list[list[DealRecord]]:
-    """Group records by (Event, Round, Board), rooms ordered Open, Closed, then others.
+    """Group records by (Event, Round, Table, Board), rooms ordered Open, Closed, then others.
+
+    The ``Table`` tag (written by ``guandan event export``) keeps apart the matches of a
+    round that played the same boards; records without it group as before.
 
     With ``board``, only that board's group. A record without a ``Board`` tag cannot be
     paired with its other room: :class:`CompareError` names it.
     """
-    groups: dict[tuple[str, str, str], list[DealRecord]] = {}
+    groups: dict[tuple[str, str, str, str], list[DealRecord]] = {}
     for rec in records:
         if rec.board is None:
             raise CompareError(f"{_where(rec)}: the record has no Board tag to pair its rooms by")
         if board is not None and rec.board != board:
             continue
-        key = (rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.board)
+        key = (rec.tags.get("Event", ""), rec.tags.get("Round", ""), rec.tags.get("Table", ""),
+               rec.board)
         groups.setdefault(key, []).append(rec)
     if board is not None and not groups:
         raise CompareError(f"no record of board {board}")
@@ -769,10 +807,13 @@ def compare_file(
 def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
     """One summary row per board: results in the first two rooms, swing, first divergence."""
     rows = []
+    comparisons = list(comparisons)
+    by_table = any(c.table for c in comparisons)  # an exported event round: say which match
     for c in comparisons:
         first, second = c.rooms[0], c.rooms[1]
         rows.append(
-            {
+            ({"table": c.table or ""} if by_table else dict[str, Any]())
+            | {
                 "board": c.board,
                 "level": rank_name(c.level),
                 "leader": c.leader.name,

@@ -21,6 +21,7 @@ from duplicate import events
 from duplicate.db import make_engine, upgrade
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
+from duplicate.review.source import write_event_site
 
 #: The demo's database when none is given: a SQLite file in the current directory.
 DEFAULT_DB = "sqlite:///guandan-demo.sqlite"
@@ -101,7 +102,7 @@ def run_demo(
         say(f"{played.records} deals played by the bots, replayed and stored")
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
-        index = events.write_event_report(engine, name, outdir)
+        index = write_event_site(engine, name, str(outdir)).index
     finally:
         engine.dispose()
     return DemoResult(name, seed, match, tuple(rows), scored, index)

@@ -67,6 +67,7 @@ HEADER_TAGS: tuple[str, ...] = (
     "Event",
     "Date",
     "Round",
+    "Table",
     "Board",
     "Room",
     "North",

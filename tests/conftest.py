@@ -35,6 +35,9 @@ from duplicate.db import (
     upgrade,
 )
 
+#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py.
+pytest_plugins = ("conftest_browser",)
+
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
 

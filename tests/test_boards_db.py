@@ -275,12 +275,13 @@ def test_hand_records(seed: SeedFile) -> None:
     assert lines[0] == '[Event "Cup \\"A\\""]'
     assert lines[2:4] == ['[Level "7"]', '[Leader "E"]']
     html = render_html(board_set)
-    assert html.count('<section class="board"') == 3
+    assert html.count('<section class="hr-board"') == 3
     assert "&lt;b&gt;Cup&lt;/b&gt;" in html and "<b>Cup" not in html
-    assert "Level 7" in html and "Leader S" in html
+    assert "level 7" in html and "South leads" in html
     assert SECRET.hex() not in html
-    # the wild hearts of the level (H7 at level 7) are marked wherever they are dealt
-    assert html.count('<span class="wild">7</span>') == 6
+    # the wild hearts of the level (H7 at level 7) are marked wherever they are dealt:
+    # on the boards and again on the dealing slips
+    assert html.count('<span class="wildrank" title="wild heart">7</span>') == 2 * 6
 
 
 # --- published hand records, checked without a database ------------------------------------

@@ -120,7 +120,7 @@ def test_json_fields(match_file: Path) -> None:
     assert [d["board"] for d in data] == ["1", "2"]
     first = data[0]
     assert set(first) == {
-        "event", "round", "board", "level", "leader", "hands", "rooms", "swing", "divergence"
+        "event", "round", "table", "board", "level", "leader", "hands", "rooms", "swing", "divergence"
     }
     o1, c1 = results(match_file, "1")
     assert [r["result_ns"] for r in first["rooms"]] == [o1, c1] and first["swing"] == o1 - c1
@@ -160,7 +160,7 @@ def test_html_report(match_file: Path, tmp_path: Path) -> None:
     code, out = run(str(match_file), "--html", str(tmp_path / "site"))
     assert code == 0, out
     names = sorted(p.name for p in (tmp_path / "site").iterdir())
-    assert "index.html" in names and "report.css" in names
+    assert "index.html" in names and "guandan.css" in names
     assert sum(n.startswith("board-") for n in names) == 2
     board = next((tmp_path / "site").glob("board-*-1.html")).read_text(encoding="utf-8")
     assert "Chen &lt;Jie&gt;" in board and "Chen <Jie>" not in board

@@ -92,7 +92,7 @@ def test_whole_flow(db_url: str, tmp_path: Path) -> None:
     html_path = tmp_path / "cup.html"
     assert run(*deals, "export", "cup", "-f", "html", "-o", str(html_path)).exit_code == 0
     html = html_path.read_text()
-    assert html.count('<section class="board"') == 12
+    assert html.count('<section class="hr-board"') == 12
     # before the reveal, the secret is in no output and not in the database
     for text in (result.stdout, json.dumps(listing), json.dumps(shown), exported, html):
         assert secret not in text

@@ -1,4 +1,5 @@
-"""The HTML report (duplicate.report): well-formed pages, escaping, cards, links."""
+"""The HTML report (duplicate.report, duplicate.review): well-formed pages, escaping, cards,
+links, the movie's data, the pages a report folder holds."""
 
 from __future__ import annotations
 
@@ -25,13 +26,14 @@ from duplicate.report import (
     render_match,
     write_report,
 )
+from duplicate.review.movie import movie_data
 from duplicate.standings import StandingRow
 from engine.cards import parse_cards, parse_kind, parse_level
 from engine.seat import Seat
 
 EVIL = "<script>alert('x')</script> & Co"
 L7 = parse_level("7")
-VOID = {"meta", "link", "br", "hr", "img", "input"}
+VOID = {"meta", "link", "br", "hr", "img", "input", "path"}
 
 
 class Page(HTMLParser):
@@ -42,7 +44,6 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.stack: list[str] = []
         self.cards: list[tuple[str, str]] = []
-        self.steps: list[tuple[str, int]] = []
         self.links: list[str] = []
         self.text: list[str] = []
         self._card: str | None = None
@@ -55,8 +56,6 @@ class Page(HTMLParser):
         cls = a.get("class") or ""
         if tag == "span" and cls.split()[:1] == ["card"]:
             self._card = cls
-        if tag == "li" and "step" in cls.split():
-            self.steps.append((cls, int(a["data-i"] or "")))
         if tag == "a":
             self.links.append(a["href"] or "")
         if tag not in VOID:
@@ -89,36 +88,42 @@ def comp() -> BoardComparison:
 
 
 def test_cards_are_coloured_glyphs_in_level_order() -> None:
-    page = Page(cards_html(parse_cards("CT ST S2 H7 D7 SB HR"), L7))
+    page = Page(cards_html(parse_cards("CT ST S2 H7 D7 SB HR"), L7, "zh"))
     assert [t for _, t in page.cards] == ["2♠", "10♠", "10♣", "7♥", "7♦", "小王", "大王"]
     classes = dict((t, c) for c, t in page.cards)
     assert classes["7♥"] == "card red wild"  # the wild heart of level 7
     assert classes["7♦"] == "card red" and classes["10♣"] == "card"
-    assert classes["大王"] == "card joker red" and classes["小王"] == "card joker"
+    assert classes["大王"] == "card red joker" and classes["小王"] == "card joker"
     assert 'class="card red"' not in card_html(parse_kind("S9"), L7)
+    en = Page(cards_html(parse_cards("SB HR"), L7, "en"))
+    assert [t for _, t in en.cards] == ["BJ", "RJ"]
 
 
 def test_board_page_is_well_formed_and_escaped(comp: BoardComparison) -> None:
-    text = render_board(comp, title="Board 3 <open>", back=("match-x.html", "A & B"))
+    text = render_board(comp, title="Board 3 <open>", nav=(("match-x.html", "A & B"),))
     page = Page(text)
     assert EVIL not in text and "&lt;script&gt;" in text
     assert EVIL in page.all_text  # shown as text, not run
-    assert "Board 3 <open>" in page.all_text and "<open>" not in text
+    assert "Board 3 <open>" in page.all_text and "<open>" not in text.replace("<open>", "", 0)
+    assert "Board 3 &lt;open&gt;" in text
     assert page.links == ["match-x.html"]
-    assert "Swing to the first room's N–S team: -3" in page.all_text
-    assert "First divergence: action 2" in page.all_text
+    assert "Swing to the N–S pair of the Open room -3" in page.all_text
+    assert '<meta name="viewport"' in text and '<html lang="en">' in text
+    zh = render_board(comp, lang="zh")
+    assert '<html lang="zh-CN">' in zh and "开室" in zh
 
 
-def test_board_page_steps_and_divergence(comp: BoardComparison) -> None:
-    page = Page(render_board(comp))
-    # every action of both rooms is a step, numbered by its action index
-    assert len(page.steps) == len(comp.rooms[0].moves) + len(comp.rooms[1].moves) == 20
-    assert sorted({i for _, i in page.steps}) == list(range(10))
-    marked = [(c, i) for c, i in page.steps if "diverge" in c.split()]
-    assert [i for _, i in marked] == [1, 1]  # E's bomb in one room, E's pass in the other
-    assert any("pass" in c.split() for c, _ in marked)
-    # the hands around the table: 12 cards at the start, drawn twice (board and divergence)
-    assert len(page.cards) >= 12 + 9
+def test_board_page_holds_no_play_outside_the_movie_data(comp: BoardComparison) -> None:
+    text = render_board(comp)
+    outside = text.split('<script id="movie-data"')[0]
+    # the hands and plays come only as JSON for the script: no card drawn in the page
+    assert 'class="card' not in outside
+    data = movie_data(comp)
+    assert [len(r["moves"]) for r in data["rooms"]] == [len(r.moves) for r in comp.rooms]
+    assert data["divergence"]["index"] == 1  # E's bomb in one room, E's pass in the other
+    assert [c is None or c["f"] is None for c in data["divergence"]["choices"]] == [False, True]
+    alts = data["divergence"]["alternatives"]
+    assert alts["can_pass"] and alts["count"] >= 2 and any(a.get("chosen") for a in alts["plays"])
 
 
 def test_match_and_event_pages(comp: BoardComparison) -> None:
@@ -137,7 +142,7 @@ def test_match_and_event_pages(comp: BoardComparison) -> None:
         open_players=(EVIL, "e", "s", "w"),
         closed_players=("a", "b", "c", "d"),
     )
-    mtext = render_match(match, back=("index.html", "Cup"))
+    mtext = render_match(match, nav=(("index.html", "Cup"),))
     mpage = Page(mtext)
     assert EVIL not in mtext and "Tigers <X>" in mpage.all_text
     assert mpage.links == ["index.html", board_page(match, lines[0])]
@@ -148,7 +153,7 @@ def test_match_and_event_pages(comp: BoardComparison) -> None:
     etext = render_event(event)
     epage = Page(etext)
     assert "Cup <2026>" in epage.all_text and "<2026>" not in etext
-    assert epage.links == [match_page(match)]
+    assert match_page(match) in epage.links
     assert "Lions & Co" in epage.all_text and "Standings" in epage.all_text
 
 
@@ -157,16 +162,19 @@ def test_write_report_links_resolve(comp: BoardComparison, tmp_path: Path) -> No
     assert event.matches[0].margin == -3 and event.standings == ()
     written = write_report(tmp_path / "out", event)
     names = sorted(p.name for p in written)
+    m = event.matches[0]
     assert names == sorted(
-        ["report.css", "index.html", match_page(event.matches[0]),
-         board_page(event.matches[0], event.matches[0].boards[0])]
+        ["guandan.css", "movie.js", "index.html", "crosstable.html", "players.html",
+         "team-1.html", "team-2.html", match_page(m), board_page(m, m.boards[0])]
     )
     for path in written:
         if path.suffix == ".html":
             page = Page(path.read_text(encoding="utf-8"))
             for link in page.links:
                 assert (path.parent / link).is_file(), f"{path.name} links to missing {link}"
-            assert 'href="report.css"' in path.read_text(encoding="utf-8")
+            assert 'href="guandan.css"' in path.read_text(encoding="utf-8")
+    # built again from the same data: nothing is rewritten
+    assert write_report(tmp_path / "out", event) == []
 
 
 def test_write_report_refusals(comp: BoardComparison, tmp_path: Path) -> None:
@@ -179,3 +187,22 @@ def test_write_report_refusals(comp: BoardComparison, tmp_path: Path) -> None:
         write_report(afile, EventReport("E", (), (match,)))
     with pytest.raises(ReportError, match="no compared board"):
         match_report([])
+
+
+def test_an_unwritable_report_folder_is_one_clear_error(comp: BoardComparison,
+                                                         tmp_path: Path) -> None:
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    with pytest.raises(ReportError, match="cannot write the report into .*Not a directory"):
+        write_report(afile / "site", match_report([comp]))
+
+
+def test_a_lost_page_is_written_again(comp: BoardComparison, tmp_path: Path) -> None:
+    event = match_report([comp])
+    write_report(tmp_path / "s", event)
+    m = event.matches[0]
+    lost = tmp_path / "s" / board_page(m, m.boards[0])
+    lost.unlink()
+    (tmp_path / "s" / "players.html").unlink()
+    again = {p.name for p in write_report(tmp_path / "s", event)}
+    assert again == {lost.name, "players.html"} and lost.stat().st_size > 1000

@@ -1,0 +1,87 @@
+"""The plain data the review pages are drawn from.
+
+Whoever holds results (a ``.gdn`` file, the event database, the hall service) fills these
+and the templates draw them; nothing here reads a database or writes a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from duplicate.compare import BoardComparison
+from duplicate.standings import StandingRow
+from engine.seat import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A director's decision on one room of a board: the result that counts, who, why.
+
+    ``recorded`` is the N–S result of the record as played (``None`` without a record);
+    ``counted`` the result the score uses. Both are kept so that every output can show
+    the result that counts and the original record."""
+
+    room: str  # "open" / "closed"
+    by: str
+    reason: str
+    at: str | None
+    before: str
+    after: str
+    recorded: int | None = None
+    counted: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One board of a match: the two rooms' N–S results (those that count) and X's swing.
+
+    ``status`` is ``played`` or why a board was not (``unfinished``, ``not in yet``); such
+    a board is shown with its status, never dropped. ``comparison``, when given and the
+    board may be shown (``visible``), gets a page of its own that the line links to.
+    """
+
+    board: str
+    level: int
+    leader: Seat
+    open_ns: int | None
+    closed_ns: int | None
+    swing: int | None
+    status: str = "played"
+    comparison: BoardComparison | None = None
+    rulings: tuple[Ruling, ...] = ()
+    visible: bool = True
+    digest: str = ""  # what the board page is drawn from (records, rulings): for rebuilds
+    records: tuple[str, ...] = ()  # the rooms' record texts (open, closed), "" for none
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A match of team X against team Y, board by board (X: N–S open, E–W closed)."""
+
+    key: str  # unique within the event; names the match's page
+    round: str  # "" when not known
+    team_x: str
+    team_y: str
+    boards: tuple[BoardLine, ...]
+    margin: int  # X's margin: the sum of its swings
+    points_x: float | None = None
+    points_y: float | None = None
+    open_players: tuple[str, str, str, str] = ("", "", "", "")  # N E S W
+    closed_players: tuple[str, str, str, str] = ("", "", "", "")
+    #: "" for a complete match; else what is missing ("not played yet", "3 of 8 boards in")
+    state: str = ""
+    table: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventReport:
+    """All an event's report shows: its name, the standings and its matches."""
+
+    name: str
+    standings: tuple[StandingRow, ...]
+    matches: tuple[MatchSummary, ...]
+    notes: tuple[str, ...] = field(default=())
+    lang: str = "en"
+    #: (round, board) the library releases to players (duplicate.events.release); None for
+    #: a report not drawn from an event's store (the pages' own rule applies then)
+    released: frozenset[tuple[str, str]] | None = None

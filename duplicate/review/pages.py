@@ -1,0 +1,231 @@
+"""Every page of an event's report, as (file name, HTML) from :class:`EventReport`.
+
+Pages: ``index.html`` (standings, matches by round, rulings), ``crosstable.html``,
+``players.html`` (per-player statistics), one ``team-N.html`` a team, one
+``match-….html`` a match and one ``board-….html`` a board that may be shown
+(:func:`duplicate.review.visibility.board_visible`). Board pages are the costly ones
+(a replay of both rooms each); :func:`board_pages` takes a cache so that an unchanged
+board is not drawn again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from duplicate import vocab
+from duplicate.compare import BoardComparison
+from duplicate.errors import DuplicateError
+from duplicate.i18n import translator
+from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
+from duplicate.review.movie import movie_data, movie_json
+from duplicate.review.render import render, status_text
+from duplicate.review.stats import PlayerStats
+from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat
+
+
+class ReportError(DuplicateError):
+    """Report data that cannot be drawn (duplicate page names, an unusable output folder)."""
+
+
+#: The standings' criteria (``StandingRow.decided_by``) the catalogue names.
+DECIDED = ("points", "progressive", "rounds_won", "swing", "levels", "opponents_points", "draw")
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of ``text`` (letters, digits, ``-`` and ``_`` only)."""
+    s = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+    return s or "x"
+
+
+def match_page(match: MatchSummary) -> str:
+    """The file name of a match's page."""
+    return f"match-{slug(match.key)}.html"
+
+
+def board_page(match: MatchSummary, line: BoardLine) -> str:
+    """The file name of a board's page inside a match."""
+    return f"board-{slug(match.key)}-{slug(line.board)}.html"
+
+
+def has_page(line: BoardLine) -> bool:
+    """True when a board line gets a page: it may be shown and both rooms are there."""
+    return line.visible and (
+        line.comparison is not None or (len(line.records) == 2 and all(line.records))
+    )
+
+
+def team_ids(event: EventReport) -> dict[str, int]:
+    """Team name -> number of its page (``team-N.html``), in order of first appearance."""
+    ids: dict[str, int] = {}
+    for name in [str(r.team) for r in event.standings] + [
+        n for m in event.matches for n in (m.team_x, m.team_y)
+    ]:
+        ids.setdefault(name, len(ids) + 1)
+    return ids
+
+
+@dataclass(frozen=True, slots=True)
+class Nav:
+    """A breadcrumb: (link, label) pairs above the page's title."""
+
+    links: tuple[tuple[str, str], ...]
+
+
+def ruling_note(r: Ruling, lang: str) -> str:
+    """``Ruling by Zhou (revoke): counts 南北升1级; record 南北升3级``."""
+    t = translator(lang)
+    text = t("report.ruling.line", result=vocab.result_text(r.counted, lang), by=r.by,
+             reason=r.reason)
+    if r.recorded is not None:
+        text += "; " + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
+    return text
+
+
+def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, str]:
+    """A room's result as shown: the one that counts, and a ruling note when ruled."""
+    value = line.open_ns if room == "open" else line.closed_ns
+    ruled = next((r for r in line.rulings if r.room == room), None)
+    text = "—" if value is None and line.status != "played" else vocab.result_text(value, lang)
+    return {"text": text, "signed": "" if value is None else f"{value:+d}",
+            "ruling": ruling_note(ruled, lang) if ruled is not None else ""}
+
+
+def render_board(
+    comp: BoardComparison,
+    *,
+    lang: str = "en",
+    title: str | None = None,
+    nav: Sequence[tuple[str, str]] = (),
+    line: BoardLine | None = None,
+    team_x: str | None = None,
+    rules: Ruleset = COMPETITION,
+    static: str = "",
+) -> str:
+    """One board's page: header (level, leader, results that count, rulings, swing) and
+    the movie of its rooms (``static/movie.js``)."""
+    t = translator(lang)
+    rulings = line.rulings if line is not None else ()
+    rooms = []
+    for i, r in enumerate(comp.rooms):
+        key = r.room.lower()
+        if line is not None and key in ("open", "closed"):
+            cell = result_cell(line, key, lang)
+        else:
+            cell = {"text": vocab.result_text(r.result_ns, lang), "signed": "", "ruling": ""}
+        rooms.append({"label": t("report.room." + key) if key in ("open", "closed") else r.room,
+                      "players": list(zip([vocab.seat_name(s, lang) for s in Seat], r.players,
+                                          strict=True)),
+                      "result": cell, "first": i == 0})
+    swing = line.swing if line is not None else comp.swing
+    data = movie_data(comp, lang, rules, rulings)
+    return render(
+        "board.html", lang, static,
+        title=title or t("report.board.title", board=comp.board or "?"),
+        nav=list(nav), level=vocab.level_text(comp.level, lang),
+        leader=vocab.seat_name(comp.leader, lang), rooms=rooms, swing=swing,
+        swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
+        movie=movie_json(data),
+    )
+
+
+def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[str, str]] = (),
+                 team_links: dict[str, str] | None = None, static: str = "") -> str:
+    """A match's page: both rooms' seating and every board with results and swing."""
+    rows = []
+    for line in match.boards:
+        rows.append({
+            "board": line.board,
+            "link": board_page(match, line) if has_page(line) else "",
+            "level": vocab.level_text(line.level, lang),
+            "leader": vocab.seat_name(line.leader, lang),
+            "open": result_cell(line, "open", lang),
+            "closed": result_cell(line, "closed", lang),
+            "swing": line.swing,
+            "status": "" if line.status == "played" else status_text(line.status, lang),
+        })
+    seats = [vocab.seat_name(s, lang) for s in Seat]
+    return render(
+        "match.html", lang, static, match=match, rows=rows, nav=list(nav),
+        team_links=team_links or {},
+        open_seating=list(zip(seats, match.open_players, strict=True)),
+        closed_seating=list(zip(seats, match.closed_players, strict=True)),
+    )
+
+
+def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> str:
+    """The event's index page: standings, matches by round, rulings."""
+    ids = team_ids(event)
+    rounds: dict[str, list[MatchSummary]] = {}
+    for m in event.matches:
+        rounds.setdefault(m.round, []).append(m)
+    rulings = [
+        (m, line, r) for m in event.matches for line in m.boards for r in line.rulings
+    ]
+    return render(
+        "event.html", lang, static, event=event, rounds=rounds, team_ids=ids,
+        decided_keys=DECIDED,
+        match_page=match_page, rulings=[
+            {"match": m, "board": line.board, "room": r.room, "note": ruling_note(r, lang),
+             "at": r.at or ""} for m, line, r in rulings
+        ],
+    )
+
+
+def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "") -> str:
+    """Every team (numbered as its page) by round: its opponent's number, its margin and
+    its match points in that round's match, linking the match."""
+    ids = team_ids(event)
+    rounds = list(dict.fromkeys(m.round for m in event.matches))
+    cells: dict[tuple[str, str], list[dict[str, object]]] = {}
+    for m in event.matches:
+        for me, them, sign, pts in ((m.team_x, m.team_y, 1, m.points_x),
+                                    (m.team_y, m.team_x, -1, m.points_y)):
+            cells.setdefault((me, m.round), []).append(
+                {"opponent": them, "margin": sign * m.margin, "points": pts,
+                 "page": match_page(m)})
+    return render("crosstable.html", lang, static, event=event, names=list(ids), ids=ids,
+                  rounds=rounds, cells=cells)
+
+
+def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
+                ids: dict[str, int] | None = None) -> str:
+    """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`)."""
+    mine = [m for m in event.matches if team in (m.team_x, m.team_y)]
+    players: list[str] = []
+    for m in mine:
+        x = m.team_x == team
+        for room, seats in (("open", (0, 2) if x else (1, 3)), ("closed", (1, 3) if x else (0, 2))):
+            names = m.open_players if room == "open" else m.closed_players
+            for s in seats:
+                if names[s] and names[s] not in players:
+                    players.append(names[s])
+    row = next((r for r in event.standings if str(r.team) == team), None)
+    return render("team.html", lang, static, event=event, team=team, matches=mine,
+                  players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
+                  board_page=board_page, has_page=has_page)
+
+
+def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",
+                   static: str = "") -> str:
+    """Per-player statistics over the boards that may be shown."""
+    return render("players.html", lang, static, event=event, stats=stats)
+
+
+def board_pages(event: EventReport, lang: str, rules: Ruleset,
+                lines: Iterable[tuple[MatchSummary, BoardLine]]) -> dict[str, str]:
+    """The pages of the given boards (each must carry a comparison and be visible)."""
+    pages: dict[str, str] = {}
+    for m, line in lines:
+        assert line.comparison is not None
+        t = translator(lang)
+        title = t("report.board.match_title", board=line.board, x=m.team_x, y=m.team_y)
+        if m.round:
+            title += " · " + t("report.round", round=m.round)
+        pages[board_page(m, line)] = render_board(
+            line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
+            nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
+        )
+    return pages

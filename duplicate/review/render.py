@@ -1,0 +1,82 @@
+"""The Jinja2 environment of every HTML page (templates in ``duplicate/templates``).
+
+Autoescaping is on for everything; pages get ``t`` (the catalogue's translator for the
+page's language), ``lang``, ``static`` (the URL prefix of ``guandan.css`` and
+``movie.js``) and the filters below. The hall service renders the same templates with its
+own ``static`` prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from duplicate import vocab
+from duplicate.i18n import normalise_language, translator
+
+
+def signed(value: int | float | None) -> str:
+    """``+3``, ``-2``, ``0``; ``—`` for nothing."""
+    if value is None:
+        return "—"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:+g}"
+    return f"{int(value):+d}" if value else "0"
+
+
+_PARTIAL = re.compile(r"^(\d+) of (\d+) boards in$")
+
+
+def status_text(status: str, lang: str) -> str:
+    """A board line's status in the page's language (``not in yet`` → 尚未交齐)."""
+    t = translator(lang)
+    if status == "not in yet":
+        return t("report.status.not_in")
+    if status == "unfinished":
+        return t("report.status.unfinished")
+    return status  # a reason given by the director, as written
+
+
+def state_text(state: str, lang: str) -> str:
+    """A match's state in the page's language (``3 of 8 boards in`` → 已交3/8副)."""
+    t = translator(lang)
+    if state == "not played yet":
+        return t("report.state.not_played")
+    m = _PARTIAL.match(state)
+    if m:
+        return t("report.state.partial", n=m.group(1), m=m.group(2))
+    return state
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The one environment: package templates, autoescape, strict undefined."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("duplicate", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["signed"] = signed
+    env.globals["vocab"] = vocab
+    env.globals["state_text"] = state_text
+    env.globals["status_text"] = status_text
+    return env
+
+
+def render(template: str, lang: str = "en", static: str = "", **context: Any) -> str:
+    """Render ``template`` in ``lang`` with ``context``."""
+    code = normalise_language(lang)
+    return environment().get_template(template).render(
+        lang=code, t=translator(code), static=static, **context
+    )
+
+
+def static_text(name: str) -> str:
+    """The text of a file of ``duplicate/static`` (``guandan.css``, ``movie.js``)."""
+    return resources.files("duplicate").joinpath("static", name).read_text(encoding="utf-8")

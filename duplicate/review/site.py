@@ -1,0 +1,208 @@
+"""Writing an event's report folder, incrementally.
+
+``manifest.json`` in the folder keeps, for every page written, the SHA-256 of its text,
+and for every board page the digest of what it was drawn from (both rooms' records, the
+rulings, the results that count) with the board's per-player figures. A new build draws
+only the board pages whose digest changed (a board page is the costly part: both rooms
+are replayed) and writes only the files whose text changed; the other pages (index,
+matches, teams, cross-table, players) are drawn again, which is cheap, and rewritten only
+when their text differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from duplicate.compare import compare_board
+from duplicate.gdn import loads
+from duplicate.review.model import BoardLine, EventReport, MatchSummary
+from duplicate.review.pages import (
+    ReportError,
+    board_page,
+    board_pages,
+    match_page,
+    render_crosstable,
+    render_event,
+    render_match,
+    render_players,
+    render_team,
+    team_ids,
+)
+from duplicate.review.render import static_text
+from duplicate.review.stats import board_stats, compact, merge
+from duplicate.review.visibility import visible_boards
+from engine.ruleset import COMPETITION, Ruleset
+
+MANIFEST = "manifest.json"
+#: Bumped when the pages' drawing changes: every board page is drawn again.
+VERSION = 2
+ASSETS = ("guandan.css", "movie.js")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteResult:
+    """What a build did: files written, board pages drawn, files left as they were."""
+
+    index: Path
+    written: tuple[Path, ...]
+    boards_drawn: int
+    unchanged: int
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _load_manifest(out: Path, lang: str) -> dict[str, Any]:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != VERSION or data.get("lang") != lang:
+        return {}
+    return data
+
+
+def folder_language(outdir: str | Path) -> str | None:
+    """The language a report folder was written in (its manifest's), if any."""
+    try:
+        data = json.loads((Path(outdir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    lang = data.get("lang") if isinstance(data, dict) else None
+    return lang if isinstance(lang, str) else None
+
+
+def _with_comparison(line: BoardLine, rules: Ruleset) -> BoardLine:
+    if line.comparison is not None or not all(line.records):
+        return line
+    records = [loads(text)[0] for text in line.records]
+    return replace(line, comparison=compare_board(records, rules))
+
+
+def _match_key(m: MatchSummary) -> tuple[object, ...]:
+    """All a match page shows (the records and comparisons aside: the digest stands for them)."""
+    lines = tuple(
+        (ln.board, ln.level, ln.leader, ln.open_ns, ln.closed_ns, ln.swing, ln.status,
+         ln.rulings, ln.visible, ln.digest)
+        for ln in m.boards
+    )
+    return (m.key, m.round, m.team_x, m.team_y, m.margin, m.points_x, m.points_y,
+            m.open_players, m.closed_players, m.state, lines)
+
+
+def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = None,
+               rules: Ruleset = COMPETITION) -> SiteResult:
+    """Write (or bring up to date) the event's report in ``outdir``."""
+    lang = lang or event.lang
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"report folder {str(out)!r} exists and is not a folder")
+    old = _load_manifest(out, lang)
+    old_pages: dict[str, str] = old.get("pages", {})
+    old_boards: dict[str, dict[str, Any]] = old.get("boards", {})
+    visible = visible_boards(event.matches, event.released)
+    pages: dict[str, str] = {}
+    boards: dict[str, dict[str, Any]] = {}
+    to_draw: list[tuple[MatchSummary, BoardLine]] = []
+    matches: list[MatchSummary] = []
+    seen_match: set[str] = set()
+    for m in event.matches:
+        mname = match_page(m)
+        if mname in seen_match:
+            raise ReportError(f"two matches with the same page name {mname!r}: keys must differ")
+        seen_match.add(mname)
+        lines = []
+        for line in m.boards:
+            shown = (m.round, line.board) in visible and (
+                line.comparison is not None or (len(line.records) == 2 and all(line.records)))
+            line = replace(line, visible=shown)
+            lines.append(line)
+            if not shown:
+                continue
+            name = board_page(m, line)
+            if name in boards:
+                raise ReportError(f"match {m.key!r}: two boards with the same page name {name!r}")
+            digest = _sha("\x00".join((line.digest or repr(line.comparison), event.name,
+                                       m.team_x, m.team_y, m.round)))
+            prev = old_boards.get(name)
+            if (prev and prev.get("digest") == digest and line.digest and name in old_pages
+                    and (out / name).exists()):
+                boards[name] = prev
+                pages[name] = ""  # unchanged: not drawn again
+            else:
+                boards[name] = {"digest": digest}
+                to_draw.append((m, line))
+        matches.append(replace(m, boards=tuple(lines)))
+    event = replace(event, matches=tuple(matches))
+    drawn_lines = [(m, _with_comparison(line, rules)) for m, line in to_draw]
+    for m, line in drawn_lines:
+        assert line.comparison is not None
+        boards[board_page(m, line)]["stats"] = compact(board_stats(line.comparison))
+    pages.update(board_pages(event, lang, rules, drawn_lines))
+    pages["index.html"] = render_event(event, lang=lang)
+    pages["crosstable.html"] = render_crosstable(event, lang=lang)
+    pages["players.html"] = render_players(
+        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang)
+    old_inputs: dict[str, str] = old.get("inputs", {})
+    inputs: dict[str, str] = {}
+
+    def unchanged(name: str, key: object) -> bool:
+        """True when the page's input is as at the last build (then it is not drawn)."""
+        inputs[name] = _sha(repr(key))
+        if old_inputs.get(name) == inputs[name] and name in old_pages and (out / name).exists():
+            pages[name] = ""
+            return True
+        return False
+
+    ids = team_ids(event)
+    match_keys = {m.key: _match_key(m) for m in event.matches}
+    rows = {str(r.team): r for r in event.standings}
+    for team, number in ids.items():
+        name = f"team-{number}.html"
+        key = (team, rows.get(team), event.name, ids,
+               [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)])
+        if not unchanged(name, key):
+            pages[name] = render_team(event, team, lang=lang, ids=ids)
+    for m in event.matches:
+        name = match_page(m)
+        if not unchanged(name, (match_keys[m.key], event.name)):
+            pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),))
+    for asset in ASSETS:
+        pages[asset] = static_text(asset)
+    try:
+        return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw))
+    except OSError as exc:  # a folder that cannot be made or written: one clear line
+        raise ReportError(f"cannot write the report into {str(out)!r}: "
+                          f"{exc.strerror or exc}") from exc
+
+
+def _write(out: Path, pages: dict[str, str], old_pages: dict[str, str],
+           boards: dict[str, dict[str, Any]], inputs: dict[str, str], lang: str,
+           drawn: int) -> SiteResult:
+    """Write the pages whose text changed, remove those gone, and the manifest."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    hashes: dict[str, str] = {}
+    for name, text in pages.items():
+        if text == "" and name in old_pages:
+            hashes[name] = old_pages[name]
+            continue
+        h = _sha(text)
+        hashes[name] = h
+        path = out / name
+        if old_pages.get(name) == h and path.exists():
+            continue
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for name in set(old_pages) - set(hashes):  # pages no longer part of the report
+        (out / name).unlink(missing_ok=True)
+    manifest = {"version": VERSION, "lang": lang, "pages": hashes, "boards": boards,
+                "inputs": inputs}
+    (out / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True),
+                                encoding="utf-8")
+    return SiteResult(out / "index.html", tuple(written), drawn, len(hashes) - len(written))

@@ -1,0 +1,194 @@
+"""An event's report data from the database.
+
+Everything this package reads from the one store of played deals (duplicate.store: the
+current result is a query on its append-only log) goes through the few functions of this
+module: :func:`stored_rooms` (records and the results that count, by round, table, board
+and room), :func:`rulings` (who ruled what and why) and :func:`released` (the library's
+rule of which boards players may see) are the data access;
+:func:`event_data` assembles the report from them and ``events.event_report``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Engine
+
+from duplicate.db import check_schema, session_scope
+from duplicate.gdn import loads
+from duplicate.i18n import translator
+from duplicate.review.model import EventReport, Ruling
+from duplicate.scoring import room_result
+from duplicate.store import RULING_NOTE
+from engine.ruleset import COMPETITION, Ruleset
+
+RoomKey = tuple[int, int, int, str]  # round, table, board, room ("open"/"closed")
+#: The note the store gives a result set by a director's ruling (events.correct_result).
+RULING_REASON = RULING_NOTE
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """One room of a board as stored: its record (if any) and the result that counts."""
+
+    record: str | None
+    ns_result: int | None
+    status: str
+    reason: str | None
+
+
+def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
+    """Every stored room of the event (or of one round), by round, table, board, room: the
+    current result (a query on the store's log) and the record it rests on."""
+    from duplicate.events.base import _current, _current_texts, _event_row, _matches, _rounds
+
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        out: dict[RoomKey, StoredRoom] = {}
+        for rnd in _rounds(session, ev):
+            if round_no is not None and rnd.number != round_no:
+                continue
+            tables = {m.id: m.table_no for m in _matches(session, rnd)}
+            current = _current(session, list(tables))
+            texts = _current_texts(session, list(tables))
+            for (mid, board, room), now in current.items():
+                s = now.state
+                out[(rnd.number, tables[mid], board, room)] = StoredRoom(
+                    texts.get((mid, board, room)), s.ns_result, s.status, s.note
+                )
+        return out
+
+
+def released(engine: Engine, event: str) -> frozenset[tuple[str, str]]:
+    """(round, board) of every board the library releases to players
+    (:mod:`duplicate.events.release`: every table has it in, or the director released it)."""
+    from duplicate.events import unreleased_boards
+    from duplicate.events.base import _event_row, _round_boards, _rounds
+
+    held = unreleased_boards(engine, event)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        return frozenset(
+            (str(rnd.number), str(b))
+            for rnd in _rounds(session, ev)
+            for b in _round_boards(ev, rnd)
+            if b not in held.get(rnd.number, ())
+        )
+
+
+def rulings(engine: Engine, event: str) -> dict[RoomKey, dict[str, Any]]:
+    """The latest logged change of every corrected room: who, when, why, before, after."""
+    from duplicate.events import list_corrections
+
+    out: dict[RoomKey, dict[str, Any]] = {}
+    for c in list_corrections(engine, event):
+        out[(c["round"], c["table"], c["board"], c["room"])] = c
+    return out
+
+
+def recorded_result(text: str | None, rules: Ruleset = COMPETITION) -> int | None:
+    """The N–S result a stored record's own Result tag says (the play as recorded)."""
+    if not text:
+        return None
+    rec = loads(text)[0]
+    if rec.result is None:
+        return None
+    side, levels = rec.result
+    return room_result(side, levels, rules)
+
+
+def ruling_of(key: RoomKey, room: StoredRoom, log: dict[RoomKey, dict[str, Any]],
+              rules: Ruleset = COMPETITION) -> Ruling | None:
+    """The ruling on a room, when the result that counts was set by a director."""
+    if room.reason != RULING_REASON:
+        return None
+    c = log.get(key, {})
+    return Ruling(
+        room=key[3], by=str(c.get("by", "?")), reason=str(c.get("reason", "")),
+        at=c.get("at"), before=str(c.get("before", "")), after=str(c.get("after", "")),
+        recorded=recorded_result(room.record, rules), counted=room.ns_result,
+    )
+
+
+_KEY = re.compile(r"^r(\d+)-t(\d+)$")
+
+
+def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventReport, Ruleset]:
+    """The event's report data (matches without comparisons: each board line carries its
+    records and a digest instead, so that only changed boards are replayed) and its rules."""
+    from duplicate.events import event_report, event_rules
+
+    base = event_report(engine, event, compare=False)
+    rules = event_rules(engine, event)
+    rooms = stored_rooms(engine, event)
+    log = rulings(engine, event)
+    matches = []
+    for m in base.matches:
+        km = _KEY.match(m.key)
+        rnd, table = (int(km.group(1)), int(km.group(2))) if km else (0, 0)
+        lines = []
+        for line in m.boards:
+            keys = [(rnd, table, int(line.board), room) for room in ("open", "closed")]
+            stored = [rooms.get(k) for k in keys]
+            texts = tuple((s.record or "") if s is not None else "" for s in stored)
+            found = [ruling_of(k, s, log, rules) for k, s in zip(keys, stored, strict=True)
+                     if s is not None]
+            rs = tuple(r for r in found if r is not None)
+            digest = hashlib.sha256(
+                "\x00".join([*texts, repr(rs), repr((line.open_ns, line.closed_ns, line.swing,
+                                                     line.status))]).encode()
+            ).hexdigest()
+            lines.append(replace(line, rulings=rs, digest=digest, records=texts))
+        matches.append(replace(m, boards=tuple(lines), table=table))
+    return replace(base, matches=tuple(matches), lang=lang, released=released(engine, event),
+                   notes=event_notes(engine, event, base.notes, lang)), rules
+
+
+_AFTER = re.compile(r"after round (\d+)")
+
+
+def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """The lines under the event's title (format, scale, rules; standings after which
+    round) in the page's language."""
+    from duplicate.events import get_event
+    from duplicate.records import describe_rules
+
+    t = translator(lang)
+    info = get_event(engine, event)
+    fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
+    first = t("report.note.format", format=fmt, rounds=info.rounds, boards=info.boards_per_round,
+              scale=info.scale.name, unfinished=info.unfinished.value.replace("_", " "),
+              rules=describe_rules(info.rules))
+    after = next((m for m in (_AFTER.search(n) for n in notes) if m), None)
+    second = (t("report.note.after", round=after.group(1)) if after
+              else t("report.note.none"))
+    return (first, second)
+
+
+def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None) -> Any:
+    """Bring the event's report folder up to date (``duplicate.review.site``); without
+    ``lang``, in the language the folder was written in (English for a new one)."""
+    from duplicate.review.site import folder_language, write_site
+
+    lang = lang or folder_language(outdir) or "en"
+    data, rules = event_data(engine, event, lang)
+    return write_site(outdir, data, lang=lang, rules=rules)
+
+
+def match_rulings(engine: Engine, event: str, round_no: int, table: int,
+                  rules: Ruleset = COMPETITION) -> list[tuple[int, Ruling]]:
+    """(board, ruling) of every ruled room of one match, board by board, open first."""
+    rooms = stored_rooms(engine, event, round_no)
+    log = rulings(engine, event)
+    out = []
+    for key in sorted(rooms, key=lambda k: (k[2], k[3] != "open")):
+        if key[1] != table:
+            continue
+        ruling = ruling_of(key, rooms[key], log, rules)
+        if ruling is not None:
+            out.append((key[2], ruling))
+    return out

@@ -1,0 +1,52 @@
+"""A board's comparison as a few lines for a terminal, in a player's words and in the
+language asked (``guandan compare``): results (南北升2级), finishes (头游 东), the swing,
+the first divergence with what each room did, cards in the one convention of
+:mod:`duplicate.vocab` (10, 大王, a wild heart where it stands)."""
+
+from __future__ import annotations
+
+from duplicate import vocab
+from duplicate.compare import BoardComparison
+from duplicate.i18n import translator
+
+
+def headline(c: BoardComparison, lang: str = "en") -> list[str]:
+    """The comparison's headline lines (``compare.headline`` in words)."""
+    t = translator(lang)
+    lv = c.level
+    def label(room: str) -> str:
+        key = room.lower()
+        return t(f"report.room.{key}") if key in ("open", "closed") else room
+
+    rooms = []
+    for r in c.rooms:
+        dd = r.result_ns is not None and abs(r.result_ns) >= 3
+        rooms.append(t("compare.room", room=label(r.room), result=vocab.result_text(r.result_ns, lang),
+                       finish=vocab.finish_text(r.finish, lang, dd)))
+    lines = [t("compare.board", board=c.board or "?", level=vocab.level_text(lv, lang),
+               leader=vocab.seat_name(c.leader, lang))]
+    lines += [f"  {r}" for r in rooms]
+    for r in c.rooms:
+        if r.ruling is not None:
+            lines.append("  " + label(r.room) + ": " + t(
+                "report.ruling.line", result=vocab.result_text(r.ruling.result_ns, lang),
+                by=r.ruling.by, reason=r.ruling.reason))
+    if c.swing is not None:
+        lines.append("  " + t("compare.swing", swing=f"{c.swing:+d}" if c.swing else "0"))
+    d = c.divergence
+    if d is None:
+        lines.append("  " + t("compare.same"))
+        return lines
+    if d.to_beat is None:
+        situation = t("report.div.leads")
+    else:
+        by = vocab.seat_name(d.to_beat_by, lang) if d.to_beat_by is not None else "—"
+        situation = t("report.div.to_beat", play=vocab.describe_play(d.to_beat, lv, lang), seat=by)
+    lines.append("  " + t("compare.diverge", index=d.index + 1,
+                          seat=vocab.seat_name(d.turn, lang), situation=situation))
+    for room, m in zip(c.rooms, d.moves, strict=True):
+        did = (t("report.movie.finished") if m is None else
+               f"{vocab.seat_name(m.seat, lang)} {vocab.play_text(m.combo, lv, lang)}")
+        lines.append(f"    {label(room.room)}: {did}")
+    lines.append("  " + t("compare.position", position=d.position))
+    return lines

@@ -1,0 +1,259 @@
+/* The board "movie" (duplicate/review/movie.py makes its data).
+ *
+ * The page carries the deal as JSON in <script id="movie-data" type="application/json">;
+ * this script reads it, removes it from the DOM, and draws the position after the current
+ * step only: nothing after the current step is ever in the DOM. Rooms step together by
+ * decision point (action index). Controls: buttons, ←/→ (action), ↑/↓ or Shift+←/→
+ * (trick), Home/End, swipe; deep links #open=37 (after action 37), #diverge, #end.
+ */
+(function () {
+  "use strict";
+  var src = document.getElementById("movie-data");
+  var root = document.getElementById("movie");
+  if (!src || !root) { return; }
+  var D = JSON.parse(src.textContent);
+  src.parentNode.removeChild(src);
+  var W = D.words;
+  var max = 0;
+  D.rooms.forEach(function (r) { max = Math.max(max, r.moves.length); });
+  var k = 0;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+  function card(f) {
+    var c = el("span", f.c, f.t);
+    c.title = f.h;
+    c.setAttribute("data-k", f.k);
+    if (f.a) { var s = el("sup", "as", "=" + f.a); c.appendChild(s); }
+    return c;
+  }
+  function cards(list) {
+    var box = el("span", "cards");
+    if (!list || !list.length) { box.appendChild(el("span", "none", "—")); }
+    (list || []).forEach(function (f) { box.appendChild(card(f)); });
+    return box;
+  }
+  function play(p) {
+    var box = el("span", "play");
+    if (!p) { box.appendChild(el("span", "none", W.finished)); return box; }
+    box.appendChild(el("span", "what", p.d));
+    if (p.f) { box.appendChild(document.createTextNode(" ")); box.appendChild(cards(p.f)); }
+    return box;
+  }
+
+  // the position of a room after its first n actions, computed from the JSON
+  function position(room, n) {
+    var hands = D.hands.map(function (h) { return h.slice(); });
+    var counts = [27, 27, 27, 27], bao = [false, false, false, false];
+    var lead = 0, jf = false;
+    n = Math.min(n, room.moves.length);
+    for (var i = 0; i < n; i++) {
+      var m = room.moves[i];
+      if (m.lead) { lead = i; jf = !!m.jf; }
+      if (m.f) {
+        m.f.forEach(function (f) {
+          var h = hands[m.s];
+          for (var j = 0; j < h.length; j++) { if (h[j].k === f.k) { h.splice(j, 1); break; } }
+        });
+      }
+      counts[m.s] = m.n;
+      if (m.bao) { bao[m.s] = true; }
+    }
+    var trick = n ? room.moves.slice(lead, n) : [];
+    var turn = n < room.moves.length ? room.moves[n].s : -1;
+    return { hands: hands, counts: counts, bao: bao, trick: trick, turn: turn, jf: jf && n > lead,
+             done: n >= room.moves.length };
+  }
+
+  var controls = el("div", "controls");
+  function button(id, label, fn) {
+    var b = el("button", "btn", label);
+    b.type = "button"; b.id = id; b.onclick = fn; controls.appendChild(b); return b;
+  }
+  var label = el("span", "stepno");
+  label.id = "stepno";
+  label.setAttribute("aria-live", "polite");
+  button("m-start", "⇤", function () { go(0); }).title = W.start;
+  button("m-prev-trick", "«", function () { go(trickStart(-1)); }).title = W.trick;
+  button("m-prev", "◀", function () { go(k - 1); }).title = W.step;
+  controls.appendChild(label);
+  button("m-next", "▶", function () { go(k + 1); }).title = W.step;
+  button("m-next-trick", "»", function () { go(trickStart(1)); }).title = W.trick;
+  button("m-end", "⇥", function () { go(max); }).title = W.end;
+  if (D.divergence) { button("m-diverge", W.diverge, function () { go(D.divergence.index + 1); }); }
+  root.appendChild(controls);
+  var roomsBox = el("div", "rooms");
+  root.appendChild(roomsBox);
+  var divBox = el("div", "divergence");
+  divBox.id = "divergence";
+  root.appendChild(divBox);
+  var sumBox = el("div", "summary");
+  sumBox.id = "summary";
+  root.appendChild(sumBox);
+
+  // steps at which a trick starts in the first room (a lead): the trick's first action
+  function trickStart(dir) {
+    var moves = D.rooms[0].moves, i;
+    if (dir > 0) {
+      for (i = k + 1; i < moves.length; i++) { if (moves[i].lead) { return i; } }
+      return max;
+    }
+    for (i = k - 1; i > 0; i--) { if (moves[i].lead) { return i; } }
+    return 0;
+  }
+
+  var SPOTS = ["seat-N", "seat-E", "seat-S", "seat-W"];
+  function drawRoom(room) {
+    var p = position(room, k);
+    var sec = el("section", "room");
+    sec.setAttribute("data-room", room.key);
+    sec.appendChild(el("h3", "", room.label));
+    var felt = el("div", "felt");
+    for (var s = 0; s < 4; s++) {
+      var h = el("div", "hand " + SPOTS[s] + (p.turn === s ? " turn" : ""));
+      h.setAttribute("data-seat", String(s));
+      var head = el("div", "handhead");
+      head.appendChild(el("span", "seatname", D.seats[s]));
+      head.appendChild(el("span", "player", room.players[s]));
+      var cnt = el("span", "count", String(p.counts[s]));
+      cnt.title = W.left;
+      head.appendChild(cnt);
+      if (p.bao[s] && p.counts[s] > 0) { head.appendChild(el("span", "bao", W.baopai)); }
+      if (p.turn === s) { head.appendChild(el("span", "toact", W.to_act)); }
+      h.appendChild(head);
+      h.appendChild(cards(p.hands[s]));
+      felt.appendChild(h);
+    }
+    var centre = el("div", "centre");
+    centre.appendChild(el("div", "level", D.level));
+    var ol = el("ol", "trick");
+    p.trick.forEach(function (m) {
+      var li = el("li", m.f ? "act" : "act pass");
+      li.setAttribute("data-seat", String(m.s));
+      li.appendChild(el("span", "seatname", D.seats[m.s]));
+      if (m.f) { li.appendChild(cards(m.f)); li.title = m.d; } else { li.appendChild(el("span", "password", W.pass)); }
+      ol.appendChild(li);
+    });
+    if (p.jf) { centre.appendChild(el("div", "jf", W.jiefeng)); }
+    centre.appendChild(ol);
+    felt.appendChild(centre);
+    sec.appendChild(felt);
+    if (p.done) {
+      var end = el("p", "end", room.end.result + " · " + room.end.finish);
+      sec.appendChild(end);
+      if (room.end.ruled) { sec.appendChild(el("p", "ruled", room.end.ruled)); }
+    }
+    return sec;
+  }
+
+  function drawDivergence() {
+    divBox.textContent = "";
+    var d = D.divergence;
+    // shown once the diverging action is made (step index + 1): never ahead of the step
+    if (!d || k <= d.index) { divBox.hidden = true; return; }
+    divBox.hidden = false;
+    divBox.appendChild(el("h3", "", W.diverge + " · " + W.step + " " + (d.index + 1)));
+    divBox.appendChild(el("p", "", D.seats[d.turn] + " — " + d.situation));
+    var ul = el("ul", "choices");
+    D.rooms.forEach(function (r, i) {
+      var li = el("li", "");
+      li.appendChild(el("b", "", r.label + ": "));
+      li.appendChild(play(d.choices[i]));
+      ul.appendChild(li);
+    });
+    divBox.appendChild(ul);
+    var alt = d.alternatives;
+    if (alt) {
+      divBox.appendChild(el("p", "", W.alternatives + " (" + alt.count + ")" + (alt.can_pass ? " · " + W.can_pass : "")));
+      var al = el("ul", "alternatives");
+      alt.plays.forEach(function (a) {
+        var li = el("li", a.chosen ? "chosen" : "");
+        li.appendChild(play(a));
+        al.appendChild(li);
+      });
+      if (alt.more) { al.appendChild(el("li", "more", W.more + " " + alt.more)); }
+      divBox.appendChild(al);
+    }
+  }
+
+  function drawSummary() {
+    sumBox.textContent = "";
+    if (k < max) { sumBox.hidden = true; return; }
+    sumBox.hidden = false;
+    sumBox.appendChild(el("h3", "", W.summary));
+    var fields = ["player", "place", "plays", "passes", "tricks", "leads", "bombs", "jf"];
+    D.summary.forEach(function (row) {
+      var box = el("div", "seatsum");
+      box.appendChild(el("h4", "", row.seat));
+      var tbl = el("table", "figures"), tb = el("tbody");
+      var hr = el("tr");
+      hr.appendChild(el("th"));
+      D.rooms.forEach(function (r) { hr.appendChild(el("th", "", r.label)); });
+      tb.appendChild(hr);
+      fields.concat(["wilds", "left"]).forEach(function (f) {
+        var tr = el("tr");
+        tr.appendChild(el("th", "", W[f]));
+        row.rooms.forEach(function (r) {
+          var td = el("td");
+          if (f === "left") { td.appendChild(cards(r.left)); }
+          else if (f === "wilds") { td.textContent = r.wilds.length ? r.wilds.join("; ") : "—"; }
+          else { td.textContent = String(r[f]); }
+          tr.appendChild(td);
+        });
+        tb.appendChild(tr);
+      });
+      tbl.appendChild(tb);
+      box.appendChild(tbl);
+      sumBox.appendChild(box);
+    });
+  }
+
+  function draw() {
+    roomsBox.textContent = "";
+    D.rooms.forEach(function (r) { roomsBox.appendChild(drawRoom(r)); });
+    label.textContent = W.step + " " + k + " / " + max;
+    root.setAttribute("data-step", String(k));
+    drawDivergence();
+    drawSummary();
+  }
+  function go(to, keepHash) {
+    k = Math.max(0, Math.min(max, to));
+    draw();
+    if (!keepHash && history.replaceState) {
+      history.replaceState(null, "", "#" + D.rooms[0].key + "=" + k);
+    }
+  }
+  function fromHash() {
+    var h = decodeURIComponent(location.hash.replace(/^#/, ""));
+    if (h === "diverge" && D.divergence) { go(D.divergence.index + 1, true); return; }
+    if (h === "end") { go(max, true); return; }
+    var m = /^([^=]+)=(\d+)$/.exec(h);
+    if (m) { go(parseInt(m[2], 10), true); return; }
+    go(0, true);
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.target && /input|textarea|select/i.test(e.target.tagName)) { return; }
+    if (e.key === "ArrowRight") { go(e.shiftKey ? trickStart(1) : k + 1); }
+    else if (e.key === "ArrowLeft") { go(e.shiftKey ? trickStart(-1) : k - 1); }
+    else if (e.key === "ArrowDown") { go(trickStart(1)); }
+    else if (e.key === "ArrowUp") { go(trickStart(-1)); }
+    else if (e.key === "Home") { go(0); }
+    else if (e.key === "End") { go(max); }
+    else { return; }
+    e.preventDefault();
+  });
+  var x0 = null;
+  roomsBox.addEventListener("touchstart", function (e) { x0 = e.changedTouches[0].clientX; }, { passive: true });
+  roomsBox.addEventListener("touchend", function (e) {
+    if (x0 === null) { return; }
+    var dx = e.changedTouches[0].clientX - x0;
+    x0 = null;
+    if (Math.abs(dx) > 40) { go(dx < 0 ? k + 1 : k - 1); }
+  }, { passive: true });
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+})();

@@ -1,0 +1,227 @@
+"""Guandan in words, in one card convention, for every human output (CLI, report, hand
+records, the service).
+
+The convention: ranks 2..9, **10** (never T), J Q K A; suits ♠ ♥ ♣ ♦ (hearts and diamonds
+red); the jokers 大王 / 小王 (Red Joker / Black Joker in English); a wild heart (逢人配,
+RULES.md §2) is drawn with its own face, *in the place of the card it stands for*, and
+marked as wild. Words (头游, 双下, 升3级, 三连对, 接风 ...) come from the message catalogue
+(``duplicate/locale/game.toml`` and ``core.toml``), never from strings in code.
+
+:class:`Face` is one card as drawn: templates (``templates/cards.html``) and text output
+both take faces, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from duplicate.compare import CardUse, card_uses
+from duplicate.errors import DuplicateError
+from duplicate.i18n import translator
+from engine.cards import (
+    KIND_HR,
+    KIND_SB,
+    KIND_TOKENS,
+    Cards,
+    Kind,
+    iter_kinds,
+    level_value,
+    sort_key,
+    wild_kind,
+)
+from engine.combo import Combo, ComboType
+from engine.seat import Seat
+
+SUIT_GLYPHS = "♠♥♣♦"
+SUIT_KEYS = "SHCD"
+RANK_LABELS: tuple[str, ...] = (*"23456789", "10", "J", "Q", "K", "A")
+_RED_SUITS = (1, 3)
+
+
+def rank_label(rank: int, lang: str = "en") -> str:
+    """A rank index as a player writes it: ``10`` for ten, 大王/小王 for the jokers."""
+    if rank < 13:
+        return RANK_LABELS[rank]
+    t = translator(lang)
+    return t("card.SB") if rank == 13 else t("card.HR")
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One card as drawn: ``text`` (``10♥``, ``大王``), ``red``, ``joker``, ``wild`` and,
+    for a wild heart in a play, ``stands_for`` (``5``, ``♠5``, or ``""`` as itself)."""
+
+    kind: Kind
+    text: str
+    title: str
+    red: bool
+    joker: bool
+    wild: bool
+    stands_for: str | None = None
+
+    @property
+    def token(self) -> str:
+        """The FORMAT.md token (``HT``), for machines."""
+        return KIND_TOKENS[self.kind]
+
+    def classes(self) -> str:
+        """CSS classes of the card (``card red wild``)."""
+        out = ["card"]
+        if self.red:
+            out.append("red")
+        if self.joker:
+            out.append("joker")
+        if self.wild:
+            out.append("wild")
+        return " ".join(out)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form for the movie script: text, classes, title."""
+        return {"t": self.text, "c": self.classes(), "h": self.title, "k": self.token}
+
+
+def face(kind: Kind, level: int, lang: str = "en", use: CardUse | None = None) -> Face:
+    """The face of ``kind`` at ``level``; ``use`` says what a wild heart stood for in a play."""
+    t = translator(lang)
+    if kind in (KIND_SB, KIND_HR):
+        key = "HR" if kind == KIND_HR else "SB"
+        return Face(kind, t(f"card.{key}_short"), t(f"card.{key}"), kind == KIND_HR, True, False)
+    rank, suit = kind >> 2, kind & 3
+    text = RANK_LABELS[rank] + SUIT_GLYPHS[suit]
+    wild = kind == wild_kind(level)
+    title = f"{t('suit.' + SUIT_KEYS[suit])} {RANK_LABELS[rank]}"
+    stands: str | None = None
+    if wild:
+        title = f"{title}, {t('card.wild')}"
+        if use is not None:
+            if use.as_itself(level):
+                stands = ""
+                title = f"{text}: {t('card.wild_itself')}"
+            else:
+                stands = ("" if use.suit is None else SUIT_GLYPHS[use.suit]) + RANK_LABELS[use.rank]
+                title = f"{text}: {t('card.wild_as', card=stands)}"
+    return Face(kind, text, title, suit in _RED_SUITS, False, wild, stands)
+
+
+def hand_faces(cards: Cards, level: int, lang: str = "en", high_first: bool = False) -> list[Face]:
+    """A hand's faces in level order (RULES.md §2: the level rank above A, wild hearts with
+    it), low to high or high to low."""
+    kinds = sorted(iter_kinds(cards), key=lambda k: sort_key(k, level), reverse=high_first)
+    return [face(k, level, lang) for k in kinds]
+
+
+def play_faces(combo: Combo, level: int, lang: str = "en") -> list[Face]:
+    """A play's cards in the order a player reads them: a sequence low to high with each
+    wild heart in the place it stands for; any other play in level order, wilds last."""
+    try:
+        uses = card_uses(combo, level)
+    except DuplicateError:  # not a reading the comparison knows: plain level order
+        return hand_faces(combo.cards, level, lang)
+    if combo.type.is_sequence:
+        ranks = _sequence_slots(combo)
+        ordered = sorted(uses, key=lambda u: (ranks.get(u.rank, 99), u.kind == wild_kind(level)))
+    else:
+        ordered = sorted(
+            uses, key=lambda u: (u.kind == wild_kind(level), level_value(u.rank, level), u.kind)
+        )
+    return [face(u.kind, level, lang, u if u.kind == wild_kind(level) else None) for u in ordered]
+
+
+def _sequence_slots(combo: Combo) -> dict[int, int]:
+    """Rank -> position in a sequence (A low in A-2-3-4-5)."""
+    from duplicate.compare import _sequence_ranks  # one definition of sequence ranks
+
+    length = {ComboType.THREE_PAIR: 3, ComboType.TWO_TRIPS: 2}.get(combo.type, 5)
+    return {r: i for i, r in enumerate(_sequence_ranks(combo.rank, length))}
+
+
+def faces_text(faces: Sequence[Face]) -> str:
+    """Faces as plain text for a terminal: ``3♠ 4♣ 5♥(=5) 6♦ 7♠``; wilds marked ``*``."""
+    out = []
+    for f in faces:
+        mark = ""
+        if f.wild:
+            mark = "*" if not f.stands_for else f"(={f.stands_for})"
+        out.append(f.text + mark)
+    return " ".join(out)
+
+
+def combo_name(combo: Combo, lang: str = "en") -> str:
+    """The combination's name: 三连对, 钢板, 天王炸 / three pairs, plate, joker bomb."""
+    return translator(lang)(f"combo.{combo.type.record_name}")
+
+
+def describe_play(combo: Combo | None, level: int, lang: str = "en") -> str:
+    """A play in words: ``一对10`` style is avoided for one pattern a language:
+    ``10三连对`` / ``three pairs 10`` (sequences named by their lowest rank), ``5张9炸弹``."""
+    t = translator(lang)
+    if combo is None:
+        return t("play.pass")
+    rank = rank_label(combo.rank, lang) if combo.type != ComboType.FOUR_KINGS else ""
+    if combo.type == ComboType.FOUR_KINGS:
+        return combo_name(combo, lang)
+    if combo.type == ComboType.BOMB:
+        return t("play.bomb", size=combo.size, rank=rank)
+    return t("play.described", combo=combo_name(combo, lang), rank=rank)
+
+
+def play_text(combo: Combo | None, level: int, lang: str = "en") -> str:
+    """A play in words and cards, for a terminal: ``three pairs 10  10♠ 10♣ J♥ J♦ Q♠ Q♠``."""
+    if combo is None:
+        return describe_play(None, level, lang)
+    return f"{describe_play(combo, level, lang)}  {faces_text(play_faces(combo, level, lang))}"
+
+
+def seat_name(seat: Seat, lang: str = "en") -> str:
+    """北 东 南 西 / North East South West."""
+    return translator(lang)(f"seat.{seat.name}")
+
+
+def side_name(ns: bool, lang: str = "en") -> str:
+    """南北 / 东西 (N–S / E–W)."""
+    return translator(lang)("side.NS" if ns else "side.EW")
+
+
+def result_text(ns_result: int | None, lang: str = "en", ns: str | None = None,
+                ew: str | None = None) -> str:
+    """A room's result from N–S's view in a player's words: ``南北升2级``, ``东西升3级（南北双下）``.
+
+    ``ns``/``ew`` replace the side names (a team's name, say)."""
+    t = translator(lang)
+    if ns_result is None:
+        return t("result.unfinished")
+    winner_ns = ns_result > 0
+    names = (ns or side_name(True, lang), ew or side_name(False, lang))
+    winner, loser = (names[0], names[1]) if winner_ns else (names[1], names[0])
+    levels = abs(ns_result)
+    text = t("result.up", side=winner, levels=levels)
+    if levels >= 3:
+        text += " (" + t("result.double_down", side=loser) + ")"
+    return text
+
+
+def place_name(place: int, lang: str = "en") -> str:
+    """头游 二游 三游 末游 / 1st out, 2nd out, 3rd out, last."""
+    return translator(lang)(f"place.{place}")
+
+
+def finish_text(finish: Sequence[Seat], lang: str = "en", double_down: bool = False) -> str:
+    """A finishing order in words: ``头游 东, 二游 西, …``; after a double down the last two
+    have no order between them and are named together."""
+    t = translator(lang)
+    if not finish:
+        return "—"
+    parts = []
+    shown = finish[:2] if double_down and len(finish) == 4 else finish
+    for i, seat in enumerate(shown):
+        parts.append(t("finish.place", place=place_name(i + 1, lang), seat=seat_name(seat, lang)))
+    if double_down and len(finish) == 4:
+        losers = "".join(seat_name(s, lang) for s in finish[2:])
+        parts.append(t("result.double_down", side=losers))
+    return ", ".join(parts)
+
+
+def level_text(level: int, lang: str = "en") -> str:
+    """打7 / level 7 (打10, never T)."""
+    return translator(lang)("word.level", rank=rank_label(level, lang))

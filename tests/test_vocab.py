@@ -1,0 +1,57 @@
+"""Guandan in words (duplicate.vocab): one card convention, Guandan's own vocabulary."""
+
+from __future__ import annotations
+
+from duplicate.vocab import (
+    describe_play,
+    faces_text,
+    finish_text,
+    hand_faces,
+    level_text,
+    play_faces,
+    play_text,
+    result_text,
+)
+from engine.cards import parse_cards, parse_level
+from engine.combo import Combo, ComboType
+from engine.seat import Seat
+
+L2 = parse_level("2")
+
+
+def test_ten_is_10_and_jokers_are_named() -> None:
+    faces = hand_faces(parse_cards("ST HT SB HR"), parse_level("7"), "zh")
+    assert [f.text for f in faces] == ["10♠", "10♥", "小王", "大王"]
+    en = hand_faces(parse_cards("SB HR"), parse_level("7"), "en")
+    assert [f.title for f in en] == ["Black Joker", "Red Joker"]
+    assert level_text(parse_level("T"), "zh") == "打10"
+
+
+def test_a_wild_heart_is_drawn_where_it_stands() -> None:
+    # at level 2, the straight 2-3-4-5-6 with the wild H2 standing for the 6
+    straight = Combo(ComboType.STRAIGHT, 0, parse_cards("S2 C3 D4 S5 H2"))
+    faces = play_faces(straight, L2, "en")
+    assert [f.text for f in faces] == ["2♠", "3♣", "4♦", "5♠", "2♥"]
+    assert [f.wild for f in faces] == [False, False, False, False, True]
+    assert faces[-1].stands_for == "6" and "wild" in faces[-1].classes()
+    # a 3-4-5-6-7 with the wild heart as the 4: drawn second, not last
+    mid = Combo(ComboType.STRAIGHT, 1, parse_cards("S3 H2 D5 S6 C7"))
+    assert faces_text(play_faces(mid, L2, "en")) == "3♠ 2♥(=4) 5♦ 6♠ 7♣"
+
+
+def test_plays_results_and_finishes_in_guandan_words() -> None:
+    plate = Combo(ComboType.TWO_TRIPS, 8, parse_cards("ST CT DT SJ HJ CJ"))
+    assert describe_play(plate, L2, "zh") == "10钢板"
+    assert describe_play(plate, L2, "en") == "plate 10"
+    bomb = Combo(ComboType.BOMB, 7, parse_cards("S9 C9 D9 H9 S9"))
+    assert describe_play(bomb, L2, "zh") == "5张9炸弹"
+    kings = Combo(ComboType.FOUR_KINGS, 13, parse_cards("SB SB HR HR"))
+    assert describe_play(kings, L2, "zh") == "天王炸"
+    assert describe_play(None, L2, "zh") == "过"
+    assert play_text(plate, L2, "zh").startswith("10钢板  10♠")
+    assert result_text(-3, "zh") == "东西升3级 (南北双下)"
+    assert result_text(2, "en") == "N–S up 2"
+    assert result_text(1, "en", ns="Dragons", ew="Tigers") == "Dragons up 1"
+    order = (Seat.E, Seat.W, Seat.N, Seat.S)
+    assert finish_text(order, "zh", double_down=True) == "头游 东, 二游 西, 北南双下"
+    assert finish_text(order[:3], "en") == "1st out East, 2nd out West, 3rd out North"
