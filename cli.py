@@ -1633,3 +1633,8 @@ def pairs_command(
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+from commands.arena import agent_command, arena_group  # noqa: E402
+
+main.add_command(arena_group)
+main.add_command(agent_command)

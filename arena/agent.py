@@ -12,7 +12,6 @@ Positions stand for seats: 0..3 are N E S W, which keeps partner and next player
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -135,6 +134,6 @@ async def run_agent(
                     stats.games += 1
     except ConnectionClosed:
         pass
-    except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as exc:
+    except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
         raise ConnectionError(f"cannot connect to {url}: {exc}") from None
     return stats

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.episode import deal_record, play_out, send_beginning, send_episode_over, seat_of
+from arena.episode import deal_record, play_out, seat_of, send_beginning, send_episode_over
 from arena.server import ArenaError, Fault, Table
 from duplicate.dealing import Board
 from duplicate.gdn import DealRecord, dumps
@@ -41,7 +41,7 @@ from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-__all__ = ["BoardPlay", "MatchResult", "match_file_name", "play_duplicate_match", "room_ns"]
+__all__ = ["BoardPlay", "MatchResult", "load_boards", "match_file_name", "play_duplicate_match", "room_ns"]
 
 ROOMS = (("Open", 0), ("Closed", 1))
 _SEAT_TAGS = ("North", "East", "South", "West")
@@ -127,6 +127,47 @@ def room_ns(record: DealRecord, rules: Ruleset = COMPETITION) -> int:
     return room_result(checked.result.winner, checked.result.levels, rules)
 
 
+def load_boards(
+    count: int,
+    *,
+    seed_hex: str | None = None,
+    seed_file: str | None = None,
+    delayed: str | None = None,
+    set_name: str | None = None,
+    db_url: str | None = None,
+    schedule: str = "fixed",
+) -> list[Board]:
+    """Boards 1..``count`` of a stored set (``set_name``, from the database), of a seed
+    file's set, or of a ``--seed`` as ``guandan simulate`` takes it: exactly one source."""
+    from duplicate.dealing import GENERATOR_ID, LevelSchedule, generate_boards, read_seed_file
+    from duplicate.simulate import simulation_key
+
+    if sum(x is not None for x in (seed_hex, seed_file, set_name)) != 1:
+        raise ArenaError("give exactly one board source: a seed, a seed file or a stored set")
+    if count < 1:
+        raise ArenaError(f"invalid number of boards {count}: play at least one")
+    if set_name is not None:
+        from duplicate.boards import load_set
+        from duplicate.db import make_engine
+
+        engine = make_engine(db_url)
+        try:
+            return list(load_set(engine, set_name, range(1, count + 1)).boards)
+        finally:
+            engine.dispose()
+    if seed_file is not None:
+        seeds = read_seed_file(seed_file)
+        key, generator = seeds.key(delayed), seeds.generator
+    else:
+        assert seed_hex is not None
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except ValueError:
+            raise ArenaError(f"seed {seed_hex!r} is not hexadecimal (e.g. 1f2e)") from None
+        key, generator = simulation_key(seed), GENERATOR_ID
+    return list(generate_boards(key, count, LevelSchedule.parse(schedule), generator))
+
+
 def match_file_name(a: str, b: str) -> str:
     """``<a>-vs-<b>.gdn`` with only safe characters."""
     def safe(s: str) -> str:
@@ -163,9 +204,13 @@ async def play_duplicate_match(
                 break
             table.where = f"board {board.number} {room.lower()} room"
             level = board.level
-            await send_beginning(table, board.hands, level, rot, lambda p, v=level: (v, v))
+
+            def ranks(pos: int, v: int = level) -> tuple[int, int]:
+                return (v, v)  # a board has one level for both sides
+
+            await send_beginning(table, board.hands, level, rot, ranks)
             deal = Deal(board.hands, level, board.leader, rules)
-            outcome = await play_out(table, deal, rot, lambda p, v=level: (v, v))
+            outcome = await play_out(table, deal, rot, ranks)
             await send_episode_over(table, deal, rot)
             engine += outcome.engine_seconds
             acts += outcome.acts

@@ -18,7 +18,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.protocol import NO_ACTION, action_list, action_of, hand_tokens, level_int, level_str
+from arena.protocol import (
+    NO_ACTION,
+    action_of,
+    hand_tokens,
+    legal_options,
+    level_int,
+    level_str,
+)
 from arena.protocol import tokens as card_tokens
 from arena.server import Fault, Table
 from duplicate.gdn import DealRecord, Play
@@ -87,8 +94,9 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         pos = pos_of(seat, rot)
         to_beat = deal.to_beat
         t0 = time.perf_counter()
-        actions, plays = action_list(deal.hand(seat), level, to_beat, deal.rules)
+        plays = legal_options(deal.hand(seat), level, to_beat, deal.rules)
         engine += time.perf_counter() - t0
+        actions = [action_of(p) for p in plays]
         own, other = ranks(pos)
         leading = to_beat is None
         message = {

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import (
@@ -26,7 +27,6 @@ from engine.cards import (
     SMALL_JOKER,
     TOKEN_KINDS,
     Cards,
-    iter_kinds,
     level_value,
     parse_rank,
     rank_name,
@@ -67,7 +67,21 @@ class ProtocolError(GuandanError):
 
 def tokens(cards: Cards) -> list[str]:
     """The tokens of ``cards`` in natural order (rank, then suit S H C D; jokers last)."""
-    return [KIND_TOKENS[k] for k in iter_kinds(cards)]
+    out: list[str] = []
+    k = 0
+    while cards:
+        c = cards & 0o777777777777  # the 4 suits of a rank: 12 bits
+        if c:
+            for j in range(4):
+                n = (c >> (3 * j)) & 7
+                if n:
+                    out += [KIND_TOKENS[k + j]] * n
+        cards >>= 12
+        k += 4
+        if k == 52:
+            out += ["SB"] * (cards & 7) + ["HR"] * ((cards >> 3) & 7)
+            break
+    return out
 
 
 def hand_tokens(cards: Cards, level: int) -> list[str]:
@@ -104,9 +118,15 @@ def level_of(value: Any) -> int:
 
 
 def action_of(combo: Combo | None) -> list[Any]:
-    """The protocol action of a play (``None``: PASS)."""
+    """The protocol action of a play (``None``: PASS). Do not change the list returned:
+    actions are cached (the same plays come back act after act)."""
     if combo is None:
         return PASS
+    return _action(combo)
+
+
+@lru_cache(maxsize=1 << 16)
+def _action(combo: Combo) -> list[Any]:
     if combo.type == ComboType.FOUR_KINGS:
         return ["Bomb", JOKER_BOMB_RANK, tokens(combo.cards)]
     return [combo.type.record_name, rank_name(combo.rank), tokens(combo.cards)]
@@ -121,9 +141,18 @@ def action_list(
     card choice and reading; leading: singles first, weakest first), with PASS first when
     following. The second list holds the engine's play for each index (``None`` = PASS).
     """
+    plays = legal_options(hand, level, to_beat, rules)
+    return [action_of(p) for p in plays], plays
+
+
+def legal_options(
+    hand: Cards, level: int, to_beat: Combo | None, rules: Ruleset = COMPETITION
+) -> list[Combo | None]:
+    """The engine's side of :func:`action_list`: PASS (``None``) first when following, then
+    every legal play."""
     plays: list[Combo | None] = [None] if to_beat is not None else []
     plays.extend(legal_plays(hand, level, to_beat, rules))
-    return [action_of(p) for p in plays], plays
+    return plays
 
 
 def cards_of(items: Any, what: str = "cards") -> Cards:
