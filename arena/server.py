@@ -22,7 +22,9 @@ The stated rules (docs/ARENA.md "Faults"):
   (the remaining boards are unfinished).
 * **a message when not asked**: ignored and logged; more than ``max_unsolicited`` of them
   and the connection is closed (then as a dropped connection). Messages longer than
-  ``max_message`` bytes close the connection (websockets' ``max_size``, close 1009).
+  ``max_message`` bytes close the connection (websockets' ``max_size``, close 1009). A
+  client that stops reading its messages is dropped once a send has waited the action
+  time limit.
 
 A client only ever blocks its own table: every connection has its own reader and every
 wait is bounded by a time limit.
@@ -61,6 +63,8 @@ log = logging.getLogger("arena")
 #: the port the agents' launch scripts expect (PROTOCOL.md §1)
 DEFAULT_PORT = 23456
 PATH_PREFIX = "/game/"
+#: bytes waiting in a connection's send buffer above which a send is given a time limit
+_BACKLOG = 16 * 1024
 
 
 class ArenaError(DuplicateError):
@@ -151,9 +155,17 @@ class Client:
         if self.closed.is_set():
             return
         try:
-            await self.ws.send(text)
+            if self.ws.transport.get_write_buffer_size() < _BACKLOG:
+                await self.ws.send(text)
+            else:  # a client that does not read: bounded wait, then it is dropped
+                await asyncio.wait_for(self.ws.send(text), self.limits.action)
             self.sent += 1
         except ConnectionClosed:
+            self.closed.set()
+        except TimeoutError:
+            log.warning("dropping %s: it has not read its messages for %g s",
+                        self.id, self.limits.action)
+            self.ws.transport.abort()
             self.closed.set()
 
     async def ask(self, text: str, index_range: int, limit: float) -> int | tuple[str, str]:
@@ -349,30 +361,33 @@ class ArenaServer:
             return
         client_id = path[len(PATH_PREFIX):][:64]
         client = Client(ws, client_id, self.limits)
-        if not self._seat(client):
+        refused = self._seat(client)
+        if refused:
+            log.warning("refused client %s: %s", client.id, refused)
+            await ws.close(1008, refused)
             return
         await client.run()
 
-    def _seat(self, client: Client) -> bool:
-        """Put a new client in the lobby; start a table when four are there."""
+    def _seat(self, client: Client) -> str:
+        """Put a new client in the lobby and start a table when four are there; the reason
+        when the client is refused ("" when seated)."""
         if self.seating is None:
             self._waiting = [c for c in self._waiting if not c.gone]
             self._waiting.append(client)
             if len(self._waiting) == 4:
                 self._make_table(self._waiting)
                 self._waiting = []
-            return True
+            return ""
         table = next((t for t in self.seating if client.id in t), None)
         old = self._seated.get(client.id)
-        if table is None or (old is not None and not old.gone):
-            reason = "not in the seating file" if table is None else "id already connected"
-            log.warning("refused client %s: %s", client.id, reason)
-            asyncio.ensure_future(client.ws.close(1008, reason))
-            return False
+        if table is None:
+            return "not in the seating file"
+        if old is not None and not old.gone:
+            return "id already connected"
         self._seated[client.id] = client
         if all(i in self._seated and not self._seated[i].gone for i in table):
             self._make_table([self._seated.pop(i) for i in table])
-        return True
+        return ""
 
     def _make_table(self, clients: list[Client]) -> None:
         table = Table(list(clients), self.limits)
