@@ -239,6 +239,7 @@ async def play_duplicate_match(
         "type": "notify", "stage": "gameResult",
         "victoryNum": [won[p & 1] for p in range(4)], "draws": [drew] * 4,
     })
+    await table.flush()
     result = MatchResult(
         names, plays, score, list(table.faults), abandoned,
         time.perf_counter() - started, engine, acts, table.messages,

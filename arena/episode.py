@@ -164,6 +164,7 @@ async def send_episode_over(table: Table, deal: Deal, rot: int) -> None:
         "curRank": level_str(deal.level),
         "restCards": rest,
     })
+    await table.flush()
 
 
 def deal_record(

@@ -28,6 +28,11 @@ The stated rules (docs/ARENA.md "Faults"):
 
 A client only ever blocks its own table: every connection has its own reader and every
 wait is bounded by a time limit.
+
+Notices (``notify``) to a client are queued and written together with the next message it
+must act on, or at the end of the deal: one write, hence one system call and one wake-up,
+for several frames. The order of a client's messages is unchanged, and every notice
+reaches it before its next ``act``.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from arena.protocol import ProtocolError, dumps, parse_reply
 from duplicate.errors import DuplicateError
@@ -119,6 +125,7 @@ class Client:
         self.received = 0
         self.sent = 0
         self._waiting: asyncio.Future[str | bytes] | None = None
+        self._out: list[str] = []
 
     async def run(self) -> None:
         """Read until the connection closes (the connection handler's body)."""
@@ -150,23 +157,40 @@ class Client:
         """True once the connection has closed."""
         return self.closed.is_set()
 
-    async def send(self, text: str) -> None:
-        """Send one frame; a closed connection is ignored (the reader notices it)."""
-        if self.closed.is_set():
+    def queue(self, text: str) -> None:
+        """Queue a frame; it goes out with the next :meth:`flush` (the client's next ``act``,
+        or the end of the deal), all queued frames in one write."""
+        if not self.closed.is_set():
+            self._out.append(text)
+
+    async def flush(self) -> None:
+        """Write every queued frame at once; a closed connection is ignored (the reader
+        notices it); a client that does not read its messages is dropped once the wait for
+        its buffer has lasted the action time limit."""
+        out, self._out = self._out, []
+        if not out or self.closed.is_set():
             return
-        try:
-            if self.ws.transport.get_write_buffer_size() < _BACKLOG:
-                await self.ws.send(text)
-            else:  # a client that does not read: bounded wait, then it is dropped
-                await asyncio.wait_for(self.ws.send(text), self.limits.action)
-            self.sent += 1
-        except ConnectionClosed:
+        ws = self.ws
+        if ws.protocol.state is not State.OPEN:
             self.closed.set()
-        except TimeoutError:
-            log.warning("dropping %s: it has not read its messages for %g s",
-                        self.id, self.limits.action)
-            self.ws.transport.abort()
-            self.closed.set()
+            return
+        for text in out:
+            ws.protocol.send_text(text.encode())
+        ws.transport.write(b"".join(ws.protocol.data_to_send()))
+        self.sent += len(out)
+        if ws.transport.get_write_buffer_size() >= _BACKLOG:
+            try:
+                await asyncio.wait_for(ws.drain(), self.limits.action)
+            except TimeoutError:
+                log.warning("dropping %s: it has not read its messages for %g s",
+                            self.id, self.limits.action)
+                ws.transport.abort()
+                self.closed.set()
+
+    async def send(self, text: str) -> None:
+        """Send one frame now (with anything queued before it)."""
+        self.queue(text)
+        await self.flush()
 
     async def ask(self, text: str, index_range: int, limit: float) -> int | tuple[str, str]:
         """Send an ``act`` and wait for the reply: its index, or ``(kind, detail)`` of a fault."""
@@ -234,16 +258,21 @@ class Table:
             self.fault(client.pos, "unsolicited", f"message when not asked, ignored: {shown!r}")
 
     async def tell(self, pos: int, message: dict[str, Any]) -> None:
-        """Send a message to one position."""
+        """Queue a message to one position (sent with its next ``act`` or :meth:`flush`)."""
         self.messages += 1
-        await self.clients[pos].send(dumps(message))
+        self.clients[pos].queue(dumps(message))
 
     async def tell_all(self, message: dict[str, Any]) -> None:
-        """Send the same message to all four positions (encoded once)."""
+        """Queue the same message to all four positions (encoded once)."""
         text = dumps(message)
         self.messages += 4
         for c in self.clients:
-            await c.send(text)
+            c.queue(text)
+
+    async def flush(self) -> None:
+        """Send everything queued, to every position (at the end of a deal or a match)."""
+        for c in self.clients:
+            await c.flush()
 
     async def ask(self, pos: int, message: dict[str, Any], limit: float) -> int:
         """Ask ``pos`` to act; the index to play (0 after a fault, see the module doc)."""
@@ -266,7 +295,8 @@ class Table:
         return 0
 
     async def close(self, reason: str = "game over") -> None:
-        """Close every connection."""
+        """Send what is queued, then close every connection."""
+        await self.flush()
         await asyncio.gather(*(c.close(reason) for c in self.clients))
 
 

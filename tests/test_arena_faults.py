@@ -167,20 +167,35 @@ def test_client_that_never_reads_is_dropped() -> None:
     client is dropped (its seat played by the rule) instead of blocking the table."""
     from arena.server import Client
 
+    from websockets.protocol import State
+
     class Transport:
         aborted = False
 
+        def write(self, data: bytes) -> None:
+            pass
+
         def get_write_buffer_size(self) -> int:
-            return 1 << 20
+            return 1 << 20  # full: the peer reads nothing
 
         def abort(self) -> None:
             Transport.aborted = True
 
+    class Protocol:
+        state = State.OPEN
+
+        def send_text(self, data: bytes) -> None:
+            pass
+
+        def data_to_send(self) -> list[bytes]:
+            return [b"frame"]
+
     class DeafConnection:
         transport = Transport()
+        protocol = Protocol()
 
-        async def send(self, text: str) -> None:
-            await asyncio.sleep(3600)  # the peer never reads: the send never completes
+        async def drain(self) -> None:
+            await asyncio.sleep(3600)  # the peer never reads: the buffer never drains
 
     async def main() -> Client:
         client = Client(DeafConnection(), "deaf", Limits(action=0.1))  # type: ignore[arg-type]

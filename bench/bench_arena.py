@@ -1,0 +1,74 @@
+"""Arena speed over loopback: four ``guandan agent`` heuristic clients (separate processes)
+play a duplicate match against the arena in this process.
+
+Prints deals per second (server and clients included, wall clock), messages per second
+(every frame the server sent or received), and per deal the server's CPU time beside the
+engine's share of it (legal plays for ``actionList`` and applying the plays) — the rest is
+the arena's own cost: JSON, WebSocket frames, asyncio.
+
+    python bench/bench_arena.py --boards 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.duplicate_match import play_duplicate_match  # noqa: E402
+from arena.server import ArenaServer  # noqa: E402
+from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
+from duplicate.simulate import simulation_key  # noqa: E402
+
+
+async def bench(n_boards: int, policies: list[str]) -> None:
+    boards = list(generate_boards(simulation_key(b"\x42"), n_boards, LevelSchedule.parse("cycle")))
+    async with ArenaServer(port=0) as srv:
+        procs = []
+        for i, policy in enumerate(policies):
+            procs.append(await asyncio.create_subprocess_exec(
+                sys.executable, "-c", "from cli import main; main()", "agent", "-q",
+                "--url", f"{srv.url}client{i + 1}", "--policy", policy, "--seed", str(i),
+                stdout=subprocess.DEVNULL, cwd=os.getcwd(),
+            ))
+            await asyncio.sleep(0.3)
+        table = await srv.next_table(60)
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        result = await play_duplicate_match(table, boards, ("a", "b"))
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        await table.close()
+        for p in procs:
+            await p.wait()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    client_cpu = children.ru_utime + children.ru_stime
+    deals = result.deals
+    messages = sum(c.sent + c.received for c in table.clients)
+    print(f"boards {n_boards}, deals {deals}, agents {' '.join(policies)}")
+    print(f"deals/s (wall, server + 4 clients): {deals / wall:.1f}")
+    print(f"messages/s: {messages / wall:,.0f} ({messages / deals:.0f} a deal; "
+          f"{result.acts / deals:.0f} acts a deal)")
+    print(f"server CPU per deal: {1000 * cpu / deals:.1f} ms, of which engine "
+          f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays, play) and arena "
+          f"{1000 * (cpu - result.engine_seconds) / deals:.1f} ms (JSON, frames, asyncio)")
+    print(f"clients' CPU per deal (4 processes, start-up included): "
+          f"{1000 * client_cpu / deals:.1f} ms; CPU-bound capacity on 2 cores: "
+          f"{2 * deals / (cpu + client_cpu):.1f} deals/s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boards", type=int, default=50)
+    ap.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
+    args = ap.parse_args()
+    asyncio.run(bench(args.boards, [args.policy] * 4))
+
+
+if __name__ == "__main__":
+    main()
