@@ -198,3 +198,71 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
     if not quiet:
         click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
                         games=stats.games), err=True)
+
+
+@arena_group.command("tournament")
+@click.argument("agents_file", type=click.Path(dir_okay=False))
+@_board_options
+@_server_options
+@click.option("--scale", type=click.Choice(["wdl", "vp20"]), default="wdl", show_default=True,
+              help="Match points: win/draw/loss 2/1/0 or 20-VP.")
+@click.option("--resamples", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Bootstrap resamples for the rating's interval.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
+              show_default=True, help="Folder for the .gdn records (one file a match).")
+@click.option("--json", "as_json", is_flag=True, help="Print standings and ratings as JSON.")
+@_errors
+def tournament_command(
+    agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
+    set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
+    port: int, seating: str | None, time_limit: float, first_lead_limit: float, wait: float,
+    verbose: bool, scale: str, resamples: int, out_dir: str, as_json: bool,
+) -> None:
+    """Round robin of duplicate matches among the agents of AGENTS_FILE.
+
+    Each line of AGENTS_FILE registers an agent, 'NAME: COMMAND', the command launching
+    one client with {url} for the game URL, e.g.
+
+    \b
+        heuristic: guandan agent --url {url} --policy heuristic
+        random: guandan agent --url {url} --policy random
+
+    Every pair plays the same boards; prints the standings (match points, then total
+    swing) and a Bradley-Terry rating over board swings with 95% bootstrap intervals.
+    """
+    from arena.duplicate_match import load_boards
+    from arena.messages import both
+    from arena.tournament import read_agents, run_tournament
+    from cli import emit_rows
+    from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
+
+    _setup_logging(verbose)
+    if seating:
+        raise click.UsageError("a tournament seats the clients by their ids: no --seating")
+    agents = read_agents(agents_file)
+    boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
+                         set_name=set_name, db_url=db_url, schedule=schedule)
+
+    def progress(m: Any) -> None:
+        click.echo(both("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
+                        boards=len(m.boards), pa=m.score.points_x, pb=m.score.points_y),
+                   err=True)
+
+    result = asyncio.run(run_tournament(
+        agents, boards, host=host, port=port, limits=_limits(time_limit, first_lead_limit),
+        scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL, out_dir=out_dir,
+        connect_wait=wait, resamples=resamples, progress=progress,
+    ))
+    table = [s.row(i + 1) for i, s in enumerate(result.standings)]
+    ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
+                "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
+    if as_json:
+        click.echo(json.dumps({"standings": table, "ratings": ratings,
+                               "matches": [m.summary() for m in result.matches]},
+                              ensure_ascii=False, indent=2))
+        return
+    click.echo(both("standings"))
+    emit_rows(table, "table")
+    click.echo()
+    click.echo(both("rating", n=resamples))
+    emit_rows(ratings, "table")
