@@ -266,3 +266,64 @@ def tournament_command(
     click.echo()
     click.echo(both("rating", n=resamples))
     emit_rows(ratings, "table")
+
+
+@arena_group.command("ordinary")
+@click.option("--a", "name_a", default="A", show_default=True,
+              help="Agent A's name (clients at positions 0 and 2: N-S).")
+@click.option("--b", "name_b", default="B", show_default=True,
+              help="Agent B's name (positions 1 and 3: E-W).")
+@_board_options
+@_server_options
+@click.option("--max-deals", type=click.IntRange(min=1), default=None,
+              help="End after this many deals: the higher level wins (default: until A is passed; "
+              "--boards must then be large enough).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
+              show_default=True, help="Folder for the .gdn records.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_errors
+def ordinary_command(
+    name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
+    delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
+    host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
+    wait: float, verbose: bool, max_deals: int | None, out_dir: str, as_json: bool,
+) -> None:
+    """Wait for four clients, then play an ordinary match: 2 to A, with tribute.
+
+    Deal i is dealt board i's hands (--boards is the most deals the match may take); the
+    first leader is board 1's. A's clients sit N-S (positions 0, 2), B's E-W.
+    """
+    from arena.duplicate_match import load_boards
+    from arena.messages import both
+    from arena.ordinary import play_ordinary_match
+    from arena.server import ArenaServer, read_seating
+
+    _setup_logging(verbose)
+    boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
+                         set_name=set_name, db_url=db_url, schedule=schedule)
+    tables = read_seating(seating) if seating else None
+
+    async def run() -> Any:
+        async with ArenaServer(host, port, _limits(time_limit, first_lead_limit), tables) as srv:
+            click.echo(both("listening", url=srv.url, n=4), err=True)
+            try:
+                table = await srv.next_table(wait)
+            except TimeoutError:
+                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+            try:
+                return await play_ordinary_match(table, boards, (name_a, name_b),
+                                                 max_deals=max_deals, out_dir=out_dir)
+            finally:
+                await table.close()
+
+    result = asyncio.run(run())
+    doc = result.summary()
+    if as_json:
+        doc["file"] = str(result.file) if result.file else None
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    click.echo(both("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
+                    winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
+    if result.abandoned:
+        click.echo(both("abandoned", why=result.abandoned))
+    click.echo(both("records", path=result.file))
