@@ -41,7 +41,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,6 +232,8 @@ class Table:
     faults: list[Fault] = field(default_factory=list)
     where: str = ""
     messages: int = 0
+    #: called with (position, frame) for every frame sent: a table log (``--log``)
+    log: Callable[[int, str], None] | None = None
     _dropped: set[int] = field(default_factory=set)
 
     @property
@@ -260,13 +262,18 @@ class Table:
     async def tell(self, pos: int, message: dict[str, Any]) -> None:
         """Queue a message to one position (sent with its next ``act`` or :meth:`flush`)."""
         self.messages += 1
-        self.clients[pos].queue(dumps(message))
+        text = dumps(message)
+        if self.log is not None:
+            self.log(pos, text)
+        self.clients[pos].queue(text)
 
     async def tell_all(self, message: dict[str, Any]) -> None:
         """Queue the same message to all four positions (encoded once)."""
         text = dumps(message)
         self.messages += 4
         for c in self.clients:
+            if self.log is not None:
+                self.log(c.pos, text)
             c.queue(text)
 
     async def flush(self) -> None:
@@ -279,7 +286,10 @@ class Table:
         client = self.clients[pos]
         self.messages += 2
         index_range = int(message["indexRange"])
-        answer = await client.ask(dumps(message), index_range, limit)
+        text = dumps(message)
+        if self.log is not None:
+            self.log(pos, text)
+        answer = await client.ask(text, index_range, limit)
         if isinstance(answer, int):
             return answer
         kind, detail = answer
@@ -298,6 +308,17 @@ class Table:
         """Send what is queued, then close every connection."""
         await self.flush()
         await asyncio.gather(*(c.close(reason) for c in self.clients))
+
+
+def log_writer(path: str | Path) -> tuple[Callable[[int, str], None], Callable[[], None]]:
+    """A table log to ``path``: one JSON line ``{"pos": p, "message": {...}}`` a frame, as
+    :mod:`arena.openguandan` reads back; returns the writer and its closer."""
+    f = Path(path).open("w", encoding="utf-8")
+
+    def write(pos: int, text: str) -> None:
+        f.write(f'{{"pos":{pos},"message":{text}}}\n')
+
+    return write, f.close
 
 
 def read_seating(path: str | Path) -> list[list[str]]:

@@ -84,6 +84,10 @@ def _setup_logging(verbose: bool) -> None:
     )
 
 
+def _nothing() -> None:
+    """No log to close."""
+
+
 def _limits(time_limit: float, first_lead_limit: float) -> Any:
     from arena.server import Limits
 
@@ -111,13 +115,15 @@ def arena_group() -> None:
               help="Match points: win/draw/loss 2/1/0 or 20-VP.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
               show_default=True, help="Folder for the .gdn records.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write every frame sent as JSON lines (a table log 'import-log' reads).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def duplicate_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
-    wait: float, verbose: bool, scale: str, out_dir: str, as_json: bool,
+    wait: float, verbose: bool, scale: str, out_dir: str, log_path: str | None, as_json: bool,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
@@ -131,7 +137,7 @@ def duplicate_command(
     """
     from arena.duplicate_match import load_boards, play_duplicate_match
     from arena.messages import both
-    from arena.server import ArenaServer, read_seating
+    from arena.server import ArenaServer, log_writer, read_seating
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
     _setup_logging(verbose)
@@ -146,6 +152,7 @@ def duplicate_command(
                 table = await srv.next_table(wait)
             except TimeoutError:
                 raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+            table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_duplicate_match(
                     table, boards, (name_a, name_b),
@@ -154,6 +161,7 @@ def duplicate_command(
                 )
             finally:
                 await table.close()
+                close_log()
 
     result = asyncio.run(run())
     if as_json:
@@ -280,13 +288,16 @@ def tournament_command(
               "--boards must then be large enough).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
               show_default=True, help="Folder for the .gdn records.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write every frame sent as JSON lines (a table log 'import-log' reads).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def ordinary_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
-    wait: float, verbose: bool, max_deals: int | None, out_dir: str, as_json: bool,
+    wait: float, verbose: bool, max_deals: int | None, out_dir: str, log_path: str | None,
+    as_json: bool,
 ) -> None:
     """Wait for four clients, then play an ordinary match: 2 to A, with tribute.
 
@@ -296,7 +307,7 @@ def ordinary_command(
     from arena.duplicate_match import load_boards
     from arena.messages import both
     from arena.ordinary import play_ordinary_match
-    from arena.server import ArenaServer, read_seating
+    from arena.server import ArenaServer, log_writer, read_seating
 
     _setup_logging(verbose)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
@@ -310,11 +321,13 @@ def ordinary_command(
                 table = await srv.next_table(wait)
             except TimeoutError:
                 raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+            table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_ordinary_match(table, boards, (name_a, name_b),
                                                  max_deals=max_deals, out_dir=out_dir)
             finally:
                 await table.close()
+                close_log()
 
     result = asyncio.run(run())
     doc = result.summary()
@@ -327,3 +340,33 @@ def ordinary_command(
     if result.abandoned:
         click.echo(both("abandoned", why=result.abandoned))
     click.echo(both("records", path=result.file))
+
+
+@arena_group.command("import-log")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--from", "source", type=click.Choice(["openguandan"]), default="openguandan",
+              show_default=True, help="Who wrote the log.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="The .gdn file to write ('-': standard output).")
+@click.option("--event", default="Played by OpenGuanDan", show_default=True,
+              help="The Event tag of the records.")
+@_errors
+def import_log_command(files: tuple[str, ...], source: str, output: str, event: str) -> None:
+    """Turn competition logs (an OpenGuanDan table's JSON lines) into .gdn records.
+
+    Every deal is rebuilt from the log's messages, replayed and checked; the records are
+    written in canonical form (then 'guandan import OUT.gdn' stores them). The first bad
+    line or illegal play stops it with the file and line. docs/ARENA.md says how the log
+    is read.
+    """
+    from arena.messages import both
+    from arena.openguandan import import_log
+    from duplicate.gdn import dumps
+
+    del source  # one source so far
+    records = []
+    for f in files:
+        records.extend(import_log(f, event))
+    with click.open_file(output, "w", encoding="utf-8") as out:
+        out.write(dumps(records))
+    click.echo(both("imported", n=len(records), file=", ".join(files), out=output), err=True)
