@@ -165,9 +165,9 @@ def test_seating_file_seats_by_id_and_refuses_strangers(tmp_path: Path) -> None:
 def test_client_that_never_reads_is_dropped() -> None:
     """A send to a client whose buffer is full waits at most the action limit, then the
     client is dropped (its seat played by the rule) instead of blocking the table."""
-    from arena.server import Client
-
     from websockets.protocol import State
+
+    from arena.server import Client
 
     class Transport:
         aborted = False
