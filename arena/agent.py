@@ -37,6 +37,9 @@ __all__ = ["AgentStats", "choose", "run_agent"]
 
 log = logging.getLogger("arena.agent")
 
+#: how the arena writes a play notice (other servers' spacing just gets parsed)
+_PLAY_NOTICE = '{"type":"notify","stage":"play"'
+
 
 @dataclass(slots=True)
 class AgentStats:
@@ -113,6 +116,8 @@ async def run_agent(
         ) as ws:
             async for text in ws:
                 stats.messages += 1
+                if isinstance(text, str) and text.startswith(_PLAY_NOTICE):
+                    continue  # the most frequent message; the bot reads its act messages only
                 try:
                     msg = json.loads(text)
                 except ValueError:

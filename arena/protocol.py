@@ -24,13 +24,13 @@ from engine.cards import (
     BIG_JOKER,
     KIND_TOKENS,
     RANK_A,
+    RANK_CHARS,
     SMALL_JOKER,
     TOKEN_KINDS,
     Cards,
     level_value,
     parse_rank,
     rank_name,
-    to_tokens,
 )
 from engine.combo import Combo, ComboType
 from engine.errors import GuandanError, InvalidComboError
@@ -86,7 +86,17 @@ def tokens(cards: Cards) -> list[str]:
 
 def hand_tokens(cards: Cards, level: int) -> list[str]:
     """``handCards``: sorted by level order (the level rank after A, then SB, HR), suits S H C D."""
-    return to_tokens(cards, level)
+    natural = tokens(cards)
+    mark = RANK_CHARS[level]
+    lifted = [t for t in natural if t[1] == mark]
+    if not lifted:
+        return natural
+    rest = [t for t in natural if t[1] != mark]
+    jokers = 0
+    while jokers < len(rest) and rest[-1 - jokers] in ("SB", "HR"):
+        jokers += 1
+    cut = len(rest) - jokers
+    return rest[:cut] + lifted + rest[cut:]
 
 
 def level_int(level: int) -> int:
