@@ -117,13 +117,16 @@ def arena_group() -> None:
               show_default=True, help="Folder for the .gdn records.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write every frame sent as JSON lines (a table log 'import-log' reads).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False),
+              help="Also write the HTML report (the match and its boards) into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def duplicate_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
-    wait: float, verbose: bool, scale: str, out_dir: str, log_path: str | None, as_json: bool,
+    wait: float, verbose: bool, scale: str, out_dir: str, log_path: str | None,
+    report_dir: str | None, as_json: bool,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
@@ -164,6 +167,10 @@ def duplicate_command(
                 close_log()
 
     result = asyncio.run(run())
+    if report_dir:
+        from arena.report import arena_report, write_arena_report
+
+        write_arena_report(report_dir, arena_report(f"Arena: {name_a} v {name_b}", [result]))
     if as_json:
         doc = result.summary()
         doc["boards_detail"] = [b.row(result.names) for b in result.boards]
@@ -218,13 +225,16 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
               help="Bootstrap resamples for the rating's interval.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
               show_default=True, help="Folder for the .gdn records (one file a match).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False),
+              help="Also write the HTML report (standings, matches, boards) into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print standings and ratings as JSON.")
 @_errors
 def tournament_command(
     agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
     set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
     port: int, seating: str | None, time_limit: float, first_lead_limit: float, wait: float,
-    verbose: bool, scale: str, resamples: int, out_dir: str, as_json: bool,
+    verbose: bool, scale: str, resamples: int, out_dir: str, report_dir: str | None,
+    as_json: bool,
 ) -> None:
     """Round robin of duplicate matches among the agents of AGENTS_FILE.
 
@@ -262,6 +272,14 @@ def tournament_command(
         connect_wait=wait, resamples=resamples, progress=progress,
     ))
     table = [s.row(i + 1) for i, s in enumerate(result.standings)]
+    if report_dir:
+        from arena.report import arena_report, write_arena_report
+
+        notes = [f"{r.name}: rating {r.rating:+.0f} ({r.low:+.0f} to {r.high:+.0f})"
+                 for r in result.ratings]
+        write_arena_report(report_dir, arena_report(
+            f"Arena tournament ({len(agents)} agents, {count} boards)", result.matches,
+            result.standings, notes))
     ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
                 "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
     if as_json:

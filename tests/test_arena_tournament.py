@@ -88,3 +88,22 @@ def test_tournament_file(tmp_path: Path) -> None:
     f.write_text("h: a {url}\n")
     with pytest.raises(ArenaError, match="at least two"):
         read_agents(f)
+
+
+def test_tournament_report_pages(tmp_path: Path) -> None:
+    from arena.report import arena_report, write_arena_report
+
+    agents = [AgentSpec("north-star", "1"), AgentSpec("east-wind", "2")]
+
+    async def launch(agent: AgentSpec, url: str) -> Any:
+        return await play_client(url, int(agent.command), "random")
+
+    boards = list(generate_boards(simulation_key(b"\x22"), 2))
+    result = asyncio.run(asyncio.wait_for(
+        run_tournament(agents, boards, launch=launch, resamples=10), 60))
+    files = write_arena_report(tmp_path, arena_report("Cup", result.matches, result.standings))
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "north-star" in index and "east-wind" in index
+    assert len(files) == 1 + 1 + 1 + 2  # css, index, the match, its two boards
+    match_pages = [f for f in files if f.name not in ("index.html", "report.css")]
+    assert any("Board 1" in f.read_text(encoding="utf-8") for f in match_pages)
