@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.protocol import (
     NO_ACTION,
+    act_text,
     action_of,
     hand_tokens,
     legal_options,
@@ -96,7 +97,6 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         t0 = time.perf_counter()
         plays = legal_options(deal.hand(seat), level, to_beat, deal.rules)
         engine += time.perf_counter() - t0
-        actions = [action_of(p) for p in plays]
         own, other = ranks(pos)
         leading = to_beat is None
         message = {
@@ -113,14 +113,12 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
             "curAction": NO_ACTION if leading else cur_action,
             "greaterPos": -1 if leading else best_pos,
             "greaterAction": NO_ACTION if leading else best_action,
-            "actionList": actions,
-            "indexRange": len(actions) - 1,
         }
         limit = table.limits.first_lead if not deal.actions else table.limits.action
-        index = await table.ask(pos, message, limit)
+        index = await table.ask(pos, act_text(message, plays), limit, len(plays) - 1)
         out.acts += 1
         combo = plays[index]
-        action = actions[index]
+        action = action_of(combo)
         t0 = time.perf_counter()
         if combo is None:
             deal.pass_()

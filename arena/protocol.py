@@ -155,6 +155,27 @@ def action_list(
     return [action_of(p) for p in plays], plays
 
 
+_PASS_JSON = json.dumps(PASS, separators=(",", ":"))
+
+
+def action_json(combo: Combo | None) -> str:
+    """The action of a play as compact JSON text (cached, like :func:`action_of`)."""
+    return _PASS_JSON if combo is None else _action_text(combo)
+
+
+@lru_cache(maxsize=1 << 16)
+def _action_text(combo: Combo) -> str:
+    return json.dumps(_action(combo), separators=(",", ":"), ensure_ascii=False)
+
+
+def act_text(message: dict[str, Any], plays: Sequence[Combo | None]) -> str:
+    """An ``act`` message as JSON text: ``message``'s fields, then ``actionList`` (the
+    actions of ``plays``, encoded once per play and cached) and ``indexRange``."""
+    head = dumps(message)
+    body = ",".join([action_json(p) for p in plays])
+    return f'{head[:-1]},"actionList":[{body}],"indexRange":{len(plays) - 1}}}'
+
+
 def legal_options(
     hand: Cards, level: int, to_beat: Combo | None, rules: Ruleset = COMPETITION
 ) -> list[Combo | None]:

@@ -281,12 +281,18 @@ class Table:
         for c in self.clients:
             await c.flush()
 
-    async def ask(self, pos: int, message: dict[str, Any], limit: float) -> int:
-        """Ask ``pos`` to act; the index to play (0 after a fault, see the module doc)."""
+    async def ask(self, pos: int, message: dict[str, Any] | str, limit: float,
+                  index_range: int | None = None) -> int:
+        """Ask ``pos`` to act (``message``, or its JSON text with ``index_range``); the
+        index to play (0 after a fault, see the module doc)."""
         client = self.clients[pos]
         self.messages += 2
-        index_range = int(message["indexRange"])
-        text = dumps(message)
+        if isinstance(message, str):
+            text = message
+            assert index_range is not None
+        else:
+            index_range = int(message["indexRange"])
+            text = dumps(message)
         if self.log is not None:
             self.log(pos, text)
         answer = await client.ask(text, index_range, limit)
