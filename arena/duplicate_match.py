@@ -1,7 +1,8 @@
 """A duplicate match between two agents at one table (RULES.md §11, DUPLICATE.md).
 
 Agent A's clients sit at positions 0 and 2, agent B's at 1 and 3. Every board is played
-twice, one room after the other: in the open room position ``p`` holds board seat ``p``
+twice, one room after the other at one table (or at two tables at once, one a room, when
+the agents launch eight clients): in the open room position ``p`` holds board seat ``p``
 (A is N–S), in the closed room the board is turned one seat (``p`` holds ``p + 1``: A is
 E–W). Each board is one episode at the board's level with its stored leader and no
 tribute (§9). Every room's record is a ``.gdn`` deal (players = agent names), replayed by
@@ -15,6 +16,7 @@ rule, see ``arena.server``); the boards not played are unfinished and scored by
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Iterable
@@ -176,62 +178,49 @@ def match_file_name(a: str, b: str) -> str:
     return f"{safe(a)}-vs-{safe(b)}.gdn"
 
 
-async def play_duplicate_match(
-    table: Table,
-    boards: Iterable[Board],
-    names: tuple[str, str],
-    *,
-    rules: Ruleset = COMPETITION,
-    scale: WinDrawLoss | VictoryPoints = JIANGSU_WDL,
-    event: str = "Arena",
-    out_dir: str | Path | None = None,
-) -> MatchResult:
-    """Play ``boards`` in both rooms at ``table``: A = ``names[0]`` at positions 0 and 2."""
-    if names[0] == names[1]:
-        raise ArenaError(f"the two agents need different names, both are {names[0]!r}")
-    started = time.perf_counter()
-    plays = [BoardPlay(b) for b in boards]
-    if not plays:
-        raise ArenaError("a match needs at least one board")
-    engine = 0.0
-    acts = 0
-    abandoned = ""
-    for bp in plays:
-        board = bp.board
-        for room, rot in ROOMS:
-            if table.broken:
-                abandoned = abandoned or "a client dropped: the match ended after that deal"
-                break
-            table.where = f"board {board.number} {room.lower()} room"
-            level = board.level
+@dataclass(slots=True)
+class _Tally:
+    engine: float = 0.0
+    acts: int = 0
+    abandoned: str = ""
 
-            def ranks(pos: int, v: int = level) -> tuple[int, int]:
-                return (v, v)  # a board has one level for both sides
 
-            await send_beginning(table, board.hands, level, rot, ranks)
-            deal = Deal(board.hands, level, board.leader, rules)
-            outcome = await play_out(table, deal, rot, ranks)
-            await send_episode_over(table, deal, rot)
-            engine += outcome.engine_seconds
-            acts += outcome.acts
-            tags = {"Event": event, "Board": str(board.number), "Room": room}
-            for seat in Seat:
-                pos = (int(seat) - rot) & 3
-                assert seat_of(pos, rot) == seat
-                tags[_SEAT_TAGS[seat]] = names[pos & 1]
-            tags["Generator"] = board.generator
-            tags["DealId"] = board.deal_id
-            extra = {"ArenaFaults": "; ".join(f.text() for f in outcome.faults)} if (
-                outcome.faults) else None
-            record = deal_record(outcome, tags, extra)
-            ns = room_ns(record, rules)
-            if rot == 0:
-                bp.open, bp.open_ns = record, ns
-            else:
-                bp.closed, bp.closed_ns = record, ns
-    results = [BoardResult(bp.board.number, bp.open_ns, bp.closed_ns) for bp in plays]
-    score = score_match(results, scale, UnfinishedRule.AVERAGE, rules)
-    px, py = score.points_x, score.points_y
+async def _play_room(
+    table: Table, bp: BoardPlay, room: str, rot: int, names: tuple[str, str],
+    rules: Ruleset, event: str, tally: _Tally,
+) -> None:
+    """Play one room of a board at ``table`` and keep its replayed record in ``bp``."""
+    board = bp.board
+    table.where = f"board {board.number} {room.lower()} room"
+    level = board.level
+
+    def ranks(pos: int) -> tuple[int, int]:
+        return (level, level)  # a board has one level for both sides
+
+    await send_beginning(table, board.hands, level, rot, ranks)
+    deal = Deal(board.hands, level, board.leader, rules)
+    outcome = await play_out(table, deal, rot, ranks)
+    await send_episode_over(table, deal, rot)
+    tally.engine += outcome.engine_seconds
+    tally.acts += outcome.acts
+    tags = {"Event": event, "Board": str(board.number), "Room": room}
+    for seat in Seat:
+        pos = (int(seat) - rot) & 3
+        assert seat_of(pos, rot) == seat
+        tags[_SEAT_TAGS[seat]] = names[pos & 1]
+    tags["Generator"] = board.generator
+    tags["DealId"] = board.deal_id
+    extra = {"ArenaFaults": "; ".join(f.text() for f in outcome.faults)} if (
+        outcome.faults) else None
+    record = deal_record(outcome, tags, extra)
+    ns = room_ns(record, rules)
+    if rot == 0:
+        bp.open, bp.open_ns = record, ns
+    else:
+        bp.closed, bp.closed_ns = record, ns
+
+
+async def _end(table: Table, px: float, py: float) -> None:
     await table.tell_all({"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 1})
     won = [1 if px > py else 0, 1 if py > px else 0]
     drew = 1 if px == py else 0
@@ -240,9 +229,61 @@ async def play_duplicate_match(
         "victoryNum": [won[p & 1] for p in range(4)], "draws": [drew] * 4,
     })
     await table.flush()
+
+
+DROPPED = "a client dropped: the match ended after that deal"
+
+
+async def play_duplicate_match(
+    table: Table,
+    boards: Iterable[Board],
+    names: tuple[str, str],
+    *,
+    closed_table: Table | None = None,
+    rules: Ruleset = COMPETITION,
+    scale: WinDrawLoss | VictoryPoints = JIANGSU_WDL,
+    event: str = "Arena",
+    out_dir: str | Path | None = None,
+) -> MatchResult:
+    """Play ``boards`` in both rooms: A = ``names[0]`` at positions 0 and 2.
+
+    With one table the rooms are played in turn, board by board (open, then closed). With
+    ``closed_table`` (eight connections: two sets of agent processes) the open room is
+    played at ``table`` and the closed room at ``closed_table`` at the same time, so that
+    no client sees both rooms of a board.
+    """
+    if names[0] == names[1]:
+        raise ArenaError(f"the two agents need different names, both are {names[0]!r}")
+    started = time.perf_counter()
+    plays = [BoardPlay(b) for b in boards]
+    if not plays:
+        raise ArenaError("a match needs at least one board")
+    tally = _Tally()
+    tables = [table] if closed_table is None else [table, closed_table]
+    if closed_table is None:
+        for bp in plays:
+            for room, rot in ROOMS:
+                if table.broken:
+                    tally.abandoned = DROPPED
+                    break
+                await _play_room(table, bp, room, rot, names, rules, event, tally)
+    else:
+        async def one_room(t: Table, room: str, rot: int) -> None:
+            for bp in plays:
+                if t.broken:
+                    tally.abandoned = DROPPED
+                    return
+                await _play_room(t, bp, room, rot, names, rules, event, tally)
+
+        await asyncio.gather(one_room(table, *ROOMS[0]), one_room(closed_table, *ROOMS[1]))
+    results = [BoardResult(bp.board.number, bp.open_ns, bp.closed_ns) for bp in plays]
+    score = score_match(results, scale, UnfinishedRule.AVERAGE, rules)
+    for t in tables:
+        await _end(t, score.points_x, score.points_y)
     result = MatchResult(
-        names, plays, score, list(table.faults), abandoned,
-        time.perf_counter() - started, engine, acts, table.messages,
+        names, plays, score, [f for t in tables for f in t.faults], tally.abandoned,
+        time.perf_counter() - started, tally.engine, tally.acts,
+        sum(t.messages for t in tables),
     )
     if out_dir is not None:
         path = Path(out_dir) / match_file_name(*names)

@@ -113,6 +113,9 @@ def arena_group() -> None:
 @_server_options
 @click.option("--scale", type=click.Choice(["wdl", "vp20"]), default="wdl", show_default=True,
               help="Match points: win/draw/loss 2/1/0 or 20-VP.")
+@click.option("--tables", "tables_count", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="2: eight clients, the open room at the first table of four, the closed "
+              "room at the second, played at the same time.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
               show_default=True, help="Folder for the .gdn records.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
@@ -125,8 +128,8 @@ def duplicate_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
-    wait: float, verbose: bool, scale: str, out_dir: str, log_path: str | None,
-    report_dir: str | None, as_json: bool,
+    wait: float, verbose: bool, scale: str, tables_count: int, out_dir: str,
+    log_path: str | None, report_dir: str | None, as_json: bool,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
@@ -150,20 +153,23 @@ def duplicate_command(
 
     async def run() -> Any:
         async with ArenaServer(host, port, _limits(time_limit, first_lead_limit), tables) as srv:
-            click.echo(both("listening", url=srv.url, n=4), err=True)
+            click.echo(both("listening", url=srv.url, n=4 * tables_count), err=True)
             try:
                 table = await srv.next_table(wait)
+                second = await srv.next_table(wait) if tables_count == 2 else None
             except TimeoutError:
                 raise click.ClickException(f"no table of four clients within {wait:g} s") from None
             table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_duplicate_match(
-                    table, boards, (name_a, name_b),
+                    table, boards, (name_a, name_b), closed_table=second,
                     scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL,
                     event=f"Arena: {name_a} - {name_b}", out_dir=out_dir,
                 )
             finally:
                 await table.close()
+                if second is not None:
+                    await second.close()
                 close_log()
 
     result = asyncio.run(run())

@@ -166,3 +166,33 @@ def test_agent_answers_with_the_bots_play(policy: str) -> None:
     stats = AgentStats()
     i = choose(make_player(policy, "1"), msg, 0, stats)
     assert 0 <= i < 4 and stats.fallbacks == 0
+
+
+def test_two_tables_play_the_rooms_at_once(tmp_path: Path) -> None:
+    """Eight clients: the open room at the first table, the closed room at the second."""
+    bs = boards(2, b"\x0c")
+
+    async def main() -> tuple[MatchResult, list[Any], list[Any]]:
+        async with ArenaServer(port=0) as srv:
+            first = asyncio.create_task(play_four(srv.url, seeds=[1, 2, 3, 4]))
+            open_table = await srv.next_table(20)
+            second = asyncio.create_task(play_four(srv.url, seeds=[5, 6, 7, 8]))
+            closed_table = await srv.next_table(20)
+            try:
+                result = await play_duplicate_match(open_table, bs, ("alpha", "beta"),
+                                                    closed_table=closed_table, out_dir=tmp_path)
+            finally:
+                await open_table.close()
+                await closed_table.close()
+            return result, await first, await second
+
+    result, seen_open, seen_closed = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    assert result.deals == 4 and not result.faults
+    for k, board in enumerate(bs):
+        for pos in range(4):
+            assert parse_cards(seen_open[pos].episodes[k].hand) == board.hands[Seat(pos)]
+            assert parse_cards(seen_closed[pos].episodes[k].hand) == board.hands[
+                Seat((pos + 1) % 4)]
+    ns = ns_from_record_file(result.file)  # type: ignore[arg-type]
+    assert result.score.margin == sum(
+        ns[(str(b.number), "Open")] - ns[(str(b.number), "Closed")] for b in bs)
