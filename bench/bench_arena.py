@@ -28,11 +28,11 @@ from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 
 
-async def bench(n_boards: int, policies: list[str]) -> None:
+async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
     boards = list(generate_boards(simulation_key(b"\x42"), n_boards, LevelSchedule.parse("cycle")))
     async with ArenaServer(port=0) as srv:
         procs = []
-        for i, policy in enumerate(policies):
+        for i, policy in enumerate(policies * tables):
             procs.append(await asyncio.create_subprocess_exec(
                 sys.executable, "-c", "from cli import main; main()", "agent", "-q",
                 "--url", f"{srv.url}client{i + 1}", "--policy", policy, "--seed", str(i),
@@ -40,24 +40,28 @@ async def bench(n_boards: int, policies: list[str]) -> None:
             ))
             await asyncio.sleep(0.3)
         table = await srv.next_table(60)
+        second = await srv.next_table(60) if tables == 2 else None
         cpu0, t0 = time.process_time(), time.perf_counter()
-        result = await play_duplicate_match(table, boards, ("a", "b"))
+        result = await play_duplicate_match(table, boards, ("a", "b"), closed_table=second)
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         await table.close()
+        if second is not None:
+            await second.close()
         for p in procs:
             await p.wait()
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     client_cpu = children.ru_utime + children.ru_stime
     deals = result.deals
-    messages = sum(c.sent + c.received for c in table.clients)
-    print(f"boards {n_boards}, deals {deals}, agents {' '.join(policies)}")
-    print(f"deals/s (wall, server + 4 clients): {deals / wall:.1f}")
+    clients = table.clients + (second.clients if second is not None else [])
+    messages = sum(c.sent + c.received for c in clients)
+    print(f"boards {n_boards}, deals {deals}, agents {' '.join(policies)}, tables {tables}")
+    print(f"deals/s (wall, server + {4 * tables} clients): {deals / wall:.1f}")
     print(f"messages/s: {messages / wall:,.0f} ({messages / deals:.0f} a deal; "
           f"{result.acts / deals:.0f} acts a deal)")
     print(f"server CPU per deal: {1000 * cpu / deals:.1f} ms, of which engine "
           f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays, play) and arena "
           f"{1000 * (cpu - result.engine_seconds) / deals:.1f} ms (JSON, frames, asyncio)")
-    print(f"clients' CPU per deal (4 processes, start-up included): "
+    print(f"clients' CPU per deal ({4 * tables} processes, start-up included): "
           f"{1000 * client_cpu / deals:.1f} ms; CPU-bound capacity on 2 cores: "
           f"{2 * deals / (cpu + client_cpu):.1f} deals/s")
 
@@ -66,8 +70,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=50)
     ap.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
+    ap.add_argument("--tables", type=int, default=1, choices=[1, 2],
+                    help="2: eight clients, the two rooms at once")
     args = ap.parse_args()
-    asyncio.run(bench(args.boards, [args.policy] * 4))
+    asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
 
 
 if __name__ == "__main__":
