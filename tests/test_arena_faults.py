@@ -204,3 +204,32 @@ def test_client_that_never_reads_is_dropped() -> None:
 
     client = asyncio.run(asyncio.wait_for(main(), 5))
     assert client.gone and Transport.aborted
+
+
+def test_wrong_path_and_oversized_frames_are_refused() -> None:
+    async def main() -> tuple[int | None, int | None, int]:
+        limits = Limits(max_message=256)
+        async with ArenaServer(port=0, limits=limits) as srv:
+            async with connect(f"ws://127.0.0.1:{srv.port}/lobby", compression=None) as ws:
+                try:
+                    await asyncio.wait_for(ws.recv(), 5)
+                except ConnectionClosed:
+                    pass
+                wrong_path = ws.close_code
+            async with connect(f"{srv.url}big", compression=None) as ws:
+                await ws.send("x" * 1000)
+                try:
+                    await asyncio.wait_for(ws.recv(), 5)
+                except ConnectionClosed:
+                    pass
+                too_big = ws.close_code
+            # the lobby forgets the closed client: four new ones still make a table
+            clients = asyncio.create_task(play_four(srv.url))
+            table = await srv.next_table(10)
+            ids = len([i for i in table.ids if i != "big"])
+            await table.close()
+            clients.cancel()
+        return wrong_path, too_big, ids
+
+    wrong_path, too_big, ids = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    assert wrong_path == 1008 and too_big == 1009 and ids == 4
