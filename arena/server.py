@@ -239,6 +239,21 @@ class ArenaServer:
         """The base URL clients append their id to."""
         return f"ws://{self.host}:{self.port}{PATH_PREFIX}"
 
+    @property
+    def waiting(self) -> int:
+        """Clients connected and not yet at a table."""
+        if self.seating is None:
+            return sum(not c.gone for c in self._waiting)
+        return sum(not c.gone for c in self._seated.values())
+
+    async def wait_for_clients(self, n: int, timeout: float = 30.0) -> None:
+        """Wait until ``n`` clients are in the lobby (to launch clients in position order)."""
+        deadline = time.monotonic() + timeout
+        while self.waiting < n:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.waiting} of {n} clients connected")
+            await asyncio.sleep(0.02)
+
     async def next_table(self, timeout: float | None = None) -> Table:
         """Wait for four clients to make a table (``TimeoutError`` after ``timeout`` s)."""
         return await asyncio.wait_for(self._tables.get(), timeout)

@@ -38,7 +38,8 @@ async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
                 "--url", f"{srv.url}client{i + 1}", "--policy", policy, "--seed", str(i),
                 stdout=subprocess.DEVNULL, cwd=os.getcwd(),
             ))
-            await asyncio.sleep(0.3)
+            if (i + 1) % 4:
+                await srv.wait_for_clients((i + 1) % 4, 60)
         table = await srv.next_table(60)
         second = await srv.next_table(60) if tables == 2 else None
         cpu0, t0 = time.process_time(), time.perf_counter()

@@ -90,6 +90,7 @@ async def play_client(
     seed: int = 0,
     mode: str = "random",
     after: int = 0,
+    connected: asyncio.Event | None = None,
 ) -> Seen:
     """Connect and play until the server closes. ``mode``: ``random`` (a random index),
     ``first`` (always 0), ``range`` (an index past indexRange from the ``after``-th act on),
@@ -99,6 +100,8 @@ async def play_client(
     seen = Seen()
     episode: Episode | None = None
     async with connect(url, compression=None, ping_interval=None, max_size=2**24) as ws:
+        if connected is not None:
+            connected.set()
         try:
             async for text in ws:
                 msg = json.loads(text)
@@ -158,13 +161,15 @@ async def play_client(
 
 async def play_four(url: str, modes: list[str] | None = None, seeds: list[int] | None = None,
                     after: int = 0, stagger: float = 0.05) -> list[Seen]:
-    """Four clients connecting in position order (a small pause between them, as the
-    agents' launch scripts do)."""
+    """Four clients connecting in position order: each waits for the one before it to be
+    connected (and a small pause, as the agents' launch scripts do)."""
     modes = modes or ["random"] * 4
     seeds = seeds or [1, 2, 3, 4]
     tasks = []
     for i in range(4):
+        ready = asyncio.Event()
         tasks.append(asyncio.create_task(
-            play_client(f"{url}client{i + 1}", seeds[i], modes[i], after)))
+            play_client(f"{url}client{i + 1}", seeds[i], modes[i], after, ready)))
+        await asyncio.wait_for(ready.wait(), 20)
         await asyncio.sleep(stagger)
     return list(await asyncio.gather(*tasks))

@@ -128,7 +128,8 @@ def test_guandan_agent_plays_a_match(tmp_path: Path) -> None:
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                     cwd=os.getcwd(),
                 ))
-                await asyncio.sleep(0.3 if i == 0 else 0.1)
+                if i < 3:
+                    await srv.wait_for_clients(i + 1, 60)  # positions in launch order
             table = await srv.next_table(60)
             try:
                 result = await play_duplicate_match(table, bs, ("heuristic", "random"),
@@ -140,6 +141,7 @@ def test_guandan_agent_plays_a_match(tmp_path: Path) -> None:
 
     result, codes = asyncio.run(asyncio.wait_for(run(), TIMEOUT))
     assert codes == [0, 0, 0, 0]
+    assert result.records[0].tags["North"] == "heuristic"  # positions 0 and 2
     assert not result.faults
     assert result.deals == 4
     ns = ns_from_record_file(result.file)  # type: ignore[arg-type]
