@@ -14,22 +14,79 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.duplicate_match import play_duplicate_match  # noqa: E402
-from arena.server import ArenaServer  # noqa: E402
+from arena.server import ArenaServer, Limits, Table  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 
 
+class _Silent:
+    """A stand-in client for the socket-free measure: frames go nowhere."""
+
+    def __init__(self, pos: int) -> None:
+        self.pos, self.id, self.gone = pos, f"c{pos}", False
+
+    def queue(self, text: str) -> None:
+        pass
+
+    async def flush(self) -> None:
+        pass
+
+
+class _RandomTable(Table):
+    """A table whose seats answer at once with a random index (no sockets)."""
+
+    rng = random.Random(1)
+
+    async def ask(self, pos: int, message: dict[str, Any] | str, limit: float,
+                  index_range: int | None = None) -> int:
+        self.messages += 2
+        top = index_range if index_range is not None else int(message["indexRange"])  # type: ignore[index]
+        return self.rng.randint(0, top)
+
+
+async def server_work(boards: list[Any]) -> None:
+    """The arena's own work per deal without sockets or clients: legal plays, messages."""
+    table = _RandomTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[list-item]
+    cpu = time.process_time()
+    result = await play_duplicate_match(table, boards, ("a", "b"))
+    cpu = time.process_time() - cpu
+    print(f"server work without sockets (random choices, {result.acts / result.deals:.0f} acts "
+          f"a deal): {1000 * cpu / result.deals:.1f} ms a deal, of which engine "
+          f"{1000 * result.engine_seconds / result.deals:.1f} ms")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def startup_cpu() -> float:
+    """CPU time of one agent process that starts and finds nobody listening."""
+    before = children_cpu()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "from cli import main; main()", "agent", "-q",
+        "--url", "ws://127.0.0.1:9/game/x", "--connect-timeout", "1",
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=os.getcwd(),
+    )
+    await proc.wait()
+    return children_cpu() - before
+
+
 async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
     boards = list(generate_boards(simulation_key(b"\x42"), n_boards, LevelSchedule.parse("cycle")))
+    start_cost = await startup_cpu()
+    before = children_cpu()
     async with ArenaServer(port=0) as srv:
         procs = []
         for i, policy in enumerate(policies * tables):
@@ -50,8 +107,7 @@ async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
             await second.close()
         for p in procs:
             await p.wait()
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    client_cpu = children.ru_utime + children.ru_stime
+    client_cpu = children_cpu() - before - 4 * tables * start_cost
     deals = result.deals
     clients = table.clients + (second.clients if second is not None else [])
     messages = sum(c.sent + c.received for c in clients)
@@ -62,7 +118,8 @@ async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
     print(f"server CPU per deal: {1000 * cpu / deals:.1f} ms, of which engine "
           f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays, play) and arena "
           f"{1000 * (cpu - result.engine_seconds) / deals:.1f} ms (JSON, frames, asyncio)")
-    print(f"clients' CPU per deal ({4 * tables} processes, start-up included): "
+    print(f"clients' CPU per deal ({4 * tables} processes, start-up of {start_cost:.2f} s each "
+          f"left out): "
           f"{1000 * client_cpu / deals:.1f} ms; CPU-bound capacity on 2 cores: "
           f"{2 * deals / (cpu + client_cpu):.1f} deals/s")
 
@@ -75,6 +132,8 @@ def main() -> None:
                     help="2: eight clients, the two rooms at once")
     args = ap.parse_args()
     asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
+    boards = list(generate_boards(simulation_key(b"\x42"), args.boards, LevelSchedule.parse("cycle")))
+    asyncio.run(server_work(boards))
 
 
 if __name__ == "__main__":
