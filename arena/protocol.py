@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.cards import (
@@ -65,22 +65,26 @@ class ProtocolError(GuandanError):
     """A message that does not follow the protocol (bad JSON, an unknown card, ...)."""
 
 
+@cache
+def _field_tokens(rank: int, field: int) -> tuple[str, ...]:
+    """The tokens of one rank's 12-bit field (4 suits × 3 bits of count)."""
+    out: list[str] = []
+    for suit in range(4):
+        out += [KIND_TOKENS[4 * rank + suit]] * ((field >> (3 * suit)) & 7)
+    return tuple(out)
+
+
 def tokens(cards: Cards) -> list[str]:
     """The tokens of ``cards`` in natural order (rank, then suit S H C D; jokers last)."""
     out: list[str] = []
-    k = 0
-    while cards:
-        c = cards & 0o777777777777  # the 4 suits of a rank: 12 bits
-        if c:
-            for j in range(4):
-                n = (c >> (3 * j)) & 7
-                if n:
-                    out += [KIND_TOKENS[k + j]] * n
+    for r in range(13):
+        f = cards & 0xFFF
+        if f:
+            out += _field_tokens(r, f)
         cards >>= 12
-        k += 4
-        if k == 52:
-            out += ["SB"] * (cards & 7) + ["HR"] * ((cards >> 3) & 7)
-            break
+        if not cards:
+            return out
+    out += ["SB"] * (cards & 7) + ["HR"] * ((cards >> 3) & 7)
     return out
 
 
@@ -165,7 +169,10 @@ def action_json(combo: Combo | None) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _action_text(combo: Combo) -> str:
-    return json.dumps(_action(combo), separators=(",", ":"), ensure_ascii=False)
+    kind, rank, cards = _action(combo)  # tokens are plain ASCII: no escaping to do
+    body = '","'.join(cards)
+    return f'["{kind}","{rank}",["{body}"]]'
+
 
 
 def act_text(message: dict[str, Any], plays: Sequence[Combo | None]) -> str:
