@@ -16,7 +16,7 @@ Everything here is pure: the server (:mod:`arena.server`) and the agent
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -42,12 +42,20 @@ __all__ = [
     "NO_ACTION",
     "PASS",
     "ProtocolError",
+    "act_text",
+    "action_json",
     "action_list",
     "action_of",
     "cards_of",
+    "dumps",
+    "find_action",
+    "hand_tokens",
+    "is_no_action",
+    "legal_options",
     "level_int",
     "level_of",
     "level_str",
+    "lowest_card_index",
     "parse_action",
     "parse_reply",
     "tokens",
@@ -303,8 +311,3 @@ def _shown(value: Any, limit: int = 60) -> str:
     if isinstance(value, bytes):
         text = repr(value[:limit])
     return text if len(text) <= limit else text[:limit] + "…"
-
-
-def seats_text(seats: Iterable[int]) -> str:
-    """Positions as text: ``0 2``."""
-    return " ".join(str(s) for s in seats)
