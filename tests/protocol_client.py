@@ -95,7 +95,8 @@ async def play_client(
     """Connect and play until the server closes. ``mode``: ``random`` (a random index),
     ``first`` (always 0), ``range`` (an index past indexRange from the ``after``-th act on),
     ``garbage`` (not JSON), ``silent`` (never answers), ``chatty`` (answers, and also
-    sends a reply after every notify), ``drop`` (closes the socket at the ``after``-th act)."""
+    sends a reply after every notify), ``drop`` (closes the socket at the first act after the ``after``-th that follows a
+    play: mid-trick)."""
     rng = random.Random(seed)
     seen = Seen()
     episode: Episode | None = None
@@ -111,8 +112,8 @@ async def play_client(
                     check_act(msg, seen)
                     n = msg["indexRange"]
                     misbehave = seen.acts > after
-                    if mode == "drop" and misbehave:
-                        await ws.close()
+                    if mode == "drop" and misbehave and msg.get("greaterPos", -1) != -1:
+                        await ws.close()  # mid-trick: there is a play to beat
                         break
                     if mode == "silent" and misbehave:
                         continue
