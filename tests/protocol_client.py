@@ -95,8 +95,8 @@ async def play_client(
     """Connect and play until the server closes. ``mode``: ``random`` (a random index),
     ``first`` (always 0), ``range`` (an index past indexRange from the ``after``-th act on),
     ``garbage`` (not JSON), ``silent`` (never answers), ``chatty`` (answers, and also
-    sends a reply after every notify), ``drop`` (closes the socket at the first act after the ``after``-th that follows a
-    play: mid-trick)."""
+    sends a reply after every notify), ``drop`` (closes the socket at the first act after
+    the ``after``-th that follows a play: mid-trick)."""
     rng = random.Random(seed)
     seen = Seen()
     episode: Episode | None = None
