@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli import main
@@ -99,3 +100,29 @@ def test_help_of_every_arena_command() -> None:
                  ["arena", "ordinary"], ["arena", "import-log"], ["agent"]):
         r = runner.invoke(main, [*args, "--help"])
         assert r.exit_code == 0 and "Usage" in r.output
+
+
+def test_boards_of_a_stored_set_and_of_a_seed_file(db_url: str, tmp_path: Path) -> None:
+    """The arena plays the boards of a stored set (--set, --db) or of a seed file: the same
+    boards as `guandan deals` stores."""
+    from arena.duplicate_match import load_boards
+    from arena.server import ArenaError
+    from duplicate.boards import load_set
+    from duplicate.db import make_engine
+
+    runner = CliRunner()
+    assert runner.invoke(main, ["db", "--db", db_url, "upgrade"]).exit_code == 0
+    seed = tmp_path / "cup.seed"
+    assert runner.invoke(main, ["deals", "seed", str(seed)]).exit_code == 0
+    r = runner.invoke(main, ["deals", "--db", db_url, "generate", str(seed), "-n", "4",
+                             "--level-schedule", "cycle"])
+    assert r.exit_code == 0, r.output
+    stored = load_boards(3, set_name="cup", db_url=db_url)
+    engine = make_engine(db_url)
+    try:
+        assert stored == list(load_set(engine, "cup").boards[:3])
+    finally:
+        engine.dispose()
+    assert load_boards(3, seed_file=str(seed), schedule="cycle") == stored
+    with pytest.raises(ArenaError, match="exactly one board source"):
+        load_boards(3, seed_hex="1f", set_name="cup")
