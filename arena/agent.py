@@ -137,8 +137,11 @@ async def run_agent(
                     stats.episodes += 1
                 elif stage == "gameResult":
                     stats.games += 1
-    except ConnectionClosed:
-        pass
+            code, reason = ws.close_code, ws.close_reason
+    except ConnectionClosed as exc:
+        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (None, "")
     except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
         raise ConnectionError(f"cannot connect to {url}: {exc}") from None
+    if code not in (None, 1000, 1001):
+        raise ConnectionError(f"{url}: the server closed the connection ({code} {reason})")
     return stats

@@ -119,7 +119,8 @@ def arena_group() -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
               show_default=True, help="Folder for the .gdn records.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
-              help="Write every frame sent as JSON lines (a table log 'import-log' reads).")
+              help="Write every frame sent as JSON lines (a table log 'import-log' reads; "
+              "with --tables 2, the open room's table).")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False),
               help="Also write the HTML report (the match and its boards) into this folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

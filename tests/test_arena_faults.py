@@ -233,3 +233,17 @@ def test_wrong_path_and_oversized_frames_are_refused() -> None:
 
     wrong_path, too_big, ids = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
     assert wrong_path == 1008 and too_big == 1009 and ids == 4
+
+
+def test_agent_refused_by_the_server_says_so() -> None:
+    """`guandan agent` refused by a seating file: a ConnectionError naming the reason."""
+    import pytest
+
+    from arena.agent import run_agent
+
+    async def main() -> None:
+        async with ArenaServer(port=0, seating=[["a", "b", "c", "d"]]) as srv:
+            await run_agent(f"{srv.url}stranger")
+
+    with pytest.raises(ConnectionError, match="1008 not in the seating file"):
+        asyncio.run(asyncio.wait_for(main(), 20))
