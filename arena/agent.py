@@ -139,7 +139,7 @@ async def run_agent(
                     stats.games += 1
             code, reason = ws.close_code, ws.close_reason
     except ConnectionClosed as exc:
-        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (None, "")
+        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (1006, "lost")
     except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
         raise ConnectionError(f"cannot connect to {url}: {exc}") from None
     if code not in (None, 1000, 1001):
