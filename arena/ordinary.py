@@ -87,7 +87,8 @@ async def _tribute(table: Table, phase: TributePhase, match: Match) -> None:
                               "antiNums": len(phase.payers),
                               "antiPos": [int(s) for s in phase.payers]})
         return
-    for seat in phase.pending_tributes():
+    # PROTOCOL.md §3: the 4th finisher is asked first, then the 3rd in a double down
+    for seat in reversed(phase.pending_tributes()):
         options = phase.legal_tributes(seat)
         index = await table.ask(int(seat), act(seat, "tribute", options), table.limits.action)
         phase.tribute(seat, options[index])
