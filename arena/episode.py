@@ -114,7 +114,7 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
             "greaterPos": -1 if leading else best_pos,
             "greaterAction": NO_ACTION if leading else best_action,
         }
-        limit = table.limits.first_lead if not deal.actions else table.limits.action
+        limit = table.limits.first_lead if not out.plays else table.limits.action
         index = await table.ask(pos, act_text(message, plays), limit, len(plays) - 1)
         out.acts += 1
         combo = plays[index]
