@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from commands.arena import agent_command, arena_group
 from commands.common import db_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
@@ -33,7 +34,8 @@ def main() -> None:
 
 for _command in (
     read_command, plays_command, db_group, deals_group, replay_command, import_command,
-    simulate_command, compare_command, event_group, demo_command, pairs_command,
+    simulate_command, compare_command, event_group, demo_command, pairs_command, arena_group,
+    agent_command,
 ):
     main.add_command(_command)
 

@@ -1,0 +1,147 @@
+"""One of our bots as a protocol client: ``guandan agent --url ws://…/game/client1``.
+
+It speaks dialect C (PROTOCOL.md) to any server of it, ours or the competition's: it
+reads ``myPos`` from ``beginning``; on ``act play`` it builds the bot's
+:class:`~duplicate.bots.View` from the message alone (``handCards``, ``curRank``, the
+trick's ``greaterPos``/``greaterAction``, every seat's ``rest``), asks the bot, and answers
+the index of that play in ``actionList`` (matched by type, rank and cards, so any server's
+ordering works). On ``act tribute`` it pays the first card offered (all are the highest),
+on ``act back`` it returns the lowest card in level order (the engine's default).
+Positions stand for seats: 0..3 are N E S W, which keeps partner and next player right.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from arena.protocol import (
+    ProtocolError,
+    cards_of,
+    find_action,
+    is_no_action,
+    level_of,
+    lowest_card_index,
+    parse_action,
+)
+from duplicate.bots import Player, View, make_player
+from engine.cards import size
+from engine.seat import Seat
+
+__all__ = ["AgentStats", "choose", "run_agent"]
+
+log = logging.getLogger("arena.agent")
+
+#: how the arena writes a play notice (other servers' spacing just gets parsed)
+_PLAY_NOTICE = '{"type":"notify","stage":"play"'
+
+
+@dataclass(slots=True)
+class AgentStats:
+    """What an agent saw: messages, actions asked, episodes, games, unmatched choices."""
+
+    messages: int = 0
+    acts: int = 0
+    episodes: int = 0
+    games: int = 0
+    fallbacks: int = 0
+
+
+def _view(msg: dict[str, Any], pos: int) -> View:
+    """The bot's view from an ``act play`` message."""
+    level = level_of(msg["curRank"])
+    hand = cards_of(msg["handCards"], "handCards")
+    counts = [0, 0, 0, 0]
+    info = msg.get("publicInfo") or []
+    for p in range(4):
+        try:
+            counts[p] = int(info[p]["rest"])
+        except (IndexError, KeyError, TypeError, ValueError):
+            counts[p] = 27
+    counts[pos] = size(hand)
+    greater_pos = msg.get("greaterPos", -1)
+    greater = msg.get("greaterAction")
+    to_beat = None
+    by = None
+    if (
+        isinstance(greater_pos, int) and 0 <= greater_pos <= 3 and greater_pos != pos
+        and not is_no_action(greater) and not (isinstance(greater, list) and greater[0] == "PASS")
+    ):
+        to_beat = parse_action(greater, level)
+        by = Seat(greater_pos)
+    return View(Seat(pos), hand, level, to_beat, by, (counts[0], counts[1], counts[2], counts[3]))
+
+
+def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats) -> int:
+    """The index to answer an ``act`` message with."""
+    actions = msg.get("actionList") or []
+    stage = msg.get("stage")
+    if stage == "tribute":
+        return 0
+    if stage == "back":
+        try:
+            return lowest_card_index(actions, level_of(msg["curRank"]))
+        except (KeyError, ProtocolError):
+            return 0
+    try:
+        combo = player.act(_view(msg, pos))
+    except (ProtocolError, KeyError, ValueError) as exc:
+        log.warning("cannot read the act message (%s): answering 0", exc)
+        stats.fallbacks += 1
+        return 0
+    index = find_action(actions, combo)
+    if index < 0:
+        stats.fallbacks += 1
+        log.warning("the bot's play is not in actionList: answering 0")
+        return 0
+    return index
+
+
+async def run_agent(
+    url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0
+) -> AgentStats:
+    """Connect to ``url`` and play until the server closes the connection."""
+    player = make_player(policy, seed)
+    stats = AgentStats()
+    pos = 0
+    try:
+        async with connect(
+            url, compression=None, ping_interval=None, open_timeout=connect_timeout,
+            max_size=16 * 1024 * 1024, proxy=None,
+        ) as ws:
+            async for text in ws:
+                stats.messages += 1
+                if isinstance(text, str) and text.startswith(_PLAY_NOTICE):
+                    continue  # the most frequent message; the bot reads its act messages only
+                try:
+                    msg = json.loads(text)
+                except ValueError:
+                    log.warning("server sent a frame that is not JSON: ignored")
+                    continue
+                if not isinstance(msg, dict):
+                    continue
+                stage = msg.get("stage")
+                if msg.get("type") == "act":
+                    stats.acts += 1
+                    index = choose(player, msg, pos, stats)
+                    await ws.send(json.dumps({"actIndex": index}))
+                elif stage == "beginning":
+                    mp = msg.get("myPos")
+                    pos = mp if isinstance(mp, int) and 0 <= mp <= 3 else pos
+                elif stage == "episodeOver":
+                    stats.episodes += 1
+                elif stage == "gameResult":
+                    stats.games += 1
+            code, reason = ws.close_code, ws.close_reason
+    except ConnectionClosed as exc:
+        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (1006, "lost")
+    except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
+        raise ConnectionError(f"cannot connect to {url}: {exc}") from None
+    if code not in (None, 1000, 1001):
+        raise ConnectionError(f"{url}: the server closed the connection ({code} {reason})")
+    return stats

@@ -1,0 +1,183 @@
+"""One client connection of the arena: its reader, its queue of frames, its questions.
+
+:class:`Client` wraps a ``websockets`` server connection: a reader task hands the awaited
+reply to :meth:`Client.ask` and counts the messages sent when not asked; frames are queued
+and written together (:meth:`Client.flush`). :class:`Limits` are a table's time and size
+limits (seeds/004 rule 4), :class:`Fault` a client's fault. The rules applied to faults are
+in :mod:`arena.server`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+from arena.protocol import ProtocolError, parse_reply
+from duplicate.errors import DuplicateError
+
+if TYPE_CHECKING:
+    from arena.server import Table
+
+__all__ = ["ArenaError", "Client", "Fault", "Limits"]
+
+log = logging.getLogger("arena")
+
+#: bytes waiting in a connection's send buffer above which a send is given a time limit
+_BACKLOG = 16 * 1024
+
+
+class ArenaError(DuplicateError):
+    """The arena cannot do what was asked (a bad seating file, no table, a bad board set)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Time and size limits of a table (seeds/004 rule 4: 40 s for a deal's first card,
+    15 s for every later play)."""
+
+    action: float = 15.0
+    first_lead: float = 40.0
+    max_message: int = 4096
+    max_unsolicited: int = 100
+
+    def __post_init__(self) -> None:
+        if self.action <= 0 or self.first_lead <= 0:
+            raise ArenaError("time limits must be positive")
+        if self.max_message < 64:
+            raise ArenaError("the message size limit must be at least 64 bytes")
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A client's fault: ``kind`` is ``timeout``, ``malformed``, ``range``,
+    ``unsolicited`` or ``disconnected``; ``where`` says board and room when known."""
+
+    pos: int
+    client: str
+    kind: str
+    detail: str
+    where: str = ""
+
+    def text(self) -> str:
+        """One line for logs and records."""
+        at = f" ({self.where})" if self.where else ""
+        return f"position {self.pos} ({self.client}): {self.kind}{at}: {self.detail}"
+
+
+class Client:
+    """One connection: its reader hands the awaited reply to :meth:`ask`."""
+
+    def __init__(self, ws: ServerConnection, client_id: str, limits: Limits) -> None:
+        self.ws = ws
+        self.id = client_id
+        self.limits = limits
+        self.pos = -1
+        self.table: Table | None = None
+        self.closed = asyncio.Event()
+        self.unsolicited = 0
+        self.received = 0
+        self.sent = 0
+        self._waiting: asyncio.Future[str | bytes] | None = None
+        self._out: list[str] = []
+
+    async def run(self) -> None:
+        """Read until the connection closes (the connection handler's body)."""
+        try:
+            async for msg in self.ws:
+                self.received += 1
+                waiting = self._waiting
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(msg)
+                    continue
+                self.unsolicited += 1
+                if self.table is not None:
+                    self.table.note_unsolicited(self, msg)
+                if self.unsolicited > self.limits.max_unsolicited:
+                    log.warning("closing %s: more than %d messages when not asked",
+                                self.id, self.limits.max_unsolicited)
+                    await self.ws.close(1008, "too many messages when not asked")
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            waiting = self._waiting
+            if waiting is not None and not waiting.done():
+                waiting.cancel()
+
+    @property
+    def gone(self) -> bool:
+        """True once the connection has closed."""
+        return self.closed.is_set()
+
+    def queue(self, text: str) -> None:
+        """Queue a frame; it goes out with the next :meth:`flush` (the client's next ``act``,
+        or the end of the deal), all queued frames in one write."""
+        if not self.closed.is_set():
+            self._out.append(text)
+
+    async def flush(self) -> None:
+        """Write every queued frame at once; a closed connection is ignored (the reader
+        notices it); a client that does not read its messages is dropped once the wait for
+        its buffer has lasted the action time limit."""
+        out, self._out = self._out, []
+        if not out or self.closed.is_set():
+            return
+        ws = self.ws
+        if ws.protocol.state is not State.OPEN:
+            self.closed.set()
+            return
+        for text in out:
+            ws.protocol.send_text(text.encode())
+        ws.transport.write(b"".join(ws.protocol.data_to_send()))
+        self.sent += len(out)
+        if ws.transport.get_write_buffer_size() >= _BACKLOG:
+            try:
+                await asyncio.wait_for(ws.drain(), self.limits.action)
+            except TimeoutError:
+                log.warning("dropping %s: it has not read its messages for %g s",
+                            self.id, self.limits.action)
+                ws.transport.abort()
+                self.closed.set()
+
+    async def send(self, text: str) -> None:
+        """Send one frame now (with anything queued before it)."""
+        self.queue(text)
+        await self.flush()
+
+    async def ask(self, text: str, index_range: int, limit: float) -> int | tuple[str, str]:
+        """Send an ``act`` and wait for the reply: its index, or ``(kind, detail)`` of a fault."""
+        if self.closed.is_set():
+            return ("disconnected", "the connection is closed")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[str | bytes] = loop.create_future()
+        self._waiting = fut
+        try:
+            await self.send(text)
+            try:
+                msg = await asyncio.wait_for(fut, limit)
+            except TimeoutError:
+                return ("timeout", f"no reply within {limit:g} s")
+            except asyncio.CancelledError:
+                if self.closed.is_set():
+                    return ("disconnected", "the connection closed while asked to act")
+                raise
+        finally:
+            self._waiting = None
+        try:
+            return parse_reply(msg, index_range)
+        except ProtocolError as exc:
+            kind = "range" if "out of range" in str(exc) else "malformed"
+            return (kind, str(exc))
+
+    async def close(self, reason: str = "game over") -> None:
+        """Close the connection (normal closure)."""
+        with contextlib.suppress(Exception):
+            await self.ws.close(1000, reason)

@@ -1,0 +1,201 @@
+"""One deal (小局, an episode) played over the protocol at a :class:`~arena.server.Table`.
+
+The engine's :class:`~engine.deal.Deal` runs in board seats N E S W; the table's clients sit
+at protocol positions 0..3. ``rot`` maps them: position ``p`` holds board seat
+``(p + rot) % 4``, so that one set of four connections can play both rooms of a board
+(open room ``rot = 0``; closed room ``rot = 1``: the board turned one seat). Play order is
+the same on both sides (0→1→2→3 is N→E→S→W turned).
+
+:func:`send_beginning`, :func:`play_out` and :func:`send_episode_over` are the three parts
+of PROTOCOL.md §3 (the tribute of an ordinary match comes between the first two); each
+``act`` carries the engine's legal plays as ``actionList``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.protocol import (
+    NO_ACTION,
+    act_text,
+    action_of,
+    hand_tokens,
+    legal_options,
+    level_int,
+    level_str,
+)
+from arena.protocol import tokens as card_tokens
+from arena.server import Fault, Table
+from duplicate.gdn import MAX_TAG_VALUE, DealRecord, Play
+from engine.cards import Cards, size
+from engine.deal import Deal
+from engine.seat import Seat
+
+__all__ = ["EpisodeOutcome", "Ranks", "deal_record", "play_out", "send_beginning",
+           "send_episode_over"]
+
+#: the (selfRank, oppoRank) levels of a position: (its side's level, the other side's)
+Ranks = Callable[[int], tuple[int, int]]
+
+
+def seat_of(pos: int, rot: int) -> Seat:
+    """The board seat held by protocol position ``pos``."""
+    return Seat((pos + rot) & 3)
+
+
+def pos_of(seat: Seat, rot: int) -> int:
+    """The protocol position holding board seat ``seat``."""
+    return (int(seat) - rot) & 3
+
+
+@dataclass(slots=True)
+class EpisodeOutcome:
+    """A played deal: the engine's deal, the record's play list, the faults, timings."""
+
+    deal: Deal
+    plays: list[Play]
+    faults: list[Fault] = field(default_factory=list)
+    engine_seconds: float = 0.0  # CPU time (process_time)
+    acts: int = 0
+
+
+async def send_beginning(
+    table: Table, hands: Sequence[Cards], level: int, rot: int, ranks: Ranks
+) -> None:
+    """``notify beginning`` to each position: its hand, ``myPos`` and the levels (ints)."""
+    for pos in range(4):
+        own, other = ranks(pos)
+        await table.tell(pos, {
+            "type": "notify",
+            "stage": "beginning",
+            "handCards": hand_tokens(hands[seat_of(pos, rot)], level),
+            "myPos": pos,
+            "curRank": level_int(level),
+            "selfRank": level_int(own),
+            "oppoRank": level_int(other),
+        })
+
+
+async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeOutcome:
+    """Ask the seat to move, apply its choice, tell all four, until the deal is over."""
+    level = deal.level
+    cur_rank = level_str(level)
+    counts = [size(h) for h in deal.hands]  # by board seat
+    area: list[Any] = [None, None, None, None]  # by position: last action this deal
+    cur_pos, cur_action = -1, NO_ACTION
+    best_pos, best_action = -1, NO_ACTION
+    out = EpisodeOutcome(deal, [])
+    first_fault = len(table.faults)
+    engine = 0.0
+    while deal.turn is not None:
+        seat = deal.turn
+        pos = pos_of(seat, rot)
+        to_beat = deal.to_beat
+        t0 = time.process_time()
+        plays = legal_options(deal.hand(seat), level, to_beat, deal.rules)
+        engine += time.process_time() - t0
+        own, other = ranks(pos)
+        leading = to_beat is None
+        message = {
+            "type": "act",
+            "stage": "play",
+            "handCards": hand_tokens(deal.hand(seat), level),
+            "publicInfo": [
+                {"rest": counts[seat_of(p, rot)], "playArea": area[p]} for p in range(4)
+            ],
+            "selfRank": level_str(own),
+            "oppoRank": level_str(other),
+            "curRank": cur_rank,
+            "curPos": -1 if leading else cur_pos,
+            "curAction": NO_ACTION if leading else cur_action,
+            "greaterPos": -1 if leading else best_pos,
+            "greaterAction": NO_ACTION if leading else best_action,
+        }
+        limit = table.limits.first_lead if not out.plays else table.limits.action
+        index = await table.ask(pos, act_text(message, plays), limit, len(plays) - 1)
+        out.acts += 1
+        combo = plays[index]
+        action = action_of(combo)
+        t0 = time.process_time()
+        if combo is None:
+            deal.pass_()
+            out.plays.append(Play(seat))
+        else:
+            counts[seat] = deal.play(combo).cards_left
+            out.plays.append(Play(seat, combo.cards, combo.type, combo.rank))
+            best_pos, best_action = pos, action
+        engine += time.process_time() - t0
+        area[pos] = action
+        cur_pos, cur_action = pos, action
+        await table.tell_all({
+            "type": "notify",
+            "stage": "play",
+            "curPos": pos,
+            "curAction": action,
+            "greaterPos": best_pos,
+            "greaterAction": best_action,
+        })
+    out.faults = table.faults[first_fault:]
+    out.engine_seconds = engine
+    return out
+
+
+async def send_episode_over(table: Table, deal: Deal, rot: int) -> None:
+    """``notify episodeOver``: the finishing order (a double down's losers in position
+    order), the deal's level, the cards left in hand."""
+    result = deal.result()
+    order = [pos_of(s, rot) for s in result.finish_order]
+    if result.double_down:
+        order = order[:2] + sorted(order[2:])
+    rest = [
+        [pos, card_tokens(deal.hand(seat_of(pos, rot)))]
+        for pos in range(4)
+        if deal.hand(seat_of(pos, rot))
+    ]
+    await table.tell_all({
+        "type": "notify",
+        "stage": "episodeOver",
+        "order": order,
+        "curRank": level_str(deal.level),
+        "restCards": rest,
+    })
+    await table.flush()
+
+
+def faults_tag(faults: Sequence[Fault]) -> str:
+    """The ``ArenaFaults`` tag of a deal: its faults, as many as a tag value holds
+    (``duplicate.gdn.MAX_TAG_VALUE``); the rest are counted (every fault is in the log)."""
+    texts = [f.text() for f in faults]
+    out: list[str] = []
+    for i, text in enumerate(texts):
+        rest = len(texts) - i
+        more = f"; … {rest} more faults (see the arena's log)"
+        candidate = "; ".join([*out, text])
+        if len(candidate) + (len(more) if rest > 1 else 0) > MAX_TAG_VALUE:
+            return "; ".join(out) + more if out else more.lstrip("; ")
+        out.append(text)
+    return "; ".join(out)
+
+
+def deal_record(
+    outcome: EpisodeOutcome, tags: dict[str, str], extra: dict[str, str] | None = None
+) -> DealRecord:
+    """The ``.gdn`` record of a played deal: ``tags`` first, ``extra`` (unknown tags such as
+    ``ArenaFaults``) kept after them; Finish and Result from the engine."""
+    deal = outcome.deal
+    result = deal.result()
+    all_tags = dict(tags)
+    if extra:
+        all_tags.update(extra)
+    return DealRecord(
+        tags=all_tags,
+        hands=deal.initial_hands,
+        level=deal.level,
+        leader=deal.leader,
+        plays=outcome.plays,
+        finish=result.finish_order[:2] if result.double_down else result.finish_order,
+        result=(result.winner, result.levels),
+    )

@@ -1,0 +1,190 @@
+"""A round robin of duplicate matches among registered agents, standings and a rating.
+
+The tournament file registers agents, one a line: ``NAME: COMMAND``, where the command
+launches one client of the agent and holds ``{url}`` for the game URL (``#`` starts a
+comment)::
+
+    heuristic: guandan agent --url {url} --policy heuristic
+    random:    guandan agent --url {url} --policy random --seed 7
+
+For every pair of agents the arena opens a server, launches two clients of each (ids
+``<name>-1``/``-2`` of A at positions 0 and 2, B's at 1 and 3, seated by id) and plays a
+duplicate match on the same boards (:mod:`arena.duplicate_match`). Standings rank by match
+points, then total swing (级差分); the rating is Bradley–Terry over board swings with
+bootstrap intervals (:mod:`arena.rating`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import shlex
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.duplicate_match import MatchResult, play_duplicate_match
+from arena.rating import BoardGame, Rating, rate
+from arena.server import ArenaError, ArenaServer, Limits
+from duplicate.dealing import Board
+from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
+
+__all__ = ["AgentSpec", "Standing", "Tournament", "read_agents", "run_tournament",
+           "subprocess_launcher"]
+
+#: starts one client of an agent at a URL; the awaitable ends when the client has ended
+Launcher = Callable[["AgentSpec", str], Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """A registered agent: its name and the command that launches one client."""
+
+    name: str
+    command: str
+
+
+@dataclass(slots=True)
+class Standing:
+    """An agent's line in the standings."""
+
+    name: str
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    points: float = 0.0
+    swing: int = 0
+    boards: int = 0
+
+    def row(self, rank: int) -> dict[str, Any]:
+        """A listing row."""
+        return {"rank": rank, "agent": self.name, "played": self.played, "won": self.won,
+                "drawn": self.drawn, "lost": self.lost, "points": round(self.points, 2),
+                "swing": self.swing, "boards": self.boards}
+
+
+@dataclass(slots=True)
+class Tournament:
+    """The matches played, the standings and the ratings."""
+
+    matches: list[MatchResult] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    ratings: list[Rating] = field(default_factory=list)
+
+
+def read_agents(path: str | Path) -> list[AgentSpec]:
+    """Parse a tournament file (see the module doc)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot read tournament file {str(path)!r}: {exc.strerror}") from None
+    agents: list[AgentSpec] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, sep, command = line.partition(":")
+        name, command = name.strip(), command.strip()
+        if not sep or not name or not command:
+            raise ArenaError(f"{path}:{n}: expected 'NAME: COMMAND with {{url}}'")
+        if "{url}" not in command:
+            raise ArenaError(f"{path}:{n}: the command of {name!r} has no {{url}}")
+        if any(a.name == name for a in agents):
+            raise ArenaError(f"{path}:{n}: agent {name!r} is registered twice")
+        agents.append(AgentSpec(name, command))
+    if len(agents) < 2:
+        raise ArenaError(f"{path}: a tournament needs at least two agents")
+    return agents
+
+
+async def subprocess_launcher(agent: AgentSpec, url: str) -> int:
+    """Run the agent's command with ``{url}`` filled in; its exit code."""
+    argv = [a.replace("{url}", url) for a in shlex.split(agent.command)]
+    try:
+        proc = await asyncio.create_subprocess_exec(*argv)
+    except OSError as exc:
+        raise ArenaError(f"cannot launch agent {agent.name!r} ({argv[0]}): {exc}") from None
+    return await proc.wait()
+
+
+def standings(matches: Sequence[MatchResult], names: Sequence[str]) -> list[Standing]:
+    """Totals per agent, ranked by match points, then total swing, then name."""
+    table = {n: Standing(n) for n in names}
+    for m in matches:
+        a, b = (table[m.names[0]], table[m.names[1]])
+        sc = m.score
+        for s, mine, theirs, margin in ((a, sc.points_x, sc.points_y, sc.margin),
+                                        (b, sc.points_y, sc.points_x, -sc.margin)):
+            s.played += 1
+            s.points += mine
+            s.swing += margin
+            s.boards += sc.boards_scored
+            if mine > theirs:
+                s.won += 1
+            elif mine < theirs:
+                s.lost += 1
+            else:
+                s.drawn += 1
+    return sorted(table.values(), key=lambda s: (-s.points, -s.swing, s.name))
+
+
+def board_games(matches: Sequence[MatchResult]) -> list[BoardGame]:
+    """Every scored board of every match, as a game between the two agents."""
+    return [
+        BoardGame(i, m.names[0], m.names[1], bp.swing)
+        for i, m in enumerate(matches)
+        for bp in m.boards
+        if bp.swing is not None
+    ]
+
+
+async def run_tournament(
+    agents: Sequence[AgentSpec],
+    boards: Sequence[Board],
+    *,
+    launch: Launcher = subprocess_launcher,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    limits: Limits | None = None,
+    scale: WinDrawLoss | VictoryPoints = JIANGSU_WDL,
+    out_dir: str | Path | None = None,
+    connect_wait: float = 60.0,
+    resamples: int = 200,
+    progress: Callable[[MatchResult], None] | None = None,
+) -> Tournament:
+    """Play the round robin, one match after another, and rank the agents."""
+    names = [a.name for a in agents]
+    if len(set(names)) != len(names):
+        raise ArenaError("two agents have the same name")
+    result = Tournament()
+    for a, b in itertools.combinations(agents, 2):
+        ids = [f"{a.name}-1", f"{b.name}-1", f"{a.name}-2", f"{b.name}-2"]
+        async with ArenaServer(host, port, limits, [ids]) as srv:
+            clients = []
+            for i, who in enumerate((a, b, a, b)):
+                clients.append(asyncio.ensure_future(launch(who, srv.url + ids[i])))
+            try:
+                table = await srv.next_table(connect_wait)
+            except TimeoutError:
+                for c in clients:
+                    c.cancel()
+                raise ArenaError(
+                    f"{a.name} against {b.name}: the four clients did not connect within "
+                    f"{connect_wait:g} s"
+                ) from None
+            try:
+                match = await play_duplicate_match(
+                    table, boards, (a.name, b.name), scale=scale,
+                    event=f"Arena tournament: {a.name} - {b.name}", out_dir=out_dir,
+                )
+            finally:
+                await table.close()
+            await asyncio.wait(clients, timeout=10)
+        result.matches.append(match)
+        if progress is not None:
+            progress(match)
+    result.standings = standings(result.matches, names)
+    result.ratings = rate(names, board_games(result.matches), resamples)
+    return result

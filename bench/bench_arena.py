@@ -1,0 +1,140 @@
+"""Arena speed over loopback: four ``guandan agent`` heuristic clients (separate processes)
+play a duplicate match against the arena in this process.
+
+Prints deals per second (server and clients included, wall clock), messages per second
+(every frame the server sent or received), and per deal the server's CPU time beside the
+engine's share of it (legal plays for ``actionList`` and applying the plays) — the rest is
+the arena's own cost: JSON, WebSocket frames, asyncio.
+
+    python bench/bench_arena.py --boards 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.duplicate_match import play_duplicate_match  # noqa: E402
+from arena.server import ArenaServer, Limits, Table  # noqa: E402
+from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
+from duplicate.simulate import simulation_key  # noqa: E402
+
+
+class _Silent:
+    """A stand-in client for the socket-free measure: frames go nowhere."""
+
+    def __init__(self, pos: int) -> None:
+        self.pos, self.id, self.gone = pos, f"c{pos}", False
+
+    def queue(self, text: str) -> None:
+        pass
+
+    async def flush(self) -> None:
+        pass
+
+
+class _RandomTable(Table):
+    """A table whose seats answer at once with a random index (no sockets)."""
+
+    rng = random.Random(1)
+
+    async def ask(self, pos: int, message: dict[str, Any] | str, limit: float,
+                  index_range: int | None = None) -> int:
+        self.messages += 2
+        top = index_range if index_range is not None else int(message["indexRange"])  # type: ignore[index]
+        return self.rng.randint(0, top)
+
+
+async def server_work(boards: list[Any]) -> None:
+    """The arena's own work per deal without sockets or clients: legal plays, messages."""
+    table = _RandomTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[list-item]
+    cpu = time.process_time()
+    result = await play_duplicate_match(table, boards, ("a", "b"))
+    cpu = time.process_time() - cpu
+    print(f"server work without sockets (random choices, {result.acts / result.deals:.0f} acts "
+          f"a deal): {1000 * cpu / result.deals:.1f} ms a deal, of which engine "
+          f"{1000 * result.engine_seconds / result.deals:.1f} ms")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def startup_cpu() -> float:
+    """CPU time of one agent process that starts and finds nobody listening."""
+    before = children_cpu()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "from cli import main; main()", "agent", "-q",
+        "--url", "ws://127.0.0.1:9/game/x", "--connect-timeout", "1",
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=os.getcwd(),
+    )
+    await proc.wait()
+    return children_cpu() - before
+
+
+async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
+    boards = list(generate_boards(simulation_key(b"\x42"), n_boards, LevelSchedule.parse("cycle")))
+    start_cost = await startup_cpu()
+    before = children_cpu()
+    async with ArenaServer(port=0) as srv:
+        procs = []
+        for i, policy in enumerate(policies * tables):
+            procs.append(await asyncio.create_subprocess_exec(
+                sys.executable, "-c", "from cli import main; main()", "agent", "-q",
+                "--url", f"{srv.url}client{i + 1}", "--policy", policy, "--seed", str(i),
+                stdout=subprocess.DEVNULL, cwd=os.getcwd(),
+            ))
+            if (i + 1) % 4:
+                await srv.wait_for_clients((i + 1) % 4, 60)
+        table = await srv.next_table(60)
+        second = await srv.next_table(60) if tables == 2 else None
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        result = await play_duplicate_match(table, boards, ("a", "b"), closed_table=second)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        await table.close()
+        if second is not None:
+            await second.close()
+        for p in procs:
+            await p.wait()
+    client_cpu = children_cpu() - before - 4 * tables * start_cost
+    deals = result.deals
+    clients = table.clients + (second.clients if second is not None else [])
+    messages = sum(c.sent + c.received for c in clients)
+    print(f"boards {n_boards}, deals {deals}, agents {' '.join(policies)}, tables {tables}")
+    print(f"deals/s (wall, server + {4 * tables} clients): {deals / wall:.1f}")
+    print(f"messages/s: {messages / wall:,.0f} ({messages / deals:.0f} a deal; "
+          f"{result.acts / deals:.0f} acts a deal)")
+    print(f"server CPU per deal: {1000 * cpu / deals:.1f} ms, of which engine "
+          f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays, play) and arena "
+          f"{1000 * (cpu - result.engine_seconds) / deals:.1f} ms (JSON, frames, asyncio)")
+    print(f"clients' CPU per deal ({4 * tables} processes, start-up of {start_cost:.2f} s each "
+          f"left out): "
+          f"{1000 * client_cpu / deals:.1f} ms; CPU-bound capacity on 2 cores: "
+          f"{2 * deals / (cpu + client_cpu):.1f} deals/s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boards", type=int, default=50)
+    ap.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
+    ap.add_argument("--tables", type=int, default=1, choices=[1, 2],
+                    help="2: eight clients, the two rooms at once")
+    args = ap.parse_args()
+    asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
+    boards = list(generate_boards(simulation_key(b"\x42"), args.boards, LevelSchedule.parse("cycle")))
+    asyncio.run(server_work(boards))
+
+
+if __name__ == "__main__":
+    main()

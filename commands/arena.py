@@ -1,0 +1,397 @@
+"""``guandan arena ...`` and ``guandan agent``: the command line of the arena (docs/ARENA.md).
+
+Click only: every command calls the library of ``arena/``. Library errors become one line
+and exit code 1, as in the rest of the command line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _errors(func: F) -> F:
+    """Library and connection errors as one line and exit code 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from duplicate.errors import DuplicateError
+        from engine.errors import GuandanError
+
+        try:
+            return func(*args, **kwargs)
+        except (DuplicateError, GuandanError, ConnectionError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _server_options(func: F) -> F:
+    """Host, port, seating, limits and logging of a server command."""
+    for opt in reversed([
+        click.option("--host", default="127.0.0.1", show_default=True,
+                     help="Address to listen on (0.0.0.0: every interface)."),
+        click.option("--port", type=click.IntRange(0, 65535), default=23456, show_default=True,
+                     help="Port (the agents' launch scripts expect 23456; 0: any free port)."),
+        click.option("--seating", type=click.Path(dir_okay=False),
+                     help="Seating file: each line the four client ids of a table, positions "
+                     "0-3. Default: connection order."),
+        click.option("--time-limit", type=click.FloatRange(min=0.01), default=15.0,
+                     show_default=True, help="Seconds for each action."),
+        click.option("--first-lead-limit", type=click.FloatRange(min=0.01), default=40.0,
+                     show_default=True, help="Seconds for the first lead of a deal."),
+        click.option("--wait", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+                     help="Seconds to wait for the clients to connect."),
+        click.option("-v", "--verbose", is_flag=True, help="Log every fault and table on stderr."),
+    ]):
+        func = opt(func)
+    return func
+
+
+def _board_options(func: F) -> F:
+    """Where the boards come from."""
+    for opt in reversed([
+        click.option("--seed", "seed_hex", metavar="HEX", help="Boards of this seed (hex)."),
+        click.option("--seed-file", type=click.Path(dir_okay=False),
+                     help="Boards of this seed file."),
+        click.option("--delayed", metavar="VALUE", help="The seed file's delayed information."),
+        click.option("--set", "set_name", metavar="NAME", help="Boards of this stored set."),
+        click.option("--db", "db_url", metavar="URL", help="Database of --set."),
+        click.option("--boards", "count", type=click.IntRange(min=1), required=True,
+                     help="Play boards 1..N."),
+        click.option("--level-schedule", "schedule", default="fixed", show_default=True,
+                     metavar="SPEC", help="Levels of generated boards: fixed, fixed:L, cycle, random."),
+    ]):
+        func = opt(func)
+    return func
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+
+
+def _nothing() -> None:
+    """No log to close."""
+
+
+def _limits(time_limit: float, first_lead_limit: float) -> Any:
+    from arena.server import Limits
+
+    return Limits(action=time_limit, first_lead=first_lead_limit)
+
+
+@click.group("arena")
+def arena_group() -> None:
+    """AI agents play over the Guandan AI competition protocol (WebSocket + JSON).
+
+    Agents connect to ws://HOST:PORT/game/<id>. 'duplicate' plays two agents in both
+    rooms of every board (复式), 'tournament' a round robin of such matches, 'ordinary'
+    an ordinary match from 2 to A with tribute. See docs/ARENA.md.
+    """
+
+
+@arena_group.command("duplicate")
+@click.option("--a", "name_a", default="A", show_default=True,
+              help="Agent A's name (clients at positions 0 and 2: N-S in the open room).")
+@click.option("--b", "name_b", default="B", show_default=True,
+              help="Agent B's name (positions 1 and 3).")
+@_board_options
+@_server_options
+@click.option("--scale", type=click.Choice(["wdl", "vp20"]), default="wdl", show_default=True,
+              help="Match points: win/draw/loss 2/1/0 or 20-VP.")
+@click.option("--tables", "tables_count", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="2: eight clients, the open room at the first table of four, the closed "
+              "room at the second, played at the same time.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
+              show_default=True, help="Folder for the .gdn records.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write every frame sent as JSON lines (a table log 'import-log' reads; "
+              "with --tables 2, the open room's table).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False),
+              help="Also write the HTML report (the match and its boards) into this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_errors
+def duplicate_command(
+    name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
+    delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
+    host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
+    wait: float, verbose: bool, scale: str, tables_count: int, out_dir: str,
+    log_path: str | None, report_dir: str | None, as_json: bool,
+) -> None:
+    """Wait for four clients, then play a duplicate match of agent A against agent B.
+
+    Clients connect in position order 0, 1, 2, 3 (or as --seating says): A's two at 0
+    and 2, B's at 1 and 3. Each board is played in the open room (A N-S) and then in the
+    closed room (the board turned one seat: A E-W). Prints every board's swing and the
+    result; writes the records to --out.
+
+    \b
+    Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
+    """
+    from arena.duplicate_match import load_boards, play_duplicate_match
+    from arena.messages import both
+    from arena.server import ArenaServer, log_writer, read_seating
+    from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
+
+    _setup_logging(verbose)
+    boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
+                         set_name=set_name, db_url=db_url, schedule=schedule)
+    tables = read_seating(seating) if seating else None
+
+    async def run() -> Any:
+        async with ArenaServer(host, port, _limits(time_limit, first_lead_limit), tables) as srv:
+            click.echo(both("listening", url=srv.url, n=4 * tables_count), err=True)
+            try:
+                table = await srv.next_table(wait)
+                second = await srv.next_table(wait) if tables_count == 2 else None
+            except TimeoutError:
+                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+            table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
+            try:
+                return await play_duplicate_match(
+                    table, boards, (name_a, name_b), closed_table=second,
+                    scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL,
+                    event=f"Arena: {name_a} - {name_b}", out_dir=out_dir,
+                )
+            finally:
+                await table.close()
+                if second is not None:
+                    await second.close()
+                close_log()
+
+    result = asyncio.run(run())
+    if report_dir:
+        from arena.report import arena_report, write_arena_report
+
+        write_arena_report(report_dir, arena_report(f"Arena: {name_a} v {name_b}", [result]))
+    if as_json:
+        doc = result.summary()
+        doc["boards_detail"] = [b.row(result.names) for b in result.boards]
+        doc["file"] = str(result.file) if result.file else None
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    from commands.common import emit_rows
+
+    emit_rows([b.row(result.names) for b in result.boards], "table")
+    click.echo(both("match_line", a=name_a, b=name_b, margin=result.score.margin,
+                    boards=len(result.boards), pa=result.score.points_x,
+                    pb=result.score.points_y))
+    if result.abandoned:
+        click.echo(both("abandoned", why=result.abandoned))
+    if result.faults:
+        click.echo(both("faults", n=len(result.faults)))
+    click.echo(both("records", path=result.file))
+
+
+@click.command("agent")
+@click.option("--url", required=True, metavar="URL",
+              help="The server's game URL, e.g. ws://127.0.0.1:23456/game/client1.")
+@click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic",
+              show_default=True, help="Which of our bots plays.")
+@click.option("--seed", default="0", show_default=True, help="The bot's seed (random policy).")
+@click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0,
+              show_default=True, help="Seconds to wait for the connection.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing at the end.")
+@_errors
+def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quiet: bool) -> None:
+    """Connect one of our bots to a server of the Guandan AI protocol and play.
+
+    Plays until the server closes the connection; works with this arena and with the
+    competition's servers (dialect C of PROTOCOL.md).
+    """
+    from arena.agent import run_agent
+    from arena.messages import both
+
+    stats = asyncio.run(run_agent(url, policy, seed, connect_timeout))
+    if not quiet:
+        click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
+                        games=stats.games), err=True)
+
+
+@arena_group.command("tournament")
+@click.argument("agents_file", type=click.Path(dir_okay=False))
+@_board_options
+@_server_options
+@click.option("--scale", type=click.Choice(["wdl", "vp20"]), default="wdl", show_default=True,
+              help="Match points: win/draw/loss 2/1/0 or 20-VP.")
+@click.option("--resamples", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Bootstrap resamples for the rating's interval.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
+              show_default=True, help="Folder for the .gdn records (one file a match).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False),
+              help="Also write the HTML report (standings, matches, boards) into this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print standings and ratings as JSON.")
+@_errors
+def tournament_command(
+    agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
+    set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
+    port: int, seating: str | None, time_limit: float, first_lead_limit: float, wait: float,
+    verbose: bool, scale: str, resamples: int, out_dir: str, report_dir: str | None,
+    as_json: bool,
+) -> None:
+    """Round robin of duplicate matches among the agents of AGENTS_FILE.
+
+    Each line of AGENTS_FILE registers an agent, 'NAME: COMMAND', the command launching
+    one client with {url} for the game URL, e.g.
+
+    \b
+        heuristic: guandan agent --url {url} --policy heuristic
+        random: guandan agent --url {url} --policy random
+
+    Every pair plays the same boards; prints the standings (match points, then total
+    swing) and a Bradley-Terry rating over board swings with 95% bootstrap intervals.
+    """
+    from arena.duplicate_match import load_boards
+    from arena.messages import both
+    from arena.tournament import read_agents, run_tournament
+    from commands.common import emit_rows
+    from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
+
+    _setup_logging(verbose)
+    if seating:
+        raise click.UsageError("a tournament seats the clients by their ids: no --seating")
+    agents = read_agents(agents_file)
+    boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
+                         set_name=set_name, db_url=db_url, schedule=schedule)
+
+    def progress(m: Any) -> None:
+        click.echo(both("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
+                        boards=len(m.boards), pa=m.score.points_x, pb=m.score.points_y),
+                   err=True)
+
+    result = asyncio.run(run_tournament(
+        agents, boards, host=host, port=port, limits=_limits(time_limit, first_lead_limit),
+        scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL, out_dir=out_dir,
+        connect_wait=wait, resamples=resamples, progress=progress,
+    ))
+    table = [s.row(i + 1) for i, s in enumerate(result.standings)]
+    if report_dir:
+        from arena.report import arena_report, write_arena_report
+
+        notes = [f"{r.name}: rating {r.rating:+.0f} ({r.low:+.0f} to {r.high:+.0f})"
+                 for r in result.ratings]
+        write_arena_report(report_dir, arena_report(
+            f"Arena tournament ({len(agents)} agents, {count} boards)", result.matches,
+            result.standings, notes))
+    ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
+                "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
+    if as_json:
+        click.echo(json.dumps({"standings": table, "ratings": ratings,
+                               "matches": [m.summary() for m in result.matches]},
+                              ensure_ascii=False, indent=2))
+        return
+    click.echo(both("standings"))
+    emit_rows(table, "table")
+    click.echo()
+    click.echo(both("rating", n=resamples))
+    emit_rows(ratings, "table")
+
+
+@arena_group.command("ordinary")
+@click.option("--a", "name_a", default="A", show_default=True,
+              help="Agent A's name (clients at positions 0 and 2: N-S).")
+@click.option("--b", "name_b", default="B", show_default=True,
+              help="Agent B's name (positions 1 and 3: E-W).")
+@_board_options
+@_server_options
+@click.option("--max-deals", type=click.IntRange(min=1), default=None,
+              help="End after this many deals: the higher level wins (default: until A is passed; "
+              "--boards must then be large enough).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
+              show_default=True, help="Folder for the .gdn records.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write every frame sent as JSON lines (a table log 'import-log' reads).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_errors
+def ordinary_command(
+    name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
+    delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
+    host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
+    wait: float, verbose: bool, max_deals: int | None, out_dir: str, log_path: str | None,
+    as_json: bool,
+) -> None:
+    """Wait for four clients, then play an ordinary match: 2 to A, with tribute.
+
+    Deal i is dealt board i's hands (--boards is the most deals the match may take); the
+    first leader is board 1's. A's clients sit N-S (positions 0, 2), B's E-W.
+    """
+    from arena.duplicate_match import load_boards
+    from arena.messages import both
+    from arena.ordinary import play_ordinary_match
+    from arena.server import ArenaServer, log_writer, read_seating
+
+    _setup_logging(verbose)
+    boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
+                         set_name=set_name, db_url=db_url, schedule=schedule)
+    tables = read_seating(seating) if seating else None
+
+    async def run() -> Any:
+        async with ArenaServer(host, port, _limits(time_limit, first_lead_limit), tables) as srv:
+            click.echo(both("listening", url=srv.url, n=4), err=True)
+            try:
+                table = await srv.next_table(wait)
+            except TimeoutError:
+                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+            table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
+            try:
+                return await play_ordinary_match(table, boards, (name_a, name_b),
+                                                 max_deals=max_deals, out_dir=out_dir)
+            finally:
+                await table.close()
+                close_log()
+
+    result = asyncio.run(run())
+    doc = result.summary()
+    if as_json:
+        doc["file"] = str(result.file) if result.file else None
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    click.echo(both("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
+                    winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
+    if result.abandoned:
+        click.echo(both("abandoned", why=result.abandoned))
+    click.echo(both("records", path=result.file))
+
+
+@arena_group.command("import-log")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--from", "source", type=click.Choice(["openguandan"]), default="openguandan",
+              show_default=True, help="Who wrote the log.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="The .gdn file to write ('-': standard output).")
+@click.option("--event", default="Played by OpenGuanDan", show_default=True,
+              help="The Event tag of the records.")
+@_errors
+def import_log_command(files: tuple[str, ...], source: str, output: str, event: str) -> None:
+    """Turn competition logs (an OpenGuanDan table's JSON lines) into .gdn records.
+
+    Every deal is rebuilt from the log's messages, replayed and checked; the records are
+    written in canonical form (then 'guandan import OUT.gdn' stores them). The first bad
+    line or illegal play stops it with the file and line. docs/ARENA.md says how the log
+    is read.
+    """
+    from arena.messages import both
+    from arena.openguandan import import_log
+    from duplicate.gdn import dumps
+
+    del source  # one source so far
+    records = []
+    for f in files:
+        records.extend(import_log(f, event))
+    with click.open_file(output, "w", encoding="utf-8") as out:
+        out.write(dumps(records))
+    click.echo(both("imported", n=len(records), file=", ".join(files), out=output), err=True)

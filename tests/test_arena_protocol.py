@@ -1,0 +1,94 @@
+"""The arena's protocol messages: actionList from the engine, tokens, levels, replies."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.protocol import (
+    ProtocolError,
+    act_text,
+    action_list,
+    find_action,
+    hand_tokens,
+    level_int,
+    level_of,
+    level_str,
+    parse_action,
+    parse_reply,
+)
+from duplicate.dealing import generate_boards
+from duplicate.simulate import simulation_key
+from engine.cards import parse_cards
+from engine.combo import Combo, ComboType
+from engine.moves import legal_plays
+from engine.reading import parse_play
+
+
+def test_action_list_is_every_legal_play_pass_first_when_following() -> None:
+    for board in generate_boards(simulation_key(b"\x51"), 3):
+        hand = board.hands[0]
+        lead, plays = action_list(hand, board.level, None)
+        assert len(lead) == len(list(legal_plays(hand, board.level)))
+        assert all(a[0] != "PASS" for a in lead)
+        assert lead[0][0] == "Single"  # the weakest single: the default after a fault
+        keys = {json.dumps([a[0], a[1], sorted(a[2])]) for a in lead}
+        assert len(keys) == len(lead)  # one entry per distinct card choice and reading
+        for action, combo in zip(lead, plays, strict=True):
+            assert parse_action(action, board.level) == combo
+            assert find_action(lead, combo) == lead.index(action)
+        to_beat = parse_play("Single 5 S5", board.level)
+        follow, plays = action_list(hand, board.level, to_beat)
+        assert follow[0] == ["PASS", "PASS", "PASS"] and plays[0] is None
+        assert len(follow) == 1 + len(list(legal_plays(hand, board.level, to_beat)))
+
+
+def test_wild_hearts_as_themselves_and_the_joker_bomb() -> None:
+    # at level 3 the heart 3 is wild: the bomb of tens holds it as H3
+    hand = parse_cards("H3 ST CT DT SB SB HR HR")
+    actions, _ = action_list(hand, 1, None)
+    assert ["Bomb", "T", sorted(["H3", "ST", "CT", "DT"])] in [
+        [a[0], a[1], sorted(a[2])] for a in actions]
+    joker = ["Bomb", "JOKER", ["SB", "SB", "HR", "HR"]]
+    assert joker in actions
+    combo = parse_action(joker, 1)
+    assert combo is not None and combo.type == ComboType.FOUR_KINGS
+    assert parse_action(["FourKings", "B", ["SB", "HR", "SB", "HR"]], 1) == combo
+
+
+def test_tokens_levels_and_act_text() -> None:
+    assert hand_tokens(parse_cards("HR S7 SB D2 SA H7 C3"), 5) == [
+        "D2", "C3", "SA", "S7", "H7", "SB", "HR"]
+    assert [level_int(0), level_str(8), level_of(14), level_of("T")] == [2, "T", 12, 8]
+    with pytest.raises(ProtocolError):
+        level_of("B")
+    plays: list[Combo | None] = [None, parse_play("Pair 9 S9 D9", 0)]
+    msg = json.loads(act_text({"type": "act", "stage": "play"}, plays))
+    assert msg["actionList"] == [["PASS", "PASS", "PASS"], ["Pair", "9", ["S9", "D9"]]]
+    assert msg["indexRange"] == 1 and msg["type"] == "act"
+
+
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        ("nope", "not JSON"),
+        ('{"index": 1}', "actIndex"),
+        ('{"actIndex": "1"}', "not an integer"),
+        ('{"actIndex": true}', "not an integer"),
+        ('{"actIndex": 7}', "out of range"),
+        ('{"actIndex": -1}', "out of range"),
+        ("[1]", "actIndex"),
+    ],
+)
+def test_bad_replies(reply: str, error: str) -> None:
+    with pytest.raises(ProtocolError, match=error):
+        parse_reply(reply, 3)
+    assert parse_reply('{"actIndex": 3}', 3) == 3
+
+
+def test_bad_actions() -> None:
+    for action in (["Single", "5"], ["Pair", "5", ["S5", "S6"]], ["Single", "5", ["X5"]],
+                   "PASS", ["Straight", "3", ["S3"]]):
+        with pytest.raises(ProtocolError):
+            parse_action(action, 0)
