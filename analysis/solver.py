@@ -88,6 +88,7 @@ class Solver:
         self.hits = 0
         self._deadline = 0.0
         self._node_limit = 0
+        self._next_check = 0
 
     # --- public -------------------------------------------------------------------------
 
@@ -97,6 +98,7 @@ class Solver:
             time.perf_counter() + self.max_seconds if self.max_seconds is not None else 0.0
         )
         self._node_limit = self.nodes + self.max_nodes if self.max_nodes is not None else 0
+        self._next_check = self.nodes
         if len(self.tt) > self.table_limit:
             self.tt.clear()
         vals = self.values
@@ -129,6 +131,10 @@ class Solver:
             raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
         if self._deadline and time.perf_counter() > self._deadline:
             raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded")
+        step = 1024
+        if self._node_limit:
+            step = max(1, min(step, self._node_limit - self.nodes + 1))
+        self._next_check = self.nodes + step
 
     def _ge(
         self,
@@ -143,7 +149,7 @@ class Solver:
         t: int,
     ) -> bool:
         self.nodes += 1
-        if not self.nodes & 1023:
+        if self.nodes >= self._next_check:
             self._check_budget()
         if first >= 0:  # the 1st player's side goes up 1..3 (1..2 once an opponent is out)
             top = self.dd if _POP[out] == 1 else 2
