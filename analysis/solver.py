@@ -37,7 +37,7 @@ from engine.cards import Cards
 from engine.combo import Combo
 from engine.ruleset import COMPETITION, Ruleset
 
-__all__ = ["BudgetExceeded", "Solver", "Child", "children"]
+__all__ = ["BudgetExceeded", "Child", "Solver", "children", "step"]
 
 _INF = 99
 #: ``_NEXT[out][seat]``: the next seat after ``seat`` still holding cards
@@ -268,37 +268,43 @@ def _replace(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     return (t[0], t[1], t[2], v)
 
 
-def children(pos: Position, solver: Solver) -> list[Child]:
-    """Every distinct action of ``pos`` (plays grouped as the search groups them, then the
-    pass when allowed) with the deal value it ends with or the position it leads to."""
+def step(pos: Position, combo: Combo | None, rules: Ruleset = COMPETITION) -> int | Position:
+    """The position after the seat to act plays ``combo`` (``None``: passes), or the deal's
+    value for N–S when that play ends it (§6–7). The play is not checked: it must be legal."""
     hands, turn, tb, last, passes, first, out = pos
-    out_list: list[Child] = []
-    for p in solver.plays.plays(hands[turn], tb, beat_signature(tb)):
-        nh = _replace(hands, turn, p.left)
+    if combo is not None:
+        left = hands[turn] - combo.cards
+        nh = _replace(hands, turn, left)
         hs = (nh[0], nh[1], nh[2], nh[3])
-        if p.left:
-            out_list.append((p.combo, Position(hs, _NEXT[out][turn], p.combo, turn, 0, first, out)))
-            continue
+        if left:
+            return Position(hs, _NEXT[out][turn], combo, turn, 0, first, out)
         out2 = out | (1 << turn)
         first2 = turn if first < 0 else first
         if out2 >> ((turn + 2) & 3) & 1:
-            out_list.append((p.combo, deal_result_value(first2, turn, _POP[out2], solver.rules)))
+            return deal_result_value(first2, turn, _POP[out2], rules)
+        return Position(hs, _NEXT[out2][turn], combo, turn, 0, first2, out2)
+    if tb is None:
+        raise ValueError("the leader of a trick may not pass")
+    p_ = passes + 1
+    nout = _POP[out]
+    holding = hands[last] != 0
+    if p_ >= (3 - nout if holding else 4 - nout):
+        if holding:
+            leader = last
+        elif rules.jiefeng_next:
+            leader = _NEXT[out][last]
         else:
-            out_list.append(
-                (p.combo, Position(hs, _NEXT[out2][turn], p.combo, turn, 0, first2, out2))
-            )
+            leader = (last + 2) & 3
+        return Position(hands, leader, None, -1, 0, first, out)
+    return Position(hands, _NEXT[out][turn], tb, last, p_, first, out)
+
+
+def children(pos: Position, solver: Solver) -> list[Child]:
+    """Every distinct action of ``pos`` (plays grouped as the search groups them, then the
+    pass when allowed) with the deal value it ends with or the position it leads to."""
+    tb = pos.to_beat
+    plays = solver.plays.plays(pos.hands[pos.turn], tb, beat_signature(tb))
+    out: list[Child] = [(p.combo, step(pos, p.combo, solver.rules)) for p in plays]
     if tb is not None:
-        p_ = passes + 1
-        nout = _POP[out]
-        holding = hands[last] != 0
-        if p_ >= (3 - nout if holding else 4 - nout):
-            if holding:
-                leader = last
-            elif solver.jiefeng_next:
-                leader = _NEXT[out][last]
-            else:
-                leader = (last + 2) & 3
-            out_list.append((None, Position(hands, leader, None, -1, 0, first, out)))
-        else:
-            out_list.append((None, Position(hands, _NEXT[out][turn], tb, last, p_, first, out)))
-    return out_list
+        out.append((None, step(pos, None, solver.rules)))
+    return out
