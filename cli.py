@@ -996,6 +996,8 @@ def simulate_command(
     help="A rule variant of RULES.md the deals were played under, e.g. jiefeng_next=true "
     "(repeatable; default: the competition rules).",
 )
+@click.option("--analyse", is_flag=True, help="Also value each room's choices from the first "
+              "divergence with all four hands known (guandan analyse; 1 s a position).")
 @output_options
 def compare_command(
     file: str,
@@ -1004,6 +1006,7 @@ def compare_command(
     html_dir: str | None,
     variants: tuple[str, ...],
     fmt: str,
+    analyse: bool = False,
 ) -> None:
     """Compare the rooms of each board in FILE (.gdn records, grouped by Board tag).
 
@@ -1030,8 +1033,12 @@ def compare_command(
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written
         raise click.ClickException(f"--html: {_os_error_text(exc)}") from exc
+    if analyse:
+        from commands.analyse import analyse_comparisons
+        analyses, analysis_lines = analyse_comparisons(file, board, rules)
     if fmt == "json":
-        click.echo(json.dumps([c.to_dict() for c in comparisons], ensure_ascii=False, indent=2))
+        click.echo(json.dumps([{**c.to_dict(), **({"analysis": analyses[i]} if analyse else {})}
+                               for i, c in enumerate(comparisons)], ensure_ascii=False, indent=2))
     elif fmt == "csv":
         emit_rows((row for c in comparisons for row in c.seat_rows()), fmt, SEAT_COLUMNS)
     else:
@@ -1043,6 +1050,8 @@ def compare_command(
                 click.echo()
                 click.echo("\n".join(headline(c)))
                 emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
+        if analyse:
+            click.echo("\n".join(analysis_lines))
 
 
 # event (teams events in the database: duplicate.events) --------------------------------
@@ -1630,6 +1639,10 @@ def pairs_command(
         click.echo()
         emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)
 
+
+from commands.analyse import analyse_command  # noqa: E402
+
+main.add_command(analyse_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -36,6 +36,7 @@ __all__ = [
     "Par",
     "annotate",
     "combo_text",
+    "decision_at",
     "loss_mark",
     "par",
     "positions",
@@ -206,27 +207,57 @@ def _record_action(record: DealRecord, ply: int, pos: Position, level: int, rule
     return choose_reading(play.cards, level, pos.to_beat, rules)
 
 
-def _decision(
-    pos: Position, trick: int, action: Combo | None, solver: Solver, budget: float, ply: int
-) -> Decision:
-    before = evaluate(pos, solver, budget, seed=ply)
-    after = evaluate(step(pos, action, solver.rules), solver, budget, seed=ply + 7919)
+def _best(pos: Position, value: int, solver: Solver, budget: float) -> list[tuple[Combo | None, Evaluation]]:
+    """Up to three actions of ``pos`` that keep its exact ``value``."""
     best: list[tuple[Combo | None, Evaluation]] = []
-    if before.exact:
-        try:
+    saved = solver.max_seconds
+    solver.max_seconds = budget
+    try:
+        for combo, child in children(pos, solver):
+            v = child if isinstance(child, int) else solver.value(child)
+            if v == value:
+                best.append((combo, Evaluation(v, True)))
+                if len(best) >= 3:
+                    break
+    except BudgetExceeded:
+        pass
+    finally:
+        solver.max_seconds = saved
+    return best
+
+
+def values(
+    steps: Sequence[tuple[Position, int]],
+    first: int,
+    final: int | None,
+    solver: Solver,
+    budget: float,
+    estimates: bool = True,
+) -> list[Evaluation | None]:
+    """The value of every position from ``first`` to the end of the record and, last, the
+    deal's result (``final``). Solved from the end backwards (each exact value warms the
+    table for the one before); once a position is out of the solver's reach the earlier
+    ones are estimated (``estimates``) or left ``None``."""
+    n = len(steps)
+    out: list[Evaluation | None] = [None] * (n - first + 1)
+    out[-1] = Evaluation(final, True) if final is not None else None
+    exact = True
+    saved = solver.max_seconds
+    for p in range(n - 1, first - 1, -1):
+        pos = steps[p][0]
+        if exact:
             solver.max_seconds = budget
-            for combo, child in children(pos, solver):
-                v = child if isinstance(child, int) else solver.value(child)
-                if v == before.value:
-                    best.append((combo, Evaluation(v, True)))
-                    if len(best) >= 3:
-                        break
-        except BudgetExceeded:
-            pass
-        finally:
-            solver.max_seconds = None
-    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best),
-                    loss_mark(pos.turn, before, after))
+            n0 = solver.nodes
+            try:
+                out[p - first] = Evaluation(solver.value(pos), True, nodes=solver.nodes - n0)
+                continue
+            except BudgetExceeded:
+                exact = False
+            finally:
+                solver.max_seconds = saved
+        if estimates:
+            out[p - first] = evaluate(pos, solver, budget, seed=p, exact_share=0.0)
+    return out
 
 
 def annotate(
@@ -236,21 +267,40 @@ def annotate(
     budget: float = 1.0,
     divergence: int | None = None,
     with_par: bool = True,
+    estimates: bool = True,
 ) -> Annotation:
     """Annotate ``record`` from ``start_spec`` (see :func:`start_ply`); ``budget`` seconds
-    per position valued (exact first, then an estimate)."""
+    per position valued (exact first, then an estimate; with ``estimates=False`` positions
+    out of the solver's reach are left out)."""
     steps = positions(record, rules)
     if not steps:
         raise AnalysisError("the record has no play to analyse")
     first = start_ply(start_spec, steps, divergence)
     solver = Solver(record.level, rules)
+    result = replay(record, rules).result
+    result_ns = result.score(Side.NS) if result is not None else None
+    vals = values(steps, first, result_ns, solver, budget, estimates)
+    base = first
+    found_par = None
+    if with_par:
+        for p, e in enumerate(vals[:-1]):
+            if e is not None and e.exact:
+                found_par = Par(int(e.value), p + base)
+                break
+        if found_par is None or found_par.ply == first:
+            found_par = par(steps[:first], solver, budget) or found_par
     decisions = []
     for ply in range(first, len(steps)):
         pos, trick = steps[ply]
+        before, after = vals[ply - base], vals[ply + 1 - base]
+        if before is None or after is None:
+            continue
         action = _record_action(record, ply, pos, record.level, rules)
-        decisions.append(_decision(pos, trick, action, solver, budget, ply))
-    result = replay(record, rules).result
-    result_ns = result.score(Side.NS) if result is not None else None
+        mark = loss_mark(pos.turn, before, after)
+        best = _best(pos, int(before.value), solver, budget) if mark else []
+        decisions.append(
+            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark)
+        )
     return Annotation(
         board=record.board,
         room=record.room,
@@ -258,10 +308,28 @@ def annotate(
         start=first,
         decisions=tuple(decisions),
         result=result_ns,
-        par=par(steps, solver, budget) if with_par else None,
+        par=found_par,
         plies=len(steps),
         rules=rules,
     )
+
+
+def decision_at(
+    record: DealRecord, ply: int, rules: Ruleset = COMPETITION, budget: float = 1.0
+) -> Decision:
+    """Action ``ply`` (0-based) of ``record`` valued on its own: before and after, exact
+    when the solver settles them within ``budget`` seconds each, else estimates."""
+    steps = positions(record, rules)
+    if not 0 <= ply < len(steps):
+        raise AnalysisError(f"the record has no action {ply + 1}")
+    pos, trick = steps[ply]
+    solver = Solver(record.level, rules)
+    action = _record_action(record, ply, pos, record.level, rules)
+    before = evaluate(pos, solver, budget, seed=ply)
+    after = evaluate(step(pos, action, rules), solver, budget, seed=ply + 1)
+    mark = loss_mark(pos.turn, before, after)
+    best = _best(pos, int(before.value), solver, budget) if mark else []
+    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark)
 
 
 def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: float) -> Par | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from solver_reference import TooBig, brute_value, memo_value, random_position
 
 from analysis.solver import Solver, children
 from analysis.state import from_deal, rotate
@@ -21,7 +22,6 @@ from engine.combo import Combo, ComboType
 from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
-from solver_reference import TooBig, brute_value, memo_value, random_position
 
 VARIANTS = {
     "competition": COMPETITION,
