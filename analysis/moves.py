@@ -58,7 +58,7 @@ def grouped_plays(
             p = combo.power(level)
             order = (2, p[0] * 1000 + p[1] * 20 + p[2], 0)
         else:
-            order = (1, _size_order(hand, left), -combo.power(level)[2])
+            order = (1, _size_order(hand, left), combo.power(level)[2])
         out.append((order, Play(combo, left, k)))
     out.sort(key=lambda x: x[0])
     return [p for _, p in out]

@@ -83,6 +83,7 @@ class Solver:
         self.max_seconds = max_seconds
         self.table_limit = table_limit
         self.tt: dict[tuple[object, ...], list[int]] = {}
+        self._walk_cache: dict[tuple[Cards, Cards, Cards], bool] = {}
         self.nodes = 0
         self.lookups = 0
         self.hits = 0
@@ -176,20 +177,24 @@ class Solver:
                 return True
             if entry[1] < t:
                 return False
+        if tb is None and self._walkover(hands, turn, out):
+            # the leader goes out next, whatever the others do (see _walkover)
+            lo, hi = self._walkover_range(turn, first, out)
+            if lo >= t:
+                entry[0] = max(entry[0], lo)
+                return True
+            if hi < t:
+                entry[1] = min(entry[1], hi)
+                return False
         maxing = not turn & 1
         plays = self.plays.plays(hands[turn], tb, sig)
         n = len(plays)
         can_pass = tb is not None
-        # order: plays (their own order), the pass placed by who made the play to beat
-        if can_pass:
-            if (last ^ turn) & 1 == 0:  # the partner's play stands: passing comes early
-                pass_at = 0
-                while pass_at < n and not plays[pass_at].left:
-                    pass_at += 1
-            else:
-                pass_at = 0
-                while pass_at < n and not plays[pass_at].combo.is_bomb_class:
-                    pass_at += 1
+        # order: plays (their own order), the pass before the bombs
+        if can_pass:  # after the other non-bomb plays, before bombs (measured best)
+            pass_at = 0
+            while pass_at < n and not plays[pass_at].combo.is_bomb_class:
+                pass_at += 1
             total = n + 1
         else:
             pass_at = -1
@@ -230,6 +235,57 @@ class Solver:
         else:
             entry[0] = max(entry[0], t)
         return not maxing
+
+    def _walkover(self, hands: tuple[Cards, ...], turn: int, out: int) -> bool:
+        """True when the leader ``turn`` can play out its whole hand in plays that neither
+        opponent can beat (its partner passing), the last play being anything: then it is
+        the next player out."""
+        o1 = hands[(turn + 1) & 3]
+        o2 = hands[(turn + 3) & 3]
+        key = (hands[turn], o1, o2)
+        got = self._walk_cache.get(key)
+        if got is None:
+            if len(self._walk_cache) > 500_000:
+                self._walk_cache.clear()
+            got = self._walk(hands[turn], o1, o2, 0)
+            self._walk_cache[key] = got
+        return got
+
+    def _walk(self, hand: Cards, o1: Cards, o2: Cards, depth: int) -> bool:
+        plays = self.plays.plays(hand, None, -1)
+        if not plays[0].left:  # plays that empty the hand come first
+            return True
+        if depth >= 4:
+            return False
+        tried = 0
+        for p in plays:
+            if p.combo.is_bomb_class and tried:
+                break
+            sig = beat_signature(p.combo)
+            if (o1 and self.plays.plays(o1, p.combo, sig)) or (
+                o2 and self.plays.plays(o2, p.combo, sig)
+            ):
+                continue
+            tried += 1
+            key = (p.left, o1, o2)
+            got = self._walk_cache.get(key)
+            if got is None:
+                got = self._walk(p.left, o1, o2, depth + 1)
+                self._walk_cache[key] = got
+            if got:
+                return True
+        return False
+
+    def _walkover_range(self, turn: int, first: int, out: int) -> tuple[int, int]:
+        """Bounds on the value for N–S when ``turn`` is sure to be the next player out."""
+        sign = 1 if turn & 1 == 0 else -1
+        if first < 0:
+            lo, hi = 1, self.dd  # its side has the 1st player
+        elif (first ^ turn) & 1 == 0:  # its partner is 1st
+            lo = hi = self.dd if _POP[out] == 1 else 2
+        else:  # an opponent is 1st: its side gets 1 or 2 (nothing known)
+            return (-_INF, _INF)
+        return (lo, hi) if sign > 0 else (-hi, -lo)
 
     def _pass(
         self,
