@@ -26,12 +26,13 @@ __all__ = ["Play", "PlayTable", "grouped_plays"]
 
 
 class Play(NamedTuple):
-    """One play of a class of equivalent plays: the combination, the hand it leaves and
-    that hand's key."""
+    """One play of a class of equivalent plays: the combination, the hand it leaves,
+    that hand's key and the play's :func:`~analysis.state.beat_signature`."""
 
     combo: Combo
     left: Cards
     key: int
+    sig: int
 
 
 def grouped_plays(
@@ -48,7 +49,8 @@ def grouped_plays(
     for combo in legal_plays(hand, level, to_beat, rules):
         left = hand - combo.cards
         k = keys(left)
-        mark = (beat_signature(combo), k)
+        sig = beat_signature(combo)
+        mark = (sig, k)
         if mark in seen:
             continue
         seen.add(mark)
@@ -59,7 +61,7 @@ def grouped_plays(
             order = (2, p[0] * 1000 + p[1] * 20 + p[2], 0)
         else:
             order = (1, _size_order(hand, left), combo.power(level)[2])
-        out.append((order, Play(combo, left, k)))
+        out.append((order, Play(combo, left, k, sig)))
     out.sort(key=lambda x: x[0])
     return [p for _, p in out]
 
@@ -79,18 +81,28 @@ class PlayTable:
 
     __slots__ = ("level", "rules", "keys", "table")
 
+    #: ``table[(hand, sig)]``: the plays and the index of the first bomb-class play
+
     def __init__(self, level: int, rules: Ruleset = COMPETITION, keys: HandKeys | None = None):
         self.level = level
         self.rules = rules
         self.keys = keys if keys is not None else HandKeys(level)
-        self.table: dict[tuple[Cards, int], list[Play]] = {}
+        self.table: dict[tuple[Cards, int], tuple[list[Play], int]] = {}
 
-    def plays(self, hand: Cards, to_beat: Combo | None, sig: int) -> list[Play]:
-        """The grouped, ordered plays of ``hand`` against ``to_beat`` (signature ``sig``)."""
+    def entry(self, hand: Cards, to_beat: Combo | None, sig: int) -> tuple[list[Play], int]:
+        """The grouped, ordered plays of ``hand`` against ``to_beat`` (signature ``sig``)
+        and the index of the first bomb-class play among them (``len`` when none)."""
         got = self.table.get((hand, sig))
         if got is None:
             if len(self.table) > 400_000:
                 self.table.clear()
-            got = grouped_plays(hand, self.level, to_beat, self.rules, self.keys)
-            self.table[(hand, sig)] = got
+            plays = grouped_plays(hand, self.level, to_beat, self.rules, self.keys)
+            nb = 0
+            while nb < len(plays) and not plays[nb].combo.is_bomb_class:
+                nb += 1
+            got = self.table[(hand, sig)] = (plays, nb)
         return got
+
+    def plays(self, hand: Cards, to_beat: Combo | None, sig: int) -> list[Play]:
+        """The grouped, ordered plays of ``hand`` against ``to_beat`` (signature ``sig``)."""
+        return self.entry(hand, to_beat, sig)[0]

@@ -76,6 +76,7 @@ class Solver:
         self.rules = rules
         self.keys = HandKeys(level)
         self.plays = PlayTable(level, rules, self.keys)
+        self._ptable = self.plays.table
         self.values = possible_values(rules)
         self.dd = max_value(rules)
         self.jiefeng_next = rules.jiefeng_next
@@ -117,8 +118,8 @@ class Solver:
         h = pos.hands
         k = self.keys
         return self._ge(
-            h, (k(h[0]), k(h[1]), k(h[2]), k(h[3])), pos.turn, pos.to_beat, pos.last,
-            pos.passes, pos.first, pos.out, t,
+            h, (k(h[0]), k(h[1]), k(h[2]), k(h[3])), pos.turn, pos.to_beat,
+            beat_signature(pos.to_beat), pos.last, pos.passes, pos.first, pos.out, t,
         )
 
     def hit_rate(self) -> float:
@@ -143,6 +144,7 @@ class Solver:
         keys: tuple[int, ...],
         turn: int,
         tb: Combo | None,
+        sig: int,
         last: int,
         passes: int,
         first: int,
@@ -164,7 +166,6 @@ class Solver:
                     return True
                 if t > top:
                     return False
-        sig = beat_signature(tb)
         tkey = (keys, turn, sig, last, passes, first, out)
         self.lookups += 1
         entry = self.tt.get(tkey)
@@ -187,53 +188,59 @@ class Solver:
                 entry[1] = min(entry[1], hi)
                 return False
         maxing = not turn & 1
-        plays = self.plays.plays(hands[turn], tb, sig)
-        n = len(plays)
-        can_pass = tb is not None
-        # order: plays (their own order), the pass before the bombs
-        if can_pass:  # after the other non-bomb plays, before bombs (measured best)
-            pass_at = 0
-            while pass_at < n and not plays[pass_at].combo.is_bomb_class:
-                pass_at += 1
-            total = n + 1
-        else:
+        hand = hands[turn]
+        got = self._ptable.get((hand, sig))
+        if got is None:
+            got = self.plays.entry(hand, tb, sig)
+        plays, pass_at = got
+        # order: the plays in their own order, the pass just before the bombs (measured
+        # best); the child that last gave a cut first
+        if tb is None:
             pass_at = -1
-            total = n
+            total = len(plays)
+        else:
+            total = len(plays) + 1
         best = entry[2]
-        order: list[int] = list(range(total))
-        if 0 < best < total:
-            order.remove(best)
-            order.insert(0, best)
-        for i in order:
+        nxt = _NEXT[out][turn]
+        ge = self._ge
+        for j in range(-1, total):
+            if j < 0:
+                if best < 0:
+                    continue
+                i = best
+            elif j == best:
+                continue
+            else:
+                i = j
             if i == pass_at:
-                r = self._pass(hands, keys, turn, tb, last, passes, first, out, t)
+                r = self._pass(hands, keys, turn, tb, sig, last, passes, first, out, t)
             else:
                 p = plays[i if pass_at < 0 or i < pass_at else i - 1]
                 left = p.left
                 if left:
-                    nh = _replace(hands, turn, left)
-                    nk = _replace(keys, turn, p.key)
-                    r = self._ge(nh, nk, _NEXT[out][turn], p.combo, turn, 0, first, out, t)
+                    r = ge(_replace(hands, turn, left), _replace(keys, turn, p.key), nxt,
+                           p.combo, p.sig, turn, 0, first, out, t)
                 else:
                     out2 = out | (1 << turn)
                     first2 = turn if first < 0 else first
                     if out2 >> ((turn + 2) & 3) & 1:
                         r = deal_result_value(first2, turn, _POP[out2], self.rules) >= t
                     else:
-                        nh = _replace(hands, turn, 0)
-                        nk = _replace(keys, turn, 0)
-                        r = self._ge(nh, nk, _NEXT[out2][turn], p.combo, turn, 0, first2, out2, t)
+                        r = ge(_replace(hands, turn, 0), _replace(keys, turn, 0),
+                               _NEXT[out2][turn], p.combo, p.sig, turn, 0, first2, out2, t)
             if r == maxing:
                 if maxing:
-                    entry[0] = max(entry[0], t)
-                else:
-                    entry[1] = min(entry[1], t - 1)
+                    if entry[0] < t:
+                        entry[0] = t
+                elif entry[1] >= t:
+                    entry[1] = t - 1
                 entry[2] = i
                 return r
         if maxing:
-            entry[1] = min(entry[1], t - 1)
-        else:
-            entry[0] = max(entry[0], t)
+            if entry[1] >= t:
+                entry[1] = t - 1
+        elif entry[0] < t:
+            entry[0] = t
         return not maxing
 
     def _walkover(self, hands: tuple[Cards, ...], turn: int, out: int) -> bool:
@@ -293,6 +300,7 @@ class Solver:
         keys: tuple[int, ...],
         turn: int,
         tb: Combo | None,
+        sig: int,
         last: int,
         passes: int,
         first: int,
@@ -310,8 +318,8 @@ class Solver:
                 leader = _NEXT[out][last]
             else:
                 leader = (last + 2) & 3
-            return self._ge(hands, keys, leader, None, -1, 0, first, out, t)
-        return self._ge(hands, keys, _NEXT[out][turn], tb, last, p, first, out, t)
+            return self._ge(hands, keys, leader, None, -1, -1, 0, first, out, t)
+        return self._ge(hands, keys, _NEXT[out][turn], tb, sig, last, p, first, out, t)
 
 
 def _replace(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:

@@ -9,7 +9,8 @@ are counted as unsettled (their time counted as the limit).
 
 ``--fraction N`` also plays N self-play deals and reports the share of their decisions
 whose position the solver settles within ``--budget`` seconds (what ``guandan analyse``
-can annotate exactly).
+can annotate exactly). ``--fresh K ...`` adds harder positions: random deals of exactly
+K cards a hand where nobody is out yet (the bots' positions often have a player out).
 
 Run: ``python bench/bench_solver.py [--cards 4 6 8 10] [--n 30] [--limit 60]``.
 """
@@ -59,13 +60,25 @@ def position_with(seed: int, cards: int) -> tuple[int, Position] | None:
     return None
 
 
-def bench_cards(cards: int, n: int, limit: float) -> None:
+def fresh_position(seed: int, cards: int) -> tuple[int, Position]:
+    """A seeded random deal of exactly ``cards`` cards a hand, nobody out, a random leader."""
+    rng = random.Random(seed)
+    ids = list(range(NUM_CARDS))
+    rng.shuffle(ids)
+    hands = [from_ids(ids[cards * i : cards * i + cards]) for i in range(4)]
+    level = rng.randrange(13)
+    return level, Position((hands[0], hands[1], hands[2], hands[3]), rng.randrange(4), None,
+                           -1, 0, -1, 0)
+
+
+def bench_cards(cards: int, n: int, limit: float, fresh: bool = False) -> None:
     times: list[float] = []
     nodes = lookups = hits = unsettled = 0
     seed = 0
     while len(times) < n:
         seed += 1
-        got = position_with(1000 * cards + seed, cards)
+        got = (fresh_position(seed, cards) if fresh
+               else position_with(1000 * cards + seed, cards))
         if got is None:
             continue
         level, pos = got
@@ -83,8 +96,9 @@ def bench_cards(cards: int, n: int, limit: float) -> None:
     times.sort()
     total = sum(times)
     p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+    what = f"   {cards:2d} cards a hand, fresh" if fresh else f"<= {cards:2d} cards a hand"
     print(
-        f"<= {cards:2d} cards a hand: {n} positions, median {statistics.median(times):.3f} s, "
+        f"{what}: {n} positions, median {statistics.median(times):.3f} s, "
         f"p90 {p90:.3f} s, max {times[-1]:.3f} s, {nodes / total:,.0f} nodes/s, "
         f"table hit rate {hits / max(1, lookups):.0%}, unsettled (> {limit:g} s) {unsettled}"
     )
@@ -116,11 +130,15 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per position")
     parser.add_argument("--fraction", type=int, default=0, metavar="DEALS")
     parser.add_argument("--budget", type=float, default=2.0)
+    parser.add_argument("--fresh", type=int, nargs="*", default=[], metavar="K",
+                        help="also random deals of exactly K cards a hand, nobody out")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {sys.platform}; "
           f"CPU time of one process")
     for k in args.cards:
         bench_cards(k, args.n, args.limit)
+    for k in args.fresh:
+        bench_cards(k, args.n, args.limit, fresh=True)
     if args.fraction:
         bench_fraction(args.fraction, args.budget)
 
