@@ -143,7 +143,8 @@ def analyse_command(
             divergence = None
             spec = start
             if rec.board is not None and (start is None or start == "divergence"):
-                group = [g for g in group_boards(records, rec.board) if rec in g]
+                tagged = [r for r in records if r.board is not None]
+                group = [g for g in group_boards(tagged, rec.board) if rec in g]
                 if group and len(group[0]) >= 2:
                     divergence = first_divergence([trace_room(r, rules) for r in group[0]])
             if spec is None:
