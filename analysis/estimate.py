@@ -84,10 +84,13 @@ def playout(
     players: list[Player],
     rng: random.Random,
     noise: float = 0.1,
+    end_solver: Solver | None = None,
 ) -> int:
     """Play ``pos`` to the end: bots (with a share ``noise`` of random plays), then the
-    exact solver once the hands are small enough. Returns the deal's value for N–S."""
-    end_solver = Solver(solver.level, solver.rules, max_nodes=_END_NODES, table_limit=200_000)
+    exact solver (``end_solver``, with a small node budget) once the hands are small
+    enough. Returns the deal's value for N–S."""
+    if end_solver is None:
+        end_solver = _end_solver(solver)
     cur: int | Position = pos
     while isinstance(cur, Position):
         if max(size(x) for x in cur.hands) <= _END_CARDS:
@@ -107,6 +110,10 @@ def playout(
             combo = bot_action(cur, players[cur.turn], solver.level, solver)
         cur = step(cur, combo, solver.rules)
     return cur
+
+
+def _end_solver(solver: Solver) -> Solver:
+    return Solver(solver.level, solver.rules, max_nodes=_END_NODES, table_limit=200_000)
 
 
 def evaluate(
@@ -135,9 +142,10 @@ def evaluate(
         solver.max_seconds, solver.max_nodes = saved
     rng = random.Random(seed)
     players: list[Player] = [HeuristicPlayer(f"{seed}-{s}") for s in range(4)]
+    end = _end_solver(solver)
     values: list[int] = []
     while len(values) < max_samples:
-        values.append(playout(pos, solver, players, rng))
+        values.append(playout(pos, solver, players, rng, end_solver=end))
         if len(values) >= min_samples and time.perf_counter() - start > seconds:
             break
     n = len(values)

@@ -97,7 +97,8 @@ def rooms_lines(r: RoomsAnalysis, lang: str = "en") -> list[str]:
               "settled exactly).")
 @click.option("--variant", "variants", metavar="NAME=VALUE", multiple=True,
               help="A rule variant of RULES.md the deals were played under (repeatable).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the report: English or Chinese (中文).")
 @click.option("--json", "as_json", is_flag=True, help="Print the annotations as JSON.")
 def analyse_command(
     file: str,
