@@ -285,14 +285,19 @@ class Solver:
 
     def _walkover_range(self, turn: int, first: int, out: int) -> tuple[int, int]:
         """Bounds on the value for N–S when ``turn`` is sure to be the next player out."""
-        sign = 1 if turn & 1 == 0 else -1
-        if first < 0:
-            lo, hi = 1, self.dd  # its side has the 1st player
-        elif (first ^ turn) & 1 == 0:  # its partner is 1st
+        if first < 0:  # its side has the 1st player
+            lo, hi = 1, self.dd
+            side = turn
+        elif (first ^ turn) & 1 == 0:  # its partner is 1st: 2nd (double down) or 3rd
             lo = hi = self.dd if _POP[out] == 1 else 2
-        else:  # an opponent is 1st: its side gets 1 or 2 (nothing known)
-            return (-_INF, _INF)
-        return (lo, hi) if sign > 0 else (-hi, -lo)
+            side = turn
+        elif _POP[out] == 1:  # an opponent is 1st and no double down for them
+            lo, hi = 1, 2
+            side = first
+        else:  # an opponent is 1st, its partner 2nd: both of this side out, 1st's side +1
+            lo = hi = 1
+            side = first
+        return (lo, hi) if side & 1 == 0 else (-hi, -lo)
 
     def _pass(
         self,
