@@ -166,6 +166,13 @@ class Solver:
                     return True
                 if t > top:
                     return False
+        hand = hands[turn]
+        got = self._ptable.get((hand, sig))
+        if got is None:
+            got = self.plays.entry(hand, tb, sig)
+        plays, pass_at = got
+        if not plays:  # nothing beats the play to beat: a forced pass, no table entry
+            return self._pass(hands, keys, turn, tb, sig, last, passes, first, out, t)
         tkey = (keys, turn, sig, last, passes, first, out)
         self.lookups += 1
         entry = self.tt.get(tkey)
@@ -188,11 +195,6 @@ class Solver:
                 entry[1] = min(entry[1], hi)
                 return False
         maxing = not turn & 1
-        hand = hands[turn]
-        got = self._ptable.get((hand, sig))
-        if got is None:
-            got = self.plays.entry(hand, tb, sig)
-        plays, pass_at = got
         # order: the plays in their own order, the pass just before the bombs (measured
         # best); the child that last gave a cut first
         if tb is None:
