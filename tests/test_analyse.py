@@ -118,3 +118,22 @@ def test_rooms_from_divergence(records) -> None:  # type: ignore[no-untyped-def]
     # the same record twice: no divergence, nothing to value
     same = dataclasses.replace(records[1], tags={**records[1].tags, "Room": "Closed"})
     assert analyse_rooms([records[1], same]).divergence is None
+
+
+def test_cli_compare_analyse(tmp_path: Path) -> None:
+    from duplicate.dealing import generate_boards
+    from duplicate.gdn import dumps
+    from duplicate.simulate import simulate_match, simulation_key
+
+    key = simulation_key(b"test-compare-analyse")
+    path = tmp_path / "match.gdn"
+    path.write_text(dumps(simulate_match(list(generate_boards(key, 1)), "heuristic", "random", key)))
+    runner = CliRunner()
+    res = runner.invoke(main, ["compare", str(path), "--analyse"])
+    assert res.exit_code == 0, res.output
+    assert "first divergence at action" in res.output and "room Open:" in res.output
+    res = runner.invoke(main, ["compare", str(path), "--analyse", "--json"])
+    data = json.loads(res.output)
+    analysis = data[0]["analysis"]
+    assert analysis["divergence"] is not None and len(analysis["rooms"]) == 2
+    assert all(r["choice"]["after"]["kind"] in ("exact", "estimate") for r in analysis["rooms"])
