@@ -60,7 +60,8 @@ class Solver:
     """Exact solver for positions of deals at one ``level`` under ``rules``.
 
     The transposition table lives as long as the solver: solving several positions of one
-    deal (an annotation) reuses it. ``max_nodes`` and ``max_seconds`` bound each call of
+    deal (an annotation) reuses it. Past ``table_limit`` entries (about 300 bytes each) it
+    is emptied, which costs time but never correctness: it holds bounds only. ``max_nodes`` and ``max_seconds`` bound each call of
     :meth:`value` (``None``: no bound).
     """
 
@@ -70,7 +71,7 @@ class Solver:
         rules: Ruleset = COMPETITION,
         max_nodes: int | None = None,
         max_seconds: float | None = None,
-        table_limit: int = 3_000_000,
+        table_limit: int = 1_500_000,
     ) -> None:
         self.level = level
         self.rules = rules
@@ -129,6 +130,8 @@ class Solver:
     # --- search -------------------------------------------------------------------------
 
     def _check_budget(self) -> None:
+        if len(self.tt) > self.table_limit:  # bounds only: forgetting them is always safe
+            self.tt.clear()
         if self._node_limit and self.nodes > self._node_limit:
             raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
         if self._deadline and time.perf_counter() > self._deadline:
