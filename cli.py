@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from commands.analyse import analyse_command
 from commands.arena import agent_command, arena_group
 from commands.common import db_option
 from commands.deals import db_group, deals_group
@@ -35,7 +36,7 @@ def main() -> None:
 for _command in (
     read_command, plays_command, db_group, deals_group, replay_command, import_command,
     simulate_command, compare_command, event_group, demo_command, pairs_command, arena_group,
-    agent_command,
+    agent_command, analyse_command,
 ):
     main.add_command(_command)
 

@@ -348,6 +348,8 @@ def simulate_command(
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               envvar="GUANDAN_LANG",
               help="Language of the headlines and the HTML pages (English or Chinese).")
+@click.option("--analyse", is_flag=True, help="Also value each room's choices from the first "
+              "divergence with all four hands known (guandan analyse; 1 s a position).")
 @output_options
 def compare_command(
     file: str,
@@ -358,6 +360,7 @@ def compare_command(
     force: bool,
     lang: str,
     fmt: str,
+    analyse: bool = False,
 ) -> None:
     """Compare the rooms of each board in FILE (.gdn records, grouped by Round, Table, Board).
 
@@ -391,8 +394,13 @@ def compare_command(
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written
         raise click.ClickException(f"--html: {os_error_text(exc)}") from exc
+    if analyse:
+        from commands.analyse import analyse_comparisons
+
+        analyses, analysis_lines = analyse_comparisons(file, board, rules)
     if fmt == "json":
-        click.echo(json.dumps([c.to_dict() for c in comparisons], ensure_ascii=False, indent=2))
+        click.echo(json.dumps([{**c.to_dict(), **({"analysis": analyses[i]} if analyse else {})}
+                               for i, c in enumerate(comparisons)], ensure_ascii=False, indent=2))
     elif fmt == "csv":
         emit_rows((row for c in comparisons for row in c.seat_rows()), fmt, SEAT_COLUMNS)
     else:
@@ -404,4 +412,6 @@ def compare_command(
                 click.echo()
                 click.echo("\n".join(headline(c, lang)))
                 emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
+        if analyse:
+            click.echo("\n".join(analysis_lines))
 
