@@ -195,21 +195,24 @@ def check_output(output: str | None, force: bool = False) -> None:
         raise click.ClickException(f"{output} already exists: give --force to replace it")
 
 
-def check_output_dir(outdir: str, force: bool = False, *, report: bool = False) -> None:
+def check_output_dir(outdir: str, force: bool = False, *, report: str | None = None) -> None:
     """Refuse an output folder that already holds files, unless ``force``; refuse one that
     holds a seed file even then (a report never shares its folder with a secret).
 
-    With ``report``, a folder that holds an earlier report of ours (its ``manifest.json``)
-    is brought up to date without ``--force``: the report rewrites only what changed."""
+    With ``report`` (an event's name), a folder that holds an earlier report of that event
+    (its ``manifest.json`` names it) is brought up to date without ``--force``: the report
+    rewrites only what changed. Another event's report is not overwritten unasked."""
     import os
 
     from duplicate.dealing import is_seed_file
-    from duplicate.review.site import MANIFEST
+    from duplicate.review.site import folder_event
 
     if not os.path.isdir(outdir):
         return  # missing: created by the writer; a file in the way: the writer says so
     names = sorted(os.listdir(outdir))
-    ours = report and MANIFEST in names
+    from duplicate.names import clean_name
+
+    ours = report is not None and folder_event(outdir) == clean_name(report)
     if names and not force and not ours:
         raise click.ClickException(
             f"folder {outdir} is not empty: give --force to write into it, or another folder"

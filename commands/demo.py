@@ -41,7 +41,7 @@ def demo_command(
     """
     from duplicate.demo import DEFAULT_DB, run_demo
 
-    check_output_dir(outdir, force, report=True)
+    check_output_dir(outdir, force)
     result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
     score = result.score.score
     click.echo("")

@@ -567,7 +567,7 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None)
     board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
     from duplicate.review.source import write_event_site
 
-    check_output_dir(outdir, force, report=True)
+    check_output_dir(outdir, force, report=event)
     with open_database() as engine:
         site = write_event_site(engine, event, outdir, lang)
     click.echo(f"report written: {site.index} ({len(site.written)} files written, "

@@ -43,6 +43,19 @@ def test_demo_report_folder_is_not_overwritten(tmp_path: Path) -> None:
     assert run("demo", "--db", db, "--out", str(site), "--seed", "2f", "--force").exit_code == 0
 
 
+def test_event_report_updates_its_own_folder_not_another_events(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/d.sqlite"
+    one = run_demo(db, tmp_path / "one", seed="1f" * 32, echo=lambda _: None)
+    two = run_demo(db, tmp_path / "two", seed="2f" * 32, echo=lambda _: None)
+    # the same event's folder is brought up to date without --force
+    same = run("event", "--db", db, "report", one.event, "--out", str(tmp_path / "one"))
+    assert same.exit_code == 0, same.output
+    # another event's report folder is not overwritten unasked
+    other = run("event", "--db", db, "report", two.event, "--out", str(tmp_path / "one"))
+    assert other.exit_code == 1 and "is not empty" in other.stderr
+    assert one.event in (tmp_path / "one" / "index.html").read_text(encoding="utf-8")
+
+
 def test_event_create_does_not_print_its_draw_seed(migrated_url: str) -> None:
     result = run("event", "--db", migrated_url, "create", "Cup")
     assert result.exit_code == 0, result.output

@@ -67,6 +67,16 @@ def _load_manifest(out: Path, lang: str) -> dict[str, Any]:
     return data
 
 
+def folder_event(outdir: str | Path) -> str | None:
+    """The event whose report a folder holds (its manifest's), if any."""
+    try:
+        data = json.loads((Path(outdir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = data.get("event") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None
+
+
 def folder_language(outdir: str | Path) -> str | None:
     """The language a report folder was written in (its manifest's), if any."""
     try:
@@ -175,7 +185,7 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
     for asset in ASSETS:
         pages[asset] = static_text(asset)
     try:
-        return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw))
+        return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw), event.name)
     except OSError as exc:  # a folder that cannot be made or written: one clear line
         raise ReportError(f"cannot write the report into {str(out)!r}: "
                           f"{exc.strerror or exc}") from exc
@@ -183,7 +193,7 @@ def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = Non
 
 def _write(out: Path, pages: dict[str, str], old_pages: dict[str, str],
            boards: dict[str, dict[str, Any]], inputs: dict[str, str], lang: str,
-           drawn: int) -> SiteResult:
+           drawn: int, event_name: str) -> SiteResult:
     """Write the pages whose text changed, remove those gone, and the manifest."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -201,8 +211,8 @@ def _write(out: Path, pages: dict[str, str], old_pages: dict[str, str],
         written.append(path)
     for name in set(old_pages) - set(hashes):  # pages no longer part of the report
         (out / name).unlink(missing_ok=True)
-    manifest = {"version": VERSION, "lang": lang, "pages": hashes, "boards": boards,
-                "inputs": inputs}
+    manifest = {"version": VERSION, "lang": lang, "event": event_name, "pages": hashes,
+                "boards": boards, "inputs": inputs}
     (out / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True),
                                 encoding="utf-8")
     return SiteResult(out / "index.html", tuple(written), drawn, len(hashes) - len(written))
