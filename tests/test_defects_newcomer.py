@@ -68,6 +68,10 @@ def test_event_create_does_not_print_its_draw_seed(migrated_url: str) -> None:
         engine.dispose()
     assert len(info.seed) >= 32 and info.seed not in result.output
     assert "seed" not in result.output
+    # nor does any listing, human or JSON
+    for args in (["list"], ["list", "--json"]):
+        listed = run("event", "--db", migrated_url, *args)
+        assert listed.exit_code == 0 and info.seed not in listed.output, listed.output
 
 
 def test_readme_import_with_set_succeeds(migrated_url: str, tmp_path: Path) -> None:
