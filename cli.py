@@ -12,7 +12,7 @@ import click
 
 from commands.analyse import analyse_command
 from commands.arena import agent_command, arena_group
-from commands.common import db_option
+from commands.common import db_option, lang_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
 from commands.engine import plays_command, read_command
@@ -23,13 +23,15 @@ from commands.records import compare_command, import_command, replay_command, si
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="guandan-duplicate")
 @db_option
+@lang_option
 def main() -> None:
     """Duplicate Guandan (复式掼蛋): rules engine, fair boards, records, competitions.
 
     New here? 'guandan demo' shows the whole service in a second. The database is
     ./guandan.sqlite unless --db URL (here, on a group, or after any command) or
     $GUANDAN_DATABASE_URL names another; create it with 'guandan db upgrade'. Errors are
-    one line on stderr, exit code 1 (usage errors 2); every command has --help.
+    one line on stderr, exit code 1 (usage errors 2); every command has --help. Human
+    output in Chinese: 'guandan --lang zh ...' (or GUANDAN_LANG=zh).
     """
 
 

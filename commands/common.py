@@ -53,15 +53,79 @@ def emit_rows(
         click.echo(buf.getvalue(), nl=False)
         return
     cells = [[_cell(row.get(c)) for c in cols] for row in data]
+    heads = [column_title(c) for c in cols]  # in the output's language (--lang)
     # widths in terminal columns: a Chinese character takes two (duplicate.names)
     sizes = [[display_width(v) for v in r] for r in cells]
     widths = [
-        max([display_width(c)] + [s[i] for s in sizes]) for i, c in enumerate(cols)
+        max([display_width(h)] + [s[i] for s in sizes]) for i, h in enumerate(heads)
     ]
-    click.echo("  ".join(_pad(c, w) for c, w in zip(cols, widths, strict=True)).rstrip())
+    click.echo("  ".join(_pad(h, w) for h, w in zip(heads, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
     for r in cells:
         click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+# --- the language of human output (--lang, $GUANDAN_LANG) ----------------------------
+
+LANG_KEY = "guandan.lang"
+LANG_ENV = "GUANDAN_LANG"
+LANG_HELP = (
+    "Language of human output: en (English) or zh (中文). Default: $GUANDAN_LANG, else en. "
+    "--json and --csv keep their field names."
+)
+
+
+def _remember_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[LANG_KEY] = value
+
+
+def lang_option(func: F) -> F:
+    """Accept ``--lang en|zh`` on ``guandan`` itself (or a group): the language of every
+    human line the command prints (table headings, summaries)."""
+    return click.option(
+        "--lang", "lang_option", type=click.Choice(["en", "zh"]), envvar=LANG_ENV,
+        help=LANG_HELP, expose_value=False, callback=_remember_lang, is_eager=True,
+    )(func)
+
+
+def cli_lang(given: str | None = None) -> str:
+    """The language of this command's human output: ``given`` (a command's own ``--lang``),
+    else ``guandan --lang``, else $GUANDAN_LANG, else English."""
+    import os
+
+    if given:
+        return given
+    ctx = click.get_current_context(silent=True)
+    value = ctx.meta.get(LANG_KEY) if ctx is not None else None
+    value = value or os.environ.get(LANG_ENV, "")
+    return value if value in ("en", "zh") else "en"
+
+
+def explicit_lang() -> str | None:
+    """``guandan --lang`` or $GUANDAN_LANG when one was given, else ``None`` (a command
+    with a default of its own, such as a report folder's language, then keeps it)."""
+    import os
+
+    ctx = click.get_current_context(silent=True)
+    value = (ctx.meta.get(LANG_KEY) if ctx is not None else None) or os.environ.get(LANG_ENV)
+    return value if value in ("en", "zh") else None
+
+
+def say(key: str, **values: Any) -> str:
+    """The catalogue's message ``key`` in the output's language (``duplicate/locale``)."""
+    from duplicate.i18n import translator
+
+    return translator(cli_lang())(key, **values)
+
+
+def column_title(name: str) -> str:
+    """A listing's column heading in the output's language: ``cli.col.NAME`` of the
+    catalogue when it has one, else the field name itself (as in --json and --csv)."""
+    from duplicate.i18n import catalogue
+
+    texts = catalogue().get(f"cli.col.{name}")
+    return texts[cli_lang()] if texts else name
 
 
 def _pad(text: str, width: int) -> str:

@@ -8,6 +8,7 @@ import click
 
 from commands.common import (
     check_output,
+    cli_lang,
     db_errors,
     db_option,
     db_progress,
@@ -299,18 +300,19 @@ def deals_verify_command(
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
 @click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
               envvar="GUANDAN_LANG",
-              help="Language of the HTML hand records.")
+              help="Language of the HTML hand records (default: guandan --lang, else English).")
 @force_option
 @db_option
 @db_errors
 def deals_export_command(
-    name: str, fmt: str, output: str | None, event: str | None, lang: str, force: bool
+    name: str, fmt: str, output: str | None, event: str | None, lang: str | None, force: bool
 ) -> None:
     """Export a stored set: .gdn hand records, JSON, printable HTML hand records or a PDF.
 
     An existing output file is replaced only with --force; a seed file never."""
+    lang = cli_lang(lang)
     from duplicate.boards import hand_records, load_set
     from duplicate.handrecords import render_html
 

@@ -8,6 +8,7 @@ import click
 
 from commands.common import (
     check_output_dir,
+    cli_lang,
     db_errors,
     emit_rows,
     output_options,
@@ -89,9 +90,9 @@ def demo_command(
 )
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write the session's page (ranking, board by board) to FILE.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
               envvar="GUANDAN_LANG",
-              help="Language of the --html page.")
+              help="Language of the --html page (default: guandan --lang, else English).")
 @output_options
 def pairs_command(
     files: tuple[str, ...],
@@ -101,7 +102,7 @@ def pairs_command(
     unfinished: str,
     variants: tuple[str, ...],
     html_file: str | None,
-    lang: str,
+    lang: str | None,
     fmt: str,
 ) -> None:
     """Score a pairs event from the .gdn FILES of its tables and rank the pairs.
@@ -113,6 +114,7 @@ def pairs_command(
     (and with --by-board the boards and per-board detail); --csv the ranking, or with
     --by-board the per-board detail.
     """
+    lang = cli_lang(lang)
     from duplicate.errors import DuplicateError
     from duplicate.pairs import score_pairs_files
     from duplicate.scoring import UnfinishedRule

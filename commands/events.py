@@ -9,12 +9,14 @@ import click
 from commands.common import (
     check_output,
     check_output_dir,
+    cli_lang,
     correction_from,
     correction_options,
     db_errors,
     db_option,
     db_progress,
     emit_rows,
+    explicit_lang,
     force_option,
     json_text,
     match_board_options,
@@ -22,6 +24,7 @@ from commands.common import (
     output_options,
     parse_variants,
     read_seed,
+    say,
     write_output,
 )
 from commands.event_admin import ADMIN_COMMANDS
@@ -102,12 +105,15 @@ def event_group() -> None:
               help="A rule variant of RULES.md the event plays under, e.g. jiefeng_next=true "
               "(repeatable; default: the competition rules). Records are replayed and scored "
               "under it.")
+@click.option("--language", "event_lang", type=click.Choice(["en", "zh"]), default=None,
+              help="The event's own language: the default of its report and pages "
+              "(default: guandan --lang, else English).")
 @db_option
 @db_errors
 def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
-    bye_won: bool, variants: tuple[str, ...],
+    bye_won: bool, variants: tuple[str, ...], event_lang: str | None,
 ) -> None:
     """Create the event NAME (and enter the teams of --teams-file, in one transaction).
 
@@ -125,15 +131,15 @@ def event_create_command(
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
             rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
-            teams=teams, rules=rules,
+            teams=teams, rules=rules, lang=event_lang or cli_lang(),
         )
-    click.echo(
-        f"event {info.name!r}: {info.format}, {info.rounds} rounds of "
-        f"{info.boards_per_round} boards, scale {info.scale.name}, "
-        f"rules {describe_rules(info.rules)}"
-    )
+    click.echo(say(
+        "cli.event.created", name=repr(info.name), format=info.format, rounds=info.rounds,
+        boards=info.boards_per_round, scale=info.scale.name, rules=describe_rules(info.rules),
+        language=say(f"lang.name.{info.lang}"),
+    ))
     if teams:
-        click.echo(f"{len(teams)} teams entered")
+        click.echo(say("cli.event.teams_entered", count=len(teams)))
 
 
 @event_group.command("list")
@@ -558,8 +564,8 @@ def event_export_command(
               help="Folder to write the static HTML report into.")
 @click.option("--force", is_flag=True, help="Write into a folder that already holds files.")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default=None, envvar="GUANDAN_LANG",
-              help="Language of the pages (English or Chinese; default: the folder's, "
-              "else English).")
+              help="Language of the pages (English or Chinese; default: guandan --lang, else "
+              "the folder's, else the event's own).")
 @db_option
 @db_errors
 def event_report_command(event: str, outdir: str, force: bool, lang: str | None) -> None:
@@ -569,7 +575,7 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None)
 
     check_output_dir(outdir, force, report=event)
     with open_database() as engine:
-        site = write_event_site(engine, event, outdir, lang)
+        site = write_event_site(engine, event, outdir, lang or explicit_lang())
     click.echo(f"report written: {site.index} ({len(site.written)} files written, "
                f"{site.boards_drawn} board pages drawn, {site.unchanged} unchanged)")
 

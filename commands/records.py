@@ -11,6 +11,7 @@ import click
 from commands.common import (
     check_output,
     check_output_dir,
+    cli_lang,
     correction_from,
     correction_options,
     db_errors,
@@ -345,9 +346,9 @@ def simulate_command(
     "--force", is_flag=True,
     help="Write the --html report into a folder that already holds files.",
 )
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
               envvar="GUANDAN_LANG",
-              help="Language of the headlines and the HTML pages (English or Chinese).")
+              help="Language of the headlines and the HTML pages (English or Chinese; default: guandan --lang, else English).")
 @click.option("--analyse", is_flag=True, help="Also value each room's choices from the first "
               "divergence with all four hands known (guandan analyse; 1 s a position).")
 @output_options
@@ -358,7 +359,7 @@ def compare_command(
     html_dir: str | None,
     variants: tuple[str, ...],
     force: bool,
-    lang: str,
+    lang: str | None,
     fmt: str,
     analyse: bool = False,
 ) -> None:
@@ -373,6 +374,7 @@ def compare_command(
     \b
     Example: guandan compare match.gdn --board 3
     """
+    lang = cli_lang(lang)
     from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
     from duplicate.errors import DuplicateError
     from duplicate.report import ReportError, match_report, write_report

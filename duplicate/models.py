@@ -136,7 +136,8 @@ class Event(Base):
     ``scale`` is the JSON of ``scoring.WinDrawLoss`` / ``VictoryPoints.to_dict()``;
     ``bye_points_cents`` is what a bye scores, in hundredths (exact sums and ties).
     ``rules`` is the rule set its records are replayed and scored under (``Ruleset`` as
-    JSON, keys sorted; default the competition rules).
+    JSON, keys sorted; default the competition rules). ``lang`` is the default language
+    of its pages and report (``en`` or ``zh``; migration 0007).
     """
 
     __tablename__ = "events"
@@ -153,9 +154,11 @@ class Event(Base):
     bye_won: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     rules: Mapped[str] = mapped_column(Text, server_default=COMPETITION_RULES_JSON)
+    lang: Mapped[str] = mapped_column(String(5), server_default="en")
 
     __table_args__ = (
         CheckConstraint("format IN ('swiss', 'rr')", name="format"),
+        CheckConstraint("lang IN ('en', 'zh')", name="lang"),
         CheckConstraint("unfinished_rule IN ('average', 'not_scored')", name="unfinished_rule"),
         CheckConstraint("boards_per_round >= 1", name="boards_per_round"),
         CheckConstraint("rounds >= 1", name="rounds"),

@@ -61,6 +61,7 @@ class EventInfo:
     bye: ByeRule
     created_at: datetime | None = None
     rules: Ruleset = COMPETITION
+    lang: str = "en"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``).
@@ -78,6 +79,7 @@ class EventInfo:
             "bye_won": self.bye.won,
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "rules": self.rules.to_dict(),
+            "lang": self.lang,
         }
 
 
@@ -182,6 +184,7 @@ def _info(row: models.Event) -> EventInfo:
         bye=ByeRule(row.bye_points_cents / 100, row.bye_won),
         created_at=row.created_at,
         rules=_rules(row),
+        lang=row.lang,
     )
 
 

@@ -30,6 +30,7 @@ from duplicate.events.base import (
     _rules,
     _scale,
 )
+from duplicate.i18n import LANGUAGES
 from duplicate.pairing import (
     MatchSeating,
     seat_match,
@@ -57,13 +58,15 @@ def create_event(
     bye_won: bool = True,
     teams: Sequence[tuple[str, Sequence[str]]] = (),
     rules: Ruleset = COMPETITION,
+    lang: str = "en",
 ) -> EventInfo:
     """Create an event, and enter ``teams`` (name, players) in the same transaction.
 
     ``seed`` (hex, drawn from :mod:`secrets` when not given) fixes every draw: round 1 of a
     Swiss event and the last tie-break. A bye scores ``bye_points`` (default: a win, 2 on
     the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP). ``rules`` (default the competition
-    rules) are what its records are replayed and scored under; they never change after."""
+    rules) are what its records are replayed and scored under; they never change after.
+    ``lang`` (``en`` or ``zh``) is the default language of its pages and report."""
     check_schema(engine)
     name = name.strip()
     if not name:
@@ -84,6 +87,8 @@ def create_event(
     seed = seed.strip().lower() if seed else secrets.token_hex(16)
     if not re.fullmatch(r"[0-9a-f]+", seed):
         raise EventError(f"the event seed must be hexadecimal, not {seed!r}")
+    if lang not in LANGUAGES:
+        raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     if not isinstance(rules, Ruleset):
         raise EventError(f"an event's rules must be a Ruleset, not {type(rules).__name__}")
     if bye_points is None:
@@ -104,6 +109,7 @@ def create_event(
             rounds=rounds,
             bye_points_cents=cents,
             bye_won=bye_won,
+            lang=lang,
             rules=rules_json(rules),
         )
         session.add(row)

@@ -161,7 +161,7 @@ def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -
     info = get_event(engine, event)
     fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
     first = t("report.note.format", format=fmt, rounds=info.rounds, boards=info.boards_per_round,
-              scale=info.scale.name, unfinished=info.unfinished.value.replace("_", " "),
+              scale=info.scale.name, unfinished=t(f"report.unfinished_rule.{info.unfinished.value}"),
               rules=describe_rules(info.rules))
     after = next((m for m in (_AFTER.search(n) for n in notes) if m), None)
     second = (t("report.note.after", round=after.group(1)) if after
@@ -171,10 +171,11 @@ def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -
 
 def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None) -> Any:
     """Bring the event's report folder up to date (``duplicate.review.site``); without
-    ``lang``, in the language the folder was written in (English for a new one)."""
+    ``lang``, in the language the folder was written in, else the event's own."""
+    from duplicate.events import get_event
     from duplicate.review.site import folder_language, write_site
 
-    lang = lang or folder_language(outdir) or "en"
+    lang = lang or folder_language(outdir) or get_event(engine, event).lang
     data, rules = event_data(engine, event, lang)
     return write_site(outdir, data, lang=lang, rules=rules)
 
