@@ -120,12 +120,16 @@ def say(key: str, **values: Any) -> str:
 
 
 def column_title(name: str) -> str:
-    """A listing's column heading in the output's language: ``cli.col.NAME`` of the
-    catalogue when it has one, else the field name itself (as in --json and --csv)."""
+    """A listing's column heading in the output's language: in English the field name
+    itself (as in --json and --csv, so that scripts reading the table keep working), in
+    Chinese ``cli.col.NAME`` of the catalogue when it has one."""
     from duplicate.i18n import catalogue
 
+    lang = cli_lang()
+    if lang == "en":  # English tables keep the field names, as --json and --csv do
+        return name
     texts = catalogue().get(f"cli.col.{name}")
-    return texts[cli_lang()] if texts else name
+    return texts[lang] if texts else name
 
 
 def _pad(text: str, width: int) -> str:
