@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -242,7 +242,7 @@ def test_incremental_build_equals_a_build_from_scratch(
     out = tmp_path / "live"
     recs = loads(half_round[1][1])  # table 2: 4 boards, 2 rooms each
     held = recs[-1]
-    steps = [
+    steps: list[tuple[str, Callable[[], object]]] = [
         ("mid-round", lambda: None),
         ("director releases board 1",
          lambda: events.release_board(engine, NAME, 1, 1, "TD", "table 2 slow")),
