@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from duplicate.errors import DuplicateError
-from duplicate.gdn import DealRecord, loads
-from duplicate.replay import Position, replay, start, state_actions
+from duplicate.gdn import DealRecord, GdnError, loads
+from duplicate.replay import Position, _check_tags, _steps, start
 from duplicate.scoring import room_result
 from duplicate.scoring import swing as board_swing
 from engine.cards import (
@@ -536,12 +536,16 @@ def trace_room(record: DealRecord, rules: Ruleset = COMPETITION) -> RoomTrace:
     Raises :class:`CompareError` (naming the board and room) when the record does not
     replay cleanly or its ``Finish``/``Result`` disagree with the replay.
     """
-    checked = replay(record, rules)
-    if checked.error is not None:
+    try:  # one replay gives the positions, the actions and the checked result
+        deal = start(record, rules)
+        steps = list(_steps(record, deal))
+        result = deal.result() if record.plays is not None and deal.is_over else None
+        if record.plays is not None:
+            _check_tags(record, deal, result)
+    except GdnError as error:
         # the replay's error already names the file and line of the failing play
         where = f"board {record.board or '?'}, room {record.room or '?'}"
-        raise CompareError(f"{where}: {checked.error}") from checked.error
-    steps = list(state_actions(record, rules))
+        raise CompareError(f"{where}: {error}") from error
     moves = tuple(
         Move(i, st.action.seat, st.action.combo, st.action.cards_left)
         for i, st in enumerate(steps)
@@ -553,7 +557,6 @@ def trace_room(record: DealRecord, rules: Ruleset = COMPETITION) -> RoomTrace:
             left[m.seat] -= m.combo.cards
             if m.cards_left == 0:
                 finished.append(m.seat)
-    result = checked.result
     undecided: frozenset[Seat] = frozenset()
     result_ns = None
     if result is not None:

@@ -31,6 +31,7 @@ import secrets
 import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
@@ -269,6 +270,12 @@ def deal_id(hands: Sequence[Cards]) -> str:
     """The DealId of four hands (``Cards``, in seat order N, E, S, W)."""
     if len(hands) != 4:
         raise GeneratorError(f"a deal has four hands, not {len(hands)}")
+    return _deal_id(tuple(hands))
+
+
+@lru_cache(maxsize=4096)
+def _deal_id(hands: tuple[Cards, ...]) -> str:
+    """:func:`deal_id`, remembered: every table's records of a board name the same hands."""
     return deal_id_of_kinds([bytes(iter_kinds(h)) for h in hands])
 
 

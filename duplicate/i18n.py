@@ -80,6 +80,7 @@ def check_catalogue() -> list[str]:
     return problems
 
 
+@lru_cache(maxsize=256)
 def normalise_language(lang: str | None) -> str:
     """``zh``, ``zh-CN``, ``zh_Hans`` -> ``zh``; ``en-GB`` -> ``en``; unknown -> default."""
     if not lang:
@@ -115,6 +116,7 @@ def gettext(lang: str, key: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+@lru_cache(maxsize=64)
 def translator(lang: str | None) -> Callable[..., str]:
     """``t(key, **values)`` for one language, as templates and commands use it."""
     code = normalise_language(lang)

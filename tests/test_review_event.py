@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -224,3 +224,43 @@ def _strings(value: object) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings(v)]
     return []
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_incremental_build_equals_a_build_from_scratch(
+    engine: Engine, half_round: tuple[Path, list[str]], tmp_path: Path, lang: str
+) -> None:
+    """After every kind of new result (a board released by the director, rooms coming in,
+    the last room releasing a board at every table, a ruling, a ruling undone by a second
+    one), the folder brought up to date holds byte for byte what a new folder gets."""
+    from duplicate.gdn import format_record
+
+    out = tmp_path / "live"
+    recs = loads(half_round[1][1])  # table 2: 4 boards, 2 rooms each
+    held = recs[-1]
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("mid-round", lambda: None),
+        ("director releases board 1",
+         lambda: events.release_board(engine, NAME, 1, 1, "TD", "table 2 slow")),
+        ("table 2 but one room", lambda: events.import_texts(
+            engine, NAME, ["\n\n".join(format_record(r) for r in recs[:-1]) + "\n"],
+            round_no=1)),
+        ("the last room", lambda: events.import_texts(
+            engine, NAME, [format_record(held)], round_no=1)),
+        ("a ruling", lambda: events.correct_result(
+            engine, NAME, 1, 2, 3, "closed", 2, Correction(by="TD", reason="claim"))),
+        ("another ruling on the same room", lambda: events.correct_result(
+            engine, NAME, 1, 2, 3, "closed", -1, Correction(by="TD", reason="appeal"))),
+    ]
+    for n, (what, step) in enumerate(steps):
+        step()
+        live = write_event_site(engine, NAME, str(out), lang)
+        fresh = tmp_path / f"fresh-{n}"
+        scratch = write_event_site(engine, NAME, str(fresh), lang)
+        assert _files(out) == _files(fresh), what
+        assert live.boards_drawn <= scratch.boards_drawn, what
+    assert write_event_site(engine, NAME, str(out), lang).written == ()

@@ -4,7 +4,8 @@ stored rows (the event, a round, its matches, its boards)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -226,13 +227,20 @@ def _rounds(
 
 
 def _matches(session: Session, rnd: models.EventRound) -> list[models.EventMatch]:
-    return list(
+    memo = _memo(session)
+    key = ("matches", rnd.id)
+    if memo is not None and key in memo:
+        return list(memo[key])
+    out = list(
         session.scalars(
             select(models.EventMatch)
             .where(models.EventMatch.round_id == rnd.id)
             .order_by(models.EventMatch.table_no)
         )
     )
+    if memo is not None:
+        memo[key] = tuple(out)
+    return out
 
 
 def _round_boards(ev: models.Event, rnd: models.EventRound) -> tuple[int, ...]:
@@ -290,14 +298,46 @@ def _find_match(
 Current = dict[tuple[int, int, str], store.Now]
 
 
+_SNAPSHOT = "guandan.snapshot"
+
+
+@contextmanager
+def snapshot(session: Session) -> Iterator[dict[Any, Any]]:
+    """A read-only session's memo: inside the block, the current results of a set of
+    matches (and what is worked out from them, e.g. a round's scores) are read once
+    however many callers ask. Only for a caller that writes nothing in the block."""
+    memo: dict[Any, Any] = {}
+    session.info[_SNAPSHOT] = memo
+    try:
+        yield memo
+    finally:
+        session.info.pop(_SNAPSHOT, None)
+
+
+def _memo(session: Session) -> dict[Any, Any] | None:
+    """The session's snapshot memo (:func:`snapshot`), if it has one."""
+    memo = session.info.get(_SNAPSHOT)
+    return memo if isinstance(memo, dict) else None
+
+
 def _current(session: Session, match_ids: Sequence[int]) -> Current:
-    """The current result of every stored room of these matches (the store's query)."""
+    """The current result of every stored room of these matches (the store's query).
+
+    In a :func:`snapshot` the answer is shared between callers: do not change it."""
     if not match_ids:
         return {}
-    return {
+    memo = _memo(session)
+    key = ("current", tuple(match_ids))
+    if memo is not None and key in memo:
+        found: Current = memo[key]
+        return found
+    out = {
         (now.match_id or 0, int(now.board), now.room): now
         for now in store.current_changes(session, models.RoomResult.match_id.in_(list(match_ids)))
     }
+    if memo is not None:
+        memo[key] = out
+    return out
 
 
 def _slot(

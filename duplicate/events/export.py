@@ -7,7 +7,9 @@ import os
 from pathlib import Path
 
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
+from duplicate import models
 from duplicate.compare import BoardComparison, compare_board
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
@@ -20,6 +22,7 @@ from duplicate.events.base import (
     _round_row,
     _rounds,
     _rules,
+    snapshot,
 )
 from duplicate.events.field import _load_field
 from duplicate.events.log import checked, log_change
@@ -80,72 +83,77 @@ def event_report(engine: Engine, event: str, compare: bool = True) -> EventRepor
     and the board is released (:mod:`~duplicate.events.release`: no hands or plays of a
     board some table has not played yet)."""
     check_schema(engine)
-    with session_scope(engine) as session:
-        ev = _event_row(session, event)
-        f = _load_field(session, ev)
-        rules = _rules(ev)
-        through = _complete_rounds(session, ev, f)
-        table = _standings(session, ev, f, through)
-        matches: list[MatchSummary] = []
-        for rnd in _rounds(session, ev):
-            if rnd.board_set_id is None:
-                continue
-            boards = _round_board_set(session, ev, rnd)
-            released = _released(session, ev, rnd)  # only these boards' rooms are compared
-            scored, _ = _round_scores(session, ev, f, rnd, strict=False)
-            ids = {m.table_no: m.id for m in _matches(session, rnd)}
-            texts = _current_texts(session, list(ids.values())) if compare else {}
-            stored = _stored_rooms(session, rnd)
-            for s in scored:
-                lines = []
-                mid = ids[s.info.table]
-                n_in = 0
-                for r, b in zip(s.results, s.score.boards, strict=True):
-                    comp: BoardComparison | None = None
-                    o = texts.get((ids[s.info.table], r.board, "open"))
-                    c = texts.get((ids[s.info.table], r.board, "closed"))
-                    if o and c and r.board in released:
-                        comp = compare_board([loads(o)[0], loads(c)[0]], rules)
-                    bd = boards[r.board]
-                    status = "played" if b.status.value == "played" else "unfinished"
-                    if all((mid, r.board, room) in stored for room in ROOMS):
-                        n_in += 1
-                    else:  # no result and not marked unfinished: not scored as one
-                        status = "not in yet"
-                    lines.append(
-                        BoardLine(
-                            str(r.board),
-                            bd.level,
-                            bd.leader,
-                            r.open_ns,
-                            r.closed_ns,
-                            None if status == "not in yet" else b.swing,
-                            status,
-                            comp,
-                        )
-                    )
-                matches.append(
-                    MatchSummary(
-                        key=f"r{rnd.number}-t{s.info.table}",
-                        round=str(rnd.number),
-                        team_x=s.info.team_x,
-                        team_y=s.info.team_y,
-                        boards=tuple(lines),
-                        margin=s.score.margin,
-                        points_x=s.score.points_x if n_in == len(lines) else None,
-                        points_y=s.score.points_y if n_in == len(lines) else None,
-                        open_players=s.info.open_players,
-                        closed_players=s.info.closed_players,
-                        state=(
-                            ""
-                            if n_in == len(lines)
-                            else "not played yet"
-                            if n_in == 0
-                            else f"{n_in} of {len(lines)} boards in"
-                        ),
+    with session_scope(engine) as session, snapshot(session):
+        return _event_report(session, _event_row(session, event), compare)
+
+
+def _event_report(session: Session, ev: models.Event, compare: bool = True) -> EventReport:
+    """:func:`event_report` in the caller's session (best in a
+    :func:`~duplicate.events.base.snapshot`: the current results are read once)."""
+    f = _load_field(session, ev)
+    rules = _rules(ev)
+    through = _complete_rounds(session, ev, f)
+    table = _standings(session, ev, f, through)
+    matches: list[MatchSummary] = []
+    for rnd in _rounds(session, ev):
+        if rnd.board_set_id is None:
+            continue
+        boards = _round_board_set(session, ev, rnd)
+        released = _released(session, ev, rnd)  # only these boards' rooms are compared
+        scored, _ = _round_scores(session, ev, f, rnd, strict=False)
+        ids = {m.table_no: m.id for m in _matches(session, rnd)}
+        texts = _current_texts(session, list(ids.values())) if compare else {}
+        stored = _stored_rooms(session, rnd)
+        for s in scored:
+            lines = []
+            mid = ids[s.info.table]
+            n_in = 0
+            for r, b in zip(s.results, s.score.boards, strict=True):
+                comp: BoardComparison | None = None
+                o = texts.get((ids[s.info.table], r.board, "open"))
+                c = texts.get((ids[s.info.table], r.board, "closed"))
+                if o and c and r.board in released:
+                    comp = compare_board([loads(o)[0], loads(c)[0]], rules)
+                bd = boards[r.board]
+                status = "played" if b.status.value == "played" else "unfinished"
+                if all((mid, r.board, room) in stored for room in ROOMS):
+                    n_in += 1
+                else:  # no result and not marked unfinished: not scored as one
+                    status = "not in yet"
+                lines.append(
+                    BoardLine(
+                        str(r.board),
+                        bd.level,
+                        bd.leader,
+                        r.open_ns,
+                        r.closed_ns,
+                        None if status == "not in yet" else b.swing,
+                        status,
+                        comp,
                     )
                 )
-        info = _info(ev)
+            matches.append(
+                MatchSummary(
+                    key=f"r{rnd.number}-t{s.info.table}",
+                    round=str(rnd.number),
+                    team_x=s.info.team_x,
+                    team_y=s.info.team_y,
+                    boards=tuple(lines),
+                    margin=s.score.margin,
+                    points_x=s.score.points_x if n_in == len(lines) else None,
+                    points_y=s.score.points_y if n_in == len(lines) else None,
+                    open_players=s.info.open_players,
+                    closed_players=s.info.closed_players,
+                    state=(
+                        ""
+                        if n_in == len(lines)
+                        else "not played yet"
+                        if n_in == 0
+                        else f"{n_in} of {len(lines)} boards in"
+                    ),
+                )
+            )
+    info = _info(ev)
     notes = (
         f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
         f"round{'s' if info.rounds != 1 else ''} of {info.boards_per_round} boards; scale "

@@ -57,14 +57,18 @@ def unreleased_boards(engine: Engine, event: str) -> dict[int, tuple[int, ...]]:
     """Round number: the boards of that round not released yet (rounds with none left out)."""
     check_schema(engine)
     with session_scope(engine) as session:
-        ev = _event_row(session, event)
-        out: dict[int, tuple[int, ...]] = {}
-        for rnd in _rounds(session, ev):
-            released = _released(session, ev, rnd)
-            held = tuple(b for b in _round_boards(ev, rnd) if b not in released)
-            if held:
-                out[rnd.number] = held
-        return out
+        return _unreleased(session, _event_row(session, event))
+
+
+def _unreleased(session: Session, ev: models.Event) -> dict[int, tuple[int, ...]]:
+    """:func:`unreleased_boards` in the caller's session."""
+    out: dict[int, tuple[int, ...]] = {}
+    for rnd in _rounds(session, ev):
+        released = _released(session, ev, rnd)
+        held = tuple(b for b in _round_boards(ev, rnd) if b not in released)
+        if held:
+            out[rnd.number] = held
+    return out
 
 
 def release_board(

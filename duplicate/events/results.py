@@ -199,31 +199,35 @@ def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
     (the store's log of the event's rooms)."""
     check_schema(engine)
     with session_scope(engine) as session:
-        ev = _event_row(session, event)
-        where = dict(
-            (a, b)
-            for a, b in session.execute(
-                select(models.EventMatch.id, models.EventRound.number)
-                .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
-                .where(models.EventRound.event_id == ev.id)
-            )
+        return _corrections(session, _event_row(session, event))
+
+
+def _corrections(session: Session, ev: models.Event) -> list[dict[str, Any]]:
+    """:func:`list_corrections` in the caller's session."""
+    where = dict(
+        (a, b)
+        for a, b in session.execute(
+            select(models.EventMatch.id, models.EventRound.number)
+            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
+            .where(models.EventRound.event_id == ev.id)
         )
-        rows = store.changes(
-            session,
-            models.RoomResult.match_id.in_(list(where)),
-            models.ResultChange.action.in_(("correction", "ruling")),
-        )
-        return [
-            {
-                "round": where[row.match_id or 0],
-                "table": int(row.table_key),
-                "board": int(row.board),
-                "room": row.room,
-                "by": c.by,
-                "at": c.at.isoformat(),
-                "reason": c.reason,
-                "before": _describe(c.old),
-                "after": _describe(c.new),
-            }
-            for row, c in rows
-        ]
+    )
+    rows = store.changes(
+        session,
+        models.RoomResult.match_id.in_(list(where)),
+        models.ResultChange.action.in_(("correction", "ruling")),
+    )
+    return [
+        {
+            "round": where[row.match_id or 0],
+            "table": int(row.table_key),
+            "board": int(row.board),
+            "room": row.room,
+            "by": c.by,
+            "at": c.at.isoformat(),
+            "reason": c.reason,
+            "before": _describe(c.old),
+            "after": _describe(c.new),
+        }
+        for row, c in rows
+    ]

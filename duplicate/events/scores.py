@@ -22,6 +22,7 @@ from duplicate.events.base import (
     _event_row,
     _find_match,
     _matches,
+    _memo,
     _round_board_set,
     _round_boards,
     _round_row,
@@ -77,7 +78,29 @@ def _round_scores(
     """Score every match of a round from stored results; ``missing`` lists what is not in.
 
     With ``strict`` a missing board (neither a result nor marked unfinished) raises.
+    In a :func:`~duplicate.events.base.snapshot` a round is scored once.
     """
+    memo = _memo(session)
+    key = ("scores", rnd.id)
+    if memo is not None and key in memo:
+        out, missing = memo[key]
+    else:
+        out, missing = _score_round(session, ev, f, rnd)
+        if memo is not None:
+            memo[key] = (out, missing)
+    if strict and missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise EventError(
+            f"event {ev.name!r}: no result for {missing[0]}{more}: import the record or mark "
+            f"the board unfinished"
+        )
+    return list(out), list(missing)
+
+
+def _score_round(
+    session: Session, ev: models.Event, f: _Field, rnd: models.EventRound
+) -> tuple[list[ScoredMatch], list[str]]:
+    """Every match of a round scored, and what is missing (see :func:`_round_scores`)."""
     boards = _round_boards(ev, rnd)
     matches = _matches(session, rnd)
     stored = {k: n.state for k, n in _current(session, [m.id for m in matches]).items()}
@@ -105,12 +128,6 @@ def _round_scores(
                     vals.append(row.ns_result)
             results.append(BoardResult(b, vals[0], vals[1]))
         out.append(ScoredMatch(info, tuple(results), score_match(results, scale, rule, rules)))
-    if strict and missing:
-        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        raise EventError(
-            f"event {ev.name!r}: no result for {missing[0]}{more}: import the record or mark "
-            f"the board unfinished"
-        )
     return out, missing
 
 

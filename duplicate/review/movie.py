@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from duplicate import vocab
 from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.i18n import translator
 from duplicate.review.model import Ruling
+from engine.cards import Cards
 from engine.combo import Combo
 from engine.moves import legal_readings
 from engine.ruleset import COMPETITION, Ruleset
@@ -35,13 +37,22 @@ def _faces(faces: Sequence[vocab.Face]) -> list[dict[str, object]]:
     return [f.to_dict() | ({"a": f.stands_for} if f.wild and f.stands_for else {}) for f in faces]
 
 
+@lru_cache(maxsize=1 << 16)
 def _play(combo: Combo | None, level: int, lang: str) -> dict[str, Any]:
+    """A play's words and faces (cached: the same plays recur on every table of a board;
+    callers copy before changing it)."""
     if combo is None:
         return {"d": vocab.describe_play(None, level, lang), "f": None}
     return {
         "d": vocab.describe_play(combo, level, lang),
         "f": _faces(vocab.play_faces(combo, level, lang)),
     }
+
+
+@lru_cache(maxsize=1 << 12)
+def _hand(cards: Cards, level: int, lang: str) -> list[dict[str, object]]:
+    """A hand's faces as JSON (cached: every table of a board starts from the same hands)."""
+    return _faces(vocab.hand_faces(cards, level, lang))
 
 
 def _moves(room: RoomSummary, level: int, lang: str) -> list[dict[str, Any]]:
@@ -98,7 +109,7 @@ def _seat_rows(comp: BoardComparison, lang: str) -> list[dict[str, Any]]:
                 "plays": s.plays, "passes": s.passes, "tricks": s.tricks_won, "leads": s.leads,
                 "bombs": s.bombs + s.straight_flushes + s.joker_bombs,
                 "jf": s.jiefeng_given, "wilds": wilds,
-                "left": _faces(vocab.hand_faces(s.cards_left, lv, lang)),
+                "left": _hand(s.cards_left, lv, lang),
             })
         rows.append({"seat": vocab.seat_name(seat, lang), "rooms": rooms})
     return rows
@@ -119,7 +130,7 @@ def alternatives(comp: BoardComparison, rules: Ruleset, lang: str) -> dict[str, 
               if m is not None and m.combo is not None}
     listed = []
     for c in plays[:MAX_ALTERNATIVES]:
-        item = _play(c, comp.level, lang)
+        item = dict(_play(c, comp.level, lang))
         if (c.type, c.rank, c.size) in chosen:
             item["chosen"] = 1
         listed.append(item)
@@ -168,7 +179,7 @@ def movie_data(
         "level": vocab.level_text(lv, lang),
         "leader": int(comp.leader),
         "seats": [vocab.seat_name(s, lang) for s in Seat],
-        "hands": [_faces(vocab.hand_faces(comp.hands[s], lv, lang)) for s in Seat],
+        "hands": [_hand(comp.hands[s], lv, lang) for s in Seat],
         "rooms": rooms,
         "divergence": divergence,
         "summary": _seat_rows(comp, lang),

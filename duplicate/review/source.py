@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
 from duplicate.db import check_schema, session_scope
 from duplicate.gdn import loads
@@ -43,49 +44,66 @@ class StoredRoom:
 def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
     """Every stored room of the event (or of one round), by round, table, board, room: the
     current result (a query on the store's log) and the record it rests on."""
-    from duplicate.events.base import _current, _current_texts, _event_row, _matches, _rounds
+    from duplicate.events.base import _event_row
 
     check_schema(engine)
     with session_scope(engine) as session:
-        ev = _event_row(session, event)
-        out: dict[RoomKey, StoredRoom] = {}
-        for rnd in _rounds(session, ev):
-            if round_no is not None and rnd.number != round_no:
-                continue
-            tables = {m.id: m.table_no for m in _matches(session, rnd)}
-            current = _current(session, list(tables))
-            texts = _current_texts(session, list(tables))
-            for (mid, board, room), now in current.items():
-                s = now.state
-                out[(rnd.number, tables[mid], board, room)] = StoredRoom(
-                    texts.get((mid, board, room)), s.ns_result, s.status, s.note
-                )
-        return out
+        return _stored_rooms(session, _event_row(session, event), round_no)
+
+
+def _stored_rooms(session: Session, ev: Any, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
+    """:func:`stored_rooms` in the caller's session."""
+    from duplicate.events.base import _current, _current_texts, _matches, _rounds
+
+    out: dict[RoomKey, StoredRoom] = {}
+    for rnd in _rounds(session, ev):
+        if round_no is not None and rnd.number != round_no:
+            continue
+        tables = {m.id: m.table_no for m in _matches(session, rnd)}
+        current = _current(session, list(tables))
+        texts = _current_texts(session, list(tables))
+        for (mid, board, room), now in current.items():
+            s = now.state
+            out[(rnd.number, tables[mid], board, room)] = StoredRoom(
+                texts.get((mid, board, room)), s.ns_result, s.status, s.note
+            )
+    return out
 
 
 def released(engine: Engine, event: str) -> frozenset[tuple[str, str]]:
     """(round, board) of every board the library releases to players
     (:mod:`duplicate.events.release`: every table has it in, or the director released it)."""
-    from duplicate.events import unreleased_boards
-    from duplicate.events.base import _event_row, _round_boards, _rounds
+    from duplicate.events.base import _event_row
 
-    held = unreleased_boards(engine, event)
+    check_schema(engine)
     with session_scope(engine) as session:
-        ev = _event_row(session, event)
-        return frozenset(
-            (str(rnd.number), str(b))
-            for rnd in _rounds(session, ev)
-            for b in _round_boards(ev, rnd)
-            if b not in held.get(rnd.number, ())
-        )
+        return _released_boards(session, _event_row(session, event))
+
+
+def _released_boards(session: Session, ev: Any) -> frozenset[tuple[str, str]]:
+    """:func:`released` in the caller's session."""
+    from duplicate.events.base import _round_boards, _rounds
+    from duplicate.events.release import _unreleased
+
+    held = _unreleased(session, ev)
+    return frozenset(
+        (str(rnd.number), str(b))
+        for rnd in _rounds(session, ev)
+        for b in _round_boards(ev, rnd)
+        if b not in held.get(rnd.number, ())
+    )
 
 
 def rulings(engine: Engine, event: str) -> dict[RoomKey, dict[str, Any]]:
     """The latest logged change of every corrected room: who, when, why, before, after."""
     from duplicate.events import list_corrections
 
+    return _latest(list_corrections(engine, event))
+
+
+def _latest(changes: list[dict[str, Any]]) -> dict[RoomKey, dict[str, Any]]:
     out: dict[RoomKey, dict[str, Any]] = {}
-    for c in list_corrections(engine, event):
+    for c in changes:
         out[(c["round"], c["table"], c["board"], c["room"])] = c
     return out
 
@@ -119,13 +137,23 @@ _KEY = re.compile(r"^r(\d+)-t(\d+)$")
 
 def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventReport, Ruleset]:
     """The event's report data (matches without comparisons: each board line carries its
-    records and a digest instead, so that only changed boards are replayed) and its rules."""
-    from duplicate.events import event_report, event_rules
+    records and a digest instead, so that only changed boards are replayed) and its rules.
 
-    base = event_report(engine, event, compare=False)
-    rules = event_rules(engine, event)
-    rooms = stored_rooms(engine, event)
-    log = rulings(engine, event)
+    One read-only session (a :func:`~duplicate.events.base.snapshot`): the current results
+    are read and each round scored once, however many parts of the report ask."""
+    from duplicate.events.base import _event_row, _info, _rules, snapshot
+    from duplicate.events.export import _event_report
+    from duplicate.events.results import _corrections
+
+    check_schema(engine)
+    with session_scope(engine) as session, snapshot(session):
+        ev = _event_row(session, event)
+        base = _event_report(session, ev, compare=False)
+        rules = _rules(ev)
+        rooms = _stored_rooms(session, ev)
+        log = _latest(_corrections(session, ev))
+        shown = _released_boards(session, ev)
+        info = _info(ev)
     matches = []
     for m in base.matches:
         km = _KEY.match(m.key)
@@ -144,8 +172,8 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             ).hexdigest()
             lines.append(replace(line, rulings=rs, digest=digest, records=texts))
         matches.append(replace(m, boards=tuple(lines), table=table))
-    return replace(base, matches=tuple(matches), lang=lang, released=released(engine, event),
-                   notes=event_notes(engine, event, base.notes, lang)), rules
+    return replace(base, matches=tuple(matches), lang=lang, released=shown,
+                   notes=_notes(info, base.notes, lang)), rules
 
 
 _AFTER = re.compile(r"after round (\d+)")
@@ -155,10 +183,15 @@ def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -
     """The lines under the event's title (format, scale, rules; standings after which
     round) in the page's language."""
     from duplicate.events import get_event
+
+    return _notes(get_event(engine, event), notes, lang)
+
+
+def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """:func:`event_notes` from the event's settings (``events.EventInfo``)."""
     from duplicate.records import describe_rules
 
     t = translator(lang)
-    info = get_event(engine, event)
     fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
     first = t("report.note.format", format=fmt, rounds=info.rounds, boards=info.boards_per_round,
               scale=info.scale.name, unfinished=t(f"report.unfinished_rule.{info.unfinished.value}"),
