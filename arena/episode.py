@@ -21,6 +21,7 @@ from typing import Any
 from arena.protocol import (
     NO_ACTION,
     act_text,
+    action_json,
     action_of,
     hand_tokens,
     legal_options,
@@ -87,6 +88,7 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
     area: list[Any] = [None, None, None, None]  # by position: last action this deal
     cur_pos, cur_action = -1, NO_ACTION
     best_pos, best_action = -1, NO_ACTION
+    best_json = "[null,null,null]"  # NO_ACTION
     out = EpisodeOutcome(deal, [])
     first_fault = len(table.faults)
     engine = 0.0
@@ -127,17 +129,16 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
             counts[seat] = deal.play(combo).cards_left
             out.plays.append(Play(seat, combo.cards, combo.type, combo.rank))
             best_pos, best_action = pos, action
+            best_json = action_json(combo)
         engine += time.process_time() - t0
         area[pos] = action
         cur_pos, cur_action = pos, action
-        await table.tell_all({
-            "type": "notify",
-            "stage": "play",
-            "curPos": pos,
-            "curAction": action,
-            "greaterPos": best_pos,
-            "greaterAction": best_action,
-        })
+        # the most frequent frame, written from the cached action texts (the same JSON as
+        # dumps() of {"type", "stage", "curPos", "curAction", "greaterPos", "greaterAction"})
+        await table.tell_all(
+            f'{{"type":"notify","stage":"play","curPos":{pos},"curAction":{action_json(combo)},'
+            f'"greaterPos":{best_pos},"greaterAction":{best_json}}}'
+        )
     out.faults = table.faults[first_fault:]
     out.engine_seconds = engine
     return out

@@ -113,9 +113,9 @@ class Table:
             self.log(pos, text)
         self.clients[pos].queue(text)
 
-    async def tell_all(self, message: dict[str, Any]) -> None:
-        """Queue the same message to all four positions (encoded once)."""
-        text = dumps(message)
+    async def tell_all(self, message: dict[str, Any] | str) -> None:
+        """Queue the same message (or its JSON text) to all four positions (encoded once)."""
+        text = message if isinstance(message, str) else dumps(message)
         self.messages += 4
         for c in self.clients:
             if self.log is not None:

@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arena.connection import tune_gc  # noqa: E402
 from arena.duplicate_match import play_duplicate_match  # noqa: E402
 from arena.server import ArenaServer, Limits, Table  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
@@ -131,6 +132,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=1, choices=[1, 2],
                     help="2: eight clients, the two rooms at once")
     args = ap.parse_args()
+    tune_gc()  # as `guandan arena` does (the agents' command does it too)
     asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
     boards = list(generate_boards(simulation_key(b"\x42"), args.boards, LevelSchedule.parse("cycle")))
     asyncio.run(server_work(boards))

@@ -78,6 +78,10 @@ def _board_options(func: F) -> F:
 
 
 def _setup_logging(verbose: bool) -> None:
+    """Logging, and the garbage collector tuned for a long-running arena process."""
+    from arena.connection import tune_gc
+
+    tune_gc()
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
@@ -214,8 +218,10 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
     competition's servers (dialect C of PROTOCOL.md).
     """
     from arena.agent import run_agent
+    from arena.connection import tune_gc
     from arena.messages import both
 
+    tune_gc()
     stats = asyncio.run(run_agent(url, policy, seed, connect_timeout))
     if not quiet:
         click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
