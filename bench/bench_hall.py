@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform
 import pstats
@@ -178,7 +179,7 @@ def percentile(values: list[float], p: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(p / 100 * len(ordered))))
     return ordered[rank - 1]
 
 
