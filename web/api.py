@@ -139,12 +139,11 @@ def get_standings(
     not published. ETag: the results' version (poll with If-None-Match, 304 when the same)."""
     engine = engine_of(request)
     etag = f'"{hall.results_version(engine, event)}"'
-    headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
-        return Response(status_code=304, headers=headers)
+        return Response(status_code=304, headers={"ETag": etag, "Cache-Control": "no-cache"})
     standings = hall.live_standings(engine, event)
-    response.headers.update(headers)
-    # the version read before the standings: a change in between makes the next poll a 200
+    response.headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
+    response.headers["Cache-Control"] = "no-cache"
     return out(StandingsOut, standings)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -159,7 +159,9 @@ def login(
             return JSONResponse({"error": "unauthorized", "message": message}, status_code=401)
         from web.errors import error_page
 
-        return error_page(request, 401, message, back=f"/desk/login?next={safe_next(next)}")
+        return error_page(
+            request, 401, message, back=f"/desk/login?next={quote(safe_next(next), safe='')}",
+        )
     value = _serializer(request).dumps({"who": DIRECTOR, "csrf": secrets.token_urlsafe(32)})
     response = RedirectResponse(safe_next(next), status_code=303)
     response.set_cookie(
