@@ -164,7 +164,9 @@ def redirect(url: str, flash: Flash | None = None, error: bool = False) -> Respo
 
 def to_login(request: Request, back: str | None = None) -> Response:
     """The login page, coming back to ``back`` (default: this page) afterwards."""
-    target = back or request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    raw = request.scope.get("raw_path") or request.url.path.encode("utf-8")
+    path = raw.decode("ascii", "replace")  # as sent: an event's name stays percent-encoded
+    target = back or path + (f"?{request.url.query}" if request.url.query else "")
     return RedirectResponse(f"/desk/login?next={quote(safe_next(target), safe='')}",
                             status_code=303)
 
