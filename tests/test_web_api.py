@@ -1,0 +1,380 @@
+"""The hall service's JSON API (issue 10), tables' part: with FastAPI's test client on a
+migrated database (SQLite, and PostgreSQL when configured).
+
+Every table endpoint: the right token does its one thing; every other token, a missing
+or unknown token, an expired window, a closed round, a board of another table are refused
+and change nothing (the store, the reports and the log are compared before and after).
+The helpers here (an event set up through the director's API) serve the other
+``test_web_api_*.py`` files too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from duplicate import events, hall
+from duplicate.db import make_engine
+from duplicate.dealing import seed_file_bytes
+from web.app import create_app
+from web.settings import Settings
+
+PASSWORD = "the director's password"
+SECRET = "a secret key for the tests, 32+ characters"
+BEARER = {"Authorization": f"Bearer {PASSWORD}"}
+EVENT = "Hall Cup"
+EV = quote(EVENT, safe="")
+SEED_FILE = seed_file_bytes(bytes(range(32))).decode("utf-8")
+TEAMS = [
+    (f"Team {c}", [f"{c}{i} Player" for i in range(1, 5)]) for c in ("A", "B", "C", "D")
+]
+
+
+@dataclass
+class Hall:
+    """A round 1 of two tables (four rooms), boards 1 and 2, cards issued, clock started."""
+
+    client: TestClient
+    engine: Engine
+    cards: list[dict[str, Any]]
+
+    def card(self, table: int, room: str) -> dict[str, Any]:
+        return next(c for c in self.cards if c["table"] == table and c["room"] == room)
+
+    def token(self, table: int, room: str, role: str) -> str:
+        token: str = self.card(table, room)[f"{role}_token"]
+        return token
+
+    def report(self, table: int, room: str, board: int, **body: Any) -> Any:
+        return self.client.post(
+            f"/api/table/{self.token(table, room, 'report')}/reports",
+            json={"board": board, **body},
+        )
+
+    def confirm(self, table: int, room: str, report_id: int, role: str = "confirm") -> Any:
+        token = self.token(table, room, role)
+        return self.client.post(f"/api/table/{token}/reports/{report_id}/confirm")
+
+    def director(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.client.request(method, f"/api/events/{EV}{path}", headers=BEARER, **kwargs)
+
+
+def make_client(url: str, public_url: str = "https://hall.example.org") -> TestClient:
+    app = create_app(Settings(url, PASSWORD, SECRET, public_url))
+    return TestClient(app, base_url="https://testserver")  # the desk's cookie is Secure
+
+
+def setup_round(
+    client: TestClient, boards: int = 2, correction_minutes: int = 10, start: bool = True
+) -> list[dict[str, Any]]:
+    """The event, round 1 paired, boards given, cards issued (and the clock started),
+    all through the director's API; the cards."""
+    r = client.post("/api/events", headers=BEARER, json={
+        "name": EVENT, "format": "rr", "rounds": 3, "boards_per_round": boards,
+        "teams": [{"name": t, "players": p} for t, p in TEAMS],
+    })
+    assert r.status_code == 201, r.text
+    r = client.post(f"/api/events/{EV}/rounds", headers=BEARER)
+    assert r.status_code == 201, r.text
+    r = client.post(f"/api/events/{EV}/rounds/1/boards", headers=BEARER,
+                    json={"seed_file": SEED_FILE})
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/events/{EV}/rounds/1/cards", headers=BEARER)
+    assert r.status_code == 201, r.text
+    cards: list[dict[str, Any]] = r.json()
+    if start:
+        r = client.post(f"/api/events/{EV}/rounds/1/start", headers=BEARER,
+                        json={"correction_minutes": correction_minutes})
+        assert r.status_code == 200, r.text
+    return cards
+
+
+def open_hall(url: str, correction_minutes: int = 10) -> Iterator[Hall]:
+    """A :class:`Hall` on the database ``url`` (a fixture's body: ``yield from``)."""
+    engine = make_engine(url)
+    try:
+        with make_client(url) as client:
+            yield Hall(client, engine, setup_round(client, correction_minutes=correction_minutes))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def hall_round(migrated_url: str) -> Iterator[Hall]:
+    yield from open_hall(migrated_url)
+
+
+def snapshot(engine: Engine) -> Any:
+    """Everything a refused request must leave as it was: every room's result, every
+    table's board states and live reports, the logs, the rulings, the clock."""
+    rows = [
+        [r.to_dict() for r in events.match_boards(engine, EVENT, 1, t)] for t in (1, 2)
+    ]
+    status = [r.to_dict() for r in hall.round_status(engine, EVENT, 1)]
+    clock = hall.round_clock(engine, EVENT, 1).to_dict()
+    clock.pop("seconds_left")
+    return (
+        rows, status, clock, events.admin_log(engine, EVENT),
+        events.list_corrections(engine, EVENT), [x.to_dict() for x in hall.rulings(engine, EVENT)],
+        hall.disputes(engine, EVENT),
+    )
+
+
+def room_result(engine: Engine, table: int, board: int, room: str) -> int | None:
+    """The N-S result that counts in the store for a board and room (None: not in)."""
+    row = next(r for r in events.match_boards(engine, EVENT, 1, table) if r.board == board)
+    return row.open_ns if room == "open" else row.closed_ns
+
+
+def refused(response: Any, status: int) -> dict[str, Any]:
+    """The JSON error of a refused request (its status checked)."""
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert set(body) == {"error", "message"} and body["message"], body
+    return body
+
+
+# --- the right token does its one thing ------------------------------------------------
+
+
+def test_table_view_shows_the_tokens_table_and_room(hall_round: Hall) -> None:
+    for card in hall_round.cards:
+        for role in ("report", "confirm"):
+            r = hall_round.client.get(f"/api/table/{card[f'{role}_token']}")
+            assert r.status_code == 200, r.text
+            view = r.json()
+            assert view["grant"] == {
+                "event": EVENT, "round_no": 1, "table": card["table"], "room": card["room"],
+                "role": role,
+            }
+            assert view["team_ns"] == card["team_ns"] and view["team_ew"] == card["team_ew"]
+            assert view["seats"] == {
+                "north": card["seats"]["N"], "east": card["seats"]["E"],
+                "south": card["seats"]["S"], "west": card["seats"]["W"],
+            }
+            assert [b["board"] for b in view["boards"]] == [1, 2]
+            assert all(b["state"] == "not_in" for b in view["boards"])
+            assert view["clock"]["phase"] == "running"
+
+
+def test_cards_name_four_rooms_with_urls_of_their_tokens(hall_round: Hall) -> None:
+    cards = hall_round.cards
+    assert sorted((c["table"], c["room"]) for c in cards) == [
+        (1, "closed"), (1, "open"), (2, "closed"), (2, "open")
+    ]
+    tokens = [c[k] for c in cards for k in ("report_token", "confirm_token")]
+    assert len(set(tokens)) == 8 and all(len(t) >= 32 for t in tokens)
+    for c in cards:
+        assert c["report_url"] == f"https://hall.example.org/t/{c['report_token']}"
+        assert c["confirm_url"] == f"https://hall.example.org/t/{c['confirm_token']}"
+
+
+def test_preview_gives_the_result_of_a_finishing_order(hall_round: Hall) -> None:
+    token = hall_round.token(1, "open", "report")
+    r = hall_round.client.get(f"/api/table/{token}/preview", params={"finish": "N S"})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"ns_result": 3, "side": "NS", "levels": 3, "double_down": True}
+    r = hall_round.client.get(f"/api/table/{token}/preview", params={"finish": "E N W"})
+    assert r.json()["ns_result"] == -2 and r.json()["side"] == "EW"
+    refused(hall_round.client.get(f"/api/table/{token}/preview",
+                                  params={"finish": "N N E"}), 422)
+
+
+def test_west_reports_north_confirms_and_the_result_counts(hall_round: Hall) -> None:
+    h = hall_round
+    r = h.report(1, "open", 1, finish="N E S")
+    assert r.status_code == 201, r.text
+    report = r.json()
+    assert report["state"] == "reported" and report["ns_result"] == 2
+    assert report["board"] == 1 and report["table"] == 1 and report["room"] == "open"
+    assert room_result(h.engine, 1, 1, "open") is None  # not before North confirms
+    # a double tap (or a retry) stores it once
+    again = h.report(1, "open", 1, finish="N E S")
+    assert again.status_code == 200 and again.json()["id"] == report["id"]
+    r = h.confirm(1, "open", report["id"])
+    assert r.status_code == 200, r.text
+    assert r.json()["state"] == "confirmed"
+    assert room_result(h.engine, 1, 1, "open") == 2
+    # confirming again changes nothing
+    before = snapshot(h.engine)
+    assert h.confirm(1, "open", report["id"]).json()["state"] == "confirmed"
+    assert snapshot(h.engine) == before
+    view = h.client.get(f"/api/table/{h.token(1, 'open', 'confirm')}").json()
+    assert view["boards"][0]["state"] == "confirmed" and view["boards"][0]["ns_result"] == 2
+
+
+def test_unfinished_board_reported_and_confirmed(hall_round: Hall) -> None:
+    h = hall_round
+    r = h.report(2, "closed", 2, unfinished="time")
+    assert r.status_code == 201, r.text
+    assert r.json()["unfinished"] == "time" and r.json()["finish"] is None
+    assert h.confirm(2, "closed", r.json()["id"]).status_code == 200
+    last = events.room_history(h.engine, EVENT, 1, 2, 2, "closed")[-1]
+    assert last.new.status == "unfinished" and last.new.note == "time"
+    assert room_result(h.engine, 2, 2, "closed") is None
+
+
+def test_north_disputes_and_the_dispute_goes_to_the_director(hall_round: Hall) -> None:
+    h = hall_round
+    report = h.report(1, "closed", 2, finish="E W").json()
+    token = h.token(1, "closed", "confirm")
+    r = h.client.post(f"/api/table/{token}/reports/{report['id']}/dispute",
+                      json={"note": "West entered the wrong order"})
+    assert r.status_code == 200, r.text
+    assert r.json()["state"] == "disputed"
+    assert r.json()["dispute_note"] == "West entered the wrong order"
+    assert room_result(h.engine, 1, 2, "closed") is None
+    listed = h.director("GET", "/disputes").json()
+    assert [d["id"] for d in listed] == [report["id"]]
+
+
+def test_a_different_report_is_refused_unless_a_correction(hall_round: Hall) -> None:
+    h = hall_round
+    first = h.report(2, "open", 1, finish="N S").json()
+    before = snapshot(h.engine)
+    refused(h.report(2, "open", 1, finish="E W"), 409)
+    assert snapshot(h.engine) == before
+    r = h.report(2, "open", 1, finish="E W", correction="tapped the wrong seats")
+    assert r.status_code == 201, r.text
+    assert r.json()["id"] != first["id"] and r.json()["state"] == "reported"
+    states = {x.id: x.state for x in hall.disputes(h.engine, EVENT)}
+    assert states == {}
+    view = h.client.get(f"/api/table/{h.token(2, 'open', 'report')}").json()
+    assert view["boards"][0]["report"]["id"] == r.json()["id"]
+    assert view["boards"][0]["report"]["ns_result"] == -3
+
+
+# --- everything else is refused and changes nothing -------------------------------------
+
+
+def test_a_confirm_token_cannot_report_and_a_report_token_cannot_confirm(
+    hall_round: Hall,
+) -> None:
+    h = hall_round
+    before = snapshot(h.engine)
+    token = h.token(1, "open", "confirm")
+    refused(h.client.post(f"/api/table/{token}/reports", json={"board": 1, "finish": "N S"}),
+            403)
+    assert snapshot(h.engine) == before
+    report = h.report(1, "open", 1, finish="N S").json()
+    before = snapshot(h.engine)
+    refused(h.confirm(1, "open", report["id"], role="report"), 403)
+    token = h.token(1, "open", "report")
+    refused(h.client.post(f"/api/table/{token}/reports/{report['id']}/dispute",
+                          json={"note": "no"}), 403)
+    assert snapshot(h.engine) == before
+
+
+def test_the_tokens_of_other_tables_and_rooms_cannot_touch_a_report(hall_round: Hall) -> None:
+    h = hall_round
+    report = h.report(1, "open", 1, finish="N S").json()
+    before = snapshot(h.engine)
+    for table, room in ((1, "closed"), (2, "open"), (2, "closed")):
+        token = h.token(table, room, "confirm")
+        r = h.client.post(f"/api/table/{token}/reports/{report['id']}/confirm")
+        assert r.status_code in (403, 404), r.text
+        r = h.client.post(f"/api/table/{token}/reports/{report['id']}/dispute",
+                          json={"note": "not ours"})
+        assert r.status_code in (403, 404), r.text
+    assert snapshot(h.engine) == before
+    assert room_result(h.engine, 1, 1, "open") is None
+
+
+def test_unknown_missing_and_malformed_tokens_are_refused(hall_round: Hall) -> None:
+    h = hall_round
+    before = snapshot(h.engine)
+    real = h.token(1, "open", "report")
+    forged = real[:-1] + ("A" if real[-1] != "A" else "B")
+    for bad in (forged, "x", "0" * 32, "a" * 129):
+        refused(h.client.get(f"/api/table/{bad}"), 403)
+        refused(h.client.post(f"/api/table/{bad}/reports", json={"board": 1, "finish": "N S"}),
+                403)
+    refused(h.client.post("/api/table//reports", json={"board": 1, "finish": "N S"}), 404)
+    refused(h.client.post("/api/table/reports", json={"board": 1, "finish": "N S"}), 405)
+    assert snapshot(h.engine) == before
+
+
+def test_reissued_cards_void_the_old_tokens(hall_round: Hall) -> None:
+    h = hall_round
+    old = h.token(1, "open", "report")
+    r = h.director("POST", "/rounds/1/cards")
+    assert r.status_code == 201
+    refused(h.client.get(f"/api/table/{old}"), 403)
+    new = next(c for c in r.json() if c["table"] == 1 and c["room"] == "open")
+    assert h.client.get(f"/api/table/{new['report_token']}").status_code == 200
+
+
+def test_a_board_the_round_does_not_play_is_refused(hall_round: Hall) -> None:
+    h = hall_round
+    before = snapshot(h.engine)
+    for board in (3, 99):
+        r = h.report(1, "open", board, finish="N S")
+        assert r.status_code in (400, 404, 422), r.text
+        assert r.json()["message"]
+    refused(h.report(1, "open", 0, finish="N S"), 422)
+    refused(h.report(1, "open", 1), 422)  # neither finish nor unfinished
+    refused(h.report(1, "open", 1, finish="N S", unfinished="time"), 422)
+    refused(h.report(1, "open", 1, finish="N X"), 422)
+    assert snapshot(h.engine) == before
+
+
+def finish_round(h: Hall) -> None:
+    """Every board of every room reported and confirmed (N-S +1 on each)."""
+    for table in (1, 2):
+        for room in ("open", "closed"):
+            for board in (1, 2):
+                r = h.report(table, room, board, finish="N E W")
+                assert r.status_code == 201, r.text
+                assert h.confirm(table, room, r.json()["id"]).status_code == 200
+
+
+def test_a_closed_round_refuses_reports_without_a_correction(hall_round: Hall) -> None:
+    h = hall_round
+    finish_round(h)
+    r = h.director("POST", "/rounds/1/close")
+    assert r.status_code == 200, r.text
+    assert r.json()["phase"] == "closed"
+    before = snapshot(h.engine)
+    refused(h.report(1, "open", 1, finish="N S"), 410)
+    assert snapshot(h.engine) == before
+    # within the correction window, the table corrects with a reason
+    r = h.report(1, "open", 1, finish="N S", correction="North's 3rd was South's")
+    assert r.status_code == 201, r.text
+    assert h.confirm(1, "open", r.json()["id"]).status_code == 200
+    assert room_result(h.engine, 1, 1, "open") == 3
+
+
+def test_an_expired_window_makes_every_token_dead(migrated_url: str) -> None:
+    engine = make_engine(migrated_url)
+    try:
+        with make_client(migrated_url) as client:
+            h = Hall(client, engine, setup_round(client, correction_minutes=0))
+            finish_round(h)
+            assert h.director("POST", "/rounds/1/close").status_code == 200
+            before = snapshot(engine)
+            for card in h.cards:
+                refused(client.get(f"/api/table/{card['report_token']}"), 410)
+                refused(client.post(f"/api/table/{card['report_token']}/reports",
+                                    json={"board": 1, "finish": "E W", "correction": "late"}),
+                        410)
+                refused(client.post(f"/api/table/{card['confirm_token']}/reports/1/confirm"),
+                        410)
+            assert snapshot(engine) == before
+    finally:
+        engine.dispose()
+
+
+def test_a_record_that_does_not_fit_is_refused(hall_round: Hall) -> None:
+    h = hall_round
+    before = snapshot(h.engine)
+    r = h.report(1, "open", 1, finish="N S", record='[Event "x"]\n1. nonsense\n')
+    assert r.status_code in (400, 422), r.text
+    big = "x" * (256 * 1024 + 1)
+    refused(h.report(1, "open", 1, finish="N S", record=big), 413)
+    assert snapshot(h.engine) == before
