@@ -173,3 +173,40 @@ def test_the_cards_use_the_request_address_without_a_public_url(migrated_url: st
     with make_client(migrated_url, public_url="") as client:
         cards = setup_round(client, start=False)
     assert all(c["report_url"] == f"https://testserver/t/{c['report_token']}" for c in cards)
+
+
+def test_a_write_that_lost_a_race_is_tried_again() -> None:
+    from sqlalchemy.exc import IntegrityError, OperationalError
+
+    from web.deps import RACE_TRIES, retry_races
+
+    calls: list[int] = []
+
+    @retry_races
+    def write(n: int) -> int:
+        calls.append(n)
+        if len(calls) < 3:
+            raise IntegrityError("INSERT ...", {}, Exception("duplicate key"))
+        return n * 2
+
+    assert write(21) == 42 and calls == [21, 21, 21]
+    calls.clear()
+
+    @retry_races
+    def always(n: int) -> int:
+        calls.append(n)
+        raise IntegrityError("INSERT ...", {}, Exception("duplicate key"))
+
+    with pytest.raises(IntegrityError):
+        always(1)
+    assert len(calls) == RACE_TRIES
+    calls.clear()
+
+    @retry_races
+    def broken() -> None:
+        calls.append(0)
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    with pytest.raises(OperationalError):
+        broken()
+    assert calls == [0]  # not a race: no second try

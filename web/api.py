@@ -38,7 +38,7 @@ from web.api_models import (
     out,
 )
 from web.auth import director_or_none
-from web.deps import TableGrant, engine_of
+from web.deps import TableGrant, engine_of, retry_races
 from web.settings import MAX_RECORD
 
 #: The error answers every endpoint may give (documented in the OpenAPI document).
@@ -209,6 +209,7 @@ def get_preview(
     "/table/{token}/reports", response_model=ReportOut, status_code=201, tags=["table"],
     responses={200: {"model": ReportOut, "description": "The same report was in already"}},
 )
+@retry_races
 def post_report(
     request: Request, response: Response, body: ReportIn, grant: TableGrant
 ) -> ReportOut:
@@ -235,6 +236,7 @@ def _report_board(engine: Engine, grant: hall.Grant, report_id: int) -> int:
 
 @router.post("/table/{token}/reports/{report_id}/confirm", response_model=ReportOut,
              tags=["table"])
+@retry_races
 def post_confirm(
     request: Request, grant: TableGrant, report_id: int = Path(ge=1)
 ) -> ReportOut:
@@ -246,6 +248,7 @@ def post_confirm(
 
 @router.post("/table/{token}/reports/{report_id}/dispute", response_model=ReportOut,
              tags=["table"])
+@retry_races
 def post_dispute(
     request: Request, body: DisputeIn, grant: TableGrant, report_id: int = Path(ge=1),
 ) -> ReportOut:

@@ -36,7 +36,7 @@ from web.api_models_director import (
     TeamIn,
 )
 from web.cards import card_json, public_base
-from web.deps import DirectorName, engine_of
+from web.deps import DirectorName, engine_of, retry_races
 
 router = APIRouter(
     prefix="/api", tags=["director"], responses={
@@ -52,6 +52,7 @@ def _team(name: str, players: list[str]) -> tuple[str, list[str]]:
 
 
 @router.post("/events", response_model=EventOut, status_code=201)
+@retry_races
 def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
     """Create an event (and enter its teams, in one transaction)."""
     from engine.ruleset import Ruleset
@@ -71,6 +72,7 @@ def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
 
 
 @router.post("/events/{event}/teams", response_model=TeamOut, status_code=201)
+@retry_races
 def add_team(request: Request, by: DirectorName, body: TeamIn, event: str = EventName) -> TeamOut:
     """Enter a team (before the first round is paired)."""
     name, players = _team(body.name, body.players)
@@ -82,6 +84,7 @@ def add_team(request: Request, by: DirectorName, body: TeamIn, event: str = Even
 
 
 @router.post("/events/{event}/rounds", response_model=RoundOut, status_code=201)
+@retry_races
 def pair_round(
     request: Request, by: DirectorName, body: PairIn | None = None, event: str = EventName,
 ) -> RoundOut:
@@ -91,6 +94,7 @@ def pair_round(
 
 
 @router.post("/events/{event}/rounds/{n}/boards", response_model=RoundOut)
+@retry_races
 def assign_boards(
     request: Request, by: DirectorName, body: BoardsIn, event: str = EventName, n: int = RoundNo,
 ) -> RoundOut:
@@ -109,6 +113,7 @@ def assign_boards(
 
 
 @router.post("/events/{event}/rounds/{n}/cards", response_model=list[CardOut], status_code=201)
+@retry_races
 def issue_cards(
     request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
 ) -> list[CardOut]:
@@ -120,6 +125,7 @@ def issue_cards(
 
 
 @router.post("/events/{event}/rounds/{n}/start", response_model=ClockOut)
+@retry_races
 def start_round(
     request: Request, by: DirectorName, body: StartIn | None = None, event: str = EventName,
     n: int = RoundNo,
@@ -133,6 +139,7 @@ def start_round(
 
 
 @router.post("/events/{event}/rounds/{n}/checkins", response_model=ArrivalOut)
+@retry_races
 def check_in(
     request: Request, by: DirectorName, body: CheckInIn, event: str = EventName, n: int = RoundNo,
 ) -> ArrivalOut:
@@ -165,6 +172,7 @@ def get_disputes(
 
 
 @router.post("/events/{event}/disputes/{report_id}/settle", response_model=ReportOut)
+@retry_races
 def settle(
     request: Request, by: DirectorName, body: SettleIn, report_id: int, event: str = EventName,
 ) -> ReportOut:
@@ -176,6 +184,7 @@ def settle(
 
 
 @router.post("/events/{event}/rounds/{n}/rulings", response_model=RulingOut, status_code=201)
+@retry_races
 def record_ruling(
     request: Request, by: DirectorName, body: RulingIn, event: str = EventName, n: int = RoundNo,
 ) -> RulingOut:
@@ -197,6 +206,7 @@ def get_rulings(
 
 
 @router.post("/events/{event}/rounds/{n}/close", response_model=ClockOut)
+@retry_races
 def close_round(
     request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
 ) -> ClockOut:
@@ -206,6 +216,7 @@ def close_round(
 
 
 @router.post("/events/{event}/rounds/{n}/publish", response_model=ClockOut)
+@retry_races
 def publish_round(
     request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
 ) -> ClockOut:
@@ -214,6 +225,7 @@ def publish_round(
 
 
 @router.post("/events/{event}/rounds/{n}/corrections", response_model=CorrectionOut)
+@retry_races
 def correct(
     request: Request, by: DirectorName, body: CorrectionIn, event: str = EventName,
     n: int = RoundNo,

@@ -7,10 +7,14 @@ and (re-exported from :mod:`web.auth`) the director's credentials and CSRF token
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import functools
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from web.auth import (
     check_csrf,
@@ -32,8 +36,16 @@ __all__ = [
     "director_or_none",
     "engine_of",
     "grant_dep",
+    "retry_races",
     "settings_of",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: How often a write that lost a race in the database is tried again.
+RACE_TRIES = 4
+#: PostgreSQL's "try again" errors: serialization failure, deadlock.
+_RETRYABLE_PGCODES = frozenset({"40001", "40P01"})
 
 #: The longest token looked up (``secrets.token_urlsafe(24)`` gives 32 characters).
 MAX_TOKEN = 128
@@ -60,3 +72,35 @@ def grant_dep(request: Request, token: str) -> Grant:
 TableGrant = Annotated["Grant", Depends(grant_dep)]
 #: A path operation's parameter ``by: DirectorName``: ``"director"``, or 401/403.
 DirectorName = Annotated[str, Depends(director_dep)]
+
+
+def lost_race(exc: Exception) -> bool:
+    """Whether ``exc`` is a database's refusal that a second try can overcome: a unique
+    key another transaction inserted at the same moment (the library checks first, so a
+    second try sees the row and answers properly), a serialization failure or deadlock."""
+    if isinstance(exc, IntegrityError):
+        return True
+    if isinstance(exc, DBAPIError):
+        code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+        return code in _RETRYABLE_PGCODES
+    return False
+
+
+def retry_races(func: F) -> F:
+    """Decorate a path operation that writes: each library call is one transaction, rolled
+    back when it fails, so the operation is run again (up to :data:`RACE_TRIES` times, a
+    few milliseconds apart) when it lost a race in the database (:func:`lost_race`).
+    FastAPI reads the signature through ``functools.wraps``."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(1, RACE_TRIES + 1):
+            try:
+                return func(*args, **kwargs)
+            except DBAPIError as exc:
+                if attempt == RACE_TRIES or not lost_race(exc):
+                    raise
+                time.sleep(0.005 * attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    return wrapper  # type: ignore[return-value]

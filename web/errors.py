@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
@@ -129,6 +130,22 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
     return answer(request, 422, "invalid", validation_message(exc))
 
 
+async def _database_error(request: Request, exc: Exception) -> Response:
+    from sqlalchemy.exc import OperationalError
+
+    from web.deps import lost_race
+
+    route = getattr(request.scope.get("route"), "path", "?")
+    if lost_race(exc):
+        log.warning("a write lost its race every time on %s", route)
+        return answer(request, 409, "conflict",
+                      "a simultaneous change to the same thing came first: try again")
+    if isinstance(exc, OperationalError):
+        log.error("database unavailable on %s %s", request.method, route, exc_info=exc)
+        return answer(request, 503, "unavailable", "the database is unavailable: try again")
+    return await _internal_error(request, exc)
+
+
 async def _internal_error(request: Request, exc: Exception) -> Response:
     route = getattr(request.scope.get("route"), "path", "?")  # the pattern: never a token
     log.error("internal error on %s %s", request.method, route, exc_info=exc)
@@ -141,4 +158,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(GuandanError, _library_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(DBAPIError, _database_error)
     app.add_exception_handler(Exception, _internal_error)
