@@ -43,25 +43,32 @@ def served(url: str, workers: int, log: Path, extra: tuple[str, ...] = ()) -> It
     """``guandan serve`` on ``url`` in a subprocess; its base URL while it runs. Stopped
     (SIGINT, as Ctrl-C) and waited for at the end; its output goes to ``log``."""
     port = free_port()
+    with running([sys.executable, "-m", "cli", "--db", url, "serve", "--host", "127.0.0.1",
+                  "--port", str(port), "--workers", str(workers), *extra], port, log) as base:
+        yield base
+
+
+@contextmanager
+def running(cmd: list[str], port: int, log: Path, cwd: Path | None = None) -> Iterator[str]:
+    """``cmd`` (a command that serves on 127.0.0.1:``port``) in a subprocess, once it
+    answers; stopped with SIGINT at the end (a failure if it does not stop)."""
     env = {**os.environ, "GUANDAN_DIRECTOR_PASSWORD": PASSWORD}
     env.pop("GUANDAN_SECRET_KEY", None)
-    cmd = [sys.executable, "-m", "cli", "--db", url, "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--workers", str(workers), *extra]
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 90
             while True:
                 if proc.poll() is not None:
-                    raise AssertionError(f"guandan serve exited: {log.read_text()}")
+                    raise AssertionError(f"the server exited: {log.read_text()}")
                 try:
                     if httpx.get(f"{base}/api/events", timeout=2).status_code == 200:
                         break
                 except httpx.TransportError:
                     pass
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"guandan serve did not answer: {log.read_text()}")
+                    raise AssertionError(f"the server did not answer: {log.read_text()}")
                 time.sleep(0.2)
             yield base
         finally:
@@ -71,7 +78,7 @@ def served(url: str, workers: int, log: Path, extra: tuple[str, ...] = ()) -> It
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-                raise AssertionError("guandan serve did not stop on SIGINT") from None
+                raise AssertionError("the server did not stop on SIGINT") from None
 
 
 def setup_over_http(client: httpx.Client, boards: int = 2) -> list[dict[str, Any]]:
@@ -173,3 +180,19 @@ def test_table_cards_hold_qr_codes_of_working_tokens(migrated_url: str, tmp_path
         "--public-url", "https://hall.example.org", "--db", migrated_url,
     ])
     assert again.exit_code == 1 and "--force" in again.output
+
+
+def test_demo_serve_opens_the_demo_in_the_hall(tmp_path: Path) -> None:
+    port = free_port()
+    cmd = [sys.executable, "-m", "cli", "demo", "--serve", "--port", str(port),
+           "--db", f"sqlite:///{tmp_path}/demo.sqlite", "--out", str(tmp_path / "report")]
+    with running(cmd, port, tmp_path / "demo.log", cwd=tmp_path) as base:
+        listed = httpx.get(f"{base}/api/events").json()
+        assert len(listed) == 1 and listed[0]["name"].startswith("Demo ")
+        name = listed[0]["name"]
+        standings = httpx.get(f"{base}/api/events/{name}/standings").json()
+        assert {r["team"] for r in standings["rows"]} == {"East Lake", "West Hill"}
+        board = httpx.get(f"{base}/api/events/{name}/rounds/1/boards/1")
+        assert board.status_code == 200  # every table has played it: released
+    text = (tmp_path / "demo.log").read_text()
+    assert f"http://127.0.0.1:{port}/desk" in text and PASSWORD not in text
