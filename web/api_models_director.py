@@ -21,9 +21,10 @@ class TeamIn(BaseModel):
 
 
 class EventIn(BaseModel):
-    """A new event (as ``guandan event create``)."""
+    """A new event (as ``guandan event create``). Its name is a segment of the hall's
+    URLs: it may not hold ``/`` (HTTP servers decode ``%2F`` before routing)."""
 
-    name: str = Name
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^/]+$")
     format: Literal["swiss", "rr"] = "swiss"
     rounds: int = Field(3, ge=1, le=100)
     boards_per_round: int = Field(8, ge=1, le=64)

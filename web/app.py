@@ -130,6 +130,15 @@ def _page_routers() -> list[Any]:
     return found
 
 
+def pool_options(db_url: str) -> dict[str, Any]:
+    """The engine's connection pool: on a server database, up to 30 connections a worker
+    (FastAPI runs up to 40 requests at once in its thread pool; two workers stay well
+    under PostgreSQL's default of 100 connections), checked before use."""
+    if db_url.startswith("sqlite"):
+        return {}
+    return {"pool_size": 10, "max_overflow": 20, "pool_timeout": 30, "pool_pre_ping": True}
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The service on ``settings``' database (one engine, kept on ``app.state``)."""
     from web import api, api_director, auth
@@ -144,7 +153,7 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.engine = make_engine(settings.db_url, pool_pre_ping=True)
+    app.state.engine = make_engine(settings.db_url, **pool_options(settings.db_url))
     errors.install(app)
     app.include_router(api.router)
     app.include_router(api_director.router)
