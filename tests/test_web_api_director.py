@@ -95,6 +95,11 @@ def test_cookie_session_needs_the_csrf_header_for_writes(hall_round: Hall) -> No
             403)
     refused(h.client.post(path, json={"team": "Team A"},
                           headers={"X-CSRF-Token": csrf[:-1]}), 403)
+    for method, other in director_calls(h.client):  # every write of the director's API
+        if method != "GET":
+            refused(h.client.request(method, other, json={}, headers={"X-CSRF-Token": "x"}),
+                    403)
+            refused(h.client.request(method, other, json={}), 403)
     assert snapshot(h.engine) == before
     r = h.client.post(path, json={"team": "Team A"}, headers={"X-CSRF-Token": csrf})
     assert r.status_code == 200, r.text

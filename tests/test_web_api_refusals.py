@@ -133,6 +133,10 @@ def test_an_expired_window_makes_every_token_dead(migrated_url: str) -> None:
                         410)
                 refused(client.post(f"/api/table/{card['confirm_token']}/reports/1/confirm"),
                         410)
+                refused(client.post(f"/api/table/{card['confirm_token']}/reports/1/dispute",
+                                    json={"note": "too late"}), 410)
+                refused(client.get(f"/api/table/{card['report_token']}/preview",
+                                   params={"finish": "N S"}), 410)
             assert snapshot(engine) == before
     finally:
         engine.dispose()
