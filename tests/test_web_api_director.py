@@ -119,6 +119,18 @@ def test_a_forged_or_foreign_cookie_is_no_session(hall_round: Hall) -> None:
     assert snapshot(h.engine) == before
 
 
+def test_the_session_cookie_ends_with_the_browser_and_expires(
+    hall_round: Hall, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = hall_round
+    r = h.client.post("/desk/login", data={"password": PASSWORD}, follow_redirects=False)
+    cookie = r.headers["set-cookie"].lower()
+    assert "max-age" not in cookie and "expires" not in cookie and "secure" in cookie
+    assert h.client.get(f"/api/events/{EV}/rounds/1/status").status_code == 200
+    monkeypatch.setattr("web.auth.SESSION_SECONDS", -1)  # every signature is too old now
+    refused(h.client.get(f"/api/events/{EV}/rounds/1/status"), 401)
+
+
 def test_login_refuses_a_wrong_password_and_foreign_next(hall_round: Hall) -> None:
     h = hall_round
     r = h.client.post("/desk/login", data={"password": "guess"}, follow_redirects=False)

@@ -3,8 +3,9 @@
 
 * Logging in with the director password sets ``guandan_desk``: a cookie signed with the
   service's secret key (:mod:`itsdangerous`), HttpOnly, SameSite=Strict (Secure behind
-  HTTPS), holding ``{"who": "director", "csrf": <random>}``; it expires after
-  :data:`SESSION_SECONDS`. Nothing is kept on the server: every worker checks it alike.
+  HTTPS), holding ``{"who": "director", "csrf": <random>}``: a browser-session cookie
+  (gone when the browser closes) whose signature expires after :data:`SESSION_SECONDS`.
+  Nothing is kept on the server: every worker checks it alike.
 * The API also takes ``Authorization: Bearer <director password>`` (scripts): no cookie,
   so no CSRF token is needed.
 * A cookie-authenticated write needs the session's CSRF token: the hidden form field
@@ -165,7 +166,7 @@ def login(
     value = _serializer(request).dumps({"who": DIRECTOR, "csrf": secrets.token_urlsafe(32)})
     response = RedirectResponse(safe_next(next), status_code=303)
     response.set_cookie(
-        COOKIE, value, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="strict",
+        COOKIE, value, path="/", httponly=True, samesite="strict",
         secure=_secure(request),
     )
     return response
