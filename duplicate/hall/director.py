@@ -155,10 +155,6 @@ def close_round(
             raise HallError(f"round {round_no} of {event!r} was not started")
         if hr.closed_at is not None:
             return make_clock(ev.name, round_no, hr, at)
-        _, missing = _round_scores(session, ev, _load_field(session, ev), rnd, strict=False)
-        if missing:
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise HallError(f"cannot close: no result for {missing[0]}{more}")
         h = models.HallReport
         waiting = session.scalar(
             select(h)
@@ -174,6 +170,10 @@ def close_round(
                 f"cannot close: round {round_no}, table {waiting.table_no}, board "
                 f"{waiting.board}, {waiting.room} room: West's report waits for {what}"
             )
+        _, missing = _round_scores(session, ev, _load_field(session, ev), rnd, strict=False)
+        if missing:
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise HallError(f"cannot close: no result for {missing[0]}{more}")
         _round_scores(session, ev, _load_field(session, ev), rnd, strict=True)
         rnd.scored_at = at
         hr.closed_at = at

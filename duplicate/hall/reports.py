@@ -197,21 +197,15 @@ def _report_once(
         m = match_row(session, ev, rnd, g.table)
         check_board(ev, rnd, board)
         hr = hall_round(session, rnd)
-        if hr is not None and hr.closed_at is not None:
-            if window_over(hr, at):
-                raise HallError(f"{where}: the round's correction window is over", "closed")
-            if correction is None:
-                raise HallError(
-                    f"{where}: the round is closed; a change now is a correction (its reason)",
-                    "closed",
-                )
+        closed = hr is not None and hr.closed_at is not None
+        if window_over(hr, at):
+            raise HallError(f"{where}: the round's correction window is over", "closed")
         ns: int | None = None
         if finish is not None:
             finish, preview = parse_finish(finish, _rules(ev))
             ns = preview.ns_result
         if record is not None:
-            x, y, open_, closed = seating(session, m)
-            s = room_of(x, y, open_, closed, g.room)[2]
+            s = room_of(*seating(session, m), g.room)[2]
             _check_record(
                 session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns
             )
@@ -226,6 +220,11 @@ def _report_once(
             if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
                 return report_of(live, ev.name, rnd.number), False
             said = live.finish or f"unfinished ({live.unfinished})"
+            if closed and correction is None:
+                raise HallError(
+                    f"{where}: the round is closed; a change now is a correction (its reason)",
+                    "closed",
+                )
             if live.state == "settled":
                 raise HallError(
                     f"{where}: the director settled this board ({said}): ask the director",
@@ -244,6 +243,8 @@ def _report_once(
             )
             if getattr(done, "rowcount", 1) != 1:
                 raise _Retry
+        elif closed and correction is None:
+            raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
         row = h(
             round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
             unfinished=unfinished, ns_result=ns, record=record, correction=correction,
