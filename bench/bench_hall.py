@@ -39,8 +39,9 @@ are counted (goal: none).
 
 Goals printed beside the figures: p99 under 200 ms for a report or a confirmation at the
 peak rate; at least 300 reports per second saturated. ``--profile FILE`` runs one worker
-under cProfile instead (``python -m cProfile -o FILE -m uvicorn ...``) and prints its main
-costs: the figures of such a run are not comparable.
+under cProfile instead (every thread of it: the path operations run in a thread pool) and
+prints its main costs: the figures of such a run are not comparable. ``--poll 0``: no
+phone polls the standings (the reports' and confirmations' own cost).
 """
 
 from __future__ import annotations
@@ -195,6 +196,10 @@ class Table:
     room: str
     report_token: str
     confirm_token: str
+    boards: tuple[int, ...]  # as the round numbers them (round 2 of 8 boards: 9 to 16)
+
+    def __str__(self) -> str:  # never the tokens
+        return f"round {self.round_no} table {self.table} {self.room}"
 
 
 def setup_event(engine: Engine, teams: int, boards: int) -> None:
@@ -212,8 +217,10 @@ def issue_cards(engine: Engine, round_no: int) -> list[Table]:
     from duplicate import hall
 
     cards = hall.issue_tokens(engine, EVENT, round_no, by="bench")
+    boards = tuple(events.get_round(engine, EVENT, round_no).boards)
     return [
-        Table(round_no, c.table, c.room, c.report_token, c.confirm_token) for c in cards
+        Table(round_no, c.table, c.room, c.report_token, c.confirm_token, boards)
+        for c in cards
     ]
 
 
@@ -250,20 +257,18 @@ def stored_slots(engine: Engine) -> tuple[
 
 
 def confirmed_reports(engine: Engine) -> dict[SlotId, int]:
-    """The number of confirmed hall reports per slot (the hall's table of reports)."""
-    from duplicate import hall
-
-    out: dict[SlotId, int] = defaultdict(int)
-    for rnd in (1, 2):
-        try:
-            rooms = hall.round_status(engine, EVENT, rnd)
-        except Exception:  # noqa: BLE001 - a round not played has no status
-            continue
-        for room in rooms:
-            for b in room.boards:
-                if b.state == "confirmed" and b.report is not None:
-                    out[(rnd, room.table, room.room, b.board)] += 1
-    return out
+    """The number of confirmed hall reports per slot (``hall_reports``, any state
+    ``confirmed``: one per slot, whether live or not, or the slot was stored twice)."""
+    h, rnd, ev = models.HallReport, models.EventRound, models.Event
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(rnd.number, h.table_no, h.room, h.board, func.count(h.id))
+            .join(rnd, rnd.id == h.round_id)
+            .join(ev, ev.id == rnd.event_id)
+            .where(ev.name == EVENT, h.state == "confirmed")
+            .group_by(rnd.number, h.table_no, h.room, h.board)
+        )
+        return {(int(r[0]), int(r[1]), str(r[2]), int(r[3])): int(r[4]) for r in rows}
 
 
 # --- the server --------------------------------------------------------------------------
@@ -276,6 +281,36 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: One uvicorn worker in this process with cProfile in every thread: FastAPI runs the
+#: (synchronous) path operations in a thread pool, which a profile of the main thread alone
+#: (``python -m cProfile``) never sees. Each new thread's first profile event starts a
+#: profiler of its own; at the end all are merged into one stats file.
+PROFILED_SERVER = """
+import cProfile, pstats, sys, threading
+profiles = []
+def _start(*_):
+    sys.setprofile(None)
+    p = cProfile.Profile()
+    profiles.append(p)
+    p.enable()
+threading.setprofile(_start)
+main = cProfile.Profile()
+profiles.append(main)
+import uvicorn
+main.enable()
+uvicorn.run("web.app:app_from_env", factory=True, host="127.0.0.1", port={port},
+            workers=1, log_level="warning")
+main.disable()
+stats = pstats.Stats(profiles[0])
+for p in profiles[1:]:
+    try:
+        stats.add(p)
+    except Exception:
+        pass
+stats.dump_stats({profile!r})
+"""
+
+
 @contextmanager
 def server(url: str, port: int, workers: int, profile: str | None, log: Path) -> Iterator[int]:
     """``guandan serve`` (or one uvicorn worker under cProfile) on ``url``; yields its pid."""
@@ -286,11 +321,8 @@ def server(url: str, port: int, workers: int, profile: str | None, log: Path) ->
         GUANDAN_SECRET_KEY=SECRET,
     )
     if profile:
-        cmd = [
-            sys.executable, "-m", "cProfile", "-o", profile, "-m", "uvicorn",
-            "web.app:app_from_env", "--factory", "--host", "127.0.0.1", "--port", str(port),
-            "--workers", "1", "--no-access-log",
-        ]
+        code = PROFILED_SERVER.format(profile=profile, port=port)
+        cmd = [sys.executable, "-c", code]
     else:
         guandan = shutil.which("guandan", path=str(Path(sys.executable).parent)) or "guandan"
         cmd = [
@@ -471,12 +503,12 @@ class Hall:
             except TimeoutError:
                 pass
 
-    async def peak_table(self, table: Table, boards: int, duration: float, gap: float) -> None:
-        """A table at the hall's pace: board k in the k-th slice of ``duration``."""
+    async def peak_table(self, table: Table, duration: float, gap: float) -> None:
+        """A table at the hall's pace: its k-th board in the k-th slice of ``duration``."""
         start = time.monotonic()
-        slice_ = duration / boards
-        for board in range(1, boards + 1):
-            at = start + slice_ * (board - 1 + self.rng.uniform(0.2, 0.9))
+        slice_ = duration / len(table.boards)
+        for k, board in enumerate(table.boards):
+            at = start + slice_ * (k + self.rng.uniform(0.2, 0.9))
             await asyncio.sleep(max(0.0, at - time.monotonic()))
             report_id = await self.report(table, board)
             if report_id is None:
@@ -484,26 +516,25 @@ class Hall:
             await asyncio.sleep(self.rng.uniform(gap / 3, gap))
             await self.confirm(table, board, report_id, look=True)
 
-    async def saturated_table(self, table: Table, boards: int) -> None:
+    async def saturated_table(self, table: Table) -> None:
         """A table as fast as the service answers: report, confirm, next board."""
-        for board in range(1, boards + 1):
+        for board in table.boards:
             report_id = await self.report(table, board)
             if report_id is not None:
                 await self.confirm(table, board, report_id, look=False)
 
 
 async def run_phase(
-    hall: Hall, tables: list[Table], boards: int, phones: int, poll: float,
-    duration: float | None, gap: float,
+    hall: Hall, tables: list[Table], phones: int, poll: float, duration: float | None, gap: float
 ) -> float:
     """One phase (peak when ``duration`` is given, else saturated); its wall seconds."""
     stop = asyncio.Event()
-    pollers = [asyncio.create_task(hall.phone(stop, poll)) for _ in range(phones)]
+    pollers = [asyncio.create_task(hall.phone(stop, poll)) for _ in range(phones if poll else 0)]
     t0 = time.perf_counter()
     if duration is not None:
-        work = [hall.peak_table(t, boards, duration, gap) for t in tables]
+        work = [hall.peak_table(t, duration, gap) for t in tables]
     else:
-        work = [hall.saturated_table(t, boards) for t in tables]
+        work = [hall.saturated_table(t) for t in tables]
     await asyncio.gather(*work)
     wall = time.perf_counter() - t0
     stop.set()
@@ -566,9 +597,7 @@ async def run_hall(args: argparse.Namespace, url: str, engine: Engine, pid: int)
         status, secs, text = await director(hall, f"{ev}/rounds/1/start")
         out["director"]["start"] = {"status": status, "s": secs, "answer": text[:120]}
         s = snapshot()
-        wall = await run_phase(
-            hall, tables1, args.boards, phones, args.poll, args.duration, args.gap
-        )
+        wall = await run_phase(hall, tables1, phones, args.poll, args.duration, args.gap)
         out["phases"].append(phase_result("peak", hall.stats, wall, cpu_since(s)))
         expected = dict(hall.expected)
         played = set(hall.played)
@@ -588,7 +617,7 @@ async def run_hall(args: argparse.Namespace, url: str, engine: Engine, pid: int)
         sat = Hall(base, args.connections, seed=2)
         try:
             s = snapshot()
-            wall = await run_phase(sat, tables2, args.boards, phones, args.poll, None, 0)
+            wall = await run_phase(sat, tables2, phones, args.poll, None, 0)
             out["phases"].append(phase_result("saturated", sat.stats, wall, cpu_since(s)))
             expected.update(sat.expected)
             played |= sat.played
@@ -604,7 +633,9 @@ def print_report(result: dict[str, Any]) -> None:
     cfg = result["config"]
     print(
         f"hall: {cfg['tables']} tables ({cfg['matches']} matches x 2 rooms, {cfg['teams']} teams), "
-        f"{cfg['phones']} phones polling every {cfg['poll_s']:g} s, {cfg['boards']} boards a table; "
+        + (f"{cfg['phones']} phones polling the standings every {cfg['poll_s']:g} s, "
+           if cfg["poll_s"] else "no standings polls, ")
+        + f"{cfg['boards']} boards a table; "
         f"{cfg['workers']} worker(s) on PostgreSQL; {cfg['connections']} client connections"
     )
     print(f"machine: {cfg['machine']}")
@@ -662,13 +693,13 @@ def goals(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def print_profile(path: str, top: int = 25) -> None:
-    """The profiled worker's main costs."""
+def print_profile(path: str, top: int = 30) -> None:
+    """The profiled worker's main costs (every thread: CPU and waits for the database)."""
     stats = pstats.Stats(path)
-    print(f"\nprofile of one worker ({path}), by own time:")
+    print(f"\nprofile of one worker, every thread ({path}), by own time:")
     stats.sort_stats("tottime").print_stats(top)
-    print("by cumulative time:")
-    stats.sort_stats("cumulative").print_stats(top)
+    print("by cumulative time, the project's functions:")
+    stats.sort_stats("cumulative").print_stats(r"/(duplicate|web)/", top)
 
 
 def main() -> None:
