@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from duplicate import models, store
 from duplicate.db import check_schema, session_scope
 from duplicate.errors import DuplicateError
-from duplicate.events.base import _round_board_set, _rules
+from duplicate.events.base import _current, _round_board_set, _rules
 from duplicate.events.imports import _Importer, prepare_text
 from duplicate.events.results import _room
 from duplicate.hall.base import Grant, HallError, Preview, Report, TableView, utc
@@ -245,6 +245,8 @@ def _report_once(
                 raise _Retry
         elif closed and correction is None:
             raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
+        elif correction is None:
+            _check_stored(session, m, board, g.room, finish, ns, unfinished, where)
         row = h(
             round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
             unfinished=unfinished, ns_result=ns, record=record, correction=correction,
@@ -254,6 +256,33 @@ def _report_once(
         session.add(row)
         session.flush()
         return report_of(row, ev.name, rnd.number), True
+
+
+def _check_stored(
+    session: Session,
+    m: models.EventMatch,
+    board: int,
+    room: str,
+    finish: str | None,
+    ns: int | None,
+    unfinished: str | None,
+    where: str,
+) -> None:
+    """A first report of a room whose result came otherwise (a director's ruling, an
+    import) must say the same, or be a correction."""
+    now = _current(session, [m.id]).get((m.id, board, room))
+    if now is None:
+        return
+    st = now.state
+    if finish is not None and (st.status, st.ns_result) == ("played", ns):
+        return
+    if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):
+        return
+    raise HallError(
+        f"{where}: the result stored is {st.describe()}: a different report is a correction "
+        f"(give its reason)",
+        "conflict",
+    )
 
 
 def _own_report(
@@ -299,12 +328,16 @@ def count_report(
         author = store.Author(by, reason, correction=fix is not None)
         if row.finish is not None:
             new = store.State("played", row.ns_result, None, None, None, row.finish)
-            store.apply_change(session, result_id, "report", new, author, where, old)
+            action = "report"
         else:
             new = store.State("unfinished", None, row.unfinished)
-            store.apply_change(session, result_id, "unfinished", new, author, where, old)
+            action = "unfinished"
+        if old is not None and (old.status, old.ns_result) == (new.status, new.ns_result):
+            if new.status == "played" or old.note == new.note:
+                return  # the same result counts already (a ruling, a record): keep it
+        store.apply_change(session, result_id, action, new, author, where, old)
     except (DuplicateError, ValueError) as exc:  # EventError, StoreError, RecordImportError
-        raise HallError(f"{where}: {exc}", "conflict") from None
+        raise HallError(str(exc), "conflict") from None
 
 
 def north_confirm(
