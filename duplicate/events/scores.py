@@ -259,23 +259,29 @@ def match_boards(engine: Engine, event: str, round_no: int, table: int) -> list[
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        f = _load_field(session, ev)
         rnd, m = _find_match(session, ev, round_no, table)
-        boards = _round_board_set(session, ev, rnd)
-        scored, _ = _round_scores(session, ev, f, rnd, strict=False)
-        sm = next(s for s in scored if s.info.table == table)
-        stored = _stored_rooms(session, rnd)
-        rows = []
-        for r, b in zip(sm.results, sm.score.boards, strict=True):
-            status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
-            swing = b.swing
-            if b.status is BoardStatus.CONCEDED:
-                status = "conceded"  # a ruling: the rooms need no result
-            elif not all((m.id, r.board, room) in stored for room in ROOMS):
-                status, swing = "not in yet", None  # no result, not marked unfinished
-            lv, leader = boards[r.board].level, boards[r.board].leader
-            rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))
-        return rows
+        return _match_rows(session, ev, _load_field(session, ev), rnd, m)
+
+
+def _match_rows(
+    session: Session, ev: models.Event, f: _Field, rnd: models.EventRound, m: models.EventMatch
+) -> list[BoardRow]:
+    """:func:`match_boards` in the caller's transaction (the hall service's public pages)."""
+    boards = _round_board_set(session, ev, rnd)
+    scored, _ = _round_scores(session, ev, f, rnd, strict=False)
+    sm = next(s for s in scored if s.info.table == m.table_no)
+    stored = _stored_rooms(session, rnd)
+    rows = []
+    for r, b in zip(sm.results, sm.score.boards, strict=True):
+        status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
+        swing = b.swing
+        if b.status is BoardStatus.CONCEDED:
+            status = "conceded"  # a ruling: the rooms need no result
+        elif not all((m.id, r.board, room) in stored for room in ROOMS):
+            status, swing = "not in yet", None  # no result, not marked unfinished
+        lv, leader = boards[r.board].level, boards[r.board].leader
+        rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))
+    return rows
 
 
 def _stored_rooms(session: Session, rnd: models.EventRound) -> set[tuple[int, int, str]]:

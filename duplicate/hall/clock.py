@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate import models
-from duplicate.db import check_schema, session_scope
+from duplicate.db import session_scope
 from duplicate.hall.base import Arrival, Clock, HallError, utc, utc_or_none
 from duplicate.hall.rows import (
     boards_of,
@@ -39,6 +39,7 @@ from duplicate.hall.rows import (
     log,
     make_clock,
     matches,
+    ready,
     round_row,
     who,
 )
@@ -72,7 +73,7 @@ def start_round(
         raise HallError(
             f"the warning ({warning_minutes} min) is longer than the round ({minutes} min)"
         )
-    check_schema(engine)
+    ready(engine)
     try:
         with session_scope(engine) as session:
             ev = event_row(session, event)
@@ -102,7 +103,7 @@ def start_round(
 def round_clock(engine: Engine, event: str, round_no: int, now: datetime | None = None) -> Clock:
     """The round's clock at ``now`` (``not_started`` before the director starts it)."""
     at = utc(now)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -147,7 +148,7 @@ def check_in(
     first time stands)."""
     at = utc(now)
     by, _ = who(by, "check-in", "checking a team in")
-    check_schema(engine)
+    ready(engine)
     for attempt in (1, 2):
         try:
             with session_scope(engine) as session:
@@ -188,7 +189,7 @@ def arrivals(
 ) -> list[Arrival]:
     """Every team of the round (table order, the bye last): checked in when, how late."""
     at = utc(now)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)

@@ -23,7 +23,7 @@ from datetime import datetime
 from sqlalchemy import Engine, select, update
 
 from duplicate import models, store
-from duplicate.db import check_schema, session_scope
+from duplicate.db import session_scope
 from duplicate.errors import DuplicateError
 from duplicate.events import correct_result
 from duplicate.events.base import _rules
@@ -41,6 +41,7 @@ from duplicate.hall.rows import (
     make_clock,
     match_row,
     matches,
+    ready,
     report_of,
     round_row,
     who,
@@ -52,7 +53,7 @@ from duplicate.scoring import check_result
 
 def round_status(engine: Engine, event: str, round_no: int) -> list[RoomStatus]:
     """Every table and room of the round, board by board (the desk's live view)."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -61,7 +62,7 @@ def round_status(engine: Engine, event: str, round_no: int) -> list[RoomStatus]:
 
 def disputes(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
     """The open disputes of the event (or of one round), oldest first."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         h, r = models.HallReport, models.EventRound
@@ -95,7 +96,7 @@ def settle_dispute(
     if unfinished is not None and not unfinished.strip():
         raise HallError("an unfinished board needs its reason")
     at = utc(None)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         row = session.get(models.HallReport, report_id)
@@ -146,7 +147,7 @@ def close_round(
     window starts. Closing a closed round returns its clock."""
     at = utc(now)
     by, _ = who(by, "close", "closing a round")
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -188,7 +189,7 @@ def publish_round(
     """Publish (公示) the closed round; publishing again returns its clock."""
     at = utc(now)
     by, _ = who(by, "publish", "publishing a round")
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -217,7 +218,7 @@ def director_correct(
     who, when, why)."""
     by, reason = who(by, reason, "a correction")
     check_room(room)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)

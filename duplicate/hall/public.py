@@ -21,11 +21,17 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from duplicate import models
-from duplicate.db import check_schema, session_scope
+from duplicate.db import session_scope
 from duplicate.errors import DuplicateError
-from duplicate.events import event_standings, match_boards
+from duplicate.events.field import _load_field
 from duplicate.events.release import _released
-from duplicate.events.scores import _adjustments, _stored_rooms
+from duplicate.events.scores import (
+    _adjustments,
+    _complete_rounds,
+    _match_rows,
+    _standings,
+    _stored_rooms,
+)
 from duplicate.hall.base import DrawRow, HallError, LiveStandings, MatchBoard, PublicMatch
 from duplicate.hall.rows import (
     boards_of,
@@ -34,6 +40,7 @@ from duplicate.hall.rows import (
     hall_round,
     match_row,
     matches,
+    ready,
     round_row,
     seating,
 )
@@ -41,7 +48,7 @@ from duplicate.hall.rows import (
 
 def draw(engine: Engine, event: str, round_no: int) -> list[DrawRow]:
     """Who plays whom at which table, and who sits where in each room."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -50,7 +57,7 @@ def draw(engine: Engine, event: str, round_no: int) -> list[DrawRow]:
 
 def results_version(engine: Engine, event: str) -> str:
     """A short string that changes whenever the event's results may have (see the module)."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         return _version(session, ev)
@@ -89,19 +96,19 @@ def _published(session: Session, rnd: models.EventRound) -> bool:
 
 
 def live_standings(engine: Engine, event: str) -> LiveStandings:
-    """The library's standings after the last complete round, provisional or not, with
-    the version they were read at (read before them: a change in between only makes the
-    client read again)."""
-    check_schema(engine)
+    """The library's standings (``events.event_standings``: after the last complete
+    round, every tie-break) read in one transaction with their version, provisional while
+    a round they count is not published."""
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         version = _version(session, ev)
-    try:
-        rows, through = event_standings(engine, event)
-    except DuplicateError as exc:
-        raise HallError(str(exc)) from None
-    with session_scope(engine) as session:
-        ev = event_row(session, event)
+        f = _load_field(session, ev)
+        try:
+            through = _complete_rounds(session, ev, f)
+            rows = _standings(session, ev, f, through)
+        except DuplicateError as exc:
+            raise HallError(str(exc)) from None
         rounds = session.scalars(
             select(models.EventRound).where(
                 models.EventRound.event_id == ev.id, models.EventRound.number <= through
@@ -131,7 +138,7 @@ def _released_set(session: Session, ev: models.Event, rnd: models.EventRound) ->
 def board_released(engine: Engine, event: str, round_no: int, board: int) -> bool:
     """Whether players may see the board's hands and records (every table has it in, or
     the director released it)."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -141,7 +148,7 @@ def board_released(engine: Engine, event: str, round_no: int, board: int) -> boo
 
 def current_round(engine: Engine, event: str) -> int | None:
     """The highest round with boards assigned (``None``: none yet)."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         return session.scalar(
@@ -152,27 +159,27 @@ def current_round(engine: Engine, event: str) -> int | None:
 
 
 def public_match(engine: Engine, event: str, round_no: int, table: int) -> PublicMatch:
-    """A match board by board: each room's result and team X's swing for released boards
-    (``None`` otherwise), the running swing total, and whether it is provisional."""
-    check_schema(engine)
+    """A match board by board (``events.match_boards``): each room's result and team X's
+    swing for released boards (``None``, status ``hidden``, otherwise), the swing total of
+    what is shown, whether it is provisional, and who forfeited it, if anyone."""
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
         m = match_row(session, ev, rnd, table)
         x, y, open_, closed = seating(session, m)
-        released = _released_set(session, ev, rnd) if boards_of(ev, rnd) else frozenset()
+        rows = []
+        released: frozenset[int] = frozenset()
+        if boards_of(ev, rnd):
+            released = _released_set(session, ev, rnd)
+            try:
+                rows = _match_rows(session, ev, _load_field(session, ev), rnd, m)
+            except DuplicateError as exc:
+                raise HallError(str(exc)) from None
         provisional = not _published(session, rnd)
-        name, has_boards = ev.name, bool(boards_of(ev, rnd))
         _, forfeits = _adjustments(session, rnd, [m])
-        forfeit = None
-        if m.id in forfeits:
-            forfeit = {"x": x, "y": y}.get(forfeits[m.id], f"{x}, {y}")
-    rows = []
-    if has_boards:
-        try:
-            rows = match_boards(engine, event, round_no, table)
-        except DuplicateError as exc:
-            raise HallError(str(exc)) from None
+        forfeit = {"x": x, "y": y}.get(forfeits[m.id], f"{x}, {y}") if m.id in forfeits else None
+        name = ev.name
     boards = [
         MatchBoard(r.board, r.open_ns, r.closed_ns, r.swing, r.status)
         if r.board in released

@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate import models, store
-from duplicate.db import check_schema, session_scope
+from duplicate.db import session_scope
 from duplicate.errors import DuplicateError
 from duplicate.events.base import _current, _round_board_set, _rules
 from duplicate.events.imports import _Importer, prepare_text
@@ -45,6 +45,7 @@ from duplicate.hall.rows import (
     hall_round,
     make_clock,
     match_row,
+    ready,
     report_of,
     room_of,
     round_row,
@@ -84,7 +85,7 @@ def parse_finish(finish: str, rules: Ruleset) -> tuple[str, Preview]:
 
 def preview_finish(engine: Engine, event: str, finish: str) -> Preview:
     """The result ``finish`` implies under the event's rules (side, levels, double down)."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         return parse_finish(finish, _rules(event_row(session, event)))[1]
 
@@ -168,7 +169,7 @@ def west_report(
     when it says what the live one says. See the module's docstring for the refusals."""
     unfinished, correction = _validate(grant, finish, unfinished, correction)
     at = utc(now)
-    check_schema(engine)
+    ready(engine)
     for attempt in range(3):
         try:
             return _report_once(engine, grant, board, finish, unfinished, record, correction, at)
@@ -346,7 +347,7 @@ def north_confirm(
     """North confirms West's report: it counts (written to the store). Confirming a
     confirmed report again returns it unchanged."""
     at = utc(now)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev, rnd, row = _own_report(session, grant, board, report_id)
         if row.state == "confirmed":
@@ -383,7 +384,7 @@ def north_dispute(
     note = (note or "").strip()
     if not note or len(note) > MAX_NOTE:
         raise HallError(f"a dispute needs a note (at most {MAX_NOTE} characters)")
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev, rnd, row = _own_report(session, grant, board, report_id)
         if row.state == "disputed" and row.dispute_note == note:
@@ -407,7 +408,7 @@ def table_view(engine: Engine, grant: Grant, now: datetime | None = None) -> Tab
     """What a token's holder sees: its table and room, the seating, every board's state
     (with the live report and the result that counts) and the round's clock."""
     at = utc(now)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, grant.event)
         rnd = round_row(session, ev, grant.round_no)

@@ -9,18 +9,36 @@ request must stay cheap in a hall of 200 tables.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from duplicate import models
+from duplicate.db import check_schema
 from duplicate.events.base import EventError, _round_boards
 from duplicate.events.log import checked, log_change
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
 
 #: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
 DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10
+
+
+_READY: weakref.WeakSet[Engine] = weakref.WeakSet()
+_READY_LOCK = threading.Lock()
+
+
+def ready(engine: Engine) -> None:
+    """``db.check_schema`` once per engine (a process's engine stays on one database):
+    reading the migration scripts costs tens of milliseconds, too much for every request
+    of a phone. A database migrated away under a running service is not supported."""
+    if engine in _READY:
+        return
+    check_schema(engine)
+    with _READY_LOCK:
+        _READY.add(engine)
 
 
 def event_row(session: Session, name: str) -> models.Event:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, select
 
 from duplicate import models, store
-from duplicate.db import check_schema, session_scope
+from duplicate.db import session_scope
 from duplicate.events.base import _rules
 from duplicate.events.results import _room
 from duplicate.hall.base import CATEGORIES, EFFECTS, HallError, Ruling, utc
@@ -28,6 +28,7 @@ from duplicate.hall.rows import (
     event_row,
     log,
     match_row,
+    ready,
     round_row,
     team_names,
     who,
@@ -70,7 +71,7 @@ def record_ruling(
     if room is not None:
         check_room(room)
     at = utc(None)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -129,7 +130,7 @@ def record_ruling(
 
 def rulings(engine: Engine, event: str, round_no: int | None = None) -> list[Ruling]:
     """The event's rulings (or one round's), oldest first."""
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         h, r = models.HallRuling, models.EventRound

@@ -19,7 +19,7 @@ from datetime import datetime
 from sqlalchemy import Engine, select, update
 
 from duplicate import models
-from duplicate.db import check_schema, session_scope
+from duplicate.db import session_scope
 from duplicate.hall.base import ROLES, Grant, HallError, TableCard, utc
 from duplicate.hall.rows import (
     boards_of,
@@ -27,6 +27,7 @@ from duplicate.hall.rows import (
     hall_round,
     log,
     matches,
+    ready,
     room_of,
     round_row,
     seating,
@@ -49,7 +50,7 @@ def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[Tab
     if not by or not by.strip():
         raise HallError("issuing table cards needs who does it")
     now = utc(None)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
@@ -110,7 +111,7 @@ def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
     if not token or len(token) > MAX_TOKEN:
         raise HallError("unknown table token", "forbidden")
     digest = token_hash(token)
-    check_schema(engine)
+    ready(engine)
     with session_scope(engine) as session:
         t = models.HallToken
         row = session.execute(
