@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, select, update
 
 from duplicate import events, hall, models
 from duplicate.db import session_scope
@@ -316,13 +316,17 @@ def test_a_round_run_from_the_desk(client: TestClient) -> None:
                              warning_minutes="5", correction_minutes="10")
     assert "started already" in msg
 
-    # seven minutes pass (the stored start moves back), the late team checks in
+    # seven minutes pass (the stored start and check-ins move back), the late team checks in
     with session_scope(engine) as session:
         session.execute(update(models.HallRound).values(
             started_at=clock.started_at - timedelta(minutes=7)))
+        for row in session.scalars(select(models.HallCheckin)):
+            row.checked_in_at -= timedelta(minutes=7)
     status, page, msg = post(client, f"{base}/checkin", csrf=csrf, team=late_team)
     arrival = {a.team: a for a in hall.arrivals(engine, EV, 1)}[late_team]
     assert arrival.status == "concedes" and 7 <= arrival.minutes_late < 8
+    assert {a.status for a in hall.arrivals(engine, EV, 1) if a.team != late_team} == \
+        {"on_time"}
     row = re.search(rf'<tr data-team="{late_team}" data-status="concedes">(.*?)</tr>', page,
                     re.S)
     assert row and "Rule: concedes the first board" in row.group(1)
