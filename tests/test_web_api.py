@@ -256,3 +256,26 @@ def finish_round(h: Hall) -> None:
                 r = h.report(table, room, board, finish="N E W")
                 assert r.status_code == 201, r.text
                 assert h.confirm(table, room, r.json()["id"]).status_code == 200
+
+
+def test_a_play_record_comes_with_the_report_and_counts(hall_round: Hall) -> None:
+    from duplicate.events import prepare_text
+
+    h = hall_round
+    texts = events.bot_records(h.engine, EVENT, 1)
+    prepared = prepare_text(texts[0], "table1.gdn")
+    rec = next(p for p in prepared if p.tags["Board"] == "1" and p.tags["Room"].lower() == "open")
+    assert rec.ns_result is not None and rec.finish is not None
+    order = {3: "N S", 2: "N E S", 1: "N E W", -1: "E N W", -2: "E N S", -3: "E W"}
+    finish, wrong = order[rec.ns_result], order[-rec.ns_result]
+    before = snapshot(h.engine)
+    refused(h.report(1, "open", 1, finish=wrong, record=rec.text), 422)  # says another result
+    refused(h.report(1, "closed", 1, finish=finish, record=rec.text), 422)  # another room
+    assert snapshot(h.engine) == before
+    r = h.report(1, "open", 1, finish=finish, record=rec.text)
+    assert r.status_code == 201, r.text
+    assert r.json()["has_record"] is True
+    assert h.confirm(1, "open", r.json()["id"]).status_code == 200
+    assert room_result(h.engine, 1, 1, "open") == rec.ns_result
+    last = events.room_history(h.engine, EVENT, 1, 1, 1, "open")[-1]
+    assert last.new.record_hash is not None
