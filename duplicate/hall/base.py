@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from duplicate.errors import DuplicateError
+from duplicate.i18n import translator
 from duplicate.standings import StandingRow
 
 #: What a table token may do: West reports, North confirms or disputes.
@@ -226,13 +227,22 @@ class Preview:
     levels: int
     double_down: bool
 
+    def describe(self, lang: str | None = None) -> str:
+        """In words, in ``lang`` (``en``/``zh``): e.g. "N–S +2 (1st and 3rd out)"."""
+        t = translator(lang)
+        kind = (
+            "double_down" if self.double_down else {2: "third", 1: "last"}.get(self.levels, "third")
+        )
+        return t(f"hall.preview.{kind}", side=t(f"side.{self.side}"), levels=self.levels)
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
+        """JSON form (``text``: :meth:`describe` in English)."""
         return {
             "ns_result": self.ns_result,
             "side": self.side,
             "levels": self.levels,
             "double_down": self.double_down,
+            "text": self.describe("en"),
         }
 
 
