@@ -17,7 +17,19 @@ was. The modules, by responsibility:
 * :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
-  boards are released, and the cheap ``results_version`` (the standings' ETag).
+  boards are released, and the cheap ``results_version`` (the standings' ETag);
+* :mod:`~duplicate.hall.rows` and :mod:`~duplicate.hall.status`: lookups inside a
+  transaction, and the state of every board of a table and room.
+
+Storage (``duplicate.models``, migration ``0007``): ``hall_rounds`` (the clock),
+``hall_tokens`` (SHA-256 of each token), ``hall_checkins``, ``hall_reports`` (West's
+reports; a unique key on (round, table, room, board, live) keeps at most one live report
+per board and room, under concurrency too) and ``hall_rulings``. A report is not a result:
+it counts once North confirms it (or the director settles it), when it is written to the
+store (``duplicate.store``'s log: who, when, why) through the library's own paths. Scores
+and standings stay the library's (``duplicate.events``), which honour conceded boards and
+forfeits from ``hall_rulings``. Nothing is kept in memory between calls but the fact that
+an engine's schema was checked, so any number of workers can serve the same hall.
 """
 
 from __future__ import annotations
