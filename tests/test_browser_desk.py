@@ -226,6 +226,7 @@ def _run_round(page: Any, base: str, engine: Engine) -> None:
     assert flash(page) == "Ruling recorded (table 1)."
     (ruling,) = hall.rulings(engine, EV, 1)
     assert (ruling.category, ruling.effect, ruling.team) == ("late", "conceded", late)
+    assert page.locator("#arrivals button.rule-late").count() == 0  # ruled once only
 
     # the tables report; the live grid follows them without a reload
     disputed = None
@@ -279,6 +280,13 @@ def _run_round(page: Any, base: str, engine: Engine) -> None:
         page.goto(base + "/desk/login")
         assert no_sideways_scroll(page)
         shoot(page, f"desk_login_{suffix}")
+    # in Chinese on the phone: Guandan's words, nothing past the edge
+    page.goto(base + pages["desk_round"] + "?lang=zh")
+    for word in ("签到", "争议", "判罚", "结束本轮", "公示", "更正", "导出", "已公示"):
+        assert page.locator(f"text={word}").count() >= 1, word
+    assert no_sideways_scroll(page)
+    shoot(page, "desk_round_zh_phone")
+    page.goto(base + pages["desk_round"] + "?lang=en")
     # the printable cards on a phone too (issued again: the old ones are void)
     page.goto(base + "/desk/e/Autumn%20Cup/round/2/cards")
     page.goto(base + pages["desk_cards_issue"])

@@ -480,3 +480,47 @@ def test_a_forged_flash_cookie_is_ignored(client: TestClient) -> None:
         client.cookies.set("guandan_desk_flash", value, path="/desk")
         page = client.get("/desk")
         assert page.status_code == 200 and flash_of(page.text) == ""
+
+
+def test_unknown_events_and_rounds_are_404_and_a_round_without_boards_says_so(
+    client: TestClient,
+) -> None:
+    csrf = login(client)
+    make_event(client, csrf)
+    for path in ("/desk/e/Nope", "/desk/e/Nope/round/1", f"/desk/e/{EVQ}/round/9",
+                 f"/desk/e/{EVQ}/round/9/cards", f"/desk/e/{EVQ}/round/9/live"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+    status, page, msg = post(client, f"/desk/e/{EVQ}/pair", csrf=csrf)
+    assert msg == "Round 2 paired."
+    page = client.get(f"/desk/e/{EVQ}/round/2").text
+    assert "Assign the round&#39;s boards first." in page and 'id="status-grid"' not in page
+    before = snapshot(engine_of(client))
+    status, page, msg = post(client, f"/desk/e/{EVQ}/round/2/cards", csrf=csrf)
+    assert status == 303 and msg.startswith("Refused, nothing changed:") and "/t/" not in page
+    status, page, msg = post(client, f"/desk/e/{EVQ}/round/2/start", csrf=csrf, minutes="50",
+                             warning_minutes="5", correction_minutes="10")
+    assert "no boards" in msg
+    assert snapshot(engine_of(client)) == before
+
+
+def test_the_cards_template_needs_nothing_of_a_request(client: TestClient) -> None:
+    """``guandan event table-cards`` renders desk_cards.html for a request of no one."""
+    from starlette.requests import Request
+
+    from web.cards import card_context
+    from web.render import page
+
+    csrf = login(client)
+    make_event(client, csrf)
+    cards = hall.issue_tokens(engine_of(client), EV, 1, "director")
+    scope = {"type": "http", "method": "GET", "path": "/x", "root_path": "", "scheme": "http",
+             "server": ("localhost", 80), "headers": [], "query_string": b"lang=zh"}
+    text = bytes(page(Request(scope), "desk_cards.html",
+                      **card_context(cards, "https://hall.example.org")).body).decode()
+    assert text.count('<section class="tcard"') == 4 and text.count("<svg") == 8
+    assert text.count("西家报分 / West reports") == 4 and "第1桌" in text
+    for card in cards:
+        assert f"https://hall.example.org/t/{card.report_token}" in text
+        assert f"https://hall.example.org/t/{card.confirm_token}" in text
+        assert card.seats.north in text and card.seats.west in text
