@@ -116,7 +116,7 @@ def test_serve_answers_shares_sessions_and_hides_tokens(
         assert r.status_code == 303
         for _ in range(20):
             assert client.get(f"/api/events/{EV}/rounds/1/status").status_code == 200
-        assert client.get(f"{base}/").status_code in (200, 404)
+        assert client.get(f"{base}/").status_code == 200  # the public pages too
     text = log.read_text()
     assert "/api/table/…/reports" in text
     assert all(c["report_token"] not in text and c["confirm_token"] not in text for c in cards)

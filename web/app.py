@@ -114,22 +114,6 @@ def install_log_filter() -> None:
         logger.addFilter(TokenLogFilter())
 
 
-def _page_routers() -> list[Any]:
-    """The page routers of :mod:`web.pages` (table and public: H3; desk: H4)."""
-    import importlib
-
-    found = []
-    for name in ("web.pages.table", "web.pages.public", "web.pages.desk"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name not in (name, "web.pages"):
-                raise
-            continue
-        found.append(module.router)
-    return found
-
-
 def pool_options(db_url: str) -> dict[str, Any]:
     """The engine's connection pool: on a server database, up to 30 connections a worker
     (FastAPI runs up to 40 requests at once in its thread pool; two workers stay well
@@ -142,6 +126,7 @@ def pool_options(db_url: str) -> dict[str, Any]:
 def create_app(settings: Settings) -> FastAPI:
     """The service on ``settings``' database (one engine, kept on ``app.state``)."""
     from web import api, api_director, auth
+    from web.pages import desk, public, table
 
     app = FastAPI(
         title="Guandan tournament hall",
@@ -158,12 +143,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(api.router)
     app.include_router(api_director.router)
     app.include_router(auth.router)
-    for router in _page_routers():
-        app.include_router(router)
+    for pages in (table, public, desk):  # H3's table and public pages, H4's desk
+        app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"
-    if hall_static.is_dir():
-        app.mount("/static/hall", StaticFiles(directory=hall_static), name="hall_static")
+    app.mount("/static/hall", StaticFiles(directory=hall_static), name="hall_static")
     app.mount("/static", StaticFiles(directory=duplicate_static), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     install_log_filter()
