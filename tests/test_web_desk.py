@@ -524,3 +524,38 @@ def test_the_cards_template_needs_nothing_of_a_request(client: TestClient) -> No
         assert f"https://hall.example.org/t/{card.report_token}" in text
         assert f"https://hall.example.org/t/{card.confirm_token}" in text
         assert card.seats.north in text and card.seats.west in text
+
+
+def test_boards_from_an_uploaded_seed_file_then_from_the_stored_set(client: TestClient) -> None:
+    csrf = login(client)
+    engine = engine_of(client)
+    events.create_event(engine, "Upload Cup", fmt="rr", rounds=3, boards_per_round=2,
+                        teams=TEAMS)
+    events.pair_round(engine, "Upload Cup")
+    r = client.post("/desk/e/Upload%20Cup/boards", data={"csrf": csrf, "round_no": "1"},
+                    files={"seed_file": ("cup.seed", SEED.encode(), "application/json")},
+                    follow_redirects=True)
+    assert flash_of(r.text) == "Round 1: boards 1 to 2 of set Upload Cup boards."
+    assert SECRET.hex() not in r.text  # the secret is never shown back
+    events.pair_round(engine, "Upload Cup")
+    page = client.get("/desk/e/Upload%20Cup").text
+    assert '<option value="Upload Cup boards" selected>' in page
+    assert '<option value="2" selected>' in page  # the round without boards
+    status, page, msg = post(client, "/desk/e/Upload%20Cup/boards", csrf=csrf, round_no="2",
+                             set_name="Upload Cup boards")
+    assert msg == "Round 2: boards 3 to 4 of set Upload Cup boards."
+    assert events.get_round(engine, "Upload Cup", 2).boards == (3, 4)
+    # another seed file for the same event is refused, the round's boards stay
+    other = seed_file_bytes(bytes(32)).decode()
+    status, page, msg = post(client, "/desk/e/Upload%20Cup/boards", csrf=csrf, round_no="2",
+                             seed_text=other)
+    assert msg.startswith("Refused, nothing changed:") and "another seed file" in msg
+    assert events.get_round(engine, "Upload Cup", 2).boards == (3, 4)
+
+
+def test_a_long_refusal_still_fits_its_cookie() -> None:
+    from web.pages.desk import FLASH, redirect
+
+    r = redirect("/desk", ("desk.flash.refused", {"message": "队名太长" * 2000}), error=True)
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(f"{FLASH}=") and len(cookie) < 4000

@@ -47,8 +47,8 @@ router = APIRouter(include_in_schema=False)
 
 #: The cookie that carries one message from a form's handler to the page it redirects to.
 FLASH = "guandan_desk_flash"
-#: A flash never grows past this (a cookie stays well under the browsers' 4 KiB).
-FLASH_MAX = 1500
+#: A flash's message is cut there (even in Chinese, the cookie stays under 4 KiB).
+FLASH_MAX = 600
 
 #: What a handler tells the page after it: a catalogue key and its values. A value that is
 #: ``{"t": key}`` is itself translated in the page's language.
@@ -98,28 +98,13 @@ def int_of(value: str | None, field: str, required: bool = False) -> int | None:
         raise DeskInput("desk.error.number", field={"t": field}, value=text[:40]) from None
 
 
-def result_of(value: str | None) -> int | None:
-    """A room result as N–S sees it: ``-2`` / ``+1`` / ``0``, or as records write it
-    (``NS +2``, ``EW +1``: :func:`duplicate.events.parse_result`)."""
-    text = text_of(value)
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return events.parse_result(text)
-
-
 # --- flash messages and redirects ---------------------------------------------------------
 
 
 def _encode_flash(key: str, values: dict[str, Any], error: bool) -> str:
-    data = {"k": key, "v": values, "e": error}
-    raw = json.dumps(data, ensure_ascii=False)
-    if len(raw) > FLASH_MAX:  # a very long library message: keep its start
-        message = str(values.get("message", ""))[: FLASH_MAX // 2] + "…"
-        raw = json.dumps({"k": key, "v": {**values, "message": message}, "e": error},
-                         ensure_ascii=False)
+    if "message" in values:  # a very long library message: its start
+        values = {**values, "message": str(values["message"])[:FLASH_MAX]}
+    raw = json.dumps({"k": key, "v": values, "e": error}, ensure_ascii=False)
     return base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii")
 
 

@@ -30,7 +30,6 @@ from web.pages.desk import (
     act,
     event_url,
     int_of,
-    result_of,
     show,
     text_of,
     to_login,
@@ -40,6 +39,18 @@ router = APIRouter(include_in_schema=False)
 
 #: How often the round's page polls the live status (milliseconds).
 POLL_MS = 10_000
+
+
+def result_of(value: str | None) -> int | None:
+    """A room result as N–S sees it: ``-2`` / ``+1`` / ``0``, or as records write it
+    (``NS +2``, ``EW +1``: :func:`duplicate.events.parse_result`)."""
+    text = text_of(value)
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return events.parse_result(text)
 
 
 def round_url(event: str, round_no: int, tail: str = "") -> str:
