@@ -388,6 +388,10 @@ def test_a_round_run_from_the_desk(client: TestClient) -> None:
     assert msg == "Round 1 published."
     assert hall.round_clock(engine, EV, 1).phase == "published"
     assert f'href="/api/events/{EVQ}/rounds/1/export"' in page
+    for link in re.findall(r'href="(/(?:api|e)/[^"]+)"', page):
+        assert client.get(html.unescape(link)).status_code == 200, link
+    export = client.get(f"/api/events/{EVQ}/rounds/1/export")
+    assert export.status_code == 200
 
     # a director's correction, logged with who and why
     before = len(events.list_corrections(engine, EV))
