@@ -332,3 +332,26 @@ def test_create_event_teams_pairing_and_boards_refusals(hall_round: Hall) -> Non
     assert r.status_code == 201 and r.json()["pairs"] == [["e", "f"], ["g", "h"]]
     r = h.client.post("/api/events/Second%20Cup/rounds", headers=BEARER, json={})
     assert r.status_code == 201 and len(r.json()["matches"]) == 1
+
+
+def test_standings_are_computed_once_per_results_version(
+    hall_round: Hall, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = hall_round
+    computed: list[str] = []
+    real = hall.live_standings
+
+    def counting(engine: Any, event: str) -> Any:
+        computed.append(event)
+        return real(engine, event)
+
+    monkeypatch.setattr(hall, "live_standings", counting)
+    first = h.client.get(f"/api/events/{EV}/standings")
+    second = h.client.get(f"/api/events/{EV}/standings")
+    assert first.json() == second.json() and first.headers["etag"] == second.headers["etag"]
+    assert len(computed) == 1  # the second poll was served from this worker's cache
+    finish_round(h)
+    assert h.director("POST", "/rounds/1/close").status_code == 200
+    third = h.client.get(f"/api/events/{EV}/standings")
+    assert len(computed) == 2 and third.headers["etag"] != first.headers["etag"]
+    assert third.json()["through"] == 1 and third.json() != first.json()

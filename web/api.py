@@ -10,7 +10,9 @@ call (one transaction); the library decides, this module only translates.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Response
 from sqlalchemy import Engine
@@ -54,8 +56,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
-EventName = Path(min_length=1, max_length=200, description="The event's name.")
-RoundNo = Path(ge=1, le=10_000, description="The round's number.")
+#: Path parameters (``Annotated``: each use gets its own copy of the FieldInfo).
+EventName = Annotated[str, Path(min_length=1, max_length=200, description="The event's name.")]
+RoundNo = Annotated[int, Path(ge=1, le=10_000, description="The round's number.")]
+#: Standings answers kept per worker, by (event, results version): a cache, not state.
+STANDINGS_CACHE = 64
 
 
 # --- events -------------------------------------------------------------------------------
@@ -109,20 +114,20 @@ def list_events(request: Request) -> list[EventSummary]:
 
 
 @router.get("/events/{event}", response_model=EventOut, tags=["public"])
-def get_event(request: Request, event: str = EventName) -> EventOut:
+def get_event(request: Request, event: EventName) -> EventOut:
     """An event: settings, teams, the rounds paired so far."""
     return event_out(engine_of(request), event)
 
 
 @router.get("/events/{event}/rounds/{n}/draw", response_model=list[DrawRowOut],
             tags=["public"])
-def get_draw(request: Request, event: str = EventName, n: int = RoundNo) -> list[DrawRowOut]:
+def get_draw(request: Request, event: EventName, n: RoundNo) -> list[DrawRowOut]:
     """Who plays whom at which table, and how each room is seated."""
     return [out(DrawRowOut, row) for row in hall.draw(engine_of(request), event, n)]
 
 
 @router.get("/events/{event}/rounds/{n}/clock", response_model=ClockOut, tags=["public"])
-def get_clock(request: Request, event: str = EventName, n: int = RoundNo) -> ClockOut:
+def get_clock(request: Request, event: EventName, n: RoundNo) -> ClockOut:
     """The round's clock: phase, start, end, 5-minute warning, correction window."""
     return out(ClockOut, hall.round_clock(engine_of(request), event, n))
 
@@ -132,25 +137,62 @@ def get_clock(request: Request, event: str = EventName, n: int = RoundNo) -> Clo
     responses={304: {"description": "Not modified since the ETag sent in If-None-Match"}},
 )
 def get_standings(
-    request: Request, response: Response, event: str = EventName,
+    request: Request, response: Response, event: EventName,
     if_none_match: str | None = Header(None),
 ) -> Any:
     """Live standings with the event's tie-breaks; provisional while a counted round is
     not published. ETag: the results' version (poll with If-None-Match, 304 when the same)."""
     engine = engine_of(request)
-    etag = f'"{hall.results_version(engine, event)}"'
+    version = hall.results_version(engine, event)
+    etag = f'"{version}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
-        return Response(status_code=304, headers={"ETag": etag, "Cache-Control": "no-cache"})
-    standings = hall.live_standings(engine, event)
-    response.headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
-    response.headers["Cache-Control"] = "no-cache"
-    return out(StandingsOut, standings)
+        return Response(status_code=304, headers=headers)
+    cached = _cached_standings(request, event, version)
+    if cached is None:
+        standings = hall.live_standings(engine, event)
+        cached = out(StandingsOut, standings)
+        _cache_standings(request, event, standings.version, cached)
+        headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
+    response.headers.update(headers)
+    return cached
+
+
+_cache_lock = threading.Lock()
+
+
+def _cache_of(request: Request) -> OrderedDict[tuple[str, str], StandingsOut]:
+    """This worker's standings cache (on the application; created on first use)."""
+    with _cache_lock:
+        cache = getattr(request.app.state, "standings_cache", None)
+        if cache is None:
+            cache = request.app.state.standings_cache = OrderedDict()
+        return cache
+
+
+def _cached_standings(request: Request, event: str, version: str) -> StandingsOut | None:
+    """The standings computed before at exactly this results version, if this worker has
+    them (the version changes with every result, ruling, clock or publish: never stale)."""
+    cache = _cache_of(request)
+    with _cache_lock:
+        found = cache.get((event, version))
+        if found is not None:
+            cache.move_to_end((event, version))
+        return found
+
+
+def _cache_standings(request: Request, event: str, version: str, value: StandingsOut) -> None:
+    cache = _cache_of(request)
+    with _cache_lock:
+        cache[(event, version)] = value
+        while len(cache) > STANDINGS_CACHE:
+            cache.popitem(last=False)
 
 
 @router.get("/events/{event}/rounds/{n}/tables/{t}", response_model=PublicMatchOut,
             tags=["public"])
 def get_match(
-    request: Request, event: str = EventName, n: int = RoundNo, t: int = Path(ge=1, le=10_000)
+    request: Request, event: EventName, n: RoundNo, t: int = Path(ge=1, le=10_000)
 ) -> PublicMatchOut:
     """A match board by board (each room's N-S result, the swing); provisional until the
     round is published."""
@@ -159,7 +201,7 @@ def get_match(
 
 @router.get("/events/{event}/rounds/{n}/boards/{b}", response_model=BoardOut, tags=["public"])
 def get_board(
-    request: Request, event: str = EventName, n: int = RoundNo, b: int = Path(ge=1, le=10_000)
+    request: Request, event: EventName, n: RoundNo, b: int = Path(ge=1, le=10_000)
 ) -> BoardOut:
     """A board's deal and every table's two rooms, once every table has it in (403 before;
     the director sees it at once)."""

@@ -73,7 +73,7 @@ def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
 
 @router.post("/events/{event}/teams", response_model=TeamOut, status_code=201)
 @retry_races
-def add_team(request: Request, by: DirectorName, body: TeamIn, event: str = EventName) -> TeamOut:
+def add_team(request: Request, by: DirectorName, body: TeamIn, event: EventName) -> TeamOut:
     """Enter a team (before the first round is paired)."""
     name, players = _team(body.name, body.players)
     pairs = (
@@ -86,7 +86,7 @@ def add_team(request: Request, by: DirectorName, body: TeamIn, event: str = Even
 @router.post("/events/{event}/rounds", response_model=RoundOut, status_code=201)
 @retry_races
 def pair_round(
-    request: Request, by: DirectorName, body: PairIn | None = None, event: str = EventName,
+    request: Request, by: DirectorName, event: EventName, body: PairIn | None = None,
 ) -> RoundOut:
     """Pair the next round (Swiss or round robin, as the event says) and seat it."""
     lineups = dict(body.lineups) if body is not None else {}
@@ -96,7 +96,7 @@ def pair_round(
 @router.post("/events/{event}/rounds/{n}/boards", response_model=RoundOut)
 @retry_races
 def assign_boards(
-    request: Request, by: DirectorName, body: BoardsIn, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, body: BoardsIn, event: EventName, n: RoundNo,
 ) -> RoundOut:
     """Give the round its boards: a stored set, or the event's set from a seed file."""
     if (body.set_name is None) == (body.seed_file is None):
@@ -115,7 +115,7 @@ def assign_boards(
 @router.post("/events/{event}/rounds/{n}/cards", response_model=list[CardOut], status_code=201)
 @retry_races
 def issue_cards(
-    request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
 ) -> list[CardOut]:
     """Issue the round's table tokens (earlier ones become void): one card per table and
     room, with West's and North's URLs. The tokens are shown only here."""
@@ -127,8 +127,8 @@ def issue_cards(
 @router.post("/events/{event}/rounds/{n}/start", response_model=ClockOut)
 @retry_races
 def start_round(
-    request: Request, by: DirectorName, body: StartIn | None = None, event: str = EventName,
-    n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
+    body: StartIn | None = None,
 ) -> ClockOut:
     """Start the round's clock (50 minutes, warning 5 minutes before the end, by default)."""
     b = body or StartIn.model_validate({})
@@ -141,7 +141,7 @@ def start_round(
 @router.post("/events/{event}/rounds/{n}/checkins", response_model=ArrivalOut)
 @retry_races
 def check_in(
-    request: Request, by: DirectorName, body: CheckInIn, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, body: CheckInIn, event: EventName, n: RoundNo,
 ) -> ArrivalOut:
     """Check a team in (签到); again changes nothing."""
     return out(ArrivalOut, hall.check_in(engine_of(request), event, n, body.team, by))
@@ -149,7 +149,7 @@ def check_in(
 
 @router.get("/events/{event}/rounds/{n}/arrivals", response_model=list[ArrivalOut])
 def get_arrivals(
-    request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
 ) -> list[ArrivalOut]:
     """Every team of the round: checked in when, late by how much, what it costs."""
     return [out(ArrivalOut, a) for a in hall.arrivals(engine_of(request), event, n)]
@@ -157,7 +157,7 @@ def get_arrivals(
 
 @router.get("/events/{event}/rounds/{n}/status", response_model=list[RoomStatusOut])
 def get_status(
-    request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
 ) -> list[RoomStatusOut]:
     """Every table and room, every board: not in, reported, confirmed, disputed, ruled."""
     return [out(RoomStatusOut, r) for r in hall.round_status(engine_of(request), event, n)]
@@ -165,7 +165,7 @@ def get_status(
 
 @router.get("/events/{event}/disputes", response_model=list[ReportOut])
 def get_disputes(
-    request: Request, by: DirectorName, event: str = EventName, round_no: int | None = RoundQuery,
+    request: Request, by: DirectorName, event: EventName, round_no: int | None = RoundQuery,
 ) -> list[ReportOut]:
     """The disputed reports waiting for the director."""
     return [out(ReportOut, r) for r in hall.disputes(engine_of(request), event, round_no)]
@@ -174,7 +174,7 @@ def get_disputes(
 @router.post("/events/{event}/disputes/{report_id}/settle", response_model=ReportOut)
 @retry_races
 def settle(
-    request: Request, by: DirectorName, body: SettleIn, report_id: int, event: str = EventName,
+    request: Request, by: DirectorName, body: SettleIn, report_id: int, event: EventName,
 ) -> ReportOut:
     """Settle a dispute with a finishing order, an N-S result or 'unfinished' (logged)."""
     return out(ReportOut, hall.settle_dispute(
@@ -186,7 +186,7 @@ def settle(
 @router.post("/events/{event}/rounds/{n}/rulings", response_model=RulingOut, status_code=201)
 @retry_races
 def record_ruling(
-    request: Request, by: DirectorName, body: RulingIn, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, body: RulingIn, event: EventName, n: RoundNo,
 ) -> RulingOut:
     """Record a ruling (判罚): warning, violation, foul, late arrival or forfeit, and its
     effect (none, an assigned room result, a conceded board, a forfeited match)."""
@@ -199,7 +199,7 @@ def record_ruling(
 
 @router.get("/events/{event}/rulings", response_model=list[RulingOut])
 def get_rulings(
-    request: Request, by: DirectorName, event: str = EventName, round_no: int | None = RoundQuery,
+    request: Request, by: DirectorName, event: EventName, round_no: int | None = RoundQuery,
 ) -> list[RulingOut]:
     """Every ruling of the event (or of one round)."""
     return [out(RulingOut, r) for r in hall.rulings(engine_of(request), event, round_no)]
@@ -208,7 +208,7 @@ def get_rulings(
 @router.post("/events/{event}/rounds/{n}/close", response_model=ClockOut)
 @retry_races
 def close_round(
-    request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
 ) -> ClockOut:
     """Close and score the round (every board in, no dispute open); the correction
     window starts."""
@@ -218,7 +218,7 @@ def close_round(
 @router.post("/events/{event}/rounds/{n}/publish", response_model=ClockOut)
 @retry_races
 def publish_round(
-    request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
 ) -> ClockOut:
     """Publish (公示) a closed round: its results are no longer provisional."""
     return out(ClockOut, hall.publish_round(engine_of(request), event, n, by))
@@ -227,8 +227,8 @@ def publish_round(
 @router.post("/events/{event}/rounds/{n}/corrections", response_model=CorrectionOut)
 @retry_races
 def correct(
-    request: Request, by: DirectorName, body: CorrectionIn, event: str = EventName,
-    n: int = RoundNo,
+    request: Request, by: DirectorName, body: CorrectionIn, event: EventName,
+    n: RoundNo,
 ) -> CorrectionOut:
     """Set a room's N-S result on a board, at any time (logged with who and why)."""
     hall.director_correct(
@@ -245,7 +245,7 @@ def correct(
             responses={200: {"content": {"text/plain": {}},
                              "description": "The round's records as .gdn text"}})
 def export_round(
-    request: Request, by: DirectorName, event: str = EventName, n: int = RoundNo,
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
     unreleased: bool = Query(
         False, description="Also boards not every table has in (logged, with reason)."
     ),
@@ -267,7 +267,7 @@ def export_round(
 
 
 @router.get("/events/{event}/log", response_model=LogOut)
-def get_log(request: Request, by: DirectorName, event: str = EventName) -> LogOut:
+def get_log(request: Request, by: DirectorName, event: EventName) -> LogOut:
     """Every change of the event, oldest first: who, when, why."""
     engine = engine_of(request)
     results: list[dict[str, Any]] = events.list_corrections(engine, event)
