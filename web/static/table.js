@@ -57,7 +57,7 @@
       .then(function (res) {
         if (mine !== asked) { return; }
         if (res.ok) {
-          say(words(res.body));
+          say(form.getAttribute("data-implies").replace("{result}", words(res.body)));
         } else if (order.length === 2) {
           say(form.getAttribute("data-need-third"));
         } else {
