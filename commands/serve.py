@@ -84,8 +84,9 @@ def server_options(func: F) -> F:
         click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
                      help="Port to listen on."),
         click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-                     help="Worker processes. They share only the database: use PostgreSQL "
-                     "(--db postgresql://...) for several workers or hosts."),
+                     help="Worker processes; they share only the database. SQLite serves "
+                     "several on one host (writes wait for each other); PostgreSQL (--db "
+                     "postgresql://...) is the database for several workers or hosts."),
         click.option("--director-password", envvar="GUANDAN_DIRECTOR_PASSWORD",
                      metavar="TEXT",
                      help="The director's password (desk login, API Bearer); required, at "
@@ -177,6 +178,7 @@ def render_cards(lang: str, context: dict[str, object]) -> str:
     """``desk_cards.html`` rendered as the desk page renders it (``web.render.page``), for a
     request of no one: no session, the language asked for."""
     from starlette.requests import Request
+
     from web.render import page
 
     scope = {
