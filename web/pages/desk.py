@@ -43,7 +43,7 @@ from engine.errors import GuandanError
 from web.auth import safe_next
 from web.deps import check_csrf, director_or_none, engine_of
 
-router = APIRouter(include_in_schema=False)
+router: APIRouter = APIRouter(include_in_schema=False)
 
 #: The cookie that carries one message from a form's handler to the page it redirects to.
 FLASH = "guandan_desk_flash"

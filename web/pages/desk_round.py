@@ -35,7 +35,7 @@ from web.pages.desk import (
     to_login,
 )
 
-router = APIRouter(include_in_schema=False)
+router: APIRouter = APIRouter(include_in_schema=False)
 
 #: How often the round's page polls the live status (milliseconds).
 POLL_MS = 10_000
@@ -101,8 +101,12 @@ def round_live(request: Request, event: str, round_no: int) -> Response:
     engine = engine_of(request)
     info = events.get_event(engine, event)
     rnd = events.get_round(engine, info.name, round_no)
-    return show(request, "desk_live.html", info=info, rnd=rnd,
-                live=_live(engine, info.name, round_no, bool(rnd.boards)))
+    from web.render import page
+
+    response: Response = page(request, "desk_live.html", info=info, rnd=rnd,
+                              live=_live(engine, info.name, round_no, bool(rnd.boards)))
+    response.headers["Cache-Control"] = "no-store"  # and the page's flash stays for the page
+    return response
 
 
 # --- the round's actions ------------------------------------------------------------------
