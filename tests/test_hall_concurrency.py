@@ -127,3 +127,24 @@ def test_confirm_racing_a_correction_loses_nothing(migrated_url: str) -> None:
     finally:
         for x in engines:
             x.dispose()
+
+
+def test_north_confirms_twice_at_once_and_counts_once(migrated_url: str) -> None:
+    engines = [make_engine(migrated_url) for _ in range(3)]
+    e = engines[0]
+    try:
+        cards = make_event(e, boards=8)
+        card = cards[(1, "open")]
+        west = hall.grant_for(e, card.report_token)
+        north = hall.grant_for(e, card.confirm_token)
+        for board in range(1, 9):
+            rep, _ = hall.west_report(e, west, board, finish="E W")
+            outs = _race([
+                lambda x=x, b=board, r=rep.id: hall.north_confirm(x, north, b, r) for x in engines
+            ])  # fmt: skip
+            assert all(isinstance(o, hall.Report) and o.state == "confirmed" for o in outs), outs
+            history = events.room_history(e, EVENT, 1, 1, board, "open")
+            assert [(c.action, c.new.ns_result) for c in history] == [("report", -3)]
+    finally:
+        for x in engines:
+            x.dispose()

@@ -363,9 +363,11 @@ def north_confirm(
             .values(state="confirmed", confirmed_at=at, rev=h.rev + 1)
             .execution_options(synchronize_session=False)
         )
-        if getattr(done, "rowcount", 1) != 1:
-            raise HallError(f"report {report_id} changed meanwhile: look again", "conflict")
         session.refresh(row)
+        if getattr(done, "rowcount", 1) != 1:  # another phone got there first
+            if row.state == "confirmed":
+                return report_of(row, ev.name, rnd.number)  # a double tap: confirmed once
+            raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
         by = f"table {grant.table} {grant.room} North"
         count_report(session, ev, rnd, row, by, "confirmed West's report")
         return report_of(row, ev.name, rnd.number)
@@ -398,9 +400,11 @@ def north_dispute(
             .values(state="disputed", dispute_note=note, rev=h.rev + 1)
             .execution_options(synchronize_session=False)
         )
-        if getattr(done, "rowcount", 1) != 1:
-            raise HallError(f"report {report_id} changed meanwhile: look again", "conflict")
         session.refresh(row)
+        if getattr(done, "rowcount", 1) != 1:  # another phone got there first
+            if (row.state, row.dispute_note) == ("disputed", note):
+                return report_of(row, ev.name, rnd.number)
+            raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
         return report_of(row, ev.name, rnd.number)
 
 
