@@ -150,3 +150,24 @@ def test_a_record_that_does_not_fit_is_refused(hall_round: Hall) -> None:
     big = "x" * (256 * 1024 + 1)
     refused(h.report(1, "open", 1, finish="N S", record=big), 413)
     assert snapshot(h.engine) == before
+
+
+def test_confirm_with_the_board_named_checks_it(hall_round: Hall) -> None:
+    h = hall_round
+    report = h.report(1, "open", 2, finish="N S").json()
+    token = h.token(1, "open", "confirm")
+    before = snapshot(h.engine)
+    url = f"/api/table/{token}/reports/{report['id']}"
+    refused(h.client.post(f"{url}/confirm", params={"board": 1}), 422)  # not its board
+    refused(h.client.post(f"{url}/dispute", json={"note": "x", "board": 1}), 422)
+    other = h.token(2, "open", "confirm")
+    refused(h.client.post(f"/api/table/{other}/reports/{report['id']}/confirm",
+                          params={"board": 2}), 403)  # another table's report
+    refused(h.client.post(f"/api/table/{h.token(1, 'open', 'report')}/reports/"
+                          f"{report['id']}/confirm", params={"board": 2}), 403)  # West's card
+    refused(h.client.post(f"/api/table/{token}/reports/999999/confirm",
+                          params={"board": 2}), 404)
+    assert snapshot(h.engine) == before
+    r = h.client.post(f"{url}/confirm", params={"board": 2})
+    assert r.status_code == 200 and r.json()["state"] == "confirmed"
+    assert room_result(h.engine, 1, 2, "open") == 3

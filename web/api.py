@@ -280,11 +280,13 @@ def _report_board(engine: Engine, grant: hall.Grant, report_id: int) -> int:
              tags=["table"])
 @retry_races
 def post_confirm(
-    request: Request, grant: TableGrant, report_id: int = Path(ge=1)
+    request: Request, grant: TableGrant, report_id: int = Path(ge=1),
+    board: int | None = Query(None, ge=1, description="The report's board (saves a look-up)."),
 ) -> ReportOut:
     """North confirms West's report (the confirm token only): the result counts."""
     engine = engine_of(request)
-    board = _report_board(engine, grant, report_id)
+    if board is None:
+        board = _report_board(engine, grant, report_id)
     return out(ReportOut, hall.north_confirm(engine, grant, board, report_id))
 
 
@@ -292,9 +294,9 @@ def post_confirm(
              tags=["table"])
 @retry_races
 def post_dispute(
-    request: Request, body: DisputeIn, grant: TableGrant, report_id: int = Path(ge=1),
+    request: Request, body: DisputeIn, grant: TableGrant, report_id: int = Path(ge=1)
 ) -> ReportOut:
     """North disputes West's report (the confirm token only): it goes to the director."""
     engine = engine_of(request)
-    board = _report_board(engine, grant, report_id)
+    board = body.board if body.board is not None else _report_board(engine, grant, report_id)
     return out(ReportOut, hall.north_dispute(engine, grant, board, report_id, body.note))

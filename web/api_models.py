@@ -252,6 +252,7 @@ class ReportIn(BaseModel):
 
 class DisputeIn(BaseModel):
     note: str = Field(min_length=1, max_length=1000)
+    board: int | None = Field(None, ge=1, description="The report's board (saves a look-up).")
 
 
 class RoomStatusOut(Out):
