@@ -21,7 +21,7 @@ our own (httpx, ``--connections`` connections) plays the hall over HTTP:
    spread over ``--duration`` seconds (board *k* at a random moment of the *k*-th
    ``duration / boards`` slice): West ``POST /api/table/{t}/reports``; one to three seconds
    later North loads his table view (``GET /api/table/{t}``, where the report appears) and
-   confirms it (``POST …/reports/{id}/confirm``). Meanwhile every phone polls the standings
+   confirms it (``POST …/reports/{id}/confirm?board=k``). Meanwhile every phone polls the standings
    every 10 s with ``If-None-Match``. Every phone has its own connection, so a latency
    includes every wait in the service and none in the client. A real round is 50 minutes for 8 boards; the
    default 120 s compresses it 25 times (1,600 reports at 13 a second against the real
@@ -498,6 +498,7 @@ class Hall:
             "confirm POST",
             "POST",
             f"/api/table/{table.confirm_token}/reports/{report_id}/confirm",
+            params={"board": board},
             retries=3,
         )
         if resp is not None and resp.status_code != 200:
