@@ -563,3 +563,15 @@ def test_a_long_refusal_still_fits_its_cookie() -> None:
     r = redirect("/desk", ("desk.flash.refused", {"message": "队名太长" * 2000}), error=True)
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{FLASH}=") and len(cookie) < 4000
+
+
+def test_the_live_poll_leaves_the_pages_message(client: TestClient) -> None:
+    csrf = login(client)
+    make_event(client, csrf)
+    r = client.post(f"/desk/e/{EVQ}/round/1/checkin", data={"csrf": csrf, "team": "Tigers"},
+                    follow_redirects=False)
+    live = client.get(f"/desk/e/{EVQ}/round/1/live")
+    assert live.status_code == 200 and 'id="status-grid"' in live.text
+    assert live.headers["cache-control"] == "no-store"
+    assert flash_of(client.get(r.headers["location"]).text) == "Tigers checked in."
+    assert flash_of(client.get(r.headers["location"]).text) == ""  # shown once
