@@ -222,6 +222,9 @@ def test_a_whole_round_in_the_browser(browser: Any, server: str, migrated_url: s
         # every West reports, every North confirms (table 1 open room by hand)
         dispute_at = (2, "closed", rnd.boards[2])
         west_by_hand(p, server, rnd, 1, "open", list(rnd.boards))
+        waiting = phone.new_page()  # a North waiting for West: the page follows by itself
+        waiting.goto(f"{server}/t/{rnd.north(*dispute_at[:2])}")
+        assert waiting.locator("#nothing").is_visible()
         req = phone.request
         for table in rnd.tables:
             for room in ("open", "closed"):
@@ -235,6 +238,9 @@ def test_a_whole_round_in_the_browser(browser: Any, server: str, migrated_url: s
         report_by_post(req, server, rnd, 3, "open", rnd.boards[1])
         p.goto(f"{server}/t/{rnd.west(3, 'open')}?done=same&board={rnd.boards[1]}")
         assert "already received" in p.inner_text("#flash")
+        waiting.wait_for_selector(".report-card", timeout=15_000)  # reloaded, no tap
+        assert waiting.locator(".report-card").count() == len(rnd.boards)
+        waiting.close()
         north_by_hand(p, server, rnd, 1, "open", len(rnd.boards))
         for table in rnd.tables:
             for room in ("open", "closed"):

@@ -426,3 +426,86 @@ def test_draw_and_match_pages_show_the_library_data(
     assert "not in yet" in page  # the second board
     assert client.get(f"/e/{ev()}/round/1/table/99").status_code == 404
     assert client.get(f"/e/{ev('No Such Cup')}").status_code == 404
+
+
+# --- play records, the play-by-play, the clock, a closed window ------------------------
+
+
+def test_a_play_record_upload_and_the_play_by_play(
+    hall_round: tuple[TestClient, Round],
+) -> None:
+    from duplicate.gdn import loads, split_deals
+
+    client, rnd = hall_round
+    board = rnd.boards[0]
+    texts = events.bot_records(rnd.engine, rnd.event, 1, "heuristic", "heuristic")
+    tables = [m.table for m in events.list_matches(rnd.engine, rnd.event, 1)]
+    mine = {}
+    for _, text in split_deals(texts[tables.index(1)]):  # one text a match, in match order
+        rec = loads(text)[0]
+        if rec.tags.get("Board") == str(board):
+            mine[rec.tags.get("Room", "").lower()] = (rec, text)
+    assert set(mine) == {"open", "closed"}
+    path = f"/e/{ev()}/round/1/board/{board}/table/1"
+    for room, (rec, text) in mine.items():
+        assert rec.finish is not None
+        seats = [s.name for s in rec.finish]
+        try:  # two seats when they make a double down (the library says), else three
+            finish = " ".join(seats[:2])
+            hall.preview_finish(rnd.engine, rnd.event, finish)
+        except hall.HallError:
+            finish = " ".join(seats[:3])
+        r = client.post(f"/t/{rnd.west(1, room)}/report", data=report_form(board, finish),
+                        files={"record": ("board.gdn", text.encode(), "text/plain")})
+        assert r.status_code == 303, r.text
+        report = live_report(rnd, 1, room, board)
+        assert report.has_record
+        assert "with the play record" in client.get(f"/t/{rnd.north(1, room)}").text
+        client.post(f"/t/{rnd.north(1, room)}/confirm/{report.id}")
+    assert client.get(path).status_code == 403  # table 2 has not played it yet
+    for room in ("open", "closed"):
+        post_report(client, rnd.west(2, room), board)
+        client.post(f"/t/{rnd.north(2, room)}/confirm/{live_report(rnd, 2, room, board).id}")
+    page = client.get(f"/e/{ev()}/round/1/board/{board}").text
+    assert f'href="{path}"' in page  # both rooms of table 1 have their records
+    assert f'href="/e/{ev()}/round/1/board/{board}/table/2"' not in page
+    r = client.get(path)
+    assert r.status_code == 200 and 'id="movie"' in r.text
+    assert client.get(f"/e/{ev()}/round/1/board/{board}/table/2").status_code == 404
+
+
+def test_the_clock_warns_five_minutes_before_the_end(migrated_url: str) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    engine = make_engine(migrated_url)
+    try:
+        rnd = setup_round(engine, now=datetime.now(UTC) - timedelta(minutes=46))
+        with app_client(migrated_url) as client:
+            for path in (f"/t/{rnd.west(1, 'open')}", f"/e/{ev()}/round/1"):
+                page = client.get(path).text
+                assert 'data-phase="warning"' in page
+                assert "last 5 minutes, start no new board" in page
+                assert "不再开新牌" in client.get(path, params={"lang": "zh"}).text
+                client.cookies.clear()
+    finally:
+        engine.dispose()
+
+
+def test_a_closed_window_refuses_the_tokens(migrated_url: str) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    engine = make_engine(migrated_url)
+    try:
+        start = datetime.now(UTC) - timedelta(hours=2)
+        rnd = setup_round(engine, team_list=teams(2), boards=1, now=start)
+        with app_client(migrated_url) as client:
+            finish_board(client, rnd, rnd.boards[0])
+            hall.close_round(engine, rnd.event, 1, by="director",
+                             now=start + timedelta(minutes=40))
+            r = client.get(f"/t/{rnd.west(1, 'open')}")
+            assert r.status_code == 410 and "correction window is over" in r.text
+            r = client.post(f"/t/{rnd.west(1, 'open')}/report",
+                            data=report_form(rnd.boards[0], "E W"))
+            assert r.status_code == 410
+    finally:
+        engine.dispose()
