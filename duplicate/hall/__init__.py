@@ -18,6 +18,10 @@ was. The modules, by responsibility:
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
   boards are released, and the cheap ``results_version`` (the standings' ETag);
+* :mod:`~duplicate.hall.checks`: finishing orders and records checked, confirmed
+  reports written to the store;
+* :mod:`~duplicate.hall.views`: the data the views return (table view, desk, rulings,
+  draw, standings, public match);
 * :mod:`~duplicate.hall.rows` and :mod:`~duplicate.hall.status`: lookups inside a
   transaction, and the state of every board of a table and room.
 
@@ -46,20 +50,14 @@ from duplicate.hall.base import (
     Arrival,
     BoardStatus,
     Clock,
-    DrawRow,
     Grant,
     HallError,
-    LiveStandings,
-    MatchBoard,
     Preview,
-    PublicMatch,
     Report,
-    RoomStatus,
-    Ruling,
     Seat4,
     TableCard,
-    TableView,
 )
+from duplicate.hall.checks import preview_finish
 from duplicate.hall.clock import arrivals, check_in, round_clock, start_round
 from duplicate.hall.director import (
     close_round,
@@ -80,12 +78,20 @@ from duplicate.hall.public import (
 from duplicate.hall.reports import (
     north_confirm,
     north_dispute,
-    preview_finish,
     table_view,
     west_report,
 )
 from duplicate.hall.rulings import record_ruling, rulings
 from duplicate.hall.tokens import grant_for, issue_tokens
+from duplicate.hall.views import (
+    DrawRow,
+    LiveStandings,
+    MatchBoard,
+    PublicMatch,
+    RoomStatus,
+    Ruling,
+    TableView,
+)
 
 __all__ = [
     "ARRIVAL",

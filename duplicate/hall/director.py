@@ -30,8 +30,13 @@ from duplicate.events.base import _rules
 from duplicate.events.field import _load_field
 from duplicate.events.results import _room
 from duplicate.events.scores import _round_scores
-from duplicate.hall.base import Clock, HallError, Report, RoomStatus, utc
-from duplicate.hall.reports import parse_finish
+from duplicate.hall.base import (
+    Clock,
+    HallError,
+    Report,
+    utc,
+)
+from duplicate.hall.checks import parse_finish
 from duplicate.hall.rows import (
     check_board,
     check_room,
@@ -47,6 +52,9 @@ from duplicate.hall.rows import (
     who,
 )
 from duplicate.hall.status import room_statuses
+from duplicate.hall.views import (
+    RoomStatus,
+)
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 

@@ -32,7 +32,9 @@ from duplicate.events.scores import (
     _standings,
     _stored_rooms,
 )
-from duplicate.hall.base import DrawRow, HallError, LiveStandings, MatchBoard, PublicMatch
+from duplicate.hall.base import (
+    HallError,
+)
 from duplicate.hall.rows import (
     boards_of,
     check_board,
@@ -43,6 +45,12 @@ from duplicate.hall.rows import (
     ready,
     round_row,
     seating,
+)
+from duplicate.hall.views import (
+    DrawRow,
+    LiveStandings,
+    MatchBoard,
+    PublicMatch,
 )
 
 

@@ -25,20 +25,17 @@ settles it (``duplicate.hall.director``).
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 
 from sqlalchemy import Engine, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate import models, store
+from duplicate import models
 from duplicate.db import session_scope
-from duplicate.errors import DuplicateError
-from duplicate.events.base import _current, _round_board_set, _rules
-from duplicate.events.imports import _Importer, prepare_text
-from duplicate.events.results import _room
-from duplicate.hall.base import Grant, HallError, Preview, Report, TableView, utc
+from duplicate.events.base import _current, _rules
+from duplicate.hall.base import Grant, HallError, Report, utc
+from duplicate.hall.checks import check_record, count_report, parse_finish, where_of
 from duplicate.hall.rows import (
     check_board,
     event_row,
@@ -53,85 +50,14 @@ from duplicate.hall.rows import (
     window_over,
 )
 from duplicate.hall.status import room_statuses
-from duplicate.records import Correction
-from engine.ruleset import Ruleset
-from engine.seat import Seat
+from duplicate.hall.views import TableView
 
 #: Longest inputs accepted from a phone.
-MAX_REASON, MAX_NOTE, MAX_RECORD = 200, 1000, 256 * 1024
+MAX_REASON, MAX_NOTE = 200, 1000
 
 
 class _Retry(Exception):
     """A concurrent change got there first: run the transaction again."""
-
-
-def parse_finish(finish: str, rules: Ruleset) -> tuple[str, Preview]:
-    """A finishing order in canonical form (``"N S E"``, ``"N S"`` for a double down) and
-    the result it implies; invalid on a bad order."""
-    if not isinstance(finish, str) or len(finish) > 40:
-        raise HallError("invalid finishing order: expected seats like 'N S E'")
-    names = finish.replace(",", " ").upper().split()
-    try:
-        seats = [Seat[n] for n in names]
-        ns = store.result_of_finish(seats, rules)
-    except KeyError:
-        raise HallError(f"invalid finishing order {finish!r}: expected seats N E S W") from None
-    except store.StoreError as exc:
-        raise HallError(str(exc)) from None
-    double = seats[1] == seats[0].partner
-    text = " ".join(s.name for s in (seats[:2] if double else seats[:3]))
-    return text, Preview(ns, "NS" if ns > 0 else "EW", abs(ns), double)
-
-
-def preview_finish(engine: Engine, event: str, finish: str) -> Preview:
-    """The result ``finish`` implies under the event's rules (side, levels, double down)."""
-    ready(engine)
-    with session_scope(engine) as session:
-        return parse_finish(finish, _rules(event_row(session, event)))[1]
-
-
-def _where(g: Grant, board: int) -> str:
-    return f"round {g.round_no}, table {g.table}, board {board}, {g.room} room"
-
-
-def _check_record(
-    session: Session,
-    ev: models.Event,
-    rnd: models.EventRound,
-    g: Grant,
-    board: int,
-    seats: tuple[str, str, str, str],
-    text: str,
-    ns: int | None,
-) -> None:
-    """The record must replay under the event's rules, be this board, room and seating,
-    and say what the report says (checked again, in full, when it is imported)."""
-    where = _where(g, board)
-    if len(text) > MAX_RECORD:
-        raise HallError(f"{where}: the record is over {MAX_RECORD // 1024} KiB")
-    try:
-        recs = prepare_text(text, "report.gdn", _rules(ev))
-    except (DuplicateError, ValueError) as exc:  # EventError, GdnError, GuandanError
-        raise HallError(f"{where}: {exc}") from None
-    if len(recs) != 1:
-        raise HallError(f"{where}: send one record of this board and room, not {len(recs)}")
-    rec = recs[0]
-    tags = {k: v.strip() for k, v in rec.tags.items()}
-    expected = {"Board": str(board), "Room": g.room, "Round": str(g.round_no)}
-    for tag, want in expected.items():
-        got = tags.get(tag)
-        if got is not None and got.lower() != want.lower():
-            raise HallError(f"{where}: the record's {tag} tag is {got!r}, not {want!r}")
-    for tag, want in zip(("North", "East", "South", "West"), seats, strict=True):
-        if tags.get(tag) != want:
-            raise HallError(f"{where}: the record seats {tags.get(tag)!r} at {tag}, not {want!r}")
-    b = _round_board_set(session, ev, rnd)[board]
-    if (rec.hands, rec.level, rec.leader) != (b.hands, b.level, int(b.leader)):
-        raise HallError(f"{where}: the record's hands are not board {board} of the round")
-    if rec.ns_result != ns:
-        said = "unfinished" if rec.ns_result is None else f"N–S {rec.ns_result:+d}"
-        meant = "unfinished" if ns is None else f"N–S {ns:+d}"
-        raise HallError(f"{where}: the record says {said}, the report {meant}")
 
 
 def _validate(
@@ -176,7 +102,7 @@ def west_report(
         except (IntegrityError, _Retry):
             if attempt == 2:
                 raise HallError(
-                    f"{_where(grant, board)}: reported meanwhile; try again", "conflict"
+                    f"{where_of(grant, board)}: reported meanwhile; try again", "conflict"
                 ) from None
     raise AssertionError("unreachable")
 
@@ -191,7 +117,7 @@ def _report_once(
     correction: str | None,
     at: datetime,
 ) -> tuple[Report, bool]:
-    where = _where(g, board)
+    where = where_of(g, board)
     with session_scope(engine) as session:
         ev = event_row(session, g.event)
         rnd = round_row(session, ev, g.round_no)
@@ -207,9 +133,7 @@ def _report_once(
             ns = preview.ns_result
         if record is not None:
             s = room_of(*seating(session, m), g.room)[2]
-            _check_record(
-                session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns
-            )
+            check_record(session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns)
         h = models.HallReport
         live = session.scalar(
             select(h).where(
@@ -301,44 +225,6 @@ def _own_report(
     if row.board != board:
         raise HallError(f"report {report_id} is of board {row.board}, not board {board}")
     return ev, rnd, row
-
-
-def count_report(
-    session: Session,
-    ev: models.Event,
-    rnd: models.EventRound,
-    row: models.HallReport,
-    by: str,
-    reason: str,
-) -> None:
-    """Write a confirmed report to the store (the caller's transaction): the record
-    imported, or the finishing order reported, or the board marked unfinished. A report
-    that is a correction replaces a different stored result; otherwise a different result
-    already stored is a conflict."""
-    where = f"round {rnd.number}, table {row.table_no}, board {row.board}, {row.room} room"
-    fix = Correction(row.correction, by) if row.correction else None
-    try:
-        if row.record is not None:
-            rec = prepare_text(row.record, "report.gdn", _rules(ev))[0]
-            rec = dataclasses.replace(rec, where=f"{where}: West's report, {reason}")
-            imp = _Importer(session, ev, fix, by)
-            imp.add(rec, rnd.number)
-            imp.flush()
-            return
-        result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
-        author = store.Author(by, reason, correction=fix is not None)
-        if row.finish is not None:
-            new = store.State("played", row.ns_result, None, None, None, row.finish)
-            action = "report"
-        else:
-            new = store.State("unfinished", None, row.unfinished)
-            action = "unfinished"
-        if old is not None and (old.status, old.ns_result) == (new.status, new.ns_result):
-            if new.status == "played" or old.note == new.note:
-                return  # the same result counts already (a ruling, a record): keep it
-        store.apply_change(session, result_id, action, new, author, where, old)
-    except (DuplicateError, ValueError) as exc:  # EventError, StoreError, RecordImportError
-        raise HallError(str(exc), "conflict") from None
 
 
 def north_confirm(

@@ -20,7 +20,12 @@ from duplicate import models, store
 from duplicate.db import session_scope
 from duplicate.events.base import _rules
 from duplicate.events.results import _room
-from duplicate.hall.base import CATEGORIES, EFFECTS, HallError, Ruling, utc
+from duplicate.hall.base import (
+    CATEGORIES,
+    EFFECTS,
+    HallError,
+    utc,
+)
 from duplicate.hall.rows import (
     boards_of,
     check_board,
@@ -32,6 +37,9 @@ from duplicate.hall.rows import (
     round_row,
     team_names,
     who,
+)
+from duplicate.hall.views import (
+    Ruling,
 )
 from duplicate.scoring import check_result
 

@@ -21,8 +21,13 @@ from sqlalchemy.orm import Session
 from duplicate import models, store
 from duplicate.events.base import _current
 from duplicate.events.scores import _adjustments
-from duplicate.hall.base import BoardStatus, RoomStatus
+from duplicate.hall.base import (
+    BoardStatus,
+)
 from duplicate.hall.rows import boards_of, report_of
+from duplicate.hall.views import (
+    RoomStatus,
+)
 
 ROOMS = ("open", "closed")
 
