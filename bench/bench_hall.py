@@ -765,7 +765,7 @@ def main() -> None:
                     help="PostgreSQL server (a database is created and dropped on it)")
     ap.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     ap.add_argument("--quick", action="store_true",
-                    help="a small run (8 tables, 4 boards, 6 s): a smoke check")
+                    help="a small run (4 tables, 2 boards, 2 s): a smoke check")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--server-log", metavar="FILE",
                     default=str(Path(tempfile.gettempdir()) / "guandan-bench-hall-server.log"),
@@ -774,7 +774,7 @@ def main() -> None:
                     help="one worker under cProfile, stats to FILE (figures not comparable)")
     args = ap.parse_args()
     if args.quick:
-        args.tables, args.boards, args.duration, args.gap, args.poll = 8, 4, 4.0, 0.5, 4.0
+        args.tables, args.boards, args.duration, args.gap, args.poll = 4, 2, 2.0, 0.3, 2.0
     if args.tables < 2 or args.tables % 2:
         ap.error("--tables must be even (a match is two tables) and at least 2")
     args.port = args.port or free_port()
