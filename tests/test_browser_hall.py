@@ -327,3 +327,37 @@ def test_a_whole_round_in_the_browser(browser: Any, server: str, migrated_url: s
         desk.close()
         engine.dispose()
     assert time.monotonic() - started < 110, "the round took too long"
+
+
+def test_the_table_forms_work_without_javascript(
+    browser: Any, server: str, migrated_url: str
+) -> None:
+    """West's selects and "Show the result" button, North's Confirm: plain HTML forms."""
+    engine = make_engine(migrated_url)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                java_script_enabled=False, locale="en-GB")
+    try:
+        rnd = setup_round(engine, EVENT, teams(4), boards=2)
+        board = rnd.boards[1]
+        p = phone.new_page()
+        p.goto(f"{server}/t/{rnd.west(2, 'closed')}")
+        assert not p.locator("#picker").is_visible() and p.locator("#orders").is_visible()
+        p.click(f".boardpick label:has(input[value='{board}'])")
+        p.select_option("#sel-first", "E")
+        p.select_option("#sel-second", "N")
+        p.select_option("#sel-third", "W")
+        p.click("#check")  # the page itself says what the order implies
+        assert p.inner_text("#preview") == "That is: E–W up 2"
+        assert p.locator(f".boardpick input[value='{board}']").is_checked()
+        seen_well(p, "table-west-nojs")
+        p.click("#send")
+        p.wait_for_selector("#flash")
+        assert p.inner_text("#flash") == f"Board {board} received: North now checks it."
+        p.goto(f"{server}/t/{rnd.north(2, 'closed')}")
+        p.click(".report-card button.confirm")
+        p.wait_for_selector("#flash")
+        assert p.inner_text("#flash") == f"Board {board} confirmed: the result counts."
+        assert live_report(rnd, 2, "closed", board).finish == "E N W"
+    finally:
+        phone.close()
+        engine.dispose()
