@@ -46,11 +46,8 @@ def at_once(*calls: Callable[[], httpx.Response]) -> list[httpx.Response]:
         return list(pool.map(run, calls))
 
 
-def test_races_lose_nothing_and_duplicate_nothing(
-    migrated_url: str, db_backend: str, tmp_path: Path
-) -> None:
-    if db_backend != "postgresql":
-        pytest.skip("the race runs on PostgreSQL")
+@pytest.mark.parametrize("db_backend", ["postgresql"])  # the fixture's backend: PG only
+def test_races_lose_nothing_and_duplicate_nothing(migrated_url: str, tmp_path: Path) -> None:
     with served(migrated_url, 2, tmp_path / "serve.log") as base:
         # one connection pool per phone: the two requests of a race go out on their own
         phones = [httpx.Client(base_url=base, timeout=30) for _ in range(3)]
