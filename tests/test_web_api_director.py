@@ -278,6 +278,10 @@ def test_corrections_export_and_log(hall_round: Hall) -> None:
     log = h.director("GET", "/log").json()
     assert any(e["reason"] == "score sheet misread" and e["by"] == "director"
                for e in log["results"])
+    assert len(log["reports"]) == 8  # every board of every room, who and when
+    assert all(r["state"] == "confirmed" and r["reported_by"] and r["confirmed_at"]
+               for r in log["reports"])
+    assert any(e["action"] == "hall start" for e in log["admin"])
     r = h.director("GET", "/rounds/1/export")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     refused(h.director("GET", "/rounds/1/export", params={"unreleased": "true"}), 422)

@@ -271,4 +271,15 @@ def get_log(request: Request, by: DirectorName, event: EventName) -> LogOut:
     """Every change of the event, oldest first: who, when, why."""
     engine = engine_of(request)
     results: list[dict[str, Any]] = events.list_corrections(engine, event)
-    return LogOut(admin=events.admin_log(engine, event), results=results)
+    numbers = sorted({m.round for m in events.list_matches(engine, event)})
+    reports = [
+        status.report
+        for n in numbers for room in hall.round_status(engine, event, n)
+        for status in room.boards if status.report is not None
+    ]
+    reports.sort(key=lambda r: (r.reported_at, r.id))
+    return LogOut(
+        admin=events.admin_log(engine, event), results=results,
+        rulings=[out(RulingOut, r) for r in hall.rulings(engine, event)],
+        reports=[out(ReportOut, r) for r in reports],
+    )

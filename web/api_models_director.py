@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from web.api_models import Out
+from web.api_models import Out, ReportOut
 
 Name = Field(min_length=1, max_length=200)
 
@@ -151,8 +151,13 @@ class CardOut(BaseModel):
 
 
 class LogOut(BaseModel):
-    """Every change of the event: the director's actions (``admin``: tokens, clock,
-    rulings, exports, ...) and every result changed after it was in (``results``)."""
+    """The event's log: the director's actions (``admin``: tokens, clock, settled
+    disputes, rulings, close, publish, exports, ...), every result changed after it was in
+    (``results``: corrections and rulings, with the result before and after), the
+    rulings, and the tables' reports that stand (``reports``: who reported, when, when
+    North confirmed or what North disputed, who settled it)."""
 
     admin: list[dict[str, Any]]
     results: list[dict[str, Any]]
+    rulings: list[RulingOut]
+    reports: list[ReportOut]
