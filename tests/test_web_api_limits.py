@@ -89,6 +89,10 @@ def test_errors_are_json_with_the_right_status(hall_round: Hall) -> None:
     # pages are not JSON
     page = c.get("/no/such/page")
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "no such page: /no/such/page" in page.text
+    zh = c.get("/no/such/page", params={"lang": "zh"})
+    assert zh.status_code == 404 and zh.headers["content-language"] == "zh-CN"
+    assert c.post("/desk/login", data={"password": "x"}).status_code == 401
 
 
 def test_an_oversized_body_is_refused_before_it_is_read(hall_round: Hall) -> None:

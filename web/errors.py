@@ -1,5 +1,5 @@
 """Errors as answers: JSON ``{"error": kind, "message": ...}`` under ``/api``, a short page
-elsewhere (in the page's language when H3's ``public_error.html`` template is there).
+elsewhere (H3's ``public_error.html``, in the page's language).
 
 The library's refusals carry their kind (``HallError.kind``); the status follows the
 contract: not_found 404, forbidden 403, conflict 409, invalid 422, closed 410. An
@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
 from engine.errors import GuandanError
+from web.render import page
 
 log = logging.getLogger("guandan.web")
 
@@ -67,10 +68,9 @@ def error_page(
     request: Request, status: int, message: str, back: str | None = None, headers: Any = None
 ) -> Response:
     """A page saying what went wrong: H3's ``public_error.html`` (context ``status``,
-    ``message``, ``back``) in the page's language when it exists, else a plain page."""
+    ``message``, ``back``) in the page's language; a plain page if that one fails (an
+    error page must not fail)."""
     try:
-        from web.render import page
-
         response: Response = page(
             request, "public_error.html", status=status, message=message, back=back
         )
@@ -78,8 +78,8 @@ def error_page(
         if headers:
             response.headers.update(headers)
         return response
-    except Exception:  # no template yet, or it failed: the plain page below still answers
-        log.debug("error page template unavailable", exc_info=True)
+    except Exception:  # the plain page below still answers
+        log.warning("the error page could not be drawn", exc_info=True)
     link = f'<p><a href="{html.escape(back)}">&larr;</a></p>' if back else ""
     body = (
         "<!doctype html><html><head><meta charset=\"utf-8\">"
