@@ -95,7 +95,7 @@ def test_sqlite_foreign_keys_are_enforced(tmp_path: Path) -> None:
 
 
 def test_hall_reports_allow_one_live_report_per_board_and_room(migrated_engine: Engine) -> None:
-    """Migration 0007: the unique (round, table, room, board, live) with ``live`` NULL once
+    """Migration 0008: the unique (round, table, room, board, live) with ``live`` NULL once
     replaced lets replaced reports pile up but never two live ones, on every backend."""
     import pytest
     from sqlalchemy import insert, text

@@ -25,7 +25,7 @@ was. The modules, by responsibility:
 * :mod:`~duplicate.hall.rows` and :mod:`~duplicate.hall.status`: lookups inside a
   transaction, and the state of every board of a table and room.
 
-Storage (``duplicate.models``, migration ``0007``): ``hall_rounds`` (the clock),
+Storage (``duplicate.models``, migration ``0008``): ``hall_rounds`` (the clock),
 ``hall_tokens`` (SHA-256 of each token), ``hall_checkins``, ``hall_reports`` (West's
 reports; a unique key on (round, table, room, board, live) keeps at most one live report
 per board and room, under concurrency too) and ``hall_rulings``. A report is not a result:

@@ -8,8 +8,8 @@ report per board and room: the unique (round, table, room, board, live) with ``l
 once replaced) and ``hall_rulings`` (the director's rulings: category, effect, team, board,
 room, result, who, why). See ``duplicate.hall``.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-01 00:30:00.000000
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007"
-down_revision: str | Sequence[str] | None = "0006"
+revision: str = "0008"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
