@@ -18,6 +18,7 @@ from commands.demo import demo_command, pairs_command
 from commands.engine import plays_command, read_command
 from commands.events import event_group
 from commands.records import compare_command, import_command, replay_command, simulate_command
+from commands.serve import serve_command, table_cards_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,9 +39,12 @@ def main() -> None:
 for _command in (
     read_command, plays_command, db_group, deals_group, replay_command, import_command,
     simulate_command, compare_command, event_group, demo_command, pairs_command, arena_group,
-    agent_command, analyse_command,
+    agent_command, analyse_command, serve_command,
 ):
     main.add_command(_command)
+
+# the hall service's printable table cards (issue 10): 'guandan event table-cards'
+event_group.add_command(table_cards_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -30,15 +30,24 @@ from commands.events import EVENT_BOARD_COLUMNS
               help="Boards in the match.")
 @click.option("--force", is_flag=True,
               help="Write the report into a folder that already holds files.")
+@click.option("--serve", is_flag=True,
+              help="Then open the demo in the hall service (guandan serve) on --port: the "
+              "public pages, the director's desk, the API.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port of the hall service (with --serve; it listens on 127.0.0.1).")
+@click.option("--director-password", envvar="GUANDAN_DIRECTOR_PASSWORD", metavar="TEXT",
+              help="The desk's password with --serve (default: a new one, printed).")
 @db_errors
 def demo_command(
-    db_url: str | None, outdir: str, seed_hex: str | None, boards: int, force: bool
+    db_url: str | None, outdir: str, seed_hex: str | None, boards: int, force: bool,
+    serve: bool, port: int, director_password: str | None,
 ) -> None:
     """Show the whole service at work: boards, a two-room bot match, scores, a report.
 
     Generates a board set, plays a match of two teams of bots in the open and closed
     rooms, replays and scores it in the database, prints it board by board and writes
-    the HTML report.
+    the HTML report. With --serve it then runs the hall service on that database, so
+    that the event can be seen in a browser (stop it with Ctrl-C).
     """
     from duplicate.demo import DEFAULT_DB, run_demo
 
@@ -52,6 +61,27 @@ def demo_command(
         f"{result.match.team_x} {score.points_x:g}, {result.match.team_y} {score.points_y:g}"
     )
     click.echo(f"report: {result.report}")
+    if serve:
+        _serve_demo(db_url or DEFAULT_DB, result.event, port, director_password)
+
+
+def _serve_demo(db_url: str, event: str, port: int, password: str | None) -> None:
+    """Serve the demo's database on 127.0.0.1:``port`` and say where to look."""
+    import secrets
+    from urllib.parse import quote
+
+    from commands.serve import run_server, server_settings
+
+    shown = password is None
+    password = password or secrets.token_urlsafe(12)
+    settings = server_settings(db_url, password, None, "")
+    base = f"http://127.0.0.1:{port}"
+    click.echo("")
+    click.echo(f"the hall: {base}/  (the event: {base}/e/{quote(event, safe='')})")
+    click.echo(f"director's desk: {base}/desk"
+               + (f"  (password: {password})" if shown else ""))
+    click.echo(f"API: {base}/api/docs")
+    run_server(settings, "127.0.0.1", port, 1, "warning")
 
 
 # pairs (a pairs event from its tables' records: duplicate.pairs) -------------------------

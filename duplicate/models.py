@@ -488,3 +488,163 @@ class AdminLog(Base):
         CheckConstraint("made_by <> ''", name="made_by"),
         CheckConstraint("reason <> ''", name="reason"),
     )
+
+
+# --- the tournament hall service (duplicate.hall; migration 0007) ----------------------
+#
+# What the hall adds to an event's rounds: the round clock, check-ins, the tables' tokens,
+# West's reports and their fate, and the director's rulings. A report is not a result: it
+# counts only once North confirms it (or the director settles it), and then it is written
+# to the store (``result_changes``) like any other result.
+
+#: The states of a table's report (``duplicate.hall.REPORT_STATES``).
+HALL_REPORT_STATES = ("reported", "confirmed", "disputed", "settled", "replaced")
+#: Ruling categories and effects (``duplicate.hall.CATEGORIES`` / ``EFFECTS``).
+HALL_CATEGORIES = ("warning", "violation", "foul", "late", "forfeit")
+HALL_EFFECTS = ("none", "assigned", "conceded", "forfeit")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN (" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+class HallRound(Base):
+    """A round's clock: when it started, its length, warning and correction window (in
+    minutes), when the director closed (scored) and published it. No row: not started."""
+
+    __tablename__ = "hall_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("event_rounds.id", ondelete="CASCADE"), unique=True
+    )
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    minutes: Mapped[int] = mapped_column(Integer)
+    warning_minutes: Mapped[int] = mapped_column(Integer)
+    correction_minutes: Mapped[int] = mapped_column(Integer)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    started_by: Mapped[str] = mapped_column(String(200))
+
+    __table_args__ = (
+        CheckConstraint("minutes >= 1", name="minutes"),
+        CheckConstraint("warning_minutes >= 0 AND warning_minutes <= minutes", name="warning"),
+        CheckConstraint("correction_minutes >= 0", name="correction"),
+        CheckConstraint("published_at IS NULL OR closed_at IS NOT NULL", name="published"),
+    )
+
+
+class HallToken(Base):
+    """A table token: what it may do (``role`` on one table and room of a round), stored
+    as the SHA-256 hex of the token; ``void`` once the round's tokens are issued again."""
+
+    __tablename__ = "hall_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("event_rounds.id", ondelete="CASCADE"), index=True
+    )
+    table_no: Mapped[int] = mapped_column(Integer)
+    room: Mapped[str] = mapped_column(String(6))
+    role: Mapped[str] = mapped_column(String(7))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    issued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    void: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        CheckConstraint("room IN ('open', 'closed')", name="room"),
+        CheckConstraint("role IN ('report', 'confirm')", name="role"),
+        CheckConstraint("table_no >= 1", name="table_no"),
+    )
+
+
+class HallCheckin(Base):
+    """A team checked in (签到) for a round: when, by whom."""
+
+    __tablename__ = "hall_checkins"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("event_teams.id", ondelete="CASCADE"))
+    checked_in_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    made_by: Mapped[str] = mapped_column(String(200))
+
+    __table_args__ = (UniqueConstraint("round_id", "team_id"),)
+
+
+class HallReport(Base):
+    """West's report of one board in one room, and what became of it (``state``).
+
+    ``live`` is TRUE for the report that stands for its board and room (reported,
+    confirmed, disputed, settled) and NULL once replaced: the unique constraint on
+    (round, table, room, board, live) lets only one live report exist per board and room,
+    on every backend and under concurrency (NULLs are distinct). ``rev`` counts the
+    report's changes (the standings' version reads it)."""
+
+    __tablename__ = "hall_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    table_no: Mapped[int] = mapped_column(Integer)
+    room: Mapped[str] = mapped_column(String(6))
+    board: Mapped[int] = mapped_column(Integer)
+    finish: Mapped[str | None] = mapped_column(String(20))
+    unfinished: Mapped[str | None] = mapped_column(Text)
+    ns_result: Mapped[int | None] = mapped_column(Integer)
+    record: Mapped[str | None] = mapped_column(Text)
+    correction: Mapped[str | None] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(String(10))
+    live: Mapped[bool | None] = mapped_column(Boolean)
+    rev: Mapped[int] = mapped_column(Integer, default=1)
+    reported_by: Mapped[str] = mapped_column(String(200))
+    reported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    dispute_note: Mapped[str | None] = mapped_column(Text)
+    settled_by: Mapped[str | None] = mapped_column(String(200))
+    settled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    settled_reason: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        UniqueConstraint("round_id", "table_no", "room", "board", "live"),
+        Index("ix_hall_reports_round_id_state", "round_id", "state"),
+        CheckConstraint(_in("state", HALL_REPORT_STATES), name="state"),
+        CheckConstraint("room IN ('open', 'closed')", name="room"),
+        CheckConstraint("(live IS NULL) = (state = 'replaced')", name="live"),
+        CheckConstraint("(finish IS NULL) <> (unfinished IS NULL)", name="one_kind"),
+        CheckConstraint("reported_by <> ''", name="reported_by"),
+    )
+
+
+class HallRuling(Base):
+    """A director's ruling at a table: category, effect (``none``, an ``assigned`` room
+    result, a ``conceded`` board, a ``forfeit`` of the match), on which team, board and
+    room, by whom, when, why. ``duplicate.events.scores`` honours conceded boards and
+    forfeits from here; assigned results are written to the store as rulings."""
+
+    __tablename__ = "hall_rulings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("event_rounds.id", ondelete="CASCADE"), index=True
+    )
+    table_no: Mapped[int] = mapped_column(Integer)
+    category: Mapped[str] = mapped_column(String(10))
+    effect: Mapped[str] = mapped_column(String(10))
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("event_teams.id", ondelete="CASCADE"))
+    board: Mapped[int | None] = mapped_column(Integer)
+    room: Mapped[str | None] = mapped_column(String(6))
+    ns_result: Mapped[int | None] = mapped_column(Integer)
+    made_by: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        CheckConstraint(_in("category", HALL_CATEGORIES), name="category"),
+        CheckConstraint(_in("effect", HALL_EFFECTS), name="effect"),
+        CheckConstraint("made_by <> ''", name="made_by"),
+        CheckConstraint("reason <> ''", name="reason"),
+        CheckConstraint(
+            "effect NOT IN ('conceded', 'forfeit') OR team_id IS NOT NULL", name="team"
+        ),
+        CheckConstraint("effect <> 'assigned' OR ns_result IS NOT NULL", name="assigned"),
+    )

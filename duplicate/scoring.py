@@ -94,6 +94,15 @@ class BoardStatus(Enum):
     PLAYED = "played"
     #: Not finished in at least one room (time ran out, a withdrawal): never silently dropped.
     UNFINISHED = "unfinished"
+    #: Conceded by a team by the director's ruling (a late arrival, seeds/004 rule 5): the
+    #: opponents gain :data:`CONCEDED_SWING` whatever the rooms say (``duplicate.hall``).
+    CONCEDED = "conceded"
+
+
+#: The swing a conceded board gives the opponents (seeds/004 rule 5: "the opponents +3").
+CONCEDED_SWING = 3
+#: Who concedes a board or forfeits a match: team X, team Y, or both (each late).
+SIDES_XY = ("x", "y", "both")
 
 
 class UnfinishedRule(Enum):
@@ -116,10 +125,16 @@ class BoardResult:
     board: int
     open_ns: int | None
     closed_ns: int | None
+    #: ``"x"``, ``"y"`` or ``"both"`` when the board was conceded by a ruling (see
+    #: :func:`score_board`); the rooms' results, if any, then do not count.
+    conceded_by: str | None = None
 
     @property
     def status(self) -> BoardStatus:
-        """``PLAYED`` when both rooms have a result, else ``UNFINISHED``."""
+        """``CONCEDED`` by a ruling, ``PLAYED`` when both rooms have a result, else
+        ``UNFINISHED``."""
+        if self.conceded_by is not None:
+            return BoardStatus.CONCEDED
         if self.open_ns is None or self.closed_ns is None:
             return BoardStatus.UNFINISHED
         return BoardStatus.PLAYED
@@ -145,8 +160,17 @@ def score_board(
 
     Levels gained are counted from the rooms that finished: X gains in the open room when
     N–S won there, and in the closed room when E–W won there.
+
+    A board conceded by a team (``result.conceded_by``, a director's ruling on a late
+    arrival) is scored as a swing of :data:`CONCEDED_SWING` to the opponents and that many
+    levels gained by them, whatever the rooms hold; conceded by both teams, 0.
     """
     where = f"board {result.board}"
+    if result.conceded_by is not None:
+        if result.conceded_by not in SIDES_XY:
+            raise ScoringError(f"{where}: conceded by x, y or both, not {result.conceded_by!r}")
+        given = {"x": -CONCEDED_SWING, "y": CONCEDED_SWING, "both": 0}[result.conceded_by]
+        return BoardScore(result.board, BoardStatus.CONCEDED, given, max(given, 0), max(-given, 0))
     lx = ly = 0
     if result.open_ns is not None:
         check_result(result.open_ns, rules, f"{where}, open room")
@@ -375,6 +399,42 @@ def score_match(
         boards_scored=n,
         levels_x=sum(b.levels_x for b in scored),
         levels_y=sum(b.levels_y for b in scored),
+        points_x=px,
+        points_y=py,
+    )
+
+
+def scale_extremes(scale: WinDrawLoss | VictoryPoints) -> tuple[float, float]:
+    """The most and the least match points a team can score on ``scale`` (2 and 0 on
+    2/1/0; 20 and 0 VP)."""
+    if isinstance(scale, WinDrawLoss):
+        return (scale.win, scale.loss)
+    return (20.0, 0.0)
+
+
+def forfeit_match(
+    score: MatchScore, forfeited_by: str, scale: WinDrawLoss | VictoryPoints, boards: int
+) -> MatchScore:
+    """A match forfeited by a team (弃权, a director's ruling): the opponents score the
+    scale's maximum and the forfeiting team its minimum (both the minimum when both teams
+    forfeit). The margin is :data:`CONCEDED_SWING` a board of the round to the opponents,
+    as if every board were conceded (0 when both forfeit); the boards played, if any, stay
+    listed but do not count."""
+    if forfeited_by not in SIDES_XY:
+        raise ScoringError(f"a match is forfeited by x, y or both, not {forfeited_by!r}")
+    top, bottom = scale_extremes(scale)
+    whole = CONCEDED_SWING * boards
+    margin, px, py = {
+        "x": (-whole, bottom, top),
+        "y": (whole, top, bottom),
+        "both": (0, bottom, bottom),
+    }[forfeited_by]
+    return MatchScore(
+        boards=score.boards,
+        margin=margin,
+        boards_scored=boards,
+        levels_x=0,
+        levels_y=0,
         points_x=px,
         points_y=py,
     )

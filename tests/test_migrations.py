@@ -92,3 +92,40 @@ def test_sqlite_foreign_keys_are_enforced(tmp_path: Path) -> None:
             assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     finally:
         engine.dispose()
+
+
+def test_hall_reports_allow_one_live_report_per_board_and_room(migrated_engine: Engine) -> None:
+    """Migration 0008: the unique (round, table, room, board, live) with ``live`` NULL once
+    replaced lets replaced reports pile up but never two live ones, on every backend."""
+    import pytest
+    from sqlalchemy import insert, text
+    from sqlalchemy.exc import IntegrityError
+
+    from duplicate import models
+
+    with migrated_engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO events (id, name, seed, format, scale, unfinished_rule, "
+                "boards_per_round, rounds, bye_points_cents, bye_won) VALUES "
+                "(1, 'e', 's', 'rr', '{}', 'average', 4, 1, 200, TRUE)"
+            )
+        )
+        conn.execute(text("INSERT INTO event_rounds (id, event_id, number) VALUES (1, 1, 1)"))
+    row = {
+        "round_id": 1, "table_no": 1, "room": "open", "board": 1, "finish": "N S",
+        "ns_result": 3, "reported_by": "table 1 open West", "rev": 1,
+        "reported_at": text("CURRENT_TIMESTAMP"),
+    }  # fmt: skip
+    table = models.HallReport.__table__
+    with migrated_engine.begin() as conn:
+        for _ in range(2):
+            conn.execute(insert(table).values(**row, state="replaced", live=None))
+        conn.execute(insert(table).values(**row, state="reported", live=True))
+    for values in ({"state": "confirmed", "live": True}, {"state": "replaced", "live": True},
+                   {"state": "reported", "live": None}):  # fmt: skip
+        with pytest.raises(IntegrityError), migrated_engine.begin() as conn:
+            conn.execute(insert(table).values(**row, **values))
+    with migrated_engine.begin() as conn:
+        conn.execute(insert(table).values(**{**row, "room": "closed"}, state="reported", live=True))
+        assert conn.execute(text("SELECT COUNT(*) FROM hall_reports")).scalar_one() == 4

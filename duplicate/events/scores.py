@@ -1,5 +1,13 @@
 """Scores and standings, always recomputed from the stored results: a round's matches,
-the standings after a round, a match board by board."""
+the standings after a round, a match board by board.
+
+The director's rulings of the hall service (``hall_rulings``, :mod:`duplicate.hall`) are
+honoured here, never copied into results: a board **conceded** by a team (a late arrival,
+seeds/004 rule 5) scores a swing of ``scoring.CONCEDED_SWING`` (+3) to the opponents
+whatever its rooms hold, and needs no result in either room; a match **forfeited** by a
+team (seeds/004 rule 6) scores the scale's maximum for the opponents and its minimum for
+the offender (``scoring.forfeit_match``) and needs no result at all. Assigned room results
+are ordinary rulings in the store."""
 
 from __future__ import annotations
 
@@ -9,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -32,8 +40,10 @@ from duplicate.events.base import (
 from duplicate.events.field import _Field, _load_field, _match_info
 from duplicate.scoring import (
     BoardResult,
+    BoardStatus,
     MatchScore,
     UnfinishedRule,
+    forfeit_match,
     scale_from_dict,
     score_match,
 )
@@ -104,6 +114,7 @@ def _score_round(
     boards = _round_boards(ev, rnd)
     matches = _matches(session, rnd)
     stored = {k: n.state for k, n in _current(session, [m.id for m in matches]).items()}
+    conceded, forfeits = _adjustments(session, rnd, matches)
     scale = scale_from_dict(json.loads(ev.scale))
     rule = UnfinishedRule(ev.unfinished_rule)
     rules = _rules(ev)
@@ -116,19 +127,51 @@ def _score_round(
         results = []
         for b in boards:
             vals: list[int | None] = []
+            given = conceded.get((m.id, b))
             for room in ROOMS:
                 row = stored.get((m.id, b, room))
                 if row is None:
-                    missing.append(
-                        f"round {rnd.number}, table {m.table_no} ({info.team_x} v "
-                        f"{info.team_y}), board {b}, {room} room"
-                    )
+                    if given is None and m.id not in forfeits:
+                        missing.append(
+                            f"round {rnd.number}, table {m.table_no} ({info.team_x} v "
+                            f"{info.team_y}), board {b}, {room} room"
+                        )
                     vals.append(None)
                 else:
                     vals.append(row.ns_result)
-            results.append(BoardResult(b, vals[0], vals[1]))
-        out.append(ScoredMatch(info, tuple(results), score_match(results, scale, rule, rules)))
+            results.append(BoardResult(b, vals[0], vals[1], given))
+        score = score_match(results, scale, rule, rules)
+        if m.id in forfeits:
+            score = forfeit_match(score, forfeits[m.id], scale, len(boards))
+        out.append(ScoredMatch(info, tuple(results), score))
     return out, missing
+
+
+def _adjustments(
+    session: Session, rnd: models.EventRound, matches: Sequence[models.EventMatch]
+) -> tuple[dict[tuple[int, int], str], dict[int, str]]:
+    """The hall's rulings that change scores in a round: (match id, board) -> who conceded
+    it, and match id -> who forfeited it (``"x"``, ``"y"`` or ``"both"``)."""
+    by_table = {m.table_no: m for m in matches}
+    conceded: dict[tuple[int, int], str] = {}
+    forfeits: dict[int, str] = {}
+    h = models.HallRuling
+    rows = session.execute(
+        select(h.table_no, h.effect, h.team_id, h.board)
+        .where(h.round_id == rnd.id, h.effect.in_(("conceded", "forfeit")))
+        .order_by(h.id)
+    )
+    for table_no, effect, team_id, board in rows:
+        m = by_table.get(table_no)
+        if m is None or team_id not in (m.team_x_id, m.team_y_id):
+            continue
+        side = "x" if team_id == m.team_x_id else "y"
+        if effect == "forfeit":
+            forfeits[m.id] = side if forfeits.get(m.id, side) == side else "both"
+        elif board is not None:
+            key = (m.id, board)
+            conceded[key] = side if conceded.get(key, side) == side else "both"
+    return conceded, forfeits
 
 
 def _team_rounds(
@@ -233,21 +276,29 @@ def match_boards(engine: Engine, event: str, round_no: int, table: int) -> list[
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        f = _load_field(session, ev)
         rnd, m = _find_match(session, ev, round_no, table)
-        boards = _round_board_set(session, ev, rnd)
-        scored, _ = _round_scores(session, ev, f, rnd, strict=False)
-        sm = next(s for s in scored if s.info.table == table)
-        stored = _stored_rooms(session, rnd)
-        rows = []
-        for r, b in zip(sm.results, sm.score.boards, strict=True):
-            status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
-            swing = b.swing
-            if not all((m.id, r.board, room) in stored for room in ROOMS):
-                status, swing = "not in yet", None  # no result, not marked unfinished
-            lv, leader = boards[r.board].level, boards[r.board].leader
-            rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))
-        return rows
+        return _match_rows(session, ev, _load_field(session, ev), rnd, m)
+
+
+def _match_rows(
+    session: Session, ev: models.Event, f: _Field, rnd: models.EventRound, m: models.EventMatch
+) -> list[BoardRow]:
+    """:func:`match_boards` in the caller's transaction (the hall service's public pages)."""
+    boards = _round_board_set(session, ev, rnd)
+    scored, _ = _round_scores(session, ev, f, rnd, strict=False)
+    sm = next(s for s in scored if s.info.table == m.table_no)
+    stored = _stored_rooms(session, rnd)
+    rows = []
+    for r, b in zip(sm.results, sm.score.boards, strict=True):
+        status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
+        swing = b.swing
+        if b.status is BoardStatus.CONCEDED:
+            status = "conceded"  # a ruling: the rooms need no result
+        elif not all((m.id, r.board, room) in stored for room in ROOMS):
+            status, swing = "not in yet", None  # no result, not marked unfinished
+        lv, leader = boards[r.board].level, boards[r.board].leader
+        rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))
+    return rows
 
 
 def _stored_rooms(session: Session, rnd: models.EventRound) -> set[tuple[int, int, str]]:

@@ -1,0 +1,190 @@
+"""``guandan serve`` (the tournament hall service) and ``guandan event table-cards``.
+
+``serve`` checks the database is at the newest schema (it migrates nothing: it says to run
+``guandan db upgrade``), then runs uvicorn on ``web.app:app_from_env``. Its settings go to
+every worker through the environment (:meth:`web.settings.Settings.to_env`), the secret
+key included: generated once here when none is given, so that all workers sign the
+director's cookie alike. Several workers share nothing but the database; SQLite serves
+them on one host, PostgreSQL is the database for several workers or hosts.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from commands.common import DB_URL_KEY, check_output, db_errors, db_option, open_database
+
+if TYPE_CHECKING:
+    from web.settings import Settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def server_settings(
+    db_url: str | None, director_password: str | None, secret_key: str | None, public_url: str
+) -> Settings:
+    """The service's settings from the options; a clear error for a missing password."""
+    from duplicate.db import resolve_url
+    from web.settings import ENV_PASSWORD, Settings, SettingsError
+
+    if not director_password:
+        raise click.UsageError(
+            f"the director's password is needed: give --director-password or set "
+            f"${ENV_PASSWORD} (at least 8 characters; the desk and the director's API use it)"
+        )
+    try:
+        return Settings(
+            db_url=resolve_url(db_url), director_password=director_password,
+            secret_key=secret_key or secrets.token_urlsafe(32), public_url=public_url or "",
+        )
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def run_server(settings: Settings, host: str, port: int, workers: int, log_level: str) -> None:
+    """Check the schema, then serve ``settings`` with uvicorn until stopped (Ctrl-C)."""
+    import uvicorn
+
+    from duplicate.db import check_schema, make_engine, mask_url
+
+    engine = make_engine(settings.db_url)
+    try:
+        check_schema(engine)
+        backend = engine.dialect.name
+    finally:
+        engine.dispose()
+    if workers > 1 and backend == "sqlite":
+        click.echo(
+            f"note: {workers} workers on one SQLite file: writes wait for each other; "
+            f"PostgreSQL is the database for several workers or hosts", err=True,
+        )
+    os.environ.update(settings.to_env())
+    shown = host if ":" not in host else f"[{host}]"
+    click.echo(
+        f"hall service on http://{shown}:{port}/ ({workers} worker{'s' if workers > 1 else ''},"
+        f" database {mask_url(settings.db_url)}): director's desk /desk, API docs /api/docs",
+        err=True,
+    )
+    uvicorn.run(
+        "web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+        log_level=log_level, proxy_headers=True, server_header=False,
+    )
+
+
+def server_options(func: F) -> F:
+    """``--host``, ``--port``, ``--workers``, the password, the secret key, the public URL."""
+    options = [
+        click.option("--host", default="127.0.0.1", show_default=True,
+                     help="Address to listen on (0.0.0.0: every interface of this host)."),
+        click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+                     help="Port to listen on."),
+        click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+                     help="Worker processes; they share only the database. SQLite serves "
+                     "several on one host (writes wait for each other); PostgreSQL (--db "
+                     "postgresql://...) is the database for several workers or hosts."),
+        click.option("--director-password", envvar="GUANDAN_DIRECTOR_PASSWORD",
+                     metavar="TEXT",
+                     help="The director's password (desk login, API Bearer); required, at "
+                     "least 8 characters. Default: $GUANDAN_DIRECTOR_PASSWORD."),
+        click.option("--secret-key", envvar="GUANDAN_SECRET_KEY", metavar="TEXT",
+                     help="Key signing the director's session cookie; the same on every host "
+                     "(default: $GUANDAN_SECRET_KEY, else a new one: sessions end on restart)."),
+        click.option("--public-url", envvar="GUANDAN_PUBLIC_URL", default="", metavar="URL",
+                     help="The address players' phones reach the hall at, printed on table "
+                     "cards (default: $GUANDAN_PUBLIC_URL, else the address of the request)."),
+        click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info",
+                                                       "debug"]),
+                     default="info", show_default=True,
+                     help="uvicorn's log level (table tokens never appear in the log)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.command("serve")
+@server_options
+@db_option
+@db_errors
+def serve_command(
+    host: str, port: int, workers: int, director_password: str | None,
+    secret_key: str | None, public_url: str, log_level: str,
+) -> None:
+    """Run the tournament hall service: tables report by phone, the director runs the
+    rounds at /desk, results go public as they come in (docs/SERVICE.md).
+
+    The database must be migrated ('guandan db upgrade'). Stop it with Ctrl-C.
+
+    \b
+    Example: guandan serve --db postgresql://hall@db/cup --workers 2 \\
+             --director-password "$PW" --public-url https://hall.example.org
+    """
+    db_url = click.get_current_context().meta.get(DB_URL_KEY)
+    settings = server_settings(db_url, director_password, secret_key, public_url)
+    run_server(settings, host, port, workers, log_level)
+
+
+@click.command("table-cards")
+@click.argument("event")
+@click.option("--round", "round_no", type=click.IntRange(min=1), required=True,
+              help="The round whose tables get cards.")
+@click.option("--out", "output", type=click.Path(dir_okay=False), required=True,
+              help="The HTML file of the cards (print it; keep it private: it holds the "
+              "tokens).")
+@click.option("--public-url", envvar="GUANDAN_PUBLIC_URL", metavar="URL", required=True,
+              help="The address players' phones reach the hall at (default: "
+              "$GUANDAN_PUBLIC_URL), e.g. https://hall.example.org.")
+@click.option("--by", metavar="NAME", help="Who issues the cards (default: the login name).")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              envvar="GUANDAN_LANG", help="Language of the cards.")
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+@db_option
+@db_errors
+def table_cards_command(
+    event: str, round_no: int, output: str, public_url: str, by: str | None, lang: str,
+    force: bool,
+) -> None:
+    """Issue new table tokens for a round of EVENT and write its printable table cards.
+
+    One card per table and room: the seating and two QR codes, 'West reports' and 'North
+    confirms', each the URL of a token that can do just that, for that table and room, until
+    the round's correction window closes. Tokens issued before for the round become void.
+    """
+    from duplicate import hall
+    from duplicate.store.data import default_by
+    from web.cards import card_context
+
+    url = public_url.strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise click.BadParameter(f"{url!r} is not an http:// or https:// URL",
+                                 param_hint="--public-url")
+    check_output(output, force)
+    with open_database() as engine:
+        cards = hall.issue_tokens(engine, event, round_no, by or default_by())
+    html = render_cards(lang, {**card_context(cards, url), "event": event, "round_no": round_no})
+    fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(html)
+    click.echo(f"{len(cards)} table cards (round {round_no} of {event!r}) written to {output}; "
+               f"earlier tokens of the round are void")
+
+
+def render_cards(lang: str, context: dict[str, object]) -> str:
+    """``desk_cards.html`` rendered as the desk page renders it (``web.render.page``), for a
+    request of no one: no session, the language asked for."""
+    from starlette.requests import Request
+
+    from web.render import page
+
+    scope = {
+        "type": "http", "method": "GET", "path": "/cli/table-cards", "root_path": "",
+        "scheme": "http", "server": ("localhost", 80), "headers": [],
+        "query_string": f"lang={lang}".encode("ascii"),
+    }
+    response = page(Request(scope), "desk_cards.html", **context)
+    return bytes(response.body).decode("utf-8")

@@ -1,0 +1,146 @@
+"""The tournament hall service's library (issue 10): tables report by phone, the director
+runs the rounds, results go public as they come in. No HTTP here: ``web/`` calls these.
+
+Every call is one transaction (``db.session_scope``); a refusal raises :class:`HallError`
+(``kind``: not_found, forbidden, conflict, invalid, closed) and leaves the database as it
+was. The modules, by responsibility:
+
+* :mod:`~duplicate.hall.base`: the error, the plain data (frozen, ``to_dict``), lookups;
+* :mod:`~duplicate.hall.tokens`: table tokens (issued per table, room and role, stored as
+  SHA-256, void when reissued, dead when the round's correction window is over);
+* :mod:`~duplicate.hall.clock`: the round clock (start, warning, over, closed, published),
+  check-in (签到) and lateness (seeds/004 rules 3–6);
+* :mod:`~duplicate.hall.reports`: West's reports, North's confirmations and disputes; a
+  confirmed report is written to the store through ``duplicate.events``;
+* :mod:`~duplicate.hall.director`: the desk's views, settling disputes, closing (scoring)
+  and publishing (公示) a round, corrections;
+* :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
+  their effects (assigned room results, conceded boards, forfeited matches);
+* :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
+  boards are released, and the cheap ``results_version`` (the standings' ETag);
+* :mod:`~duplicate.hall.checks`: finishing orders and records checked, confirmed
+  reports written to the store;
+* :mod:`~duplicate.hall.views`: the data the views return (table view, desk, rulings,
+  draw, standings, public match);
+* :mod:`~duplicate.hall.rows` and :mod:`~duplicate.hall.status`: lookups inside a
+  transaction, and the state of every board of a table and room.
+
+Storage (``duplicate.models``, migration ``0008``): ``hall_rounds`` (the clock),
+``hall_tokens`` (SHA-256 of each token), ``hall_checkins``, ``hall_reports`` (West's
+reports; a unique key on (round, table, room, board, live) keeps at most one live report
+per board and room, under concurrency too) and ``hall_rulings``. A report is not a result:
+it counts once North confirms it (or the director settles it), when it is written to the
+store (``duplicate.store``'s log: who, when, why) through the library's own paths. Scores
+and standings stay the library's (``duplicate.events``), which honour conceded boards and
+forfeits from ``hall_rulings``. Nothing is kept in memory between calls but the fact that
+an engine's schema was checked, so any number of workers can serve the same hall.
+"""
+
+from __future__ import annotations
+
+from duplicate.hall.base import (
+    ARRIVAL,
+    BOARD_STATES,
+    CATEGORIES,
+    EFFECTS,
+    KINDS,
+    PHASES,
+    REPORT_STATES,
+    ROLES,
+    Arrival,
+    BoardStatus,
+    Clock,
+    Grant,
+    HallError,
+    Preview,
+    Report,
+    Seat4,
+    TableCard,
+)
+from duplicate.hall.checks import preview_finish
+from duplicate.hall.clock import arrivals, check_in, round_clock, start_round
+from duplicate.hall.director import (
+    close_round,
+    director_correct,
+    disputes,
+    publish_round,
+    round_status,
+    settle_dispute,
+)
+from duplicate.hall.public import (
+    board_released,
+    current_round,
+    draw,
+    live_standings,
+    public_match,
+    results_version,
+)
+from duplicate.hall.reports import (
+    north_confirm,
+    north_dispute,
+    table_view,
+    west_report,
+)
+from duplicate.hall.rulings import record_ruling, rulings
+from duplicate.hall.tokens import grant_for, issue_tokens
+from duplicate.hall.views import (
+    DrawRow,
+    LiveStandings,
+    MatchBoard,
+    PublicMatch,
+    RoomStatus,
+    Ruling,
+    TableView,
+)
+
+__all__ = [
+    "ARRIVAL",
+    "BOARD_STATES",
+    "CATEGORIES",
+    "EFFECTS",
+    "KINDS",
+    "PHASES",
+    "REPORT_STATES",
+    "ROLES",
+    "Arrival",
+    "BoardStatus",
+    "Clock",
+    "DrawRow",
+    "Grant",
+    "HallError",
+    "LiveStandings",
+    "MatchBoard",
+    "Preview",
+    "PublicMatch",
+    "Report",
+    "RoomStatus",
+    "Ruling",
+    "Seat4",
+    "TableCard",
+    "TableView",
+    "arrivals",
+    "board_released",
+    "check_in",
+    "close_round",
+    "current_round",
+    "director_correct",
+    "disputes",
+    "draw",
+    "grant_for",
+    "issue_tokens",
+    "live_standings",
+    "north_confirm",
+    "north_dispute",
+    "preview_finish",
+    "public_match",
+    "publish_round",
+    "record_ruling",
+    "results_version",
+    "round_clock",
+    "round_status",
+    "rulings",
+    "settle_dispute",
+    "start_round",
+    "table_view",
+    "west_report",
+]

@@ -1,0 +1,264 @@
+"""What every part of the hall service uses: its error, its plain data, and lookups.
+
+The data classes are frozen and JSON-able (``to_dict``); times are aware UTC datetimes
+(ISO 8601 in JSON). The lookups (``_event``, ``_round``, ``_match``, …) turn the library's
+``EventError`` for an unknown event, round or table into ``HallError(kind="not_found")``
+so that the web layer can answer 404 without reading messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from duplicate.errors import DuplicateError
+from duplicate.i18n import translator
+
+#: What a table token may do: West reports, North confirms or disputes.
+ROLES = ("report", "confirm")
+#: The phases of a round's clock, in order.
+PHASES = ("not_started", "running", "warning", "over", "closed", "published")
+#: A team's arrival at the round (seeds/004 rules 3–6).
+ARRIVAL = ("waiting", "on_time", "late", "concedes", "forfeits")
+#: The states of a table's report.
+REPORT_STATES = ("reported", "confirmed", "disputed", "settled", "replaced")
+#: Reports that still stand (at most one per table, room and board).
+LIVE_STATES = ("reported", "confirmed", "disputed")
+#: A board's state on the table's and the director's views.
+BOARD_STATES = ("not_in", "reported", "confirmed", "disputed", "ruled")
+#: The director's rulings: category (what happened) and effect (what it does to results).
+CATEGORIES = ("warning", "violation", "foul", "late", "forfeit")
+EFFECTS = ("none", "assigned", "conceded", "forfeit")
+#: HallError kinds and the HTTP status the web layer maps them to.
+KINDS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "closed": 410}
+
+
+class HallError(DuplicateError):
+    """A refused hall operation; ``kind`` says which (see :data:`KINDS`)."""
+
+    def __init__(self, message: str, kind: str = "invalid") -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown HallError kind {kind!r}")
+        super().__init__(message)
+        self.kind = kind
+
+
+def _iso(when: datetime | None) -> str | None:
+    return None if when is None else when.isoformat()
+
+
+def utc(when: datetime | None) -> datetime:
+    """``when`` as aware UTC (a stored naive time is UTC); ``None``: now."""
+    if when is None:
+        return datetime.now(UTC)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def utc_or_none(when: datetime | None) -> datetime | None:
+    """A stored time as aware UTC, ``None`` staying ``None``."""
+    return None if when is None else utc(when)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat4:
+    """The four players of a room by seat."""
+
+    north: str
+    east: str
+    south: str
+    west: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"N": .., "E": .., "S": .., "W": ..}``."""
+        return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """One table and room of a round as printed on its card, with its two fresh tokens
+    (plaintext: only ever returned by ``issue_tokens``)."""
+
+    event: str
+    round_no: int
+    table: int
+    room: str
+    team_ns: str
+    team_ew: str
+    seats: Seat4
+    report_token: str
+    confirm_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a token may do: ``role`` on the boards of one table and room of one round."""
+
+    event: str
+    round_no: int
+    table: int
+    room: str
+    role: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "event": self.event,
+            "round": self.round_no,
+            "table": self.table,
+            "room": self.room,
+            "role": self.role,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A round's clock: its phase, the times that define it and the seconds left."""
+
+    event: str
+    round_no: int
+    phase: str
+    started_at: datetime | None
+    ends_at: datetime | None
+    warning_at: datetime | None
+    closed_at: datetime | None
+    published_at: datetime | None
+    correction_until: datetime | None
+    seconds_left: int | None
+    minutes: int
+    warning_minutes: int
+    correction_minutes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (ISO 8601 times)."""
+        return {
+            "event": self.event,
+            "round": self.round_no,
+            "phase": self.phase,
+            "started_at": _iso(self.started_at),
+            "ends_at": _iso(self.ends_at),
+            "warning_at": _iso(self.warning_at),
+            "closed_at": _iso(self.closed_at),
+            "published_at": _iso(self.published_at),
+            "correction_until": _iso(self.correction_until),
+            "seconds_left": self.seconds_left,
+            "minutes": self.minutes,
+            "warning_minutes": self.warning_minutes,
+            "correction_minutes": self.correction_minutes,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A team's arrival at a round: when it checked in, how late, what that costs it."""
+
+    team: str
+    table: int | None
+    checked_in_at: datetime | None
+    minutes_late: float
+    status: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "team": self.team,
+            "table": self.table,
+            "checked_in_at": _iso(self.checked_in_at),
+            "minutes_late": round(self.minutes_late, 2),
+            "status": self.status,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A table's report of one board in one room (West's), and what became of it."""
+
+    id: int
+    event: str
+    round_no: int
+    table: int
+    room: str
+    board: int
+    finish: str | None
+    unfinished: str | None
+    ns_result: int | None
+    has_record: bool
+    state: str
+    reported_by: str
+    reported_at: datetime
+    confirmed_at: datetime | None
+    dispute_note: str | None
+    settled_by: str | None = None
+    settled_at: datetime | None = None
+    settled_reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "event": self.event,
+            "round": self.round_no,
+            "table": self.table,
+            "room": self.room,
+            "board": self.board,
+            "finish": self.finish,
+            "unfinished": self.unfinished,
+            "ns_result": self.ns_result,
+            "has_record": self.has_record,
+            "state": self.state,
+            "reported_by": self.reported_by,
+            "reported_at": _iso(self.reported_at),
+            "confirmed_at": _iso(self.confirmed_at),
+            "dispute_note": self.dispute_note,
+            "settled_by": self.settled_by,
+            "settled_at": _iso(self.settled_at),
+            "settled_reason": self.settled_reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """The result a finishing order implies (RULES.md §7): N–S's view, the winning side,
+    its levels and whether it was a double down."""
+
+    ns_result: int
+    side: str
+    levels: int
+    double_down: bool
+
+    def describe(self, lang: str | None = None) -> str:
+        """In words, in ``lang`` (``en``/``zh``): e.g. "N–S +2 (1st and 3rd out)"."""
+        t = translator(lang)
+        kind = (
+            "double_down" if self.double_down else {2: "third", 1: "last"}.get(self.levels, "third")
+        )
+        return t(f"hall.preview.{kind}", side=t(f"side.{self.side}"), levels=self.levels)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``text``: :meth:`describe` in English)."""
+        return {
+            "ns_result": self.ns_result,
+            "side": self.side,
+            "levels": self.levels,
+            "double_down": self.double_down,
+            "text": self.describe("en"),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStatus:
+    """One board of a table and room: its state, the live report, the result that counts."""
+
+    board: int
+    state: str
+    report: Report | None
+    ns_result: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "board": self.board,
+            "state": self.state,
+            "report": None if self.report is None else self.report.to_dict(),
+            "ns_result": self.ns_result,
+        }

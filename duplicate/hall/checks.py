@@ -1,0 +1,136 @@
+"""The checks and writes behind the table's reports: a finishing order read and the
+result it implies (RULES.md §7, ``store.result_of_finish`` under the event's rules), a
+``.gdn`` record checked against the round's board, room and seating (as ``guandan event
+import`` would), and a confirmed or settled report written to the store in the caller's
+transaction through the library's own paths (a result reported from the table, an
+unfinished board, the record imported)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from duplicate import models, store
+from duplicate.db import session_scope
+from duplicate.errors import DuplicateError
+from duplicate.events.base import _round_board_set, _rules
+from duplicate.events.imports import _Importer, prepare_text
+from duplicate.events.results import _room
+from duplicate.hall.base import Grant, HallError, Preview
+from duplicate.hall.rows import event_row, ready
+from duplicate.records import Correction
+from engine.ruleset import Ruleset
+from engine.seat import Seat
+
+#: The largest record accepted from a phone.
+MAX_RECORD = 256 * 1024
+
+
+def where_of(g: Grant, board: int) -> str:
+    """A board of a table and room, for messages."""
+    return f"round {g.round_no}, table {g.table}, board {board}, {g.room} room"
+
+
+def parse_finish(finish: str, rules: Ruleset) -> tuple[str, Preview]:
+    """A finishing order in canonical form (``"N S E"``, ``"N S"`` for a double down) and
+    the result it implies; invalid on a bad order."""
+    if not isinstance(finish, str) or len(finish) > 40:
+        raise HallError("invalid finishing order: expected seats like 'N S E'")
+    names = finish.replace(",", " ").upper().split()
+    try:
+        seats = [Seat[n] for n in names]
+        ns = store.result_of_finish(seats, rules)
+    except KeyError:
+        raise HallError(f"invalid finishing order {finish!r}: expected seats N E S W") from None
+    except store.StoreError as exc:
+        raise HallError(str(exc)) from None
+    double = seats[1] == seats[0].partner
+    text = " ".join(s.name for s in (seats[:2] if double else seats[:3]))
+    return text, Preview(ns, "NS" if ns > 0 else "EW", abs(ns), double)
+
+
+def preview_finish(engine: Engine, event: str, finish: str) -> Preview:
+    """The result ``finish`` implies under the event's rules (side, levels, double down)."""
+    ready(engine)
+    with session_scope(engine) as session:
+        return parse_finish(finish, _rules(event_row(session, event)))[1]
+
+
+def check_record(
+    session: Session,
+    ev: models.Event,
+    rnd: models.EventRound,
+    g: Grant,
+    board: int,
+    seats: tuple[str, str, str, str],
+    text: str,
+    ns: int | None,
+) -> None:
+    """The record must replay under the event's rules, be this board, room and seating,
+    and say what the report says (checked again, in full, when it is imported)."""
+    where = where_of(g, board)
+    if len(text) > MAX_RECORD:
+        raise HallError(f"{where}: the record is over {MAX_RECORD // 1024} KiB")
+    try:
+        recs = prepare_text(text, "report.gdn", _rules(ev))
+    except (DuplicateError, ValueError) as exc:  # EventError, GdnError, GuandanError
+        raise HallError(f"{where}: {exc}") from None
+    if len(recs) != 1:
+        raise HallError(f"{where}: send one record of this board and room, not {len(recs)}")
+    rec = recs[0]
+    tags = {k: v.strip() for k, v in rec.tags.items()}
+    expected = {"Board": str(board), "Room": g.room, "Round": str(g.round_no)}
+    for tag, want in expected.items():
+        got = tags.get(tag)
+        if got is not None and got.lower() != want.lower():
+            raise HallError(f"{where}: the record's {tag} tag is {got!r}, not {want!r}")
+    for tag, want in zip(("North", "East", "South", "West"), seats, strict=True):
+        if tags.get(tag) != want:
+            raise HallError(f"{where}: the record seats {tags.get(tag)!r} at {tag}, not {want!r}")
+    b = _round_board_set(session, ev, rnd)[board]
+    if (rec.hands, rec.level, rec.leader) != (b.hands, b.level, int(b.leader)):
+        raise HallError(f"{where}: the record's hands are not board {board} of the round")
+    if rec.ns_result != ns:
+        said = "unfinished" if rec.ns_result is None else f"N–S {rec.ns_result:+d}"
+        meant = "unfinished" if ns is None else f"N–S {ns:+d}"
+        raise HallError(f"{where}: the record says {said}, the report {meant}")
+
+
+def count_report(
+    session: Session,
+    ev: models.Event,
+    rnd: models.EventRound,
+    row: models.HallReport,
+    by: str,
+    reason: str,
+) -> None:
+    """Write a confirmed report to the store (the caller's transaction): the record
+    imported, or the finishing order reported, or the board marked unfinished. A report
+    that is a correction replaces a different stored result; otherwise a different result
+    already stored is a conflict."""
+    where = f"round {rnd.number}, table {row.table_no}, board {row.board}, {row.room} room"
+    fix = Correction(row.correction, by) if row.correction else None
+    try:
+        if row.record is not None:
+            rec = prepare_text(row.record, "report.gdn", _rules(ev))[0]
+            rec = dataclasses.replace(rec, where=f"{where}: West's report, {reason}")
+            imp = _Importer(session, ev, fix, by)
+            imp.add(rec, rnd.number)
+            imp.flush()
+            return
+        result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
+        author = store.Author(by, reason, correction=fix is not None)
+        if row.finish is not None:
+            new = store.State("played", row.ns_result, None, None, None, row.finish)
+            action = "report"
+        else:
+            new = store.State("unfinished", None, row.unfinished)
+            action = "unfinished"
+        if old is not None and (old.status, old.ns_result) == (new.status, new.ns_result):
+            if new.status == "played" or old.note == new.note:
+                return  # the same result counts already (a ruling, a record): keep it
+        store.apply_change(session, result_id, action, new, author, where, old)
+    except (DuplicateError, ValueError) as exc:  # EventError, StoreError, RecordImportError
+        raise HallError(str(exc), "conflict") from None

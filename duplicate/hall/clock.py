@@ -1,0 +1,218 @@
+"""The round clock, check-in (签到) and lateness (迟到).
+
+A round's clock starts when the director says so (``start_round``: 50 minutes by default,
+the warning 5 minutes before the end, seeds/004 rules 4 and 6: at the warning no new board
+is started) and then runs by itself: its phase is computed from the stored times and
+``now`` (``not_started`` → ``running`` → ``warning`` → ``over``), until the director
+closes the round (``closed``, the correction window of ``correction_minutes``, default 10
+per seeds/000 更正, starts) and publishes it (``published``, 公示). Nothing ticks in memory:
+every worker reads the same row.
+
+Lateness (seeds/004 rule 3, seeds/000 迟到) is measured from the round's start to the
+team's check-in, or to ``now`` while it has not checked in:
+
+* checked in at or before the start: ``on_time``; up to 5 minutes late: ``late`` (a
+  warning); not in yet and at most 5 minutes past the start: ``waiting``;
+* more than 5 minutes: ``concedes`` (the first board, the opponents +3);
+* more than 10 minutes: ``forfeits`` (the round).
+
+The status only tells the director: the conceded board or the forfeit counts once the
+director records it as a ruling (``duplicate.hall.record_ruling``), as seeds/000 wants
+(判罚 are the director's).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import session_scope
+from duplicate.hall.base import Arrival, Clock, HallError, utc, utc_or_none
+from duplicate.hall.rows import (
+    boards_of,
+    event_row,
+    hall_round,
+    log,
+    make_clock,
+    matches,
+    ready,
+    round_row,
+    who,
+)
+
+#: Minutes late after which a team concedes the first board, then forfeits the round.
+CONCEDE_AFTER, FORFEIT_AFTER = 5.0, 10.0
+
+
+def start_round(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    by: str,
+    *,
+    minutes: int = 50,
+    warning_minutes: int = 5,
+    correction_minutes: int = 10,
+    now: datetime | None = None,
+) -> Clock:
+    """Start the round's clock at ``now``; conflict when it was started already."""
+    at = utc(now)
+    by, _ = who(by, "start", "starting a round")
+    for what, value, low in (
+        ("minutes", minutes, 1),
+        ("warning_minutes", warning_minutes, 0),
+        ("correction_minutes", correction_minutes, 0),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 24 * 60:
+            raise HallError(f"{what} must be a whole number from {low} to 1440, not {value!r}")
+    if warning_minutes > minutes:
+        raise HallError(
+            f"the warning ({warning_minutes} min) is longer than the round ({minutes} min)"
+        )
+    ready(engine)
+    try:
+        with session_scope(engine) as session:
+            ev = event_row(session, event)
+            rnd = round_row(session, ev, round_no)
+            if not boards_of(ev, rnd):
+                raise HallError(f"event {event!r}, round {round_no} has no boards assigned")
+            if hall_round(session, rnd) is not None:
+                raise HallError(f"round {round_no} of {event!r} was started already", "conflict")
+            hr = models.HallRound(
+                round_id=rnd.id,
+                started_at=at,
+                minutes=minutes,
+                warning_minutes=warning_minutes,
+                correction_minutes=correction_minutes,
+                started_by=by,
+            )
+            session.add(hr)
+            session.flush()
+            detail = f"round {round_no}: {minutes} min, warning {warning_minutes}, "
+            detail += f"corrections {correction_minutes} min after the close"
+            log(session, "hall start", by, "round started", detail, ev.name)
+            return make_clock(ev.name, round_no, hr, at)
+    except IntegrityError:  # another desk started it at the same moment
+        raise HallError(f"round {round_no} of {event!r} was started already", "conflict") from None
+
+
+def round_clock(engine: Engine, event: str, round_no: int, now: datetime | None = None) -> Clock:
+    """The round's clock at ``now`` (``not_started`` before the director starts it)."""
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        return make_clock(ev.name, round_no, hall_round(session, rnd), at)
+
+
+def status_of(minutes_late: float, checked_in: bool) -> str:
+    """A team's arrival status for ``minutes_late`` (see the module's docstring)."""
+    if minutes_late > FORFEIT_AFTER:
+        return "forfeits"
+    if minutes_late > CONCEDE_AFTER:
+        return "concedes"
+    if not checked_in:
+        return "waiting"
+    return "on_time" if minutes_late <= 0 else "late"
+
+
+def _arrival(
+    team: str, table: int | None, at: datetime | None, started: datetime | None, now: datetime
+) -> Arrival:
+    if started is None:
+        return Arrival(team, table, at, 0.0, "on_time" if at is not None else "waiting")
+    until = at if at is not None else now
+    late = max(0.0, (until - started).total_seconds() / 60)
+    return Arrival(team, table, at, late, status_of(late, at is not None))
+
+
+def _teams(session: Session, rnd: models.EventRound) -> list[tuple[int, int | None]]:
+    """(team id, table) of every team of the round, table order (X before Y), bye last."""
+    out: list[tuple[int, int | None]] = []
+    for m in matches(session, rnd):
+        out += [(m.team_x_id, m.table_no), (m.team_y_id, m.table_no)]
+    if rnd.bye_team_id is not None:
+        out.append((rnd.bye_team_id, None))
+    return out
+
+
+def check_in(
+    engine: Engine, event: str, round_no: int, team: str, by: str, now: datetime | None = None
+) -> Arrival:
+    """Check ``team`` in for the round at ``now``; checking in again changes nothing (the
+    first time stands)."""
+    at = utc(now)
+    by, _ = who(by, "check-in", "checking a team in")
+    ready(engine)
+    for attempt in (1, 2):
+        try:
+            with session_scope(engine) as session:
+                ev = event_row(session, event)
+                rnd = round_row(session, ev, round_no)
+                t = session.scalar(
+                    select(models.EventTeam).where(
+                        models.EventTeam.event_id == ev.id, models.EventTeam.name == team
+                    )
+                )
+                if t is None:
+                    raise HallError(f"event {event!r} has no team {team!r}", "not_found")
+                table = dict(_teams(session, rnd))
+                if t.id not in table:
+                    raise HallError(f"team {team!r} does not play round {round_no}")
+                row = session.scalar(
+                    select(models.HallCheckin).where(
+                        models.HallCheckin.round_id == rnd.id, models.HallCheckin.team_id == t.id
+                    )
+                )
+                if row is None:
+                    row = models.HallCheckin(
+                        round_id=rnd.id, team_id=t.id, checked_in_at=at, made_by=by
+                    )
+                    session.add(row)
+                    session.flush()
+                hr = hall_round(session, rnd)
+                started = utc(hr.started_at) if hr is not None else None
+                return _arrival(t.name, table[t.id], utc(row.checked_in_at), started, at)
+        except IntegrityError:  # the same team checked in twice at once: the first stands
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def arrivals(
+    engine: Engine, event: str, round_no: int, now: datetime | None = None
+) -> list[Arrival]:
+    """Every team of the round (table order, the bye last): checked in when, how late."""
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        hr = hall_round(session, rnd)
+        started = utc(hr.started_at) if hr is not None else None
+        checked = dict(
+            (a, b)
+            for a, b in session.execute(
+                select(models.HallCheckin.team_id, models.HallCheckin.checked_in_at).where(
+                    models.HallCheckin.round_id == rnd.id
+                )
+            )
+        )
+        teams = _teams(session, rnd)
+        names = dict(
+            (a, b)
+            for a, b in session.execute(
+                select(models.EventTeam.id, models.EventTeam.name).where(
+                    models.EventTeam.event_id == ev.id
+                )
+            )
+        )
+        return [
+            _arrival(names[tid], table, utc_or_none(checked.get(tid)), started, at)
+            for tid, table in teams
+        ]

@@ -1,0 +1,240 @@
+"""The director's desk: every table live, disputes settled, the round closed (scored),
+published (公示) and corrected.
+
+* ``settle_dispute``: the director decides a disputed report (a finishing order, an N–S
+  result or ``unfinished``); the store gets it as a ruling (``store.RULING_NOTE``, who and
+  why kept in its log) and the report becomes ``settled``.
+* ``close_round``: refused (invalid, naming the first) while a board of a room has no
+  result that counts (conceded boards and forfeited matches need none) or a report waits
+  for North or the director; else the round is scored (``duplicate.events`` scoring, in
+  the same transaction) and closed; the correction window starts.
+* ``publish_round`` needs the round closed; results of an unpublished round are
+  provisional on the public pages.
+* ``director_correct``: a room's result set at any time (``events.correct_result``: a
+  ruling with who, when, why).
+
+Every action here is in the event's admin log as well (``events.admin_log``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Engine, select, update
+
+from duplicate import models, store
+from duplicate.db import session_scope
+from duplicate.errors import DuplicateError
+from duplicate.events import correct_result
+from duplicate.events.base import _rules
+from duplicate.events.field import _load_field
+from duplicate.events.results import _room
+from duplicate.events.scores import _round_scores
+from duplicate.hall.base import (
+    Clock,
+    HallError,
+    Report,
+    utc,
+)
+from duplicate.hall.checks import parse_finish
+from duplicate.hall.rows import (
+    check_board,
+    check_room,
+    event_row,
+    hall_round,
+    log,
+    make_clock,
+    match_row,
+    matches,
+    ready,
+    report_of,
+    round_row,
+    who,
+)
+from duplicate.hall.status import room_statuses
+from duplicate.hall.views import (
+    RoomStatus,
+)
+from duplicate.records import Correction
+from duplicate.scoring import check_result
+
+
+def round_status(engine: Engine, event: str, round_no: int) -> list[RoomStatus]:
+    """Every table and room of the round, board by board (the desk's live view)."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        return room_statuses(session, ev, rnd, matches(session, rnd))
+
+
+def disputes(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
+    """The open disputes of the event (or of one round), oldest first."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        h, r = models.HallReport, models.EventRound
+        query = (
+            select(h, r.number)
+            .join(r, r.id == h.round_id)
+            .where(r.event_id == ev.id, h.state == "disputed")
+            .order_by(h.id)
+        )
+        if round_no is not None:
+            query = query.where(r.id == round_row(session, ev, round_no).id)
+        return [report_of(row, ev.name, n) for row, n in session.execute(query)]
+
+
+def settle_dispute(
+    engine: Engine,
+    event: str,
+    report_id: int,
+    by: str,
+    reason: str,
+    *,
+    finish: str | None = None,
+    ns_result: int | None = None,
+    unfinished: str | None = None,
+) -> Report:
+    """The director settles a disputed report with a finishing order, an N–S result or an
+    unfinished board (exactly one): the store gets it as a ruling; the report is settled."""
+    by, reason = who(by, reason, "settling a dispute")
+    if sum(v is not None for v in (finish, ns_result, unfinished)) != 1:
+        raise HallError("settle with exactly one of: a finishing order, an N–S result, unfinished")
+    if unfinished is not None and not unfinished.strip():
+        raise HallError("an unfinished board needs its reason")
+    at = utc(None)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        row = session.get(models.HallReport, report_id)
+        rnd = session.get(models.EventRound, row.round_id) if row is not None else None
+        if row is None or rnd is None or rnd.event_id != ev.id:
+            raise HallError(f"event {event!r} has no report {report_id}", "not_found")
+        if row.state != "disputed":
+            raise HallError(f"report {report_id} is {row.state}, not disputed", "conflict")
+        rules = _rules(ev)
+        where = f"round {rnd.number}, table {row.table_no}, board {row.board}, {row.room} room"
+        if finish is not None:
+            ns_result = parse_finish(finish, rules)[1].ns_result
+        if ns_result is not None:
+            try:
+                check_result(ns_result, rules, where=where)
+            except ValueError as exc:
+                raise HallError(str(exc)) from None
+        result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
+        if unfinished is not None:
+            new = store.State("unfinished", None, unfinished.strip())
+        else:
+            keep = (old.record_id, old.record_hash) if old is not None else (None, None)
+            new = store.State("played", ns_result, store.RULING_NOTE, keep[0], keep[1])
+        author = store.Author(by, reason, correction=True)
+        store.apply_change(session, result_id, "ruling", new, author, where, old)
+        h = models.HallReport
+        done = session.execute(
+            update(h)
+            .where(h.id == row.id, h.state == "disputed")
+            .values(
+                state="settled", settled_by=by, settled_at=at, settled_reason=reason, rev=h.rev + 1
+            )
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(done, "rowcount", 1) != 1:
+            raise HallError(f"report {report_id} changed meanwhile: look again", "conflict")
+        session.refresh(row)
+        said = "unfinished" if ns_result is None else f"N–S {ns_result:+d}"
+        log(session, "hall settle", by, reason, f"{where}: dispute settled, {said}", ev.name)
+        return report_of(row, ev.name, rnd.number)
+
+
+def close_round(
+    engine: Engine, event: str, round_no: int, by: str, now: datetime | None = None
+) -> Clock:
+    """Close the round: every board of every room counts and no report waits, else
+    invalid naming the first that does not; the round is scored and closed, the correction
+    window starts. Closing a closed round returns its clock."""
+    at = utc(now)
+    by, _ = who(by, "close", "closing a round")
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        hr = hall_round(session, rnd, lock=True)
+        if hr is None:
+            raise HallError(f"round {round_no} of {event!r} was not started")
+        if hr.closed_at is not None:
+            return make_clock(ev.name, round_no, hr, at)
+        h = models.HallReport
+        waiting = session.scalar(
+            select(h)
+            .where(h.round_id == rnd.id, h.state.in_(("reported", "disputed")))
+            .order_by(h.table_no, h.room.desc(), h.board)
+            .limit(1)
+        )
+        if waiting is not None:
+            what = (
+                "North's confirmation" if waiting.state == "reported" else "the director (disputed)"
+            )
+            raise HallError(
+                f"cannot close: round {round_no}, table {waiting.table_no}, board "
+                f"{waiting.board}, {waiting.room} room: West's report waits for {what}"
+            )
+        _, missing = _round_scores(session, ev, _load_field(session, ev), rnd, strict=False)
+        if missing:
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise HallError(f"cannot close: no result for {missing[0]}{more}")
+        _round_scores(session, ev, _load_field(session, ev), rnd, strict=True)
+        rnd.scored_at = at
+        hr.closed_at = at
+        session.flush()
+        log(session, "hall close", by, "round closed and scored", f"round {round_no}", ev.name)
+        return make_clock(ev.name, round_no, hr, at)
+
+
+def publish_round(
+    engine: Engine, event: str, round_no: int, by: str, now: datetime | None = None
+) -> Clock:
+    """Publish (公示) the closed round; publishing again returns its clock."""
+    at = utc(now)
+    by, _ = who(by, "publish", "publishing a round")
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        hr = hall_round(session, rnd, lock=True)
+        if hr is None or hr.closed_at is None:
+            raise HallError(f"round {round_no} of {event!r} is not closed: close it first")
+        if hr.published_at is None:
+            hr.published_at = at
+            session.flush()
+            log(session, "hall publish", by, "round published", f"round {round_no}", ev.name)
+        return make_clock(ev.name, round_no, hr, at)
+
+
+def director_correct(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    table: int,
+    board: int,
+    room: str,
+    ns_result: int,
+    by: str,
+    reason: str,
+) -> None:
+    """The director sets a room's N–S result (any time; a ruling in the store's log with
+    who, when, why)."""
+    by, reason = who(by, reason, "a correction")
+    check_room(room)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        match_row(session, ev, rnd, table)
+        check_board(ev, rnd, board)
+    try:
+        correct_result(
+            engine, event, round_no, table, board, room, ns_result, Correction(reason, by)
+        )
+    except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
+        raise HallError(str(exc)) from None

@@ -1,0 +1,202 @@
+"""What everyone may see: the draw, live standings, a match board by board, which boards
+are released, and the cheap version of an event's results (the standings' ETag).
+
+* Standings are the library's (``events.event_standings``: every tie-break of the event),
+  after the last round with every result in; ``provisional`` while a round they count is
+  not published (a round run without the hall counts as published once scored).
+* A match's room results are shown only for **released** boards (every table has the
+  board in, in both rooms, or a ruling made it need no result, or the director released
+  it: ``events.released_boards``): a result tells something about a board's hands.
+* ``results_version`` is one SQL statement of a few MAX/COUNT/SUM aggregates over the
+  event's store log, reports, rulings, clocks and admin log; no scoring. It changes with
+  every result, report, ruling, clock start, close, publish, pairing or rename, and not
+  with check-ins, token issues or reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import session_scope
+from duplicate.errors import DuplicateError
+from duplicate.events.field import _load_field
+from duplicate.events.release import _released
+from duplicate.events.scores import (
+    _adjustments,
+    _complete_rounds,
+    _match_rows,
+    _standings,
+    _stored_rooms,
+)
+from duplicate.hall.base import (
+    HallError,
+)
+from duplicate.hall.rows import (
+    boards_of,
+    check_board,
+    event_row,
+    hall_round,
+    match_row,
+    matches,
+    ready,
+    round_row,
+    seating,
+)
+from duplicate.hall.views import (
+    DrawRow,
+    LiveStandings,
+    MatchBoard,
+    PublicMatch,
+)
+
+
+def draw(engine: Engine, event: str, round_no: int) -> list[DrawRow]:
+    """Who plays whom at which table, and who sits where in each room."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        return [DrawRow(m.table_no, *seating(session, m)) for m in matches(session, rnd)]
+
+
+def results_version(engine: Engine, event: str) -> str:
+    """A short string that changes whenever the event's results may have (see the module)."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        return _version(session, ev)
+
+
+def _version(session: Session, ev: models.Event) -> str:
+    r, m = models.EventRound, models.EventMatch
+    rc, rr = models.ResultChange, models.RoomResult
+    hr, hu, hc = models.HallReport, models.HallRuling, models.HallRound
+    log = models.AdminLog
+    rounds = select(r.id).where(r.event_id == ev.id).scalar_subquery()
+    match_ids = select(m.id).where(m.round_id.in_(rounds)).scalar_subquery()
+
+    parts = [
+        select(func.max(rc.id)).join(rr, rr.id == rc.result_id).where(rr.match_id.in_(match_ids)),
+        select(func.max(hr.id)).where(hr.round_id.in_(rounds)),
+        select(func.coalesce(func.sum(hr.rev), 0)).where(hr.round_id.in_(rounds)),
+        select(func.max(hu.id)).where(hu.round_id.in_(rounds)),
+        select(func.count(hc.id)).where(hc.round_id.in_(rounds)),
+        select(func.count(hc.closed_at)).where(hc.round_id.in_(rounds)),
+        select(func.count(hc.published_at)).where(hc.round_id.in_(rounds)),
+        select(func.count(r.id)).where(r.event_id == ev.id),
+        select(func.count(r.first_board)).where(r.event_id == ev.id),
+        select(func.max(log.id)).where(log.event == ev.name, log.action != "hall tokens"),
+    ]
+    values = session.execute(select(*(p.scalar_subquery() for p in parts))).one()
+    raw = f"{ev.id}:" + ":".join(str(v) for v in values)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def _published(session: Session, rnd: models.EventRound) -> bool:
+    hr = hall_round(session, rnd)
+    if hr is None:
+        return rnd.scored_at is not None
+    return hr.published_at is not None
+
+
+def live_standings(engine: Engine, event: str) -> LiveStandings:
+    """The library's standings (``events.event_standings``: after the last complete
+    round, every tie-break) read in one transaction with their version, provisional while
+    a round they count is not published."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        version = _version(session, ev)
+        f = _load_field(session, ev)
+        try:
+            through = _complete_rounds(session, ev, f)
+            rows = _standings(session, ev, f, through)
+        except DuplicateError as exc:
+            raise HallError(str(exc)) from None
+        rounds = session.scalars(
+            select(models.EventRound).where(
+                models.EventRound.event_id == ev.id, models.EventRound.number <= through
+            )
+        )
+        provisional = not all(_published(session, rnd) for rnd in rounds)
+    return LiveStandings(list(rows), through, provisional, version)
+
+
+def _released_set(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
+    """The library's released boards, and the boards every table has in or needs no
+    result for (a conceded board, a forfeited match)."""
+    done = _released(session, ev, rnd)
+    ms = matches(session, rnd)
+    stored = _stored_rooms(session, rnd)
+    conceded, forfeits = _adjustments(session, rnd, ms)
+
+    def settled(m: models.EventMatch, b: int) -> bool:
+        if m.id in forfeits or (m.id, b) in conceded:
+            return True
+        return all((m.id, b, room) in stored for room in ("open", "closed"))
+
+    more = {b for b in boards_of(ev, rnd) if all(settled(m, b) for m in ms)}
+    return frozenset(done | more)
+
+
+def board_released(engine: Engine, event: str, round_no: int, board: int) -> bool:
+    """Whether players may see the board's hands and records (every table has it in, or
+    the director released it)."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        check_board(ev, rnd, board)
+        return board in _released_set(session, ev, rnd)
+
+
+def current_round(engine: Engine, event: str) -> int | None:
+    """The highest round with boards assigned (``None``: none yet)."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        return session.scalar(
+            select(func.max(models.EventRound.number)).where(
+                models.EventRound.event_id == ev.id, models.EventRound.first_board.is_not(None)
+            )
+        )
+
+
+def public_match(engine: Engine, event: str, round_no: int, table: int) -> PublicMatch:
+    """A match board by board (``events.match_boards``): each room's result and team X's
+    swing for released boards (``None``, status ``hidden``, otherwise), the swing total of
+    what is shown, whether it is provisional, and who forfeited it, if anyone."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        m = match_row(session, ev, rnd, table)
+        x, y, open_, closed = seating(session, m)
+        rows = []
+        released: frozenset[int] = frozenset()
+        if boards_of(ev, rnd):
+            released = _released_set(session, ev, rnd)
+            try:
+                rows = _match_rows(session, ev, _load_field(session, ev), rnd, m)
+            except DuplicateError as exc:
+                raise HallError(str(exc)) from None
+        provisional = not _published(session, rnd)
+        _, forfeits = _adjustments(session, rnd, [m])
+        forfeit = {"x": x, "y": y}.get(forfeits[m.id], f"{x}, {y}") if m.id in forfeits else None
+        name = ev.name
+    boards = [
+        MatchBoard(r.board, r.open_ns, r.closed_ns, r.swing, r.status)
+        if r.board in released
+        else MatchBoard(
+            r.board, None, None, None, "hidden" if r.status != "not in yet" else r.status
+        )
+        for r in rows
+    ]
+    total = sum(b.swing for b in boards if b.swing is not None)
+    return PublicMatch(
+        name, round_no, table, x, y, open_, closed, boards, total, provisional, forfeit
+    )

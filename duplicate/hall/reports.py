@@ -1,0 +1,310 @@
+"""Reports from the table: West reports, North confirms or disputes.
+
+West's phone (a ``report`` token) sends, per board, the finishing order (``"N S E"``: who
+went out 1st, 2nd, 3rd; ``"N S"`` for a double down) or ``unfinished`` with a reason, and
+optionally the ``.gdn`` play record. The report is stored (``hall_reports``) with the
+result it implies (``store.result_of_finish`` under the event's rules, RULES.md §7), but it
+does not count yet. North's phone (a ``confirm`` token) confirms it, and only then is it
+written to the store, in the same transaction, through the library's own paths (a result
+reported from the table, an unfinished board, or the record imported as ``guandan event
+import`` does), with Author ``table T room North``; or North disputes it and the director
+settles it (``duplicate.hall.director``).
+
+* The same report again (a double tap, a retry) returns the live one: ``(report, False)``.
+* A different report while one is live is a ``conflict``, unless it is a ``correction``
+  (its reason) and the round is not closed or its correction window is open: the live one
+  becomes ``replaced`` and the new one waits for North again (the old result counts
+  meanwhile). A report the director settled is his: the table cannot replace it.
+* At most one live report per board and room, enforced by the database (a unique key on
+  (round, table, room, board, live)); two phones racing give one winner, the other gets
+  the winner's report (same content) or a conflict, never a second row. Confirming and
+  disputing change the state only from ``reported`` (compare-and-set), so a confirmation
+  racing a correction either confirms the old report (and the correction then replaces a
+  confirmed one) or finds it replaced (conflict): nothing lost, nothing counted twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import session_scope
+from duplicate.events.base import _current, _rules
+from duplicate.hall.base import Grant, HallError, Report, utc
+from duplicate.hall.checks import check_record, count_report, parse_finish, where_of
+from duplicate.hall.rows import (
+    check_board,
+    event_row,
+    hall_round,
+    make_clock,
+    match_row,
+    ready,
+    report_of,
+    room_of,
+    round_row,
+    seating,
+    window_over,
+)
+from duplicate.hall.status import room_statuses
+from duplicate.hall.views import TableView
+
+#: Longest inputs accepted from a phone.
+MAX_REASON, MAX_NOTE = 200, 1000
+
+
+class _Retry(Exception):
+    """A concurrent change got there first: run the transaction again."""
+
+
+def _validate(
+    grant: Grant, finish: str | None, unfinished: str | None, correction: str | None
+) -> tuple[str | None, str | None]:
+    if grant.role != "report":
+        raise HallError("this card confirms; West's card reports", "forbidden")
+    if (finish is None) == (unfinished is None):
+        raise HallError("report either the finishing order or 'unfinished' with its reason")
+    if unfinished is not None:
+        unfinished = unfinished.strip()
+        if not unfinished or len(unfinished) > MAX_REASON:
+            raise HallError(
+                f"an unfinished board needs its reason (at most {MAX_REASON} characters)"
+            )
+    if correction is not None:
+        correction = correction.strip()
+        if not correction or len(correction) > MAX_REASON:
+            raise HallError(f"a correction needs its reason (at most {MAX_REASON} characters)")
+    return unfinished, correction
+
+
+def west_report(
+    engine: Engine,
+    grant: Grant,
+    board: int,
+    *,
+    finish: str | None = None,
+    unfinished: str | None = None,
+    record: str | None = None,
+    correction: str | None = None,
+    now: datetime | None = None,
+) -> tuple[Report, bool]:
+    """West reports ``board``: ``(report, True)`` when stored, ``(live report, False)``
+    when it says what the live one says. See the module's docstring for the refusals."""
+    unfinished, correction = _validate(grant, finish, unfinished, correction)
+    at = utc(now)
+    ready(engine)
+    for attempt in range(3):
+        try:
+            return _report_once(engine, grant, board, finish, unfinished, record, correction, at)
+        except (IntegrityError, _Retry):
+            if attempt == 2:
+                raise HallError(
+                    f"{where_of(grant, board)}: reported meanwhile; try again", "conflict"
+                ) from None
+    raise AssertionError("unreachable")
+
+
+def _report_once(
+    engine: Engine,
+    g: Grant,
+    board: int,
+    finish: str | None,
+    unfinished: str | None,
+    record: str | None,
+    correction: str | None,
+    at: datetime,
+) -> tuple[Report, bool]:
+    where = where_of(g, board)
+    with session_scope(engine) as session:
+        ev = event_row(session, g.event)
+        rnd = round_row(session, ev, g.round_no)
+        m = match_row(session, ev, rnd, g.table)
+        check_board(ev, rnd, board)
+        hr = hall_round(session, rnd)
+        closed = hr is not None and hr.closed_at is not None
+        if window_over(hr, at):
+            raise HallError(f"{where}: the round's correction window is over", "closed")
+        ns: int | None = None
+        if finish is not None:
+            finish, preview = parse_finish(finish, _rules(ev))
+            ns = preview.ns_result
+        if record is not None:
+            s = room_of(*seating(session, m), g.room)[2]
+            check_record(session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns)
+        h = models.HallReport
+        live = session.scalar(
+            select(h).where(
+                h.round_id == rnd.id, h.table_no == g.table, h.room == g.room,
+                h.board == board, h.live.is_(True),
+            )
+        )  # fmt: skip
+        if live is not None:
+            if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
+                return report_of(live, ev.name, rnd.number), False
+            said = live.finish or f"unfinished ({live.unfinished})"
+            if closed and correction is None:
+                raise HallError(
+                    f"{where}: the round is closed; a change now is a correction (its reason)",
+                    "closed",
+                )
+            if live.state == "settled":
+                raise HallError(
+                    f"{where}: the director settled this board ({said}): ask the director",
+                    "conflict",
+                )
+            if correction is None:
+                raise HallError(
+                    f"{where}: West already reported {said} ({live.state}); a different report "
+                    f"is a correction (give its reason)",
+                    "conflict",
+                )
+            done = session.execute(
+                update(h)
+                .where(h.id == live.id, h.state == live.state)
+                .values(state="replaced", live=None, rev=h.rev + 1)
+            )
+            if getattr(done, "rowcount", 1) != 1:
+                raise _Retry
+        elif closed and correction is None:
+            raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
+        elif correction is None:
+            _check_stored(session, m, board, g.room, finish, ns, unfinished, where)
+        row = h(
+            round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
+            unfinished=unfinished, ns_result=ns, record=record, correction=correction,
+            state="reported", live=True, rev=1, reported_by=f"table {g.table} {g.room} West",
+            reported_at=at,
+        )  # fmt: skip
+        session.add(row)
+        session.flush()
+        return report_of(row, ev.name, rnd.number), True
+
+
+def _check_stored(
+    session: Session,
+    m: models.EventMatch,
+    board: int,
+    room: str,
+    finish: str | None,
+    ns: int | None,
+    unfinished: str | None,
+    where: str,
+) -> None:
+    """A first report of a room whose result came otherwise (a director's ruling, an
+    import) must say the same, or be a correction."""
+    now = _current(session, [m.id]).get((m.id, board, room))
+    if now is None:
+        return
+    st = now.state
+    if finish is not None and (st.status, st.ns_result) == ("played", ns):
+        return
+    if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):
+        return
+    raise HallError(
+        f"{where}: the result stored is {st.describe()}: a different report is a correction "
+        f"(give its reason)",
+        "conflict",
+    )
+
+
+def _own_report(
+    session: Session, g: Grant, board: int, report_id: int
+) -> tuple[models.Event, models.EventRound, models.HallReport]:
+    if g.role != "confirm":
+        raise HallError("this card reports; North's card confirms", "forbidden")
+    ev = event_row(session, g.event)
+    rnd = round_row(session, ev, g.round_no)
+    row = session.get(models.HallReport, report_id)
+    if row is None or row.round_id != rnd.id:
+        raise HallError(f"no report {report_id} in round {g.round_no}", "not_found")
+    if (row.table_no, row.room) != (g.table, g.room):
+        raise HallError(f"report {report_id} is not of table {g.table}, {g.room} room", "forbidden")
+    if row.board != board:
+        raise HallError(f"report {report_id} is of board {row.board}, not board {board}")
+    return ev, rnd, row
+
+
+def north_confirm(
+    engine: Engine, grant: Grant, board: int, report_id: int, now: datetime | None = None
+) -> Report:
+    """North confirms West's report: it counts (written to the store). Confirming a
+    confirmed report again returns it unchanged."""
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, rnd, row = _own_report(session, grant, board, report_id)
+        if row.state == "confirmed":
+            return report_of(row, ev.name, rnd.number)
+        if row.state != "reported":
+            raise HallError(
+                f"report {report_id} is {row.state}: it cannot be confirmed", "conflict"
+            )
+        h = models.HallReport
+        done = session.execute(
+            update(h)
+            .where(h.id == row.id, h.state == "reported")
+            .values(state="confirmed", confirmed_at=at, rev=h.rev + 1)
+            .execution_options(synchronize_session=False)
+        )
+        session.refresh(row)
+        if getattr(done, "rowcount", 1) != 1:  # another phone got there first
+            if row.state == "confirmed":
+                return report_of(row, ev.name, rnd.number)  # a double tap: confirmed once
+            raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
+        by = f"table {grant.table} {grant.room} North"
+        count_report(session, ev, rnd, row, by, "confirmed West's report")
+        return report_of(row, ev.name, rnd.number)
+
+
+def north_dispute(
+    engine: Engine,
+    grant: Grant,
+    board: int,
+    report_id: int,
+    note: str,
+    now: datetime | None = None,
+) -> Report:
+    """North disputes West's report (``note``: what North says): it goes to the director.
+    The same dispute again returns it unchanged."""
+    note = (note or "").strip()
+    if not note or len(note) > MAX_NOTE:
+        raise HallError(f"a dispute needs a note (at most {MAX_NOTE} characters)")
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, rnd, row = _own_report(session, grant, board, report_id)
+        if row.state == "disputed" and row.dispute_note == note:
+            return report_of(row, ev.name, rnd.number)
+        if row.state != "reported":
+            raise HallError(f"report {report_id} is {row.state}: it cannot be disputed", "conflict")
+        h = models.HallReport
+        done = session.execute(
+            update(h)
+            .where(h.id == row.id, h.state == "reported")
+            .values(state="disputed", dispute_note=note, rev=h.rev + 1)
+            .execution_options(synchronize_session=False)
+        )
+        session.refresh(row)
+        if getattr(done, "rowcount", 1) != 1:  # another phone got there first
+            if (row.state, row.dispute_note) == ("disputed", note):
+                return report_of(row, ev.name, rnd.number)
+            raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
+        return report_of(row, ev.name, rnd.number)
+
+
+def table_view(engine: Engine, grant: Grant, now: datetime | None = None) -> TableView:
+    """What a token's holder sees: its table and room, the seating, every board's state
+    (with the live report and the result that counts) and the round's clock."""
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, grant.event)
+        rnd = round_row(session, ev, grant.round_no)
+        m = match_row(session, ev, rnd, grant.table)
+        x, y, open_, closed = seating(session, m)
+        ns, ew, seats = room_of(x, y, open_, closed, grant.room)
+        boards = room_statuses(session, ev, rnd, [m], (grant.room,))[0].boards
+        clock = make_clock(ev.name, rnd.number, hall_round(session, rnd), at)
+        return TableView(grant, ns, ew, seats, boards, clock)

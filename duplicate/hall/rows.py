@@ -1,0 +1,250 @@
+"""The hall's lookups inside a transaction: the event, round, match and clock rows, the
+seating of a match, a report as plain data, and the log entry of a director's action.
+
+Unknown names and numbers raise ``HallError(kind="not_found")`` here, so the modules
+above never pass a library ``EventError`` for them on to the web layer. Seating is read
+with a few narrow queries (the four pairs of one match), not the whole field: a phone's
+request must stay cheap in a hall of 200 tables.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from datetime import datetime, timedelta
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from duplicate import models
+from duplicate.db import check_schema
+from duplicate.events.base import EventError, _round_boards
+from duplicate.events.log import checked, log_change
+from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
+
+#: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
+DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10
+
+
+_READY: weakref.WeakSet[Engine] = weakref.WeakSet()
+_READY_LOCK = threading.Lock()
+
+
+def ready(engine: Engine) -> None:
+    """``db.check_schema`` once per engine (a process's engine stays on one database):
+    reading the migration scripts costs tens of milliseconds, too much for every request
+    of a phone. A database migrated away under a running service is not supported."""
+    if engine in _READY:
+        return
+    check_schema(engine)
+    with _READY_LOCK:
+        _READY.add(engine)
+
+
+def event_row(session: Session, name: str) -> models.Event:
+    """The event named ``name``."""
+    row = session.scalar(select(models.Event).where(models.Event.name == name))
+    if row is None:
+        raise HallError(f"no event named {name!r}", "not_found")
+    return row
+
+
+def round_row(session: Session, ev: models.Event, number: int) -> models.EventRound:
+    """Round ``number`` of the event."""
+    row = session.scalar(
+        select(models.EventRound).where(
+            models.EventRound.event_id == ev.id, models.EventRound.number == number
+        )
+    )
+    if row is None:
+        raise HallError(f"event {ev.name!r} has no round {number}", "not_found")
+    return row
+
+
+def match_row(
+    session: Session, ev: models.Event, rnd: models.EventRound, table: int
+) -> models.EventMatch:
+    """The match at ``table`` in the round."""
+    m = session.scalar(
+        select(models.EventMatch).where(
+            models.EventMatch.round_id == rnd.id, models.EventMatch.table_no == table
+        )
+    )
+    if m is None:
+        raise HallError(f"event {ev.name!r}, round {rnd.number} has no table {table}", "not_found")
+    return m
+
+
+def matches(session: Session, rnd: models.EventRound) -> list[models.EventMatch]:
+    """The round's matches in table order."""
+    return list(
+        session.scalars(
+            select(models.EventMatch)
+            .where(models.EventMatch.round_id == rnd.id)
+            .order_by(models.EventMatch.table_no)
+        )
+    )
+
+
+def boards_of(ev: models.Event, rnd: models.EventRound) -> tuple[int, ...]:
+    """The board numbers the round plays (empty before boards are assigned)."""
+    return _round_boards(ev, rnd)
+
+
+def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
+    """Refuse a board the round does not play (not_found), or a round without boards."""
+    boards = boards_of(ev, rnd)
+    if not boards:
+        raise HallError(f"event {ev.name!r}, round {rnd.number} has no boards assigned")
+    if board not in boards:
+        raise HallError(
+            f"round {rnd.number} plays boards {boards[0]} to {boards[-1]}, not board {board}",
+            "not_found",
+        )
+
+
+def check_room(room: str) -> None:
+    """Refuse a room that is not ``open`` or ``closed``."""
+    if room not in ("open", "closed"):
+        raise HallError(f"room must be open or closed, not {room!r}")
+
+
+def hall_round(
+    session: Session, rnd: models.EventRound, *, lock: bool = False
+) -> models.HallRound | None:
+    """The round's clock row (``None``: not started); ``lock`` takes it FOR UPDATE."""
+    query = select(models.HallRound).where(models.HallRound.round_id == rnd.id)
+    if lock:
+        query = query.with_for_update()
+    return session.scalar(query)
+
+
+def correction_until(hr: models.HallRound | None) -> datetime | None:
+    """When the round's correction window ends (``None`` while the round is not closed)."""
+    if hr is None or hr.closed_at is None:
+        return None
+    return utc(hr.closed_at) + timedelta(minutes=hr.correction_minutes)
+
+
+def window_over(hr: models.HallRound | None, now: datetime) -> bool:
+    """Whether the round is closed and its correction window is over."""
+    until = correction_until(hr)
+    return until is not None and now > until
+
+
+def make_clock(event: str, number: int, hr: models.HallRound | None, now: datetime) -> Clock:
+    """The round's clock at ``now``."""
+    if hr is None:
+        return Clock(
+            event, number, "not_started", None, None, None, None, None, None, None,
+            DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION,
+        )  # fmt: skip
+    started = utc(hr.started_at)
+    ends = started + timedelta(minutes=hr.minutes)
+    warning = ends - timedelta(minutes=hr.warning_minutes)
+    closed, published = utc_or_none(hr.closed_at), utc_or_none(hr.published_at)
+    if published is not None:
+        phase = "published"
+    elif closed is not None:
+        phase = "closed"
+    elif now >= ends:
+        phase = "over"
+    elif now >= warning:
+        phase = "warning"
+    else:
+        phase = "running"
+    left = max(0, int((ends - now).total_seconds()))
+    return Clock(
+        event, number, phase, started, ends, warning, closed, published,
+        correction_until(hr), left, hr.minutes, hr.warning_minutes, hr.correction_minutes,
+    )  # fmt: skip
+
+
+def team_names(session: Session, ids: list[int]) -> dict[int, str]:
+    """Team names by id."""
+    rows = session.execute(
+        select(models.EventTeam.id, models.EventTeam.name).where(models.EventTeam.id.in_(ids))
+    )
+    return {a: b for a, b in rows}
+
+
+def seating(session: Session, m: models.EventMatch) -> tuple[str, str, Seat4, Seat4]:
+    """Team X, team Y and who sits where in the open and closed rooms (RULES.md §11: open
+    room X's pair N–S and Y's pair E–W; closed room Y's other pair N–S, X's other pair E–W;
+    a pair's first player sits N or E)."""
+    pair_ids = [m.open_ns_pair_id, m.open_ew_pair_id, m.closed_ns_pair_id, m.closed_ew_pair_id]
+    pairs = {
+        p.id: (p.player_1_id, p.player_2_id)
+        for p in session.scalars(select(models.EventPair).where(models.EventPair.id.in_(pair_ids)))
+    }
+    player_ids = [i for p in pairs.values() for i in p]
+    names = dict(
+        (a, b)
+        for a, b in session.execute(
+            select(models.EventPlayer.id, models.EventPlayer.name).where(
+                models.EventPlayer.id.in_(player_ids)
+            )
+        )
+    )
+
+    def room(ns: int, ew: int) -> Seat4:
+        (n, s), (e, w) = pairs[ns], pairs[ew]
+        return Seat4(names[n], names[e], names[s], names[w])
+
+    teams = team_names(session, [m.team_x_id, m.team_y_id])
+    return (
+        teams[m.team_x_id],
+        teams[m.team_y_id],
+        room(m.open_ns_pair_id, m.open_ew_pair_id),
+        room(m.closed_ns_pair_id, m.closed_ew_pair_id),
+    )
+
+
+def room_of(
+    team_x: str, team_y: str, open_: Seat4, closed: Seat4, room: str
+) -> tuple[str, str, Seat4]:
+    """The N–S team, the E–W team and the seats of one room."""
+    if room == "open":
+        return team_x, team_y, open_
+    return team_y, team_x, closed
+
+
+def report_of(row: models.HallReport, event: str, round_no: int) -> Report:
+    """A stored report as plain data."""
+    return Report(
+        id=row.id,
+        event=event,
+        round_no=round_no,
+        table=row.table_no,
+        room=row.room,
+        board=row.board,
+        finish=row.finish,
+        unfinished=row.unfinished,
+        ns_result=row.ns_result,
+        has_record=row.record is not None,
+        state=row.state,
+        reported_by=row.reported_by,
+        reported_at=utc(row.reported_at),
+        confirmed_at=utc_or_none(row.confirmed_at),
+        dispute_note=row.dispute_note,
+        settled_by=row.settled_by,
+        settled_at=utc_or_none(row.settled_at),
+        settled_reason=row.settled_reason,
+    )
+
+
+def who(by: str, reason: str, what: str) -> tuple[str, str]:
+    """Who and why of a director's action, stripped (NFC); invalid when either is empty."""
+    if not by or not by.strip():
+        raise HallError(f"{what} needs who does it")
+    try:
+        change = checked(by, reason, what)
+    except EventError as exc:  # missing or too long
+        raise HallError(str(exc)) from None
+    return change.by, change.reason
+
+
+def log(session: Session, action: str, by: str, reason: str, detail: str, event: str) -> None:
+    """An entry of the event's admin log (``duplicate.events.admin_log``)."""
+    change = checked(by, reason, action)
+    log_change(session, action, change, detail, event=event)

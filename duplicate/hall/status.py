@@ -1,0 +1,84 @@
+"""The state of every board of a table and room, as the phones and the desk show it.
+
+A board's state combines its live report (``hall_reports``), the result that counts (the
+store's current result, ``duplicate.store``) and the director's rulings:
+
+* ``ruled``: conceded or forfeited by a ruling, settled by the director, or its current
+  result is a director's ruling or correction (note ``store.RULING_NOTE``);
+* ``disputed`` / ``reported``: West's live report waits for the director / for North
+  (a result that counted before, if any, still counts meanwhile);
+* ``confirmed``: North confirmed West's report, or a result came in otherwise (an import);
+* ``not_in``: nothing yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate import models, store
+from duplicate.events.base import _current
+from duplicate.events.scores import _adjustments
+from duplicate.hall.base import (
+    BoardStatus,
+)
+from duplicate.hall.rows import boards_of, report_of
+from duplicate.hall.views import (
+    RoomStatus,
+)
+
+ROOMS = ("open", "closed")
+
+
+def live_reports(
+    session: Session, rnd: models.EventRound, table: int | None = None, room: str | None = None
+) -> dict[tuple[int, str, int], models.HallReport]:
+    """The live report of every (table, room, board) of the round (or of one table/room)."""
+    h = models.HallReport
+    query = select(h).where(h.round_id == rnd.id, h.live.is_(True))
+    if table is not None:
+        query = query.where(h.table_no == table)
+    if room is not None:
+        query = query.where(h.room == room)
+    return {(r.table_no, r.room, r.board): r for r in session.scalars(query)}
+
+
+def room_statuses(
+    session: Session,
+    ev: models.Event,
+    rnd: models.EventRound,
+    matches: Sequence[models.EventMatch],
+    rooms: Sequence[str] = ROOMS,
+) -> list[RoomStatus]:
+    """Every board of these matches in these rooms, table by table."""
+    boards = boards_of(ev, rnd)
+    one = matches[0].table_no if len(matches) == 1 else None
+    reports = live_reports(session, rnd, one, rooms[0] if len(rooms) == 1 else None)
+    current = _current(session, [m.id for m in matches])
+    conceded, forfeits = _adjustments(session, rnd, matches)
+    out: list[RoomStatus] = []
+    for m in matches:
+        for room in rooms:
+            rows = []
+            for b in boards:
+                now = current.get((m.id, b, room))
+                ns = now.state.ns_result if now is not None else None
+                rep = reports.get((m.table_no, room, b))
+                report = report_of(rep, ev.name, rnd.number) if rep is not None else None
+                if (m.id, b) in conceded or m.id in forfeits:
+                    state = "ruled"
+                elif rep is not None and rep.state in ("reported", "disputed"):
+                    state = rep.state
+                elif rep is not None and rep.state == "settled":
+                    state = "ruled"
+                elif now is not None and now.state.note == store.RULING_NOTE:
+                    state = "ruled"
+                elif now is not None:
+                    state = "confirmed"
+                else:
+                    state = "not_in"
+                rows.append(BoardStatus(b, state, report, ns))
+            out.append(RoomStatus(m.table_no, room, rows))
+    return out

@@ -1,0 +1,132 @@
+"""Table tokens: what a QR code on a table card may do.
+
+``issue_tokens`` makes, for every table and room of a round, two tokens
+(``secrets.token_urlsafe(24)``, 192 bits): one lets West **report** the boards of that
+table and room, the other lets North **confirm** or dispute them. Only their SHA-256 hex is
+stored (``hall_tokens``); the plaintext is returned once, on the cards. Issuing again voids
+every earlier token of the round (a lost card is replaced by reprinting). A token works
+until the round's correction window is over (closed_at + correction_minutes): after that
+``grant_for`` answers ``closed``. Every issue is in the event's admin log (who, when).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import datetime
+
+from sqlalchemy import Engine, select, update
+
+from duplicate import models
+from duplicate.db import session_scope
+from duplicate.hall.base import ROLES, Grant, HallError, TableCard, utc
+from duplicate.hall.rows import (
+    boards_of,
+    event_row,
+    hall_round,
+    log,
+    matches,
+    ready,
+    room_of,
+    round_row,
+    seating,
+    window_over,
+)
+
+#: The longest token accepted for a look-up (ours are 32 characters).
+MAX_TOKEN = 200
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[TableCard]:
+    """Fresh tokens for every table and room of the round, as table cards (seating and
+    the two plaintext tokens); the round's earlier tokens become void. Refused (invalid)
+    when the round has no boards assigned, or its correction window is over."""
+    if not by or not by.strip():
+        raise HallError("issuing table cards needs who does it")
+    now = utc(None)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        if not boards_of(ev, rnd):
+            raise HallError(f"event {event!r}, round {round_no} has no boards assigned")
+        hr = hall_round(session, rnd)
+        if window_over(hr, now):
+            raise HallError(
+                f"event {event!r}, round {round_no} is over: its correction window ended"
+            )
+        session.execute(
+            update(models.HallToken)
+            .where(models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False))
+            .values(void=True)
+        )
+        cards: list[TableCard] = []
+        for m in matches(session, rnd):
+            x, y, open_, closed = seating(session, m)
+            for room in ("open", "closed"):
+                ns, ew, seats = room_of(x, y, open_, closed, room)
+                tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
+                for role, token in tokens.items():
+                    session.add(
+                        models.HallToken(
+                            round_id=rnd.id,
+                            table_no=m.table_no,
+                            room=room,
+                            role=role,
+                            token_hash=token_hash(token),
+                            issued_at=now,
+                            void=False,
+                        )
+                    )
+                cards.append(
+                    TableCard(
+                        event,
+                        round_no,
+                        m.table_no,
+                        room,
+                        ns,
+                        ew,
+                        seats,
+                        tokens["report"],
+                        tokens["confirm"],
+                    )  # fmt: skip
+                )
+        log(
+            session, "hall tokens", by, "table cards issued",
+            f"round {round_no}: {len(cards)} cards (earlier tokens void)", ev.name,
+        )  # fmt: skip
+        return cards
+
+
+def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
+    """What ``token`` may do. ``forbidden``: unknown or void; ``closed``: the round's
+    correction window is over."""
+    at = utc(now)
+    if not token or len(token) > MAX_TOKEN:
+        raise HallError("unknown table token", "forbidden")
+    digest = token_hash(token)
+    ready(engine)
+    with session_scope(engine) as session:
+        t = models.HallToken
+        row = session.execute(
+            select(t, models.EventRound, models.Event.name)
+            .join(models.EventRound, models.EventRound.id == t.round_id)
+            .join(models.Event, models.Event.id == models.EventRound.event_id)
+            .where(t.token_hash == digest)
+        ).first()
+        if row is None or not hmac.compare_digest(row[0].token_hash, digest):
+            raise HallError("unknown table token", "forbidden")
+        tok, rnd, name = row
+        if tok.void:
+            raise HallError("this table card was replaced: use the new card", "forbidden")
+        if window_over(hall_round(session, rnd), at):
+            raise HallError(
+                f"round {rnd.number} is closed and its correction window is over", "closed"
+            )
+        return Grant(name, rnd.number, tok.table_no, tok.room, tok.role)

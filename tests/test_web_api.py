@@ -1,0 +1,281 @@
+"""The hall service's JSON API (issue 10), tables' part: with FastAPI's test client on a
+migrated database (SQLite, and PostgreSQL when configured).
+
+Every table endpoint: the right token does its one thing, and the result counts only
+once North confirms (everything else is refused: test_web_api_refusals.py). The helpers here (an event set up through the director's API) serve the other
+``test_web_api_*.py`` files too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from duplicate import events, hall
+from duplicate.db import make_engine
+from duplicate.dealing import seed_file_bytes
+from web.app import create_app
+from web.settings import Settings
+
+PASSWORD = "the director's password"
+SECRET = "a secret key for the tests, 32+ characters"
+BEARER = {"Authorization": f"Bearer {PASSWORD}"}
+EVENT = "Hall Cup"
+EV = quote(EVENT, safe="")
+SEED_FILE = seed_file_bytes(bytes(range(32))).decode("utf-8")
+TEAMS = [
+    (f"Team {c}", [f"{c}{i} Player" for i in range(1, 5)]) for c in ("A", "B", "C", "D")
+]
+
+
+@dataclass
+class Hall:
+    """A round 1 of two tables (four rooms), boards 1 and 2, cards issued, clock started."""
+
+    client: TestClient
+    engine: Engine
+    cards: list[dict[str, Any]]
+
+    def card(self, table: int, room: str) -> dict[str, Any]:
+        return next(c for c in self.cards if c["table"] == table and c["room"] == room)
+
+    def token(self, table: int, room: str, role: str) -> str:
+        token: str = self.card(table, room)[f"{role}_token"]
+        return token
+
+    def report(self, table: int, room: str, board: int, **body: Any) -> Any:
+        return self.client.post(
+            f"/api/table/{self.token(table, room, 'report')}/reports",
+            json={"board": board, **body},
+        )
+
+    def confirm(self, table: int, room: str, report_id: int, role: str = "confirm") -> Any:
+        token = self.token(table, room, role)
+        return self.client.post(f"/api/table/{token}/reports/{report_id}/confirm")
+
+    def director(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.client.request(method, f"/api/events/{EV}{path}", headers=BEARER, **kwargs)
+
+
+def make_client(url: str, public_url: str = "https://hall.example.org") -> TestClient:
+    app = create_app(Settings(url, PASSWORD, SECRET, public_url))
+    return TestClient(app, base_url="https://testserver")  # the desk's cookie is Secure
+
+
+def setup_round(
+    client: TestClient, boards: int = 2, correction_minutes: int = 10, start: bool = True
+) -> list[dict[str, Any]]:
+    """The event, round 1 paired, boards given, cards issued (and the clock started),
+    all through the director's API; the cards."""
+    r = client.post("/api/events", headers=BEARER, json={
+        "name": EVENT, "format": "rr", "rounds": 3, "boards_per_round": boards,
+        "teams": [{"name": t, "players": p} for t, p in TEAMS],
+    })
+    assert r.status_code == 201, r.text
+    r = client.post(f"/api/events/{EV}/rounds", headers=BEARER)
+    assert r.status_code == 201, r.text
+    r = client.post(f"/api/events/{EV}/rounds/1/boards", headers=BEARER,
+                    json={"seed_file": SEED_FILE})
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/events/{EV}/rounds/1/cards", headers=BEARER)
+    assert r.status_code == 201, r.text
+    cards: list[dict[str, Any]] = r.json()
+    if start:
+        r = client.post(f"/api/events/{EV}/rounds/1/start", headers=BEARER,
+                        json={"correction_minutes": correction_minutes})
+        assert r.status_code == 200, r.text
+    return cards
+
+
+def open_hall(url: str, correction_minutes: int = 10) -> Iterator[Hall]:
+    """A :class:`Hall` on the database ``url`` (a fixture's body: ``yield from``)."""
+    engine = make_engine(url)
+    try:
+        with make_client(url) as client:
+            yield Hall(client, engine, setup_round(client, correction_minutes=correction_minutes))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def hall_round(migrated_url: str) -> Iterator[Hall]:
+    yield from open_hall(migrated_url)
+
+
+def snapshot(engine: Engine) -> Any:
+    """Everything a refused request must leave as it was: every room's result, every
+    table's board states and live reports, the logs, the rulings, the clock."""
+    rows = [
+        [r.to_dict() for r in events.match_boards(engine, EVENT, 1, t)] for t in (1, 2)
+    ]
+    status = [r.to_dict() for r in hall.round_status(engine, EVENT, 1)]
+    clock = hall.round_clock(engine, EVENT, 1).to_dict()
+    clock.pop("seconds_left")
+    return (
+        rows, status, clock, events.admin_log(engine, EVENT),
+        events.list_corrections(engine, EVENT), [x.to_dict() for x in hall.rulings(engine, EVENT)],
+        hall.disputes(engine, EVENT),
+    )
+
+
+def room_result(engine: Engine, table: int, board: int, room: str) -> int | None:
+    """The N-S result that counts in the store for a board and room (None: not in)."""
+    row = next(r for r in events.match_boards(engine, EVENT, 1, table) if r.board == board)
+    return row.open_ns if room == "open" else row.closed_ns
+
+
+def refused(response: Any, status: int) -> dict[str, Any]:
+    """The JSON error of a refused request (its status checked)."""
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert set(body) == {"error", "message"} and body["message"], body
+    return body
+
+
+# --- the right token does its one thing ------------------------------------------------
+
+
+def test_table_view_shows_the_tokens_table_and_room(hall_round: Hall) -> None:
+    for card in hall_round.cards:
+        for role in ("report", "confirm"):
+            r = hall_round.client.get(f"/api/table/{card[f'{role}_token']}")
+            assert r.status_code == 200, r.text
+            view = r.json()
+            assert view["grant"] == {
+                "event": EVENT, "round_no": 1, "table": card["table"], "room": card["room"],
+                "role": role,
+            }
+            assert view["team_ns"] == card["team_ns"] and view["team_ew"] == card["team_ew"]
+            assert view["seats"] == {
+                "north": card["seats"]["N"], "east": card["seats"]["E"],
+                "south": card["seats"]["S"], "west": card["seats"]["W"],
+            }
+            assert [b["board"] for b in view["boards"]] == [1, 2]
+            assert all(b["state"] == "not_in" for b in view["boards"])
+            assert view["clock"]["phase"] == "running"
+
+
+def test_cards_name_four_rooms_with_urls_of_their_tokens(hall_round: Hall) -> None:
+    cards = hall_round.cards
+    assert sorted((c["table"], c["room"]) for c in cards) == [
+        (1, "closed"), (1, "open"), (2, "closed"), (2, "open")
+    ]
+    tokens = [c[k] for c in cards for k in ("report_token", "confirm_token")]
+    assert len(set(tokens)) == 8 and all(len(t) >= 32 for t in tokens)
+    for c in cards:
+        assert c["report_url"] == f"https://hall.example.org/t/{c['report_token']}"
+        assert c["confirm_url"] == f"https://hall.example.org/t/{c['confirm_token']}"
+
+
+def test_preview_gives_the_result_of_a_finishing_order(hall_round: Hall) -> None:
+    token = hall_round.token(1, "open", "report")
+    r = hall_round.client.get(f"/api/table/{token}/preview", params={"finish": "N S"})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"ns_result": 3, "side": "NS", "levels": 3, "double_down": True}
+    r = hall_round.client.get(f"/api/table/{token}/preview", params={"finish": "E N W"})
+    assert r.json()["ns_result"] == -2 and r.json()["side"] == "EW"
+    refused(hall_round.client.get(f"/api/table/{token}/preview",
+                                  params={"finish": "N N E"}), 422)
+
+
+def test_west_reports_north_confirms_and_the_result_counts(hall_round: Hall) -> None:
+    h = hall_round
+    r = h.report(1, "open", 1, finish="N E S")
+    assert r.status_code == 201, r.text
+    report = r.json()
+    assert report["state"] == "reported" and report["ns_result"] == 2
+    assert report["board"] == 1 and report["table"] == 1 and report["room"] == "open"
+    assert room_result(h.engine, 1, 1, "open") is None  # not before North confirms
+    # a double tap (or a retry) stores it once
+    again = h.report(1, "open", 1, finish="N E S")
+    assert again.status_code == 200 and again.json()["id"] == report["id"]
+    r = h.confirm(1, "open", report["id"])
+    assert r.status_code == 200, r.text
+    assert r.json()["state"] == "confirmed"
+    assert room_result(h.engine, 1, 1, "open") == 2
+    # confirming again changes nothing
+    before = snapshot(h.engine)
+    assert h.confirm(1, "open", report["id"]).json()["state"] == "confirmed"
+    assert snapshot(h.engine) == before
+    view = h.client.get(f"/api/table/{h.token(1, 'open', 'confirm')}").json()
+    assert view["boards"][0]["state"] == "confirmed" and view["boards"][0]["ns_result"] == 2
+
+
+def test_unfinished_board_reported_and_confirmed(hall_round: Hall) -> None:
+    h = hall_round
+    r = h.report(2, "closed", 2, unfinished="time")
+    assert r.status_code == 201, r.text
+    assert r.json()["unfinished"] == "time" and r.json()["finish"] is None
+    assert h.confirm(2, "closed", r.json()["id"]).status_code == 200
+    last = events.room_history(h.engine, EVENT, 1, 2, 2, "closed")[-1]
+    assert last.new.status == "unfinished" and last.new.note == "time"
+    assert room_result(h.engine, 2, 2, "closed") is None
+
+
+def test_north_disputes_and_the_dispute_goes_to_the_director(hall_round: Hall) -> None:
+    h = hall_round
+    report = h.report(1, "closed", 2, finish="E W").json()
+    token = h.token(1, "closed", "confirm")
+    r = h.client.post(f"/api/table/{token}/reports/{report['id']}/dispute",
+                      json={"note": "West entered the wrong order"})
+    assert r.status_code == 200, r.text
+    assert r.json()["state"] == "disputed"
+    assert r.json()["dispute_note"] == "West entered the wrong order"
+    assert room_result(h.engine, 1, 2, "closed") is None
+    listed = h.director("GET", "/disputes").json()
+    assert [d["id"] for d in listed] == [report["id"]]
+
+
+def test_a_different_report_is_refused_unless_a_correction(hall_round: Hall) -> None:
+    h = hall_round
+    first = h.report(2, "open", 1, finish="N S").json()
+    before = snapshot(h.engine)
+    refused(h.report(2, "open", 1, finish="E W"), 409)
+    assert snapshot(h.engine) == before
+    r = h.report(2, "open", 1, finish="E W", correction="tapped the wrong seats")
+    assert r.status_code == 201, r.text
+    assert r.json()["id"] != first["id"] and r.json()["state"] == "reported"
+    states = {x.id: x.state for x in hall.disputes(h.engine, EVENT)}
+    assert states == {}
+    view = h.client.get(f"/api/table/{h.token(2, 'open', 'report')}").json()
+    assert view["boards"][0]["report"]["id"] == r.json()["id"]
+    assert view["boards"][0]["report"]["ns_result"] == -3
+
+
+def finish_round(h: Hall) -> None:
+    """Every board of every room reported and confirmed (N-S +1 on each)."""
+    for table in (1, 2):
+        for room in ("open", "closed"):
+            for board in (1, 2):
+                r = h.report(table, room, board, finish="N E W")
+                assert r.status_code == 201, r.text
+                assert h.confirm(table, room, r.json()["id"]).status_code == 200
+
+
+def test_a_play_record_comes_with_the_report_and_counts(hall_round: Hall) -> None:
+    from duplicate.events import prepare_text
+
+    h = hall_round
+    texts = events.bot_records(h.engine, EVENT, 1)
+    prepared = prepare_text(texts[0], "table1.gdn")
+    rec = next(p for p in prepared if p.tags["Board"] == "1" and p.tags["Room"].lower() == "open")
+    assert rec.ns_result is not None and rec.finish is not None
+    order = {3: "N S", 2: "N E S", 1: "N E W", -1: "E N W", -2: "E N S", -3: "E W"}
+    finish, wrong = order[rec.ns_result], order[-rec.ns_result]
+    before = snapshot(h.engine)
+    refused(h.report(1, "open", 1, finish=wrong, record=rec.text), 422)  # says another result
+    refused(h.report(1, "closed", 1, finish=finish, record=rec.text), 422)  # another room
+    assert snapshot(h.engine) == before
+    r = h.report(1, "open", 1, finish=finish, record=rec.text)
+    assert r.status_code == 201, r.text
+    assert r.json()["has_record"] is True
+    assert h.confirm(1, "open", r.json()["id"]).status_code == 200
+    assert room_result(h.engine, 1, 1, "open") == rec.ns_result
+    last = events.room_history(h.engine, EVENT, 1, 1, 1, "open")[-1]
+    assert last.new.record_hash is not None

@@ -1,0 +1,302 @@
+"""The JSON API: public reads and the table tokens' actions (director's: api_director).
+
+Public (no credential): events, an event, a round's draw and clock, live standings (with
+an ETag: ``If-None-Match`` answers 304 while nothing changed), a match board by board, a
+board once every table has it in (403 before, but for the director). Table (the token in
+the path is the credential, ``hall.grant_for``): the table's view, the preview of a
+finishing order, West's report, North's confirmation or dispute. Every call is one library
+call (one transaction); the library decides, this module only translates.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Response
+from sqlalchemy import Engine
+
+from duplicate import events, hall
+from duplicate.boards import board_to_dict, load_set
+from web.api_models import (
+    BoardOut,
+    BoardTableOut,
+    ClockOut,
+    DisputeIn,
+    DrawRowOut,
+    ErrorOut,
+    EventOut,
+    EventSummary,
+    MatchOut,
+    PreviewOut,
+    PublicMatchOut,
+    ReportIn,
+    ReportOut,
+    RoundOut,
+    StandingsOut,
+    TableViewOut,
+    TeamOut,
+    out,
+)
+from web.auth import director_or_none
+from web.deps import TableGrant, engine_of, retry_races
+from web.settings import MAX_RECORD
+
+#: The error answers every endpoint may give (documented in the OpenAPI document).
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut, "description": text}
+    for code, text in (
+        (400, "Invalid request"), (403, "Forbidden (token, CSRF, or not yet released)"),
+        (404, "Unknown event, round, table, board or report"), (409, "Conflict"),
+        (410, "The round's correction window is over"), (413, "Body too large"),
+        (422, "Invalid input (the field is named)"),
+    )
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+#: Path parameters (``Annotated``: each use gets its own copy of the FieldInfo).
+EventName = Annotated[str, Path(min_length=1, max_length=200, description="The event's name.")]
+RoundNo = Annotated[int, Path(ge=1, le=10_000, description="The round's number.")]
+#: Standings answers kept per worker, by (event, results version): a cache, not state.
+STANDINGS_CACHE = 64
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+def round_out(rnd: events.RoundInfo) -> RoundOut:
+    """A round as the API gives it."""
+    matches = [MatchOut(**_match_dict(m)) for m in rnd.matches]
+    return RoundOut(
+        number=rnd.number, matches=matches, bye=rnd.bye, board_set=rnd.board_set,
+        boards=list(rnd.boards),
+    )
+
+
+def _match_dict(m: events.MatchInfo) -> dict[str, Any]:
+    row = m.to_dict()
+    return {k: row[k] for k in ("table", "team_x", "team_y", "open", "closed")}
+
+
+def team_out(t: events.TeamInfo) -> TeamOut:
+    return TeamOut(number=t.number, name=t.name, players=list(t.players), pairs=list(t.pairs))
+
+
+def event_out(engine: Engine, name: str) -> EventOut:
+    """An event's settings (never its seed), teams and paired rounds."""
+    info = events.get_event(engine, name)
+    numbers = sorted({m.round for m in events.list_matches(engine, info.name)})
+    data = info.to_dict()
+    return EventOut(
+        name=info.name, format=info.format, rounds=info.rounds,
+        boards_per_round=info.boards_per_round, scale=data["scale"],
+        unfinished=data["unfinished"], bye_points=data["bye_points"], bye_won=info.bye.won,
+        rules=data["rules"], created_at=info.created_at,
+        current_round=hall.current_round(engine, info.name),
+        teams=[team_out(t) for t in events.list_teams(engine, info.name)],
+        paired_rounds=[round_out(events.get_round(engine, info.name, n)) for n in numbers],
+    )
+
+
+@router.get("/events", response_model=list[EventSummary], tags=["public"])
+def list_events(request: Request) -> list[EventSummary]:
+    """Every event of the hall."""
+    engine = engine_of(request)
+    return [
+        EventSummary(
+            name=e.name, format=e.format, rounds=e.rounds, boards_per_round=e.boards_per_round,
+            scale=e.scale.name, current_round=hall.current_round(engine, e.name),
+        )
+        for e in events.list_events(engine)
+    ]
+
+
+@router.get("/events/{event}", response_model=EventOut, tags=["public"])
+def get_event(request: Request, event: EventName) -> EventOut:
+    """An event: settings, teams, the rounds paired so far."""
+    return event_out(engine_of(request), event)
+
+
+@router.get("/events/{event}/rounds/{n}/draw", response_model=list[DrawRowOut],
+            tags=["public"])
+def get_draw(request: Request, event: EventName, n: RoundNo) -> list[DrawRowOut]:
+    """Who plays whom at which table, and how each room is seated."""
+    return [out(DrawRowOut, row) for row in hall.draw(engine_of(request), event, n)]
+
+
+@router.get("/events/{event}/rounds/{n}/clock", response_model=ClockOut, tags=["public"])
+def get_clock(request: Request, event: EventName, n: RoundNo) -> ClockOut:
+    """The round's clock: phase, start, end, 5-minute warning, correction window."""
+    return out(ClockOut, hall.round_clock(engine_of(request), event, n))
+
+
+@router.get(
+    "/events/{event}/standings", response_model=StandingsOut, tags=["public"],
+    responses={304: {"description": "Not modified since the ETag sent in If-None-Match"}},
+)
+def get_standings(
+    request: Request, response: Response, event: EventName,
+    if_none_match: str | None = Header(None),
+) -> Any:
+    """Live standings with the event's tie-breaks; provisional while a counted round is
+    not published. ETag: the results' version (poll with If-None-Match, 304 when the same)."""
+    engine = engine_of(request)
+    version = hall.results_version(engine, event)
+    etag = f'"{version}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
+        return Response(status_code=304, headers=headers)
+    cached = _cached_standings(request, event, version)
+    if cached is None:
+        standings = hall.live_standings(engine, event)
+        cached = out(StandingsOut, standings)
+        _cache_standings(request, event, standings.version, cached)
+        headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
+    response.headers.update(headers)
+    return cached
+
+
+_cache_lock = threading.Lock()
+
+
+def _cache_of(request: Request) -> OrderedDict[tuple[str, str], StandingsOut]:
+    """This worker's standings cache (on the application; created on first use)."""
+    with _cache_lock:
+        cache = getattr(request.app.state, "standings_cache", None)
+        if cache is None:
+            cache = request.app.state.standings_cache = OrderedDict()
+        return cache
+
+
+def _cached_standings(request: Request, event: str, version: str) -> StandingsOut | None:
+    """The standings computed before at exactly this results version, if this worker has
+    them (the version changes with every result, ruling, clock or publish: never stale)."""
+    cache = _cache_of(request)
+    with _cache_lock:
+        found = cache.get((event, version))
+        if found is not None:
+            cache.move_to_end((event, version))
+        return found
+
+
+def _cache_standings(request: Request, event: str, version: str, value: StandingsOut) -> None:
+    cache = _cache_of(request)
+    with _cache_lock:
+        cache[(event, version)] = value
+        while len(cache) > STANDINGS_CACHE:
+            cache.popitem(last=False)
+
+
+@router.get("/events/{event}/rounds/{n}/tables/{t}", response_model=PublicMatchOut,
+            tags=["public"])
+def get_match(
+    request: Request, event: EventName, n: RoundNo, t: int = Path(ge=1, le=10_000)
+) -> PublicMatchOut:
+    """A match board by board (each room's N-S result, the swing); provisional until the
+    round is published."""
+    return out(PublicMatchOut, hall.public_match(engine_of(request), event, n, t))
+
+
+@router.get("/events/{event}/rounds/{n}/boards/{b}", response_model=BoardOut, tags=["public"])
+def get_board(
+    request: Request, event: EventName, n: RoundNo, b: int = Path(ge=1, le=10_000)
+) -> BoardOut:
+    """A board's deal and every table's two rooms, once every table has it in (403 before;
+    the director sees it at once)."""
+    engine = engine_of(request)
+    rnd = events.get_round(engine, event, n)
+    if b not in rnd.boards:
+        raise HTTPException(404, f"round {n} of {event!r} has no board {b}")
+    if not hall.board_released(engine, event, n, b) and director_or_none(request) is None:
+        raise HTTPException(403, f"board {b} is still being played: it is shown when every "
+                                 f"table has it in")
+    assert rnd.board_set is not None
+    board = load_set(engine, rnd.board_set, [b]).boards[0]
+    deal = board_to_dict(board)
+    tables = []
+    for m in rnd.matches:
+        row = next(r for r in events.match_boards(engine, event, n, m.table) if r.board == b)
+        d = row.to_dict()
+        tables.append(BoardTableOut(
+            table=m.table, team_x=m.team_x, team_y=m.team_y, open=d["open"],
+            closed=d["closed"], swing=d["swing"], status=d["status"],
+        ))
+    return BoardOut(
+        round=n, board=b, level=board.level, leader=board.leader.name, hands=deal["hands"],
+        tables=tables,
+    )
+
+
+# --- tables (the token is the credential) -------------------------------------------------
+
+
+@router.get("/table/{token}", response_model=TableViewOut, tags=["table"])
+def get_table(request: Request, grant: TableGrant) -> TableViewOut:
+    """What the token's table and room see: seating, every board's state, the clock."""
+    return out(TableViewOut, hall.table_view(engine_of(request), grant))
+
+
+@router.get("/table/{token}/preview", response_model=PreviewOut, tags=["table"])
+def get_preview(
+    request: Request, grant: TableGrant,
+    finish: str = Query(min_length=1, max_length=20, examples=["N S E"]),
+) -> PreviewOut:
+    """The result a finishing order implies under the event's rules (side, levels)."""
+    return out(PreviewOut, hall.preview_finish(engine_of(request), grant.event, finish))
+
+
+@router.post(
+    "/table/{token}/reports", response_model=ReportOut, status_code=201, tags=["table"],
+    responses={200: {"model": ReportOut, "description": "The same report was in already"}},
+)
+@retry_races
+def post_report(
+    request: Request, response: Response, body: ReportIn, grant: TableGrant
+) -> ReportOut:
+    """West reports a board (the report token only): 201 when stored, 200 when the same
+    report was in already (a double tap stores it once), 409 when a different one is."""
+    if body.record is not None and len(body.record.encode("utf-8")) > MAX_RECORD:
+        raise HTTPException(413, f"the play record is over {MAX_RECORD // 1024} KiB")
+    report, created = hall.west_report(
+        engine_of(request), grant, body.board, finish=body.finish, unfinished=body.unfinished,
+        record=body.record, correction=body.correction,
+    )
+    response.status_code = 201 if created else 200
+    return out(ReportOut, report)
+
+
+def _report_board(engine: Engine, grant: hall.Grant, report_id: int) -> int:
+    """The board of report ``report_id`` at the grant's table and room (404 if none)."""
+    for status in hall.table_view(engine, grant).boards:
+        if status.report is not None and status.report.id == report_id:
+            return status.board
+    raise HTTPException(404, f"no report {report_id} waits at table {grant.table}, "
+                             f"{grant.room} room")
+
+
+@router.post("/table/{token}/reports/{report_id}/confirm", response_model=ReportOut,
+             tags=["table"])
+@retry_races
+def post_confirm(
+    request: Request, grant: TableGrant, report_id: int = Path(ge=1),
+    board: int | None = Query(None, ge=1, description="The report's board (saves a look-up)."),
+) -> ReportOut:
+    """North confirms West's report (the confirm token only): the result counts."""
+    engine = engine_of(request)
+    if board is None:
+        board = _report_board(engine, grant, report_id)
+    return out(ReportOut, hall.north_confirm(engine, grant, board, report_id))
+
+
+@router.post("/table/{token}/reports/{report_id}/dispute", response_model=ReportOut,
+             tags=["table"])
+@retry_races
+def post_dispute(
+    request: Request, body: DisputeIn, grant: TableGrant, report_id: int = Path(ge=1)
+) -> ReportOut:
+    """North disputes West's report (the confirm token only): it goes to the director."""
+    engine = engine_of(request)
+    board = body.board if body.board is not None else _report_board(engine, grant, report_id)
+    return out(ReportOut, hall.north_dispute(engine, grant, board, report_id, body.note))

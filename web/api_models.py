@@ -1,0 +1,261 @@
+"""The JSON API's bodies and answers as pydantic models, so that the OpenAPI document
+(``/api/openapi.json``) describes every field. Answers are built from the library's
+dataclasses by attribute (:func:`out`); nothing here computes anything."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+M = TypeVar("M", bound=BaseModel)
+
+Room = Literal["open", "closed"]
+
+
+class Out(BaseModel):
+    """An answer read from a library object's attributes."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+def out(model: type[M], obj: Any) -> M:
+    """``obj`` (a library dataclass) as ``model``."""
+    return model.model_validate(obj, from_attributes=True)
+
+
+class ErrorOut(BaseModel):
+    """Every error: ``error`` is the kind (not_found, forbidden, conflict, invalid, closed,
+    unauthorized, too_large, ...), ``message`` says what and where."""
+
+    error: str
+    message: str
+
+
+# --- public -------------------------------------------------------------------------------
+
+
+class EventSummary(BaseModel):
+    name: str
+    format: str
+    rounds: int
+    boards_per_round: int
+    scale: str
+    current_round: int | None = Field(description="The highest round with boards assigned.")
+
+
+class TeamOut(BaseModel):
+    number: int
+    name: str
+    players: list[str]
+    pairs: list[tuple[str, str]]
+
+
+class MatchOut(BaseModel):
+    table: int
+    team_x: str
+    team_y: str
+    open: dict[str, str] = Field(description="Seat (N, E, S, W) -> player, open room.")
+    closed: dict[str, str] = Field(description="Seat (N, E, S, W) -> player, closed room.")
+
+
+class RoundOut(BaseModel):
+    number: int
+    matches: list[MatchOut]
+    bye: str | None
+    board_set: str | None
+    boards: list[int] = Field(description="The boards the round plays (numbers of the set).")
+
+
+class EventOut(BaseModel):
+    """An event's settings (never its secret seed), teams and rounds."""
+
+    name: str
+    format: str
+    rounds: int
+    boards_per_round: int
+    scale: dict[str, Any]
+    unfinished: str
+    bye_points: float
+    bye_won: bool
+    rules: dict[str, Any]
+    created_at: datetime | None
+    current_round: int | None
+    teams: list[TeamOut]
+    paired_rounds: list[RoundOut]
+
+
+class Seat4Out(Out):
+    north: str
+    east: str
+    south: str
+    west: str
+
+
+class DrawRowOut(Out):
+    table: int
+    team_x: str
+    team_y: str
+    open: Seat4Out
+    closed: Seat4Out
+
+
+class StandingRowOut(Out):
+    rank: int
+    team: str | int
+    points: float
+    progressive: float
+    rounds_won: int
+    swing: int
+    levels: int
+    opponents_points: float
+    played: int
+    decided_by: str | None
+
+
+class StandingsOut(Out):
+    rows: list[StandingRowOut]
+    through: int = Field(description="The last round counted.")
+    provisional: bool = Field(description="A counted round is not yet published (公示).")
+    version: str = Field(description="Changes whenever a result of the event does (the ETag).")
+
+
+class ClockOut(Out):
+    event: str
+    round_no: int
+    phase: str = Field(description="not_started, running, warning, over, closed, published")
+    started_at: datetime | None
+    ends_at: datetime | None
+    warning_at: datetime | None
+    closed_at: datetime | None
+    published_at: datetime | None
+    correction_until: datetime | None
+    seconds_left: int | None
+    minutes: int
+    warning_minutes: int
+    correction_minutes: int
+
+
+class MatchBoardOut(Out):
+    board: int
+    open_ns: int | None = Field(description="The open room's N-S result (None: not in).")
+    closed_ns: int | None
+    swing: int | None = Field(description="Team X's swing on the board.")
+    status: str
+
+
+class PublicMatchOut(Out):
+    event: str
+    round_no: int
+    table: int
+    team_x: str
+    team_y: str
+    open: Seat4Out
+    closed: Seat4Out
+    boards: list[MatchBoardOut]
+    swing_total: int
+    provisional: bool = Field(description="The round is not yet published (公示).")
+    forfeit: str | None = Field(None, description="The team that forfeited the match, if any.")
+
+
+class BoardTableOut(BaseModel):
+    table: int
+    team_x: str
+    team_y: str
+    open: str
+    closed: str
+    swing: str
+    status: str
+
+
+class BoardOut(BaseModel):
+    """A released board: its deal and every table's two rooms."""
+
+    round: int
+    board: int
+    level: int
+    leader: str
+    hands: dict[str, list[str]]
+    tables: list[BoardTableOut]
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+class GrantOut(Out):
+    event: str
+    round_no: int
+    table: int
+    room: str
+    role: str = Field(description="report (West) or confirm (North)")
+
+
+class ReportOut(Out):
+    id: int
+    event: str
+    round_no: int
+    table: int
+    room: str
+    board: int
+    finish: str | None = Field(description="Finishing order, e.g. 'N S E' (1st, 2nd, 3rd).")
+    unfinished: str | None
+    ns_result: int | None
+    has_record: bool
+    state: str = Field(description="reported, confirmed, disputed, settled or replaced")
+    reported_by: str
+    reported_at: datetime
+    confirmed_at: datetime | None
+    dispute_note: str | None
+    settled_by: str | None = None
+    settled_at: datetime | None = None
+    settled_reason: str | None = None
+
+
+class BoardStatusOut(Out):
+    board: int
+    state: str = Field(description="not_in, reported, confirmed, disputed or ruled")
+    report: ReportOut | None
+    ns_result: int | None
+
+
+class TableViewOut(Out):
+    grant: GrantOut
+    team_ns: str
+    team_ew: str
+    seats: Seat4Out
+    boards: list[BoardStatusOut]
+    clock: ClockOut
+
+
+class PreviewOut(Out):
+    ns_result: int
+    side: str
+    levels: int
+    double_down: bool
+
+
+class ReportIn(BaseModel):
+    """West's report of a board: exactly one of ``finish`` and ``unfinished``."""
+
+    board: int = Field(ge=1)
+    finish: str | None = Field(None, max_length=20, examples=["N S E"])
+    unfinished: str | None = Field(None, max_length=500, examples=["time"])
+    record: str | None = Field(
+        None, description="The board's .gdn play record (at most 256 KiB), checked like "
+        "'guandan event import'."
+    )
+    correction: str | None = Field(
+        None, max_length=500, description="Why a different report replaces the live one."
+    )
+
+
+class DisputeIn(BaseModel):
+    note: str = Field(min_length=1, max_length=1000)
+    board: int | None = Field(None, ge=1, description="The report's board (saves a look-up).")
+
+
+class RoomStatusOut(Out):
+    table: int
+    room: str
+    boards: list[BoardStatusOut]

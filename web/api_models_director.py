@@ -1,0 +1,163 @@
+"""The director's API bodies and answers (pydantic; see :mod:`web.api_models`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from web.api_models import Out, ReportOut
+
+Name = Field(min_length=1, max_length=200)
+
+
+class TeamIn(BaseModel):
+    """A team: 4 to 6 players; ``pairs`` default to players 1-2, 3-4 (5-6)."""
+
+    name: str = Name
+    players: list[str] = Field(min_length=4, max_length=6)
+    pairs: list[tuple[str, str]] | None = None
+
+
+class EventIn(BaseModel):
+    """A new event (as ``guandan event create``). Its name is a segment of the hall's
+    URLs: it may not hold ``/`` (HTTP servers decode ``%2F`` before routing)."""
+
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^/]+$")
+    format: Literal["swiss", "rr"] = "swiss"
+    rounds: int = Field(3, ge=1, le=100)
+    boards_per_round: int = Field(8, ge=1, le=64)
+    scale: Literal["wdl", "vp20"] = "wdl"
+    unfinished: Literal["average", "not-scored"] = "average"
+    bye_points: float | None = Field(None, ge=0)
+    bye_won: bool = True
+    seed: str | None = Field(
+        None, max_length=128, description="Hex seed of the draws (default: a new secret)."
+    )
+    variants: dict[str, int | bool] = Field(
+        default_factory=dict, description="Rule variants of RULES.md, e.g. {\"jiefeng_next\": true}."
+    )
+    teams: list[TeamIn] = Field(default_factory=list, max_length=1000)
+
+
+class PairIn(BaseModel):
+    """Pair the next round; ``lineups``: team -> (open pair, closed pair), default (1, 2)."""
+
+    lineups: dict[str, tuple[int, int]] = Field(default_factory=dict)
+
+
+class BoardsIn(BaseModel):
+    """The round's boards: a stored set (``set_name``) or a seed file's text
+    (``seed_file``: the event's whole set is generated and stored the first time)."""
+
+    set_name: str | None = Field(None, max_length=200)
+    seed_file: str | None = Field(None, max_length=20_000)
+    delayed: str | None = Field(None, max_length=500)
+    schedule: str = Field("fixed", max_length=40)
+    first: int | None = Field(None, ge=1)
+    reuse_reason: str | None = Field(
+        None, max_length=500, description="Allow boards already played elsewhere (logged)."
+    )
+
+
+class StartIn(BaseModel):
+    minutes: int = Field(50, ge=1, le=600)
+    warning_minutes: int = Field(5, ge=0, le=120)
+    correction_minutes: int = Field(10, ge=0, le=1440)
+
+
+class CheckInIn(BaseModel):
+    team: str = Name
+
+
+class ArrivalOut(Out):
+    team: str
+    table: int | None
+    checked_in_at: datetime | None
+    minutes_late: float
+    status: str = Field(description="waiting, on_time, late, concedes or forfeits")
+
+
+class SettleIn(BaseModel):
+    """The director's decision on a disputed report: exactly one of ``finish``,
+    ``ns_result``, ``unfinished``; ``reason`` is logged."""
+
+    reason: str = Field(min_length=1, max_length=1000)
+    finish: str | None = Field(None, max_length=20)
+    ns_result: int | None = Field(None, ge=-4, le=4)
+    unfinished: str | None = Field(None, max_length=500)
+
+
+class RulingIn(BaseModel):
+    table: int = Field(ge=1)
+    category: Literal["warning", "violation", "foul", "late", "forfeit"]
+    effect: Literal["none", "assigned", "conceded", "forfeit"]
+    reason: str = Field(min_length=1, max_length=1000)
+    team: str | None = Field(None, max_length=200)
+    board: int | None = Field(None, ge=1)
+    room: Literal["open", "closed"] | None = None
+    ns_result: int | None = Field(None, ge=-4, le=4)
+
+
+class RulingOut(Out):
+    id: int
+    event: str
+    round_no: int
+    table: int
+    category: str
+    effect: str
+    team: str | None
+    board: int | None
+    room: str | None
+    ns_result: int | None
+    by: str
+    reason: str
+    made_at: datetime
+
+
+class CorrectionIn(BaseModel):
+    table: int = Field(ge=1)
+    board: int = Field(ge=1)
+    room: Literal["open", "closed"]
+    ns_result: int = Field(ge=-4, le=4)
+    reason: str = Field(min_length=1, max_length=1000)
+
+
+class CorrectionOut(BaseModel):
+    round: int
+    table: int
+    board: int
+    room: str
+    ns_result: int
+    by: str
+    reason: str
+
+
+class CardOut(BaseModel):
+    """A table card: seating and the two tokens (shown once: they are stored hashed)."""
+
+    event: str
+    round: int
+    table: int
+    room: str
+    team_ns: str
+    team_ew: str
+    seats: dict[str, str]
+    report_token: str
+    confirm_token: str
+    report_url: str
+    confirm_url: str
+
+
+class LogOut(BaseModel):
+    """The event's log: the director's actions (``admin``: tokens, clock, settled
+    disputes, rulings, close, publish, exports, ...), every result changed after it was in
+    (``results``: corrections and rulings, with the result before and after), the
+    rulings, and the tables' reports that stand (``reports``: who reported, when, when
+    North confirmed or what North disputed, who settled it)."""
+
+    admin: list[dict[str, Any]]
+    results: list[dict[str, Any]]
+    rulings: list[RulingOut]
+    reports: list[ReportOut]

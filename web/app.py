@@ -1,0 +1,159 @@
+"""The hall service's application: ``create_app(settings)`` and, for uvicorn's workers,
+the factory ``app_from_env`` (``uvicorn --factory web.app:app_from_env``).
+
+The application holds one SQLAlchemy engine (a connection pool) and its settings, nothing
+else: every request reads and writes the database through the library, so any worker can
+answer any request. It serves
+
+* the JSON API under ``/api`` (:mod:`web.api`, :mod:`web.api_director`; OpenAPI document
+  at ``/api/openapi.json``, interactive docs at ``/api/docs``);
+* the table, public and desk pages (:mod:`web.pages`), the director's login and logout
+  (:mod:`web.auth`);
+* static files: ``/static/`` (``duplicate/static``) and ``/static/hall/`` (``web/static``).
+
+Request bodies over :data:`MAX_BODY` are refused with 413 before they are read (from
+``Content-Length``) or as soon as the stream passes the limit; uvicorn's access log never
+shows a table token (:class:`TokenLogFilter`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from duplicate.db import make_engine
+from web import errors
+from web.settings import MAX_BODY, Settings
+
+_TOKEN_PATH = re.compile(r"^(/t/|/api/table/)[^/?#\s]+")
+
+
+class BodyLimit:
+    """ASGI middleware: 413 for a body over ``limit`` bytes, early from ``Content-Length``,
+    else as soon as the bytes received pass it (a chunked or lying client)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = -1
+                if declared < 0 or declared > self.limit:
+                    await self._refuse(scope, send, declared)
+                    return
+        seen = 0
+        limit = self.limit
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise HTTPException(413, f"request body over {limit} bytes")
+            return message
+
+        await self.app(scope, counted, send)
+
+    async def _refuse(self, scope: Scope, send: Send, declared: int) -> None:
+        path = scope.get("path", "")
+        message = (
+            f"request body over {self.limit} bytes" if declared >= 0
+            else "invalid Content-Length"
+        )
+        status = 413 if declared >= 0 else 400
+        if path == "/api" or path.startswith("/api/"):
+            response: Any = errors.json_error(status, errors.STATUS_KIND[status], message)
+        else:
+            from fastapi.responses import PlainTextResponse
+
+            response = PlainTextResponse(message, status_code=status)
+        response.headers["Connection"] = "close"
+        await response(scope, _no_body, send)
+
+
+async def _no_body() -> Message:
+    return {"type": "http.disconnect"}
+
+
+class TokenLogFilter(logging.Filter):
+    """Hide table tokens in uvicorn's access log: ``/t/<token>`` becomes ``/t/…``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            record.args = (*args[:2], hide_tokens(args[2]), *args[3:])
+        return True
+
+
+def hide_tokens(path: str) -> str:
+    """``path`` with the token of a table URL replaced by ``…``."""
+    return _TOKEN_PATH.sub(lambda m: m.group(1) + "…", path)
+
+
+def install_log_filter() -> None:
+    """Put :class:`TokenLogFilter` on uvicorn's access logger (once per process)."""
+    logger = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, TokenLogFilter) for f in logger.filters):
+        logger.addFilter(TokenLogFilter())
+
+
+def pool_options(db_url: str) -> dict[str, Any]:
+    """The engine's connection pool: on a server database, up to 30 connections a worker
+    (FastAPI runs up to 40 requests at once in its thread pool; two workers stay well
+    under PostgreSQL's default of 100 connections), checked before use."""
+    if db_url.startswith("sqlite"):
+        return {}
+    return {"pool_size": 10, "max_overflow": 20, "pool_timeout": 30, "pool_pre_ping": True}
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The service on ``settings``' database (one engine, kept on ``app.state``)."""
+    from web import api, api_director, auth
+    from web.pages import desk, public, table
+
+    app = FastAPI(
+        title="Guandan tournament hall",
+        summary="Duplicate Guandan (复式掼蛋): tables report by phone, the director runs "
+        "the rounds, results go public as they come in.",
+        version="1",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.engine = make_engine(settings.db_url, **pool_options(settings.db_url))
+    errors.install(app)
+    app.include_router(api.router)
+    app.include_router(api_director.router)
+    app.include_router(auth.router)
+    for pages in (table, public, desk):  # H3's table and public pages, H4's desk
+        app.include_router(pages.router)
+    duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
+    hall_static = Path(__file__).parent / "static"
+    app.mount("/static/hall", StaticFiles(directory=hall_static), name="hall_static")
+    app.mount("/static", StaticFiles(directory=duplicate_static), name="static")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    install_log_filter()
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The factory uvicorn's workers call: :func:`create_app` on ``Settings.from_env()``."""
+    return create_app(Settings.from_env())

@@ -1,0 +1,162 @@
+"""Errors as answers: JSON ``{"error": kind, "message": ...}`` under ``/api``, a short page
+elsewhere (H3's ``public_error.html``, in the page's language).
+
+The library's refusals carry their kind (``HallError.kind``); the status follows the
+contract: not_found 404, forbidden 403, conflict 409, invalid 422, closed 410. An
+``EventError`` is 400 ("invalid"), or 404 when it names an unknown event, round, table,
+team or board set. FastAPI's own 404/405/422 (no such path, wrong method, a body that does
+not fit its model) are JSON on the API too, naming the field that is wrong.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from duplicate.errors import DatabaseError, DuplicateError
+from engine.errors import GuandanError
+from web.render import page
+
+log = logging.getLogger("guandan.web")
+
+#: HallError.kind -> HTTP status (contract section 1).
+KIND_STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "closed": 410}
+#: HTTP status -> the ``error`` word of a JSON answer.
+STATUS_KIND = {
+    400: "invalid", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 410: "closed", 413: "too_large",
+    415: "unsupported_media_type", 422: "invalid", 500: "internal", 503: "unavailable",
+}
+_NOT_FOUND = re.compile(
+    r"^no event named |has no round \d+|has no table \d+|has no team named |"
+    r"^no board set named |has no player named "
+)
+
+
+def is_api(request: Request) -> bool:
+    """Whether the request is one of the JSON API's (``/api`` and below)."""
+    path = request.url.path
+    return path == "/api" or path.startswith("/api/")
+
+
+def classify(exc: Exception) -> tuple[int, str]:
+    """The HTTP status and ``error`` word of a library exception."""
+    kind = getattr(exc, "kind", None)
+    if isinstance(kind, str) and kind in KIND_STATUS:
+        return KIND_STATUS[kind], kind
+    if isinstance(exc, DatabaseError):
+        return 503, "unavailable"
+    if _NOT_FOUND.search(str(exc)):
+        return 404, "not_found"
+    return 400, "invalid"
+
+
+def json_error(status: int, kind: str, message: str, headers: Any = None) -> JSONResponse:
+    """The API's error answer."""
+    return JSONResponse({"error": kind, "message": message}, status_code=status, headers=headers)
+
+
+def error_page(
+    request: Request, status: int, message: str, back: str | None = None, headers: Any = None
+) -> Response:
+    """A page saying what went wrong: H3's ``public_error.html`` (context ``status``,
+    ``message``, ``back``) in the page's language; a plain page if that one fails (an
+    error page must not fail)."""
+    try:
+        response: Response = page(
+            request, "public_error.html", status=status, message=message, back=back
+        )
+        response.status_code = status
+        if headers:
+            response.headers.update(headers)
+        return response
+    except Exception:  # the plain page below still answers
+        log.warning("the error page could not be drawn", exc_info=True)
+    link = f'<p><a href="{html.escape(back)}">&larr;</a></p>' if back else ""
+    body = (
+        "<!doctype html><html><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{status}</title></head><body><h1>{status}</h1>"
+        f"<p>{html.escape(message)}</p>{link}</body></html>"
+    )
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+def answer(
+    request: Request, status: int, kind: str, message: str, headers: Any = None
+) -> Response:
+    """JSON on the API, a page elsewhere."""
+    if is_api(request):
+        return json_error(status, kind, message, headers)
+    return error_page(request, status, message, headers=headers)
+
+
+async def _library_error(request: Request, exc: Exception) -> Response:
+    status, kind = classify(exc)
+    return answer(request, status, kind, str(exc))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    status = exc.status_code
+    message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    if status == 404 and message == "Not Found":
+        message = f"no such page: {request.url.path}"
+    elif status == 405 and message == "Method Not Allowed":
+        message = f"{request.method} is not allowed on {request.url.path}"
+    headers = getattr(exc, "headers", None)
+    return answer(request, status, STATUS_KIND.get(status, "error"), message, headers)
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """Each wrong field of a request, where and why: ``body.board: Input should be ...``."""
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(x) for x in err.get("loc", ()))
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return answer(request, 422, "invalid", validation_message(exc))
+
+
+async def _database_error(request: Request, exc: Exception) -> Response:
+    from sqlalchemy.exc import OperationalError
+
+    from web.deps import lost_race
+
+    route = getattr(request.scope.get("route"), "path", "?")
+    if lost_race(exc):
+        log.warning("a write lost its race every time on %s", route)
+        return answer(request, 409, "conflict",
+                      "a simultaneous change to the same thing came first: try again")
+    if isinstance(exc, OperationalError):
+        log.error("database unavailable on %s %s", request.method, route, exc_info=exc)
+        return answer(request, 503, "unavailable", "the database is unavailable: try again")
+    return await _internal_error(request, exc)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    route = getattr(request.scope.get("route"), "path", "?")  # the pattern: never a token
+    log.error("internal error on %s %s", request.method, route, exc_info=exc)
+    return answer(request, 500, "internal", "internal error: the director has the details")
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+    app.add_exception_handler(DuplicateError, _library_error)
+    app.add_exception_handler(GuandanError, _library_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(DBAPIError, _database_error)
+    app.add_exception_handler(Exception, _internal_error)

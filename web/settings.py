@@ -1,0 +1,94 @@
+"""What the hall service is told when it starts: its database, the director's password,
+the key that signs the director's session cookie, and the public address of the hall.
+
+``guandan serve`` passes them to every uvicorn worker through the environment
+(``GUANDAN_DB``, ``GUANDAN_DIRECTOR_PASSWORD``, ``GUANDAN_SECRET_KEY``,
+``GUANDAN_PUBLIC_URL``), so that all workers sign and check cookies alike and share no
+other state.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from duplicate.errors import DuplicateError
+
+ENV_DB = "GUANDAN_DB"
+ENV_PASSWORD = "GUANDAN_DIRECTOR_PASSWORD"
+ENV_SECRET = "GUANDAN_SECRET_KEY"
+ENV_PUBLIC_URL = "GUANDAN_PUBLIC_URL"
+
+#: The largest request body the service accepts (bytes): 413 above it, before it is read.
+MAX_BODY = 1024 * 1024
+#: The largest ``.gdn`` play record accepted with a table's report (bytes of UTF-8).
+MAX_RECORD = 256 * 1024
+
+#: The shortest director password and secret key accepted (characters).
+MIN_PASSWORD = 8
+MIN_SECRET = 16
+
+
+class SettingsError(DuplicateError):
+    """A setting that is missing or unusable: the service does not start with it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The service's settings. ``public_url`` (e.g. ``https://hall.example.org``) is what
+    table cards print before ``/t/{token}``; empty means the address the request came to."""
+
+    db_url: str
+    director_password: str
+    secret_key: str
+    public_url: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.director_password) < MIN_PASSWORD:
+            raise SettingsError(
+                f"the director password must have at least {MIN_PASSWORD} characters "
+                f"(--director-password or ${ENV_PASSWORD})"
+            )
+        if len(self.secret_key) < MIN_SECRET:
+            raise SettingsError(
+                f"the secret key must have at least {MIN_SECRET} characters "
+                f"(--secret-key or ${ENV_SECRET})"
+            )
+        url = self.public_url.strip()
+        if url and not url.startswith(("http://", "https://")):
+            raise SettingsError(f"the public URL must start with http:// or https://, not {url!r}")
+        object.__setattr__(self, "public_url", url.rstrip("/"))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings from the environment (``os.environ`` by default). The database
+        falls back on ``$GUANDAN_DATABASE_URL``, then ``./guandan.sqlite`` (as the CLI's);
+        a missing password or secret key is an error, never a default."""
+        from duplicate.db import resolve_url
+
+        env = os.environ if environ is None else environ
+        password = env.get(ENV_PASSWORD, "")
+        if not password:
+            raise SettingsError(
+                f"no director password: set ${ENV_PASSWORD} (guandan serve "
+                f"--director-password sets it for its workers)"
+            )
+        secret = env.get(ENV_SECRET, "")
+        if not secret:
+            raise SettingsError(f"no secret key: set ${ENV_SECRET}")
+        return cls(
+            db_url=resolve_url(env.get(ENV_DB) or None),
+            director_password=password,
+            secret_key=secret,
+            public_url=env.get(ENV_PUBLIC_URL, ""),
+        )
+
+    def to_env(self) -> dict[str, str]:
+        """The environment variables that give a worker these settings (``from_env``)."""
+        return {
+            ENV_DB: self.db_url,
+            ENV_PASSWORD: self.director_password,
+            ENV_SECRET: self.secret_key,
+            ENV_PUBLIC_URL: self.public_url,
+        }

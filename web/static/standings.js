@@ -1,0 +1,69 @@
+/* The live standings: every 10 s ask /api/events/{event}/standings with If-None-Match (the
+   results' version as ETag); 304 costs nothing, a 200 redraws the table, the round the
+   standings are after and the provisional mark (the round not yet published, 公示). */
+(function () {
+  "use strict";
+  var table = document.getElementById("standings");
+  if (!table || !window.fetch) { return; }
+  var body = document.getElementById("standings-rows");
+  var words = JSON.parse(document.getElementById("decided-words").textContent);
+  var etag = null;
+  var note = document.getElementById("live-note");
+  if (note) { note.hidden = false; }
+  function fmt(x) { return String(Math.round(x * 1000) / 1000); }
+  function signed(x) { return x > 0 ? "+" + x : String(x); }
+  function cell(tr, text, cls) {
+    var td = document.createElement("td");
+    td.textContent = text;
+    if (cls) { td.className = cls; }
+    tr.appendChild(td);
+  }
+  function draw(data) {
+    var rows = document.createDocumentFragment();
+    data.rows.forEach(function (r) {
+      var tr = document.createElement("tr");
+      tr.setAttribute("data-team", r.team);
+      cell(tr, String(r.rank), "num");
+      cell(tr, r.team);
+      cell(tr, fmt(r.points), "num");
+      cell(tr, fmt(r.progressive), "num wide");
+      cell(tr, String(r.rounds_won), "num");
+      cell(tr, signed(r.swing), "num");
+      cell(tr, String(r.levels), "num wide");
+      cell(tr, String(r.played), "num wide");
+      cell(tr, r.decided_by ? (words[r.decided_by] || r.decided_by) : "", "wide");
+      rows.appendChild(tr);
+    });
+    body.replaceChildren(rows);
+    document.getElementById("through").textContent = data.through
+      ? table.getAttribute("data-through").replace("{round}", data.through)
+      : table.getAttribute("data-none");
+    var mark = document.getElementById("provisional-mark");
+    mark.replaceChildren();
+    if (data.through) {
+      var span = document.createElement("span");
+      span.className = data.provisional ? "provisional" : "published";
+      span.textContent = table.getAttribute(data.provisional ? "data-provisional" : "data-published");
+      if (data.provisional) {
+        span.setAttribute("data-provisional", "1");
+        span.title = table.getAttribute("data-provisional-help");
+      }
+      mark.appendChild(span);
+    }
+    table.setAttribute("data-version", data.version);
+  }
+  function poll() {
+    var headers = { "Accept": "application/json" };
+    if (etag) { headers["If-None-Match"] = etag; }
+    fetch(table.getAttribute("data-api"), { headers: headers, cache: "no-cache" })
+      .then(function (r) {
+        if (r.status !== 200) { return null; }
+        etag = r.headers.get("ETag");
+        return r.json();
+      })
+      .then(function (data) { if (data) { draw(data); } })
+      .catch(function () { /* a dropped connection: the next poll tries again */ });
+  }
+  poll();
+  setInterval(poll, 10000);
+})();
