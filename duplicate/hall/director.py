@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select
 
 from duplicate import models, store
 from duplicate.db import session_scope
@@ -46,6 +46,7 @@ from duplicate.hall.rows import (
     make_clock,
     match_row,
     matches,
+    move_report,
     ready,
     report_of,
     round_row,
@@ -130,16 +131,8 @@ def settle_dispute(
             new = store.State("played", ns_result, store.RULING_NOTE, keep[0], keep[1])
         author = store.Author(by, reason, correction=True)
         store.apply_change(session, result_id, "ruling", new, author, where, old)
-        h = models.HallReport
-        done = session.execute(
-            update(h)
-            .where(h.id == row.id, h.state == "disputed")
-            .values(
-                state="settled", settled_by=by, settled_at=at, settled_reason=reason, rev=h.rev + 1
-            )
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(done, "rowcount", 1) != 1:
+        if not move_report(session, row.id, "disputed", state="settled", settled_by=by,
+                           settled_at=at, settled_reason=reason):
             raise HallError(f"report {report_id} changed meanwhile: look again", "conflict")
         session.refresh(row)
         said = "unfinished" if ns_result is None else f"N–S {ns_result:+d}"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -42,6 +42,7 @@ from duplicate.hall.rows import (
     hall_round,
     make_clock,
     match_row,
+    move_report,
     ready,
     report_of,
     room_of,
@@ -161,13 +162,9 @@ def _report_once(
                     f"is a correction (give its reason)",
                     "conflict",
                 )
-            done = session.execute(
-                update(h)
-                .where(h.id == live.id, h.state == live.state)
-                .values(state="replaced", live=None, rev=h.rev + 1)
-            )
-            if getattr(done, "rowcount", 1) != 1:
+            if not move_report(session, live.id, live.state, state="replaced", live=None):
                 raise _Retry
+            session.refresh(live)
         elif closed and correction is None:
             raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
         elif correction is None:
@@ -242,15 +239,9 @@ def north_confirm(
             raise HallError(
                 f"report {report_id} is {row.state}: it cannot be confirmed", "conflict"
             )
-        h = models.HallReport
-        done = session.execute(
-            update(h)
-            .where(h.id == row.id, h.state == "reported")
-            .values(state="confirmed", confirmed_at=at, rev=h.rev + 1)
-            .execution_options(synchronize_session=False)
-        )
+        moved = move_report(session, row.id, "reported", state="confirmed", confirmed_at=at)
         session.refresh(row)
-        if getattr(done, "rowcount", 1) != 1:  # another phone got there first
+        if not moved:  # another phone got there first
             if row.state == "confirmed":
                 return report_of(row, ev.name, rnd.number)  # a double tap: confirmed once
             raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
@@ -279,15 +270,9 @@ def north_dispute(
             return report_of(row, ev.name, rnd.number)
         if row.state != "reported":
             raise HallError(f"report {report_id} is {row.state}: it cannot be disputed", "conflict")
-        h = models.HallReport
-        done = session.execute(
-            update(h)
-            .where(h.id == row.id, h.state == "reported")
-            .values(state="disputed", dispute_note=note, rev=h.rev + 1)
-            .execution_options(synchronize_session=False)
-        )
+        moved = move_report(session, row.id, "reported", state="disputed", dispute_note=note)
         session.refresh(row)
-        if getattr(done, "rowcount", 1) != 1:  # another phone got there first
+        if not moved:  # another phone got there first
             if (row.state, row.dispute_note) == ("disputed", note):
                 return report_of(row, ev.name, rnd.number)
             raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")

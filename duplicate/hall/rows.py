@@ -13,7 +13,7 @@ import threading
 import weakref
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -248,3 +248,17 @@ def log(session: Session, action: str, by: str, reason: str, detail: str, event:
     """An entry of the event's admin log (``duplicate.events.admin_log``)."""
     change = checked(by, reason, action)
     log_change(session, action, change, detail, event=event)
+
+
+def move_report(session: Session, report_id: int, from_state: str, **values: object) -> bool:
+    """Move a report out of ``from_state`` with ``values`` (its revision counted), only if
+    it is still in that state: ``False`` when another request changed it first (two phones,
+    a confirmation racing a correction: one wins, nothing is applied twice)."""
+    h = models.HallReport
+    done = session.execute(
+        update(h)
+        .where(h.id == report_id, h.state == from_state)
+        .values(rev=h.rev + 1, **values)
+        .execution_options(synchronize_session=False)
+    )
+    return getattr(done, "rowcount", 1) == 1
