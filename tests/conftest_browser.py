@@ -31,9 +31,12 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A headless Chromium (Playwright ``Browser``) for the session."""
+    """A headless Chromium (Playwright ``Browser``) for a test module.
+
+    Module scope, not session: Playwright's sync API keeps an event loop running in the
+    main thread while it is open, and a later test's ``asyncio.run`` would find it there."""
     problem = None
     try:
         from playwright.sync_api import sync_playwright
