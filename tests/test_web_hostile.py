@@ -28,8 +28,6 @@ import hmac
 import importlib.util
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -43,6 +41,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import MetaData, inspect, select
+from test_web_serve import free_port, running
 
 from duplicate import db, events, hall
 from duplicate.dealing import parse_seed_file, seed_file_bytes
@@ -565,58 +564,29 @@ def test_secrets_compared_in_constant_time(
     assert r.status_code == 401 and calls
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_tokens_never_in_the_access_log(sqlite_url: str, tmp_path: Path) -> None:
     """A real ``guandan serve``: its whole output (uvicorn's access log at info) holds the
     table paths, never a token nor the director's password."""
     cards = _library_event(sqlite_url)
     west, north = cards[0].report_token, cards[0].confirm_token
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "serve.log"
-    env = dict(os.environ, GUANDAN_DIRECTOR_PASSWORD=PASSWORD, GUANDAN_SECRET_KEY=SECRET)
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "cli.py"), "serve", "--db", sqlite_url,
-             "--port", str(port), "--log-level", "info"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/api/events", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-        with httpx.Client(base_url=base) as h:
-            assert h.get(f"/api/table/{west}").status_code == 200
-            assert h.get(f"/api/table/{west}/preview", params={"finish": "N S E"}).status_code == 200
-            r = h.post(f"/api/table/{west}/reports", json={"board": 1, "finish": "N S E"})
-            assert r.status_code == 201, r.text
-            assert h.post(f"/api/table/{north}/reports/{r.json()['id']}/confirm").status_code == 200
-            h.get(f"/t/{west}")
-            h.get(f"/t/{north}?lang=zh")
-            assert h.get(f"/api/table/{west}x").status_code == 403
-            assert h.get(f"/api/table/{north}/reports").status_code in (404, 405)
-            h.get("/api/events/Token%20Cup/rounds/1/arrivals",
-                  headers={"Authorization": f"Bearer {PASSWORD}"})
-            h.post("/desk/login", data={"password": PASSWORD})
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    cmd = [sys.executable, str(ROOT / "cli.py"), "serve", "--db", sqlite_url,
+           "--port", str(port), "--log-level", "info"]
+    env = {"GUANDAN_DIRECTOR_PASSWORD": PASSWORD, "GUANDAN_SECRET_KEY": SECRET}
+    with running(cmd, port, log, cwd=ROOT, env=env) as base, httpx.Client(base_url=base) as h:
+        assert h.get(f"/api/table/{west}").status_code == 200
+        assert h.get(f"/api/table/{west}/preview", params={"finish": "N S E"}).status_code == 200
+        r = h.post(f"/api/table/{west}/reports", json={"board": 1, "finish": "N S E"})
+        assert r.status_code == 201, r.text
+        assert h.post(f"/api/table/{north}/reports/{r.json()['id']}/confirm").status_code == 200
+        h.get(f"/t/{west}")
+        h.get(f"/t/{north}?lang=zh")
+        assert h.get(f"/api/table/{west}x").status_code == 403
+        assert h.get(f"/api/table/{north}/reports").status_code in (404, 405)
+        h.get("/api/events/Token%20Cup/rounds/1/arrivals",
+              headers={"Authorization": f"Bearer {PASSWORD}"})
+        h.post("/desk/login", data={"password": PASSWORD})
     text = log.read_text(errors="replace")
     assert "/api/table/" in text and "/t/" in text, f"no access log to check:\n{text[-2000:]}"
     for secret in (west, north, west[:16], PASSWORD):

@@ -49,11 +49,19 @@ def served(url: str, workers: int, log: Path, extra: tuple[str, ...] = ()) -> It
 
 
 @contextmanager
-def running(cmd: list[str], port: int, log: Path, cwd: Path | None = None) -> Iterator[str]:
+def running(
+    cmd: list[str], port: int, log: Path, cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
     """``cmd`` (a command that serves on 127.0.0.1:``port``) in a subprocess, once it
-    answers; stopped with SIGINT at the end (a failure if it does not stop)."""
-    env = {**os.environ, "GUANDAN_DIRECTOR_PASSWORD": PASSWORD}
-    env.pop("GUANDAN_SECRET_KEY", None)
+    answers; stopped with SIGINT at the end (a failure if it does not stop). Its
+    environment: this one with the test's director password and no secret key, or
+    ``env`` (added over this one) when given."""
+    if env is None:
+        env = {**os.environ, "GUANDAN_DIRECTOR_PASSWORD": PASSWORD}
+        env.pop("GUANDAN_SECRET_KEY", None)
+    else:
+        env = {**os.environ, **env}
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
         base = f"http://127.0.0.1:{port}"
