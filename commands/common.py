@@ -89,19 +89,6 @@ def lang_option(func: F) -> F:
     )(func)
 
 
-def cli_lang(given: str | None = None) -> str:
-    """The language of this command's human output: ``given`` (a command's own ``--lang``),
-    else ``guandan --lang``, else $GUANDAN_LANG, else English."""
-    import os
-
-    if given:
-        return given
-    ctx = click.get_current_context(silent=True)
-    value = ctx.meta.get(LANG_KEY) if ctx is not None else None
-    value = value or os.environ.get(LANG_ENV, "")
-    return value if value in ("en", "zh") else "en"
-
-
 def explicit_lang() -> str | None:
     """``guandan --lang`` or $GUANDAN_LANG when one was given, else ``None`` (a command
     with a default of its own, such as a report folder's language, then keeps it)."""
@@ -110,6 +97,12 @@ def explicit_lang() -> str | None:
     ctx = click.get_current_context(silent=True)
     value = (ctx.meta.get(LANG_KEY) if ctx is not None else None) or os.environ.get(LANG_ENV)
     return value if value in ("en", "zh") else None
+
+
+def cli_lang(given: str | None = None) -> str:
+    """The language of this command's human output: ``given`` (a command's own ``--lang``),
+    else ``guandan --lang``, else $GUANDAN_LANG, else English."""
+    return given or explicit_lang() or "en"
 
 
 def say(key: str, **values: Any) -> str:
