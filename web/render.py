@@ -32,9 +32,8 @@ import jinja2
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from duplicate import vocab
 from duplicate.i18n import LANGUAGES, negotiate, normalise_language, translator
-from duplicate.review.render import signed, state_text, status_text
+from duplicate.review.render import make_environment
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = "/static/"
@@ -46,23 +45,15 @@ _YEAR = 365 * 24 * 3600
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The hall's one environment: web/templates, then the project's templates."""
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(
+    env = make_environment(
+        jinja2.ChoiceLoader(
             [
                 jinja2.FileSystemLoader(str(TEMPLATES)),
                 jinja2.PackageLoader("duplicate", "templates"),
             ]
-        ),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
+        )
     )
-    env.filters["signed"] = signed
     env.filters["pathpart"] = pathpart
-    env.globals["vocab"] = vocab
-    env.globals["state_text"] = state_text
-    env.globals["status_text"] = status_text
     return env
 
 

@@ -55,8 +55,14 @@ def state_text(state: str, lang: str) -> str:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one environment: package templates, autoescape, strict undefined."""
+    return make_environment(jinja2.PackageLoader("duplicate", "templates"))
+
+
+def make_environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
+    """An environment with the pages' settings (autoescape, strict undefined), filters and
+    globals over ``loader``: the review's, and the hall's (its templates in front)."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("duplicate", "templates"),
+        loader=loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
