@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,6 +17,9 @@ from commands.common import (
     write_output,
 )
 from commands.events import EVENT_BOARD_COLUMNS
+
+if TYPE_CHECKING:
+    from web.settings import Settings
 
 # demo (the newcomer's first command: duplicate.demo) -----------------------------------
 
@@ -52,6 +56,9 @@ def demo_command(
     from duplicate.demo import DEFAULT_DB, run_demo
 
     check_output_dir(outdir, force)
+    # the service's settings are checked before the demo runs: a bad password is said at
+    # once, not after a report was written
+    served = _demo_settings(db_url or DEFAULT_DB, director_password) if serve else None
     result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
     score = result.score.score
     click.echo("")
@@ -61,20 +68,27 @@ def demo_command(
         f"{result.match.team_x} {score.points_x:g}, {result.match.team_y} {score.points_y:g}"
     )
     click.echo(f"report: {result.report}")
-    if serve:
-        _serve_demo(db_url or DEFAULT_DB, result.event, port, director_password)
+    if served is not None:
+        _serve_demo(served, result.event, port, director_password is None)
 
 
-def _serve_demo(db_url: str, event: str, port: int, password: str | None) -> None:
-    """Serve the demo's database on 127.0.0.1:``port`` and say where to look."""
+def _demo_settings(db_url: str, password: str | None) -> Settings:
+    """The hall's settings for the demo's database (a new password when none is given)."""
     import secrets
+
+    from commands.serve import server_settings
+
+    return server_settings(db_url, password or secrets.token_urlsafe(12), None, "")
+
+
+def _serve_demo(settings: Settings, event: str, port: int, shown: bool) -> None:
+    """Serve the demo's database on 127.0.0.1:``port`` and say where to look (the
+    password too when ``shown``: it was made here)."""
     from urllib.parse import quote
 
-    from commands.serve import run_server, server_settings
+    from commands.serve import run_server
 
-    shown = password is None
-    password = password or secrets.token_urlsafe(12)
-    settings = server_settings(db_url, password, None, "")
+    password = settings.director_password
     base = f"http://127.0.0.1:{port}"
     click.echo("")
     click.echo(f"the hall: {base}/  (the event: {base}/e/{quote(event, safe='')})")

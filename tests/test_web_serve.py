@@ -204,3 +204,13 @@ def test_demo_serve_opens_the_demo_in_the_hall(tmp_path: Path) -> None:
         assert board.status_code == 200  # every table has played it: released
     text = (tmp_path / "demo.log").read_text()
     assert f"http://127.0.0.1:{port}/desk" in text and PASSWORD not in text
+
+
+def test_demo_serve_checks_the_password_before_the_demo_runs(tmp_path: Path) -> None:
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(main, [
+        "demo", "--serve", "--db", f"sqlite:///{db}", "--out", str(tmp_path / "report"),
+        "--director-password", "short",
+    ])
+    assert result.exit_code == 2 and "at least 8 characters" in result.output
+    assert not (tmp_path / "report").exists() and not db.exists()  # nothing made first
