@@ -266,7 +266,7 @@ def test_a_play_record_comes_with_the_report_and_counts(hall_round: Hall) -> Non
     prepared = prepare_text(texts[0], "table1.gdn")
     rec = next(p for p in prepared if p.tags["Board"] == "1" and p.tags["Room"].lower() == "open")
     assert rec.ns_result is not None and rec.finish is not None
-    order = {3: "N S", 2: "N E S", 1: "N E W", -1: "E N W", -2: "E N S", -3: "E W"}
+    order = {3: "N S", 2: "N E S", 1: "N E W", -1: "E N S", -2: "E N W", -3: "E W"}
     finish, wrong = order[rec.ns_result], order[-rec.ns_result]
     before = snapshot(h.engine)
     refused(h.report(1, "open", 1, finish=wrong, record=rec.text), 422)  # says another result
