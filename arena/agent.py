@@ -12,13 +12,13 @@ Positions stand for seats: 0..3 are N E S W, which keeps partner and next player
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from arena.protocol import (
     ProtocolError,
@@ -29,16 +29,17 @@ from arena.protocol import (
     lowest_card_index,
     parse_action,
 )
+from arena.wsclient import WSClient
 from duplicate.bots import Player, View, make_player
 from engine.cards import size
 from engine.seat import Seat
 
-__all__ = ["AgentStats", "choose", "run_agent"]
+__all__ = ["AgentStats", "choose", "play_agent", "run_agent"]
 
 log = logging.getLogger("arena.agent")
 
 #: how the arena writes a play notice (other servers' spacing just gets parsed)
-_PLAY_NOTICE = '{"type":"notify","stage":"play"'
+_PLAY_NOTICE = b'{"type":"notify","stage":"play"'
 
 
 @dataclass(slots=True)
@@ -102,46 +103,50 @@ def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats) -> 
     return index
 
 
-async def run_agent(
+def play_agent(
     url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0
 ) -> AgentStats:
-    """Connect to ``url`` and play until the server closes the connection."""
+    """Connect to ``url`` and play until the server closes the connection (blocking: one
+    socket on websockets' Sans-I/O layer, :mod:`arena.wsclient`, no event loop)."""
     player = make_player(policy, seed)
     stats = AgentStats()
     pos = 0
     try:
-        async with connect(
-            url, compression=None, ping_interval=None, open_timeout=connect_timeout,
-            max_size=16 * 1024 * 1024, proxy=None,
-        ) as ws:
-            async for text in ws:
-                stats.messages += 1
-                if isinstance(text, str) and text.startswith(_PLAY_NOTICE):
-                    continue  # the most frequent message; the bot reads its act messages only
-                try:
-                    msg = json.loads(text)
-                except ValueError:
-                    log.warning("server sent a frame that is not JSON: ignored")
-                    continue
-                if not isinstance(msg, dict):
-                    continue
-                stage = msg.get("stage")
-                if msg.get("type") == "act":
-                    stats.acts += 1
-                    index = choose(player, msg, pos, stats)
-                    await ws.send(json.dumps({"actIndex": index}))
-                elif stage == "beginning":
-                    mp = msg.get("myPos")
-                    pos = mp if isinstance(mp, int) and 0 <= mp <= 3 else pos
-                elif stage == "episodeOver":
-                    stats.episodes += 1
-                elif stage == "gameResult":
-                    stats.games += 1
-            code, reason = ws.close_code, ws.close_reason
-    except ConnectionClosed as exc:
-        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (1006, "lost")
-    except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
+        conn = WSClient(url, max_size=16 * 1024 * 1024)
+        conn.open(connect_timeout)
+    except (OSError, InvalidHandshake, InvalidURI) as exc:
         raise ConnectionError(f"cannot connect to {url}: {exc}") from None
+    for data in conn.messages():
+        stats.messages += 1
+        if data.startswith(_PLAY_NOTICE):
+            continue  # the most frequent message; the bot reads its act messages only
+        try:
+            msg = json.loads(data)
+        except ValueError:
+            log.warning("server sent a frame that is not JSON: ignored")
+            continue
+        if not isinstance(msg, dict):
+            continue
+        stage = msg.get("stage")
+        if msg.get("type") == "act":
+            stats.acts += 1
+            index = choose(player, msg, pos, stats)
+            conn.send_text(f'{{"actIndex": {index}}}')
+        elif stage == "beginning":
+            mp = msg.get("myPos")
+            pos = mp if isinstance(mp, int) and 0 <= mp <= 3 else pos
+        elif stage == "episodeOver":
+            stats.episodes += 1
+        elif stage == "gameResult":
+            stats.games += 1
+    code, reason = conn.close_code, conn.close_reason or ("lost" if conn.close_code == 1006 else "")
     if code not in (None, 1000, 1001):
         raise ConnectionError(f"{url}: the server closed the connection ({code} {reason})")
     return stats
+
+
+async def run_agent(
+    url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0
+) -> AgentStats:
+    """:func:`play_agent` in a worker thread, for callers inside an event loop."""
+    return await asyncio.to_thread(play_agent, url, policy, seed, connect_timeout)

@@ -217,12 +217,12 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
     Plays until the server closes the connection; works with this arena and with the
     competition's servers (dialect C of PROTOCOL.md).
     """
-    from arena.agent import run_agent
+    from arena.agent import play_agent
     from arena.connection import tune_gc
     from arena.messages import both
 
     tune_gc()
-    stats = asyncio.run(run_agent(url, policy, seed, connect_timeout))
+    stats = play_agent(url, policy, seed, connect_timeout)
     if not quiet:
         click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
                         games=stats.games), err=True)
