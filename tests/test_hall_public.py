@@ -57,7 +57,7 @@ def test_live_standings_equal_the_library(migrated_engine: Engine, cards: Cards)
     hall.publish_round(e, EVENT, 1, "director", now=minutes(51))
     published = hall.live_standings(e, EVENT)
     assert not published.provisional and published.rows == rows
-    assert published.version == hall.results_version(e, EVENT)
+    assert published.version == hall.standings_version(e, EVENT)
     d = published.to_dict()
     assert [r["team"] for r in d["rows"]] == [r.team for r in rows]
     assert not hall.public_match(e, EVENT, 1, 1).provisional

@@ -59,7 +59,7 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 #: Path parameters (``Annotated``: each use gets its own copy of the FieldInfo).
 EventName = Annotated[str, Path(min_length=1, max_length=200, description="The event's name.")]
 RoundNo = Annotated[int, Path(ge=1, le=10_000, description="The round's number.")]
-#: Standings answers kept per worker, by (event, results version): a cache, not state.
+#: Standings answers kept per worker, by (event, standings version): a cache, not state.
 STANDINGS_CACHE = 64
 
 
@@ -141,9 +141,10 @@ def get_standings(
     if_none_match: str | None = Header(None),
 ) -> Any:
     """Live standings with the event's tie-breaks; provisional while a counted round is
-    not published. ETag: the results' version (poll with If-None-Match, 304 when the same)."""
+    not published. ETag: the standings' version, which a result of a round still coming in
+    does not move (poll with If-None-Match, 304 when the same)."""
     engine = engine_of(request)
-    version = hall.results_version(engine, event)
+    version = hall.standings_version(engine, event)
     etag = f'"{version}"'
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
@@ -171,8 +172,8 @@ def _cache_of(request: Request) -> OrderedDict[tuple[str, str], StandingsOut]:
 
 
 def _cached_standings(request: Request, event: str, version: str) -> StandingsOut | None:
-    """The standings computed before at exactly this results version, if this worker has
-    them (the version changes with every result, ruling, clock or publish: never stale)."""
+    """The standings computed before at exactly this standings version, if this worker
+    has them (the version changes whenever the standings may have: never stale)."""
     cache = _cache_of(request)
     with _cache_lock:
         found = cache.get((event, version))

@@ -131,7 +131,7 @@ def _score_round(
             for room in ROOMS:
                 row = stored.get((m.id, b, room))
                 if row is None:
-                    if given is None and m.id not in forfeits:
+                    if not _excused(m.id, b, conceded, forfeits):
                         missing.append(
                             f"round {rnd.number}, table {m.table_no} ({info.team_x} v "
                             f"{info.team_y}), board {b}, {room} room"
@@ -145,6 +145,29 @@ def _score_round(
             score = forfeit_match(score, forfeits[m.id], scale, len(boards))
         out.append(ScoredMatch(info, tuple(results), score))
     return out, missing
+
+
+def _excused(
+    match_id: int, board: int, conceded: dict[tuple[int, int], str], forfeits: dict[int, str]
+) -> bool:
+    """Whether a room of the board needs no result: the board was conceded by ruling, or
+    the match forfeited (:func:`_adjustments`)."""
+    return (match_id, board) in conceded or match_id in forfeits
+
+
+def _round_complete(session: Session, ev: models.Event, rnd: models.EventRound) -> bool:
+    """Whether the round has every result in (what :func:`_round_scores` calls nothing
+    missing) without scoring it: the board and room of every match stored or excused."""
+    boards = _round_boards(ev, rnd)
+    matches = _matches(session, rnd)
+    if not boards:
+        return not matches
+    stored = _current(session, [m.id for m in matches])
+    conceded, forfeits = _adjustments(session, rnd, matches)
+    return all(
+        (m.id, b, room) in stored or _excused(m.id, b, conceded, forfeits)
+        for m in matches for b in boards for room in ROOMS
+    )
 
 
 def _adjustments(

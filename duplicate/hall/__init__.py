@@ -17,7 +17,8 @@ was. The modules, by responsibility:
 * :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
-  boards are released, and the cheap ``results_version`` (the standings' ETag);
+  boards are released, and the cheap ``results_version`` and ``standings_version`` (the
+  standings' ETag), made in :mod:`~duplicate.hall.versions`;
 * :mod:`~duplicate.hall.checks`: finishing orders and records checked, confirmed
   reports written to the store;
 * :mod:`~duplicate.hall.views`: the data the views return (table view, desk, rulings,
@@ -74,6 +75,7 @@ from duplicate.hall.public import (
     live_standings,
     public_match,
     results_version,
+    standings_version,
 )
 from duplicate.hall.reports import (
     north_confirm,
@@ -136,6 +138,7 @@ __all__ = [
     "publish_round",
     "record_ruling",
     "results_version",
+    "standings_version",
     "round_clock",
     "round_status",
     "rulings",

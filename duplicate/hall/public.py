@@ -7,15 +7,13 @@ are released, and the cheap version of an event's results (the standings' ETag).
 * A match's room results are shown only for **released** boards (every table has the
   board in, in both rooms, or a ruling made it need no result, or the director released
   it: ``events.released_boards``): a result tells something about a board's hands.
-* ``results_version`` is one SQL statement of a few MAX/COUNT/SUM aggregates over the
-  event's store log, reports, rulings, clocks and admin log; no scoring. It changes with
-  every result, report, ruling, clock start, close, publish, pairing or rename, and not
-  with check-ins, token issues or reads.
+* ``results_version`` and ``standings_version`` are a few aggregate queries, no scoring
+  (:mod:`duplicate.hall.versions`): the first changes with every result, report, ruling,
+  clock, close, publish, pairing or rename; the second only when the standings may have
+  (not with a result of a round still coming in): the standings' ETag.
 """
 
 from __future__ import annotations
-
-import hashlib
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
@@ -32,6 +30,7 @@ from duplicate.events.scores import (
     _standings,
     _stored_rooms,
 )
+from duplicate.hall import versions
 from duplicate.hall.base import (
     HallError,
 )
@@ -68,32 +67,16 @@ def results_version(engine: Engine, event: str) -> str:
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
-        return _version(session, ev)
+        return versions.results_of(session, ev)
 
 
-def _version(session: Session, ev: models.Event) -> str:
-    r, m = models.EventRound, models.EventMatch
-    rc, rr = models.ResultChange, models.RoomResult
-    hr, hu, hc = models.HallReport, models.HallRuling, models.HallRound
-    log = models.AdminLog
-    rounds = select(r.id).where(r.event_id == ev.id).scalar_subquery()
-    match_ids = select(m.id).where(m.round_id.in_(rounds)).scalar_subquery()
-
-    parts = [
-        select(func.max(rc.id)).join(rr, rr.id == rc.result_id).where(rr.match_id.in_(match_ids)),
-        select(func.max(hr.id)).where(hr.round_id.in_(rounds)),
-        select(func.coalesce(func.sum(hr.rev), 0)).where(hr.round_id.in_(rounds)),
-        select(func.max(hu.id)).where(hu.round_id.in_(rounds)),
-        select(func.count(hc.id)).where(hc.round_id.in_(rounds)),
-        select(func.count(hc.closed_at)).where(hc.round_id.in_(rounds)),
-        select(func.count(hc.published_at)).where(hc.round_id.in_(rounds)),
-        select(func.count(r.id)).where(r.event_id == ev.id),
-        select(func.count(r.first_board)).where(r.event_id == ev.id),
-        select(func.max(log.id)).where(log.event == ev.name, log.action != "hall tokens"),
-    ]
-    values = session.execute(select(*(p.scalar_subquery() for p in parts))).one()
-    raw = f"{ev.id}:" + ":".join(str(v) for v in values)
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+def standings_version(engine: Engine, event: str) -> str:
+    """A short string that changes whenever the event's standings may have: not with a
+    result of a round still coming in (``versions.standings_of``)."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        return versions.standings_of(session, ev)
 
 
 def _published(session: Session, rnd: models.EventRound) -> bool:
@@ -110,7 +93,7 @@ def live_standings(engine: Engine, event: str) -> LiveStandings:
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
-        version = _version(session, ev)
+        version = versions.standings_of(session, ev)
         f = _load_field(session, ev)
         try:
             through = _complete_rounds(session, ev, f)
