@@ -1,8 +1,11 @@
-"""One client connection of the arena: its reader, its queue of frames, its questions.
+"""One client connection of the arena: its messages, its queue of frames, its questions.
 
-:class:`Client` wraps a ``websockets`` server connection: a reader task hands the awaited
-reply to :meth:`Client.ask` and counts the messages sent when not asked; frames are queued
-and written together (:meth:`Client.flush`). :class:`Limits` are a table's time and size
+:class:`ArenaConnection` is ``websockets``' server connection with its data messages handed
+to a callback as they are parsed, in ``data_received``: no message queue and no reader
+task, so a reply wakes the table's task at once (one event loop iteration an action
+instead of three: docs/ARENA.md "Speed"). :class:`Client` wraps it: the callback hands the
+awaited reply to :meth:`Client.ask` and counts the messages sent when not asked; frames are
+queued and written together (:meth:`Client.flush`). :class:`Limits` are a table's time and size
 limits (seeds/004 rule 4), :class:`Fault` a client's fault. The rules applied to faults are
 in :mod:`arena.server`.
 """
@@ -13,12 +16,14 @@ import asyncio
 import contextlib
 import gc
 import logging
+import struct
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
+from websockets.frames import Frame, Opcode
+from websockets.protocol import Event, State
 
 from arena.protocol import ProtocolError, parse_reply
 from duplicate.errors import DuplicateError
@@ -26,12 +31,28 @@ from duplicate.errors import DuplicateError
 if TYPE_CHECKING:
     from arena.server import Table
 
-__all__ = ["ArenaError", "Client", "Fault", "Limits", "tune_gc"]
+__all__ = ["ArenaConnection", "ArenaError", "Client", "Fault", "Limits", "text_frame",
+           "tune_gc"]
 
 log = logging.getLogger("arena")
 
 #: bytes waiting in a connection's send buffer above which a send is given a time limit
 _BACKLOG = 16 * 1024
+_LEN16 = struct.Struct("!BBH")
+_LEN64 = struct.Struct("!BBQ")
+
+
+def text_frame(text: str) -> bytes:
+    """``text`` as one unmasked, unfragmented WebSocket text frame (RFC 6455 §5.2), as a
+    server sends it without extensions (compression is off): built once for the four
+    clients of a notice instead of once per client by the connection's protocol."""
+    data = text.encode()
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return _LEN16.pack(0x81, 126, n) + data
+    return _LEN64.pack(0x81, 127, n) + data
 
 
 def tune_gc() -> None:
@@ -82,6 +103,51 @@ class Fault:
         return f"position {self.pos} ({self.client}): {self.kind}{at}: {self.detail}"
 
 
+class ArenaConnection(ServerConnection):
+    """A server connection whose data messages go to a callback (:meth:`listen`) from
+    ``data_received``; text frames as ``str`` (``bytes`` when not UTF-8), binary as
+    ``bytes``. Messages that come before :meth:`listen` are kept for it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._early: list[str | bytes] = []
+        self._callback: Callable[[str | bytes], None] = self._early.append
+        self._parts: list[bytes] = []
+        self._binary = False
+
+    def listen(self, callback: Callable[[str | bytes], None]) -> None:
+        """Hand every message, from now on and the ones kept so far, to ``callback``."""
+        self._callback = callback
+        early, self._early = self._early, []
+        for msg in early:
+            callback(msg)
+
+    def process_event(self, event: Event) -> None:
+        if self.request is None or not isinstance(event, Frame):
+            super().process_event(event)  # the handshake request
+            return
+        opcode = event.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            self._binary = opcode is Opcode.BINARY
+        elif opcode is not Opcode.CONT:
+            super().process_event(event)  # control frames
+            return
+        data = bytes(event.data)  # the protocol checked sizes and fragment order
+        if not event.fin:
+            self._parts.append(data)
+            return
+        if self._parts:
+            self._parts.append(data)
+            data, self._parts = b"".join(self._parts), []
+        if self._binary:
+            self._callback(data)
+            return
+        try:
+            self._callback(data.decode())
+        except UnicodeDecodeError:
+            self._callback(data)  # not UTF-8: a malformed reply
+
+
 class _Expired(Exception):
     """The time limit of a question passed (set on its future by the timer)."""
 
@@ -92,9 +158,9 @@ def _expire(fut: asyncio.Future[str | bytes]) -> None:
 
 
 class Client:
-    """One connection: its reader hands the awaited reply to :meth:`ask`."""
+    """One connection: its messages go to the awaiting :meth:`ask`, or are counted."""
 
-    def __init__(self, ws: ServerConnection, client_id: str, limits: Limits) -> None:
+    def __init__(self, ws: ArenaConnection, client_id: str, limits: Limits) -> None:
         self.ws = ws
         self.id = client_id
         self.limits = limits
@@ -105,32 +171,37 @@ class Client:
         self.received = 0
         self.sent = 0
         self._waiting: asyncio.Future[str | bytes] | None = None
-        self._out: list[str] = []
+        self._out: list[bytes] = []
+        self._closing: asyncio.Task[None] | None = None
 
     async def run(self) -> None:
-        """Read until the connection closes (the connection handler's body)."""
+        """Take the connection's messages until it closes (the connection handler's body)."""
         try:
-            async for msg in self.ws:
-                self.received += 1
-                waiting = self._waiting
-                if waiting is not None and not waiting.done():
-                    waiting.set_result(msg)
-                    continue
-                self.unsolicited += 1
-                if self.table is not None:
-                    self.table.note_unsolicited(self, msg)
-                if self.unsolicited > self.limits.max_unsolicited:
-                    log.warning("closing %s: more than %d messages when not asked",
-                                self.id, self.limits.max_unsolicited)
-                    await self.ws.close(1008, "too many messages when not asked")
-                    break
-        except ConnectionClosed:
-            pass
+            self.ws.listen(self._received)
+            await self.ws.wait_closed()
         finally:
             self.closed.set()
             waiting = self._waiting
             if waiting is not None and not waiting.done():
                 waiting.cancel()
+
+    def _received(self, msg: str | bytes) -> None:
+        """A message (called from the connection's ``data_received``)."""
+        self.received += 1
+        waiting = self._waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(msg)
+            return
+        if self._closing is not None:
+            return
+        self.unsolicited += 1
+        if self.table is not None:
+            self.table.note_unsolicited(self, msg)
+        if self.unsolicited > self.limits.max_unsolicited:
+            log.warning("closing %s: more than %d messages when not asked",
+                        self.id, self.limits.max_unsolicited)
+            self._closing = asyncio.get_running_loop().create_task(
+                self.ws.close(1008, "too many messages when not asked"))
 
     @property
     def gone(self) -> bool:
@@ -141,10 +212,15 @@ class Client:
         """Queue a frame; it goes out with the next :meth:`flush` (the client's next ``act``,
         or the end of the deal), all queued frames in one write."""
         if not self.closed.is_set():
-            self._out.append(text)
+            self._out.append(text_frame(text))
+
+    def queue_frame(self, frame: bytes) -> None:
+        """Queue a frame built by :func:`text_frame` (the same bytes for several clients)."""
+        if not self.closed.is_set():
+            self._out.append(frame)
 
     async def flush(self) -> None:
-        """Write every queued frame at once; a closed connection is ignored (the reader
+        """Write every queued frame at once; a closed connection is ignored (:meth:`run`
         notices it); a client that does not read its messages is dropped once the wait for
         its buffer has lasted the action time limit."""
         out, self._out = self._out, []
@@ -154,9 +230,9 @@ class Client:
         if ws.protocol.state is not State.OPEN:
             self.closed.set()
             return
-        for text in out:
-            ws.protocol.send_text(text.encode())
-        ws.transport.write(b"".join(ws.protocol.data_to_send()))
+        # the frames go to the transport directly: the protocol's state is OPEN, and it
+        # sends only control frames of its own (a pong, a close), never in a data message
+        ws.transport.write(b"".join(out))
         self.sent += len(out)
         if ws.transport.get_write_buffer_size() >= _BACKLOG:
             try:
@@ -180,7 +256,8 @@ class Client:
         fut: asyncio.Future[str | bytes] = loop.create_future()
         self._waiting = fut
         # a timer on the future itself rather than asyncio.wait_for: one wake-up of the
-        # table's task a reply instead of two (the reader sets the result, the task runs)
+        # table's task a reply instead of two (wait_for waits on a second future, set by a
+        # callback of the first)
         timer: asyncio.TimerHandle | None = None
         try:
             await self.send(text)

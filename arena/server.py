@@ -1,10 +1,10 @@
 """The arena's WebSocket server: clients connect, are seated at tables of four, are asked.
 
 ``ws://HOST:PORT/game/<id>`` (default port 23456, PROTOCOL.md §1), text frames of one JSON
-object each, built on the ``websockets`` package and asyncio: one reader task per
-connection, no thread. The server only seats and talks; what a table plays is the
-caller's (``arena.duplicate_match``, ``arena.ordinary``), through :meth:`Table.ask` and
-:meth:`Table.tell_all`.
+object each, built on the ``websockets`` package and asyncio: messages are handed over as
+they are parsed (:class:`arena.connection.ArenaConnection`), no reader task, no thread. The
+server only seats and talks; what a table plays is the caller's (``arena.duplicate_match``,
+``arena.ordinary``), through :meth:`Table.ask` and :meth:`Table.tell_all`.
 
 Seating: by connection order (the 1st client of a table is position 0, and so on), or by a
 seating file whose every line names the four client ids of one table in position order;
@@ -26,7 +26,7 @@ The stated rules (docs/ARENA.md "Faults"):
   client that stops reading its messages is dropped once a send has waited the action
   time limit.
 
-A client only ever blocks its own table: every connection has its own reader and every
+A client only ever blocks its own table: every connection reads on its own and every
 wait is bounded by a time limit.
 
 Notices (``notify``) to a client are queued and written together with the next message it
@@ -47,7 +47,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
-from arena.connection import ArenaError, Client, Fault, Limits
+from arena.connection import ArenaConnection, ArenaError, Client, Fault, Limits, text_frame
 from arena.protocol import dumps
 
 __all__ = [
@@ -116,11 +116,12 @@ class Table:
     async def tell_all(self, message: dict[str, Any] | str) -> None:
         """Queue the same message (or its JSON text) to all four positions (encoded once)."""
         text = message if isinstance(message, str) else dumps(message)
+        frame = text_frame(text)
         self.messages += 4
         for c in self.clients:
             if self.log is not None:
                 self.log(c.pos, text)
-            c.queue(text)
+            c.queue_frame(frame)
 
     async def flush(self) -> None:
         """Send everything queued, to every position (at the end of a deal or a match)."""
@@ -228,6 +229,7 @@ class ArenaServer:
             max_queue=4,
             compression=None,
             ping_interval=None,
+            create_connection=ArenaConnection,
         )
         sock = next(iter(self._server.sockets))
         self.port = int(sock.getsockname()[1])
@@ -278,6 +280,7 @@ class ArenaServer:
             await ws.close(1008, "connect to /game/<id>")
             return
         client_id = path[len(PATH_PREFIX):][:64]
+        assert isinstance(ws, ArenaConnection)
         client = Client(ws, client_id, self.limits)
         refused = self._seat(client)
         if refused:

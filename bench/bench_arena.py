@@ -40,6 +40,9 @@ class _Silent:
     def queue(self, text: str) -> None:
         pass
 
+    def queue_frame(self, frame: bytes) -> None:
+        pass
+
     async def flush(self) -> None:
         pass
 
