@@ -168,26 +168,58 @@ def action_list(
 
 
 _PASS_JSON = json.dumps(PASS, separators=(",", ":"))
+#: the JSON text of every play met so far (``None``: PASS): actionList entries come back act
+#: after act, and a new one is built from cached pieces (:func:`_new_text`)
+_TEXTS: dict[Combo | None, str] = {None: _PASS_JSON}
+_TEXTS_MAX = 1 << 18
 
 
 def action_json(combo: Combo | None) -> str:
     """The action of a play as compact JSON text (cached, like :func:`action_of`)."""
-    return _PASS_JSON if combo is None else _action_text(combo)
+    return _TEXTS.get(combo) or _new_text(combo)
 
 
-@lru_cache(maxsize=1 << 16)
-def _action_text(combo: Combo) -> str:
-    kind, rank, cards = _action(combo)  # tokens are plain ASCII: no escaping to do
-    body = '","'.join(cards)
-    return f'["{kind}","{rank}",["{body}"]]'
+@cache
+def _head(ctype: ComboType, rank: int) -> str:
+    """``["Type","rank",[`` of an action (the joker bomb's rank is ``JOKER``)."""
+    if ctype == ComboType.FOUR_KINGS:
+        return f'["Bomb","{JOKER_BOMB_RANK}",['
+    return f'["{ctype.record_name}","{rank_name(rank)}",['
 
+
+@cache
+def _field_json(key: int) -> str:
+    """The quoted tokens of one 12-bit rank field (``key`` = rank << 12 | field), each
+    followed by a comma; jokers for ``key`` >= 13 << 12."""
+    if key >> 12 == 13:
+        return '"SB",' * (key & 7) + '"HR",' * ((key >> 3) & 7)
+    return "".join(f'"{t}",' for t in _field_tokens(key >> 12, key & 0xFFF))
+
+
+def _new_text(combo: Combo | None) -> str:
+    if combo is None:
+        return _PASS_JSON
+    cards = combo.cards
+    parts = [_head(combo.type, combo.rank)]
+    while cards:  # one turn a rank held, lowest first
+        rank = ((cards & -cards).bit_length() - 1) // 12
+        field = cards >> 12 * rank & 0xFFF
+        parts.append(_field_json(rank << 12 | field))
+        cards ^= field << 12 * rank
+    text = "".join(parts)[:-1] + "]]"  # tokens are plain ASCII: no escaping to do
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+        _TEXTS[None] = _PASS_JSON
+    _TEXTS[combo] = text
+    return text
 
 
 def act_text(message: dict[str, Any], plays: Sequence[Combo | None]) -> str:
     """An ``act`` message as JSON text: ``message``'s fields, then ``actionList`` (the
     actions of ``plays``, encoded once per play and cached) and ``indexRange``."""
     head = dumps(message)
-    body = ",".join([action_json(p) for p in plays])
+    get = _TEXTS.get
+    body = ",".join([get(p) or _new_text(p) for p in plays])
     return f'{head[:-1]},"actionList":[{body}],"indexRange":{len(plays) - 1}}}'
 
 
