@@ -1,0 +1,187 @@
+"""The arena's own WebSocket paths (issue 13's speed work): the agent's blocking Sans-I/O
+client (arena.wsclient) against the real arena and against hand-made servers, the
+server's messages handed over from data_received (ArenaConnection), the frames it builds
+itself and the cached action texts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+from protocol_client import play_client
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.frames import Frame, Opcode
+
+from arena.agent import play_agent, run_agent
+from arena.connection import text_frame
+from arena.duplicate_match import play_duplicate_match
+from arena.protocol import action_json, action_of
+from arena.server import ArenaServer, Limits
+from duplicate.dealing import generate_boards
+from duplicate.simulate import simulation_key
+from engine.cards import parse_cards
+from engine.moves import legal_plays
+
+TIMEOUT = 60
+
+
+def test_four_agents_in_threads_play_a_match() -> None:
+    """Four agents (run_agent: the blocking client in worker threads) play a whole match
+    against the arena in the same process: every episode, the game's end, a clean close."""
+    boards = list(generate_boards(simulation_key(b"\x21"), 2))
+
+    async def main() -> tuple[Any, list[Any]]:
+        async with ArenaServer(port=0) as srv:
+            agents = []
+            for i in range(4):
+                agents.append(asyncio.create_task(
+                    run_agent(f"{srv.url}a{i}", "heuristic" if i % 2 else "random", str(i))))
+                if i < 3:
+                    await srv.wait_for_clients(i + 1, 20)
+            table = await srv.next_table(20)
+            try:
+                result = await play_duplicate_match(table, boards, ("x", "y"))
+            finally:
+                await table.close()
+            return result, list(await asyncio.gather(*agents))
+
+    result, stats = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    assert result.deals == 4 and not result.faults
+    for s in stats:
+        assert s.episodes == 4 and s.games == 1 and s.acts > 0 and s.fallbacks == 0
+
+
+async def _one_off_server(handler: Any) -> tuple[Any, str]:
+    server = await serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None)
+    port = next(iter(server.sockets)).getsockname()[1]
+    return server, f"ws://127.0.0.1:{port}/game/x"
+
+
+def test_pings_fragments_and_binary_frames() -> None:
+    """The client answers a ping, joins a fragmented message, reads a binary one, and ends
+    cleanly on the server's close."""
+    replies: list[Any] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        await ws.ping(b"hi")
+        begin = json.dumps({"type": "notify", "stage": "beginning", "myPos": 2})
+        await ws.send([begin[:10], begin[10:20], begin[20:]])  # three fragments
+        act = {"type": "act", "stage": "tribute", "actionList": [["tribute", "tribute",
+               ["SA"]]], "indexRange": 0}
+        await ws.send(json.dumps(act).encode())  # binary
+        replies.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+        await ws.send(json.dumps({"type": "notify", "stage": "episodeOver"}))
+        await ws.send(json.dumps({"type": "notify", "stage": "gameResult"}))
+        await ws.close(1000, "game over")
+
+    async def main() -> Any:
+        server, url = await _one_off_server(handler)
+        async with server:
+            return await run_agent(url, connect_timeout=5)
+
+    stats = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    assert replies == [{"actIndex": 0}]
+    assert (stats.messages, stats.acts, stats.episodes, stats.games) == (4, 1, 1, 1)
+
+
+def test_a_lost_connection_is_an_error() -> None:
+    """The server drops the TCP connection without a closing handshake: 1006."""
+
+    async def handler(ws: ServerConnection) -> None:
+        await ws.send(json.dumps({"type": "notify", "stage": "beginning", "myPos": 0}))
+        ws.transport.abort()
+
+    async def main() -> None:
+        server, url = await _one_off_server(handler)
+        async with server:
+            await run_agent(url, connect_timeout=5)
+
+    with pytest.raises(ConnectionError, match="1006"):
+        asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+
+
+def test_the_opening_handshake_has_a_time_limit() -> None:
+    """A listener that never answers the handshake: ConnectionError after the limit."""
+
+    async def main() -> float:
+        async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await asyncio.sleep(30)
+
+        server = await asyncio.start_server(mute, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            t0 = time.monotonic()
+            with pytest.raises(ConnectionError, match="cannot connect"):
+                await run_agent(f"ws://127.0.0.1:{port}/game/x", connect_timeout=0.5)
+            return time.monotonic() - t0
+
+    assert asyncio.run(asyncio.wait_for(main(), TIMEOUT)) < 5
+
+
+def test_urls_that_are_not_websocket_urls() -> None:
+    with pytest.raises(ConnectionError, match="cannot connect"):
+        play_agent("http://127.0.0.1:1/game/x", connect_timeout=1)
+
+
+def test_server_takes_fragmented_and_odd_replies() -> None:
+    """ArenaConnection joins a fragmented reply, counts a message sent before the client is
+    seated, and takes a reply that is not UTF-8 as malformed."""
+    boards = list(generate_boards(simulation_key(b"\x22"), 1))
+    modes: list[str] = []
+
+    async def odd_client(url: str) -> None:
+        async with connect(url, compression=None, ping_interval=None, max_size=2**24) as ws:
+            await ws.send('{"early": 1}')  # before the table exists: not asked
+            async for text in ws:
+                msg = json.loads(text)
+                if msg.get("type") != "act":
+                    continue
+                modes.append("act")
+                if len(modes) == 1:
+                    await ws.send(b'{"actIndex": \xff}', text=True)  # not UTF-8
+                elif len(modes) == 2:
+                    await ws.send(['{"actIn', 'dex": 0}'])  # two fragments
+                else:
+                    await ws.send('{"actIndex": 0}')
+
+    async def main() -> Any:
+        async with ArenaServer(port=0, limits=Limits(action=2, first_lead=2)) as srv:
+            clients: list[asyncio.Task[Any]] = [asyncio.create_task(odd_client(f"{srv.url}odd"))]
+            for i in range(3):
+                await srv.wait_for_clients(i + 1, 20)
+                clients.append(asyncio.create_task(play_client(f"{srv.url}c{i}", i)))
+            table = await srv.next_table(20)
+            try:
+                result = await play_duplicate_match(table, boards, ("a", "b"))
+            finally:
+                await table.close()
+            await asyncio.gather(*clients)
+            return result, table
+
+    result, table = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    kinds = [f.kind for f in result.faults]
+    assert kinds == ["malformed"]  # the fragmented reply was read: no timeout
+    odd = table.clients[0]
+    assert odd.unsolicited == 1  # the early message, counted (no table to tell yet)
+    assert result.deals == 2 and odd.received == len(modes) + 1
+
+
+def test_text_frame_is_what_websockets_writes() -> None:
+    for text in ("", "x", "é" * 40, "y" * 125, "z" * 126, "w" * 65535, "v" * 65536):
+        assert text_frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(
+            mask=False, extensions=[])
+
+
+def test_cached_action_texts_are_the_json_of_the_actions() -> None:
+    hands = ["SB SB HR HR S5 H5 C5 D5 H9", "HR HR S3 S4 S5 S6 S7 H7 SA DA CA",
+             "S2 S2 H2 C2 D2 D2 ST SJ SQ SK SA"]
+    for hand in hands:
+        for level in (0, 3, 12):
+            for play in [None, *legal_plays(parse_cards(hand), level, None)]:
+                text = action_json(play)
+                assert text == json.dumps(action_of(play), separators=(",", ":"))
+                assert action_json(play) is text
