@@ -22,6 +22,7 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from arena.protocol import (
     ProtocolError,
+    action_json,
     cards_of,
     find_action,
     is_no_action,
@@ -32,14 +33,19 @@ from arena.protocol import (
 from arena.wsclient import WSClient
 from duplicate.bots import Player, View, make_player
 from engine.cards import size
+from engine.combo import Combo
 from engine.seat import Seat
 
-__all__ = ["AgentStats", "choose", "play_agent", "run_agent"]
+__all__ = ["AgentStats", "choose", "play_agent", "run_agent", "split_act"]
 
 log = logging.getLogger("arena.agent")
 
 #: how the arena writes a play notice (other servers' spacing just gets parsed)
 _PLAY_NOTICE = b'{"type":"notify","stage":"play"'
+#: how the arena writes an ``act play``: its fields, then ``actionList``, then ``indexRange``
+_ACT_PLAY = b'{"type":"act","stage":"play",'
+_ACTION_LIST = b',"actionList":['
+_INDEX_RANGE = b'],"indexRange":'
 
 
 @dataclass(slots=True)
@@ -78,8 +84,42 @@ def _view(msg: dict[str, Any], pos: int) -> View:
     return View(Seat(pos), hand, level, to_beat, by, (counts[0], counts[1], counts[2], counts[3]))
 
 
-def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats) -> int:
-    """The index to answer an ``act`` message with."""
+def split_act(data: bytes) -> tuple[dict[str, Any], bytes] | None:
+    """An ``act play`` written as the arena writes it: its fields but ``actionList``
+    (parsed) and ``actionList``'s JSON text, which :func:`choose` searches instead of
+    parsing (the list is most of the message and was half the agent's JSON work); ``None``
+    for any other message or writing (parsed whole)."""
+    if not data.startswith(_ACT_PLAY):
+        return None
+    cut = data.find(_ACTION_LIST)
+    end = data.rfind(_INDEX_RANGE)
+    if cut < 0 or end < cut:
+        return None
+    try:
+        msg = json.loads(data[:cut] + b"}")
+    except ValueError:
+        return None
+    return (msg, data[cut + len(_ACTION_LIST) - 1:end + 1]) if isinstance(msg, dict) else None
+
+
+def _index_in(listed: bytes, combo: Combo | None) -> int:
+    """The index of ``combo`` in the JSON text of an arena's ``actionList`` (-1: absent).
+    Its entries are written as :func:`arena.protocol.action_json` writes them, separated
+    by ``],[`` (which nothing inside an entry contains)."""
+    at = listed.find(action_json(combo).encode())
+    if at >= 0:
+        return listed.count(b"],[", 0, at + 1)  # the last one ends with the entry's "["
+    try:
+        actions = json.loads(listed)
+    except ValueError:
+        return -1
+    return find_action(actions, combo) if isinstance(actions, list) else -1
+
+
+def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,
+           listed: bytes | None = None) -> int:
+    """The index to answer an ``act`` message with (``listed``: the JSON text of its
+    ``actionList`` when ``msg`` comes from :func:`split_act`)."""
     actions = msg.get("actionList") or []
     stage = msg.get("stage")
     if stage == "tribute":
@@ -95,7 +135,7 @@ def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats) -> 
         log.warning("cannot read the act message (%s): answering 0", exc)
         stats.fallbacks += 1
         return 0
-    index = find_action(actions, combo)
+    index = find_action(actions, combo) if listed is None else _index_in(listed, combo)
     if index < 0:
         stats.fallbacks += 1
         log.warning("the bot's play is not in actionList: answering 0")
@@ -120,6 +160,12 @@ def play_agent(
         stats.messages += 1
         if data.startswith(_PLAY_NOTICE):
             continue  # the most frequent message; the bot reads its act messages only
+        split = split_act(data)
+        if split is not None:
+            stats.acts += 1
+            index = choose(player, split[0], pos, stats, split[1])
+            conn.send_text(f'{{"actIndex": {index}}}')
+            continue
         try:
             msg = json.loads(data)
         except ValueError:

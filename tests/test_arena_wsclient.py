@@ -185,3 +185,35 @@ def test_cached_action_texts_are_the_json_of_the_actions() -> None:
                 text = action_json(play)
                 assert text == json.dumps(action_of(play), separators=(",", ":"))
                 assert action_json(play) is text
+
+
+def test_agent_reads_the_arenas_act_without_parsing_actionlist() -> None:
+    """split_act + choose on the actionList's text answer what the parsed message does,
+    when following (PASS first) and leading; other writings are parsed whole."""
+    from arena.agent import AgentStats, choose, split_act
+    from arena.protocol import act_text, legal_options
+    from duplicate.bots import make_player
+    from engine.combo import ComboType
+    from engine.reading import read_declared
+
+    tokens = "S3 H3 S4 S5 C5 D6 S7 S8 S9 ST HJ HQ SK SA SB HR"
+    hand = parse_cards(tokens)
+    for to_beat in (None, read_declared(parse_cards("D4"), 0, ComboType.SINGLE, 2),
+                    read_declared(parse_cards("D9 C9"), 0, ComboType.PAIR, 7)):
+        plays = legal_options(hand, 0, to_beat)
+        leading = to_beat is None
+        message = {"type": "act", "stage": "play", "handCards": tokens.split(), "publicInfo": [
+            {"rest": 27, "playArea": None}] * 4, "selfRank": "2", "oppoRank": "2",
+            "curRank": "2", "curPos": -1 if leading else 1,
+            "curAction": [None] * 3 if leading else action_of(to_beat),
+            "greaterPos": -1 if leading else 1,
+            "greaterAction": [None] * 3 if leading else action_of(to_beat)}
+        data = act_text(message, plays).encode()
+        split = split_act(data)
+        assert split is not None and "actionList" not in split[0]
+        for policy in ("heuristic", "random"):
+            for seed in "123":
+                whole = choose(make_player(policy, seed), json.loads(data), 0, AgentStats())
+                part = choose(make_player(policy, seed), split[0], 0, AgentStats(), split[1])
+                assert whole == part
+    assert split_act(b'{"type": "act", "stage": "play", "actionList": []}') is None
