@@ -16,13 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from arena.protocol import (
-    NO_ACTION,
     act_text,
     action_json,
-    action_of,
     hand_tokens,
     legal_options,
     level_int,
@@ -38,6 +35,7 @@ from engine.seat import Seat
 __all__ = ["EpisodeOutcome", "Ranks", "deal_record", "play_out", "send_beginning",
            "send_episode_over"]
 
+_NO_ACTION_JSON = "[null,null,null]"  # NO_ACTION
 #: the (selfRank, oppoRank) levels of a position: (its side's level, the other side's)
 Ranks = Callable[[int], tuple[int, int]]
 
@@ -85,10 +83,9 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
     level = deal.level
     cur_rank = level_str(level)
     counts = [size(h) for h in deal.hands]  # by board seat
-    area: list[Any] = [None, None, None, None]  # by position: last action this deal
-    cur_pos, cur_action = -1, NO_ACTION
-    best_pos, best_action = -1, NO_ACTION
-    best_json = "[null,null,null]"  # NO_ACTION
+    area = ["null"] * 4  # by position: the JSON text of its last action this deal
+    cur_pos, cur_json = -1, _NO_ACTION_JSON
+    best_pos, best_json = -1, _NO_ACTION_JSON
     out = EpisodeOutcome(deal, [])
     first_fault = len(table.faults)
     engine = 0.0
@@ -101,26 +98,25 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         engine += time.process_time() - t0
         own, other = ranks(pos)
         leading = to_beat is None
-        message = {
-            "type": "act",
-            "stage": "play",
-            "handCards": hand_tokens(deal.hand(seat), level),
-            "publicInfo": [
-                {"rest": counts[seat_of(p, rot)], "playArea": area[p]} for p in range(4)
-            ],
-            "selfRank": level_str(own),
-            "oppoRank": level_str(other),
-            "curRank": cur_rank,
-            "curPos": -1 if leading else cur_pos,
-            "curAction": NO_ACTION if leading else cur_action,
-            "greaterPos": -1 if leading else best_pos,
-            "greaterAction": NO_ACTION if leading else best_action,
-        }
+        # the act's fields as dumps() writes them ("type", "stage", "handCards",
+        # "publicInfo", "selfRank", "oppoRank", "curRank", "curPos", "curAction",
+        # "greaterPos", "greaterAction"), from the cached action texts
+        hand = '","'.join(hand_tokens(deal.hand(seat), level))
+        public = ",".join([f'{{"rest":{counts[seat_of(p, rot)]},"playArea":{area[p]}}}'
+                           for p in range(4)])
+        head = (
+            f'{{"type":"act","stage":"play","handCards":["{hand}"],"publicInfo":[{public}],'
+            f'"selfRank":"{level_str(own)}","oppoRank":"{level_str(other)}",'
+            f'"curRank":"{cur_rank}","curPos":{-1 if leading else cur_pos},'
+            f'"curAction":{_NO_ACTION_JSON if leading else cur_json},'
+            f'"greaterPos":{-1 if leading else best_pos},'
+            f'"greaterAction":{_NO_ACTION_JSON if leading else best_json}}}'
+        )
         limit = table.limits.first_lead if not out.plays else table.limits.action
-        index = await table.ask(pos, act_text(message, plays), limit, len(plays) - 1)
+        index = await table.ask(pos, act_text(head, plays), limit, len(plays) - 1)
         out.acts += 1
         combo = plays[index]
-        action = action_of(combo)
+        action = action_json(combo)
         t0 = time.process_time()
         if combo is None:
             deal.pass_()
@@ -128,15 +124,14 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         else:
             counts[seat] = deal.play(combo).cards_left
             out.plays.append(Play(seat, combo.cards, combo.type, combo.rank))
-            best_pos, best_action = pos, action
-            best_json = action_json(combo)
+            best_pos, best_json = pos, action
         engine += time.process_time() - t0
         area[pos] = action
-        cur_pos, cur_action = pos, action
-        # the most frequent frame, written from the cached action texts (the same JSON as
-        # dumps() of {"type", "stage", "curPos", "curAction", "greaterPos", "greaterAction"})
+        cur_pos, cur_json = pos, action
+        # the most frequent frame (the same JSON as dumps() of {"type", "stage", "curPos",
+        # "curAction", "greaterPos", "greaterAction"})
         await table.tell_all(
-            f'{{"type":"notify","stage":"play","curPos":{pos},"curAction":{action_json(combo)},'
+            f'{{"type":"notify","stage":"play","curPos":{pos},"curAction":{action},'
             f'"greaterPos":{best_pos},"greaterAction":{best_json}}}'
         )
     out.faults = table.faults[first_fault:]

@@ -214,10 +214,11 @@ def _new_text(combo: Combo | None) -> str:
     return text
 
 
-def act_text(message: dict[str, Any], plays: Sequence[Combo | None]) -> str:
-    """An ``act`` message as JSON text: ``message``'s fields, then ``actionList`` (the
-    actions of ``plays``, encoded once per play and cached) and ``indexRange``."""
-    head = dumps(message)
+def act_text(message: dict[str, Any] | str, plays: Sequence[Combo | None]) -> str:
+    """An ``act`` message as JSON text: ``message``'s fields (or their compact JSON text),
+    then ``actionList`` (the actions of ``plays``, encoded once per play and cached) and
+    ``indexRange``."""
+    head = message if isinstance(message, str) else dumps(message)
     get = _TEXTS.get
     body = ",".join([get(p) or _new_text(p) for p in plays])
     return f'{head[:-1]},"actionList":[{body}],"indexRange":{len(plays) - 1}}}'
