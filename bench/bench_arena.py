@@ -61,7 +61,7 @@ class _RandomTable(Table):
 
 async def server_work(boards: list[Any]) -> None:
     """The arena's own work per deal without sockets or clients: legal plays, messages."""
-    table = _RandomTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[list-item]
+    table = _RandomTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[misc]
     cpu = time.process_time()
     result = await play_duplicate_match(table, boards, ("a", "b"))
     cpu = time.process_time() - cpu
@@ -73,6 +73,20 @@ async def server_work(boards: list[Any]) -> None:
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def procs_cpu(pids: list[int]) -> float | None:
+    """CPU seconds (user + system) the running processes ``pids`` have used so far, from
+    /proc (None elsewhere): the clients' CPU during the match alone, without their start-up
+    (imports), which varies by a tenth of a second a process from run to run."""
+    total = 0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 async def startup_cpu() -> float:
@@ -103,27 +117,34 @@ async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
                 await srv.wait_for_clients((i + 1) % 4, 60)
         table = await srv.next_table(60)
         second = await srv.next_table(60) if tables == 2 else None
+        pids = [p.pid for p in procs]
+        load0, clients0 = os.getloadavg()[0], procs_cpu(pids)
         cpu0, t0 = time.process_time(), time.perf_counter()
         result = await play_duplicate_match(table, boards, ("a", "b"), closed_table=second)
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        clients1, load1 = procs_cpu(pids), os.getloadavg()[0]
         await table.close()
         if second is not None:
             await second.close()
         for p in procs:
             await p.wait()
-    client_cpu = children_cpu() - before - 4 * tables * start_cost
+    if clients0 is not None and clients1 is not None:
+        client_cpu, how = clients1 - clients0, "during the match, from /proc"
+    else:
+        client_cpu = children_cpu() - before - 4 * tables * start_cost
+        how = f"start-up of {start_cost:.2f} s each left out"
     deals = result.deals
     clients = table.clients + (second.clients if second is not None else [])
     messages = sum(c.sent + c.received for c in clients)
-    print(f"boards {n_boards}, deals {deals}, agents {' '.join(policies)}, tables {tables}")
+    print(f"boards {n_boards}, deals {deals}, agents {' '.join(policies)}, tables {tables}; "
+          f"load average {load0:.2f} before, {load1:.2f} after")
     print(f"deals/s (wall, server + {4 * tables} clients): {deals / wall:.1f}")
     print(f"messages/s: {messages / wall:,.0f} ({messages / deals:.0f} a deal; "
           f"{result.acts / deals:.0f} acts a deal)")
     print(f"server CPU per deal: {1000 * cpu / deals:.1f} ms, of which engine "
           f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays, play) and arena "
           f"{1000 * (cpu - result.engine_seconds) / deals:.1f} ms (JSON, frames, asyncio)")
-    print(f"clients' CPU per deal ({4 * tables} processes, start-up of {start_cost:.2f} s each "
-          f"left out): "
+    print(f"clients' CPU per deal ({4 * tables} processes, {how}): "
           f"{1000 * client_cpu / deals:.1f} ms; CPU-bound capacity on 2 cores: "
           f"{2 * deals / (cpu + client_cpu):.1f} deals/s")
 
