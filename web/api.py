@@ -254,14 +254,15 @@ def get_preview(
 )
 @retry_races
 def post_report(
-    request: Request, response: Response, body: ReportIn, grant: TableGrant
+    request: Request, response: Response, body: ReportIn, token: str
 ) -> ReportOut:
     """West reports a board (the report token only): 201 when stored, 200 when the same
-    report was in already (a double tap stores it once), 409 when a different one is."""
+    report was in already (a double tap stores it once), 409 when a different one is.
+    The token is checked in the transaction that stores the report."""
     if body.record is not None and len(body.record.encode("utf-8")) > MAX_RECORD:
         raise HTTPException(413, f"the play record is over {MAX_RECORD // 1024} KiB")
     report, created = hall.west_report(
-        engine_of(request), grant, body.board, finish=body.finish, unfinished=body.unfinished,
+        engine_of(request), token, body.board, finish=body.finish, unfinished=body.unfinished,
         record=body.record, correction=body.correction,
     )
     response.status_code = 201 if created else 200

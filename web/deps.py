@@ -77,9 +77,12 @@ DirectorName = Annotated[str, Depends(director_dep)]
 def lost_race(exc: Exception) -> bool:
     """Whether ``exc`` is a database's refusal that a second try can overcome: a unique
     key another transaction inserted at the same moment (the library checks first, so a
-    second try sees the row and answers properly), a serialization failure or deadlock."""
+    second try sees the row and answers properly), a serialization failure or deadlock, a
+    connection the database dropped (connections are not pinged before use)."""
     if isinstance(exc, IntegrityError):
         return True
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True  # the database restarted: the pool is refilled, a second try connects
     if isinstance(exc, DBAPIError):
         code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
         return code in _RETRYABLE_PGCODES

@@ -27,34 +27,51 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate import models
 from duplicate.db import session_scope
-from duplicate.events.base import _current, _rules
+from duplicate.events.base import _rules
 from duplicate.hall.base import Grant, HallError, Report, utc
 from duplicate.hall.checks import check_record, count_report, parse_finish, where_of
 from duplicate.hall.rows import (
     check_board,
     event_row,
-    hall_round,
     make_clock,
-    match_row,
     move_report,
     ready,
     report_of,
     room_of,
     round_row,
     seating,
+    table_rows,
     window_over,
 )
 from duplicate.hall.status import room_statuses
+from duplicate.hall.tokens import grant_in
 from duplicate.hall.views import TableView
+from duplicate.store.log import current_changes
 
 #: Longest inputs accepted from a phone.
 MAX_REASON, MAX_NOTE = 200, 1000
+
+
+_h, _e, _r = models.HallReport, models.Event, models.EventRound
+#: The live report of a board and room (statements built once: building one costs about
+#: as much as running it).
+_LIVE = select(_h).where(
+    _h.round_id == bindparam("round_id"), _h.table_no == bindparam("table"),
+    _h.room == bindparam("room"), _h.board == bindparam("board"), _h.live.is_(True),
+)  # fmt: skip
+#: A report with its event and round (the report ``None`` when not of that round).
+_OWN = (
+    select(_e, _r, _h)
+    .join(_r, (_r.event_id == _e.id) & (_r.number == bindparam("round_no")))
+    .outerjoin(_h, (_h.id == bindparam("report_id")) & (_h.round_id == _r.id))
+    .where(_e.name == bindparam("event"))
+)
 
 
 class _Retry(Exception):
@@ -83,7 +100,7 @@ def _validate(
 
 def west_report(
     engine: Engine,
-    grant: Grant,
+    grant: Grant | str,
     board: int,
     *,
     finish: str | None = None,
@@ -93,23 +110,27 @@ def west_report(
     now: datetime | None = None,
 ) -> tuple[Report, bool]:
     """West reports ``board``: ``(report, True)`` when stored, ``(live report, False)``
-    when it says what the live one says. See the module's docstring for the refusals."""
-    unfinished, correction = _validate(grant, finish, unfinished, correction)
+    when it says what the live one says. See the module's docstring for the refusals.
+    ``grant`` may be the table token itself, looked up in the same transaction
+    (``grant_for``'s refusals)."""
     at = utc(now)
     ready(engine)
+    if isinstance(grant, Grant):
+        _validate(grant, finish, unfinished, correction)
     for attempt in range(3):
         try:
-            return _report_once(engine, grant, board, finish, unfinished, record, correction, at)
+            with session_scope(engine) as session:
+                g = grant if isinstance(grant, Grant) else grant_in(session, grant, at)
+                return _report_once(session, g, board, finish, unfinished, record, correction, at)
         except (IntegrityError, _Retry):
             if attempt == 2:
-                raise HallError(
-                    f"{where_of(grant, board)}: reported meanwhile; try again", "conflict"
-                ) from None
+                where = where_of(g, board)
+                raise HallError(f"{where}: reported meanwhile; try again", "conflict") from None
     raise AssertionError("unreachable")
 
 
 def _report_once(
-    engine: Engine,
+    session: Session,
     g: Grant,
     board: int,
     finish: str | None,
@@ -118,66 +139,60 @@ def _report_once(
     correction: str | None,
     at: datetime,
 ) -> tuple[Report, bool]:
+    unfinished, correction = _validate(g, finish, unfinished, correction)
     where = where_of(g, board)
-    with session_scope(engine) as session:
-        ev = event_row(session, g.event)
-        rnd = round_row(session, ev, g.round_no)
-        m = match_row(session, ev, rnd, g.table)
-        check_board(ev, rnd, board)
-        hr = hall_round(session, rnd)
-        closed = hr is not None and hr.closed_at is not None
-        if window_over(hr, at):
-            raise HallError(f"{where}: the round's correction window is over", "closed")
-        ns: int | None = None
-        if finish is not None:
-            finish, preview = parse_finish(finish, _rules(ev))
-            ns = preview.ns_result
-        if record is not None:
-            s = room_of(*seating(session, m), g.room)[2]
-            check_record(session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns)
-        h = models.HallReport
-        live = session.scalar(
-            select(h).where(
-                h.round_id == rnd.id, h.table_no == g.table, h.room == g.room,
-                h.board == board, h.live.is_(True),
+    ev, rnd, m, hr = table_rows(session, g.event, g.round_no, g.table)
+    check_board(ev, rnd, board)
+    closed = hr is not None and hr.closed_at is not None
+    if window_over(hr, at):
+        raise HallError(f"{where}: the round's correction window is over", "closed")
+    ns: int | None = None
+    if finish is not None:
+        finish, preview = parse_finish(finish, _rules(ev))
+        ns = preview.ns_result
+    if record is not None:
+        s = room_of(*seating(session, m), g.room)[2]
+        check_record(session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns)
+    h = models.HallReport
+    live = session.scalar(
+        _LIVE, {"round_id": rnd.id, "table": g.table, "room": g.room, "board": board}
+    )
+    if live is not None:
+        if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
+            return report_of(live, ev.name, rnd.number), False
+        said = live.finish or f"unfinished ({live.unfinished})"
+        if closed and correction is None:
+            raise HallError(
+                f"{where}: the round is closed; a change now is a correction (its reason)",
+                "closed",
             )
-        )  # fmt: skip
-        if live is not None:
-            if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
-                return report_of(live, ev.name, rnd.number), False
-            said = live.finish or f"unfinished ({live.unfinished})"
-            if closed and correction is None:
-                raise HallError(
-                    f"{where}: the round is closed; a change now is a correction (its reason)",
-                    "closed",
-                )
-            if live.state == "settled":
-                raise HallError(
-                    f"{where}: the director settled this board ({said}): ask the director",
-                    "conflict",
-                )
-            if correction is None:
-                raise HallError(
-                    f"{where}: West already reported {said} ({live.state}); a different report "
-                    f"is a correction (give its reason)",
-                    "conflict",
-                )
-            if not move_report(session, live.id, live.state, state="replaced", live=None):
-                raise _Retry
-            session.refresh(live)
-        elif closed and correction is None:
-            raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
-        elif correction is None:
-            _check_stored(session, m, board, g.room, finish, ns, unfinished, where)
-        row = h(
-            round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
-            unfinished=unfinished, ns_result=ns, record=record, correction=correction,
-            state="reported", live=True, rev=1, reported_by=f"table {g.table} {g.room} West",
-            reported_at=at,
-        )  # fmt: skip
-        session.add(row)
-        session.flush()
-        return report_of(row, ev.name, rnd.number), True
+        if live.state == "settled":
+            raise HallError(
+                f"{where}: the director settled this board ({said}): ask the director",
+                "conflict",
+            )
+        if correction is None:
+            raise HallError(
+                f"{where}: West already reported {said} ({live.state}); a different report "
+                f"is a correction (give its reason)",
+                "conflict",
+            )
+        if not move_report(session, live.id, live.state, state="replaced", live=None):
+            raise _Retry
+        session.refresh(live)
+    elif closed and correction is None:
+        raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
+    elif correction is None:
+        _check_stored(session, m, board, g.room, finish, ns, unfinished, where)
+    row = h(
+        round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
+        unfinished=unfinished, ns_result=ns, record=record, correction=correction,
+        state="reported", live=True, rev=1, reported_by=f"table {g.table} {g.room} West",
+        reported_at=at,
+    )  # fmt: skip
+    session.add(row)
+    session.flush()
+    return report_of(row, ev.name, rnd.number), True
 
 
 def _check_stored(
@@ -192,10 +207,11 @@ def _check_stored(
 ) -> None:
     """A first report of a room whose result came otherwise (a director's ruling, an
     import) must say the same, or be a correction."""
-    now = _current(session, [m.id]).get((m.id, board, room))
-    if now is None:
+    r = models.RoomResult
+    found = current_changes(session, r.match_id == m.id, r.board == str(board), r.room == room)
+    if not found:
         return
-    st = now.state
+    st = found[0].state
     if finish is not None and (st.status, st.ns_result) == ("played", ns):
         return
     if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):
@@ -212,10 +228,14 @@ def _own_report(
 ) -> tuple[models.Event, models.EventRound, models.HallReport]:
     if g.role != "confirm":
         raise HallError("this card reports; North's card confirms", "forbidden")
-    ev = event_row(session, g.event)
-    rnd = round_row(session, ev, g.round_no)
-    row = session.get(models.HallReport, report_id)
-    if row is None or row.round_id != rnd.id:
+    found = session.execute(
+        _OWN, {"event": g.event, "round_no": g.round_no, "report_id": report_id}
+    ).first()
+    if found is None:
+        round_row(session, event_row(session, g.event), g.round_no)
+        raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
+    ev, rnd, row = found[0], found[1], found[2]
+    if row is None:
         raise HallError(f"no report {report_id} in round {g.round_no}", "not_found")
     if (row.table_no, row.room) != (g.table, g.room):
         raise HallError(f"report {report_id} is not of table {g.table}, {g.room} room", "forbidden")
@@ -285,11 +305,9 @@ def table_view(engine: Engine, grant: Grant, now: datetime | None = None) -> Tab
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
-        ev = event_row(session, grant.event)
-        rnd = round_row(session, ev, grant.round_no)
-        m = match_row(session, ev, rnd, grant.table)
+        ev, rnd, m, hr = table_rows(session, grant.event, grant.round_no, grant.table)
         x, y, open_, closed = seating(session, m)
         ns, ew, seats = room_of(x, y, open_, closed, grant.room)
         boards = room_statuses(session, ev, rnd, [m], (grant.room,))[0].boards
-        clock = make_clock(ev.name, rnd.number, hall_round(session, rnd), at)
+        clock = make_clock(ev.name, rnd.number, hr, at)
         return TableView(grant, ns, ew, seats, boards, clock)

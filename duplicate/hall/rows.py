@@ -13,7 +13,7 @@ import threading
 import weakref
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -73,6 +73,33 @@ def match_row(
     if m is None:
         raise HallError(f"event {ev.name!r}, round {rnd.number} has no table {table}", "not_found")
     return m
+
+
+_ev, _rnd, _m, _hr = models.Event, models.EventRound, models.EventMatch, models.HallRound
+#: :func:`table_rows`' statement, built once (building one costs about as much as running it).
+_TABLE_ROWS = (
+    select(_ev, _rnd, _m, _hr)
+    .join(_rnd, (_rnd.event_id == _ev.id) & (_rnd.number == bindparam("round_no")))
+    .join(_m, (_m.round_id == _rnd.id) & (_m.table_no == bindparam("table")))
+    .outerjoin(_hr, _hr.round_id == _rnd.id)
+    .where(_ev.name == bindparam("event"))
+)
+
+
+def table_rows(
+    session: Session, event: str, round_no: int, table: int
+) -> tuple[models.Event, models.EventRound, models.EventMatch, models.HallRound | None]:
+    """:func:`event_row`, :func:`round_row`, :func:`match_row` and :func:`hall_round` in one
+    query (a phone's request is a handful of statements; each costs a round trip). When
+    one is missing, the separate lookups name which."""
+    row = session.execute(
+        _TABLE_ROWS, {"event": event, "round_no": round_no, "table": table}
+    ).first()
+    if row is None:
+        e = event_row(session, event)
+        match_row(session, e, round_row(session, e, round_no), table)
+        raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
+    return row[0], row[1], row[2], row[3]
 
 
 def matches(session: Session, rnd: models.EventRound) -> list[models.EventMatch]:

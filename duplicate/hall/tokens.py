@@ -16,7 +16,8 @@ import hmac
 import secrets
 from datetime import datetime
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, bindparam, select, update
+from sqlalchemy.orm import Session
 
 from duplicate import models
 from duplicate.db import session_scope
@@ -104,29 +105,40 @@ def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[Tab
         return cards
 
 
+#: A token's row with its round, event name and clock: built once (building a statement
+#: costs about as much as running it), run with the token's hash.
+_GRANT = (
+    select(models.HallToken, models.EventRound, models.Event.name, models.HallRound)
+    .join(models.EventRound, models.EventRound.id == models.HallToken.round_id)
+    .join(models.Event, models.Event.id == models.EventRound.event_id)
+    .outerjoin(models.HallRound, models.HallRound.round_id == models.HallToken.round_id)
+    .where(models.HallToken.token_hash == bindparam("digest"))
+)
+
+
 def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
     """What ``token`` may do. ``forbidden``: unknown or void; ``closed``: the round's
     correction window is over."""
     at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        return grant_in(session, token, at)
+
+
+def grant_in(session: Session, token: str, at: datetime) -> Grant:
+    """:func:`grant_for` inside a transaction (a phone's write looks its token up in the
+    transaction that writes: one round trip to the database less)."""
     if not token or len(token) > MAX_TOKEN:
         raise HallError("unknown table token", "forbidden")
     digest = token_hash(token)
-    ready(engine)
-    with session_scope(engine) as session:
-        t = models.HallToken
-        row = session.execute(
-            select(t, models.EventRound, models.Event.name)
-            .join(models.EventRound, models.EventRound.id == t.round_id)
-            .join(models.Event, models.Event.id == models.EventRound.event_id)
-            .where(t.token_hash == digest)
-        ).first()
-        if row is None or not hmac.compare_digest(row[0].token_hash, digest):
-            raise HallError("unknown table token", "forbidden")
-        tok, rnd, name = row
-        if tok.void:
-            raise HallError("this table card was replaced: use the new card", "forbidden")
-        if window_over(hall_round(session, rnd), at):
-            raise HallError(
-                f"round {rnd.number} is closed and its correction window is over", "closed"
-            )
-        return Grant(name, rnd.number, tok.table_no, tok.room, tok.role)
+    row = session.execute(_GRANT, {"digest": digest}).first()
+    if row is None or not hmac.compare_digest(row[0].token_hash, digest):
+        raise HallError("unknown table token", "forbidden")
+    tok, rnd, name, hr = row
+    if tok.void:
+        raise HallError("this table card was replaced: use the new card", "forbidden")
+    if window_over(hr, at):
+        raise HallError(
+            f"round {rnd.number} is closed and its correction window is over", "closed"
+        )
+    return Grant(name, rnd.number, tok.table_no, tok.room, tok.role)
