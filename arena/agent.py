@@ -96,7 +96,7 @@ def split_act(data: bytes) -> tuple[dict[str, Any], bytes] | None:
     if cut < 0 or end < cut:
         return None
     try:
-        msg = json.loads(data[:cut] + b"}")
+        msg = json.loads(data[:cut].decode() + "}")  # decoded first: json.loads(bytes) detects the encoding in Python
     except ValueError:
         return None
     return (msg, data[cut + len(_ACTION_LIST) - 1:end + 1]) if isinstance(msg, dict) else None

@@ -234,10 +234,18 @@ def legal_options(
     return plays
 
 
+#: each card token's bit in ``Cards``
+_TOKEN_BITS = {tok: 1 << (3 * kind) for tok, kind in TOKEN_KINDS.items()}
+
+
 def cards_of(items: Any, what: str = "cards") -> Cards:
     """Parse a list of card tokens into ``Cards``."""
     if not isinstance(items, list):
         raise ProtocolError(f"{what}: expected a list of card tokens, got {_shown(items)}")
+    try:
+        return sum(map(_TOKEN_BITS.__getitem__, items))  # every token known: the fast way
+    except (KeyError, TypeError):
+        pass  # the loop below names the bad token
     total = 0
     for tok in items:
         kind = TOKEN_KINDS.get(tok) if isinstance(tok, str) else None
