@@ -282,14 +282,15 @@ def _report_board(engine: Engine, grant: hall.Grant, report_id: int) -> int:
              tags=["table"])
 @retry_races
 def post_confirm(
-    request: Request, grant: TableGrant, report_id: int = Path(ge=1),
+    request: Request, token: str, report_id: int = Path(ge=1),
     board: int | None = Query(None, ge=1, description="The report's board (saves a look-up)."),
 ) -> ReportOut:
-    """North confirms West's report (the confirm token only): the result counts."""
+    """North confirms West's report (the confirm token only): the result counts. With
+    ``board`` the token is checked in the transaction that counts the result."""
     engine = engine_of(request)
     if board is None:
-        board = _report_board(engine, grant, report_id)
-    return out(ReportOut, hall.north_confirm(engine, grant, board, report_id))
+        board = _report_board(engine, hall.grant_for(engine, token), report_id)
+    return out(ReportOut, hall.north_confirm(engine, token, board, report_id))
 
 
 @router.post("/table/{token}/reports/{report_id}/dispute", response_model=ReportOut,

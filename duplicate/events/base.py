@@ -250,15 +250,19 @@ def _round_boards(ev: models.Event, rnd: models.EventRound) -> tuple[int, ...]:
 
 
 def _round_board_set(
-    session: Session, ev: models.Event, rnd: models.EventRound
+    session: Session, ev: models.Event, rnd: models.EventRound, only: int | None = None
 ) -> dict[int, Board]:
-    """The round's boards by set number (from the stored set, checked against DealIds)."""
+    """The round's boards by set number (from the stored set, checked against DealIds);
+    ``only``: just that board of the round (one room's result needs one board, and
+    rebuilding a board from its hands is the costly part)."""
     if rnd.board_set_id is None or rnd.first_board is None:
         raise EventError(
             f"event {ev.name!r}, round {rnd.number} has no boards: run 'guandan event "
             f"assign-boards'"
         )
     numbers = _round_boards(ev, rnd)
+    if only is not None:
+        numbers = tuple(n for n in numbers if n == only)
     bset = session.get(models.BoardSet, rnd.board_set_id)
     assert bset is not None
     rows = session.scalars(

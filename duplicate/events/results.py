@@ -17,7 +17,6 @@ from duplicate.events.base import (
     ROOMS,
     EventError,
     _board_ids,
-    _current,
     _event_row,
     _find_match,
     _round_board_set,
@@ -50,11 +49,12 @@ def _room(
     its current result (``None``: nothing stored yet)."""
     rnd, m = _find_match(session, ev, round_no, table)
     _check_slot(ev, rnd, board, room)
-    boards = _round_board_set(session, ev, rnd)
+    boards = _round_board_set(session, ev, rnd, only=board)
     slot = _slot(ev, rnd, m, boards[board], room)
-    now = _current(session, [m.id]).get((m.id, board, room))
-    if now is not None:
-        return now.result_id, now.state
+    r = models.RoomResult
+    found = store.current_changes(session, r.match_id == m.id, r.board == str(board), r.room == room)
+    if found:
+        return found[0].result_id, found[0].state
     return store.result_row(session, slot).id, None
 
 

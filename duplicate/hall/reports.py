@@ -245,13 +245,16 @@ def _own_report(
 
 
 def north_confirm(
-    engine: Engine, grant: Grant, board: int, report_id: int, now: datetime | None = None
+    engine: Engine, grant: Grant | str, board: int, report_id: int, now: datetime | None = None
 ) -> Report:
     """North confirms West's report: it counts (written to the store). Confirming a
-    confirmed report again returns it unchanged."""
+    confirmed report again returns it unchanged. ``grant`` may be the table token itself,
+    looked up in the same transaction (``grant_for``'s refusals)."""
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
+        if isinstance(grant, str):
+            grant = grant_in(session, grant, at)
         ev, rnd, row = _own_report(session, grant, board, report_id)
         if row.state == "confirmed":
             return report_of(row, ev.name, rnd.number)
