@@ -51,10 +51,9 @@ def _room(
     _check_slot(ev, rnd, board, room)
     boards = _round_board_set(session, ev, rnd, only=board)
     slot = _slot(ev, rnd, m, boards[board], room)
-    r = models.RoomResult
-    found = store.current_changes(session, r.match_id == m.id, r.board == str(board), r.room == room)
-    if found:
-        return found[0].result_id, found[0].state
+    now = store.room_now(session, m.id, board, room)
+    if now is not None:
+        return now.result_id, now.state
     return store.result_row(session, slot).id, None
 
 

@@ -52,7 +52,7 @@ from duplicate.hall.rows import (
 from duplicate.hall.status import room_statuses
 from duplicate.hall.tokens import grant_in
 from duplicate.hall.views import TableView
-from duplicate.store.log import current_changes
+from duplicate.store.log import room_now
 
 #: Longest inputs accepted from a phone.
 MAX_REASON, MAX_NOTE = 200, 1000
@@ -207,11 +207,10 @@ def _check_stored(
 ) -> None:
     """A first report of a room whose result came otherwise (a director's ruling, an
     import) must say the same, or be a correction."""
-    r = models.RoomResult
-    found = current_changes(session, r.match_id == m.id, r.board == str(board), r.room == room)
-    if not found:
+    now = room_now(session, m.id, board, room)
+    if now is None:
         return
-    st = found[0].state
+    st = now.state
     if finish is not None and (st.status, st.ns_result) == ("played", ns):
         return
     if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):

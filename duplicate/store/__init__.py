@@ -61,6 +61,7 @@ from duplicate.store.log import (
     find_result,
     result_row,
     result_values,
+    room_now,
     state_of,
 )
 
@@ -81,6 +82,7 @@ __all__ = [
     "changes",
     "Now",
     "current_changes",
+    "room_now",
     "current_state",
     "current_results",
     "decide",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
@@ -108,6 +108,38 @@ def current_changes(session: Session, *where: Any) -> list[Now]:
         Now(rid, mid, board, room, State(status, ns, note, rec, h, finish))
         for rid, mid, board, room, status, ns, note, rec, h, finish in session.execute(query)
     ]
+
+
+_r, _c, _p = models.RoomResult, models.ResultChange, models.PlayRecord
+#: One room's latest change, by match, board and room: built once (a phone's request runs
+#: it, and building a statement costs about as much as running it).
+_ROOM_NOW = (
+    select(
+        _r.id, _r.match_id, _r.board, _r.room, _c.status, _c.ns_result, _c.note, _c.record_id,
+        _p.content_hash, _c.finish,
+    )
+    .select_from(_r)
+    .join(_c, _c.result_id == _r.id)
+    .outerjoin(_p, _p.id == _c.record_id)
+    .where(
+        _r.match_id == bindparam("match_id"), _r.board == bindparam("board"),
+        _r.room == bindparam("room"),
+    )
+    .order_by(_c.id.desc())
+    .limit(1)
+)  # fmt: skip
+
+
+def room_now(session: Session, match_id: int, board: int, room: str) -> Now | None:
+    """The current result of one room of an event's match (``None``: nothing stored):
+    :func:`current_changes` of that room, with a statement built once."""
+    row = session.execute(
+        _ROOM_NOW, {"match_id": match_id, "board": str(board), "room": room}
+    ).first()
+    if row is None:
+        return None
+    rid, mid, b, rm, status, ns, note, rec, h, finish = row
+    return Now(rid, mid, b, rm, State(status, ns, note, rec, h, finish))
 
 
 def current_state(session: Session, result_id: int) -> State | None:
