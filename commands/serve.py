@@ -5,7 +5,9 @@
 every worker through the environment (:meth:`web.settings.Settings.to_env`), the secret
 key included: generated once here when none is given, so that all workers sign the
 director's cookie alike. Several workers share nothing but the database; SQLite serves
-them on one host, PostgreSQL is the database for several workers or hosts.
+them on one host, PostgreSQL is the database for several workers or hosts. Each worker
+listens on a socket of its own (``web.workers``: the kernel spreads the connections) and
+runs ``--threads`` requests at once.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def server_settings(
-    db_url: str | None, director_password: str | None, secret_key: str | None, public_url: str
+    db_url: str | None, director_password: str | None, secret_key: str | None, public_url: str,
+    threads: int | None = None,
 ) -> Settings:
     """The service's settings from the options; a clear error for a missing password."""
     from duplicate.db import resolve_url
-    from web.settings import ENV_PASSWORD, Settings, SettingsError
+    from web.settings import DEFAULT_THREADS, ENV_PASSWORD, Settings, SettingsError
 
     if not director_password:
         raise click.UsageError(
@@ -41,6 +44,7 @@ def server_settings(
         return Settings(
             db_url=resolve_url(db_url), director_password=director_password,
             secret_key=secret_key or secrets.token_urlsafe(32), public_url=public_url or "",
+            threads=threads or DEFAULT_THREADS,
         )
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from None
@@ -51,6 +55,7 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
     import uvicorn
 
     from duplicate.db import check_schema, make_engine, mask_url
+    from web.workers import reuse_port_available, run_workers
 
     engine = make_engine(settings.db_url)
     try:
@@ -70,14 +75,24 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
         f" database {mask_url(settings.db_url)}): director's desk /desk, API docs /api/docs",
         err=True,
     )
-    uvicorn.run(
-        "web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-        log_level=log_level, proxy_headers=True, server_header=False,
-    )
+    config: dict[str, Any] = {
+        "app": "web.app:app_from_env", "factory": True, "log_level": log_level,
+        "proxy_headers": True, "server_header": False,
+    }
+    if workers > 1 and reuse_port_available():  # a socket a worker: see web.workers
+        try:
+            status = run_workers(host, port, workers, config)
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {shown}:{port}: {exc.strerror}") from None
+        if status:
+            raise click.ClickException("a worker did not start: see the messages above")
+        return
+    uvicorn.run(host=host, port=port, workers=workers, **config)
 
 
 def server_options(func: F) -> F:
-    """``--host``, ``--port``, ``--workers``, the password, the secret key, the public URL."""
+    """``--host``, ``--port``, ``--workers``, ``--threads``, the password, the secret key,
+    the public URL."""
     options = [
         click.option("--host", default="127.0.0.1", show_default=True,
                      help="Address to listen on (0.0.0.0: every interface of this host)."),
@@ -87,6 +102,10 @@ def server_options(func: F) -> F:
                      help="Worker processes; they share only the database. SQLite serves "
                      "several on one host (writes wait for each other); PostgreSQL (--db "
                      "postgresql://...) is the database for several workers or hosts."),
+        click.option("--threads", type=click.IntRange(1, 256), default=8, show_default=True,
+                     envvar="GUANDAN_THREADS",
+                     help="Requests each worker runs at once (its thread pool and database "
+                     "connections). On 2 cores more threads only wait for each other."),
         click.option("--director-password", envvar="GUANDAN_DIRECTOR_PASSWORD",
                      metavar="TEXT",
                      help="The director's password (desk login, API Bearer); required, at "
@@ -112,7 +131,7 @@ def server_options(func: F) -> F:
 @db_option
 @db_errors
 def serve_command(
-    host: str, port: int, workers: int, director_password: str | None,
+    host: str, port: int, workers: int, threads: int, director_password: str | None,
     secret_key: str | None, public_url: str, log_level: str,
 ) -> None:
     """Run the tournament hall service: tables report by phone, the director runs the
@@ -125,7 +144,7 @@ def serve_command(
              --director-password "$PW" --public-url https://hall.example.org
     """
     db_url = click.get_current_context().meta.get(DB_URL_KEY)
-    settings = server_settings(db_url, director_password, secret_key, public_url)
+    settings = server_settings(db_url, director_password, secret_key, public_url, threads)
     run_server(settings, host, port, workers, log_level)
 
 

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
@@ -31,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
 from web import errors
-from web.settings import MAX_BODY, Settings
+from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 
 _TOKEN_PATH = re.compile(r"^(/t/|/api/table/)[^/?#\s]+")
 
@@ -114,17 +117,28 @@ def install_log_filter() -> None:
         logger.addFilter(TokenLogFilter())
 
 
-def pool_options(db_url: str) -> dict[str, Any]:
-    """The engine's connection pool: on a server database, 16 connections a worker kept
-    open and 4 more at a busy moment (FastAPI runs up to 40 requests at once in its thread
-    pool: the others wait for a connection, which costs less than opening and closing
-    them; four workers stay under PostgreSQL's default of 100 connections). Connections
-    are not pinged before use (a round trip on every request): after a database restart
-    the first request on a dropped connection fails, the pool is refilled, and the writes
-    try again (``web.deps.retry_races``)."""
+def pool_options(db_url: str, threads: int = DEFAULT_THREADS) -> dict[str, Any]:
+    """The engine's connection pool: on a server database, a connection kept open for each
+    of the worker's ``threads`` (a request uses one at a time) and a few more at a busy
+    moment; four workers of 8 threads stay well under PostgreSQL's default of 100.
+    Connections are not pinged before use (a round trip on every request): after a
+    database restart the first request on a dropped connection fails, the pool is
+    refilled, and the writes try again (``web.deps.retry_races``)."""
     if db_url.startswith("sqlite"):
         return {}
-    return {"pool_size": 16, "max_overflow": 4, "pool_timeout": 30, "pool_pre_ping": False}
+    return {"pool_size": threads, "max_overflow": 4, "pool_timeout": 30, "pool_pre_ping": False}
+
+
+def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Size the worker's thread pool (FastAPI runs the path operations there; anyio's
+    default is 40) when it starts."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        yield
+
+    return lifespan
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -133,6 +147,7 @@ def create_app(settings: Settings) -> FastAPI:
     from web.pages import desk, public, table
 
     app = FastAPI(
+        lifespan=_lifespan(settings),
         title="Guandan tournament hall",
         summary="Duplicate Guandan (复式掼蛋): tables report by phone, the director runs "
         "the rounds, results go public as they come in.",
@@ -142,7 +157,7 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.engine = make_engine(settings.db_url, **pool_options(settings.db_url))
+    app.state.engine = make_engine(settings.db_url, **pool_options(settings.db_url, settings.threads))
     errors.install(app)
     app.include_router(api.router)
     app.include_router(api_director.router)

@@ -3,8 +3,8 @@ the key that signs the director's session cookie, and the public address of the 
 
 ``guandan serve`` passes them to every uvicorn worker through the environment
 (``GUANDAN_DB``, ``GUANDAN_DIRECTOR_PASSWORD``, ``GUANDAN_SECRET_KEY``,
-``GUANDAN_PUBLIC_URL``), so that all workers sign and check cookies alike and share no
-other state.
+``GUANDAN_PUBLIC_URL``, ``GUANDAN_THREADS``), so that all workers sign and check cookies
+alike and share no other state.
 """
 
 from __future__ import annotations
@@ -19,6 +19,13 @@ ENV_DB = "GUANDAN_DB"
 ENV_PASSWORD = "GUANDAN_DIRECTOR_PASSWORD"
 ENV_SECRET = "GUANDAN_SECRET_KEY"
 ENV_PUBLIC_URL = "GUANDAN_PUBLIC_URL"
+ENV_THREADS = "GUANDAN_THREADS"
+
+#: Requests a worker runs at once (its thread pool; its database connections follow):
+#: more threads than this only wait for the interpreter's lock on two cores (measured:
+#: 222 reports/s with 40 threads a worker, 266 with 8).
+DEFAULT_THREADS = 8
+MAX_THREADS = 256
 
 #: The largest request body the service accepts (bytes): 413 above it, before it is read.
 MAX_BODY = 1024 * 1024
@@ -37,12 +44,14 @@ class SettingsError(DuplicateError):
 @dataclass(frozen=True)
 class Settings:
     """The service's settings. ``public_url`` (e.g. ``https://hall.example.org``) is what
-    table cards print before ``/t/{token}``; empty means the address the request came to."""
+    table cards print before ``/t/{token}``; empty means the address the request came to.
+    ``threads``: requests a worker runs at once."""
 
     db_url: str
     director_password: str
     secret_key: str
     public_url: str = ""
+    threads: int = DEFAULT_THREADS
 
     def __post_init__(self) -> None:
         if len(self.director_password) < MIN_PASSWORD:
@@ -54,6 +63,11 @@ class Settings:
             raise SettingsError(
                 f"the secret key must have at least {MIN_SECRET} characters "
                 f"(--secret-key or ${ENV_SECRET})"
+            )
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise SettingsError(
+                f"threads must be 1 to {MAX_THREADS} (--threads or ${ENV_THREADS}), "
+                f"not {self.threads}"
             )
         url = self.public_url.strip()
         if url and not url.startswith(("http://", "https://")):
@@ -77,11 +91,15 @@ class Settings:
         secret = env.get(ENV_SECRET, "")
         if not secret:
             raise SettingsError(f"no secret key: set ${ENV_SECRET}")
+        threads = env.get(ENV_THREADS, "") or str(DEFAULT_THREADS)
+        if not threads.isdigit():
+            raise SettingsError(f"${ENV_THREADS} must be a number, not {threads!r}")
         return cls(
             db_url=resolve_url(env.get(ENV_DB) or None),
             director_password=password,
             secret_key=secret,
             public_url=env.get(ENV_PUBLIC_URL, ""),
+            threads=int(threads),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -91,4 +109,5 @@ class Settings:
             ENV_PASSWORD: self.director_password,
             ENV_SECRET: self.secret_key,
             ENV_PUBLIC_URL: self.public_url,
+            ENV_THREADS: str(self.threads),
         }
