@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from arena.protocol import (
     act_text,
@@ -36,6 +37,13 @@ __all__ = ["EpisodeOutcome", "Ranks", "deal_record", "play_out", "send_beginning
            "send_episode_over"]
 
 _NO_ACTION_JSON = "[null,null,null]"  # NO_ACTION
+
+
+@lru_cache(maxsize=1024)
+def _hand_json(hand: Cards, level: int) -> str:
+    """The tokens of ``handCards`` joined for a JSON list (a seat that passed is asked again
+    with the same hand)."""
+    return '","'.join(hand_tokens(hand, level))
 #: the (selfRank, oppoRank) levels of a position: (its side's level, the other side's)
 Ranks = Callable[[int], tuple[int, int]]
 
@@ -101,7 +109,7 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         # the act's fields as dumps() writes them ("type", "stage", "handCards",
         # "publicInfo", "selfRank", "oppoRank", "curRank", "curPos", "curAction",
         # "greaterPos", "greaterAction"), from the cached action texts
-        hand = '","'.join(hand_tokens(deal.hand(seat), level))
+        hand = _hand_json(deal.hand(seat), level)
         public = ",".join([f'{{"rest":{counts[seat_of(p, rot)]},"playArea":{area[p]}}}'
                            for p in range(4)])
         head = (

@@ -79,12 +79,16 @@ def test_tokens_levels_and_act_text() -> None:
         ('{"actIndex": 7}', "out of range"),
         ('{"actIndex": -1}', "out of range"),
         ("[1]", "actIndex"),
+        ('{"actIndex": 03}', "not JSON"),  # what the JSON parser refuses, the fast path too
+        ('{"actIndex": \u00b2}', "not JSON"),
+        ('{"actIndex": 1.0}', "not an integer"),
     ],
 )
 def test_bad_replies(reply: str, error: str) -> None:
     with pytest.raises(ProtocolError, match=error):
         parse_reply(reply, 3)
     assert parse_reply('{"actIndex": 3}', 3) == 3
+    assert parse_reply('{"actIndex": 0}', 3) == parse_reply(b'{ "actIndex" : 0 }', 3) == 0
 
 
 def test_bad_actions() -> None:
