@@ -73,6 +73,7 @@ from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
 from hall_client import RawClient, Response, TransportError  # noqa: E402
@@ -429,6 +430,7 @@ class Hall:
         self.expected: dict[SlotId, int] = {}
         self.played: set[SlotId] = set()
         self.to_confirm: list[tuple[Table, int, int]] = []
+        self.etags: dict[int, str | None] = {}
         self.standings = f"/api/events/{quote(EVENT, safe='')}/standings"
 
     async def call(
@@ -503,9 +505,10 @@ class Hall:
         if resp is not None and resp.status_code != 200:
             self.stats.errors.append(f"confirm {table} board {board}: {resp.text[:200]}")
 
-    async def phone(self, stop: asyncio.Event, interval: float) -> None:
-        """One phone on the standings page: a poll every ``interval`` s, with its ETag."""
-        etag: str | None = None
+    async def phone(self, stop: asyncio.Event, interval: float, index: int) -> None:
+        """Phone ``index`` on the standings page: a poll every ``interval`` s, with the ETag
+        it last got (kept from phase to phase in ``etags``, as a phone keeps its page)."""
+        etag = self.etags.get(index)
         await asyncio.sleep(self.rng.uniform(0, interval))
         while not stop.is_set():
             headers = {"If-None-Match": etag} if etag else {}
@@ -514,7 +517,7 @@ class Hall:
                 "standings GET", "GET", self.standings, by_status=True, headers=headers
             )
             if resp is not None and resp.status_code == 200:
-                etag = resp.headers.get("etag", etag)
+                etag = self.etags[index] = resp.headers.get("etag", etag)
             try:
                 await asyncio.wait_for(stop.wait(), max(0.0, interval - (time.monotonic() - t0)))
             except TimeoutError:
@@ -554,7 +557,7 @@ async def run_phase(
     """One phase (peak when ``duration`` is given; else saturated: West's reports, or
     North's ``confirms``); its wall seconds."""
     stop = asyncio.Event()
-    pollers = [asyncio.create_task(hall.phone(stop, poll)) for _ in range(phones if poll else 0)]
+    pollers = [asyncio.create_task(hall.phone(stop, poll, i)) for i in range(phones if poll else 0)]
     t0 = time.perf_counter()
     if duration is not None:
         work = [hall.peak_table(t, duration, gap) for t in tables]
@@ -652,6 +655,7 @@ async def run_hall(args: argparse.Namespace, url: str, engine: Engine, pid: int)
         out["director"]["start 2"] = {"status": status, "s": secs, "answer": text[:120]}
 
         sat = Hall(base, args.connections, seed=2)
+        sat.etags = hall.etags  # the same phones
         try:
             s = snapshot()
             wall = await run_phase(sat, tables2, phones, args.poll, None, 0)

@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 from test_hall_support import EVENT, Cards, make_event, minutes, order_for
 
 from duplicate import events, hall
+from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.db import session_scope
 from duplicate.hall import versions
 from duplicate.hall.rows import event_row
@@ -129,3 +130,33 @@ def test_equal_versions_mean_equal_standings_with_rulings(
         confirm(e, cards, t, room, b)
         check()
     assert events.event_standings(e, EVENT)[1] == 1
+
+
+def test_a_second_round_coming_in_leaves_the_version(migrated_engine: Engine, cards: Cards) -> None:
+    e = migrated_engine
+    for t, room in sorted(cards):
+        for b in events.get_round(e, EVENT, 1).boards:
+            confirm(e, cards, t, room, b)
+    hall.close_round(e, EVENT, 1, "director", now=minutes(50))
+    hall.publish_round(e, EVENT, 1, "director", now=minutes(51))
+    events.pair_round(e, EVENT)
+    events.assign_boards(e, EVENT, 2, seed=parse_seed_file(seed_file_bytes(bytes(range(32)))))
+    fresh = {(c.table, c.room): c for c in hall.issue_tokens(e, EVENT, 2, "director")}
+    hall.start_round(e, EVENT, 2, "director", now=minutes(60))
+    before = hall.standings_version(e, EVENT)
+    boards = events.get_round(e, EVENT, 2).boards
+    slots = [(t, room, b) for (t, room) in sorted(fresh) for b in boards]
+    for t, room, b in slots[:-1]:
+        west = hall.grant_for(e, fresh[(t, room)].report_token, now=minutes(70))
+        north = hall.grant_for(e, fresh[(t, room)].confirm_token, now=minutes(70))
+        rep, _ = hall.west_report(e, west, b, finish=order_for(t, room, b))
+        assert hall.standings_version(e, EVENT) == before
+        hall.north_confirm(e, north, b, rep.id)
+        assert hall.standings_version(e, EVENT) == before, (t, room, b)
+    t, room, b = slots[-1]
+    west = hall.grant_for(e, fresh[(t, room)].report_token, now=minutes(70))
+    north = hall.grant_for(e, fresh[(t, room)].confirm_token, now=minutes(70))
+    rep, _ = hall.west_report(e, west, b, finish=order_for(t, room, b))
+    hall.north_confirm(e, north, b, rep.id)
+    assert hall.standings_version(e, EVENT) != before
+    assert hall.live_standings(e, EVENT).through == 2

@@ -11,6 +11,7 @@ call (one transaction); the library decides, this module only translates.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from typing import Annotated, Any
 
@@ -61,6 +62,10 @@ EventName = Annotated[str, Path(min_length=1, max_length=200, description="The e
 RoundNo = Annotated[int, Path(ge=1, le=10_000, description="The round's number.")]
 #: Standings answers kept per worker, by (event, standings version): a cache, not state.
 STANDINGS_CACHE = 64
+#: How long a worker answers standings polls with the version it last read (seconds):
+#: 800 phones polling every 10 s are 80 requests a second, and reading the version costs
+#: a few queries; new standings reach a phone at most this much later.
+VERSION_TTL = 1.0
 
 
 # --- events -------------------------------------------------------------------------------
@@ -144,7 +149,7 @@ def get_standings(
     not published. ETag: the standings' version, which a result of a round still coming in
     does not move (poll with If-None-Match, 304 when the same)."""
     engine = engine_of(request)
-    version = hall.standings_version(engine, event)
+    version = _standings_version(request, engine, event)
     etag = f'"{version}"'
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
@@ -160,6 +165,25 @@ def get_standings(
 
 
 _cache_lock = threading.Lock()
+
+
+def _standings_version(request: Request, engine: Engine, event: str) -> str:
+    """``hall.standings_version``, read at most once every :data:`VERSION_TTL` seconds by
+    this worker for each event."""
+    with _cache_lock:
+        seen = getattr(request.app.state, "standings_versions", None)
+        if seen is None:
+            seen = request.app.state.standings_versions = {}
+        found = seen.get(event)
+    now = time.monotonic()
+    if found is not None and now - found[0] < VERSION_TTL:
+        return str(found[1])
+    version = hall.standings_version(engine, event)
+    with _cache_lock:
+        if len(seen) > STANDINGS_CACHE:
+            seen.clear()
+        seen[event] = (now, version)
+    return version
 
 
 def _cache_of(request: Request) -> OrderedDict[tuple[str, str], StandingsOut]:

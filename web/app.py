@@ -39,6 +39,24 @@ from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 _TOKEN_PATH = re.compile(r"^(/t/|/api/table/)[^/?#\s]+")
 
 
+class ForgetVersions:
+    """ASGI middleware: after a write (any method but GET, HEAD, OPTIONS) this worker reads
+    the standings' version afresh (``web.api.VERSION_TTL``): whoever changed something
+    sees it at once; other workers see it within the TTL."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+                seen = getattr(scope["app"].state, "standings_versions", None)
+                if seen is not None:
+                    seen.clear()
+
+
 class BodyLimit:
     """ASGI middleware: 413 for a body over ``limit`` bytes, early from ``Content-Length``,
     else as soon as the bytes received pass it (a chunked or lying client)."""
@@ -169,6 +187,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/static/hall", StaticFiles(directory=hall_static), name="hall_static")
     app.mount("/static", StaticFiles(directory=duplicate_static), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(ForgetVersions)
     install_log_filter()
     return app
 
