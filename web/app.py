@@ -39,10 +39,17 @@ from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 _TOKEN_PATH = re.compile(r"^(/t/|/api/table/)[^/?#\s]+")
 
 
+#: The paths of a table's phone (its token follows).
+_TABLE_PATHS = ("/api/table/", "/t/")
+
+
 class ForgetVersions:
-    """ASGI middleware: after a write (any method but GET, HEAD, OPTIONS) this worker reads
-    the standings' version afresh (``web.api.VERSION_TTL``): whoever changed something
-    sees it at once; other workers see it within the TTL."""
+    """ASGI middleware: after a director's write (any method but GET, HEAD, OPTIONS, on a
+    path that is not a table's) this worker reads the standings' version afresh
+    (``web.api.VERSION_TTL``): the director sees what he changed at once, other workers
+    within the TTL. A table's report or confirmation does not (hundreds a second when a
+    round ends would make every poll read the version); it moves the standings only when
+    it completes a round, and the phones see that within the TTL."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -51,7 +58,11 @@ class ForgetVersions:
         try:
             await self.app(scope, receive, send)
         finally:
-            if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            if (
+                scope["type"] == "http"
+                and scope["method"] not in ("GET", "HEAD", "OPTIONS")
+                and not scope["path"].startswith(_TABLE_PATHS)
+            ):
                 seen = getattr(scope["app"].state, "standings_versions", None)
                 if seen is not None:
                     seen.clear()
