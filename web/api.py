@@ -155,15 +155,22 @@ def get_standings(
         return Response(status_code=304, headers=headers)
     cached = _cached_standings(request, event, version)
     if cached is None:
-        standings = hall.live_standings(engine, event)
-        cached = out(StandingsOut, standings).model_dump_json().encode()
-        _cache_standings(request, event, standings.version, cached)
-        headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
+        with _compute_lock:  # one thread computes, the others wait for its answer
+            cached = _cached_standings(request, event, version)
+            if cached is None:
+                standings = hall.live_standings(engine, event)
+                cached = out(StandingsOut, standings).model_dump_json().encode()
+                _cache_standings(request, event, standings.version, cached)
+                headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
     # the JSON text as cached: 800 phones fetching new standings are not 800 encodings
     return Response(cached, media_type="application/json", headers=headers)
 
 
 _cache_lock = threading.Lock()
+#: Held while a worker computes standings: when a new version appears, the phones'
+#: polls would otherwise compute it in every thread at once (hundreds of milliseconds
+#: each for 200 teams), stalling the worker's reports behind them.
+_compute_lock = threading.Lock()
 
 
 def _standings_version(request: Request, engine: Engine, event: str) -> str:
