@@ -217,3 +217,114 @@ def test_agent_reads_the_arenas_act_without_parsing_actionlist() -> None:
                 part = choose(make_player(policy, seed), split[0], 0, AgentStats(), split[1])
                 assert whole == part
     assert split_act(b'{"type": "act", "stage": "play", "actionList": []}') is None
+
+
+# --- the client's own frame reading: a server written byte by byte ---------------------
+
+def _frame(payload: bytes, first: int = 0x81, mask: bool = False) -> bytes:
+    n = len(payload)
+    size = bytes([n]) if n < 126 else (bytes([126]) + n.to_bytes(2, "big") if n < 65536
+                                      else bytes([127]) + n.to_bytes(8, "big"))
+    if mask:
+        return bytes([first, size[0] | 0x80]) + size[1:] + b"\0\0\0\0" + payload
+    return bytes([first]) + size + payload
+
+
+def _raw_server(script: Any, with_response: bytes = b"") -> tuple[str, Any]:
+    """A one-connection WebSocket server on a plain socket: it answers the handshake (and
+    writes ``with_response`` in the same write), then ``script(conn)`` writes what it
+    likes; the thread ends when the script returns."""
+    import base64
+    import hashlib
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def run() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(4096)
+            key = next(line.split(b":", 1)[1].strip() for line in request.split(b"\r\n")
+                       if line.lower().startswith(b"sec-websocket-key:"))
+            accept = base64.b64encode(hashlib.sha1(
+                key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+            conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                         b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n"
+                         + with_response)
+            script(conn)
+        listener.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return f"ws://127.0.0.1:{listener.getsockname()[1]}/game/x", thread
+
+
+def _read_frame(conn: Any) -> tuple[int, bytes]:
+    """One frame from the client (masked, short): its first byte and unmasked payload."""
+    head = conn.recv(2)
+    n = head[1] & 0x7F
+    key = conn.recv(4)
+    data = b""
+    while len(data) < n:
+        data += conn.recv(n - len(data))
+    return head[0], bytes(b ^ key[i % 4] for i, b in enumerate(data))
+
+
+def test_frames_cut_anywhere_between_reads_and_control_frames_in_between() -> None:
+    """Frames that come with the handshake response, frames split across reads at every
+    kind of place (inside a header, a 16-bit length, a payload), a ping and a fragmented
+    message between whole ones: all in order."""
+    from arena.wsclient import WSClient
+
+    big = b"y" * 70000
+    got: list[tuple[int, bytes]] = []
+
+    def script(conn: Any) -> None:
+        stream = (_frame(b"one")[1:] + _frame(b"two" * 100) + _frame(b"hi", 0x89)  # a ping
+                  + _frame(b"thr", 0x01) + _frame(b"ee", 0x80)  # text in two fragments
+                  + _frame(big) + _frame(b"four", 0x82))
+        for cut in (1, 3, 5, 30, 340, 360, 380, 70000):
+            conn.sendall(stream[:cut])
+            stream = stream[cut:]
+            time.sleep(0.01)
+        conn.sendall(stream + _frame(b"\x03\xe8bye", 0x88))  # close 1000
+        got.append(_read_frame(conn))  # the pong
+        got.append(_read_frame(conn))  # the close echoed; then the server closes TCP
+
+    url, thread = _raw_server(script, with_response=_frame(b"zero") + b"\x81")
+    client = WSClient(url, max_size=1 << 20)
+    client.open(5)
+    assert list(client.messages()) == [b"zero", b"one", b"two" * 100, b"three", big, b"four"]
+    thread.join(5)
+    assert got == [(0x8A, b"hi"), (0x88, b"\x03\xe8bye")]
+    assert (client.close_code, client.close_reason) == (1000, "bye")
+
+
+@pytest.mark.parametrize("bad", [
+    _frame(b"x", mask=True),  # a server must not mask
+    b"\x81\x7f" + (1 << 40).to_bytes(8, "big"),  # over the size limit: refused at once
+    _frame(b"x", 0xC1),  # a reserved bit without an extension
+    _frame(b"a", 0x01) + _frame(b"b"),  # a new message inside a fragmented one
+])
+def test_frames_the_protocol_refuses_end_the_connection(bad: bytes) -> None:
+    from arena.wsclient import WSClient
+
+    closes: list[int] = []
+
+    def script(conn: Any) -> None:
+        conn.sendall(_frame(b"ok") + bad)
+        first, payload = _read_frame(conn)  # the client fails the connection: a close frame
+        closes.append(int.from_bytes(payload[:2], "big") if first == 0x88 else -1)
+
+    url, thread = _raw_server(script)
+    client = WSClient(url, max_size=1 << 20)
+    client.open(5)
+    assert list(client.messages()) == [b"ok"]
+    thread.join(5)
+    assert closes and closes[0] in (1002, 1009)
+    assert client.close_code == 1006  # no close frame came back
