@@ -25,7 +25,13 @@ from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
 
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover (websockets built without its C extension)
+    from websockets.utils import apply_mask
+
 from arena.protocol import ProtocolError, parse_reply
+from arena.wsclient import frame_header
 from duplicate.errors import DuplicateError
 
 if TYPE_CHECKING:
@@ -106,7 +112,13 @@ class Fault:
 class ArenaConnection(ServerConnection):
     """A server connection whose data messages go to a callback (:meth:`listen`) from
     ``data_received``; text frames as ``str`` (``bytes`` when not UTF-8), binary as
-    ``bytes``. Messages that come before :meth:`listen` are kept for it."""
+    ``bytes``. Messages that come before :meth:`listen` are kept for it.
+
+    Once open, whole unfragmented masked data frames (every reply of a client) are cut
+    out of the bytes received here; every other frame goes to ``websockets``' protocol,
+    whole and in order, and so does everything once the connection is not open, or when
+    bytes followed the handshake request in the same read (the protocol may then hold part
+    of a frame)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -114,6 +126,10 @@ class ArenaConnection(ServerConnection):
         self._callback: Callable[[str | bytes], None] = self._early.append
         self._parts: list[bytes] = []
         self._binary = False
+        self._buf = b""  # received and not yet handed on: at most the start of a frame
+        self._fragmented = False  # a fragmented message is going through the protocol
+        self._synced = False  # the last read of the handshake ended with the request
+        self._raw = False  # everything goes to the protocol
 
     def listen(self, callback: Callable[[str | bytes], None]) -> None:
         """Hand every message, from now on and the ones kept so far, to ``callback``."""
@@ -121,6 +137,48 @@ class ArenaConnection(ServerConnection):
         early, self._early = self._early, []
         for msg in early:
             callback(msg)
+
+    def data_received(self, data: bytes) -> None:
+        if self._raw:
+            super().data_received(data)
+            return
+        if self.protocol.state is State.CONNECTING:
+            self._synced = data.endswith(b"\r\n\r\n")
+            super().data_received(data)
+            return
+        if not self._synced:
+            self._raw = True
+            super().data_received(data)
+            return
+        buf = self._buf + data if self._buf else data
+        limit = self.protocol.max_message_size
+        at = 0
+        while at < len(buf):
+            if self._raw or self.protocol.state is not State.OPEN:
+                self._raw = True
+                super().data_received(buf[at:])
+                at = len(buf)
+                break
+            header = frame_header(buf, at)
+            if header is None:
+                break  # the rest of a header to come
+            head, size = header
+            if limit is not None and size > limit:
+                self._raw = True  # the protocol refuses it (1009) without waiting for it
+                continue
+            end = at + head + size
+            if end > len(buf):
+                break  # the rest of the payload to come
+            first = buf[at]
+            if (first == 0x81 or first == 0x82) and buf[at + 1] & 0x80 and not self._fragmented:
+                self._deliver(apply_mask(buf[at + head:end], buf[at + head - 4:at + head]),
+                              first == 0x82)  # FIN, text or binary, masked
+            else:
+                if first & 0x0F <= 2:  # a data frame: continuation, text, binary
+                    self._fragmented = not first & 0x80
+                super().data_received(buf[at:end])
+            at = end
+        self._buf = buf[at:]
 
     def process_event(self, event: Event) -> None:
         if self.request is None or not isinstance(event, Frame):
@@ -139,7 +197,10 @@ class ArenaConnection(ServerConnection):
         if self._parts:
             self._parts.append(data)
             data, self._parts = b"".join(self._parts), []
-        if self._binary:
+        self._deliver(data, self._binary)
+
+    def _deliver(self, data: bytes, binary: bool) -> None:
+        if binary:
             self._callback(data)
             return
         try:

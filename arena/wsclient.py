@@ -22,14 +22,14 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
 from websockets.uri import parse_uri
 
-__all__ = ["WSClient"]
+__all__ = ["WSClient", "frame_header"]
 
 #: how long the client waits for the server to close TCP after the closing handshake
 CLOSE_TIMEOUT = 10.0
 _RECV = 65536
 
 
-def _header(buf: bytes, at: int) -> tuple[int, int] | None:
+def frame_header(buf: bytes, at: int) -> tuple[int, int] | None:
     """The header length and payload length of the frame starting at ``at`` (RFC 6455
     §5.2); ``None`` when ``buf`` does not hold all of its header yet."""
     if len(buf) - at < 2:
@@ -147,7 +147,7 @@ class WSClient:
                         yield from self._data(protocol.events_received())
                         at = len(buf)
                         break
-                    header = _header(buf, at)
+                    header = frame_header(buf, at)
                     if header is None:
                         break  # the rest of a header to come
                     head, size = header

@@ -328,3 +328,81 @@ def test_frames_the_protocol_refuses_end_the_connection(bad: bytes) -> None:
     thread.join(5)
     assert closes and closes[0] in (1002, 1009)
     assert client.close_code == 1006  # no close frame came back
+
+
+# --- the server's own frame reading: a client written byte by byte -----------------------
+
+async def _raw_client(url: str, with_request: bytes = b"") -> tuple[Any, Any]:
+    """A WebSocket client on a plain asyncio stream: the handshake (and ``with_request`` in
+    the same write), then the caller writes frames."""
+    import base64
+    import os
+
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    key = base64.b64encode(os.urandom(16))
+    writer.write(b"GET /game/raw HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                 b"Connection: Upgrade\r\nSec-WebSocket-Key: " + key + b"\r\n"
+                 b"Sec-WebSocket-Version: 13\r\n\r\n" + with_request)
+    await reader.readuntil(b"\r\n\r\n")
+    return reader, writer
+
+
+class _Seen:
+    """A stand-in table: what the server's Client hands over as unsolicited."""
+
+    def __init__(self) -> None:
+        self.messages: list[str | bytes] = []
+
+    def note_unsolicited(self, client: Any, msg: str | bytes) -> None:
+        self.messages.append(msg)
+
+
+@pytest.mark.parametrize("early", [False, True])
+def test_server_reads_frames_cut_anywhere_and_control_frames(early: bool) -> None:
+    """Masked frames cut across writes, a ping, a fragmented message, a binary one, a text
+    that is not UTF-8; with ``early`` a frame comes in the same write as the handshake
+    request (then the protocol reads everything)."""
+
+    async def main() -> tuple[list[str | bytes], bytes, int]:
+        async with ArenaServer(port=0) as srv:
+            first = _frame(b"zero", mask=True) if early else b""
+            reader, writer = await _raw_client(srv.url, first)
+            await srv.wait_for_clients(1, 10)
+            seen = _Seen()
+            client = srv._waiting[0]
+            client.table = seen  # type: ignore[assignment]
+            stream = (_frame(b"one", mask=True) + _frame(b"t" * 300, mask=True)
+                      + _frame(b"hi", 0x89, mask=True) + _frame(b"thr", 0x01, mask=True)
+                      + _frame(b"ee", 0x80, mask=True) + _frame(b"\x00\x01", 0x82, mask=True)
+                      + _frame(b"\xff", mask=True))
+            for cut in (1, 2, 5, 40, 300, 1000):
+                writer.write(stream[:cut])
+                stream = stream[cut:]
+                await writer.drain()
+                await asyncio.sleep(0.01)
+            pong = await asyncio.wait_for(reader.readexactly(4), 10)
+            for _ in range(100):
+                if client.received >= 5 + early:
+                    break
+                await asyncio.sleep(0.01)
+            writer.close()
+            return seen.messages, pong, client.received
+
+    messages, pong, received = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    # "zero" came before the stand-in table: counted, not shown to it
+    assert messages == ["one", "t" * 300, "three", b"\x00\x01", b"\xff"]
+    assert received == 5 + early and pong == b"\x8a\x02hi"
+
+
+def test_server_fails_an_unmasked_frame() -> None:
+    async def main() -> bytes:
+        async with ArenaServer(port=0) as srv:
+            reader, writer = await _raw_client(srv.url)
+            await srv.wait_for_clients(1, 10)
+            writer.write(_frame(b"not masked"))
+            close = await asyncio.wait_for(reader.readexactly(4), 10)
+            writer.close()
+            return bytes(close)
+
+    assert asyncio.run(asyncio.wait_for(main(), TIMEOUT))[2:] == (1002).to_bytes(2, "big")
