@@ -12,8 +12,8 @@ from sqlalchemy import Engine
 from test_hall_support import EVENT, Cards, make_event, minutes, order_for
 
 from duplicate import events, hall
-from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.db import session_scope
+from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.hall import versions
 from duplicate.hall.rows import event_row
 
