@@ -18,6 +18,7 @@ shows a table token (:class:`TokenLogFilter`).
 
 from __future__ import annotations
 
+import gc
 import logging
 import re
 from collections.abc import AsyncIterator, Callable
@@ -160,11 +161,14 @@ def pool_options(db_url: str, threads: int = DEFAULT_THREADS) -> dict[str, Any]:
 
 def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Size the worker's thread pool (FastAPI runs the path operations there; anyio's
-    default is 40) when it starts."""
+    default is 40) when it starts, and freeze what is loaded out of the garbage collector
+    (modules, the application, its routes and models: a full collection walking them
+    paused every request in the worker)."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        gc.freeze()  # what is loaded by now stays: full collections no longer walk it
         yield
 
     return lifespan
