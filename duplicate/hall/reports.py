@@ -50,7 +50,7 @@ from duplicate.hall.rows import (
     window_over,
 )
 from duplicate.hall.status import room_statuses
-from duplicate.hall.tokens import grant_in
+from duplicate.hall.tokens import TokenRows, grant_in, grant_rows
 from duplicate.hall.views import TableView
 from duplicate.store.log import room_now
 
@@ -120,8 +120,14 @@ def west_report(
     for attempt in range(3):
         try:
             with session_scope(engine) as session:
-                g = grant if isinstance(grant, Grant) else grant_in(session, grant, at)
-                return _report_once(session, g, board, finish, unfinished, record, correction, at)
+                rows: TokenRows | None = None
+                if isinstance(grant, Grant):
+                    g = grant
+                else:
+                    g, rows = grant_rows(session, grant, at)
+                return _report_once(
+                    session, g, board, finish, unfinished, record, correction, at, rows
+                )
         except (IntegrityError, _Retry):
             if attempt == 2:
                 where = where_of(g, board)
@@ -138,10 +144,14 @@ def _report_once(
     record: str | None,
     correction: str | None,
     at: datetime,
+    rows: TokenRows | None = None,
 ) -> tuple[Report, bool]:
     unfinished, correction = _validate(g, finish, unfinished, correction)
     where = where_of(g, board)
-    ev, rnd, m, hr = table_rows(session, g.event, g.round_no, g.table)
+    if rows is not None and rows[2] is not None:  # the token's query brought them
+        ev, rnd, m, hr = rows[0], rows[1], rows[2], rows[3]
+    else:
+        ev, rnd, m, hr = table_rows(session, g.event, g.round_no, g.table)
     check_board(ev, rnd, board)
     closed = hr is not None and hr.closed_at is not None
     if window_over(hr, at):

@@ -105,15 +105,28 @@ def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[Tab
         return cards
 
 
-#: A token's row with its round, event name and clock: built once (building a statement
+#: A token's row with its round, event, clock and match: built once (building a statement
 #: costs about as much as running it), run with the token's hash.
 _GRANT = (
-    select(models.HallToken, models.EventRound, models.Event.name, models.HallRound)
+    select(
+        models.HallToken, models.EventRound, models.Event, models.HallRound, models.EventMatch
+    )
     .join(models.EventRound, models.EventRound.id == models.HallToken.round_id)
     .join(models.Event, models.Event.id == models.EventRound.event_id)
     .outerjoin(models.HallRound, models.HallRound.round_id == models.HallToken.round_id)
+    .outerjoin(
+        models.EventMatch,
+        (models.EventMatch.round_id == models.HallToken.round_id)
+        & (models.EventMatch.table_no == models.HallToken.table_no),
+    )
     .where(models.HallToken.token_hash == bindparam("digest"))
 )
+
+#: What :func:`grant_rows` gives besides the grant: the event, round, match (``None`` if
+#: the round has no such table any more) and clock rows (``rows.table_rows``).
+TokenRows = tuple[
+    models.Event, models.EventRound, "models.EventMatch | None", "models.HallRound | None"
+]
 
 
 def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
@@ -128,17 +141,22 @@ def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
 def grant_in(session: Session, token: str, at: datetime) -> Grant:
     """:func:`grant_for` inside a transaction (a phone's write looks its token up in the
     transaction that writes: one round trip to the database less)."""
+    return grant_rows(session, token, at)[0]
+
+
+def grant_rows(session: Session, token: str, at: datetime) -> tuple[Grant, TokenRows]:
+    """:func:`grant_in` and the rows the token's table is made of, in one query."""
     if not token or len(token) > MAX_TOKEN:
         raise HallError("unknown table token", "forbidden")
     digest = token_hash(token)
     row = session.execute(_GRANT, {"digest": digest}).first()
     if row is None or not hmac.compare_digest(row[0].token_hash, digest):
         raise HallError("unknown table token", "forbidden")
-    tok, rnd, name, hr = row
+    tok, rnd, ev, hr, m = row
     if tok.void:
         raise HallError("this table card was replaced: use the new card", "forbidden")
     if window_over(hr, at):
         raise HallError(
             f"round {rnd.number} is closed and its correction window is over", "closed"
         )
-    return Grant(name, rnd.number, tok.table_no, tok.room, tok.role)
+    return Grant(ev.name, rnd.number, tok.table_no, tok.room, tok.role), (ev, rnd, m, hr)
