@@ -1032,6 +1032,12 @@ def loads_json(text: str | bytes, *, file: str | None = None) -> list[DealRecord
     return [from_json(o, file=file) for o in objs]
 
 
+
+def _key_names(keys: Iterable[object]) -> str:
+    """Unknown JSON keys for a one-line message: as they are, or quoted when they hold
+    something that is not printable (a newline would break the message's line)."""
+    return ", ".join(sorted(str(k) if str(k).isprintable() else repr(str(k)) for k in keys))
+
 def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
     """The :class:`DealRecord` of a JSON object made by :func:`to_json` (validated)."""
 
@@ -1052,7 +1058,7 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
     }
     if unknown:
         # str(): a dict made in Python (not parsed from JSON text) may have other keys
-        raise fail(f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+        raise fail(f"unknown key(s) {_key_names(unknown)}")
     rec = DealRecord(file=file)
     try:
         tags = obj.get("tags", {})
@@ -1179,7 +1185,7 @@ def _json_play(item: Any, index: int, fail: Any) -> Play:
         raise fail(f"play {index} is an object with a 'seat'")
     unknown = set(item) - {"seat", "pass", "type", "rank", "cards", "comments"}
     if unknown:
-        raise fail(f"play {index}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+        raise fail(f"play {index}: unknown key(s) {_key_names(unknown)}")
     if not isinstance(item.get("pass", False), bool):
         raise fail(f"play {index}: 'pass' is true, false or absent")
     try:

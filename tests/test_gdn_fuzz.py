@@ -652,3 +652,11 @@ def test_parse_cards_fast_names_a_long_bad_token_briefly() -> None:
             {**JSON_OBJECTS[0], "hands": {"N": ["S" * 10_000], "E": [], "S": [], "W": []}}
         )
     assert "invalid card 'SSSS" in str(info.value) and len(str(info.value)) < 300
+
+
+def test_an_unknown_key_with_a_newline_stays_on_one_line() -> None:
+    """Found by hypothesis: ``{"\\n": null}`` named its key raw, breaking the message."""
+    with pytest.raises(GdnError) as exc:
+        gdn.from_json({"\n": None, "Odd": 1}, file="d.json")
+    assert "\n" not in str(exc.value)
+    assert "unknown key(s) '\\n', Odd" in str(exc.value)
