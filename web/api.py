@@ -318,8 +318,10 @@ def post_confirm(
     """North confirms West's report (the confirm token only): the result counts. With
     ``board`` the token is checked in the transaction that counts the result."""
     engine = engine_of(request)
-    if board is None:
-        board = _report_board(engine, hall.grant_for(engine, token), report_id)
+    if board is None:  # the token is looked up first, to find the report's board
+        grant = hall.grant_for(engine, token)
+        board = _report_board(engine, grant, report_id)
+        return out(ReportOut, hall.north_confirm(engine, grant, board, report_id))
     return out(ReportOut, hall.north_confirm(engine, token, board, report_id))
 
 

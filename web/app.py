@@ -40,10 +40,6 @@ from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 _TOKEN_PATH = re.compile(r"^(/t/|/api/table/)[^/?#\s]+")
 
 
-#: The paths of a table's phone (its token follows).
-_TABLE_PATHS = ("/api/table/", "/t/")
-
-
 class ForgetVersions:
     """ASGI middleware: after a director's write (any method but GET, HEAD, OPTIONS, on a
     path that is not a table's) this worker reads the standings' version afresh
@@ -62,7 +58,7 @@ class ForgetVersions:
             if (
                 scope["type"] == "http"
                 and scope["method"] not in ("GET", "HEAD", "OPTIONS")
-                and not scope["path"].startswith(_TABLE_PATHS)
+                and not _TOKEN_PATH.match(scope["path"])  # a table's phone
             ):
                 seen = getattr(scope["app"].state, "standings_versions", None)
                 if seen is not None:

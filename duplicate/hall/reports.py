@@ -50,7 +50,7 @@ from duplicate.hall.rows import (
     window_over,
 )
 from duplicate.hall.status import room_statuses
-from duplicate.hall.tokens import TokenRows, grant_in, grant_rows
+from duplicate.hall.tokens import TokenRows, grant_rows
 from duplicate.hall.views import TableView
 from duplicate.store.log import room_now
 
@@ -115,8 +115,6 @@ def west_report(
     (``grant_for``'s refusals)."""
     at = utc(now)
     ready(engine)
-    if isinstance(grant, Grant):
-        _validate(grant, finish, unfinished, correction)
     for attempt in range(3):
         try:
             with session_scope(engine) as session:
@@ -233,17 +231,25 @@ def _check_stored(
 
 
 def _own_report(
-    session: Session, g: Grant, board: int, report_id: int
+    session: Session, g: Grant, board: int, report_id: int, rows: TokenRows | None = None
 ) -> tuple[models.Event, models.EventRound, models.HallReport]:
+    """The report ``report_id`` of the grant's table, room and board, with its event and
+    round (``rows``: the token's query brought those already)."""
     if g.role != "confirm":
         raise HallError("this card reports; North's card confirms", "forbidden")
-    found = session.execute(
-        _OWN, {"event": g.event, "round_no": g.round_no, "report_id": report_id}
-    ).first()
-    if found is None:
-        round_row(session, event_row(session, g.event), g.round_no)
-        raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
-    ev, rnd, row = found[0], found[1], found[2]
+    if rows is not None:
+        ev, rnd = rows[0], rows[1]
+        row: models.HallReport | None = session.get(models.HallReport, report_id)
+        if row is not None and row.round_id != rnd.id:
+            row = None
+    else:
+        found = session.execute(
+            _OWN, {"event": g.event, "round_no": g.round_no, "report_id": report_id}
+        ).first()
+        if found is None:
+            round_row(session, event_row(session, g.event), g.round_no)
+            raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
+        ev, rnd, row = found[0], found[1], found[2]
     if row is None:
         raise HallError(f"no report {report_id} in round {g.round_no}", "not_found")
     if (row.table_no, row.room) != (g.table, g.room):
@@ -262,9 +268,10 @@ def north_confirm(
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
+        rows: TokenRows | None = None
         if isinstance(grant, str):
-            grant = grant_in(session, grant, at)
-        ev, rnd, row = _own_report(session, grant, board, report_id)
+            grant, rows = grant_rows(session, grant, at)
+        ev, rnd, row = _own_report(session, grant, board, report_id, rows)
         if row.state == "confirmed":
             return report_of(row, ev.name, rnd.number)
         if row.state != "reported":

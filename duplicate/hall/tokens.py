@@ -135,17 +135,12 @@ def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
-        return grant_in(session, token, at)
-
-
-def grant_in(session: Session, token: str, at: datetime) -> Grant:
-    """:func:`grant_for` inside a transaction (a phone's write looks its token up in the
-    transaction that writes: one round trip to the database less)."""
-    return grant_rows(session, token, at)[0]
+        return grant_rows(session, token, at)[0]
 
 
 def grant_rows(session: Session, token: str, at: datetime) -> tuple[Grant, TokenRows]:
-    """:func:`grant_in` and the rows the token's table is made of, in one query."""
+    """:func:`grant_for` inside a transaction, with the rows the token's table is made of,
+    in one query (a phone's write looks its token up in the transaction that writes)."""
     if not token or len(token) > MAX_TOKEN:
         raise HallError("unknown table token", "forbidden")
     digest = token_hash(token)
