@@ -431,3 +431,14 @@ def test_a_finishing_order_gives_the_result_of_rules_section_7() -> None:
     for bad in ("N E", "N N S", "N X S", ""):
         with pytest.raises(StoreError):
             result_of_finish(bad)
+
+
+def test_a_bad_finishing_order_is_named_as_written() -> None:
+    """The refusal shows the seats (``'N N E'``), not Python's ``<Seat.N: 0>``, whether
+    the order came as text or as seats (the hall's phones send text, parsed first)."""
+    from engine.seat import Seat
+
+    for finish in ("N n E", [Seat.N, Seat.N, Seat.E]):
+        with pytest.raises(store.StoreError) as exc:
+            store.result_of_finish(finish)
+        assert "'N N E'" in str(exc.value) and "Seat" not in str(exc.value)

@@ -56,7 +56,8 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
     else:
         seats = list(finish)
     if len(set(seats)) != len(seats) or len(seats) < 2:
-        raise StoreError(f"invalid finishing order {finish!r}: at least two seats, none twice")
+        shown = " ".join(s.name for s in seats)  # as the player wrote it, not Seat reprs
+        raise StoreError(f"invalid finishing order {shown!r}: at least two seats, none twice")
     first = seats[0]
     if seats[1] == first.partner:
         levels = 4 if rules.double_down_plus4 else 3
