@@ -55,7 +55,7 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
     import uvicorn
 
     from duplicate.db import check_schema, make_engine, mask_url
-    from web.workers import reuse_port_available, run_workers
+    from web.workers import ListenError, reuse_port_available, run_workers
 
     engine = make_engine(settings.db_url)
     try:
@@ -82,7 +82,7 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
     if workers > 1 and reuse_port_available():  # a socket a worker: see web.workers
         try:
             status = run_workers(host, port, workers, config)
-        except OSError as exc:
+        except ListenError as exc:  # not a worker's own failure to start (below)
             raise click.ClickException(f"cannot listen on {shown}:{port}: {exc.strerror}") from None
         if status:
             raise click.ClickException("a worker did not start: see the messages above")

@@ -45,9 +45,16 @@ def _socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+class ListenError(OSError):
+    """The workers cannot listen on the address (in use, not this host's)."""
+
+
 def check_address(host: str, port: int) -> None:
-    """Raise ``OSError`` (address in use, cannot assign) unless the workers can bind."""
-    _socket(host, port).close()
+    """Raise :class:`ListenError` unless the workers can bind ``host:port``."""
+    try:
+        _socket(host, port).close()
+    except OSError as exc:
+        raise ListenError(exc.errno, exc.strerror) from None
 
 
 def _worker(host: str, port: int, config: dict[str, Any]) -> None:
