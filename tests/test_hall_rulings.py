@@ -161,6 +161,33 @@ def test_conceded_board_gives_the_opponents_three(migrated_engine: Engine, cards
     assert events.match_boards(e, EVENT, 1, 2)[0].status == "conceded"
 
 
+def test_one_release_rule_for_the_hall_the_export_and_the_review(
+    migrated_engine: Engine, cards: Cards
+) -> None:
+    """A board conceded at a table, or a forfeited match, needs no result there: the
+    library's rule (export, report, review) releases the board when the other tables have
+    it in, exactly as the hall's pages do, and not before."""
+    from duplicate.review.source import released
+
+    e = migrated_engine
+    t1, t2 = events.list_matches(e, EVENT, 1)[:2]
+    # table 2 does not play board 1 (conceded); table 1 forfeits; the rest play all
+    report_all(e, {k: c for k, c in cards.items() if k[0] != 1},
+               skip={(2, "open", 1), (2, "closed", 1)})
+    both = {b for b in range(1, 5) if hall.board_released(e, EVENT, 1, b)}
+    assert both == set() == set(events.released_boards(e, EVENT, 1))
+    hall.record_ruling(e, EVENT, 1, 1, "forfeit", "forfeit", "director", "absent",
+                       team=t1.team_y)
+    shown = {b for b in range(1, 5) if hall.board_released(e, EVENT, 1, b)}
+    assert shown == {2, 3, 4} == set(events.released_boards(e, EVENT, 1))
+    hall.record_ruling(e, EVENT, 1, 2, "late", "conceded", "director", "7 min late",
+                       team=t2.team_y, board=1)
+    assert all(hall.board_released(e, EVENT, 1, b) for b in range(1, 5))
+    assert set(events.released_boards(e, EVENT, 1)) == {1, 2, 3, 4}
+    assert events.unreleased_boards(e, EVENT) == {}
+    assert {b for r, b in released(e, EVENT) if r == "1"} == {"1", "2", "3", "4"}
+
+
 def test_conceded_board_overrides_played_rooms(migrated_engine: Engine, cards: Cards) -> None:
     e = migrated_engine
     report_all(e, cards)

@@ -2,10 +2,12 @@
 (``event export``, the comparison of an event's rooms, the report).
 
 A board of a round is **released** when every match (table) of the round has it in, in both
-rooms (a result, or marked unfinished), or when the director released it explicitly
-(:func:`release_board`, logged with who, when in UTC, and why). Until then its hands and
-plays would tell a table that has not played it yet what to do, so they appear nowhere a
-player can read them.
+rooms (a result, or marked unfinished), or needs no result for it (the hall's ruling
+conceded the board at that table, or forfeited the match), or when the director released
+it explicitly (:func:`release_board`, logged with who, when in UTC, and why). Until then
+its hands and plays would tell a table that has not played it yet what to do, so they
+appear nowhere a player can read them. The hall's pages and the command line's export and
+report follow this one rule.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from duplicate.events.base import (
     _utc,
 )
 from duplicate.events.log import checked, log_change
-from duplicate.events.scores import _stored_rooms
+from duplicate.events.scores import _adjustments, _stored_rooms
 
 
 def _released(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
@@ -36,9 +38,16 @@ def _released(session: Session, ev: models.Event, rnd: models.EventRound) -> fro
     boards = _round_boards(ev, rnd)
     if not boards:
         return frozenset()
-    ids = [m.id for m in _matches(session, rnd)]
+    ms = _matches(session, rnd)
     stored = _stored_rooms(session, rnd)
-    done = {b for b in boards if all((m, b, room) in stored for m in ids for room in ROOMS)}
+    conceded, forfeits = _adjustments(session, rnd, ms)
+
+    def settled(m: models.EventMatch, b: int) -> bool:
+        if m.id in forfeits or (m.id, b) in conceded:
+            return True
+        return all((m.id, b, room) in stored for room in ROOMS)
+
+    done = {b for b in boards if all(settled(m, b) for m in ms)}
     explicit = session.scalars(
         select(models.EventRelease.board).where(models.EventRelease.round_id == rnd.id)
     )

@@ -28,7 +28,6 @@ from duplicate.events.scores import (
     _complete_rounds,
     _match_rows,
     _standings,
-    _stored_rooms,
 )
 from duplicate.hall import versions
 from duplicate.hall.base import (
@@ -109,23 +108,6 @@ def live_standings(engine: Engine, event: str) -> LiveStandings:
     return LiveStandings(list(rows), through, provisional, version)
 
 
-def _released_set(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
-    """The library's released boards, and the boards every table has in or needs no
-    result for (a conceded board, a forfeited match)."""
-    done = _released(session, ev, rnd)
-    ms = matches(session, rnd)
-    stored = _stored_rooms(session, rnd)
-    conceded, forfeits = _adjustments(session, rnd, ms)
-
-    def settled(m: models.EventMatch, b: int) -> bool:
-        if m.id in forfeits or (m.id, b) in conceded:
-            return True
-        return all((m.id, b, room) in stored for room in ("open", "closed"))
-
-    more = {b for b in boards_of(ev, rnd) if all(settled(m, b) for m in ms)}
-    return frozenset(done | more)
-
-
 def board_released(engine: Engine, event: str, round_no: int, board: int) -> bool:
     """Whether players may see the board's hands and records (every table has it in, or
     the director released it)."""
@@ -134,7 +116,7 @@ def board_released(engine: Engine, event: str, round_no: int, board: int) -> boo
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
         check_board(ev, rnd, board)
-        return board in _released_set(session, ev, rnd)
+        return board in _released(session, ev, rnd)
 
 
 def current_round(engine: Engine, event: str) -> int | None:
@@ -162,7 +144,7 @@ def public_match(engine: Engine, event: str, round_no: int, table: int) -> Publi
         rows = []
         released: frozenset[int] = frozenset()
         if boards_of(ev, rnd):
-            released = _released_set(session, ev, rnd)
+            released = _released(session, ev, rnd)
             try:
                 rows = _match_rows(session, ev, _load_field(session, ev), rnd, m)
             except DuplicateError as exc:
