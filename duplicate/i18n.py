@@ -125,3 +125,42 @@ def translator(lang: str | None) -> Callable[..., str]:
         return gettext(code, key, **values)
 
     return t
+
+
+class Phrase:
+    """A message of the catalogue with its values, put into words only when a language is
+    known: a library refusal raised as ``HallError(phrase("hall.err.…", where=…))`` reads
+    in English as ``str()`` and in the asker's language as ``text(lang)``. A value that is
+    itself a ``Phrase`` (a place, a state) is put into the same language."""
+
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, values: Mapping[str, Any]) -> None:
+        self.key = key
+        self.values = dict(values)
+
+    def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str:
+        """The message in ``lang``."""
+        return gettext(
+            normalise_language(lang),
+            self.key,
+            **{k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.values.items()},
+        )
+
+    def __str__(self) -> str:
+        return self.text(DEFAULT_LANGUAGE)
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.key!r}, {self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.key, self.values) == (other.key, other.values)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def phrase(key: str, **values: Any) -> Phrase:
+    """``Phrase(key, values)``; the key must be in the catalogue."""
+    if key not in catalogue():
+        raise CatalogueError(f"no message {key!r} in the catalogue")
+    return Phrase(key, values)

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
 from engine.errors import GuandanError
-from web.render import page
+from web.render import language_of, page
 
 log = logging.getLogger("guandan.web")
 
@@ -57,6 +57,15 @@ def classify(exc: Exception) -> tuple[int, str]:
     if _NOT_FOUND.search(str(exc)):
         return 404, "not_found"
     return 400, "invalid"
+
+
+def message_of(request: Request, exc: Exception) -> str:
+    """A library refusal's message in the request's language (a hall refusal a phone may
+    show is in the catalogue; any other is English)."""
+    text = getattr(exc, "text", None)
+    if callable(text):
+        return str(text(language_of(request)))
+    return str(exc)
 
 
 def json_error(status: int, kind: str, message: str, headers: Any = None) -> JSONResponse:
@@ -101,7 +110,7 @@ def answer(
 
 async def _library_error(request: Request, exc: Exception) -> Response:
     status, kind = classify(exc)
-    return answer(request, status, kind, str(exc))
+    return answer(request, status, kind, message_of(request, exc))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

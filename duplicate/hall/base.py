@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from duplicate.errors import DuplicateError
-from duplicate.i18n import translator
+from duplicate.i18n import Phrase, phrase, translator
 
 #: What a table token may do: West reports, North confirms or disputes.
 ROLES = ("report", "confirm")
@@ -35,13 +35,33 @@ KINDS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "c
 
 
 class HallError(DuplicateError):
-    """A refused hall operation; ``kind`` says which (see :data:`KINDS`)."""
+    """A refused hall operation; ``kind`` says which (see :data:`KINDS`). The message is
+    English text, or a catalogue :class:`~duplicate.i18n.Phrase` (the refusals a table's
+    phone may show): ``str()`` is English, :meth:`text` the asker's language."""
 
-    def __init__(self, message: str, kind: str = "invalid") -> None:
+    def __init__(self, message: str | Phrase, kind: str = "invalid") -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown HallError kind {kind!r}")
-        super().__init__(message)
+        super().__init__(str(message))
         self.kind = kind
+        self.phrase = message if isinstance(message, Phrase) else None
+
+    def text(self, lang: str | None) -> str:
+        """The message in ``lang`` (English when it is not from the catalogue)."""
+        return self.phrase.text(lang) if self.phrase is not None else str(self)
+
+
+def where_phrase(round_no: int, table: int, board: int, room: str) -> Phrase:
+    """A board of a table and room, for messages (``round 1, table 2, board 3, open room``)."""
+    return phrase(
+        "hall.err.where", round=round_no, table=table, board=board,
+        room=phrase(f"hall.room.{room}") if room in ("open", "closed") else room,
+    )
+
+
+def state_phrase(state: str) -> Phrase | str:
+    """A report's state in words."""
+    return phrase(f"hall.state.{state}") if state in REPORT_STATES else state
 
 
 def _iso(when: datetime | None) -> str | None:

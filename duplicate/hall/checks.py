@@ -18,8 +18,9 @@ from duplicate.errors import DuplicateError
 from duplicate.events.base import _round_board_set, _rules
 from duplicate.events.imports import _Importer, prepare_text
 from duplicate.events.results import _room
-from duplicate.hall.base import Grant, HallError, Preview
+from duplicate.hall.base import Grant, HallError, Preview, where_phrase
 from duplicate.hall.rows import event_row, ready
+from duplicate.i18n import Phrase, phrase
 from duplicate.records import Correction
 from engine.ruleset import Ruleset
 from engine.seat import Seat
@@ -28,22 +29,28 @@ from engine.seat import Seat
 MAX_RECORD = 256 * 1024
 
 
-def where_of(g: Grant, board: int) -> str:
+def where_of(g: Grant, board: int) -> Phrase:
     """A board of a table and room, for messages."""
-    return f"round {g.round_no}, table {g.table}, board {board}, {g.room} room"
+    return where_phrase(g.round_no, g.table, board, g.room)
 
 
 def parse_finish(finish: str, rules: Ruleset) -> tuple[str, Preview]:
     """A finishing order in canonical form (``"N S E"``, ``"N S"`` for a double down) and
     the result it implies; invalid on a bad order."""
     if not isinstance(finish, str) or len(finish) > 40:
-        raise HallError("invalid finishing order: expected seats like 'N S E'")
+        raise HallError(phrase("hall.err.finish_form"))
     names = finish.replace(",", " ").upper().split()
     try:
         seats = [Seat[n] for n in names]
-        ns = store.result_of_finish(seats, rules)
     except KeyError:
-        raise HallError(f"invalid finishing order {finish!r}: expected seats N E S W") from None
+        raise HallError(phrase("hall.err.finish_seats", finish=repr(finish))) from None
+    # the store's own refusals, put into words a phone can show in its language
+    if len(set(seats)) != len(seats) or len(seats) < 2:
+        raise HallError(phrase("hall.err.finish_twice", finish=repr(" ".join(names))))
+    if seats[1] != seats[0].partner and len(seats) < 3:
+        raise HallError(phrase("hall.err.finish_three"))
+    try:
+        ns = store.result_of_finish(seats, rules)
     except store.StoreError as exc:
         raise HallError(str(exc)) from None
     double = seats[1] == seats[0].partner
@@ -72,30 +79,36 @@ def check_record(
     and say what the report says (checked again, in full, when it is imported)."""
     where = where_of(g, board)
     if len(text) > MAX_RECORD:
-        raise HallError(f"{where}: the record is over {MAX_RECORD // 1024} KiB")
+        raise HallError(phrase("hall.err.record_size", where=where, kib=MAX_RECORD // 1024))
     try:
         recs = prepare_text(text, "report.gdn", _rules(ev))
     except (DuplicateError, ValueError) as exc:  # EventError, GdnError, GuandanError
-        raise HallError(f"{where}: {exc}") from None
+        raise HallError(phrase("hall.err.record_bad", where=where, reason=str(exc))) from None
     if len(recs) != 1:
-        raise HallError(f"{where}: send one record of this board and room, not {len(recs)}")
+        raise HallError(phrase("hall.err.record_count", where=where, count=len(recs)))
     rec = recs[0]
     tags = {k: v.strip() for k, v in rec.tags.items()}
     expected = {"Board": str(board), "Room": g.room, "Round": str(g.round_no)}
     for tag, want in expected.items():
         got = tags.get(tag)
         if got is not None and got.lower() != want.lower():
-            raise HallError(f"{where}: the record's {tag} tag is {got!r}, not {want!r}")
+            raise HallError(phrase(
+                "hall.err.record_tag", where=where, tag=tag, got=repr(got), want=repr(want)
+            ))
     for tag, want in zip(("North", "East", "South", "West"), seats, strict=True):
         if tags.get(tag) != want:
-            raise HallError(f"{where}: the record seats {tags.get(tag)!r} at {tag}, not {want!r}")
+            raise HallError(phrase(
+                "hall.err.record_seat", where=where, tag=tag, got=repr(tags.get(tag)),
+                want=repr(want),
+            ))
     b = _round_board_set(session, ev, rnd)[board]
     if (rec.hands, rec.level, rec.leader) != (b.hands, b.level, int(b.leader)):
-        raise HallError(f"{where}: the record's hands are not board {board} of the round")
+        raise HallError(phrase("hall.err.record_hands", where=where, board=board))
     if rec.ns_result != ns:
-        said = "unfinished" if rec.ns_result is None else f"N–S {rec.ns_result:+d}"
-        meant = "unfinished" if ns is None else f"N–S {ns:+d}"
-        raise HallError(f"{where}: the record says {said}, the report {meant}")
+        unfinished = phrase("hall.err.unfinished")
+        said = unfinished if rec.ns_result is None else f"N–S {rec.ns_result:+d}"
+        meant = unfinished if ns is None else f"N–S {ns:+d}"
+        raise HallError(phrase("hall.err.record_result", where=where, said=said, meant=meant))
 
 
 def count_report(

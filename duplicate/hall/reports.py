@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import session_scope
 from duplicate.events.base import _rules
-from duplicate.hall.base import Grant, HallError, Report, utc
+from duplicate.hall.base import Grant, HallError, Report, state_phrase, utc
 from duplicate.hall.checks import check_record, count_report, parse_finish, where_of
 from duplicate.hall.rows import (
     check_board,
@@ -52,6 +52,7 @@ from duplicate.hall.rows import (
 from duplicate.hall.status import room_statuses
 from duplicate.hall.tokens import TokenRows, grant_rows
 from duplicate.hall.views import TableView
+from duplicate.i18n import Phrase, phrase
 from duplicate.store.log import room_now
 
 #: Longest inputs accepted from a phone.
@@ -82,19 +83,17 @@ def _validate(
     grant: Grant, finish: str | None, unfinished: str | None, correction: str | None
 ) -> tuple[str | None, str | None]:
     if grant.role != "report":
-        raise HallError("this card confirms; West's card reports", "forbidden")
+        raise HallError(phrase("hall.err.confirm_card"), "forbidden")
     if (finish is None) == (unfinished is None):
-        raise HallError("report either the finishing order or 'unfinished' with its reason")
+        raise HallError(phrase("hall.err.report_either"))
     if unfinished is not None:
         unfinished = unfinished.strip()
         if not unfinished or len(unfinished) > MAX_REASON:
-            raise HallError(
-                f"an unfinished board needs its reason (at most {MAX_REASON} characters)"
-            )
+            raise HallError(phrase("hall.err.unfinished_reason", most=MAX_REASON))
     if correction is not None:
         correction = correction.strip()
         if not correction or len(correction) > MAX_REASON:
-            raise HallError(f"a correction needs its reason (at most {MAX_REASON} characters)")
+            raise HallError(phrase("hall.err.correction_reason", most=MAX_REASON))
     return unfinished, correction
 
 
@@ -129,7 +128,7 @@ def west_report(
         except (IntegrityError, _Retry):
             if attempt == 2:
                 where = where_of(g, board)
-                raise HallError(f"{where}: reported meanwhile; try again", "conflict") from None
+                raise HallError(phrase("hall.err.meanwhile", where=where), "conflict") from None
     raise AssertionError("unreachable")
 
 
@@ -153,7 +152,7 @@ def _report_once(
     check_board(ev, rnd, board)
     closed = hr is not None and hr.closed_at is not None
     if window_over(hr, at):
-        raise HallError(f"{where}: the round's correction window is over", "closed")
+        raise HallError(phrase("hall.err.window_over", where=where), "closed")
     ns: int | None = None
     if finish is not None:
         finish, preview = parse_finish(finish, _rules(ev))
@@ -168,28 +167,22 @@ def _report_once(
     if live is not None:
         if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
             return report_of(live, ev.name, rnd.number), False
-        said = live.finish or f"unfinished ({live.unfinished})"
+        said = live.finish or phrase("hall.err.unfinished_because", reason=live.unfinished)
         if closed and correction is None:
-            raise HallError(
-                f"{where}: the round is closed; a change now is a correction (its reason)",
-                "closed",
-            )
+            raise HallError(phrase("hall.err.closed_correction", where=where), "closed")
         if live.state == "settled":
-            raise HallError(
-                f"{where}: the director settled this board ({said}): ask the director",
-                "conflict",
-            )
+            raise HallError(phrase("hall.err.settled", where=where, said=said), "conflict")
         if correction is None:
             raise HallError(
-                f"{where}: West already reported {said} ({live.state}); a different report "
-                f"is a correction (give its reason)",
+                phrase("hall.err.already", where=where, said=said,
+                       state=state_phrase(live.state)),
                 "conflict",
             )
         if not move_report(session, live.id, live.state, state="replaced", live=None):
             raise _Retry
         session.refresh(live)
     elif closed and correction is None:
-        raise HallError(f"{where}: the round is closed; nothing was reported here", "closed")
+        raise HallError(phrase("hall.err.closed_nothing", where=where), "closed")
     elif correction is None:
         _check_stored(session, m, board, g.room, finish, ns, unfinished, where)
     row = h(
@@ -211,7 +204,7 @@ def _check_stored(
     finish: str | None,
     ns: int | None,
     unfinished: str | None,
-    where: str,
+    where: Phrase,
 ) -> None:
     """A first report of a room whose result came otherwise (a director's ruling, an
     import) must say the same, or be a correction."""
@@ -224,9 +217,7 @@ def _check_stored(
     if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):
         return
     raise HallError(
-        f"{where}: the result stored is {st.describe()}: a different report is a correction "
-        f"(give its reason)",
-        "conflict",
+        phrase("hall.err.stored_differs", where=where, result=st.describe()), "conflict"
     )
 
 
@@ -236,7 +227,7 @@ def _own_report(
     """The report ``report_id`` of the grant's table, room and board, with its event and
     round (``rows``: the token's query brought those already)."""
     if g.role != "confirm":
-        raise HallError("this card reports; North's card confirms", "forbidden")
+        raise HallError(phrase("hall.err.report_card"), "forbidden")
     if rows is not None:
         ev, rnd = rows[0], rows[1]
         row: models.HallReport | None = session.get(models.HallReport, report_id)
@@ -251,11 +242,15 @@ def _own_report(
             raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
         ev, rnd, row = found[0], found[1], found[2]
     if row is None:
-        raise HallError(f"no report {report_id} in round {g.round_no}", "not_found")
+        raise HallError(phrase("hall.err.no_report", id=report_id, round=g.round_no), "not_found")
     if (row.table_no, row.room) != (g.table, g.room):
-        raise HallError(f"report {report_id} is not of table {g.table}, {g.room} room", "forbidden")
+        raise HallError(
+            phrase("hall.err.not_your_report", id=report_id, table=g.table,
+                   room=phrase(f"hall.room.{g.room}")),
+            "forbidden",
+        )
     if row.board != board:
-        raise HallError(f"report {report_id} is of board {row.board}, not board {board}")
+        raise HallError(phrase("hall.err.other_board", id=report_id, board=row.board, asked=board))
     return ev, rnd, row
 
 
@@ -276,14 +271,18 @@ def north_confirm(
             return report_of(row, ev.name, rnd.number)
         if row.state != "reported":
             raise HallError(
-                f"report {report_id} is {row.state}: it cannot be confirmed", "conflict"
+                phrase("hall.err.cannot_confirm", id=report_id, state=state_phrase(row.state)),
+                "conflict",
             )
         moved = move_report(session, row.id, "reported", state="confirmed", confirmed_at=at)
         session.refresh(row)
         if not moved:  # another phone got there first
             if row.state == "confirmed":
                 return report_of(row, ev.name, rnd.number)  # a double tap: confirmed once
-            raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
+            raise HallError(
+                phrase("hall.err.look_again", id=report_id, state=state_phrase(row.state)),
+                "conflict",
+            )
         by = f"table {grant.table} {grant.room} North"
         count_report(session, ev, rnd, row, by, "confirmed West's report")
         return report_of(row, ev.name, rnd.number)
@@ -301,20 +300,26 @@ def north_dispute(
     The same dispute again returns it unchanged."""
     note = (note or "").strip()
     if not note or len(note) > MAX_NOTE:
-        raise HallError(f"a dispute needs a note (at most {MAX_NOTE} characters)")
+        raise HallError(phrase("hall.err.dispute_note", most=MAX_NOTE))
     ready(engine)
     with session_scope(engine) as session:
         ev, rnd, row = _own_report(session, grant, board, report_id)
         if row.state == "disputed" and row.dispute_note == note:
             return report_of(row, ev.name, rnd.number)
         if row.state != "reported":
-            raise HallError(f"report {report_id} is {row.state}: it cannot be disputed", "conflict")
+            raise HallError(
+                phrase("hall.err.cannot_dispute", id=report_id, state=state_phrase(row.state)),
+                "conflict",
+            )
         moved = move_report(session, row.id, "reported", state="disputed", dispute_note=note)
         session.refresh(row)
         if not moved:  # another phone got there first
             if (row.state, row.dispute_note) == ("disputed", note):
                 return report_of(row, ev.name, rnd.number)
-            raise HallError(f"report {report_id} is {row.state} now: look again", "conflict")
+            raise HallError(
+                phrase("hall.err.look_again", id=report_id, state=state_phrase(row.state)),
+                "conflict",
+            )
         return report_of(row, ev.name, rnd.number)
 
 

@@ -21,6 +21,7 @@ from duplicate.db import check_schema
 from duplicate.events.base import EventError, _round_boards
 from duplicate.events.log import checked, log_change
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
+from duplicate.i18n import phrase
 
 #: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
 DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10
@@ -122,10 +123,11 @@ def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
     """Refuse a board the round does not play (not_found), or a round without boards."""
     boards = boards_of(ev, rnd)
     if not boards:
-        raise HallError(f"event {ev.name!r}, round {rnd.number} has no boards assigned")
+        raise HallError(phrase("hall.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
         raise HallError(
-            f"round {rnd.number} plays boards {boards[0]} to {boards[-1]}, not board {board}",
+            phrase("hall.err.not_a_board", round=rnd.number, first=boards[0], last=boards[-1],
+                   board=board),
             "not_found",
         )
 

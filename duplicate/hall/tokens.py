@@ -34,6 +34,7 @@ from duplicate.hall.rows import (
     seating,
     window_over,
 )
+from duplicate.i18n import phrase
 
 #: The longest token accepted for a look-up (ours are 32 characters).
 MAX_TOKEN = 200
@@ -142,16 +143,14 @@ def grant_rows(session: Session, token: str, at: datetime) -> tuple[Grant, Token
     """:func:`grant_for` inside a transaction, with the rows the token's table is made of,
     in one query (a phone's write looks its token up in the transaction that writes)."""
     if not token or len(token) > MAX_TOKEN:
-        raise HallError("unknown table token", "forbidden")
+        raise HallError(phrase("hall.err.unknown_token"), "forbidden")
     digest = token_hash(token)
     row = session.execute(_GRANT, {"digest": digest}).first()
     if row is None or not hmac.compare_digest(row[0].token_hash, digest):
-        raise HallError("unknown table token", "forbidden")
+        raise HallError(phrase("hall.err.unknown_token"), "forbidden")
     tok, rnd, ev, hr, m = row
     if tok.void:
-        raise HallError("this table card was replaced: use the new card", "forbidden")
+        raise HallError(phrase("hall.err.card_replaced"), "forbidden")
     if window_over(hr, at):
-        raise HallError(
-            f"round {rnd.number} is closed and its correction window is over", "closed"
-        )
+        raise HallError(phrase("hall.err.round_over", round=rnd.number), "closed")
     return Grant(ev.name, rnd.number, tok.table_no, tok.room, tok.role), (ev, rnd, m, hr)

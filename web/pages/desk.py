@@ -42,6 +42,7 @@ from duplicate.records import Correction
 from engine.errors import GuandanError
 from web.auth import safe_next
 from web.deps import check_csrf, director_or_none, engine_of
+from web.errors import message_of
 
 router: APIRouter = APIRouter(include_in_schema=False)
 
@@ -174,7 +175,8 @@ def act(
     except DeskInput as exc:
         return redirect(back, (exc.key, exc.values), error=True)
     except (DuplicateError, GuandanError) as exc:
-        return redirect(back, ("desk.flash.refused", {"message": str(exc)}), error=True)
+        message = message_of(request, exc)
+        return redirect(back, ("desk.flash.refused", {"message": message}), error=True)
     return redirect(success(flash) if success is not None else back, flash)
 
 

@@ -27,8 +27,9 @@ from fastapi.responses import RedirectResponse, Response
 from duplicate import hall
 from duplicate.errors import DuplicateError
 from duplicate.gdn import decode
+from duplicate.i18n import phrase
 from web.deps import TableGrant, engine_of
-from web.errors import classify
+from web.errors import classify, message_of
 from web.render import page
 from web.settings import MAX_RECORD
 
@@ -92,7 +93,7 @@ def render_table(
             finish = finish_of(form["first"], form["second"], form.get("third", ""))
             preview = hall.preview_finish(engine, grant.event, finish)
         except DuplicateError as exc:
-            preview_error = str(exc)
+            preview_error = message_of(request, exc)
     done = request.query_params.get("done")
     template = "table_west.html" if grant.role == "report" else "table_north.html"
     response = page(
@@ -141,7 +142,7 @@ def _refused(
     status, _ = classify(exc)
     if status in (403, 404):
         raise exc
-    return render_table(request, token, grant, board=board, form=form, error=str(exc),
+    return render_table(request, token, grant, board=board, form=form, error=message_of(request, exc),
                         status=status)
 
 
@@ -182,8 +183,7 @@ async def post_report(
         else:
             finish, why = finish_of(first, second, third), None
             if not finish:
-                raise hall.HallError("enter the finishing order (1st, 2nd, 3rd) or mark the "
-                                     "board unfinished", kind="invalid")
+                raise hall.HallError(phrase("hall.err.enter_order"), kind="invalid")
         _, created = hall.west_report(
             engine_of(request), grant, board, finish=finish, unfinished=why, record=text,
             correction=correction.strip() or None,
@@ -200,7 +200,9 @@ def _board_of(request: Request, grant: hall.Grant, report_id: int) -> hall.Board
         if status.report is not None and status.report.id == report_id:
             return status
     raise hall.HallError(
-        f"no report {report_id} at table {grant.table}, {grant.room} room", kind="not_found"
+        phrase("hall.err.no_report_here", id=report_id, table=grant.table,
+               room=phrase(f"hall.room.{grant.room}")),
+        kind="not_found",
     )
 
 
