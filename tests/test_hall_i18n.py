@@ -106,6 +106,30 @@ def test_a_table_is_told_in_chinese_what_is_wrong(migrated_engine: Engine, cards
     assert all(CJK.search(t) for t in zh) and not any(CJK.search(str(t)) for t in told)
 
 
+def test_the_directors_refusals_in_both_languages(migrated_engine: Engine, cards: Cards) -> None:
+    e = migrated_engine
+    west = hall.grant_for(e, cards[(1, "open")].report_token, now=minutes(20))
+    hall.west_report(e, west, 1, finish="N S", now=minutes(20))
+    told: list[HallError] = []
+    for call in (
+        lambda: hall.start_round(e, EVENT, 1, "director"),  # started already
+        lambda: hall.close_round(e, EVENT, 1, "director", now=minutes(50)),  # North waits
+        lambda: hall.publish_round(e, EVENT, 1, "director"),  # not closed
+        lambda: hall.record_ruling(e, EVENT, 1, 2, "late", "conceded", "director", "late"),
+    ):
+        with pytest.raises(HallError) as exc:
+            call()
+        told.append(exc.value)
+    assert [t.kind for t in told] == ["conflict", "invalid", "invalid", "invalid"]
+    assert str(told[1]) == ("cannot close: round 1, table 1, board 1, open room: West's report "
+                            "waits for North's confirmation")
+    zh = [t.text("zh") for t in told]
+    assert "第1轮已经开始计时" in zh[0]
+    assert zh[1] == "不能结束本轮：第1轮第1桌开室第1副：西家的报告在等北家确认"
+    assert "请先结束本轮" in zh[2]
+    assert zh[3] == "判负一副牌的裁定须写明是哪一队"
+
+
 @pytest.fixture
 def web_hall(migrated_url: str) -> Iterator[Hall]:
     yield from open_hall(migrated_url)

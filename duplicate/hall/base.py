@@ -59,6 +59,11 @@ def where_phrase(round_no: int, table: int, board: int, room: str) -> Phrase:
     )
 
 
+def no_team(event: str, team: str) -> Phrase:
+    """The refusal of a team the event does not have."""
+    return phrase("hall.err.no_team", event=repr(event), team=repr(team))
+
+
 def state_phrase(state: str) -> Phrase | str:
     """A report's state in words."""
     return phrase(f"hall.state.{state}") if state in REPORT_STATES else state

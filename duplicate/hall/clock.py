@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from duplicate import models
 from duplicate.db import session_scope
-from duplicate.hall.base import Arrival, Clock, HallError, utc, utc_or_none
+from duplicate.hall.base import Arrival, Clock, HallError, no_team, utc, utc_or_none
 from duplicate.hall.rows import (
     boards_of,
     event_row,
@@ -43,6 +43,7 @@ from duplicate.hall.rows import (
     round_row,
     who,
 )
+from duplicate.i18n import Phrase, phrase
 
 #: Minutes late after which a team concedes the first board, then forfeits the round.
 CONCEDE_AFTER, FORFEIT_AFTER = 5.0, 10.0
@@ -68,20 +69,18 @@ def start_round(
         ("correction_minutes", correction_minutes, 0),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 24 * 60:
-            raise HallError(f"{what} must be a whole number from {low} to 1440, not {value!r}")
+            raise HallError(phrase("hall.err.minutes", what=what, low=low, value=repr(value)))
     if warning_minutes > minutes:
-        raise HallError(
-            f"the warning ({warning_minutes} min) is longer than the round ({minutes} min)"
-        )
+        raise HallError(phrase("hall.err.warning_longer", warning=warning_minutes, minutes=minutes))
     ready(engine)
     try:
         with session_scope(engine) as session:
             ev = event_row(session, event)
             rnd = round_row(session, ev, round_no)
             if not boards_of(ev, rnd):
-                raise HallError(f"event {event!r}, round {round_no} has no boards assigned")
+                raise HallError(phrase("hall.err.no_boards", event=repr(event), round=round_no))
             if hall_round(session, rnd) is not None:
-                raise HallError(f"round {round_no} of {event!r} was started already", "conflict")
+                raise HallError(_started(event, round_no), "conflict")
             hr = models.HallRound(
                 round_id=rnd.id,
                 started_at=at,
@@ -97,7 +96,11 @@ def start_round(
             log(session, "hall start", by, "round started", detail, ev.name)
             return make_clock(ev.name, round_no, hr, at)
     except IntegrityError:  # another desk started it at the same moment
-        raise HallError(f"round {round_no} of {event!r} was started already", "conflict") from None
+        raise HallError(_started(event, round_no), "conflict") from None
+
+
+def _started(event: str, round_no: int) -> Phrase:
+    return phrase("hall.err.started", event=repr(event), round=round_no)
 
 
 def round_clock(engine: Engine, event: str, round_no: int, now: datetime | None = None) -> Clock:
@@ -160,10 +163,11 @@ def check_in(
                     )
                 )
                 if t is None:
-                    raise HallError(f"event {event!r} has no team {team!r}", "not_found")
+                    raise HallError(no_team(event, team), "not_found")
                 table = dict(_teams(session, rnd))
                 if t.id not in table:
-                    raise HallError(f"team {team!r} does not play round {round_no}")
+                    raise HallError(phrase("hall.err.team_not_in_round", team=repr(team),
+                                           round=round_no))
                 row = session.scalar(
                     select(models.HallCheckin).where(
                         models.HallCheckin.round_id == rnd.id, models.HallCheckin.team_id == t.id

@@ -34,7 +34,9 @@ from duplicate.hall.base import (
     Clock,
     HallError,
     Report,
+    state_phrase,
     utc,
+    where_phrase,
 )
 from duplicate.hall.checks import parse_finish
 from duplicate.hall.rows import (
@@ -56,6 +58,7 @@ from duplicate.hall.status import room_statuses
 from duplicate.hall.views import (
     RoomStatus,
 )
+from duplicate.i18n import phrase
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 
@@ -101,9 +104,9 @@ def settle_dispute(
     unfinished board (exactly one): the store gets it as a ruling; the report is settled."""
     by, reason = who(by, reason, "settling a dispute")
     if sum(v is not None for v in (finish, ns_result, unfinished)) != 1:
-        raise HallError("settle with exactly one of: a finishing order, an N–S result, unfinished")
+        raise HallError(phrase("hall.err.settle_one"))
     if unfinished is not None and not unfinished.strip():
-        raise HallError("an unfinished board needs its reason")
+        raise HallError(phrase("hall.err.unfinished_needs_reason"))
     at = utc(None)
     ready(engine)
     with session_scope(engine) as session:
@@ -111,9 +114,14 @@ def settle_dispute(
         row = session.get(models.HallReport, report_id)
         rnd = session.get(models.EventRound, row.round_id) if row is not None else None
         if row is None or rnd is None or rnd.event_id != ev.id:
-            raise HallError(f"event {event!r} has no report {report_id}", "not_found")
+            raise HallError(
+                phrase("hall.err.event_no_report", event=repr(event), id=report_id), "not_found"
+            )
         if row.state != "disputed":
-            raise HallError(f"report {report_id} is {row.state}, not disputed", "conflict")
+            raise HallError(
+                phrase("hall.err.not_disputed", id=report_id, state=state_phrase(row.state)),
+                "conflict",
+            )
         rules = _rules(ev)
         where = f"round {rnd.number}, table {row.table_no}, board {row.board}, {row.room} room"
         if finish is not None:
@@ -133,7 +141,7 @@ def settle_dispute(
         store.apply_change(session, result_id, "ruling", new, author, where, old)
         if not move_report(session, row.id, "disputed", state="settled", settled_by=by,
                            settled_at=at, settled_reason=reason):
-            raise HallError(f"report {report_id} changed meanwhile: look again", "conflict")
+            raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
         said = "unfinished" if ns_result is None else f"N–S {ns_result:+d}"
         log(session, "hall settle", by, reason, f"{where}: dispute settled, {said}", ev.name)
@@ -154,7 +162,7 @@ def close_round(
         rnd = round_row(session, ev, round_no)
         hr = hall_round(session, rnd, lock=True)
         if hr is None:
-            raise HallError(f"round {round_no} of {event!r} was not started")
+            raise HallError(phrase("hall.err.not_started", event=repr(event), round=round_no))
         if hr.closed_at is not None:
             return make_clock(ev.name, round_no, hr, at)
         h = models.HallReport
@@ -165,17 +173,15 @@ def close_round(
             .limit(1)
         )
         if waiting is not None:
-            what = (
-                "North's confirmation" if waiting.state == "reported" else "the director (disputed)"
-            )
-            raise HallError(
-                f"cannot close: round {round_no}, table {waiting.table_no}, board "
-                f"{waiting.board}, {waiting.room} room: West's report waits for {what}"
-            )
+            where = where_phrase(round_no, waiting.table_no, waiting.board, waiting.room)
+            key = "north" if waiting.state == "reported" else "director"
+            raise HallError(phrase(f"hall.err.close_waits_{key}", where=where))
         _, missing = _round_scores(session, ev, _load_field(session, ev), rnd, strict=False)
         if missing:
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise HallError(f"cannot close: no result for {missing[0]}{more}")
+            raise HallError(
+                phrase("hall.err.close_missing", first=missing[0], more=len(missing) - 1)
+                if len(missing) > 1 else phrase("hall.err.close_missing_one", first=missing[0])
+            )
         _round_scores(session, ev, _load_field(session, ev), rnd, strict=True)
         rnd.scored_at = at
         hr.closed_at = at
@@ -196,7 +202,7 @@ def publish_round(
         rnd = round_row(session, ev, round_no)
         hr = hall_round(session, rnd, lock=True)
         if hr is None or hr.closed_at is None:
-            raise HallError(f"round {round_no} of {event!r} is not closed: close it first")
+            raise HallError(phrase("hall.err.not_closed", event=repr(event), round=round_no))
         if hr.published_at is None:
             hr.published_at = at
             session.flush()

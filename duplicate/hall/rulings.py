@@ -24,6 +24,7 @@ from duplicate.hall.base import (
     CATEGORIES,
     EFFECTS,
     HallError,
+    no_team,
     utc,
 )
 from duplicate.hall.rows import (
@@ -41,6 +42,7 @@ from duplicate.hall.rows import (
 from duplicate.hall.views import (
     Ruling,
 )
+from duplicate.i18n import phrase
 from duplicate.scoring import check_result
 
 
@@ -73,9 +75,9 @@ def record_ruling(
     if effect not in EFFECTS:
         raise HallError(f"a ruling's effect is one of {', '.join(EFFECTS)}, not {effect!r}")
     if effect in ("conceded", "forfeit") and not team:
-        raise HallError(f"a {effect} ruling names the team")
+        raise HallError(phrase(f"hall.err.ruling_team_{effect}"))
     if effect == "assigned" and (board is None or room is None or ns_result is None):
-        raise HallError("an assigned result needs the board, the room and the N–S result")
+        raise HallError(phrase("hall.err.assigned_needs"))
     if room is not None:
         check_room(room)
     at = utc(None)
@@ -92,16 +94,20 @@ def record_ruling(
                 )
             )
             if t is None:
-                raise HallError(f"event {event!r} has no team {team!r}", "not_found")
+                raise HallError(no_team(event, team), "not_found")
             if t.id not in (m.team_x_id, m.team_y_id):
-                raise HallError(f"team {team!r} does not play at table {table} in round {round_no}")
+                raise HallError(phrase("hall.err.team_not_at_table", team=repr(team), table=table,
+                                       round=round_no))
             team_id = t.id
         if effect == "conceded" and board is None:
             boards = boards_of(ev, rnd)
             board = boards[0] if boards else None
         if board is not None:
             check_board(ev, rnd, board)
-        where = f"round {round_no}, table {table}" + (f", board {board}" if board else "")
+        where = (
+            phrase("hall.err.where_table_board", round=round_no, table=table, board=board)
+            if board else phrase("hall.err.where_table", round=round_no, table=table)
+        )
         h = models.HallRuling
         if effect in ("conceded", "forfeit"):
             same = session.scalar(
@@ -111,7 +117,10 @@ def record_ruling(
                 )
             )  # fmt: skip
             if same is not None:
-                raise HallError(f"{where}: {team} already {effect} (ruling {same})", "conflict")
+                raise HallError(
+                    phrase(f"hall.err.already_{effect}", where=where, team=team, id=same),
+                    "conflict",
+                )
         if effect == "assigned":
             assert board is not None and room is not None and ns_result is not None
             rules = _rules(ev)
@@ -123,7 +132,7 @@ def record_ruling(
             keep = (old.record_id, old.record_hash) if old is not None else (None, None)
             new = store.State("played", ns_result, store.RULING_NOTE, keep[0], keep[1])
             author = store.Author(by, f"{category}: {reason}", correction=True)
-            store.apply_change(session, result_id, "ruling", new, author, where, old)
+            store.apply_change(session, result_id, "ruling", new, author, str(where), old)
         row = h(
             round_id=rnd.id, table_no=table, category=category, effect=effect, team_id=team_id,
             board=board, room=room, ns_result=ns_result if effect == "assigned" else None,

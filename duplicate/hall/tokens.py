@@ -50,19 +50,17 @@ def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[Tab
     the two plaintext tokens); the round's earlier tokens become void. Refused (invalid)
     when the round has no boards assigned, or its correction window is over."""
     if not by or not by.strip():
-        raise HallError("issuing table cards needs who does it")
+        raise HallError(phrase("hall.err.cards_who"))
     now = utc(None)
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
         if not boards_of(ev, rnd):
-            raise HallError(f"event {event!r}, round {round_no} has no boards assigned")
+            raise HallError(phrase("hall.err.no_boards", event=repr(event), round=round_no))
         hr = hall_round(session, rnd)
         if window_over(hr, now):
-            raise HallError(
-                f"event {event!r}, round {round_no} is over: its correction window ended"
-            )
+            raise HallError(phrase("hall.err.cards_over", event=repr(event), round=round_no))
         session.execute(
             update(models.HallToken)
             .where(models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False))
