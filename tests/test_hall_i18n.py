@@ -160,3 +160,14 @@ def test_the_phone_page_shows_the_refusal_in_its_language(web_hall: Hall) -> Non
     assert "a finishing order that is not a double down names three seats" in r.text
     r = h.client.post(f"/t/{token}/report?lang=zh", data={"board": "1"})
     assert "请填写名次顺序" in r.text
+
+
+def test_a_play_record_too_big_is_refused_in_the_pages_language(web_hall: Hall) -> None:
+    h = web_hall
+    token = h.token(1, "open", "report")
+    form = {"board": "1", "first": "N", "second": "S"}
+    big = {"record": ("deal.gdn", b"x" * (256 * 1024 + 1), "text/plain")}
+    r = h.client.post(f"/t/{token}/report?lang=zh", data=form, files=big)
+    assert r.status_code == 413 and "牌谱文件超过 256 KiB" in r.text
+    r = h.client.post(f"/t/{token}/report?lang=en", data=form, files=big)
+    assert r.status_code == 413 and "the play record is over 256 KiB" in r.text

@@ -30,7 +30,7 @@ from duplicate.gdn import decode
 from duplicate.i18n import phrase
 from web.deps import TableGrant, engine_of
 from web.errors import classify, message_of
-from web.render import page
+from web.render import language_of, page
 from web.settings import MAX_RECORD
 
 router = APIRouter(include_in_schema=False)
@@ -146,13 +146,14 @@ def _refused(
                         status=status)
 
 
-async def _record_text(record: UploadFile | None) -> str | None:
+async def _record_text(request: Request, record: UploadFile | None) -> str | None:
     """The uploaded play record's text (``None`` without one); 413 over the limit."""
     if record is None or not record.filename:
         return None
     data = await record.read(MAX_RECORD + 1)
     if len(data) > MAX_RECORD:
-        raise HTTPException(413, f"the play record is over {MAX_RECORD // 1024} KiB")
+        too_big = phrase("hall.err.record_too_big", kib=MAX_RECORD // 1024)
+        raise HTTPException(413, too_big.text(language_of(request)))
     if not data.strip():
         return None
     return decode(data, file=record.filename)
@@ -176,7 +177,7 @@ async def post_report(
     form = {"first": first[:2], "second": second[:2], "third": third[:2],
             "unfinished": unfinished[:3], "reason": reason[:200], "correction": correction[:500]}
     try:
-        text = await _record_text(record)
+        text = await _record_text(request, record)
         if unfinished:
             finish = None
             why: str | None = reason.strip() or "time"
