@@ -4,7 +4,9 @@ play a duplicate match against the arena in this process.
 Prints deals per second (server and clients included, wall clock), messages per second
 (every frame the server sent or received), and per deal the server's CPU time beside the
 engine's share of it (legal plays for ``actionList`` and applying the plays) — the rest is
-the arena's own cost: JSON, WebSocket frames, asyncio.
+the arena's own cost: JSON, WebSocket frames, asyncio. Then the server's work without
+sockets, and the transport alone: the same ping-pong with prebuilt messages and clients
+that answer at once (the ceiling on deals per second when neither side thinks).
 
     python bench/bench_arena.py --boards 50
 """
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arena.connection import tune_gc  # noqa: E402
 from arena.duplicate_match import play_duplicate_match  # noqa: E402
 from arena.server import ArenaServer, Limits, Table  # noqa: E402
+from arena.wsclient import WSClient  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 
@@ -149,7 +152,51 @@ async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
           f"{2 * deals / (cpu + client_cpu):.1f} deals/s")
 
 
+def echo_client(url: str) -> None:
+    """A client that answers every ``act`` with index 0 at once, reading nothing else (the
+    transport's floor: what remains of a deal when no side thinks)."""
+    conn = WSClient(url)
+    conn.open(10)
+    for data in conn.messages():
+        if data.startswith(b'{"type":"act"'):
+            conn.send_text('{"actIndex": 0}')
+
+
+async def transport_floor(actions: int, act_size: int = 1700) -> None:
+    """The arena's ping-pong without game work: four :func:`echo_client` processes, a
+    prebuilt ``act`` of about the average size and one ``notify play`` an action."""
+    async with ArenaServer(port=0) as srv:
+        procs = []
+        for i in range(4):
+            procs.append(await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--echo-client", f"{srv.url}client{i + 1}",
+                cwd=os.getcwd(),
+            ))
+            if i < 3:
+                await srv.wait_for_clients(i + 1, 60)
+        table = await srv.next_table(60)
+        act = ('{"type":"act","stage":"play","pad":"' + "x" * act_size
+               + '","actionList":[["PASS","PASS","PASS"]],"indexRange":0}')
+        notice = ('{"type":"notify","stage":"play","curPos":0,"curAction":["PASS","PASS","PASS"],'
+                  '"greaterPos":1,"greaterAction":["Single","2",["S2"]]}')
+        cpu, t0 = time.process_time(), time.perf_counter()
+        for i in range(actions):
+            await table.ask(i % 4, act, 15.0, 0)
+            await table.tell_all(notice)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu
+        await table.close()
+        for p in procs:
+            await p.wait()
+    per = wall / actions
+    print(f"transport alone (prebuilt acts of {act_size} bytes, clients answering at once): "
+          f"{per * 1e6:.0f} µs an action, server CPU {cpu / actions * 1e6:.0f} µs; "
+          f"{1 / (per * 89):.0f} deals/s at 89 actions a deal")
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--echo-client":
+        echo_client(sys.argv[2])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=50)
     ap.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
@@ -160,6 +207,7 @@ def main() -> None:
     asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
     boards = list(generate_boards(simulation_key(b"\x42"), args.boards, LevelSchedule.parse("cycle")))
     asyncio.run(server_work(boards))
+    asyncio.run(transport_floor(89 * args.boards))
 
 
 if __name__ == "__main__":
