@@ -12,6 +12,7 @@ from analysis.annotate import Annotation, annotate, combo_text
 from analysis.estimate import Evaluation
 from analysis.messages import message
 from analysis.rooms import RoomsAnalysis
+from commands.common import error_text
 from engine.cards import rank_name
 from engine.errors import GuandanError
 from engine.ruleset import Ruleset
@@ -152,7 +153,7 @@ def analyse_command(
                 spec = "divergence" if divergence is not None else "last:3"
             out.append(annotate(rec, spec, rules, budget, divergence=divergence, with_par=par))
     except (GuandanError, DuplicateError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     if as_json:
         click.echo(json.dumps([a.to_dict() for a in out], ensure_ascii=False, indent=2))
         return
@@ -176,7 +177,7 @@ def analyse_comparisons(
         groups = group_boards(loads(Path(file).read_bytes(), file=file), board)
         results = [analyse_rooms(g, rules, budget) for g in groups]
     except (GuandanError, DuplicateError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"cannot read {file!r}: {exc.strerror}") from exc
     lines: list[str] = []

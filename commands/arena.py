@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 import click
 
+from commands.common import error_text
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -29,7 +31,7 @@ def _errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except (DuplicateError, GuandanError, ConnectionError) as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(error_text(exc)) from exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from exc

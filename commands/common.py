@@ -176,7 +176,7 @@ def db_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except (DuplicateError, GuandanError) as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(error_text(exc)) from exc
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
         except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
@@ -185,6 +185,13 @@ def db_errors(func: F) -> F:
             raise click.ClickException(f"the database failed: {error_reason(exc)}") from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def error_text(exc: BaseException) -> str:
+    """A library error for the command line: its message, then how to do it right here
+    (``DuplicateError.cli_hint``) when it says."""
+    hint = getattr(exc, "cli_hint", None)
+    return f"{exc}: {hint}" if hint else str(exc)
 
 
 def os_error_text(exc: OSError) -> str:

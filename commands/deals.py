@@ -13,6 +13,7 @@ from commands.common import (
     db_option,
     db_progress,
     emit_rows,
+    error_text,
     force_option,
     json_text,
     open_database,
@@ -328,7 +329,7 @@ def deals_export_command(
         try:
             data = render_pdf(board_set, event, lang)
         except DuplicateError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(error_text(exc)) from exc
         try:
             Path(str(output)).write_bytes(data)
         except OSError as exc:

@@ -12,6 +12,7 @@ from commands.common import (
     cli_lang,
     db_errors,
     emit_rows,
+    error_text,
     output_options,
     parse_variants,
     write_output,
@@ -170,7 +171,7 @@ def pairs_command(
             files, method, rules, unfinished=UnfinishedRule(unfinished), tables=tables
         )
     except (GuandanError, DuplicateError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     if html_file is not None:
         from duplicate.i18n import gettext
         from duplicate.review.pairs_page import render_pairs

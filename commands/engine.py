@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from commands.common import F, emit_rows, output_options
+from commands.common import F, emit_rows, error_text, output_options
 
 
 def _rules_options(func: F) -> F:
@@ -118,7 +118,7 @@ def read_command(
         )
         shown = [KIND_TOKENS[parse_kind(t)] for t in tokens]
     except GuandanError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     rows = [_combo_row(c, lv, shown) for c in found]
     if fmt == "table" and not rows:
         click.echo(f"{' '.join(shown)}: no combination at level {level.upper()}")
@@ -174,7 +174,7 @@ def plays_command(
             else legal_readings(held, lv, to_beat, rules)
         )
     except GuandanError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     rows = [_combo_row(c, lv) for c in found]
     _echo_plays(rows, fmt)
     if fmt == "table":

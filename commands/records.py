@@ -18,6 +18,7 @@ from commands.common import (
     db_option,
     db_progress,
     emit_rows,
+    error_text,
     first_failure,
     force_option,
     open_database,
@@ -286,7 +287,7 @@ def simulate_command(
                 if tick is not None:
                     tick(1)
     except (GuandanError, DuplicateError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     records = [r for o in outcomes for r in (o.open, o.closed)]
     if output is not None:
         write_output(dumps(records), output, force)
@@ -393,7 +394,7 @@ def compare_command(
             except ReportError as exc:  # the --html folder cannot be made or written
                 raise click.ClickException(f"--html: {exc}") from exc
     except (GuandanError, DuplicateError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(error_text(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written
         raise click.ClickException(f"--html: {os_error_text(exc)}") from exc
     if analyse:

@@ -187,8 +187,8 @@ def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = N
                 # would let a second set through under the same published commitment
                 raise BoardExistsError(
                     f"the seed file (commitment {info.commitment[:16]}…) already made set "
-                    f"{made!r}: one seed makes one set (use that set, or create a new seed "
-                    f"with 'guandan deals seed')"
+                    f"{made!r}: one seed makes one set (use that set, or create a new seed)",
+                    cli_hint="a new seed: 'guandan deals seed'",
                 )
             row = models.BoardSet(
                 name=info.name,

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 
 class DuplicateError(Exception):
-    """Base of every error the ``duplicate`` package raises for bad input or a refused action."""
+    """Base of every error the ``duplicate`` package raises for bad input or a refused action.
+
+    The message says what is wrong and what would be right in words any caller can use;
+    ``cli_hint`` (optional) is how to do it at the command line (``--by NAME --reason
+    TEXT``, ``guandan event create``): the command line adds it after the message, the web
+    service and the library's other callers leave it out."""
+
+    def __init__(self, *args: object, cli_hint: str | None = None) -> None:
+        super().__init__(*args)
+        self.cli_hint = cli_hint
 
 
 class DatabaseUrlError(DuplicateError):

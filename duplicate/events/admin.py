@@ -297,8 +297,9 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
         )
         if recorded:
             raise EventError(
-                f"set {bset.name!r} has {recorded} stored deal records of its boards "
-                f"('guandan import --set'): only an unused set can be deleted"
+                f"set {bset.name!r} has {recorded} stored deal records of its boards: only "
+                f"an unused set can be deleted",
+                cli_hint="they were imported with 'guandan import --set'",
             )
         log_change(
             session, "delete set", change, f"set {bset.name!r}: {bset.board_count} boards",

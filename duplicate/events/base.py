@@ -197,7 +197,7 @@ def _rules(row: models.Event) -> Ruleset:
 def _event_row(session: Session, name: str) -> models.Event:
     row = session.scalar(select(models.Event).where(models.Event.name == name))
     if row is None:
-        raise EventError(f"no event named {name!r}: create it with 'guandan event create'")
+        raise EventError(f"no event named {name!r}", cli_hint="create it with 'guandan event create'")
     return row
 
 
@@ -257,8 +257,8 @@ def _round_board_set(
     rebuilding a board from its hands is the costly part)."""
     if rnd.board_set_id is None or rnd.first_board is None:
         raise EventError(
-            f"event {ev.name!r}, round {rnd.number} has no boards: run 'guandan event "
-            f"assign-boards'"
+            f"event {ev.name!r}, round {rnd.number} has no boards assigned",
+            cli_hint="run 'guandan event assign-boards'",
         )
     numbers = _round_boards(ev, rnd)
     if only is not None:

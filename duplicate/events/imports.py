@@ -226,7 +226,7 @@ class _Importer:
         tag_round = rec.tags.get("Round")
         if round_no is None:
             if tag_round is None or not tag_round.strip().isdigit():
-                raise EventError(f"{where}: the record has no Round tag (or give --round)")
+                raise EventError(f"{where}: the record has no Round tag", cli_hint="or give --round")
             round_no = int(tag_round)
         elif tag_round is not None and tag_round.strip() != str(round_no):
             raise EventError(f"{where}: Round tag {tag_round!r} is not round {round_no}")
@@ -312,7 +312,8 @@ class _Importer:
             raise EventError(
                 f"{where}: table {slot.key.table} already has {_describe(old)} for this "
                 f"board and room, this record says {_describe(new)}: a different record is a "
-                f"correction (--correction --reason --by)"
+                f"correction (who and why)",
+                cli_hint="--correction --reason TEXT --by NAME",
             )
         if old.record_hash == rec.digest and old.record_id is not None:
             rec_id = old.record_id  # a correction back to the stored record

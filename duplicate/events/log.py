@@ -39,9 +39,10 @@ def checked(by: str | None, reason: str | None, what: str) -> Change:
     who = nfc(by) if by else ""
     why = nfc(reason) if reason else ""
     if not who or not why:
-        raise EventError(f"{what} needs who and why (--by NAME --reason TEXT)")
+        raise EventError(f"{what} needs who and why", cli_hint="--by NAME --reason TEXT")
     if len(who) > MAX_BY:
-        raise EventError(f"{what}: --by is {len(who)} characters, at most {MAX_BY}")
+        raise EventError(f"{what}: who did it is {len(who)} characters, at most {MAX_BY}",
+                         cli_hint="--by NAME")
     return Change(who, why)
 
 

@@ -144,7 +144,8 @@ def record_unfinished(
             if old is not None and correction is None:
                 raise EventError(
                     f"round {round_no}, table {table}, board {board}, {room} room already has "
-                    f"{_describe(old)}: changing it is a correction (--by, --reason)"
+                    f"{_describe(old)}: changing it is a correction (who and why)",
+                    cli_hint="--by NAME --reason TEXT",
                 )
             author = _author(correction, f"unfinished: {reason.strip()}", by)
             store.apply_change(session, row, "unfinished", new, author, "", old)

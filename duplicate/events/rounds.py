@@ -232,14 +232,15 @@ def assign_boards(
             raise EventError(
                 f"event {event!r} already has its board set {name!r}, generated from another "
                 f"seed file (commitment {stored[:16]}…, this file's {seed.commitment[:16]}…): "
-                f"give that seed file again, or a stored set with --set"
+                f"give that seed file again, or a stored set",
+                cli_hint="a stored set is given with --set",
             )
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         rnd = _round_row(session, ev, round_no)
         bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == name))
         if bset is None:
-            raise EventError(f"no board set named {name!r}: generate it with 'guandan deals'")
+            raise EventError(f"no board set named {name!r}", cli_hint="generate it with 'guandan deals'")
         bpr = ev.boards_per_round
         if first is None:
             first = (round_no - 1) * bpr + 1 if bset.board_count >= round_no * bpr else 1
@@ -256,7 +257,8 @@ def assign_boards(
         if conflicts and change is None:
             raise EventError(
                 f"event {event!r}, round {round_no}: {conflicts[0]}; playing boards again "
-                f"needs --reuse with --by and --reason"
+                f"needs who and why (a reuse)",
+                cli_hint="--reuse with --by NAME and --reason TEXT",
             )
         if conflicts and change is not None:
             log_change(

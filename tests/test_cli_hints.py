@@ -1,0 +1,71 @@
+"""The library's refusals speak to any caller; how to do it at the command line (a flag, a
+command) is their ``cli_hint``, which the command line adds and the web service leaves out
+(a director at the desk has no ``--by``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+from test_web_api import BEARER, Hall, open_hall, refused
+
+from cli import main
+from commands.common import error_text
+from duplicate import events
+from duplicate.errors import DuplicateError
+from duplicate.events import EventError
+
+ROOT = Path(__file__).resolve().parent.parent
+#: what belongs to the command line: a long flag, or a command to type
+CLI_WORDS = re.compile(r"(?<![\w-])--[a-z]|'guandan ")
+
+
+def test_no_library_message_names_a_flag_or_a_command() -> None:
+    """Every refusal written in the library keeps its command-line advice in ``cli_hint``,
+    out of the message; but ``db.py`` (a database is upgraded with ``guandan db upgrade``
+    whoever uses it, the service's operator too) and ``demo.py`` (the command line's demo)."""
+    offenders = []
+    for path in sorted((ROOT / "duplicate").rglob("*.py")):
+        if path.name in ("db.py", "demo.py"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"raise \w*Error\((.*?)\n\s*\)", text, re.S):
+            call = m.group(1).split("cli_hint=")[0]
+            if CLI_WORDS.search(call):
+                offenders.append(f"{path.relative_to(ROOT)}: {call.strip()[:80]}")
+    assert offenders == []
+
+
+def test_the_hint_is_for_the_command_line_only(migrated_engine: Engine) -> None:
+    with pytest.raises(EventError) as exc:
+        events.get_event(migrated_engine, "Nope")
+    assert str(exc.value) == "no event named 'Nope'"
+    assert exc.value.cli_hint == "create it with 'guandan event create'"
+    assert error_text(exc.value) == "no event named 'Nope': create it with 'guandan event create'"
+    assert error_text(DuplicateError("plain")) == "plain"
+    events.create_event(migrated_engine, "Cup", seed="ab")
+    with pytest.raises(EventError) as exc:
+        events.release_board(migrated_engine, "Cup", 1, 1, by="", reason="")
+    assert not CLI_WORDS.search(str(exc.value)) and "--by" in (exc.value.cli_hint or "")
+
+
+def test_the_command_line_shows_the_hint(migrated_engine: Engine) -> None:
+    url = migrated_engine.url.render_as_string(hide_password=False)
+    result = CliRunner().invoke(main, ["event", "--db", url, "standings", "Nope"])
+    assert result.exit_code == 1
+    assert result.output == "Error: no event named 'Nope': create it with 'guandan event create'\n"
+
+
+@pytest.fixture
+def web_hall(migrated_url: str) -> Iterator[Hall]:
+    yield from open_hall(migrated_url)
+
+
+def test_the_service_leaves_the_hint_out(web_hall: Hall) -> None:
+    r = web_hall.client.get("/api/events/Nope/rounds/1/export", headers=BEARER)
+    body = refused(r, 404)
+    assert body["message"] == "no event named 'Nope'"
