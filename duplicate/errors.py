@@ -7,18 +7,28 @@ the package add their own subclasses here (keep this file small and additive).
 
 from __future__ import annotations
 
+from duplicate.i18n import Phrase
+
 
 class DuplicateError(Exception):
     """Base of every error the ``duplicate`` package raises for bad input or a refused action.
 
-    The message says what is wrong and what would be right in words any caller can use;
-    ``cli_hint`` (optional) is how to do it at the command line (``--by NAME --reason
-    TEXT``, ``guandan event create``): the command line adds it after the message, the web
-    service and the library's other callers leave it out."""
+    The message says what is wrong and what would be right in words any caller can use:
+    English text, or a catalogue :class:`~duplicate.i18n.Phrase` (the refusals a table's
+    phone or the director's desk may show), English as ``str()`` and in the asker's
+    language as :meth:`text`. ``cli_hint`` (optional) is how to do it at the command line
+    (``--by NAME --reason TEXT``, ``guandan event create``): the command line adds it after
+    the message, the web service and the library's other callers leave it out."""
 
     def __init__(self, *args: object, cli_hint: str | None = None) -> None:
-        super().__init__(*args)
+        first = args[0] if args else None
+        self.phrase = first if isinstance(first, Phrase) else None
+        super().__init__(*((str(first), *args[1:]) if self.phrase is not None else args))
         self.cli_hint = cli_hint
+
+    def text(self, lang: str | None) -> str:
+        """The message in ``lang`` (English when it is not from the catalogue)."""
+        return self.phrase.text(lang) if self.phrase is not None else str(self)
 
 
 class DatabaseUrlError(DuplicateError):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from duplicate import models, store
 from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
+from duplicate.i18n import phrase
 from duplicate.records import load_rules
 from duplicate.scoring import (
     UnfinishedRule,
@@ -208,7 +209,7 @@ def _round_row(session: Session, ev: models.Event, number: int) -> models.EventR
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no round {number}: pair it first")
+        raise EventError(phrase("events.err.no_round", event=repr(ev.name), number=number))
     return row
 
 

@@ -30,7 +30,7 @@ from duplicate.events.base import (
     _rules,
     _scale,
 )
-from duplicate.i18n import LANGUAGES
+from duplicate.i18n import LANGUAGES, phrase
 from duplicate.pairing import (
     MatchSeating,
     seat_match,
@@ -175,40 +175,40 @@ def _add_team(
 ) -> TeamInfo:
     name = _nfc(name)  # names in Unicode normal form C: an NFD spelling is the same name
     names = [_nfc(p) for p in players]
-    where = f"event {ev.name!r}, team {name!r}"
+    where = phrase("events.err.where_team", event=repr(ev.name), team=repr(name))
     if not name:
-        raise EventError(f"event {ev.name!r}: a team needs a name")
+        raise EventError(phrase("events.err.team_name", event=repr(ev.name)))
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise EventError(f"{where}: a team has 4 to 6 players, not {len(names)}")
+        raise EventError(phrase("events.err.team_size", where=where, count=len(names)))
     if any(not p for p in names):
-        raise EventError(f"{where}: a player name is empty")
+        raise EventError(phrase("events.err.player_empty", where=where))
     if len(set(names)) != len(names):
-        raise EventError(f"{where}: a player is listed twice")
+        raise EventError(phrase("events.err.player_twice", where=where))
     if session.scalar(
         select(models.EventRound.id).where(models.EventRound.event_id == ev.id).limit(1)
     ):
-        raise EventError(f"{where}: rounds are already paired, the field is closed")
+        raise EventError(phrase("events.err.field_closed", where=where))
     if session.scalar(
         select(models.EventTeam.id).where(
             models.EventTeam.event_id == ev.id, models.EventTeam.name == name
         )
     ):
-        raise EventError(f"{where}: a team of that name is already entered")
+        raise EventError(phrase("events.err.team_taken", where=where))
     taken = session.scalars(
         select(models.EventPlayer.name).where(
             models.EventPlayer.event_id == ev.id, models.EventPlayer.name.in_(names)
         )
     ).all()
     if taken:
-        raise EventError(f"{where}: player {taken[0]!r} already plays for another team")
+        raise EventError(phrase("events.err.player_taken", where=where, player=repr(taken[0])))
     pair_list = [(_nfc(a), _nfc(b)) for a, b in pairs] if pairs else _default_pairs(names)
     if len(pair_list) < 2:
-        raise EventError(f"{where}: a team needs at least two pairs")
+        raise EventError(phrase("events.err.two_pairs", where=where))
     for a, b in pair_list:
         if a == b or a not in names or b not in names:
-            raise EventError(f"{where}: pair {a}/{b} is not two players of the team")
+            raise EventError(phrase("events.err.pair_bad", where=where, a=a, b=b))
     if len({frozenset(p) for p in pair_list}) != len(pair_list):
-        raise EventError(f"{where}: a pair is listed twice")
+        raise EventError(phrase("events.err.pair_twice", where=where))
     number = (
         session.scalar(
             select(models.EventTeam.number)

@@ -26,6 +26,7 @@ from duplicate.events.base import (
 from duplicate.events.field import _Field, _load_field, _match_info
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
+from duplicate.i18n import phrase
 from duplicate.pairing import (
     Pairing,
     PairingError,
@@ -55,18 +56,18 @@ def pair_round(
         f = _load_field(session, ev)
         gone = {f.teams[t].name for t in withdrawn_teams(session, ev)}
         if len(f.teams) - len(gone) < 2:
-            raise EventError(f"event {event!r} needs at least 2 teams to pair a round")
+            raise EventError(phrase("events.err.two_teams", event=repr(event)))
         done = _rounds(session, ev)
         number = len(done) + 1
         if number > ev.rounds:
-            raise EventError(f"event {event!r} has {ev.rounds} rounds: all are paired")
+            raise EventError(phrase("events.err.all_paired", event=repr(event), rounds=ev.rounds))
         names = [t.name for t in f.teams.values()]
         if ev.format == "rr":
             schedule = round_robin(names)  # the whole field's schedule, withdrawn teams too
             if number > len(schedule):
-                raise EventError(
-                    f"a round robin of {len(names)} teams has {len(schedule)} rounds, not {number}"
-                )
+                raise EventError(phrase(
+                    "events.err.rr_rounds", teams=len(names), rounds=len(schedule), number=number
+                ))
             pairing = _without(schedule[number - 1], gone)
         elif number == 1:
             pairing = first_round([n for n in names if n not in gone], ev.seed)
@@ -83,7 +84,9 @@ def pair_round(
                 pairing = swiss_round([str(r.team) for r in rows if r.team not in gone],
                                       played, byes)  # fmt: skip
             except PairingError as exc:
-                raise EventError(f"event {event!r}, round {number}: {exc}") from None
+                raise EventError(phrase(
+                    "events.err.pairing", event=repr(event), number=number, reason=str(exc)
+                )) from None
         return _store_round(session, ev, f, number, pairing, lineups or {})
 
 
@@ -230,9 +233,8 @@ def assign_boards(
         elif stored != seed.commitment:
             # The event's set exists already: a different seed file must not pass silently.
             raise EventError(
-                f"event {event!r} already has its board set {name!r}, generated from another "
-                f"seed file (commitment {stored[:16]}…, this file's {seed.commitment[:16]}…): "
-                f"give that seed file again, or a stored set",
+                phrase("events.err.other_seed", event=repr(event), name=repr(name),
+                       stored=stored[:16], mine=seed.commitment[:16]),
                 cli_hint="a stored set is given with --set",
             )
     with session_scope(engine) as session:
@@ -240,24 +242,23 @@ def assign_boards(
         rnd = _round_row(session, ev, round_no)
         bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == name))
         if bset is None:
-            raise EventError(f"no board set named {name!r}", cli_hint="generate it with 'guandan deals'")
+            raise EventError(phrase("events.err.no_set", name=repr(name)),
+                             cli_hint="generate it with 'guandan deals'")
         bpr = ev.boards_per_round
         if first is None:
             first = (round_no - 1) * bpr + 1 if bset.board_count >= round_no * bpr else 1
         if first < 1 or first + bpr - 1 > bset.board_count:
-            raise EventError(
-                f"set {name!r} has boards 1 to {bset.board_count}: round {round_no} needs "
-                f"{bpr} boards from board {first}"
-            )
+            raise EventError(phrase(
+                "events.err.set_range", name=repr(name), count=bset.board_count, round=round_no,
+                per=bpr, first=first,
+            ))
         if _has_results(session, rnd):
-            raise EventError(
-                f"event {event!r}, round {round_no} already has results: its boards stay"
-            )
+            raise EventError(phrase("events.err.has_results", event=repr(event), round=round_no))
         conflicts = _reused(session, rnd, bset, first, bpr)
         if conflicts and change is None:
             raise EventError(
-                f"event {event!r}, round {round_no}: {conflicts[0]}; playing boards again "
-                f"needs who and why (a reuse)",
+                phrase("events.err.reused", event=repr(event), round=round_no,
+                       conflict=conflicts[0]),
                 cli_hint="--reuse with --by NAME and --reason TEXT",
             )
         if conflicts and change is not None:

@@ -38,6 +38,7 @@ from duplicate.events.base import (
     _rules,
 )
 from duplicate.events.field import _Field, _load_field, _match_info
+from duplicate.i18n import Phrase, phrase
 from duplicate.scoring import (
     BoardResult,
     BoardStatus,
@@ -84,7 +85,7 @@ class ScoredMatch:
 
 def _round_scores(
     session: Session, ev: models.Event, f: _Field, rnd: models.EventRound, strict: bool
-) -> tuple[list[ScoredMatch], list[str]]:
+) -> tuple[list[ScoredMatch], list[Phrase]]:
     """Score every match of a round from stored results; ``missing`` lists what is not in.
 
     With ``strict`` a missing board (neither a result nor marked unfinished) raises.
@@ -99,17 +100,18 @@ def _round_scores(
         if memo is not None:
             memo[key] = (out, missing)
     if strict and missing:
-        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         raise EventError(
-            f"event {ev.name!r}: no result for {missing[0]}{more}: import the record or mark "
-            f"the board unfinished"
+            phrase("events.err.no_result_more", event=repr(ev.name), first=missing[0],
+                   more=len(missing) - 1)
+            if len(missing) > 1
+            else phrase("events.err.no_result", event=repr(ev.name), first=missing[0])
         )
     return list(out), list(missing)
 
 
 def _score_round(
     session: Session, ev: models.Event, f: _Field, rnd: models.EventRound
-) -> tuple[list[ScoredMatch], list[str]]:
+) -> tuple[list[ScoredMatch], list[Phrase]]:
     """Every match of a round scored, and what is missing (see :func:`_round_scores`)."""
     boards = _round_boards(ev, rnd)
     matches = _matches(session, rnd)
@@ -119,9 +121,9 @@ def _score_round(
     rule = UnfinishedRule(ev.unfinished_rule)
     rules = _rules(ev)
     out: list[ScoredMatch] = []
-    missing: list[str] = []
+    missing: list[Phrase] = []
     if not boards and matches:
-        missing.append(f"round {rnd.number}: no boards assigned")
+        missing.append(phrase("events.err.missing_boards", round=rnd.number))
     for m in matches:
         info = _match_info(f, rnd.number, m)
         results = []
@@ -132,10 +134,11 @@ def _score_round(
                 row = stored.get((m.id, b, room))
                 if row is None:
                     if not _excused(m.id, b, conceded, forfeits):
-                        missing.append(
-                            f"round {rnd.number}, table {m.table_no} ({info.team_x} v "
-                            f"{info.team_y}), board {b}, {room} room"
-                        )
+                        missing.append(phrase(
+                            "events.err.missing_room", round=rnd.number, table=m.table_no,
+                            x=info.team_x, y=info.team_y, board=b,
+                            room=phrase(f"hall.room.{room}"),
+                        ))
                     vals.append(None)
                 else:
                     vals.append(row.ns_result)

@@ -42,13 +42,8 @@ class HallError(DuplicateError):
     def __init__(self, message: str | Phrase, kind: str = "invalid") -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown HallError kind {kind!r}")
-        super().__init__(str(message))
+        super().__init__(message)
         self.kind = kind
-        self.phrase = message if isinstance(message, Phrase) else None
-
-    def text(self, lang: str | None) -> str:
-        """The message in ``lang`` (English when it is not from the catalogue)."""
-        return self.phrase.text(lang) if self.phrase is not None else str(self)
 
 
 def where_phrase(round_no: int, table: int, board: int, room: str) -> Phrase:
