@@ -108,17 +108,6 @@ def test_event_names_are_cleaned_on_the_way_in(migrated_engine: Engine, tmp_path
     assert [t.name for t in events.list_teams(migrated_engine, "Two")] == ["Lǜ"]
 
 
-def test_an_event_name_with_a_slash_is_refused_everywhere(migrated_engine: Engine) -> None:
-    """The service addresses an event by its name as one path segment: a name with '/'
-    would be stored but out of reach there, so the library refuses it for every layer."""
-    url = url_of(migrated_engine)
-    fails(run("event", "--db", url, "create", "Cup 2026/27", "--seed", "ab"),
-          "an event's name cannot hold '/'")
-    with pytest.raises(events.EventError, match="cannot hold '/'"):
-        events.create_event(migrated_engine, "a/b", seed="ab")
-    assert events.list_events(migrated_engine) == []
-
-
 def test_tables_align_by_display_width(capsys: pytest.CaptureFixture[str]) -> None:
     assert display_width("淮安") == 4 and display_width("ab") == 2
     assert display_width(unicodedata.normalize("NFD", "é")) == 1

@@ -71,9 +71,6 @@ def create_event(
     name = name.strip()
     if not name:
         raise EventError("an event needs a name")
-    if "/" in name:  # the hall service's addresses hold the name as one path segment
-        raise EventError(f"an event's name cannot hold '/' (it is part of the event's web "
-                         f"address): {name!r}")
     if fmt not in FORMATS:
         raise EventError(f"unknown event format {fmt!r}: expected swiss or rr")
     sc = _scale(scale)
