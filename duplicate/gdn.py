@@ -1032,11 +1032,11 @@ def loads_json(text: str | bytes, *, file: str | None = None) -> list[DealRecord
     return [from_json(o, file=file) for o in objs]
 
 
-
 def _key_names(keys: Iterable[object]) -> str:
     """Unknown JSON keys for a one-line message: as they are, or quoted when they hold
     something that is not printable (a newline would break the message's line)."""
     return ", ".join(sorted(str(k) if str(k).isprintable() else repr(str(k)) for k in keys))
+
 
 def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
     """The :class:`DealRecord` of a JSON object made by :func:`to_json` (validated)."""

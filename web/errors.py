@@ -60,11 +60,10 @@ def classify(exc: Exception) -> tuple[int, str]:
 
 
 def message_of(request: Request, exc: Exception) -> str:
-    """A library refusal's message in the request's language (a hall refusal a phone may
-    show is in the catalogue; any other is English)."""
-    text = getattr(exc, "text", None)
-    if callable(text):
-        return str(text(language_of(request)))
+    """A library refusal's message in the request's language (``DuplicateError.text``: a
+    message from the catalogue; any other is English)."""
+    if isinstance(exc, DuplicateError):
+        return exc.text(language_of(request))
     return str(exc)
 
 

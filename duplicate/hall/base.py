@@ -36,8 +36,7 @@ KINDS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422, "c
 
 class HallError(DuplicateError):
     """A refused hall operation; ``kind`` says which (see :data:`KINDS`). The message is
-    English text, or a catalogue :class:`~duplicate.i18n.Phrase` (the refusals a table's
-    phone may show): ``str()`` is English, :meth:`text` the asker's language."""
+    text or a catalogue :class:`~duplicate.i18n.Phrase`, as for any ``DuplicateError``."""
 
     def __init__(self, message: str | Phrase, kind: str = "invalid") -> None:
         if kind not in KINDS:

@@ -39,20 +39,11 @@ def parse_finish(finish: str, rules: Ruleset) -> tuple[str, Preview]:
     the result it implies; invalid on a bad order."""
     if not isinstance(finish, str) or len(finish) > 40:
         raise HallError(phrase("hall.err.finish_form"))
-    names = finish.replace(",", " ").upper().split()
     try:
-        seats = [Seat[n] for n in names]
-    except KeyError:
-        raise HallError(phrase("hall.err.finish_seats", finish=repr(finish))) from None
-    # the store's own refusals, put into words a phone can show in its language
-    if len(set(seats)) != len(seats) or len(seats) < 2:
-        raise HallError(phrase("hall.err.finish_twice", finish=repr(" ".join(names))))
-    if seats[1] != seats[0].partner and len(seats) < 3:
-        raise HallError(phrase("hall.err.finish_three"))
-    try:
-        ns = store.result_of_finish(seats, rules)
+        ns = store.result_of_finish(finish, rules)  # reads the seats and refuses a bad order
     except store.StoreError as exc:
-        raise HallError(str(exc)) from None
+        raise HallError(exc.phrase or str(exc)) from None
+    seats = [Seat[n] for n in finish.replace(",", " ").upper().split()]
     double = seats[1] == seats[0].partner
     text = " ".join(s.name for s in (seats[:2] if double else seats[:3]))
     return text, Preview(ns, "NS" if ns > 0 else "EW", abs(ns), double)
@@ -123,7 +114,7 @@ def count_report(
     imported, or the finishing order reported, or the board marked unfinished. A report
     that is a correction replaces a different stored result; otherwise a different result
     already stored is a conflict."""
-    where = f"round {rnd.number}, table {row.table_no}, board {row.board}, {row.room} room"
+    where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
     fix = Correction(row.correction, by) if row.correction else None
     try:
         if row.record is not None:

@@ -123,7 +123,7 @@ def settle_dispute(
                 "conflict",
             )
         rules = _rules(ev)
-        where = f"round {rnd.number}, table {row.table_no}, board {row.board}, {row.room} room"
+        where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
         if finish is not None:
             ns_result = parse_finish(finish, rules)[1].ns_result
         if ns_result is not None:

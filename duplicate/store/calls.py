@@ -14,6 +14,7 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
+from duplicate.i18n import phrase
 from duplicate.replay import finish_text, replay
 from duplicate.scoring import check_result, room_result
 from duplicate.store.data import (
@@ -50,19 +51,17 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
         try:
             seats = [Seat[t] for t in finish.replace(",", " ").upper().split()]
         except KeyError:
-            raise StoreError(
-                f"invalid finishing order {finish!r}: expected seats N E S W"
-            ) from None
+            raise StoreError(phrase("store.finish.seats", finish=repr(finish))) from None
     else:
         seats = list(finish)
     if len(set(seats)) != len(seats) or len(seats) < 2:
         shown = " ".join(s.name for s in seats)  # as the player wrote it, not Seat reprs
-        raise StoreError(f"invalid finishing order {shown!r}: at least two seats, none twice")
+        raise StoreError(phrase("store.finish.twice", finish=repr(shown)))
     first = seats[0]
     if seats[1] == first.partner:
         levels = 4 if rules.double_down_plus4 else 3
     elif len(seats) < 3:
-        raise StoreError("a finishing order that is not a double down names three seats")
+        raise StoreError(phrase("store.finish.three"))
     else:
         levels = 2 if seats[2] == first.partner else 1
     return room_result(first.side, levels, rules)
