@@ -72,7 +72,7 @@ def cards(migrated_engine: Engine) -> Cards:
         ("N N E", "invalid finishing order 'N N E': at least two seats, none twice", "不能重复"),
         ("N E", "a finishing order that is not a double down names three seats", "三个座位"),
         ("N X E", "invalid finishing order 'N X E': expected seats N E S W", "座位只有"),
-        ("N" * 41, "invalid finishing order: expected seats like 'N S E'", "名次顺序无效"),
+        ("N" * 41, "invalid finishing order: expected seats like 'N S E'", "出完顺序无效"),
     ],
 )
 def test_bad_finishing_orders_in_both_languages(
@@ -160,11 +160,11 @@ def test_the_phone_page_shows_the_refusal_in_its_language(web_hall: Hall) -> Non
     form = {"board": "1", "first": "N", "second": "E"}  # not a double down: needs a third
     r = h.client.post(f"/t/{token}/report?lang=zh", data=form)
     assert r.status_code == 422
-    assert "不是双下时，名次顺序要写三个座位" in r.text
+    assert "不是双下时，出完顺序要写三个座位" in r.text
     r = h.client.post(f"/t/{token}/report?lang=en", data=form)
     assert "a finishing order that is not a double down names three seats" in r.text
     r = h.client.post(f"/t/{token}/report?lang=zh", data={"board": "1"})
-    assert "请填写名次顺序" in r.text
+    assert "请填写出完顺序" in r.text
 
 
 def test_a_play_record_too_big_is_refused_in_the_pages_language(web_hall: Hall) -> None:

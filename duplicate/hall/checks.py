@@ -96,7 +96,7 @@ def check_record(
     if (rec.hands, rec.level, rec.leader) != (b.hands, b.level, int(b.leader)):
         raise HallError(phrase("hall.err.record_hands", where=where, board=board))
     if rec.ns_result != ns:
-        unfinished = phrase("hall.err.unfinished")
+        unfinished = phrase("result.unfinished")
         said = unfinished if rec.ns_result is None else f"N–S {rec.ns_result:+d}"
         meant = unfinished if ns is None else f"N–S {ns:+d}"
         raise HallError(phrase("hall.err.record_result", where=where, said=said, meant=meant))
