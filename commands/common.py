@@ -188,10 +188,15 @@ def db_errors(func: F) -> F:
 
 
 def error_text(exc: BaseException) -> str:
-    """A library error for the command line: its message, then how to do it right here
-    (``DuplicateError.cli_hint``) when it says."""
-    hint = getattr(exc, "cli_hint", None)
-    return f"{exc}: {hint}" if hint else str(exc)
+    """A library error for the command line: its message (in the output's language when it
+    comes from the catalogue), then how to do it right here (``DuplicateError.cli_hint``)
+    when it says."""
+    from duplicate.errors import DuplicateError
+
+    if not isinstance(exc, DuplicateError):
+        return str(exc)
+    text = exc.text(cli_lang())
+    return f"{text}: {exc.cli_hint}" if exc.cli_hint else text
 
 
 def os_error_text(exc: OSError) -> str:

@@ -69,3 +69,20 @@ def test_the_service_leaves_the_hint_out(web_hall: Hall) -> None:
     r = web_hall.client.get("/api/events/Nope/rounds/1/export", headers=BEARER)
     body = refused(r, 404)
     assert body["message"] == "no event named 'Nope'"
+
+
+def test_the_command_line_speaks_the_catalogues_refusals_in_its_language(
+    migrated_engine: Engine,
+) -> None:
+    url = migrated_engine.url.render_as_string(hide_password=False)
+    events.create_event(migrated_engine, "Cup", seed="ab")
+    for team in ("A", "B"):
+        events.add_team(migrated_engine, "Cup", team, [f"{team}{i}" for i in range(4)])
+    events.pair_round(migrated_engine, "Cup")
+    add = ["event", "--db", url, "team", "add", "Cup", "Late", "P", "Q", "R", "S"]
+    en = CliRunner().invoke(main, add)
+    zh = CliRunner().invoke(main, ["--lang", "zh", *add])
+    assert en.exit_code == zh.exit_code == 1
+    assert en.output == ("Error: event 'Cup', team 'Late': rounds are already paired, "
+                         "the field is closed\n")
+    assert zh.output == "Error: 比赛 'Cup'，'Late' 队：已经编排了轮次，不能再报名\n"
