@@ -161,7 +161,7 @@ async def play_client(
 
 
 async def play_four(url: str, modes: list[str] | None = None, seeds: list[int] | None = None,
-                    after: int = 0, stagger: float = 0.05) -> list[Seen]:
+                    after: int = 0, stagger: float = 0.05, prefix: str = "client") -> list[Seen]:
     """Four clients connecting in position order: each waits for the one before it to be
     connected (and a small pause, as the agents' launch scripts do)."""
     modes = modes or ["random"] * 4
@@ -170,7 +170,7 @@ async def play_four(url: str, modes: list[str] | None = None, seeds: list[int] |
     for i in range(4):
         ready = asyncio.Event()
         tasks.append(asyncio.create_task(
-            play_client(f"{url}client{i + 1}", seeds[i], modes[i], after, ready)))
+            play_client(f"{url}{prefix}{i + 1}", seeds[i], modes[i], after, ready)))
         await asyncio.wait_for(ready.wait(), 20)
         await asyncio.sleep(stagger)
     return list(await asyncio.gather(*tasks))

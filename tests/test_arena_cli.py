@@ -41,20 +41,29 @@ def test_arena_duplicate_command_with_four_agents(tmp_path: Path) -> None:
     try:
         port = wait_for_port(server)
         agents = []
-        for i in range(4):
+        # B's clients connect first: the seats come from the ids, not the order
+        for i, who in enumerate(["rand-1", "rand-2", "heur-1", "heur-2"]):
             agents.append(subprocess.Popen(
-                [*GUANDAN, "agent", "-q", "--url", f"ws://127.0.0.1:{port}/game/c{i}",
-                 "--policy", "heuristic" if i % 2 == 0 else "random", "--seed", str(i)]))
+                [*GUANDAN, "agent", "-q", "--url", f"ws://127.0.0.1:{port}/game/{who}",
+                 "--policy", "heuristic" if who.startswith("heur") else "random",
+                 "--seed", str(i)]))
             time.sleep(0.3)
-        out, _ = server.communicate(timeout=120)
+        out, err = server.communicate(timeout=120)
         assert [a.wait(timeout=30) for a in agents] == [0, 0, 0, 0]
     finally:
         server.kill()
     assert server.returncode == 0
     doc = json.loads(out)
     assert doc["a"] == "heur" and doc["deals"] == 4 and not doc["faults"]
+    assert [(s["position"], s["client"], s["agent"]) for s in doc["seating"]] == [
+        (0, "heur-1", "heur"), (1, "rand-1", "rand"), (2, "heur-2", "heur"),
+        (3, "rand-2", "rand")]
+    assert "table 1, position 0: client heur-1 plays for heur" in err  # printed before play
     recs = list(load(Path(doc["file"]).open(encoding="utf-8")))
     assert len(recs) == 4 and all(replay(r).ok for r in recs)
+    for rec in recs:  # every seat's client and agent, turned one seat in the closed room
+        first = "heur-1 (heur)" if rec.room == "Open" else "rand-2 (rand)"
+        assert rec.tags["NorthClient"] == first
     assert doc["margin"] == sum(b["swing_heur"] for b in doc["boards_detail"])
     # the table log reads back into the same deals (positions are seats in the log: the
     # closed room's deal comes back turned one seat, as the clients saw it)
