@@ -6,8 +6,8 @@ A client connects to ``ws://HOST:PORT/game/<id>`` (or the online platform's
 
 * a **seating file**: each line the four client ids of one table, positions 0..3;
 * **by agent id**: the id names the agent, ``<agent>`` or ``<agent>-<anything>``
-  (``mine-1``, ``theirs-2``); A's clients take positions 0 and 2, B's 1 and 3, in the
-  order they connect; an id naming no agent is refused;
+  (``mine-1``, ``theirs-2``); A's two clients take positions 0 and 2 in the order of
+  their ids, B's 1 and 3; an id naming no agent is refused;
 * **by connection order**, only when asked for (``--seating order``): the launch scripts'
   order is no guide to who is who when agents start at different speeds.
 """

@@ -179,6 +179,8 @@ class ArenaServer:
         if old is not None:
             if not old.gone:
                 return "id already connected"
+            if old.table is not None and old.table.over:
+                return "the match is over"
             old.attach(ws, who.notices)
             if old.table is not None:
                 old.table.rejoined(old)
@@ -215,8 +217,8 @@ class ArenaServer:
                     self._make_table([here[i] for i in ids])
         elif self.by_agent:
             assert self.agents is not None
-            a = [c for c in lobby if c.agent == self.agents[0]]
-            b = [c for c in lobby if c.agent == self.agents[1]]
+            a = sorted((c for c in lobby if c.agent == self.agents[0]), key=lambda c: c.id)
+            b = sorted((c for c in lobby if c.agent == self.agents[1]), key=lambda c: c.id)
             if len(a) >= 2 and len(b) >= 2:
                 self._make_table([a[0], b[0], a[1], b[1]])
         elif len(lobby) >= 4:

@@ -59,6 +59,8 @@ class Table:
     log: Callable[[int, str], None] | None = None
     #: positions whose client was absent at a deal's start after the wait
     failed: set[int] = field(default_factory=set)
+    #: the match is over (closed): a client coming back is refused
+    over: bool = False
     #: positions played by the fallback for the rest of the deal (escalated)
     _escalated: set[int] = field(default_factory=set)
     #: the connection count of each position when its absence was last logged
@@ -227,6 +229,7 @@ class Table:
 
     async def close(self, reason: str = "game over") -> None:
         """Send what is queued, then close every connection."""
+        self.over = True
         await self.flush()
         await asyncio.gather(*(c.close(reason) for c in self.clients))
 
