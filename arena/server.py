@@ -197,8 +197,9 @@ class ArenaServer:
             if found is None:
                 return (f"the id names no agent: connect as /game/{self.agents[0]}-1 or "
                         f"/game/{self.agents[1]}-1, or seat by a seating file")
-            if sum(c.agent == found for c in self._waiting) >= 2:
-                return f"{found} has its two clients at this table already"
+            room = 2 * ((self.tables or 1) - self._made)  # its clients still to seat
+            if sum(c.agent == found for c in self._waiting) >= room:
+                return f"{found} has all its clients at the tables already"
             agent = found
         elif self.seating is not None and not any(who.id in t for t in self.seating):
             return "not in the seating file"

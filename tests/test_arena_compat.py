@@ -14,13 +14,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from protocol_client import Behaviour, FieldCore, FieldSeen, run_field_client
+from protocol_client import STYLES, Behaviour, FieldCore, FieldSeen, run_field_client
 
 from arena.duplicate_match import MatchResult, play_duplicate_match
 from arena.ordinary import OrdinaryResult, play_ordinary_match
 from arena.server import ArenaServer, Limits
 from duplicate.dealing import generate_boards
-from duplicate.gdn import load
+from duplicate.gdn import dumps, load
 from duplicate.replay import replay
 from duplicate.simulate import simulation_key
 
@@ -65,6 +65,7 @@ def replays(result: MatchResult | OrdinaryResult, deals: int) -> list[Any]:
     assert result.file is not None
     recs = list(load(result.file.open(encoding="utf-8")))
     assert len(recs) == deals
+    assert dumps(recs) == result.file.read_text(encoding="utf-8")  # the tags kept as read
     for rec in recs:
         assert replay(rec).ok
         tags = {rec.tags[f"{s}Client"] for s in ("North", "East", "South", "West")}
@@ -285,3 +286,42 @@ def test_connection_order_when_asked_and_seating_recorded(tmp_path: Path) -> Non
     recs = list(load(result.file.open(encoding="utf-8")))
     assert [r.tags["NorthClient"] for r in recs] == ["client1 (alpha)", "client4 (beta)"]
     assert [r.tags["EastClient"] for r in recs] == ["client2 (beta)", "client1 (alpha)"]
+
+
+def test_two_tables_seated_by_ids(tmp_path: Path) -> None:
+    """Eight clients of two agents, connecting in a mixed order: each table is seated
+    A B A B by the ids, and every record names the client at each seat."""
+    ids = ["beta-3", "alpha-4", "alpha-1", "beta-1", "alpha-3", "beta-4", "beta-2", "alpha-2"]
+
+    async def main() -> MatchResult:
+        async with ArenaServer(port=0, limits=FAST, agents=("alpha", "beta"), tables=2) as srv:
+            tasks = [asyncio.create_task(run_field_client(
+                STYLES[i % 3], srv.url + who, FieldCore(i, Behaviour())))
+                for i, who in enumerate(ids)]
+            first = await srv.next_table(20)
+            second = await srv.next_table(20)
+            try:
+                result = await play_duplicate_match(first, boards(1), ("alpha", "beta"),
+                                                    closed_table=second, out_dir=tmp_path)
+            finally:
+                await first.close()
+                await second.close()
+            seen = await asyncio.gather(*tasks)
+        survived(list(seen))
+        return result
+
+    result = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    tables: dict[int, list[tuple[int, str, str]]] = {}
+    for t, p, c, a in result.seating:
+        tables.setdefault(t, []).append((p, c, a))
+    assert sorted(tables) == [1, 2]
+    for rows in tables.values():
+        assert [a for _, _, a in rows] == ["alpha", "beta", "alpha", "beta"]
+        assert all(c.startswith(a + "-") for _, c, a in rows)
+    assert sorted(c for _, _, c, _ in result.seating) == sorted(ids)
+    assert result.file is not None
+    recs = list(load(result.file.open(encoding="utf-8")))
+    assert len(recs) == 2 and all(replay(r).ok for r in recs)
+    open_room = next(r for r in recs if r.room == "Open")
+    assert open_room.tags["NorthClient"] == f"{tables[1][0][1]} (alpha)"
+
