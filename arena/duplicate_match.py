@@ -57,7 +57,8 @@ from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-__all__ = ["BoardPlay", "MatchResult", "check_seating", "load_boards", "match_file_name",
+__all__ = ["BoardPlay", "MatchResult", "check_seating", "dropped_replies", "load_boards",
+           "match_file_name",
            "play_duplicate_match", "room_ns", "seating_rows"]
 
 ROOMS = (("Open", 0), ("Closed", 1))
@@ -116,6 +117,8 @@ class MatchResult:
     forfeited_by: str = ""
     #: every table's seating: (table, position, client id, agent)
     seating: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: replies dropped, by client id (:func:`dropped_replies`)
+    dropped: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def records(self) -> list[DealRecord]:
@@ -139,6 +142,7 @@ class MatchResult:
                              if self.forfeited_by == "y" else self.forfeited_by),
             "seating": [{"table": t, "position": p, "client": c, "agent": g}
                         for t, p, c, g in self.seating],
+            "dropped_replies": self.dropped,
         }
 
 
@@ -255,6 +259,13 @@ async def _end(table: Table, px: float, py: float) -> None:
     await table.flush()
 
 
+def dropped_replies(tables: Iterable[Table]) -> dict[str, dict[str, int]]:
+    """The replies dropped per client id: ``stale`` (after their question's time ran
+    out) and ``unsolicited`` (when nothing was asked); clients with none are left out."""
+    return {c.id: {"stale": c.stale, "unsolicited": c.unsolicited}
+            for t in tables for c in t.clients if c.stale or c.unsolicited}
+
+
 def seating_rows(table: Table) -> list[tuple[int, int, str, str]]:
     """The seating of a table: (table number, position, client id, agent)."""
     return [(table.number, c.pos, c.id, c.agent) for c in table.clients]
@@ -340,6 +351,7 @@ async def play_duplicate_match(
         time.perf_counter() - started, tally.engine, tally.acts,
         sum(t.messages for t in tables), forfeited_by=forfeit or "",
         seating=[row for t in tables for row in seating_rows(t)],
+        dropped=dropped_replies(tables),
     )
     if out_dir is not None:
         path = Path(out_dir) / match_file_name(*names)

@@ -196,6 +196,7 @@ async def send_episode_over(table: Table, deal: Deal, rot: int) -> None:
         "curRank": level_str(deal.level),
         "restCards": rest,
     })
+    table.deal_over()
     await table.flush()
 
 

@@ -24,7 +24,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from arena.duplicate_match import check_seating, match_file_name, room_ns, seating_rows
+from arena.duplicate_match import (
+    check_seating,
+    dropped_replies,
+    match_file_name,
+    room_ns,
+    seating_rows,
+)
 from arena.episode import (
     client_tags,
     deal_record,
@@ -61,6 +67,8 @@ class OrdinaryResult:
     #: ``"x"`` (A), ``"y"`` (B) or ``"both"``: who forfeited the match
     forfeited_by: str = ""
     seating: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: replies dropped, by client id (``stale``, ``unsolicited``)
+    dropped: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def winner(self) -> str:
@@ -79,7 +87,8 @@ class OrdinaryResult:
                 "faults": [f.text() for f in self.faults], "abandoned": self.abandoned,
                 "forfeited_by": self.forfeited_by,
                 "seating": [{"table": t, "position": p, "client": c, "agent": g}
-                            for t, p, c, g in self.seating]}
+                            for t, p, c, g in self.seating],
+                "dropped_replies": self.dropped}
 
 
 def _info(hands: Sequence[int]) -> list[dict[str, Any]]:
@@ -197,6 +206,7 @@ async def play_ordinary_match(
     })
     await table.flush()
     out.faults = list(table.faults)
+    out.dropped = dropped_replies([table])
     out.seconds = time.perf_counter() - started
     if out_dir is not None:
         path = Path(out_dir) / ("ordinary-" + match_file_name(*names))

@@ -107,6 +107,10 @@ class Table:
         for c in self.clients:
             c.timeouts_in_row = 0
 
+    def deal_over(self) -> None:
+        """The deal ended: a client coming back now waits for the next ``beginning``."""
+        self._beginning.clear()
+
     async def await_seats(self) -> set[int]:
         """Wait up to ``Limits.reconnect`` seconds for every seat to have a client; the
         positions still empty (then in :attr:`failed`)."""

@@ -235,7 +235,11 @@ def duplicate_command(
     click.echo(both("match_line", a=name_a, b=name_b, margin=result.score.margin,
                     boards=len(result.boards), pa=result.score.points_x,
                     pb=result.score.points_y))
-    if result.abandoned:
+    if result.forfeited_by:
+        who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
+                                                             " & ".join(result.names))
+        click.echo(both("forfeit", agent=who, s=limits.reconnect))
+    elif result.abandoned:
         click.echo(both("abandoned", why=result.abandoned))
     if result.faults:
         click.echo(both("faults", n=len(result.faults)))
@@ -415,7 +419,11 @@ def ordinary_command(
         return
     click.echo(both("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
-    if result.abandoned:
+    if result.forfeited_by:
+        who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
+                                                             " & ".join(result.names))
+        click.echo(both("forfeit", agent=who, s=limits.reconnect))
+    elif result.abandoned:
         click.echo(both("abandoned", why=result.abandoned))
     click.echo(both("records", path=result.file))
 

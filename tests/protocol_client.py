@@ -202,7 +202,8 @@ class UnexpectedMessage(Exception):
 
 @dataclass
 class Behaviour:
-    """How a field client answers. ``mode``: ``random``; ``late`` (every ``every``-th act
+    """How a field client answers. ``mode``: ``random``; ``slow`` (every answer ``delay``
+    s after its act, within the limit); ``late`` (every ``every``-th act
     answered ``delay`` s after it came, the rest at once); ``silent`` (from the ``after``-th
     act on, never answers; reconnects when dropped); ``garbage`` / ``range`` (every
     ``every``-th act a reply that is not JSON / an index past ``indexRange``); ``drop``
@@ -320,7 +321,7 @@ class FieldCore:
             self.seen.answered.append(self.pending)
         if late:
             self.seen.late_sent += 1
-        return [(b.delay if late else 0.0, reply)]
+        return [(b.delay if late or b.mode == "slow" else 0.0, reply)]
 
 
 def ws4py_client(url: str, core: FieldCore) -> None:

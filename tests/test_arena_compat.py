@@ -26,7 +26,7 @@ from duplicate.simulate import simulation_key
 
 TIMEOUT = 60
 IDS = ["alpha-1", "beta-1", "alpha-2", "beta-2"]
-FAST = Limits(action=0.3, first_lead=0.3, reconnect=2.0)
+FAST = Limits(action=1.0, first_lead=1.0, reconnect=2.0)  # good clients answer in ms
 
 
 def boards(n: int, seed: bytes = b"\x31") -> list[Any]:
@@ -143,6 +143,10 @@ def test_late_replies_are_never_applied_to_the_next_question(tmp_path: Path) -> 
     kinds = [f.kind for f in result.faults]
     assert "escalated" not in kinds and set(kinds) <= {"timeout", "stale"}
     assert kinds.count("stale") >= 1  # the late replies that came were dropped
+    assert isinstance(result, MatchResult)
+    dropped = result.summary()["dropped_replies"]
+    assert set(dropped) == {"beta-1", "beta-2"}
+    assert all(d["stale"] >= 2 and d["unsolicited"] == 0 for d in dropped.values())
     replays(result, 2)
 
 
@@ -191,12 +195,14 @@ def test_bad_replies_and_fault_notices_only_to_who_asked(tmp_path: Path) -> None
 
 def test_a_dropped_client_reconnects_and_takes_its_seat_back(tmp_path: Path) -> None:
     """A ws4py client closes its socket at its 4th act and connects again with its id
-    0.1 s later: the fallback plays its seat meanwhile, it is sent the deal's beginning
-    again and answers the next question; the match completes with no forfeit."""
-    drop = Behaviour("drop", after=4, delay=0.1)
+    0.05 s later: the fallback plays its seat meanwhile, it is sent the deal's beginning
+    again and answers the next question; the match completes with no forfeit. (The
+    others answer 10 ms after each act, so that the deal is still on when it is back.)"""
+    drop = Behaviour("drop", after=4, delay=0.05)
+    slow = Behaviour("slow", delay=0.01)
     result, seen = asyncio.run(asyncio.wait_for(field_match(
         ["asyncio", "ws4py", "websocket-client", "asyncio"],
-        [Behaviour(), drop, Behaviour(), Behaviour()], FAST, tmp_path, n=1), TIMEOUT))
+        [slow, drop, slow, slow], FAST, tmp_path, n=1), TIMEOUT))
     survived(seen)
     s = seen[1]
     assert s.connections == 2 and s.beginnings == 3  # open room, again, closed room
