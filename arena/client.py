@@ -26,7 +26,7 @@ from arena.connection import ArenaConnection, Limits, text_frame
 from arena.protocol import ProtocolError, parse_reply
 
 if TYPE_CHECKING:
-    from arena.server import Table
+    from arena.table import Table
 
 __all__ = ["Client", "DROP_TIMEOUTS"]
 

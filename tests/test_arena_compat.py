@@ -60,10 +60,15 @@ async def field_match(
     return result, [c.seen for c in cores]
 
 
+def read(path: Path) -> list[Any]:
+    with path.open(encoding="utf-8") as f:
+        return list(load(f))
+
+
 def replays(result: MatchResult | OrdinaryResult, deals: int) -> list[Any]:
     """The written records: as many as said, each replayed, each naming its clients."""
     assert result.file is not None
-    recs = list(load(result.file.open(encoding="utf-8")))
+    recs = read(result.file)
     assert len(recs) == deals
     assert dumps(recs) == result.file.read_text(encoding="utf-8")  # the tags kept as read
     for rec in recs:
@@ -289,7 +294,7 @@ def test_connection_order_when_asked_and_seating_recorded(tmp_path: Path) -> Non
 
     result = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
     assert result.file is not None
-    recs = list(load(result.file.open(encoding="utf-8")))
+    recs = read(result.file)
     assert [r.tags["NorthClient"] for r in recs] == ["client1 (alpha)", "client4 (beta)"]
     assert [r.tags["EastClient"] for r in recs] == ["client2 (beta)", "client1 (alpha)"]
 
@@ -326,7 +331,7 @@ def test_two_tables_seated_by_ids(tmp_path: Path) -> None:
         assert all(c.startswith(a + "-") for _, c, a in rows)
     assert sorted(c for _, _, c, _ in result.seating) == sorted(ids)
     assert result.file is not None
-    recs = list(load(result.file.open(encoding="utf-8")))
+    recs = read(result.file)
     assert len(recs) == 2 and all(replay(r).ok for r in recs)
     open_room = next(r for r in recs if r.room == "Open")
     assert open_room.tags["NorthClient"] == f"{tables[1][0][1]} (alpha)"

@@ -213,6 +213,27 @@ def test_client_that_never_reads_is_dropped() -> None:
     client = asyncio.run(asyncio.wait_for(main(), 5))
     assert client.gone and Transport.aborted
 
+    async def at_a_table() -> tuple[int, Any]:
+        """Asked to act, the deaf client is cut off: escalated, the fallback plays."""
+        from arena.table import Table
+
+        limits = Limits(action=0.1)
+        clients = [Client(DeafConnection(), f"deaf{i}", limits)  # type: ignore[arg-type]
+                   for i in range(4)]
+        for pos, c in enumerate(clients):
+            c.pos = pos
+        table = Table(clients, limits)
+        act = {"type": "act", "stage": "play", "actionList": [["PASS", "PASS", "PASS"]] * 3,
+               "indexRange": 2}
+        index = await table.ask(0, act, 0.1, None, lambda: 2)
+        again = await table.ask(0, act, 0.1, None, lambda: 1)  # the rest of the deal
+        return index * 10 + again, table
+
+    played, table = asyncio.run(asyncio.wait_for(at_a_table(), 5))
+    assert played == 21
+    assert [f.kind for f in table.faults] == ["escalated"]
+    assert "not read its messages" in table.faults[0].detail
+
 
 def test_wrong_path_and_oversized_frames_are_refused() -> None:
     async def main() -> tuple[int | None, int | None, int]:
