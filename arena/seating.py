@@ -62,8 +62,8 @@ def seating_help(agents: Sequence[str], ids: Sequence[str]) -> str:
     """How to seat clients whose ids name no agent: a seating file's line, or ids that
     name their agents (English and Chinese)."""
     a, b = agents[0], agents[1]
-    shown = list(ids[:4]) + [f"client{i}" for i in range(len(ids), 4)] if len(ids) < 4 \
-        else list(ids[:4])
+    seen = list(dict.fromkeys(ids))[:4]
+    shown = seen + ["<id>"] * (4 - len(seen))
     return both("seating_help", a=a, b=b, line=" ".join(shown), p0=shown[0], p1=shown[1],
                 p2=shown[2], p3=shown[3])
 
