@@ -209,9 +209,10 @@ class Client:
             kind = "range" if "out of range" in str(exc) else "malformed"
             return (kind, str(exc))
 
-    async def drop(self, code: int, reason: str) -> None:
-        """Close the connection, telling the client why (``code``, ``reason``); a client
-        that does not read the close frame is cut off after a second."""
+    def drop(self, code: int, reason: str) -> None:
+        """Close the connection, telling the client why (``code``, ``reason``); the seat
+        is gone at once, the closing handshake runs on its own (a client that does not
+        answer it is cut off after a second)."""
         ws = self.ws
         self.dropped_for = reason
         if ws is None or self.closed.is_set():
@@ -220,11 +221,15 @@ class Client:
         waiting = self._waiting
         if waiting is not None and not waiting.done():
             waiting.cancel()
-        try:
-            await asyncio.wait_for(ws.close(code, reason[:120]), 1.0)
-        except (TimeoutError, Exception):  # noqa: BLE001 (a broken socket: cut it)
-            if ws.transport is not None:
-                ws.transport.abort()
+
+        async def close() -> None:
+            try:
+                await asyncio.wait_for(ws.close(code, reason[:120]), 1.0)
+            except Exception:  # noqa: BLE001 (no closing handshake: cut it off)
+                if ws.transport is not None:
+                    ws.transport.abort()
+
+        self._closing = asyncio.get_running_loop().create_task(close())
 
     async def close(self, reason: str = "game over") -> None:
         """Close the connection (normal closure)."""

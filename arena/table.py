@@ -197,7 +197,7 @@ class Table:
         why = (f"{client.timeouts_in_row} timeouts in a row: the {self.limits.fallback} bot "
                "plays this seat for the rest of the deal; reconnect with the same id")
         self._escalate(pos, "escalated", why)
-        await client.drop(DROP_TIMEOUTS, why)
+        client.drop(DROP_TIMEOUTS, why)
         return fallback() if fallback is not None else 0
 
     def _escalate(self, pos: int, kind: str, why: str) -> None:

@@ -125,6 +125,42 @@ def test_an_ordinary_match_with_tribute(tmp_path: Path) -> None:
     assert all("Tribute" in r.tags for r in recs[1:])  # tribute (or 抗贡) from deal 2 on
 
 
+def test_an_ordinary_match_with_faults_drops_and_reconnects(tmp_path: Path) -> None:
+    """Tribute and return over the protocol with a silent client that restarts when
+    dropped, a client answering out of range and one dropping its socket: the match
+    completes, every record replays."""
+    limits = Limits(action=0.15, first_lead=0.15, reconnect=3.0)
+    result, seen = asyncio.run(asyncio.wait_for(field_match(
+        ["ws4py", "asyncio", "websocket-client", "asyncio"],
+        [Behaviour("range", every=7), Behaviour("silent", after=5, reconnects=10, delay=0.05),
+         Behaviour("drop", after=10, delay=0.05), Behaviour()],
+        limits, tmp_path, n=3, ordinary=True), TIMEOUT))
+    assert isinstance(result, OrdinaryResult) and not result.forfeited_by
+    assert len(result.records) == 3
+    survived([seen[0], seen[2], seen[3]])
+    assert seen[1].errors == [] and 4000 in seen[1].close_codes
+    kinds = {f.kind for f in result.faults}
+    assert {"range", "timeout", "escalated", "disconnected"} <= kinds
+    plays_were_its_own(seen[0])
+    replays(result, 3)
+
+
+def test_an_ordinary_match_is_forfeited_by_the_side_that_does_not_come_back(
+        tmp_path: Path) -> None:
+    limits = Limits(action=0.1, first_lead=0.1, reconnect=0.3)
+    result, seen = asyncio.run(asyncio.wait_for(field_match(
+        ["asyncio", "ws4py", "websocket-client", "asyncio"],
+        [Behaviour(), Behaviour(), Behaviour("silent", reconnects=0), Behaviour()],
+        limits, tmp_path, n=3, ordinary=True), TIMEOUT))
+    assert isinstance(result, OrdinaryResult)
+    assert result.forfeited_by == "x" and result.winner == "beta"
+    assert len(result.records) == 1  # the first deal, finished by the fallback bot
+    for s in (seen[0], seen[1], seen[3]):
+        assert s.errors == [] and s.game_result is not None
+        assert s.game_result["victoryNum"] == [0, 1, 0, 1]
+    replays(result, 1)
+
+
 def test_late_replies_are_never_applied_to_the_next_question(tmp_path: Path) -> None:
     """Every fourth answer comes 0.3 s after a 0.2 s limit (a blocking websocket-client
     and an asyncio client): the late reply is dropped as stale, the next question gets
