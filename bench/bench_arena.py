@@ -39,7 +39,7 @@ class _Silent:
 
     def __init__(self, pos: int) -> None:
         self.pos, self.id, self.gone, self.agent = pos, f"c{pos}", False, ""
-        self.timeouts_in_row = 0
+        self.timeouts_in_row = self.stale = self.unsolicited = 0
 
     def queue(self, text: str) -> None:
         pass
