@@ -254,9 +254,13 @@ def duplicate_command(
 @click.option("--seed", default="0", show_default=True, help="The bot's seed (random policy).")
 @click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0,
               show_default=True, help="Seconds to wait for the connection.")
+@click.option("--reconnect", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Connect again, up to this many times, when dropped by the arena (close "
+              "4000) or cut off before the game is over: the arena gives the seat back.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing at the end.")
 @_errors
-def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quiet: bool) -> None:
+def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reconnect: int,
+                  quiet: bool) -> None:
     """Connect one of our bots to a server of the Guandan AI protocol and play.
 
     Plays until the server closes the connection; works with this arena and with the
@@ -267,7 +271,7 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
     from arena.messages import both
 
     tune_gc()
-    stats = play_agent(url, policy, seed, connect_timeout)
+    stats = play_agent(url, policy, seed, connect_timeout, reconnect)
     if not quiet:
         click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
                         games=stats.games), err=True)

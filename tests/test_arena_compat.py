@@ -372,3 +372,40 @@ def test_two_tables_seated_by_ids(tmp_path: Path) -> None:
     open_room = next(r for r in recs if r.room == "Open")
     assert open_room.tags["NorthClient"] == f"{tables[1][0][1]} (alpha)"
 
+
+
+def test_our_agent_reconnects_when_dropped(tmp_path: Path) -> None:
+    """`guandan agent --reconnect 1` closed by the arena with 4000 mid-deal connects again
+    with its id and finishes the match at its seat (no forfeit)."""
+    from arena.agent import AgentStats, run_agent
+
+    async def main() -> tuple[MatchResult, AgentStats, list[FieldSeen]]:
+        async with ArenaServer(port=0, limits=FAST, agents=("alpha", "beta")) as srv:
+            agent = asyncio.create_task(run_agent(srv.url + "alpha-1", reconnect=1))
+            cores = [FieldCore(i, Behaviour("slow", delay=0.005)) for i in range(3)]
+            others = [asyncio.create_task(run_field_client(STYLES[i], srv.url + who, c))
+                      for i, (who, c) in enumerate(zip(IDS[1:], cores, strict=True))]
+            table = await srv.next_table(20)
+
+            async def drop_later() -> None:
+                while table.clients[0].received < 5:
+                    await asyncio.sleep(0.01)
+                table.clients[0].drop(4000, "dropped by the test")
+
+            dropper = asyncio.create_task(drop_later())
+            try:
+                result = await play_duplicate_match(table, boards(1), ("alpha", "beta"),
+                                                    out_dir=tmp_path)
+            finally:
+                await table.close()
+            await dropper
+            stats = await asyncio.wait_for(agent, 20)
+            seen = await asyncio.gather(*others)
+        return result, stats, list(seen)
+
+    result, stats, seen = asyncio.run(asyncio.wait_for(main(), TIMEOUT))
+    assert stats.reconnects == 1 and stats.games == 1
+    assert not result.forfeited_by and result.deals == 2
+    assert {f.kind for f in result.faults} <= {"disconnected"}  # (none if back in time)
+    survived(seen)
+    replays(result, 2)
