@@ -96,3 +96,17 @@ def test_bad_actions() -> None:
                    "PASS", ["Straight", "3", ["S3"]]):
         with pytest.raises(ProtocolError):
             parse_action(action, 0)
+
+
+def test_every_arena_message_has_both_languages_with_the_same_fields() -> None:
+    import string
+
+    from arena.messages import MESSAGES
+
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    for key, langs in MESSAGES.items():
+        assert set(langs) == {"en", "zh"}, key
+        assert fields(langs["en"]) == fields(langs["zh"]), key
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in langs["zh"]), key
