@@ -3,8 +3,9 @@
 :class:`ArenaConnection` is ``websockets``' server connection with its data messages handed
 to a callback as they are parsed, in ``data_received``: no message queue and no reader
 task, so a reply wakes the table's task at once (one event loop iteration an action
-instead of three: docs/ARENA.md "Speed"). :class:`Limits` are a table's time and size
-limits (seeds/004 rule 4), :class:`Fault` a client's fault. :class:`arena.client.Client` is one seat's client over its successive connections.
+instead of three: docs/ARENA.md "Speed"). :class:`Limits` are a table's time, size and
+fallback limits (seeds/004 rule 4), :class:`Fault` a client's fault;
+:class:`arena.client.Client` is one seat's client over its successive connections.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ an agent that won all its boards gets a lower bound that rises with the number o
 and an upper bound set by the prior. The profiled quantity is the centred rating shown
 (``θ_i`` minus the mean of all ``θ``).
 
-Ratings are on the Elo scale, ``400 · log10(e^θ)``, centred on 0: a difference of 200 means the stronger
-agent wins about 76% of the boards that are not tied.
+Ratings are on the Elo scale, ``400 · log10(e^θ)``, centred on 0: a difference of 200
+means the stronger agent wins about 76% of the boards that are not tied.
 """
 
 from __future__ import annotations

@@ -180,9 +180,10 @@ def duplicate_command(
 
     A's two clients sit at positions 0 and 2, B's at 1 and 3: by their ids (connect as
     /game/<A>-1, /game/<B>-1, ...), by a seating file, or by connection order when
-    asked for (--seating order). The seating is printed before play. Each board is played in the open room (A N-S) and then in the
-    closed room (the board turned one seat: A E-W). Prints every board's swing and the
-    result; writes the records to --out.
+    asked for (--seating order). The seating is printed before play. Each board is
+    played in the open room (A N-S) and then in the closed room (the board turned one
+    seat: A E-W). Prints every board's swing and the result; writes the records to
+    --out.
 
     \b
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
