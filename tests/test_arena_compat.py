@@ -129,7 +129,7 @@ def test_an_ordinary_match_with_faults_drops_and_reconnects(tmp_path: Path) -> N
     """Tribute and return over the protocol with a silent client that restarts when
     dropped, a client answering out of range and one dropping its socket: the match
     completes, every record replays."""
-    limits = Limits(action=0.15, first_lead=0.15, reconnect=3.0)
+    limits = Limits(action=0.25, first_lead=0.25, reconnect=3.0)
     result, seen = asyncio.run(asyncio.wait_for(field_match(
         ["ws4py", "asyncio", "websocket-client", "asyncio"],
         [Behaviour("range", every=7), Behaviour("silent", after=5, reconnects=10, delay=0.05),
@@ -147,7 +147,7 @@ def test_an_ordinary_match_with_faults_drops_and_reconnects(tmp_path: Path) -> N
 
 def test_an_ordinary_match_is_forfeited_by_the_side_that_does_not_come_back(
         tmp_path: Path) -> None:
-    limits = Limits(action=0.1, first_lead=0.1, reconnect=0.3)
+    limits = Limits(action=0.25, first_lead=0.25, reconnect=0.3)
     result, seen = asyncio.run(asyncio.wait_for(field_match(
         ["asyncio", "ws4py", "websocket-client", "asyncio"],
         [Behaviour(), Behaviour(), Behaviour("silent", reconnects=0), Behaviour()],
@@ -162,12 +162,12 @@ def test_an_ordinary_match_is_forfeited_by_the_side_that_does_not_come_back(
 
 
 def test_late_replies_are_never_applied_to_the_next_question(tmp_path: Path) -> None:
-    """Every fourth answer comes 0.3 s after a 0.2 s limit (a blocking websocket-client
+    """Every fifth answer comes 0.35 s after its act, past the 0.3 s limit (a blocking websocket-client
     and an asyncio client): the late reply is dropped as stale, the next question gets
     the client's own answer; with the replies counted per question nothing is shifted.
     (Applying a late reply to the next question, as the arena did, fails this test.)"""
-    limits = Limits(action=0.2, first_lead=0.2, reconnect=2.0)
-    late = Behaviour("late", every=4, delay=0.3)
+    limits = Limits(action=0.3, first_lead=0.3, reconnect=2.0)
+    late = Behaviour("late", every=5, delay=0.35)
     result, seen = asyncio.run(asyncio.wait_for(field_match(
         ["ws4py", "websocket-client", "asyncio", "asyncio"],
         [Behaviour(), late, Behaviour(), late], limits, tmp_path, n=1), TIMEOUT))
@@ -195,7 +195,8 @@ def test_a_silent_client_costs_at_most_n_timeouts_a_deal(tmp_path: Path) -> None
     """A client that never answers and restarts when dropped: after 3 timeouts the fallback
     bot plays its seat for the rest of the deal and it is closed with 4000 and the reason;
     it comes back, takes its seat at the next deal, and the match completes."""
-    limits = Limits(action=0.15, first_lead=0.15, reconnect=3.0, escalate_after=3)
+    limit = 0.25  # the others answer in milliseconds, even on a loaded machine
+    limits = Limits(action=limit, first_lead=limit, reconnect=3.0, escalate_after=3)
     silent = Behaviour("silent", reconnects=10, delay=0.05)
     started = time.monotonic()
     result, seen = asyncio.run(asyncio.wait_for(field_match(
@@ -208,11 +209,10 @@ def test_a_silent_client_costs_at_most_n_timeouts_a_deal(tmp_path: Path) -> None
     assert any("timeouts in a row" in r for r in seen[3].close_reasons)
     by_room: dict[str, int] = {}
     for f in result.faults:
-        if f.kind == "timeout":
+        if f.kind == "timeout" and f.pos == 3:
             by_room[f.where] = by_room.get(f.where, 0) + 1
-    assert by_room and max(by_room.values()) <= 3
-    waited = sum(by_room.values()) * 0.15
-    assert waited <= 4 * 3 * 0.15 and wall < 4 * 3 * 0.15 + 15
+    assert len(by_room) == 4 and max(by_room.values()) == 3  # every deal, 3 at most
+    assert wall < 4 * 3 * limit + 15  # (not 30 acts a deal × the limit)
     replays(result, 4)
 
 

@@ -84,11 +84,12 @@ def test_silent_client_is_escalated_and_its_side_forfeits(tmp_path: Path) -> Non
     """Three timeouts in a row: the fallback plays the seat for the rest of the deal, the
     client is dropped (close 4000 with the reason); it does not come back, so B forfeits
     the boards not played (conceded: +3 each to A), never silent zeros."""
-    limits = Limits(action=0.05, first_lead=0.1, reconnect=0.2)
+    limits = Limits(action=0.2, first_lead=0.2, reconnect=0.2)
     result, seen = asyncio.run(asyncio.wait_for(
         run(2, ["random", "random", "random", "silent"], tmp_path, limits), TIMEOUT))
     assert result.deals == 1 and result.forfeited_by == "y"
-    assert [f.kind for f in result.faults] == ["timeout"] * 3 + ["escalated", "forfeit"]
+    assert [f.kind for f in result.faults if f.pos == 3] == ["timeout"] * 3 + [
+        "escalated", "forfeit"]
     assert seen[3].closed_code == 4000
     assert [b.swing for b in result.score.boards] == [3, 3]
     assert result.score.margin == 6 and result.score.points_x > result.score.points_y
