@@ -36,6 +36,7 @@ __all__ = [
     "Par",
     "action_dict",
     "annotate",
+    "best_line",
     "combo_text",
     "decision_at",
     "loss_mark",
@@ -91,6 +92,7 @@ class Decision:
     after: Evaluation
     best: tuple[tuple[Combo | None, Evaluation], ...]
     mark: str
+    line: tuple[tuple[Seat, Combo | None], ...] = ()  # best play, then best replies
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -103,6 +105,7 @@ class Decision:
             "after": self.after.to_dict(),
             "mark": self.mark,
             "best": [{"action": action_dict(c), "value": e.to_dict()} for c, e in self.best],
+            "line": [{"seat": s.name, "action": action_dict(c)} for s, c in self.line],
         }
 
 
@@ -235,6 +238,29 @@ def _best(pos: Position, value: int, solver: Solver, budget: Budget) -> list[tup
     return best
 
 
+#: Most actions of a best line shown after a marked decision.
+LINE_LENGTH = 8
+
+
+def best_line(pos: Position, value: int, solver: Solver, budget: Budget,
+              length: int = LINE_LENGTH) -> tuple[tuple[Seat, Combo | None], ...]:
+    """The line of best play from ``pos`` (whose exact value is ``value``): at each step
+    the first action, in the solver's order, that keeps the value; at most ``length``
+    actions, fewer where the deal ends or a child is out of the budget's reach."""
+    line: list[tuple[Seat, Combo | None]] = []
+    cur: Position | int = pos
+    while len(line) < length and isinstance(cur, Position):
+        for combo, child in children(cur, solver):
+            v = child if isinstance(child, int) else exact_value(child, solver, budget)[0]
+            if v == value:
+                line.append((Seat(cur.turn), combo))
+                cur = child
+                break
+        else:
+            break
+    return tuple(line)
+
+
 def values(
     steps: Sequence[tuple[Position, int]],
     first: int,
@@ -318,8 +344,9 @@ def annotate(
         action = _record_action(record, ply, pos, record.level, rules)
         mark = loss_mark(pos.turn, before, after)
         best = _best(pos, int(before.value), solver, budget) if mark else []
+        line = best_line(pos, int(before.value), solver, budget) if mark else ()
         decisions.append(
-            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark)
+            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
         )
     return Annotation(
         board=record.board,
@@ -349,7 +376,8 @@ def decision_at(
     after = evaluate(step(pos, action, rules), solver, budget, seed=ply + 1)
     mark = loss_mark(pos.turn, before, after)
     best = _best(pos, int(before.value), solver, budget) if mark else []
-    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark)
+    line = best_line(pos, int(before.value), solver, budget) if mark else ()
+    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
 
 
 def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -> Par | None:

@@ -52,6 +52,14 @@ def _play(combo: Combo | None, level: int, lang: str) -> str:
     return play_text(combo, level, lang)
 
 
+def line_text(d: Decision, level: int, lang: str) -> str:
+    """The best line after a marked decision: ``East single 9 9♣, South pass, …``."""
+    from duplicate.vocab import describe_play, seat_name
+
+    out = [f"{seat_name(seat, lang)} {describe_play(combo, level, lang)}" for seat, combo in d.line]
+    return str(_t(lang)("analysis.line_sep")).join(out)
+
+
 def _seat(d: Decision, lang: str) -> str:
     from duplicate.vocab import seat_name
 
@@ -92,23 +100,24 @@ def annotation_lines(a: Annotation, budget: Budget, lang: str = "en",
     if a.decisions:
         first = a.decisions[0]
         lines.append(t("analysis.from", ply=first.ply + 1, trick=first.trick))
-    rows = []
-    for d in a.decisions:
-        rows.append((f"{d.ply + 1:>4} {t('analysis.trick', trick=d.trick)}", _seat(d, lang),
-                     _play(d.action, a.level, lang), value_text(d.before, lang),
-                     value_text(d.after, lang), d.mark, d))
     from duplicate.names import display_width
 
-    def pad(text: str, column: int) -> str:
-        width = max((display_width(r[column]) for r in rows), default=0)
-        return text + " " * (width - display_width(text))
+    cells = [(f"{d.ply + 1:>4} {t('analysis.trick', trick=d.trick)}", _seat(d, lang),
+              _play(d.action, a.level, lang)) for d in a.decisions]
+    widths = [max((display_width(c[i]) for c in cells), default=0) for i in range(3)]
 
-    for num, seat, play, before, after, mark, d in rows:
-        line = f"{pad(num, 0)}  {pad(seat, 1)}  {pad(play, 2)}  {before:>6} → {after:<6} {mark}"
+    def pad(text: str, column: int) -> str:
+        return text + " " * (widths[column] - display_width(text))
+
+    for (num, seat, play), d in zip(cells, a.decisions, strict=True):
+        before, after = value_text(d.before, lang), value_text(d.after, lang)
+        line = f"{pad(num, 0)}  {pad(seat, 1)}  {pad(play, 2)}  {before:>6} → {after:<6} {d.mark}"
         lines.append(line.rstrip())
         if d.mark and d.best:
             plays = "; ".join(f"{_play(c, a.level, lang)} {value_text(e, lang)}" for c, e in d.best)
             lines.append("        " + t("analysis.best", plays=plays))
+        if d.mark and d.line:
+            lines.append("        " + t("analysis.line", plays=line_text(d, a.level, lang)))
     return lines
 
 

@@ -49,6 +49,17 @@ def test_a_blunder_is_marked(records) -> None:  # type: ignore[no-untyped-def]
     assert d.seat.name == "E" and d.action is None and d.mark == "??"
     assert (d.before.value, d.after.value) == (1, 3)
     assert d.best and all(e.value == 1 for _, e in d.best)
+    # the best line starts with a best play and keeps the value to its end
+    assert d.line and d.line[0] == (d.seat, d.best[0][0])
+    from analysis.annotate import positions as _positions
+    from analysis.solver import Solver as _Solver
+    from analysis.solver import step as _step
+
+    pos, solver = _positions(board3)[135][0], _Solver(board3.level)
+    for seat, combo in d.line:
+        assert seat == pos.turn
+        pos = _step(pos, combo, solver.rules)
+        assert (pos if isinstance(pos, int) else solver.value(pos)) == 1
 
 
 def test_start_points(records) -> None:  # type: ignore[no-untyped-def]
