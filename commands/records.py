@@ -396,8 +396,9 @@ def compare_command(
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
             report = match_report(comparisons, lang=lang, rules=rules)
+            budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
             try:
-                write_report(html_dir, report, rules=rules)
+                write_report(html_dir, report, rules=rules, analyse=budget)
             except ReportError as exc:  # the --html folder cannot be made or written
                 raise click.ClickException(f"--html: {exc}") from exc
     except (GuandanError, DuplicateError) as exc:

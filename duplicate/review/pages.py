@@ -11,13 +11,16 @@ board is not drawn again.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from analysis.estimate import Budget
 from duplicate import vocab
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
 from duplicate.i18n import translator
+from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
 from duplicate.review.render import render, status_text
@@ -103,9 +106,13 @@ def render_board(
     team_x: str | None = None,
     rules: Ruleset = COMPETITION,
     static: str = "",
+    analysis: Sequence[Mapping[str, Any]] | None = None,
+    budget: Budget | None = None,
 ) -> str:
     """One board's page: header (level, leader, results that count, rulings, swing) and
-    the movie of its rooms (``static/movie.js``)."""
+    the movie of its rooms (``static/movie.js``); with ``analysis`` (each room's annotation,
+    :mod:`duplicate.review.analysis`, made with ``budget``) the value of each step and the
+    marks in the movie, each room's choice at the divergence and a graph of each room."""
     t = translator(lang)
     rulings = line.rulings if line is not None else ()
     rooms = []
@@ -121,14 +128,47 @@ def render_board(
                       "result": cell, "first": i == 0})
     swing = line.swing if line is not None else comp.swing
     data = movie_data(comp, lang, rules, rulings)
+    shown = None
+    if analysis is not None:
+        shown = _analysis_view(comp, analysis, budget, rooms, lang)
+        for room, ann in zip(data["rooms"], analysis, strict=True):
+            room["anl"] = step_marks(ann, comp.level, lang) if ann else []
+        data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
     return render(
         "board.html", lang, static,
         title=title or t("report.board.title", board=comp.board or "?"),
         nav=list(nav), level=vocab.level_text(comp.level, lang),
         leader=vocab.seat_name(comp.leader, lang), rooms=rooms, swing=swing,
         swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
-        movie=movie_json(data),
+        movie=movie_json(data), analysis=shown,
     )
+
+
+#: The movie's words for the analysis (``report.analysis.*``).
+_ANALYSIS_WORDS = ("value", "best", "line", "from_to")
+
+
+def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
+                   budget: Budget | None, rooms: Sequence[Mapping[str, Any]],
+                   lang: str) -> dict[str, Any]:
+    """What the board page's analysis section shows."""
+    t = translator(lang)
+    pars = []
+    for room, ann in zip(rooms, analysis, strict=True):
+        par = ann.get("par") if ann else None
+        pars.append({"room": room["label"],
+                     "par": t("report.analysis.par", ply=int(par["from_ply"]) + 1,
+                              value=f"{int(par['value']):+d}") if par
+                     else t("report.analysis.no_par")})
+    return {
+        "choices": divergence_choices(comp, analysis, lang),
+        "step": comp.divergence.index + 1 if comp.divergence is not None else None,
+        "graphs": [graph_svg(ann, lang, str(room["label"])) for room, ann
+                   in zip(rooms, analysis, strict=True) if ann],
+        "pars": pars,
+        "budget": t("report.analysis.budget", nodes=f"{budget.nodes:,}",
+                    playouts=budget.playouts, seed=budget.seed) if budget else "",
+    }
 
 
 def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[str, str]] = (),
@@ -191,8 +231,11 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
 
 
 def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
-                ids: dict[str, int] | None = None) -> str:
-    """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`)."""
+                ids: dict[str, int] | None = None,
+                analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+    """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`);
+    with ``analysis`` (player -> :data:`duplicate.review.analysis.FIGURES`), each player's
+    decisions marked and levels lost."""
     mine = [m for m in event.matches if team in (m.team_x, m.team_y)]
     players: list[str] = []
     for m in mine:
@@ -203,20 +246,28 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
                 if names[s] and names[s] not in players:
                     players.append(names[s])
     row = next((r for r in event.standings if str(r.team) == team), None)
+    figures = None
+    if analysis is not None:
+        figures = [(p, *analysis.get(p, [0] * len(FIGURES))) for p in players]
     return render("team.html", lang, static, event=event, team=team, matches=mine,
                   players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
-                  board_page=board_page, has_page=has_page)
+                  board_page=board_page, has_page=has_page, analysis=figures)
 
 
 def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",
-                   static: str = "") -> str:
-    """Per-player statistics over the boards that may be shown."""
-    return render("players.html", lang, static, event=event, stats=stats)
+                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+    """Per-player statistics over the boards that may be shown; with ``analysis`` (player
+    -> :data:`duplicate.review.analysis.FIGURES`) the decisions valued, marked and the
+    levels lost."""
+    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis)
 
 
 def board_pages(event: EventReport, lang: str, rules: Ruleset,
-                lines: Iterable[tuple[MatchSummary, BoardLine]]) -> dict[str, str]:
-    """The pages of the given boards (each must carry a comparison and be visible)."""
+                lines: Iterable[tuple[MatchSummary, BoardLine]],
+                analyses: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+                budget: Budget | None = None) -> dict[str, str]:
+    """The pages of the given boards (each must carry a comparison and be visible), with
+    the analysis of those ``analyses`` holds (by page name)."""
     pages: dict[str, str] = {}
     for m, line in lines:
         assert line.comparison is not None
@@ -224,8 +275,10 @@ def board_pages(event: EventReport, lang: str, rules: Ruleset,
         title = t("report.board.match_title", board=line.board, x=m.team_x, y=m.team_y)
         if m.round:
             title += " · " + t("report.round", round=m.round)
-        pages[board_page(m, line)] = render_board(
+        name = board_page(m, line)
+        pages[name] = render_board(
             line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
             nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
+            analysis=analyses.get(name) if analyses is not None else None, budget=budget,
         )
     return pages

@@ -202,15 +202,17 @@ def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
     return (first, second)
 
 
-def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None) -> Any:
+def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None,
+                     analyse: Any = None) -> Any:
     """Bring the event's report folder up to date (``duplicate.review.site``); without
-    ``lang``, in the language the folder was written in, else the event's own."""
+    ``lang``, in the language the folder was written in, else the event's own; with
+    ``analyse`` (an ``analysis.estimate.Budget``), the boards' analysis."""
     from duplicate.events import get_event
     from duplicate.review.site import folder_language, write_site
 
     lang = lang or folder_language(outdir) or get_event(engine, event).lang
     data, rules = event_data(engine, event, lang)
-    return write_site(outdir, data, lang=lang, rules=rules)
+    return write_site(outdir, data, lang=lang, rules=rules, analyse=analyse)
 
 
 def match_rulings(engine: Engine, event: str, round_no: int, table: int,

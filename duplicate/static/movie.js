@@ -142,12 +142,34 @@
     centre.appendChild(ol);
     felt.appendChild(centre);
     sec.appendChild(felt);
+    var a = room.anl && k > 0 ? room.anl[k - 1] : null;
+    if (a) { sec.appendChild(drawAnalysis(a)); }
     if (p.done) {
       var end = el("p", "end", room.end.result + " · " + room.end.finish);
       sec.appendChild(end);
       if (room.end.ruled) { sec.appendChild(el("p", "ruled", room.end.ruled)); }
     }
     return sec;
+  }
+
+  // the analysis of the action just made: the value after it and, when it lost value,
+  // the mark, the best plays and the line that follows (never a later action of the room)
+  function drawAnalysis(a) {
+    var box = el("div", "anl");
+    var head = el("p", "anlvalue", W.value + ": " + a.v);
+    if (a.m) {
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(el("b", "mark", a.m));
+      head.appendChild(document.createTextNode(" (" + W.from_to + " " + a.b + ")"));
+    }
+    box.appendChild(head);
+    if (a.m && a.best && a.best.length) {
+      box.appendChild(el("p", "anlbest", W.best + ": " + a.best.map(function (b) { return b.d + " " + b.v; }).join("; ")));
+    }
+    if (a.m && a.line && a.line.length) {
+      box.appendChild(el("p", "anlline", W.line + ": " + a.line.join(", ")));
+    }
+    return box;
   }
 
   function drawDivergence() {
