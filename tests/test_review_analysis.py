@@ -180,3 +180,32 @@ def test_event_report_and_compare_html_take_analyse(engine: Engine, tmp_path: Pa
     boards = sorted((tmp_path / "c").glob("board-*.html"))
     assert boards and all("复盘分析" in p.read_text("utf-8") for p in boards)
     assert "预算：每个局面搜索 4,000 个节点" in res.output
+
+
+def _team_on(out: Path, number: int) -> str:
+    page = (out / f"team-{number}.html").read_text(encoding="utf-8")
+    m = re.search(r"<h1>(.*?)</h1>", page)
+    assert m
+    return m.group(1)
+
+
+def test_a_team_keeps_its_page_through_rulings_and_renames(engine: Engine, tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    write_event_site(engine, NAME, str(out), "en")
+    first = _team_on(out, 1)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    leader = re.findall(r'<a href="team-(\d+).html">', index)[0]
+    # the director's corrections hand every board to the team that trailed
+    match = events.match_boards(engine, NAME, 1, 1)
+    x_leads = leader == "1" if first == TEAMS[0][0] else leader == "2"
+    for line in match:
+        for room, ns in (("open", -3 if x_leads else 3), ("closed", 3 if x_leads else -3)):
+            events.correct_result(engine, NAME, 1, 1, int(line.board), room, ns,
+                                  Correction(by="TD Wu", reason="a ruling"))
+    write_event_site(engine, NAME, str(out), "en")
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<a href="team-(\d+).html">', index)[0] != leader  # the order changed
+    assert _team_on(out, 1) == first  # the address did not
+    events.rename_team(engine, NAME, first, first + " B", by="TD Wu", reason="misspelt")
+    write_event_site(engine, NAME, str(out), "en")
+    assert _team_on(out, 1) == first + " B"

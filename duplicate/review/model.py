@@ -6,6 +6,7 @@ and the templates draw them; nothing here reads a database or writes a file.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from duplicate.compare import BoardComparison
@@ -85,3 +86,6 @@ class EventReport:
     #: (round, board) the library releases to players (duplicate.events.release); None for
     #: a report not drawn from an event's store (the pages' own rule applies then)
     released: frozenset[tuple[str, str]] | None = None
+    #: team name -> the team's number in the event (its entry, kept through renames): the
+    #: address of its page; empty for a report not drawn from an event
+    team_numbers: Mapping[str, int] = field(default_factory=dict)

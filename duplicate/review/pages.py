@@ -61,13 +61,25 @@ def has_page(line: BoardLine) -> bool:
 
 
 def team_ids(event: EventReport) -> dict[str, int]:
-    """Team name -> number of its page (``team-N.html``), in order of first appearance."""
-    ids: dict[str, int] = {}
-    for name in [str(r.team) for r in event.standings] + [
-        n for m in event.matches for n in (m.team_x, m.team_y)
+    """Team name -> number of its page (``team-N.html``): the team's number in the event
+    (its entry, unchanged by the standings, a ruling or a rename), so that a shared link
+    keeps opening the same team; for a report without numbers (compared records), in order
+    of first appearance in the matches."""
+    ids = dict(event.team_numbers)
+    last = max(ids.values(), default=0)
+    for name in [n for m in event.matches for n in (m.team_x, m.team_y)] + [
+        str(r.team) for r in event.standings
     ]:
-        ids.setdefault(name, len(ids) + 1)
+        if name not in ids:
+            last += 1
+            ids[name] = last
     return ids
+
+
+def team_order(event: EventReport) -> list[str]:
+    """The teams in standings order, then those without a standing."""
+    return list(dict.fromkeys([str(r.team) for r in event.standings]
+                              + [n for m in event.matches for n in (m.team_x, m.team_y)]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +238,7 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
             cells.setdefault((me, m.round), []).append(
                 {"opponent": them, "margin": sign * m.margin, "points": pts,
                  "page": match_page(m)})
-    return render("crosstable.html", lang, static, event=event, names=list(ids), ids=ids,
+    return render("crosstable.html", lang, static, event=event, names=team_order(event), ids=ids,
                   rounds=rounds, cells=cells)
 
 

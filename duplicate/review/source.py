@@ -15,12 +15,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from duplicate.db import check_schema, session_scope
 from duplicate.gdn import loads
 from duplicate.i18n import translator
+from duplicate.models import EventTeam
 from duplicate.review.model import EventReport, Ruling
 from duplicate.scoring import room_result
 from duplicate.store import RULING_NOTE
@@ -154,6 +155,8 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
         log = _latest(_corrections(session, ev))
         shown = _released_boards(session, ev)
         info = _info(ev)
+        numbers = {name: number for name, number in session.execute(
+            select(EventTeam.name, EventTeam.number).where(EventTeam.event_id == ev.id))}
     matches = []
     for m in base.matches:
         km = _KEY.match(m.key)
@@ -173,7 +176,7 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             lines.append(replace(line, rulings=rs, digest=digest, records=texts))
         matches.append(replace(m, boards=tuple(lines), table=table))
     return replace(base, matches=tuple(matches), lang=lang, released=shown,
-                   notes=_notes(info, base.notes, lang)), rules
+                   notes=_notes(info, base.notes, lang), team_numbers=numbers), rules
 
 
 _AFTER = re.compile(r"after round (\d+)")
