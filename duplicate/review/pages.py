@@ -145,6 +145,8 @@ def render_board(
         shown = _analysis_view(comp, analysis, budget, rooms, lang)
         for room, ann in zip(data["rooms"], analysis, strict=True):
             room["anl"] = step_marks(ann, comp.level, lang) if ann else []
+        if data["divergence"] is not None:  # each room's choice valued, in the room's order
+            data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
         data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
     return render(
         "board.html", lang, static,

@@ -191,14 +191,27 @@
     var alt = d.alternatives;
     if (alt) {
       divBox.appendChild(el("p", "", W.alternatives + " (" + alt.count + ")" + (alt.can_pass ? " · " + W.can_pass : "")));
-      var al = el("ul", "alternatives");
-      alt.plays.forEach(function (a) {
-        var li = el("li", a.chosen ? "chosen" : "");
+      // each room's own choice first, named by its room (never by colour alone)
+      var cl = el("ul", "alternatives chosenlist");
+      alt.chosen.forEach(function (a, i) {
+        var li = el("li", "chosen");
+        li.appendChild(el("b", "", a.room + " · " + W.chosen + ": "));
         li.appendChild(play(a));
-        al.appendChild(li);
+        if (d.values && d.values[i]) { li.appendChild(el("span", "anlvalue", " " + W.value + " " + d.values[i])); }
+        cl.appendChild(li);
       });
-      if (alt.more) { al.appendChild(el("li", "more", W.more + " " + alt.more)); }
-      divBox.appendChild(al);
+      divBox.appendChild(cl);
+      alt.groups.forEach(function (g) {
+        divBox.appendChild(el("h4", "altgroup", g.name + " (" + g.count + ")"));
+        var al = el("ul", "alternatives");
+        g.plays.forEach(function (a) {
+          var li = el("li", "");
+          li.appendChild(play(a));
+          al.appendChild(li);
+        });
+        if (g.more) { al.appendChild(el("li", "more", W.more + " " + g.more)); }
+        divBox.appendChild(al);
+      });
     }
   }
 
