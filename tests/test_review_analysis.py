@@ -209,3 +209,74 @@ def test_a_team_keeps_its_page_through_rulings_and_renames(engine: Engine, tmp_p
     events.rename_team(engine, NAME, first, first + " B", by="TD Wu", reason="misspelt")
     write_event_site(engine, NAME, str(out), "en")
     assert _team_on(out, 1) == first + " B"
+
+
+def _replayed_otherwise(text: str, seed: int) -> str:
+    """The record of ``text`` played again from the same deal with random legal plays."""
+    import dataclasses
+    import random
+
+    from duplicate.gdn import Play as GdnPlay
+    from duplicate.gdn import format_record
+    from engine.deal import Deal
+    from engine.moves import legal_readings
+    from engine.ruleset import COMPETITION
+
+    rec = loads(text)[0]
+    rng = random.Random(seed)
+    deal = Deal(rec.hands, rec.level, rec.leader, COMPETITION)
+    plays = []
+    while deal.turn is not None:
+        seat = deal.turn
+        options: list[object] = list(legal_readings(deal.hands[seat], rec.level, deal.to_beat,
+                                                    COMPETITION))
+        if deal.to_beat is not None:
+            options.append(None)
+        choice = rng.choice(options)
+        if choice is None:
+            deal.pass_(seat)
+            plays.append(GdnPlay(seat))
+        else:
+            deal.play_cards(choice.cards, choice.type, choice.rank, seat)  # type: ignore[attr-defined]
+            plays.append(GdnPlay(seat, choice.cards, choice.type, choice.rank))  # type: ignore[attr-defined]
+    return format_record(dataclasses.replace(rec, plays=plays, finish=None, result=None))
+
+
+def test_a_correction_is_shown_with_who_when_why_before_and_after(
+    engine: Engine, tmp_path: Path
+) -> None:
+    from duplicate.vocab import result_text
+
+    exported = loads(export_event(engine, NAME, 1))
+    original = next(r for r in exported if (r.board, r.room) == ("2", "Closed"))
+    from duplicate.gdn import format_record
+
+    before = events.match_boards(engine, NAME, 1, 1)[1].closed_ns
+    for seed in range(50):
+        text = _replayed_otherwise(format_record(original), seed)
+        rec = loads(text)[0]
+        if rec.result is not None:
+            break
+    summary = events.import_texts(engine, NAME, [text], round_no=1,
+                                  correction=Correction(by="TD <Qian>", reason="scorer's slip"))
+    assert summary is not None
+    after = events.match_boards(engine, NAME, 1, 1)[1].closed_ns
+    for lang, words in (("en", ("Corrected by TD &lt;Qian&gt;", "scorer&#39;s slip", " UTC")),
+                        ("zh", ("TD &lt;Qian&gt;更正", "scorer&#39;s slip", " UTC"))):
+        out = tmp_path / lang
+        write_event_site(engine, NAME, str(out), lang)
+        for page in ("index.html", "match-r1-t1.html", "board-r1-t1-2.html"):
+            text = (out / page).read_text(encoding="utf-8")
+            for w in words:
+                assert w in text, (lang, page, w)
+            assert "→" in text
+        board = (out / "board-r1-t1-2.html").read_text(encoding="utf-8")
+        for value in (before, after):  # the result before and after, in words
+            assert escape_html(result_text(value, lang)) in board
+        assert not re.search(r"\d{2}:\d{2}:\d{2}\.\d+", (out / "index.html").read_text("utf-8"))
+
+
+def escape_html(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))

@@ -53,6 +53,9 @@ class BoardLine:
     visible: bool = True
     digest: str = ""  # what the board page is drawn from (records, rulings): for rebuilds
     records: tuple[str, ...] = ()  # the rooms' record texts (open, closed), "" for none
+    #: the directors' corrections of a room's record or result, oldest first (who, when,
+    #: why, the N–S result before and after: ``recorded`` and ``counted``)
+    corrections: tuple[Ruling, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -209,7 +209,8 @@ def movie_data(
     }
 
 
-_WORDS = ("step", "start", "end", "to_act", "baopai", "jiefeng", "pass", "trick",
+_WORDS = ("step", "start", "end", "prev_step", "next_step", "prev_trick", "next_trick", "said_sep",
+          "to_act", "baopai", "jiefeng", "pass", "trick",
           "diverge", "alternatives", "more", "can_pass", "chosen", "player", "place",
           "plays", "passes", "tricks", "leads", "bombs", "jf", "wilds", "left", "finished",
           "summary")

@@ -23,7 +23,7 @@ from duplicate.i18n import translator
 from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
-from duplicate.review.render import render, status_text
+from duplicate.review.render import render, status_text, when_text
 from duplicate.review.stats import PlayerStats
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
@@ -94,18 +94,33 @@ def ruling_note(r: Ruling, lang: str) -> str:
     t = translator(lang)
     text = t("report.ruling.line", result=vocab.result_text(r.counted, lang), by=r.by,
              reason=r.reason)
+    if r.at:
+        text += " · " + when_text(r.at)
     if r.recorded is not None:
         text += "; " + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
     return text
 
 
-def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, str]:
-    """A room's result as shown: the one that counts, and a ruling note when ruled."""
+def correction_note(c: Ruling, lang: str) -> str:
+    """``Corrected by Zhou, 2026-12-01 16:51 UTC (mistyped play 41): N–S up 1 → N–S up 3``."""
+    t = translator(lang)
+    return str(t("report.correction.line", by=c.by, when=when_text(c.at), reason=c.reason,
+                 before=vocab.result_text(c.recorded, lang) if c.recorded is not None
+                 else t("report.correction.none"),
+                 after=vocab.result_text(c.counted, lang) if c.counted is not None
+                 else t("report.correction.none")))
+
+
+def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, Any]:
+    """A room's result as shown: the one that counts, a ruling note when ruled, and every
+    correction of the room (who, when, why, before and after)."""
     value = line.open_ns if room == "open" else line.closed_ns
     ruled = next((r for r in line.rulings if r.room == room), None)
     text = "—" if value is None and line.status != "played" else vocab.result_text(value, lang)
     return {"text": text, "signed": "" if value is None else f"{value:+d}",
-            "ruling": ruling_note(ruled, lang) if ruled is not None else ""}
+            "ruling": ruling_note(ruled, lang) if ruled is not None else "",
+            "corrections": [correction_note(c, lang) for c in line.corrections
+                            if c.room == room]}
 
 
 def render_board(
@@ -133,7 +148,8 @@ def render_board(
         if line is not None and key in ("open", "closed"):
             cell = result_cell(line, key, lang)
         else:
-            cell = {"text": vocab.result_text(r.result_ns, lang), "signed": "", "ruling": ""}
+            cell = {"text": vocab.result_text(r.result_ns, lang), "signed": "", "ruling": "",
+                    "corrections": []}
         rooms.append({"label": t("report.room." + key) if key in ("open", "closed") else r.room,
                       "players": list(zip([vocab.seat_name(s, lang) for s in Seat], r.players,
                                           strict=True)),
@@ -216,14 +232,19 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
     for m in event.matches:
         rounds.setdefault(m.round, []).append(m)
     rulings = [
-        (m, line, r) for m in event.matches for line in m.boards for r in line.rulings
+        (m, line, r, ruling_note(r, lang)) for m in event.matches for line in m.boards
+        for r in line.rulings
+    ] + [
+        (m, line, c, correction_note(c, lang)) for m in event.matches for line in m.boards
+        for c in line.corrections
     ]
+    rulings.sort(key=lambda x: x[2].at or "")
     return render(
         "event.html", lang, static, event=event, rounds=rounds, team_ids=ids,
         decided_keys=DECIDED,
         match_page=match_page, rulings=[
-            {"match": m, "board": line.board, "room": r.room, "note": ruling_note(r, lang),
-             "at": r.at or ""} for m, line, r in rulings
+            {"match": m, "board": line.board, "room": r.room, "note": note}
+            for m, line, r, note in rulings
         ],
     )
 

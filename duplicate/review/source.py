@@ -152,7 +152,8 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
         base = _event_report(session, ev, compare=False)
         rules = _rules(ev)
         rooms = _stored_rooms(session, ev)
-        log = _latest(_corrections(session, ev))
+        changes = _corrections(session, ev)
+        log = _latest(changes)
         shown = _released_boards(session, ev)
         info = _info(ev)
         numbers = {name: number for name, number in session.execute(
@@ -169,11 +170,20 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             found = [ruling_of(k, s, log, rules) for k, s in zip(keys, stored, strict=True)
                      if s is not None]
             rs = tuple(r for r in found if r is not None)
+            fixes = tuple(
+                Ruling(room=c["room"], by=str(c["by"]), reason=str(c["reason"]), at=c["at"],
+                       before=str(c["before"]), after=str(c["after"]),
+                       recorded=c.get("before_ns"), counted=c.get("after_ns"))
+                for c in changes
+                if c.get("kind") == "correction"
+                and (c["round"], c["table"], c["board"]) == (rnd, table, int(line.board))
+            )
             digest = hashlib.sha256(
-                "\x00".join([*texts, repr(rs), repr((line.open_ns, line.closed_ns, line.swing,
-                                                     line.status))]).encode()
+                "\x00".join([*texts, repr(rs), repr(fixes), repr((line.open_ns, line.closed_ns,
+                                                                 line.swing, line.status))]).encode()
             ).hexdigest()
-            lines.append(replace(line, rulings=rs, digest=digest, records=texts))
+            lines.append(replace(line, rulings=rs, digest=digest, records=texts,
+                                 corrections=fixes))
         matches.append(replace(m, boards=tuple(lines), table=table))
     return replace(base, matches=tuple(matches), lang=lang, released=shown,
                    notes=_notes(info, base.notes, lang), team_numbers=numbers), rules
