@@ -228,6 +228,9 @@ def _corrections(session: Session, ev: models.Event) -> list[dict[str, Any]]:
             "reason": c.reason,
             "before": _describe(c.old),
             "after": _describe(c.new),
+            "kind": c.action,
+            "before_ns": c.old.ns_result if c.old is not None else None,
+            "after_ns": c.new.ns_result,
         }
         for row, c in rows
     ]
