@@ -57,10 +57,12 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
 
 __all__ = [
+    "CanonicalForm",
     "Correction",
     "ImportOutcome",
     "RecordImportError",
     "StoredRecord",
+    "canonical_form",
     "describe_rules",
     "import_files",
     "import_records",
@@ -252,6 +254,33 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
         ns_score=res.result.score(Side.NS),
         plays=len(rec.plays),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CanonicalForm:
+    """A stored record as :func:`import_records` would store it today."""
+
+    text: str
+    content_hash: str
+    finish: str
+    result: str
+
+
+def canonical_form(text: str, rules: Ruleset) -> CanonicalForm | None:
+    """The canonical form today of the stored record ``text`` replayed under ``rules``
+    (what an import of it would store and compare by its hash); ``None`` when it does not
+    read as one deal or does not replay (nothing to compare it with). Migration 0009 brings
+    records stored in an older form to this one."""
+    try:
+        recs = gdn.loads(text)
+    except GdnError:
+        return None
+    if len(recs) != 1 or recs[0].errors:
+        return None
+    prep = _prepare(recs[0], rules)
+    if not isinstance(prep, _Prepared):
+        return None
+    return CanonicalForm(prep.text, prep.content_hash, prep.finish, prep.result)
 
 
 #: Tags stored in columns of limited size (``models.RoomResult``).
