@@ -71,7 +71,7 @@ def test_a_refused_downgrade_changes_nothing(db_engine: Engine, tmp_path: Path) 
     before = snapshot(db_engine)
     assert all(before[t] for t in HALL)
     with pytest.raises(DatabaseError, match="reported without a record"):
-        db.downgrade(db_engine, "0004", force=True)
+        db.downgrade(db_engine, "0004")
     assert snapshot(db_engine) == before
     assert db.current_revision(db_engine) == db.head_revision()
 
