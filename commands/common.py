@@ -198,9 +198,13 @@ def db_errors(func: F) -> F:
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
         except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
-            from duplicate.db import error_reason
+            import os
 
-            raise click.ClickException(f"the database failed: {error_reason(exc)}") from exc
+            from duplicate.db import ENV_VAR, error_reason
+
+            url = click.get_current_context().meta.get(DB_URL_KEY) or os.environ.get(ENV_VAR)
+            # no credential of the URL in it (a server may quote the user name)
+            raise click.ClickException(f"the database failed: {error_reason(exc, url)}") from exc
 
     return wrapper  # type: ignore[return-value]
 
