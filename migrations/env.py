@@ -30,6 +30,7 @@ def _run(connection: Connection) -> None:
     forced = config.attributes.get("force") or context.get_x_argument(as_dictionary=True).get(
         "force", ""
     ) not in ("", "0")
+    config.attributes.setdefault("target", context.get_revision_argument())
     with context.begin_transaction():
         context.run_migrations()
         refuse_losses(config.attributes, bool(forced))

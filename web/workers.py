@@ -142,6 +142,8 @@ def run_workers(
         while not stop.wait(0.2):
             for slot in slots:
                 now = time.monotonic()
+                if stop.is_set():  # Ctrl-C stops the workers too: none is replaced
+                    break
                 if slot.proc is not None:
                     if slot.proc.is_alive():
                         continue
