@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -35,24 +36,41 @@ def output_options(func: F) -> F:
     return func
 
 
+#: Rows of a table whose widths set the columns' (the rest are printed as they come).
+TABLE_WIDTH_ROWS = 1000
+
+
 def emit_rows(
     rows: Iterable[Mapping[str, Any]], fmt: str, columns: Sequence[str] | None = None
 ) -> None:
-    """Print ``rows`` as an aligned table, a JSON list, or CSV (sqlite-utils style)."""
-    data = [dict(r) for r in rows]
-    cols = list(columns) if columns is not None else (list(data[0]) if data else [])
-    if fmt == "json":
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """Print ``rows`` as an aligned table, a JSON list, or CSV (sqlite-utils style).
+
+    Printed as they come (an import of a million deals holds no million rows): JSON and
+    CSV row by row; a table once its first :data:`TABLE_WIDTH_ROWS` rows have set the
+    column widths (a longer cell after them runs over)."""
+    stream = iter(rows)
+    if fmt == "json":  # the text of json.dumps(list, indent=2), an item at a time
+        first = True
+        for row in stream:
+            item = json.dumps(dict(row), ensure_ascii=False, indent=2).replace("\n", "\n  ")
+            click.echo(("[\n  " if first else ",\n  ") + item, nl=False)
+            first = False
+        click.echo("[]" if first else "\n]")
         return
+    head = [dict(r) for r in itertools.islice(stream, TABLE_WIDTH_ROWS)]
+    cols = list(columns) if columns is not None else (list(head[0]) if head else [])
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
-        for row in data:
+        for row in itertools.chain(head, stream):
             writer.writerow({c: _cell(row.get(c)) for c in cols})
+            click.echo(buf.getvalue(), nl=False)
+            buf.seek(0)
+            buf.truncate()
         click.echo(buf.getvalue(), nl=False)
         return
-    cells = [[_cell(row.get(c)) for c in cols] for row in data]
+    cells = [[_cell(row.get(c)) for c in cols] for row in head]
     heads = [column_title(c) for c in cols]  # in the output's language (--lang)
     # widths in terminal columns: a Chinese character takes two (duplicate.names)
     sizes = [[display_width(v) for v in r] for r in cells]
@@ -61,7 +79,7 @@ def emit_rows(
     ]
     click.echo("  ".join(_pad(h, w) for h, w in zip(heads, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
-    for r in cells:
+    for r in itertools.chain(cells, ([_cell(row.get(c)) for c in cols] for row in stream)):
         click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
 
 
@@ -180,9 +198,13 @@ def db_errors(func: F) -> F:
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
         except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
-            from duplicate.db import error_reason
+            import os
 
-            raise click.ClickException(f"the database failed: {error_reason(exc)}") from exc
+            from duplicate.db import ENV_VAR, error_reason
+
+            url = click.get_current_context().meta.get(DB_URL_KEY) or os.environ.get(ENV_VAR)
+            # no credential of the URL in it (a server may quote the user name)
+            raise click.ClickException(f"the database failed: {error_reason(exc, url)}") from exc
 
     return wrapper  # type: ignore[return-value]
 

@@ -34,12 +34,35 @@ def db_group() -> None:
 @db_option
 @db_errors
 def db_upgrade_command(revision: str) -> None:
-    """Create the database or migrate it to the newest schema (Alembic migrations)."""
-    from duplicate.db import current_revision, upgrade
+    """Create the database or migrate it to the newest schema (Alembic migrations).
+
+    Each migration is one transaction: interrupted, the database stays at its revision."""
+    from duplicate.db import current_revision, display_url, upgrade
 
     with open_database() as engine:
         upgrade(engine, revision)
-        click.echo(f"database {engine.url.render_as_string()} at revision {current_revision(engine)}")
+        click.echo(f"database {display_url(engine.url)} at revision {current_revision(engine)}")
+
+
+@db_group.command("downgrade")
+@click.argument("revision")
+@click.option("--force", is_flag=True,
+              help="Downgrade even when the older schema cannot hold everything (the refusal "
+              "without it names what would be lost).")
+@db_option
+@db_errors
+def db_downgrade_command(revision: str, force: bool) -> None:
+    """Migrate the database down to REVISION (e.g. 0007; 'base' empties it).
+
+    Refused, nothing changed, when the older schema cannot hold what the database holds
+    (an event's rule variants or language, the hall's rounds and reports, any rows of a
+    table it drops): the message names it all; --force downgrades anyway and loses it."""
+    from duplicate.db import current_revision, display_url, downgrade
+
+    with open_database() as engine:
+        downgrade(engine, revision, force=force)
+        now = current_revision(engine) or "none (empty)"
+        click.echo(f"database {display_url(engine.url)} at revision {now}")
 
 
 @db_group.command("current")

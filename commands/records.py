@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -79,16 +82,41 @@ def replay_command(
         except OSError as exc:
             raise click.ClickException(os_error_text(exc)) from None
     check = check_files(files, strict=strict, jobs=jobs, rules=parse_variants(variants))
-    with db_progress(check.total, "Replaying") as tick:
-        reports = list(check.reports(tick))
-    emit_rows((r.to_dict() for r in reports), fmt, _REPLAY_COLUMNS)
-    failed = sum(not r.ok for r in reports)
+    tally = _Tally()
+    with db_progress(check.total, "Replaying") as tick:  # rows printed as they come
+        emit_rows(tally.rows(check.reports(tick)), fmt, _REPLAY_COLUMNS)
+    failed, n = tally.failed, tally.total
     if fmt == "table":
-        n = len(reports)
-        first_failure(failed, n, "replayed", [r.error for r in reports if not r.ok])
+        first_failure(failed, n, "replayed", [tally.first_error])
         click.echo(f"{n} deal{'' if n == 1 else 's'}: {n - failed} replayed, {failed} failed")
     if failed:
         click.get_current_context().exit(1)
+
+
+@dataclass
+class _Tally:
+    """What a listing printed as it comes came to: rows, failures, rows by status, the
+    first error, and the first error of a deal that failed by itself (not rolled back
+    with another)."""
+
+    total: int = 0
+    failed: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    first_error: str | None = None
+    first_cause: str | None = None
+
+    def rows(self, items: Iterable[Any]) -> Iterator[dict[str, object]]:
+        """The rows of ``items`` (outcomes or reports), counted as they pass."""
+        for item in items:
+            self.total += 1
+            self.statuses[item.status] += 1
+            if not item.ok:
+                self.failed += 1
+                if self.first_error is None and item.error:
+                    self.first_error = item.error
+                if self.first_cause is None and item.error and item.status != "rolled back":
+                    self.first_cause = item.error
+            yield item.to_dict()
 
 
 _IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "version", "error")
@@ -146,30 +174,23 @@ def import_command(
     rules = parse_variants(variants)
     # the bar advances deal by deal, by the bytes read (a file can hold 10,000 deals)
     size = sum(os.path.getsize(f) for f in files if os.path.isfile(f))
-    with open_database() as engine:
-        with db_progress(size, "Importing") as tick:
-            outcomes = list(
-                import_files(
-                    engine,
-                    files,
-                    per="deal" if per == "deal" else "file",
-                    board_set=board_set,
-                    correction=fix,
-                    rules=rules,
-                    progress=tick,
-                    by=by,
-                )
-            )
-    emit_rows((o.to_dict() for o in outcomes), fmt, _IMPORT_COLUMNS)
-    failed = sum(not o.ok for o in outcomes)
+    tally = _Tally()
+    with open_database() as engine, db_progress(size, "Importing") as tick:
+        outcomes = import_files(
+            engine,
+            files,
+            per="deal" if per == "deal" else "file",
+            board_set=board_set,
+            correction=fix,
+            rules=rules,
+            progress=tick,
+            by=by,
+        )
+        emit_rows(tally.rows(outcomes), fmt, _IMPORT_COLUMNS)  # printed as they come
+    failed, n, counts = tally.failed, tally.total, tally.statuses
     if fmt == "table":
-        counts = {
-            s: sum(o.status == s for o in outcomes) for s in ("stored", "unchanged", "corrected")
-        }
-        n = len(outcomes)
         # The deals rolled back with a failing one say so; name the one that failed.
-        causes = [o.error for o in outcomes if not o.ok and o.status != "rolled back"]
-        first_failure(failed, n, "stored", causes or [o.error for o in outcomes])
+        first_failure(failed, n, "stored", [tally.first_cause or tally.first_error])
         click.echo(
             f"{n} deal{'' if n == 1 else 's'}: {counts['stored']} stored, "
             f"{counts['unchanged']} already stored, {counts['corrected']} corrected, "

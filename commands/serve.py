@@ -80,12 +80,10 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
         "proxy_headers": True, "server_header": False,
     }
     if workers > 1 and reuse_port_available():  # a socket a worker: see web.workers
-        try:
-            status = run_workers(host, port, workers, config)
-        except ListenError as exc:  # not a worker's own failure to start (below)
+        try:  # a worker that dies is replaced; only an address it cannot bind stops it all
+            run_workers(host, port, workers, config)
+        except ListenError as exc:
             raise click.ClickException(f"cannot listen on {shown}:{port}: {exc.strerror}") from None
-        if status:
-            raise click.ClickException("a worker did not start: see the messages above")
         return
     uvicorn.run(host=host, port=port, workers=workers, **config)
 

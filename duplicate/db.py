@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import uuid
 import weakref
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url, text
-from sqlalchemy.engine import URL
+from sqlalchemy.engine import URL, Connection
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -50,9 +51,19 @@ def resolve_url(url: str | None = None) -> str:
     return _parse(text).render_as_string(hide_password=False)
 
 
+#: Query parameters shown in messages with their values (a connection's place and mode);
+#: every other one (``user``, ``password``, ``passfile``, ...) is shown as ``key=***``.
+_SHOWN_QUERY = frozenset(
+    {"host", "hostaddr", "port", "dbname", "sslmode", "connect_timeout", "mode", "uri",
+     "target_session_attrs", "application_name"}
+)
+
+
 def mask_url(text: str) -> str:
-    """``text`` with the whole user information (user name and password, everything before
-    the last ``@`` of the part after ``://``) replaced by ``***``, for messages.
+    """``text`` for messages: the whole user information (user name and password,
+    everything before the last ``@`` of the part after ``://``) replaced by ``***``, and
+    the value of every query parameter but a connection's place and mode (``password=``,
+    ``user=``, ...) by ``***``.
 
     The last ``@``, not the first: in ``user:p@ss@host`` an unescaped ``@`` is part of the
     password, and SQLAlchemy would take ``ss@host`` for the host name and show it.
@@ -60,10 +71,54 @@ def mask_url(text: str) -> str:
     scheme, sep, rest = text.partition("://")
     if not sep:
         return text
-    authority = rest.split("?", 1)[0]
-    if "@" not in authority or authority.startswith("/"):
-        return text  # no user information (a SQLite path may hold an @)
-    return f"{scheme}://***@{rest[authority.rindex('@') + 1 :]}"
+    authority, qsep, query = rest.partition("?")
+    if "@" in authority and not authority.startswith("/"):  # a SQLite path may hold an @
+        authority = "***@" + authority[authority.rindex("@") + 1 :]
+    if qsep:
+        query = "&".join(_mask_param(p) for p in query.split("&"))
+    return f"{scheme}://{authority}{qsep}{query}"
+
+
+def _mask_param(param: str) -> str:
+    key, eq, _value = param.partition("=")
+    return param if not eq or key.lower() in _SHOWN_QUERY else f"{key}=***"
+
+
+def display_url(url: str | URL) -> str:
+    """A database URL for messages: never its user name, password, or a query parameter
+    that may hold either (see :func:`mask_url`)."""
+    if isinstance(url, URL):
+        url = url.render_as_string(hide_password=False)
+    return mask_url(url)
+
+
+#: A user or role named in a server's message (``role "x" does not exist``,
+#: ``password authentication failed for user "x"``), or a ``key=value`` of a connection
+#: string a driver quotes back.
+_NAMED_USER = re.compile(r'\b(user|role)(\s+)"[^"]*"', re.IGNORECASE)
+_SECRET_PARAM = re.compile(r"\b(user|password|passfile|sslpassword)\s*=\s*('[^']*'|\S+)",
+                           re.IGNORECASE)
+
+
+def redact(text: str, url: str | URL | None = None) -> str:
+    """``text`` (a driver's or server's message) without a credential: the user name and
+    password of ``url`` wherever they appear, quoted user and role names, and
+    ``password=...`` / ``user=...`` of a connection string, each replaced by ``***``."""
+    secrets: list[str] = []
+    if url is not None:
+        try:
+            parsed = url if isinstance(url, URL) else make_url(url)
+        except ArgumentError:
+            parsed = None
+        if parsed is not None:
+            secrets += [parsed.username or "", parsed.password or ""]
+            for key in ("user", "password"):
+                value = parsed.query.get(key)
+                secrets += [value] if isinstance(value, str) else list(value or ())
+    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    text = _NAMED_USER.sub(lambda m: f'{m[1]}{m[2]}"***"', text)
+    return _SECRET_PARAM.sub(lambda m: f"{m[1]}=***", text)
 
 
 def _parse(text: str) -> URL:
@@ -124,7 +179,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         engine = create_engine(parsed, **kwargs)
     except (ArgumentError, ImportError) as exc:
         raise DatabaseUrlError(
-            f"cannot use database URL {parsed.render_as_string()!r}: {exc}"
+            f"cannot use database URL {display_url(parsed)!r}: {redact(str(exc), parsed)}"
         ) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -197,44 +252,71 @@ def check_reachable(engine: Engine) -> None:
         with engine.connect():
             pass
     except OperationalError as exc:
-        raise DatabaseError(f"cannot open database {_display(engine)}: {error_reason(exc)}") from None
+        raise DatabaseError(
+            f"cannot open database {_display(engine)}: {error_reason(exc, engine.url)}"
+        ) from None
 
 
-def error_reason(exc: SQLAlchemyError) -> str:
-    """The first line of the driver's message (the rest is SQLAlchemy's boilerplate)."""
+def error_reason(exc: SQLAlchemyError, url: str | URL | None = None) -> str:
+    """The first line of the driver's message (the rest is SQLAlchemy's boilerplate),
+    without a credential (:func:`redact`: ``url``'s user name and password, any quoted
+    user or role name)."""
     cause = getattr(exc, "orig", None) or exc
     lines = str(cause).strip().splitlines()
-    return lines[0] if lines else type(cause).__name__
+    return redact(lines[0], url) if lines else type(cause).__name__
 
 
-def _migrate(engine: Engine, step: Callable[[Any], None]) -> None:
-    """Run an Alembic command in one transaction on ``engine``.
+@contextmanager
+def migration_transaction(engine: Engine) -> Iterator[Connection]:
+    """A connection in one transaction that holds the schema changes too, committed when
+    the block ends and rolled back on any error (or by the database when the process is
+    killed): a migration is done whole or not at all, on every backend.
+
+    SQLite's Python driver begins a transaction only before the first data statement and
+    runs the DDL before it (``CREATE``, ``DROP``, ``ALTER``) outside of any: a failed or
+    killed migration would keep half its tables. Here the driver's own transaction handling
+    is off and ``BEGIN IMMEDIATE`` opens the transaction before anything (and takes the
+    write lock at once: another writer waits for the migration, or the migration for it).
 
     On SQLite, foreign keys are off while it runs: a batch migration copies a table, drops
     it and renames the copy, and with foreign keys on the drop would delete every row that
     refers to it (``ON DELETE CASCADE``): an event's teams, rounds and results. The
-    references are checked (``PRAGMA foreign_key_check``) before the transaction commits."""
+    references are checked (``PRAGMA foreign_key_check``) before the transaction commits.
+    """
     with engine.connect() as connection:
-        sqlite = connection.dialect.name == "sqlite"
-        if sqlite:  # outside a transaction, or SQLite ignores it
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
+        if connection.dialect.name != "sqlite":
+            with connection.begin():
+                yield connection
+            return
+        raw = connection.connection.driver_connection
+        assert raw is not None
+        old_level = raw.isolation_level
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction, or
+        connection.commit()  # SQLite ignores it
+        raw.isolation_level = None  # the driver begins and commits nothing by itself
         try:
             with connection.begin():
-                config = alembic_config(engine)
-                config.attributes["connection"] = connection
-                step(config)
-                if sqlite:
-                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
-                    if broken is not None:
-                        raise DatabaseError(
-                            f"the migration would leave a row of {broken[0]} referring to a "
-                            f"missing row of {broken[2]}: nothing changed"
-                        )
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                yield connection
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                if broken is not None:
+                    raise DatabaseError(
+                        f"the migration would leave a row of {broken[0]} referring to a "
+                        f"missing row of {broken[2]}: nothing changed"
+                    )
         finally:
-            if sqlite:
-                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-                connection.commit()
+            raw.isolation_level = old_level
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+
+
+def _migrate(engine: Engine, step: Callable[[Config], None], **attributes: Any) -> None:
+    """Run an Alembic command on ``engine`` in one transaction (:func:`migration_transaction`);
+    ``attributes`` go to the migrations (``migrations/env.py``: ``force``, ``target``)."""
+    with migration_transaction(engine) as connection:
+        config = alembic_config(engine)
+        config.attributes.update(attributes, connection=connection)
+        step(config)
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -243,9 +325,17 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     _migrate(engine, lambda config: command.upgrade(config, revision))
 
 
-def downgrade(engine: Engine, revision: str) -> None:
-    """Migrate the database down to ``revision`` (``base`` empties it)."""
-    _migrate(engine, lambda config: command.downgrade(config, revision))
+def downgrade(engine: Engine, revision: str, *, force: bool = False) -> None:
+    """Migrate the database down to ``revision`` (``base`` empties it).
+
+    A downgrade that would lose something the older schema cannot hold (an event's rule
+    variants or language, the hall's rounds and reports, the log's who and when, any table
+    with rows that it drops) is refused, nothing changed, with a :class:`DatabaseError`
+    naming every loss, unless ``force`` (``guandan db downgrade REV --force``).
+    """
+    check_reachable(engine)
+    _migrate(engine, lambda config: command.downgrade(config, revision),
+             force=force, target=revision)
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -286,7 +376,9 @@ def check_schema(engine: Engine) -> None:
     try:
         current = current_revision(engine)
     except OperationalError as exc:
-        raise DatabaseError(f"cannot open database {_display(engine)}: {error_reason(exc)}") from None
+        raise DatabaseError(
+            f"cannot open database {_display(engine)}: {error_reason(exc, engine.url)}"
+        ) from None
     if current != head:
         raise DatabaseError(
             f"database {_display(engine)} is at revision {current or 'none (empty)'}, "
@@ -295,8 +387,8 @@ def check_schema(engine: Engine) -> None:
 
 
 def _display(engine: Engine) -> str:
-    """The engine's URL for messages, password hidden."""
-    return engine.url.render_as_string(hide_password=True)
+    """The engine's URL for messages: no user name, password or secret query parameter."""
+    return display_url(engine.url)
 
 
 @contextmanager

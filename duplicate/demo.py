@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from duplicate import events
-from duplicate.db import make_engine, upgrade
+from duplicate.db import display_url, make_engine, upgrade
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
 from duplicate.review.source import write_event_site
@@ -74,7 +74,7 @@ def run_demo(
     engine = make_engine(db_url)
     try:
         upgrade(engine)
-        say(f"database {engine.url.render_as_string()} migrated to the newest schema")
+        say(f"database {display_url(engine.url)} migrated to the newest schema")
         # named by the board set's commitment, which tells nothing of the seed
         name = f"Demo {seed_file.commitment[:12]}"
         if any(e.name == name for e in events.list_events(engine)):

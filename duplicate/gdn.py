@@ -59,6 +59,8 @@ __all__ = [
     "loads",
     "loads_json",
     "split_deals",
+    "count_deals",
+    "iter_pieces",
     "to_json",
 ]
 
@@ -727,6 +729,85 @@ def split_deals(text: str | bytes, *, file: str | None = None) -> list[tuple[int
 #: Bytes of one line beyond which :func:`iter_file` stops holding it: a line of
 #: :data:`MAX_LINE` characters has at most four bytes a character.
 _LINE_BYTES = 4 * MAX_LINE + 1
+
+
+def _file_text_lines(fp: IO[bytes], name: str) -> Iterator[str]:
+    """The lines of an open ``.gdn`` file as :func:`decode` reads them whole (LF removed,
+    byte-order marks at the start skipped), one at a time: a line longer than any line
+    may be is handed on as one the reader refuses as too long, without holding it; bytes
+    that are not UTF-8 raise :class:`GdnError` as :func:`decode` does for the whole."""
+    offset = 0  # bytes of the file before this line
+    first = True
+    while True:
+        raw = fp.readline(_LINE_BYTES + 1)
+        if not raw:
+            return
+        if not raw.endswith(b"\n") and len(raw) > _LINE_BYTES:
+            while raw and not raw.endswith(b"\n"):  # skip to its end
+                offset += len(raw)
+                raw = fp.readline(_LINE_BYTES + 1)
+            offset += len(raw)
+            yield "\ufffd" * (MAX_LINE + 1)
+            continue
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise GdnError(
+                f"not UTF-8 text: {e.reason} at byte {offset + e.start}", file=name
+            ) from None
+        if first:
+            text, first = text.lstrip("\ufeff"), False
+        offset += len(raw)
+        yield text
+
+
+def _open_lines(path: str | os.PathLike[str], file: str | None) -> tuple[IO[bytes], str]:
+    """The file at ``path`` open for :func:`_file_text_lines`, and its name for errors;
+    :class:`OSError` when it cannot be opened."""
+    return open(path, "rb"), (file if file is not None else os.fspath(path))
+
+
+def count_deals(path: str | os.PathLike[str], *, file: str | None = None) -> int:
+    """How many deals the ``.gdn`` file at ``path`` holds (where :func:`iter_records`
+    begins each), read in bounded memory. :class:`OSError` when it cannot be opened,
+    :class:`GdnError` when it is not UTF-8 text."""
+    fp, name = _open_lines(path, file)
+    with fp:
+        return sum(1 for _ in _Reader(_file_text_lines(fp, name), name, False, scan=True).records())
+
+
+def iter_pieces(
+    path: str | os.PathLike[str], deals: int, *, file: str | None = None
+) -> Iterator[tuple[int, str]]:
+    """:func:`split_deals` of the ``.gdn`` file at ``path`` in bounded memory: pieces of
+    ``deals`` whole deals (the last may hold fewer) as ``(first line, text)``, read one at
+    a time; each reads with its ``first_line`` as that part of the whole does. Errors as
+    :func:`count_deals`."""
+    fp, name = _open_lines(path, file)
+    buf: list[str] = []  # the lines read and not yet handed on, the first numbered base
+    base = 1
+
+    def tee() -> Iterator[str]:
+        for line in _file_text_lines(fp, name):
+            buf.append(line)
+            yield line
+
+    with fp:
+        start: int | None = None  # the first line of the piece being gathered
+        count = 0  # its deals so far
+        for rec in _Reader(tee(), name, False, scan=True).records():
+            at = rec.line or 1
+            if start is None:
+                start = at
+            elif count == deals:
+                yield start, "\n".join(buf[start - base : at - base])
+                start, count = at, 0
+            del buf[: start - base]  # the lines before the piece: handed on, or no deal's
+            base = start
+            count += 1
+        if start is not None:
+            yield start, "\n".join(buf[start - base :])
 
 
 def iter_file(

@@ -37,10 +37,11 @@ import hashlib
 import itertools
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Literal
+from typing import IO, Literal
 
 from sqlalchemy import Engine, and_, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -57,10 +58,12 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
 
 __all__ = [
+    "CanonicalForm",
     "Correction",
     "ImportOutcome",
     "RecordImportError",
     "StoredRecord",
+    "canonical_form",
     "describe_rules",
     "import_files",
     "import_records",
@@ -252,6 +255,33 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
         ns_score=res.result.score(Side.NS),
         plays=len(rec.plays),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CanonicalForm:
+    """A stored record as :func:`import_records` would store it today."""
+
+    text: str
+    content_hash: str
+    finish: str
+    result: str
+
+
+def canonical_form(text: str, rules: Ruleset) -> CanonicalForm | None:
+    """The canonical form today of the stored record ``text`` replayed under ``rules``
+    (what an import of it would store and compare by its hash); ``None`` when it does not
+    read as one deal or does not replay (nothing to compare it with). Migration 0009 brings
+    records stored in an older form to this one."""
+    try:
+        recs = gdn.loads(text)
+    except GdnError:
+        return None
+    if len(recs) != 1 or recs[0].errors:
+        return None
+    prep = _prepare(recs[0], rules)
+    if not isinstance(prep, _Prepared):
+        return None
+    return CanonicalForm(prep.text, prep.content_hash, prep.finish, prep.result)
 
 
 #: Tags stored in columns of limited size (``models.RoomResult``).
@@ -446,6 +476,46 @@ def import_records(
 #: Deals stored between two clearings of the session: the transaction keeps every row it
 #: added until it ends, unless the session lets go of them (they are flushed already).
 BATCH = 50
+#: Outcomes of a file held in memory until its transaction ends; the rest wait in a
+#: temporary file (:class:`_Spool`).
+SPOOL_IN_MEMORY = 1000
+
+
+class _Spool:
+    """A file's outcomes (each with whether it came from the database), kept until its
+    transaction ends and they can be told: the first :data:`SPOOL_IN_MEMORY` in memory,
+    the others in a temporary file, so that a file of a million bad deals costs disk, not
+    memory."""
+
+    def __init__(self) -> None:
+        self._items: list[tuple[ImportOutcome, bool]] = []
+        self._file: IO[str] | None = None
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def append(self, outcome: ImportOutcome, stored: bool) -> None:
+        self._count += 1
+        if len(self._items) < SPOOL_IN_MEMORY:
+            self._items.append((outcome, stored))
+            return
+        if self._file is None:
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._file.write(json.dumps([*(getattr(outcome, f.name) for f in fields(outcome)),
+                                     stored]) + "\n")
+
+    def __iter__(self) -> Iterator[tuple[ImportOutcome, bool]]:
+        yield from self._items
+        if self._file is not None:
+            self._file.seek(0)
+            for line in self._file:
+                *values, stored = json.loads(line)
+                yield ImportOutcome(*values), stored
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
 
 
 def _import_stream(
@@ -490,8 +560,7 @@ def _import_stream(
     # A deal that fails before the database (it does not read or replay) stores nothing of
     # the file; the others still go through the database, rolled back, so that each says
     # what it would have been (``unchanged`` when already stored, or refused).
-    outcomes: list[ImportOutcome] = []
-    stored: list[bool] = []  # whether each outcome came from the database
+    outcomes = _Spool()  # with whether each came from the database
     pending: _Prepared | None = None  # the deal being stored
     try:
         with session_scope(engine) as session:
@@ -500,28 +569,26 @@ def _import_stream(
                 for rec in records:
                     item = _prepare(rec, rules) if rec.ok else _read_error(rec)
                     if isinstance(item, ImportOutcome):
-                        outcomes.append(item)
-                        stored.append(False)
+                        outcomes.append(item, False)
                         failed = True
                         continue
                     pending = item
                     outcome = _store(session, item, board_set, correction, by)
                     pending = None
-                    outcomes.append(outcome)
-                    stored.append(True)
+                    outcomes.append(outcome, True)
                     failed = failed or not outcome.ok
                     if len(outcomes) % BATCH == 0:
                         session.expunge_all()  # flushed rows: keep no more than a batch
             except GdnError as e:
-                outcomes.append(_broken_off(e))
-                stored.append(False)
+                outcomes.append(_broken_off(e), False)
                 failed = True
             if failed:
                 raise _Rollback
     except _Rollback:
         yield from (
-            _not_stored(o) if o.status in ("stored", "corrected") else o for o in outcomes
+            _not_stored(o) if o.status in ("stored", "corrected") else o for o, _ in outcomes
         )
+        outcomes.close()
         return
     except SQLAlchemyError as e:
         # A unique key stored meanwhile by another import, or the database failed (locked,
@@ -538,7 +605,8 @@ def _import_stream(
                 o, status=status, record_id=None, version=None, error=text
             )
 
-        yield from (undone(o) if db else o for o, db in zip(outcomes, stored, strict=True))
+        yield from (undone(o) if db else o for o, db in outcomes)
+        outcomes.close()
         if pending is not None:
             yield undone(_outcome(pending.record, status))
         try:
@@ -550,7 +618,8 @@ def _import_stream(
         except GdnError as ge:
             yield _broken_off(ge)
         return
-    yield from outcomes
+    yield from (o for o, _ in outcomes)
+    outcomes.close()
 
 
 def _broken_off(exc: GdnError) -> ImportOutcome:

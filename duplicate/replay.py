@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from duplicate.dealing import deal_id
-from duplicate.gdn import DealRecord, GdnError, Play, iter_records, split_deals
+from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -395,22 +396,24 @@ def _check_piece(piece: tuple[str, int, str, Ruleset]) -> list[DealReport]:
 
 @dataclass(slots=True)
 class FileCheck:
-    """The deals of some ``.gdn`` files, cut into pieces, ready to replay (:func:`check_files`).
+    """The deals of some ``.gdn`` files, counted, ready to replay (:func:`check_files`).
 
     ``total`` is the number of deals found (for a progress bar); :meth:`reports` does the work.
     """
 
-    # each item is a piece of work (file, first line, text of whole deals, rules), or the
-    # report of a file that cannot be read
-    work: list[tuple[str, int, str, Ruleset] | DealReport]
+    # each item is a file to read (its name), or the report of a file that cannot be read
+    work: list[str | DealReport]
     total: int
     strict: bool
     jobs: int
+    rules: Ruleset = COMPETITION
 
     def reports(self, progress: Callable[[int], object] | None = None) -> Iterator[DealReport]:
         """Replay every deal in order, one report per deal; ``progress(n)`` after n deals.
 
-        With ``strict``, stops after the first deal that fails.
+        With ``strict``, stops after the first deal that fails. The files are read a piece
+        at a time and at most a few pieces are out at the worker processes: memory does
+        not grow with the files.
         """
         for batch in self._results():
             for rep in batch:
@@ -420,18 +423,39 @@ class FileCheck:
             if progress is not None:
                 progress(len(batch))
 
+    def _pieces(self) -> Iterator[tuple[str, int, str, Ruleset] | DealReport]:
+        for item in self.work:
+            if isinstance(item, DealReport):
+                yield item
+                continue
+            try:
+                for first, text in iter_pieces(item, _BATCH):
+                    yield item, first, text, self.rules
+            except (GdnError, OSError) as e:  # changed since it was counted
+                yield _file_error(item, e if isinstance(e, GdnError) else GdnError(
+                    e.strerror or str(e), file=item))
+
     def _results(self) -> Iterator[list[DealReport]]:
-        pieces = [w for w in self.work if not isinstance(w, DealReport)]
-        pool = ProcessPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
-        done: Iterator[list[DealReport]] = (
-            pool.map(_check_piece, pieces) if pool is not None else map(_check_piece, pieces)
-        )
+        if self.jobs == 1:
+            for piece in self._pieces():
+                yield [piece] if isinstance(piece, DealReport) else _check_piece(piece)
+            return
+        pool = ProcessPoolExecutor(max_workers=self.jobs)
+        out: deque[DealReport | Future[list[DealReport]]] = deque()
         try:
-            for item in self.work:
-                yield [item] if isinstance(item, DealReport) else next(done)
+            for piece in self._pieces():
+                out.append(piece if isinstance(piece, DealReport) else
+                           pool.submit(_check_piece, piece))
+                while len(out) > 2 * self.jobs:
+                    yield _done(out.popleft())
+            while out:
+                yield _done(out.popleft())
         finally:
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _done(item: DealReport | Future[list[DealReport]]) -> list[DealReport]:
+    return [item] if isinstance(item, DealReport) else item.result()
 
 
 def check_files(
@@ -443,19 +467,20 @@ def check_files(
 ) -> FileCheck:
     """Prepare to replay every deal of the ``.gdn`` files (``guandan replay``).
 
-    Each file is read and cut into pieces of whole deals with
-    :func:`duplicate.gdn.split_deals`; :meth:`FileCheck.reports` then replays them, the
+    Each file's deals are counted (:func:`duplicate.gdn.count_deals`); :meth:`FileCheck.reports`
+    then replays them in pieces of whole deals (:func:`duplicate.gdn.iter_pieces`), the
     pieces shared by ``jobs`` processes (``None``: all cores when there are at least
     :data:`PARALLEL_MIN_DEALS` deals, else 1). The reports are the same, in the same order,
-    whatever ``jobs`` is. ``strict`` stops after the first deal that fails.
+    whatever ``jobs`` is. ``strict`` stops after the first deal that fails. Files are read
+    a line at a time, never whole.
     """
-    work: list[tuple[str, int, str, Ruleset] | DealReport] = []
+    work: list[str | DealReport] = []
     total = 0
+    pieces = 0
     for path in paths:
         name = os.fspath(path)
         try:
-            with open(name, "rb") as f:
-                deals = split_deals(f.read(), file=name)
+            deals = count_deals(name)
         except GdnError as e:
             work.append(_file_error(name, e))
             continue
@@ -465,11 +490,9 @@ def check_files(
         if not deals:  # an empty file is a mistake (wrong file, failed export), not a pass
             work.append(_file_error(name, GdnError(NO_DEALS, file=name)))
             continue
-        total += len(deals)
-        for i in range(0, len(deals), _BATCH):
-            batch = deals[i : i + _BATCH]
-            work.append((name, batch[0][0], "\n".join(t for _, t in batch), rules))
-    pieces = sum(not isinstance(w, DealReport) for w in work)
+        total += deals
+        pieces += -(-deals // _BATCH)
+        work.append(name)
     if jobs is None:
         jobs = (os.cpu_count() or 1) if total >= PARALLEL_MIN_DEALS else 1
-    return FileCheck(work, total, strict, max(1, min(jobs, pieces)))
+    return FileCheck(work, total, strict, max(1, min(jobs, pieces)), rules)

@@ -213,7 +213,7 @@ def test_a_postgres_server_that_is_down() -> None:
     url = "postgresql://nobody@127.0.0.1:1/x"
     for args in (("db", "--db", url, "upgrade"), ("deals", "--db", url, "list")):
         line = _fails(1, *args)
-        assert "cannot open database postgresql+psycopg://nobody@127.0.0.1:1/x" in line
+        assert "cannot open database postgresql+psycopg://***@127.0.0.1:1/x" in line  # no user name
 
 
 def test_a_duplicate_import_stores_once_and_names_nothing_on_stderr(db: str) -> None:

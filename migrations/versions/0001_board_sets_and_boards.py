@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from migrations.losses import rows_of
+
 revision: str = "0001"
 down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
@@ -68,7 +70,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop ``boards`` and ``board_sets``."""
+    """Drop ``boards`` and ``board_sets`` (a loss when they hold rows: refused unless forced)."""
+    rows_of(op.get_bind(), "board_sets", "boards")
     op.drop_table("boards")
     with op.batch_alter_table("board_sets", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_board_sets_commitment"))

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from migrations.losses import rows_of
+
 revision: str = "0002"
 down_revision: str | Sequence[str] | None = "0001"
 branch_labels: str | Sequence[str] | None = None
@@ -83,7 +85,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop ``deal_records``."""
+    """Drop ``deal_records`` (a loss when it holds rows: refused unless forced)."""
+    rows_of(op.get_bind(), "deal_records")
     with op.batch_alter_table("deal_records", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_deal_records_deal_id"))
         batch_op.drop_index(batch_op.f("ix_deal_records_content_hash"))

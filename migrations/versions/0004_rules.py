@@ -13,12 +13,14 @@ Create Date: 2026-11-29 16:40:00.000000
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 from duplicate.errors import DatabaseError
+from migrations.losses import offline, would_lose
 
 revision: str = "0004"
 down_revision: str | Sequence[str] | None = "0003"
@@ -55,13 +57,50 @@ def upgrade() -> None:
         )
 
 
+def _variants(text: str) -> str:
+    """The variants of the rule set ``text`` (JSON): ``name=value`` for each rule that is
+    not the competition's, "" for the competition rules."""
+    from engine.ruleset import COMPETITION  # today's rules: keys added after this revision
+
+    base = {**COMPETITION.to_dict(), **json.loads(COMPETITION_JSON)}
+    try:
+        rules = json.loads(text)
+    except ValueError:
+        return "unreadable rules"
+    if not isinstance(rules, dict):
+        return "unreadable rules"
+    return ", ".join(
+        f"{k}={json.dumps(v)}" for k, v in sorted(rules.items()) if k not in base or base[k] != v
+    )
+
+
+def _variants_lost(bind: sa.Connection) -> None:
+    for name, rules in bind.execute(sa.text("SELECT name, rules FROM events ORDER BY id")):
+        variants = _variants(rules)
+        if variants:
+            would_lose(f"the rule variants of event {name!r} ({variants})")
+    records = 0
+    for rules, n in bind.execute(sa.text("SELECT rules, COUNT(*) FROM deal_records GROUP BY rules")):
+        if _variants(rules):
+            records += int(n)
+    if records:
+        would_lose(
+            f"the rule variants of {records} deal record{'' if records == 1 else 's'} "
+            "(read by the competition rules after)"
+        )
+
+
 def downgrade() -> None:
     """Drop the ``rules`` columns and restore the old record key.
 
     Refused (nothing changed) when one board and room holds records under several rule
     sets: the old key cannot hold both, and dropping one would lose a record silently.
+    Events and records under other rules than the competition's lose them (the older
+    schema plays everything by the competition rules): refused unless forced.
     """
     bind = op.get_bind()
+    if not offline():
+        _variants_lost(bind)
     clash = bind.execute(
         sa.text(
             "SELECT deal_id, event, round, room, version FROM deal_records "

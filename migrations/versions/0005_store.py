@@ -35,6 +35,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from duplicate.errors import DatabaseError
+from migrations.losses import count, offline, would_lose
 
 revision: str = "0005"
 down_revision: str | Sequence[str] | None = "0004"
@@ -437,10 +438,48 @@ def _move_event_results(conn: sa.Connection) -> None:
             _change(conn, result_id, action, f["made_by"], f["made_at"], f["reason"], new, before)
 
 
+def _losses(conn: sa.Connection) -> None:
+    """Note what the old tables have no column for: who made the log's imports, reports
+    and marks, and when; finishing orders reported without a record; an event room's
+    records before its current one, and the files they came from."""
+    log = count(
+        conn,
+        "SELECT COUNT(*) FROM result_changes WHERE action IN "
+        f"('import', 'report', 'attach', 'unfinished') AND made_by <> '{UNKNOWN}'",
+    )
+    if log:
+        would_lose(f"who made {log} of the log's imports, reports and marks, when and why")
+    finishes = count(
+        conn,
+        "SELECT COUNT(*) FROM result_changes WHERE finish IS NOT NULL AND record_id IS NULL",
+    )
+    if finishes:
+        would_lose(f"{finishes} finishing order{'' if finishes == 1 else 's'} reported "
+                   "without a record")
+    event_records = (
+        "FROM play_records p JOIN room_results r ON r.id = p.result_id "
+        "WHERE r.match_id IS NOT NULL"
+    )
+    earlier = count(
+        conn,
+        f"SELECT COUNT(*) {event_records} AND p.id <> COALESCE((SELECT c.record_id FROM "
+        "result_changes c WHERE c.result_id = r.id ORDER BY c.id DESC LIMIT 1), -1)",
+    )
+    if earlier:
+        would_lose(f"{earlier} record{'' if earlier == 1 else 's'} of event rooms "
+                   "replaced by a later one")
+    sources = count(conn, f"SELECT COUNT(*) {event_records} AND p.source IS NOT NULL")
+    if sources:
+        would_lose(f"the file and line of {sources} event record{'' if sources == 1 else 's'}")
+
+
 def downgrade() -> None:
     """Move the store back into ``deal_records``, ``event_results`` and
-    ``event_corrections``; refused (nothing changed) when they cannot hold it all."""
+    ``event_corrections``; refused (nothing changed) when they cannot hold it all, and
+    unless forced when they would lose part of it (:func:`_losses`)."""
     conn = op.get_bind()
+    if not offline():
+        _losses(conn)
     lone = conn.execute(
         sa.text(
             "SELECT r.deal_id, r.event, r.round, r.room FROM room_results r "

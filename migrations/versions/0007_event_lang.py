@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from migrations.losses import names, offline, would_lose
+
 revision: str = "0007"
 down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
@@ -31,7 +33,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop ``events.lang`` (the events themselves stay)."""
+    """Drop ``events.lang`` (the events themselves stay; a Chinese event's language is a
+    loss: refused unless forced)."""
+    if not offline():
+        zh = names(op.get_bind(), "SELECT name FROM events WHERE lang <> 'en' ORDER BY id")
+        if zh:
+            would_lose(f"the language (Chinese) of the events {zh}")
     with op.batch_alter_table("events", schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f("ck_events_lang"), type_="check")
         batch_op.drop_column("lang")

@@ -1,0 +1,76 @@
+"""What a downgrade would lose, gathered while it runs and refused at its end.
+
+A migration's ``downgrade`` names each thing the older schema cannot hold with
+:func:`would_lose` (or :func:`rows_of` for tables it drops) and goes on; when the whole
+downgrade has run, ``migrations/env.py`` calls :func:`refuse_losses`, which raises unless
+the caller forced it (``duplicate.db.downgrade(..., force=True)``, ``guandan db downgrade
+REV --force``, ``alembic -x force=1 downgrade REV``). The migration is one transaction
+(``duplicate.db.migration_transaction``): refused, it changes nothing. Every step's loss is
+counted on the data as that step finds it, so the refusal names all of them, not only the
+first step's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+import sqlalchemy as sa
+
+from duplicate.errors import DatabaseError
+
+#: The key of ``config.attributes`` holding the losses found so far.
+LOSSES = "guandan.losses"
+
+
+def offline() -> bool:
+    """Whether the migration only writes SQL (``alembic --sql``): nothing to count then."""
+    from alembic import context
+
+    return bool(context.is_offline_mode())
+
+
+def would_lose(phrase: str) -> None:
+    """Note that the running downgrade would lose what ``phrase`` says."""
+    from alembic import context
+
+    attributes: MutableMapping[str, Any] = context.config.attributes
+    attributes.setdefault(LOSSES, []).append(phrase)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def rows_of(conn: sa.Connection, *tables: str) -> None:
+    """Note the rows of each of ``tables`` (dropped by the running downgrade)."""
+    if offline():
+        return
+    for table in tables:
+        n = int(conn.execute(sa.text(f'SELECT COUNT(*) FROM "{table}"')).scalar_one())
+        if n:
+            would_lose(f"{_plural(n, 'row')} of {table}")
+
+
+def count(conn: sa.Connection, sql: str) -> int:
+    """The number ``sql`` (a ``SELECT COUNT(*)``) counts."""
+    return int(conn.execute(sa.text(sql)).scalar_one())
+
+
+def names(conn: sa.Connection, sql: str, limit: int = 5) -> str:
+    """The first ``limit`` values ``sql`` selects, quoted, and how many more."""
+    found = [str(r[0]) for r in conn.execute(sa.text(sql)).fetchmany(limit + 1)]
+    shown = ", ".join(repr(n[:40] + ("…" if len(n) > 40 else "")) for n in found[:limit])
+    return shown + (" and more" if len(found) > limit else "")
+
+
+def refuse_losses(attributes: MutableMapping[str, Any], force: bool) -> None:
+    """Raise :class:`DatabaseError` naming every loss noted, unless ``force``."""
+    losses: list[str] = attributes.pop(LOSSES, [])
+    if not losses or force:
+        return
+    target = attributes.get("target") or "REVISION"
+    raise DatabaseError(
+        f"downgrading to {target} would lose {'; '.join(losses)}: nothing changed",
+        cli_hint=f"'guandan db downgrade {target} --force' downgrades and loses them",
+    )
