@@ -335,12 +335,26 @@ def _store(
     correction: Correction | None,
     by: str | None = None,
 ) -> ImportOutcome:
-    """Store one prepared record in ``session`` (flushed, not committed)."""
+    """Store one prepared record in ``session`` (flushed, not committed), in a savepoint
+    read and written again when a concurrent import took the room meanwhile (its record
+    is then found: ``unchanged``, or refused as a different one)."""
     rec = prep.record
     try:
         board = _board_for(session, prep, board_set)
     except RecordImportError as e:
         return _outcome(rec, "refused", error=_where(rec) + str(e))
+    return store.in_savepoint(session, lambda: _store_once(session, prep, board, correction, by))
+
+
+def _store_once(
+    session: Session,
+    prep: _Prepared,
+    board: models.Board | None,
+    correction: Correction | None,
+    by: str | None,
+) -> ImportOutcome:
+    """:func:`_store`'s read, decision and write, from what the store holds now."""
+    rec = prep.record
     row = store.find_result(session, prep.key)
     if row is not None and row.match_id is not None:
         return _outcome(
@@ -401,8 +415,10 @@ def _store(
         else Author(by or store.default_by(), f"imported from {source or 'a record'}")
     )
     new = State("played", prep.ns_score, None, stored_rec.id, prep.content_hash)
-    store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
-    session.flush()  # an IntegrityError here: another import stored the key meanwhile
+    # an IntegrityError here: another import logged a change since ``current`` was read
+    done = store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
+    if done is None:  # pragma: no cover - the same record was found unchanged above
+        return _outcome(rec, "unchanged", record_id=stored_rec.id, version=len(versions))
     status = "stored" if correction is None else "corrected"
     return _outcome(rec, status, record_id=stored_rec.id, version=len(versions) + 1)
 

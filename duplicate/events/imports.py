@@ -48,6 +48,7 @@ from duplicate.scoring import (
     room_result,
 )
 from duplicate.store import Author, Slot, State
+from duplicate.store.calls import ENDS_EARLY
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
@@ -277,7 +278,7 @@ class _Importer:
     def _store(self, slot: Slot, rec: Prepared, where: str) -> None:
         key = (slot.match_id or 0, int(slot.board), slot.key.room)
         status = "played" if rec.ns_result is not None else "unfinished"
-        reason = None if status == "played" else rec.unfinished or "record ends before the deal"
+        reason = None if status == "played" else rec.unfinished or ENDS_EARLY
         if key in self.pending:
             if self.pending[key] != rec.digest:
                 raise EventError(
@@ -370,7 +371,7 @@ class _Importer:
             new = State(
                 "played" if played else "unfinished",
                 rec.ns_result,
-                None if played else "record ends before the deal",
+                None if played else rec.unfinished or ENDS_EARLY,
                 rec_id,
             )
             author = Author(self.by, f"imported from {rec.where}")
@@ -396,19 +397,14 @@ def import_prepared(
     total = ImportSummary()
     for batch in batches:
         try:
-            with session_scope(engine) as session:
-                imp = _Importer(session, _event_row(session, event), correction, by)
-                for rec in batch:
-                    imp.add(rec, round_no)
-                imp.flush()
+            s = _import_batch(engine, event, batch, round_no, correction, by)
         except IntegrityError:
-            # only a concurrent import can fill a slot this one found empty
+            # a concurrent import kept changing these rooms through every new attempt
             where = batch[0].where.split(": board")[0] if batch else "<empty>"
             raise EventError(
                 f"{where}: another import stored results of these boards meanwhile; "
                 f"nothing of this file was stored: import it again"
             ) from None
-        s = imp.summary
         total.files += 1
         total.records += s.records
         total.added += s.added
@@ -417,6 +413,25 @@ def import_prepared(
         total.unfinished += s.unfinished
         total.unfinished_boards.extend(s.unfinished_boards)
     return total
+
+
+@store.retrying
+def _import_batch(
+    engine: Engine,
+    event: str,
+    batch: Sequence[Prepared],
+    round_no: int | None,
+    correction: Correction | None,
+    by: str | None,
+) -> ImportSummary:
+    """One file in one transaction; run again from a fresh read when a concurrent import
+    stored a room of it meanwhile (its rooms are then found: unchanged, or refused)."""
+    with session_scope(engine) as session:
+        imp = _Importer(session, _event_row(session, event), correction, by)
+        for rec in batch:
+            imp.add(rec, round_no)
+        imp.flush()
+    return imp.summary
 
 
 def import_files(
