@@ -8,11 +8,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from sqlalchemy import Engine, func, select
+from test_event_import_fixes import cut, make_round
 
 from cli import main
 from duplicate import events, models
 from duplicate.gdn import DealRecord, loads
-from tests.test_event_import_fixes import cut, make_round
 
 TD = events.Correction(reason="the table ran out of time", by="TD Wu")
 
