@@ -420,7 +420,9 @@ def _store_once(
     if done is None:  # pragma: no cover - the same record was found unchanged above
         return _outcome(rec, "unchanged", record_id=stored_rec.id, version=len(versions))
     status = "stored" if correction is None else "corrected"
-    return _outcome(rec, status, record_id=stored_rec.id, version=len(versions) + 1)
+    ids = [v.id for v in versions]  # a correction back to an earlier text reuses its row
+    version = ids.index(stored_rec.id) + 1 if stored_rec.id in ids else len(versions) + 1
+    return _outcome(rec, status, record_id=stored_rec.id, version=version)
 
 
 def _versions(session: Session, result_id: int) -> list[models.PlayRecord]:
@@ -644,8 +646,9 @@ def import_files(
 def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:
     """The stored records, current versions only unless ``all_versions``, in import order.
 
-    A room result's versions are its records, oldest first; the current version is the
-    newest. Each carries the rules it was replayed under (records of one board and room
+    A room result's versions are its records, oldest first (one per text); the current
+    version is the one its latest change with a record rests on (the newest, unless a
+    correction went back to an earlier text). Each carries the rules it was replayed under (records of one board and room
     under two rule sets are two room results, each with its current version).
     """
     check_schema(engine)
@@ -660,14 +663,12 @@ def stored_records(engine: Engine, *, all_versions: bool = False) -> list[Stored
         rows = session.execute(query).all()
     seen: dict[int, int] = {}
     done: set[int] = set()
-    room_of: dict[int, int] = {}
     out: list[StoredRecord] = []
     for rec, room, reason, by in rows:
         if rec.id in done:  # a record several corrections rest on is listed once
             continue
         done.add(rec.id)
         version = seen[room.id] = seen.get(room.id, 0) + 1
-        room_of[rec.id] = room.id
         out.append(
             StoredRecord(
                 rec.id,
@@ -690,6 +691,16 @@ def stored_records(engine: Engine, *, all_versions: bool = False) -> list[Stored
                 room.table_key,
             )
         )
-    if not all_versions:
-        out = [s for s in out if s.version == seen[room_of[s.id]]]
+    if not all_versions:  # the record of each room's latest change with one
+        last: dict[int, int] = {}
+        with session_scope(engine) as session:
+            for rid, rec_id in session.execute(
+                select(c.result_id, c.record_id)
+                .where(c.record_id.is_not(None))
+                .order_by(c.result_id, c.seq)
+            ):
+                if rec_id is not None:
+                    last[rid] = rec_id
+        current = set(last.values())
+        out = [s for s in out if s.id in current]
     return out

@@ -78,6 +78,9 @@ def test_an_events_own_export_imports_back_as_already_stored(
     rest = texts[1].strip().split("\n\n")[2:]
     table2 = "\n\n".join([cut(open_rec, 4, "time"), closed_rec, *rest]) + "\n"
     events.import_texts(migrated_engine, "Cup", [texts[0], table2])
+    retyped = closed_rec.replace("[Play]", "; retyped from the score sheet\n[Play]")
+    fix = events.Correction(reason="retyped", by="TD Li")
+    assert events.import_texts(migrated_engine, "Cup", [retyped], correction=fix).corrected == 1
     events.correct_result(migrated_engine, "Cup", 1, 1, 2, "closed", -3, TD)  # a ruling
     events.record_unfinished(migrated_engine, "Cup", 1, 1, 1, "time", ("open",), TD)
     out = tmp_path / "cup.gdn"
@@ -87,6 +90,7 @@ def test_an_events_own_export_imports_back_as_already_stored(
     exported = out.read_text(encoding="utf-8")
     assert '[Ruling "EW +3"]' in exported and '[RulingBy "TD Wu"]' in exported
     assert '[UnfinishedBy "TD Wu"]' in exported
+    assert '[CorrectedBy "TD Li"]' in exported and "retyped from the score sheet" in exported
     before = [_count(migrated_engine, m) for m in (models.PlayRecord, models.ResultChange)]
     res = runner.invoke(main, ["event", "--db", migrated_url, "import", "Cup", str(out)])
     assert res.exit_code == 0, res.output

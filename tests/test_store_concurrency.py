@@ -5,6 +5,7 @@ and what each process says is true (issue 19, items 3 and 4)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -183,3 +184,20 @@ def test_a_hall_confirmation_racing_an_import_counts_once(
         assert count(engine, models.ResultChange) == 2
     finally:
         engine.dispose()
+
+
+def test_a_correction_back_to_an_earlier_record_reuses_its_row(
+    migrated_engine: Engine, tmp_path: Path
+) -> None:
+    """One row per record text of a room: A, corrected to B, corrected back to A."""
+    a = gdn.loads(EXAMPLE.read_text(encoding="utf-8"))[0]
+    b = dataclasses.replace(a, comments=[*a.comments, "retyped by the director"])
+    fix = records.Correction(reason="retyped", by="TD")
+    first = records.import_records(migrated_engine, [a])
+    assert [(o.status, o.version) for o in first] == [("stored", 1)]
+    outs = [records.import_records(migrated_engine, [r], correction=fix)[0] for r in (b, a)]
+    assert [(o.status, o.version) for o in outs] == [("corrected", 2), ("corrected", 1)]
+    assert outs[1].record_id == first[0].record_id
+    assert [s.id for s in records.stored_records(migrated_engine)] == [first[0].record_id]
+    assert count(migrated_engine, models.PlayRecord) == 2
+    assert len(check_store(migrated_engine)[1]) == 3  # three changes, one chain

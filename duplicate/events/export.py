@@ -52,7 +52,8 @@ def export_records(
     Every record carries its ``Table`` and ``Match``; a ruled room its ``Ruling``,
     ``RulingBy`` and ``RulingReason``; a room marked unfinished its original record (or,
     never having had one, the board with an empty play list) with ``Unfinished`` (why),
-    ``UnfinishedBy`` and ``UnfinishedReason`` (:mod:`~duplicate.events.marks`, docs/FORMAT.md).
+    ``UnfinishedBy`` and ``UnfinishedReason``; a record that corrected another its
+    ``CorrectedBy`` and ``CorrectionReason`` (:mod:`~duplicate.events.marks`, docs/FORMAT.md).
 
     ``unreleased`` (who and why) exports every record, those of boards not every table has
     in yet too: the director's own copy, logged.
@@ -130,9 +131,12 @@ _Room = tuple[Change, str | None]
 
 
 def _decided(now: Change) -> dict[str, str]:
-    """The tags of what the room's latest change decided beyond its record: a ruling, or an
-    unfinished mark (a board the record does not show unfinished)."""
+    """The tags of what the room's latest change decided beyond its record: a ruling, an
+    unfinished mark (a board the record does not show unfinished), or the correction that
+    put this record in place of another (who and why)."""
     state = now.new
+    if now.action == "correction" and state.record_id is not None:
+        return {"CorrectedBy": now.by, "CorrectionReason": now.reason}
     if state.status == "played" and state.note == store.RULING_NOTE:
         assert state.ns_result is not None
         return {"Ruling": _result_tag(state.ns_result), "RulingBy": now.by,

@@ -2,7 +2,9 @@
 
 An exported record carries where it was played (``Table``, ``Match``) and what the
 director decided about its room: a ruling (``Ruling``, ``RulingBy``, ``RulingReason``) or
-an unfinished mark (``Unfinished``, ``UnfinishedBy``, ``UnfinishedReason``): docs/FORMAT.md.
+an unfinished mark (``Unfinished``, ``UnfinishedBy``, ``UnfinishedReason``), or the
+correction that put the record in place of another (``CorrectedBy``, ``CorrectionReason``):
+docs/FORMAT.md.
 None of these is the play: two records that differ only in them are the same record
 (:func:`same_play`), so that an event's own export imports back into it as already
 stored.
@@ -26,6 +28,8 @@ EXPORT_TAGS = (
     "Unfinished",
     "UnfinishedBy",
     "UnfinishedReason",
+    "CorrectedBy",
+    "CorrectionReason",
 )
 #: The tag that says who marked an exported room unfinished: the export's mark.
 MARK_BY = "UnfinishedBy"
