@@ -62,37 +62,38 @@ def _merge_records(conn: sa.Connection) -> None:
 
 
 def _number_changes(conn: sa.Connection) -> None:
-    """Delete each change that repeats its predecessor in the same room; number the rest."""
-    cols = ", ".join(_STATE)
-    rows = conn.execute(
-        sa.text(f"SELECT id, result_id, {cols} FROM result_changes ORDER BY result_id, id")
-    )
-    doubles: list[int] = []
-    numbers: list[dict[str, int]] = []
-    room, seq, before = None, 0, None
+    """Delete each change that repeats its predecessor in the same room; number the rest.
 
-    def flush() -> None:
+    Read a page at a time in (room, id) order (memory bounded on any database)."""
+    cols = ", ".join(_STATE)
+    page = sa.text(
+        f"SELECT id, result_id, {cols} FROM result_changes "
+        "WHERE result_id > :r OR (result_id = :r AND id > :i) "
+        f"ORDER BY result_id, id LIMIT {_CHUNK}"
+    )
+    room, seq, before = None, 0, None
+    at = {"r": -1, "i": -1}
+    while True:
+        rows = conn.execute(page, at).fetchall()
+        if not rows:
+            return
+        doubles: list[dict[str, int]] = []
+        numbers: list[dict[str, int]] = []
+        for row in rows:
+            cid, rid, state = row[0], row[1], tuple(row[2:])
+            if rid != room:
+                room, seq, before = rid, 0, None
+            if state == before:
+                doubles.append({"id": cid})
+            else:
+                seq += 1
+                numbers.append({"seq": seq, "id": cid})
+                before = state
         if doubles:
-            conn.execute(sa.text("DELETE FROM result_changes WHERE id = :id"),
-                         [{"id": i} for i in doubles])  # fmt: skip
-            doubles.clear()
+            conn.execute(sa.text("DELETE FROM result_changes WHERE id = :id"), doubles)
         if numbers:
             conn.execute(sa.text("UPDATE result_changes SET seq = :seq WHERE id = :id"), numbers)
-            numbers.clear()
-
-    for row in rows.fetchall():  # fetched whole: the statements below reuse the connection
-        cid, rid, state = row[0], row[1], tuple(row[2:])
-        if rid != room:
-            room, seq, before = rid, 0, None
-        if state == before:
-            doubles.append(cid)
-        else:
-            seq += 1
-            numbers.append({"seq": seq, "id": cid})
-            before = state
-        if len(doubles) + len(numbers) >= _CHUNK:
-            flush()
-    flush()
+        at = {"r": rows[-1][1], "i": rows[-1][0]}
 
 
 def upgrade() -> None:
