@@ -23,7 +23,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
@@ -324,18 +324,31 @@ def unique_violation(exc: IntegrityError) -> bool:
     return "unique" in str(orig).lower()
 
 
+#: PostgreSQL's codes of a transaction chosen to give way to another: a deadlock, a
+#: serialization failure. Run again whole, it goes through.
+_GIVE_WAY = frozenset({"40P01", "40001"})
+
+
+def _lost_race(exc: DBAPIError) -> bool:
+    """Whether ``exc`` is a race with another writer that running again settles."""
+    if isinstance(exc, IntegrityError):
+        return unique_violation(exc)
+    return getattr(exc.orig, "sqlstate", None) in _GIVE_WAY
+
+
 def retrying(func: Callable[_P, _T]) -> Callable[_P, _T]:
     """``func`` (one transaction, or several each whole) run again, up to :data:`TRIES`
-    times, when another writer took one of its unique keys meanwhile: it reads afresh and
-    finds the other's rows. A key still taken after that is the ``IntegrityError``."""
+    times, when another writer took one of its unique keys meanwhile (or PostgreSQL chose
+    it to give way in a deadlock): it reads afresh and finds the other's rows. A key still
+    taken after that is the ``IntegrityError``."""
 
     @functools.wraps(func)
     def again(*args: _P.args, **kwargs: _P.kwargs) -> _T:
         for attempt in range(TRIES):
             try:
                 return func(*args, **kwargs)
-            except IntegrityError as exc:
-                if not unique_violation(exc) or attempt == TRIES - 1:
+            except DBAPIError as exc:
+                if not _lost_race(exc) or attempt == TRIES - 1:
                     raise
         raise AssertionError("unreachable")
 
