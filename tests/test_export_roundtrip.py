@@ -57,6 +57,12 @@ def test_a_board_marked_before_any_record_is_exported_with_its_mark(
     for r in marked:
         assert r.plays == [] and r.tags["Unfinished"] == "withdrawal"
         assert r.tags["UnfinishedBy"] == "TD Wu" and r.tags["North"]
+    # imported back: already stored, nothing logged
+    changes = _count(migrated_engine, models.ResultChange)
+    text = events.export_records(migrated_engine, "Cup", unreleased=TD)
+    done = events.import_texts(migrated_engine, "Cup", [text])
+    assert (done.records, done.added, done.unchanged) == (6, 0, 6)
+    assert _count(migrated_engine, models.ResultChange) == changes
 
 
 def test_a_new_room_imported_unfinished_is_logged_with_its_reason(
