@@ -40,6 +40,7 @@ from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, GdnError, format_record, loads
+from duplicate.i18n import phrase
 from duplicate.pairing import (
     MatchSeating,
 )
@@ -294,11 +295,10 @@ class _Importer:
         found = self.results.get((slot.match_id or 0, int(slot.board), slot.key.room))
         if found is None:
             if rec.mark is not None:
-                raise EventError(
-                    f"{where}: the record carries an unfinished mark ({rec.mark!r}, "
-                    f"{MARK_BY} {rec.tags.get(MARK_BY)!r}) but the room has no result: "
-                    "such a record imports back only into the room it was exported from"
-                )
+                raise EventError(phrase(
+                    "events.err.mark_no_room", where=where, reason=repr(rec.mark),
+                    by=repr(rec.tags.get(MARK_BY)),
+                ))  # fmt: skip
             return False
         old = found.state
         if rec.mark is None and old.record_id is None and rec.ns_result is not None:
@@ -308,10 +308,10 @@ class _Importer:
             if (old.status, old.note) != wanted or old.record_id is not None:
                 if rec.mark is None:
                     return False
-                raise EventError(
-                    f"{where}: the record carries an unfinished mark ({rec.mark!r}) but the "
-                    f"room holds {_describe(old)}: a different result is a correction"
-                )
+                raise EventError(phrase(
+                    "events.err.mark_differs", where=where, reason=repr(rec.mark),
+                    stored=_describe(old),
+                ))  # fmt: skip
         elif old.record_hash == rec.digest:
             return False  # the same record: decided as ever below
         text = self._stored_text(found.result_id, old.record_id)
