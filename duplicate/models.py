@@ -359,7 +359,10 @@ class PlayRecord(Base):
 
     ``finish``, ``result`` and ``ns_score`` are what the replay computed (``ns_score`` NULL:
     the record ends before the deal does, or, for records moved from an event's results
-    under a ruling by migration ``0005``, not known). ``source`` is the file and line."""
+    under a ruling by migration ``0005``, not known). ``source`` is the file and line.
+
+    A room holds one row per record text (unique ``result_id``, ``content_hash``): a
+    second writer of the same record finds the first's row (migration ``0010``)."""
 
     __tablename__ = "play_records"
 
@@ -375,6 +378,8 @@ class PlayRecord(Base):
     source: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
+    __table_args__ = (UniqueConstraint("result_id", "content_hash"),)
+
 
 class ResultChange(Base):
     """One change of a room result, never updated: who, when (UTC), why, old and new.
@@ -383,12 +388,16 @@ class ResultChange(Base):
     ``note`` (an unfinished board's reason, a ruling's word), ``finish`` (the finishing
     order reported, when no record says it) and ``record_id`` (the record it rests on);
     the ``old_*`` columns are the state it replaced (NULL for a result's first change).
+    ``seq`` numbers a room's changes 1, 2, … (unique with ``result_id``, migration
+    ``0010``): a change is written as the successor of the one it read as current, so
+    of two writers that read the same current result, the second fails and reads again.
     """
 
     __tablename__ = "result_changes"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     result_id: Mapped[int] = mapped_column(ForeignKey("room_results.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(12))
     made_by: Mapped[str] = mapped_column(String(200))
     made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -410,6 +419,8 @@ class ResultChange(Base):
 
     __table_args__ = (
         Index("ix_result_changes_result_id_id", "result_id", "id"),
+        UniqueConstraint("result_id", "seq"),
+        CheckConstraint("seq >= 1", name="seq"),
         CheckConstraint(
             "action IN (" + ", ".join(f"'{a}'" for a in CHANGE_ACTIONS) + ")", name="action"
         ),

@@ -365,12 +365,26 @@ def _store(
     correction: Correction | None,
     by: str | None = None,
 ) -> ImportOutcome:
-    """Store one prepared record in ``session`` (flushed, not committed)."""
+    """Store one prepared record in ``session`` (flushed, not committed), in a savepoint
+    read and written again when a concurrent import took the room meanwhile (its record
+    is then found: ``unchanged``, or refused as a different one)."""
     rec = prep.record
     try:
         board = _board_for(session, prep, board_set)
     except RecordImportError as e:
         return _outcome(rec, "refused", error=_where(rec) + str(e))
+    return store.in_savepoint(session, lambda: _store_once(session, prep, board, correction, by))
+
+
+def _store_once(
+    session: Session,
+    prep: _Prepared,
+    board: models.Board | None,
+    correction: Correction | None,
+    by: str | None,
+) -> ImportOutcome:
+    """:func:`_store`'s read, decision and write, from what the store holds now."""
+    rec = prep.record
     row = store.find_result(session, prep.key)
     if row is not None and row.match_id is not None:
         return _outcome(
@@ -431,10 +445,14 @@ def _store(
         else Author(by or store.default_by(), f"imported from {source or 'a record'}")
     )
     new = State("played", prep.ns_score, None, stored_rec.id, prep.content_hash)
-    store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
-    session.flush()  # an IntegrityError here: another import stored the key meanwhile
+    # an IntegrityError here: another import logged a change since ``current`` was read
+    done = store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
+    if done is None:  # pragma: no cover - the same record was found unchanged above
+        return _outcome(rec, "unchanged", record_id=stored_rec.id, version=len(versions))
     status = "stored" if correction is None else "corrected"
-    return _outcome(rec, status, record_id=stored_rec.id, version=len(versions) + 1)
+    ids = [v.id for v in versions]  # a correction back to an earlier text reuses its row
+    version = ids.index(stored_rec.id) + 1 if stored_rec.id in ids else len(versions) + 1
+    return _outcome(rec, status, record_id=stored_rec.id, version=version)
 
 
 def _versions(session: Session, result_id: int) -> list[models.PlayRecord]:
@@ -697,8 +715,9 @@ def import_files(
 def stored_records(engine: Engine, *, all_versions: bool = False) -> list[StoredRecord]:
     """The stored records, current versions only unless ``all_versions``, in import order.
 
-    A room result's versions are its records, oldest first; the current version is the
-    newest. Each carries the rules it was replayed under (records of one board and room
+    A room result's versions are its records, oldest first (one per text); the current
+    version is the one its latest change with a record rests on (the newest, unless a
+    correction went back to an earlier text). Each carries the rules it was replayed under (records of one board and room
     under two rule sets are two room results, each with its current version).
     """
     check_schema(engine)
@@ -713,14 +732,12 @@ def stored_records(engine: Engine, *, all_versions: bool = False) -> list[Stored
         rows = session.execute(query).all()
     seen: dict[int, int] = {}
     done: set[int] = set()
-    room_of: dict[int, int] = {}
     out: list[StoredRecord] = []
     for rec, room, reason, by in rows:
         if rec.id in done:  # a record several corrections rest on is listed once
             continue
         done.add(rec.id)
         version = seen[room.id] = seen.get(room.id, 0) + 1
-        room_of[rec.id] = room.id
         out.append(
             StoredRecord(
                 rec.id,
@@ -743,6 +760,16 @@ def stored_records(engine: Engine, *, all_versions: bool = False) -> list[Stored
                 room.table_key,
             )
         )
-    if not all_versions:
-        out = [s for s in out if s.version == seen[room_of[s.id]]]
+    if not all_versions:  # the record of each room's latest change with one
+        last: dict[int, int] = {}
+        with session_scope(engine) as session:
+            for rid, rec_id in session.execute(
+                select(c.result_id, c.record_id)
+                .where(c.record_id.is_not(None))
+                .order_by(c.result_id, c.seq)
+            ):
+                if rec_id is not None:
+                    last[rid] = rec_id
+        current = set(last.values())
+        out = [s for s in out if s.id in current]
     return out

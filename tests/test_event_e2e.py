@@ -349,6 +349,8 @@ def test_cli_director_commands(migrated_engine: Engine, tmp_path: Path) -> None:
     ]
     exported = tmp_path / "cup.gdn"
     run(url, "export", "Cup", "-o", str(exported))
-    assert exported.read_text(encoding="utf-8").count("[Play]") == 3  # the marked room has none
+    text = exported.read_text(encoding="utf-8")
+    # the room marked unfinished keeps its original record, with the mark (who, why)
+    assert text.count("[Play]") == 4 and text.count('[UnfinishedBy "TD"]') == 1
     out = run(url, "report", "Cup", "--out", str(tmp_path / "rep"))
     assert out.startswith(f"report written: {tmp_path / 'rep' / 'index.html'} (")

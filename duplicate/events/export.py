@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from duplicate import models
+from duplicate import models, store
 from duplicate.compare import BoardComparison, compare_board
 from duplicate.db import check_schema, session_scope
+from duplicate.dealing import Board
 from duplicate.events.base import (
     ROOMS,
     _current_texts,
@@ -24,13 +25,17 @@ from duplicate.events.base import (
     _rules,
     snapshot,
 )
-from duplicate.events.field import _load_field
+from duplicate.events.field import _load_field, _seating
 from duplicate.events.log import checked, log_change
+from duplicate.events.marks import EXPORT_TAGS, MARK_BY
 from duplicate.events.release import _released
 from duplicate.events.scores import _complete_rounds, _round_scores, _standings, _stored_rooms
-from duplicate.gdn import loads
+from duplicate.gdn import DealRecord, format_record, loads
+from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
+from duplicate.store import Change
+from engine.seat import Seat
 
 
 def export_records(
@@ -40,8 +45,15 @@ def export_records(
     *,
     unreleased: Correction | None = None,
 ) -> str:
-    """The stored records of the event (or of one round) as one ``.gdn`` text: only those
-    of released boards (:mod:`~duplicate.events.release`), meant for players.
+    """The stored records of the event (or of one round) as one ``.gdn`` text, in round,
+    table, board order, the open room first: only those of released boards
+    (:mod:`~duplicate.events.release`), meant for players.
+
+    Every record carries its ``Table`` and ``Match``; a ruled room its ``Ruling``,
+    ``RulingBy`` and ``RulingReason``; a room marked unfinished its original record (or,
+    never having had one, the board with an empty play list) with ``Unfinished`` (why),
+    ``UnfinishedBy`` and ``UnfinishedReason``; a record that corrected another its
+    ``CorrectedBy`` and ``CorrectionReason`` (:mod:`~duplicate.events.marks`, docs/FORMAT.md).
 
     ``unreleased`` (who and why) exports every record, those of boards not every table has
     in yet too: the director's own copy, logged.
@@ -57,17 +69,35 @@ def export_records(
         texts: list[str] = []
         if round_no is not None:
             _round_row(session, ev, round_no)  # an unknown round is an error, not nothing
+        f = _load_field(session, ev)
+        teams = dict(
+            session.execute(
+                select(models.EventTeam.id, models.EventTeam.name).where(
+                    models.EventTeam.event_id == ev.id
+                )
+            ).all()
+        )
         for rnd in _rounds(session, ev):
             if round_no is not None and rnd.number != round_no:
                 continue
-            matches = _matches(session, rnd)
-            tables = {m.id: m.table_no for m in matches}
-            current = _current_texts(session, list(tables))
+            matches = {m.id: m for m in _matches(session, rnd)}
+            rooms = _rooms(session, list(matches))
             released = _released(session, ev, rnd)
-            order = sorted(current, key=lambda k: (tables[k[0]], k[1], k[2] != "open"))
-            texts.extend(
-                current[k] for k in order if change is not None or k[1] in released
-            )
+            boards: dict[int, Board] | None = None
+            for key in sorted(rooms, key=lambda k: (matches[k[0]].table_no, k[1], k[2] != "open")):
+                if change is None and key[1] not in released:
+                    continue
+                now, record = rooms[key]
+                m = matches[key[0]]
+                if record is None and now.new.status == "unfinished":
+                    boards = boards or _round_board_set(session, ev, rnd)
+                    record = _board_text(ev, rnd.number, boards[key[1]], key[2], _seating(f, m))
+                if record is None:
+                    continue  # a result reported without a record, or ruled without one
+                tags = {"Table": str(m.table_no),
+                        "Match": f"{teams[m.team_x_id]} v {teams[m.team_y_id]}"}  # fmt: skip
+                tags |= _decided(now)
+                texts.append(_with_tags(record, tags))
         if change is not None:
             where = f"round {round_no}" if round_no is not None else "every round"
             log_change(
@@ -75,6 +105,77 @@ def export_records(
                 event=ev.name,
             )  # fmt: skip
     return "\n".join(texts)
+
+
+def _rooms(session: Session, match_ids: list[int]) -> dict[tuple[int, int, str], _Room]:
+    """Every stored room of these matches: its latest change and the record to export (the
+    one its result rests on, or for a room marked unfinished since, the last it had)."""
+    out: dict[tuple[int, int, str], tuple[Change, int | None]] = {}
+    for row, ch in store.changes(session, models.RoomResult.match_id.in_(match_ids)):
+        key = (row.match_id or 0, int(row.board), row.room)
+        last = out[key][1] if key in out else None
+        out[key] = (ch, ch.new.record_id if ch.new.record_id is not None else last)
+    wanted = {rid for _, rid in out.values() if rid is not None}
+    texts = dict(
+        session.execute(
+            select(models.PlayRecord.id, models.PlayRecord.gdn).where(
+                models.PlayRecord.id.in_(wanted)
+            )
+        ).all()
+    ) if wanted else {}  # fmt: skip
+    return {k: (ch, texts.get(rid) if rid is not None else None) for k, (ch, rid) in out.items()}
+
+
+#: A room to export: its latest change and the record text.
+_Room = tuple[Change, str | None]
+
+
+def _decided(now: Change) -> dict[str, str]:
+    """The tags of what the room's latest change decided beyond its record: a ruling, an
+    unfinished mark (a board the record does not show unfinished), or the correction that
+    put this record in place of another (who and why)."""
+    state = now.new
+    if now.action == "correction" and state.record_id is not None:
+        return {"CorrectedBy": now.by, "CorrectionReason": now.reason}
+    if state.status == "played" and state.note == store.RULING_NOTE:
+        assert state.ns_result is not None
+        return {"Ruling": _result_tag(state.ns_result), "RulingBy": now.by,
+                "RulingReason": now.reason}  # fmt: skip
+    if state.status == "unfinished" and state.record_id is None:
+        return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": now.reason}
+    return {}
+
+
+def _result_tag(ns: int) -> str:
+    return f"NS +{ns}" if ns > 0 else f"EW +{-ns}"
+
+
+_EXPORT_LOWER = frozenset(t.lower() for t in EXPORT_TAGS)
+
+
+def _with_tags(text: str, tags: dict[str, str]) -> str:
+    """A stored record with the export's tags (any it had of theirs replaced; a record cut
+    short keeps its own ``Unfinished``)."""
+    rec = loads(text)[0]
+    drop = (_EXPORT_LOWER - {"unfinished"}) | {t.lower() for t in tags}
+    kept = {k: v for k, v in rec.tags.items() if k.lower() not in drop}
+    rec.tags = kept | tags
+    return format_record(rec) + "\n"
+
+
+_SEAT_TAGS = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
+
+
+def _board_text(
+    ev: models.Event, round_no: int, board: Board, room: str, seating: MatchSeating
+) -> str:
+    """The board of a room that never had a record, as a record whose play list is empty."""
+    seats = seating.open_room if room == "open" else seating.closed_room
+    tags = {"Event": ev.name, "Round": str(round_no), "Board": str(board.number),
+            "Room": room.capitalize()} | {_SEAT_TAGS[s]: seats[s] for s in Seat}  # fmt: skip
+    rec = DealRecord(tags=tags, hands=board.hands, level=board.level, leader=board.leader,
+                     plays=[])  # fmt: skip
+    return format_record(rec) + "\n"
 
 
 def event_report(engine: Engine, event: str, compare: bool = True) -> EventReport:

@@ -37,8 +37,10 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.field import _load_field, _seating, event_rules
+from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, GdnError, format_record, loads
+from duplicate.i18n import phrase
 from duplicate.pairing import (
     MatchSeating,
 )
@@ -48,6 +50,7 @@ from duplicate.scoring import (
     room_result,
 )
 from duplicate.store import Author, Slot, State
+from duplicate.store.calls import ENDS_EARLY
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
@@ -73,6 +76,9 @@ class Prepared:
     finish: str | None = None
     result_tag: str | None = None
     unfinished: str | None = None
+    #: a finished record exported from a room marked unfinished since (its ``Unfinished``
+    #: tag, with ``UnfinishedBy``: :mod:`~duplicate.events.marks`): the mark's reason
+    mark: str | None = None
 
 
 #: The tag that says why a record stops before the deal is over (docs/FORMAT.md).
@@ -119,7 +125,8 @@ def prepare_text(
                 f"is over: an unfinished board needs its reason in an [{UNFINISHED_TAG} "
                 f'"time"] tag (time, withdrawal, ...)'
             )
-        if res.result is not None and reason is not None:
+        marked = res.result is not None and reason is not None and MARK_BY in rec.tags
+        if res.result is not None and reason is not None and not marked:
             raise EventError(
                 f"{_where(rec)}: the record has an {UNFINISHED_TAG} tag ({reason!r}) but the "
                 f"deal is over: remove the tag"
@@ -142,6 +149,7 @@ def prepare_text(
                 finish_text(res.result) if res.result else None,
                 res.result.result_tag if res.result else None,
                 reason if res.result is None else None,
+                reason if marked else None,
             )
         )
     return out
@@ -274,10 +282,51 @@ class _Importer:
         rnd, ids = self.rounds[round_no]
         self._store(_slot(self.ev, rnd, match, board, room, ids.get(number)), rec, where)
 
+    def _stored_text(self, result_id: int, record_id: int | None) -> str | None:
+        """The text of a stored record (``record_id``), else the room's last record."""
+        if record_id is not None:
+            return self.session.get(models.PlayRecord, record_id).gdn  # type: ignore[union-attr]
+        return last_record(self.session, result_id)
+
+    def _exported(self, slot: Slot, rec: Prepared, where: str) -> bool:
+        """Whether ``rec`` is the room's own record as ``event export`` wrote it (its
+        tags aside: :mod:`~duplicate.events.marks`): already stored. A record carrying an
+        unfinished mark must be of a room that has it."""
+        found = self.results.get((slot.match_id or 0, int(slot.board), slot.key.room))
+        if found is None:
+            if rec.mark is not None:
+                raise EventError(phrase(
+                    "events.err.mark_no_room", where=where, reason=repr(rec.mark),
+                    by=repr(rec.tags.get(MARK_BY)),
+                ))  # fmt: skip
+            return False
+        old = found.state
+        if rec.mark is None and old.record_id is None and rec.ns_result is not None:
+            return False  # a record backing a result reported without one
+        if rec.mark is not None or (old.record_id is None and rec.ns_result is None):
+            wanted = ("unfinished", rec.mark or rec.unfinished)
+            if (old.status, old.note) != wanted or old.record_id is not None:
+                if rec.mark is None:
+                    return False
+                raise EventError(phrase(
+                    "events.err.mark_differs", where=where, reason=repr(rec.mark),
+                    stored=_describe(old),
+                ))  # fmt: skip
+        elif old.record_hash == rec.digest:
+            return False  # the same record: decided as ever below
+        text = self._stored_text(found.result_id, old.record_id)
+        if text is None:  # a board marked before any record: exported with no plays
+            return rec.mark is None and not loads(rec.text)[0].plays
+        return same_play(text, rec.text)
+
     def _store(self, slot: Slot, rec: Prepared, where: str) -> None:
         key = (slot.match_id or 0, int(slot.board), slot.key.room)
+        if self._exported(slot, rec, where):
+            self.pending.setdefault(key, rec.digest)
+            self.summary.unchanged += 1
+            return
         status = "played" if rec.ns_result is not None else "unfinished"
-        reason = None if status == "played" else rec.unfinished or "record ends before the deal"
+        reason = None if status == "played" else rec.unfinished or ENDS_EARLY
         if key in self.pending:
             if self.pending[key] != rec.digest:
                 raise EventError(
@@ -370,7 +419,7 @@ class _Importer:
             new = State(
                 "played" if played else "unfinished",
                 rec.ns_result,
-                None if played else "record ends before the deal",
+                None if played else rec.unfinished or ENDS_EARLY,
                 rec_id,
             )
             author = Author(self.by, f"imported from {rec.where}")
@@ -396,19 +445,14 @@ def import_prepared(
     total = ImportSummary()
     for batch in batches:
         try:
-            with session_scope(engine) as session:
-                imp = _Importer(session, _event_row(session, event), correction, by)
-                for rec in batch:
-                    imp.add(rec, round_no)
-                imp.flush()
+            s = _import_batch(engine, event, batch, round_no, correction, by)
         except IntegrityError:
-            # only a concurrent import can fill a slot this one found empty
+            # a concurrent import kept changing these rooms through every new attempt
             where = batch[0].where.split(": board")[0] if batch else "<empty>"
             raise EventError(
                 f"{where}: another import stored results of these boards meanwhile; "
                 f"nothing of this file was stored: import it again"
             ) from None
-        s = imp.summary
         total.files += 1
         total.records += s.records
         total.added += s.added
@@ -417,6 +461,25 @@ def import_prepared(
         total.unfinished += s.unfinished
         total.unfinished_boards.extend(s.unfinished_boards)
     return total
+
+
+@store.retrying
+def _import_batch(
+    engine: Engine,
+    event: str,
+    batch: Sequence[Prepared],
+    round_no: int | None,
+    correction: Correction | None,
+    by: str | None,
+) -> ImportSummary:
+    """One file in one transaction; run again from a fresh read when a concurrent import
+    stored a room of it meanwhile (its rooms are then found: unchanged, or refused)."""
+    with session_scope(engine) as session:
+        imp = _Importer(session, _event_row(session, event), correction, by)
+        for rec in batch:
+            imp.add(rec, round_no)
+        imp.flush()
+    return imp.summary
 
 
 def import_files(

@@ -26,7 +26,7 @@ from duplicate.events.base import (
 )
 from duplicate.records import Correction
 from duplicate.scoring import check_result
-from duplicate.store import Author, Change, Slot, State, StoreError
+from duplicate.store import Author, Change, Slot, State, StoreError, retrying
 
 
 def _describe(state: State | None) -> str:
@@ -117,6 +117,7 @@ def room_history(
     )
 
 
+@retrying
 def record_unfinished(
     engine: Engine,
     event: str,
@@ -152,6 +153,7 @@ def record_unfinished(
         return len(rooms)
 
 
+@retrying
 def correct_result(
     engine: Engine,
     event: str,

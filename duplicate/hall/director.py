@@ -61,6 +61,7 @@ from duplicate.hall.views import (
 from duplicate.i18n import phrase
 from duplicate.records import Correction
 from duplicate.scoring import check_result
+from duplicate.store import retrying
 
 
 def round_status(engine: Engine, event: str, round_no: int) -> list[RoomStatus]:
@@ -89,6 +90,7 @@ def disputes(engine: Engine, event: str, round_no: int | None = None) -> list[Re
         return [report_of(row, ev.name, n) for row, n in session.execute(query)]
 
 
+@retrying
 def settle_dispute(
     engine: Engine,
     event: str,

@@ -53,7 +53,7 @@ from duplicate.hall.status import room_statuses
 from duplicate.hall.tokens import TokenRows, grant_rows
 from duplicate.hall.views import TableView
 from duplicate.i18n import Phrase, phrase
-from duplicate.store.log import room_now
+from duplicate.store.log import retrying, room_now
 
 #: Longest inputs accepted from a phone.
 MAX_REASON, MAX_NOTE = 200, 1000
@@ -254,6 +254,7 @@ def _own_report(
     return ev, rnd, row
 
 
+@retrying
 def north_confirm(
     engine: Engine, grant: Grant | str, board: int, report_id: int, now: datetime | None = None
 ) -> Report:

@@ -44,6 +44,7 @@ from duplicate.hall.views import (
 )
 from duplicate.i18n import phrase
 from duplicate.scoring import check_result
+from duplicate.store import retrying
 
 
 def _ruling(row: models.HallRuling, event: str, round_no: int, team: str | None) -> Ruling:
@@ -53,6 +54,7 @@ def _ruling(row: models.HallRuling, event: str, round_no: int, team: str | None)
     )  # fmt: skip
 
 
+@retrying
 def record_ruling(
     engine: Engine,
     event: str,

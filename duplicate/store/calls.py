@@ -36,6 +36,7 @@ from duplicate.store.log import (
     current_state,
     find_result,
     result_row,
+    retrying,
 )
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
@@ -77,6 +78,7 @@ def _state_for(row: models.RoomResult, ns: int, finish: str | None) -> State:
     return State("played", ns, None, None, None, finish)
 
 
+@retrying
 def report_result(
     engine: Engine,
     slot: Slot,
@@ -104,6 +106,7 @@ def report_result(
         return apply_change(session, row.id, "report", new, author, slot.key.describe())
 
 
+@retrying
 def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> Change | None:
     """The board was not finished in that room (``reason``: time, withdrawal, …)."""
     if not reason.strip():
@@ -115,6 +118,7 @@ def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> 
         return apply_change(session, row.id, "unfinished", new, author, slot.key.describe())
 
 
+@retrying
 def rule_result(engine: Engine, slot: Slot, ns_result: int, author: Author) -> Change:
     """A director's ruling: the room's N–S result is ``ns_result``; the record stays."""
     check_schema(engine)
@@ -129,6 +133,7 @@ def rule_result(engine: Engine, slot: Slot, ns_result: int, author: Author) -> C
         return done
 
 
+@retrying
 def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Change | None:
     """A play record of the room: replayed under the key's rules, it must be a play of the
     key's board (DealId) and, unless ``author.correction``, agree with the current result
@@ -166,9 +171,22 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
             ns_score=ns,
         )
         status = "played" if ns is not None else "unfinished"
-        note = None if ns is not None else "record ends before the deal"
+        note = None if ns is not None else unfinished_note(res.record.tags)
         new = State(status, ns, note, rec.id, digest)
         return apply_change(session, row.id, "import", new, author, slot.key.describe(), old)
+
+
+#: The note of a record that stops before the deal is over without saying why.
+ENDS_EARLY = "record ends before the deal"
+
+
+def unfinished_note(tags: dict[str, str]) -> str:
+    """Why a record stops before the deal is over: its ``Unfinished`` tag (docs/FORMAT.md,
+    any case), else :data:`ENDS_EARLY`."""
+    for name, value in tags.items():
+        if name.lower() == "unfinished" and value.strip():
+            return value.strip()
+    return ENDS_EARLY
 
 
 def _key(row: models.RoomResult) -> ResultKey:

@@ -153,6 +153,9 @@ class State:
     #: the finishing order reported (a detail of the report, not compared: a change's old
     #: state does not repeat it; the change that reported it holds it)
     finish: str | None = field(default=None, compare=False)
+    #: the number of the change that left this state in its room's log (0: none), so
+    #: that the next change is written as its successor (not compared)
+    seq: int = field(default=0, compare=False)
 
     def same_result(self, other: State) -> bool:
         """Whether both say the same about the room (status and N–S result)."""

@@ -1,14 +1,29 @@
 """The store at the session level: finding and adding room results, their records and
 the changes of the log, and the current result as a query. What the imports of
-``duplicate.records`` and ``duplicate.events`` build on (inside their own transaction)."""
+``duplicate.records`` and ``duplicate.events`` build on (inside their own transaction).
+
+Concurrent writers end by the database's unique keys, never by a check before an insert:
+a room result and a record are inserted with ``ON CONFLICT DO NOTHING`` and read back (a
+second writer finds the first's row), and a change is written as the successor
+(``seq``) of the change its writer read as current, so that of two writers that read the
+same current result the second's insert fails (:func:`unique_violation`); it then runs
+again from a fresh read (:func:`retrying`, :func:`in_savepoint`) and finds the first's
+change: the same result merges (nothing logged), a different one is refused or logged
+after it. Every log chain stays whole: each change's "before" is its predecessor's
+"after"."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from enum import Enum
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
@@ -41,13 +56,21 @@ def find_result(session: Session, key: ResultKey) -> models.RoomResult | None:
     )
 
 
+def _insert(session: Session, table: Any) -> Any:
+    """``INSERT`` into ``table`` in the session's dialect, which can say ``ON CONFLICT``."""
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
 def result_row(session: Session, slot: Slot) -> models.RoomResult:
-    """The room result of ``slot``, added (flushed) when it is not stored yet."""
+    """The room result of ``slot``, added when it is not stored yet (``ON CONFLICT DO
+    NOTHING``: a concurrent writer's row is found, not doubled)."""
     row = find_result(session, slot.key)
     if row is None:
-        row = models.RoomResult(**result_values(slot))
-        session.add(row)
-        session.flush()
+        session.execute(_insert(session, models.RoomResult).values(**result_values(slot))
+                        .on_conflict_do_nothing())  # fmt: skip
+        row = find_result(session, slot.key)
+        assert row is not None, "a room result inserted or found"
     return row
 
 
@@ -97,6 +120,7 @@ def current_changes(session: Session, *where: Any) -> list[Now]:
             c.record_id,
             p.content_hash,
             c.finish,
+            c.seq,
         )
         .select_from(r)
         .join(c, c.result_id == r.id)
@@ -105,8 +129,8 @@ def current_changes(session: Session, *where: Any) -> list[Now]:
         .order_by(r.id)
     )
     return [
-        Now(rid, mid, board, room, State(status, ns, note, rec, h, finish))
-        for rid, mid, board, room, status, ns, note, rec, h, finish in session.execute(query)
+        Now(rid, mid, board, room, State(status, ns, note, rec, h, finish, seq))
+        for rid, mid, board, room, status, ns, note, rec, h, finish, seq in session.execute(query)
     ]
 
 
@@ -116,7 +140,7 @@ _r, _c, _p = models.RoomResult, models.ResultChange, models.PlayRecord
 _ROOM_NOW = (
     select(
         _r.id, _r.match_id, _r.board, _r.room, _c.status, _c.ns_result, _c.note, _c.record_id,
-        _p.content_hash, _c.finish,
+        _p.content_hash, _c.finish, _c.seq,
     )
     .select_from(_r)
     .join(_c, _c.result_id == _r.id)
@@ -138,8 +162,8 @@ def room_now(session: Session, match_id: int, board: int, room: str) -> Now | No
     ).first()
     if row is None:
         return None
-    rid, mid, b, rm, status, ns, note, rec, h, finish = row
-    return Now(rid, mid, b, rm, State(status, ns, note, rec, h, finish))
+    rid, mid, b, rm, status, ns, note, rec, h, finish, seq = row
+    return Now(rid, mid, b, rm, State(status, ns, note, rec, h, finish, seq))
 
 
 def current_state(session: Session, result_id: int) -> State | None:
@@ -151,8 +175,9 @@ def current_state(session: Session, result_id: int) -> State | None:
 def state_of(change: models.ResultChange, record_hash: str | None = None) -> State:
     """The new state a change left."""
     return State(
-        change.status, change.ns_result, change.note, change.record_id, record_hash, change.finish
-    )
+        change.status, change.ns_result, change.note, change.record_id, record_hash,
+        change.finish, change.seq,
+    )  # fmt: skip
 
 
 def add_record(
@@ -166,27 +191,36 @@ def add_record(
     ns_score: int | None = None,
     source: str | None = None,
 ) -> models.PlayRecord:
-    """Store a record of a room result (flushed, to get its id)."""
-    rec = models.PlayRecord(
-        result_id=result_id,
-        gdn=text,
-        content_hash=digest,
-        finish=finish,
-        result=result,
-        ns_score=ns_score,
-        source=source,
+    """Store a record of a room result, or find it: a room holds one row per record text
+    (``ON CONFLICT DO NOTHING``, then read back), so that a concurrent writer of the same
+    record and a correction back to an earlier record use the row already there."""
+    p = models.PlayRecord
+    session.execute(
+        _insert(session, p)
+        .values(
+            result_id=result_id,
+            gdn=text,
+            content_hash=digest,
+            finish=finish,
+            result=result,
+            ns_score=ns_score,
+            source=source,
+        )
+        .on_conflict_do_nothing()
     )
-    session.add(rec)
-    session.flush()
+    rec = session.scalar(select(p).where(p.result_id == result_id, p.content_hash == digest))
+    assert rec is not None, "a record inserted or found"
     return rec
 
 
 def change_values(
     result_id: int, action: str, author: Author, new: State, old: State | None, at: datetime
 ) -> dict[str, Any]:
-    """The column values of a ``result_changes`` row (bulk inserts)."""
+    """The column values of a ``result_changes`` row (bulk inserts): the successor of
+    ``old``'s change (``seq``), or the room's first change."""
     return {
         "result_id": result_id,
+        "seq": (old.seq if old is not None else 0) + 1,
         "action": action,
         "made_by": author.by.strip(),
         "made_at": at,
@@ -231,6 +265,16 @@ def decide(old: State | None, new: State, action: str, author: Author, where: st
     return "correction"
 
 
+class _Unread(Enum):
+    """The current result not read by the caller (``apply_change`` reads it)."""
+
+    UNREAD = 0
+
+
+#: ``apply_change``'s ``old`` when the caller has not read the current result.
+UNREAD = _Unread.UNREAD
+
+
 def apply_change(
     session: Session,
     result_id: int,
@@ -238,11 +282,16 @@ def apply_change(
     new: State,
     author: Author,
     where: str,
-    old: State | None = None,
+    old: State | None | _Unread = UNREAD,
 ) -> Change | None:
     """Log ``new`` as the result of room ``result_id`` (see :func:`decide`); ``None`` when
-    unchanged. ``old``: its current result, when the caller has just read it."""
-    if old is None:
+    unchanged. ``old``: its current result as the caller read it (``None``: nothing
+    logged yet), which the caller's decisions rest on.
+
+    The change is written as the successor of ``old``'s: when another writer has logged a
+    change since ``old`` was read, the insert fails on the unique (``result_id``, ``seq``)
+    (:func:`unique_violation`) and the caller's transaction or savepoint runs again."""
+    if old is UNREAD:
         old = current_state(session, result_id)
     done = decide(old, new, action, author, where)
     if done is None:
@@ -252,6 +301,88 @@ def apply_change(
     session.add(ch)
     session.flush()
     return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, new)
+
+
+# --- concurrent writers -------------------------------------------------------------------
+
+#: How often a write runs again after another writer took one of its keys.
+TRIES = 8
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def unique_violation(exc: IntegrityError) -> bool:
+    """Whether ``exc`` is a unique key taken by another writer (not a refused value)."""
+    orig = exc.orig
+    code = getattr(orig, "sqlstate", None)  # psycopg
+    if code is not None:
+        return bool(code == "23505")
+    name = getattr(orig, "sqlite_errorname", None)  # sqlite3
+    if name is not None:
+        return name in ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
+    return "unique" in str(orig).lower()
+
+
+#: PostgreSQL's codes of a transaction chosen to give way to another: a deadlock, a
+#: serialization failure. Run again whole, it goes through.
+_GIVE_WAY = frozenset({"40P01", "40001"})
+
+
+def _lost_race(exc: DBAPIError) -> bool:
+    """Whether ``exc`` is a race with another writer that running again settles."""
+    if isinstance(exc, IntegrityError):
+        return unique_violation(exc)
+    return getattr(exc.orig, "sqlstate", None) in _GIVE_WAY
+
+
+def retrying(func: Callable[_P, _T]) -> Callable[_P, _T]:
+    """``func`` (one transaction, or several each whole) run again, up to :data:`TRIES`
+    times, when another writer took one of its unique keys meanwhile (or PostgreSQL chose
+    it to give way in a deadlock): it reads afresh and finds the other's rows. A key still
+    taken after that is the ``IntegrityError``."""
+
+    @functools.wraps(func)
+    def again(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        for attempt in range(TRIES):
+            try:
+                return func(*args, **kwargs)
+            except DBAPIError as exc:
+                if not _lost_race(exc) or attempt == TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    return again
+
+
+def begin_write(session: Session) -> None:
+    """Make sure the session's transaction is open on the database before a savepoint.
+
+    SQLite's Python driver opens a transaction only at the first data statement, and a
+    savepoint opened before it is a transaction of its own, committed on release: on
+    SQLite this opens it (``BEGIN IMMEDIATE``: the write lock, waited for, so that what is
+    read next is what the write is based on)."""
+    conn = session.connection()
+    if conn.dialect.name != "sqlite":
+        return
+    raw = conn.connection.driver_connection
+    if raw is not None and not raw.in_transaction:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def in_savepoint(session: Session, step: Callable[[], _T]) -> _T:
+    """``step()`` in a savepoint of the session's transaction, run again from a fresh read
+    (up to :data:`TRIES` times) when another writer took one of its unique keys: what it
+    wrote is undone each time, what the transaction wrote before is kept."""
+    begin_write(session)
+    for attempt in range(TRIES):
+        try:
+            with session.begin_nested():
+                return step()
+        except IntegrityError as exc:
+            if not unique_violation(exc) or attempt == TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def changes(session: Session, *where: Any) -> list[tuple[models.RoomResult, Change]]:
