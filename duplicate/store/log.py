@@ -19,6 +19,7 @@ from duplicate.store.data import (
     Slot,
     State,
     StoreError,
+    canonical_finish,
     rules_json,
     utc,
 )
@@ -194,12 +195,12 @@ def change_values(
         "status": new.status,
         "ns_result": new.ns_result,
         "note": new.note,
-        "finish": new.finish,
+        "finish": canonical_finish(new.finish),
         "record_id": new.record_id,
         "old_status": old.status if old else None,
         "old_ns_result": old.ns_result if old else None,
         "old_note": old.note if old else None,
-        "old_finish": old.finish if old else None,
+        "old_finish": canonical_finish(old.finish) if old else None,
         "old_record_id": old.record_id if old else None,
     }
 
@@ -217,7 +218,9 @@ def decide(old: State | None, new: State, action: str, author: Author, where: st
         new.note,
         new.record_id,
     ):
-        return None
+        # the same result: only a correction of the order it was counted from is a change
+        moved = new.finish is not None and canonical_finish(new.finish) != old.finish
+        return "correction" if moved and author.correction else None
     if new.record_hash is not None and new.record_hash == old.record_hash and not author.correction:
         return None  # the same record again changes nothing, even under a ruling
     agrees = old.same_result(new) and old.note == new.note
@@ -231,6 +234,23 @@ def decide(old: State | None, new: State, action: str, author: Author, where: st
     return "correction"
 
 
+def _record_finish(session: Session, new: State) -> State:
+    """``new`` with the finishing order of the record it is counted from (a result that
+    rests on a record and is not a director's: an import, a record attached), so that the
+    log holds the order of every result whichever path set it."""
+    if new.finish is not None or new.record_id is None or new.note is not None:
+        return new
+    finish = session.scalar(
+        select(models.PlayRecord.finish).where(models.PlayRecord.id == new.record_id)
+    )
+    if finish is None:
+        return new
+    return State(
+        new.status, new.ns_result, new.note, new.record_id, new.record_hash,
+        canonical_finish(finish),
+    )  # fmt: skip
+
+
 def apply_change(
     session: Session,
     result_id: int,
@@ -239,19 +259,24 @@ def apply_change(
     author: Author,
     where: str,
     old: State | None = None,
+    *,
+    at: datetime | None = None,
 ) -> Change | None:
     """Log ``new`` as the result of room ``result_id`` (see :func:`decide`); ``None`` when
-    unchanged. ``old``: its current result, when the caller has just read it."""
+    unchanged. ``old``: its current result, when the caller has just read it; ``at``: when
+    the change was made (default now; the hall passes its own clock). A result counted
+    from a record gets the record's finishing order."""
     if old is None:
         old = current_state(session, result_id)
     done = decide(old, new, action, author, where)
     if done is None:
         return None
-    at = datetime.now(UTC)
+    new = _record_finish(session, new)
+    at = datetime.now(UTC) if at is None else utc(at)
     ch = models.ResultChange(**change_values(result_id, done, author, new, old, at))
     session.add(ch)
     session.flush()
-    return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, new)
+    return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, state_of(ch, new.record_hash))
 
 
 def changes(session: Session, *where: Any) -> list[tuple[models.RoomResult, Change]]:
