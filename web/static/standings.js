@@ -46,7 +46,7 @@
       var fixed = !data.provisional && data.corrections && data.corrections.length;
       span.className = data.provisional ? "provisional" : fixed ? "published corrected" : "published";
       span.textContent = fixed
-        ? table.getAttribute("data-corrected").replace("{count}", data.corrections.length)
+        ? table.getAttribute("data-corrected-words").replace("{count}", data.corrections.length)
         : table.getAttribute(data.provisional ? "data-provisional" : "data-published");
       if (fixed) { span.setAttribute("data-corrected", String(data.corrections.length)); }
       if (data.provisional) {
