@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -33,6 +34,7 @@ from test_web_api_director import login
 from duplicate import db, events, models, store
 from duplicate.db import session_scope
 from duplicate.gdn import loads, split_deals
+from duplicate.review.source import write_event_site
 
 PATHS = ("table", "record", "settlement", "ruling", "correction")
 
@@ -111,7 +113,9 @@ def _rest(h: Hall) -> None:
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_every_view_shows_the_order_the_result_was_counted_from(h: Hall, path: str) -> None:
+def test_every_view_shows_the_order_the_result_was_counted_from(
+    h: Hall, path: str, tmp_path: Path
+) -> None:
     finish, ns = _set_by(h, path)
     _rest(h)
     shown = finish or ""
@@ -146,6 +150,11 @@ def test_every_view_shows_the_order_the_result_was_counted_from(h: Hall, path: s
     assert [(r["team"], r["points"]) for r in standings["rows"]] == [
         (r.team, r.points) for r in rows
     ]
+    # the static report (guandan event report / the site): the match page's open cell
+    write_event_site(h.engine, EVENT, str(tmp_path))
+    report = (tmp_path / "match-r1-t1.html").read_text("utf-8")
+    row = report.split("<tr><td>1</td>", 1)[1].split("</tr>", 1)[0]
+    assert re.findall(r'data-finish="([^"]*)"', row)[0] == shown  # the open room
     # the export: a room with a record gives it, its order the one counted
     text = h.director("GET", "/rounds/1/export").text
     if path == "record":
@@ -197,6 +206,7 @@ def test_a_table_correction_after_publication_is_a_request_on_the_desk(h: Hall) 
     match = h.client.get(f"/e/{EV}/round/1/table/1").text
     assert 'id="corrections"' in match and "we misread the order" in match
     assert "both pairs agree" in h.client.get(f"/e/{EV}/round/1/board/1").text
+    assert "we misread the order" in h.client.get(f"/e/{EV}/round/1").text
     assert h.client.get(f"/api/events/{EV}/rounds/1/tables/1").json()["corrections"]
     # another request, dismissed: nothing changes, the dismissal is logged
     r = h.report(2, "closed", 2, finish="W E", correction="sure it was W E")

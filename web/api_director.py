@@ -256,8 +256,8 @@ def get_requests(
 def accept_request(
     request: Request, by: DirectorName, body: DecisionIn, report_id: int, event: EventName,
 ) -> ReportOut:
-    """Accept a table's request (or a report waiting for North): it counts, logged as the
-    director's correction with the table's reason; after publication it is shown publicly."""
+    """Accept a table's request (sent after publication): it counts, logged as the
+    director's correction with the table's reason, and is shown publicly as a correction."""
     return out(ReportOut, hall.accept_request(engine_of(request), event, report_id, by,
                                               body.reason))
 
@@ -267,7 +267,7 @@ def accept_request(
 def dismiss_request(
     request: Request, by: DirectorName, body: DecisionIn, report_id: int, event: EventName,
 ) -> ReportOut:
-    """Dismiss a table's request (or a report waiting for North): no result changes."""
+    """Dismiss a table's request (sent after publication): no result changes (logged)."""
     return out(ReportOut, hall.dismiss_request(engine_of(request), event, report_id, by,
                                                body.reason))
 

@@ -12,8 +12,8 @@ and waits for the director, who
 * or **dismisses** it (:func:`dismiss_request`): the result stays; the report becomes
   ``dismissed`` (who, when, why kept on it and in the event's admin log).
 
-Both also take a report still waiting for North (``reported``): the director confirms or
-dismisses it in North's place (a phone that never confirmed). A change the director makes
+A report still waiting for North before publication is not a request (the desk confirms
+or dismisses it in North's place: ``duplicate.hall.pending``). A change the director makes
 after publication is shown on the public pages as a correction
 (:mod:`duplicate.hall.outcomes`).
 """
@@ -32,8 +32,8 @@ from duplicate.hall.checks import count_report
 from duplicate.hall.rows import event_row, log, move_report, ready, report_of, round_row, who
 from duplicate.i18n import phrase
 
-#: The states a report waits on the desk in (a request; a report North has not confirmed).
-WAITING = ("requested", "reported")
+#: The state a table's request waits on the desk in.
+WAITING = ("requested",)
 
 
 def table_requests(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
@@ -81,9 +81,9 @@ def accept_request(
     engine: Engine, event: str, report_id: int, by: str, reason: str,
     now: datetime | None = None,
 ) -> Report:
-    """The director accepts a table's request (or a report waiting for North): it counts,
-    as the director's correction (see the module). Refused (conflict) unless the report
-    is ``requested`` or ``reported``; the result it replaces is in the store's log."""
+    """The director accepts a table's request: it counts, as the director's correction
+    (see the module). Refused (conflict) unless the report is ``requested``; the result it
+    replaces is in the store's log."""
     by, reason = who(by, reason, "accepting a table's request")
     at = utc(now)
     ready(engine)
@@ -105,8 +105,8 @@ def dismiss_request(
     engine: Engine, event: str, report_id: int, by: str, reason: str,
     now: datetime | None = None,
 ) -> Report:
-    """The director dismisses a table's request (or a report waiting for North): no
-    result changes; the report is ``dismissed`` with who, when and why (and logged)."""
+    """The director dismisses a table's request: no result changes; the report is
+    ``dismissed`` with who, when and why (and logged)."""
     by, reason = who(by, reason, "dismissing a table's request")
     at = utc(now)
     ready(engine)

@@ -52,6 +52,10 @@ class BoardLine:
     visible: bool = True
     digest: str = ""  # what the board page is drawn from (records, rulings): for rebuilds
     records: tuple[str, ...] = ()  # the rooms' record texts (open, closed), "" for none
+    #: the finishing order each room's result was counted from (open, closed), as the
+    #: store holds it (``store.State.finish``); None: none (an N–S result ruled, unfinished)
+    #: or not shown (a board not released)
+    finishes: tuple[str | None, str | None] = (None, None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@
   ``/api/events/{event}/standings`` with If-None-Match every 10 s and redraws on a 200),
   provisional while a counted round is not published (公示), and the rounds;
 * ``GET /e/{event}/round/{n}``: the draw (who plays whom, at which table, seated how),
-  the round clock, the round's boards (linked once released);
+  the round clock, the round's boards (linked once released), its results corrected
+  since publication (``hall.corrections``: what, when, by whom, why);
 * ``GET /e/{event}/round/{n}/table/{t}``: a match board by board (provisional marked);
 * ``GET /e/{event}/round/{n}/board/{b}``: a board once every table has it in
   (``hall.board_released``): the deal and every table's two rooms side by side (result,
@@ -90,10 +91,11 @@ def round_page(request: Request, event: str, n: RoundNo) -> Response:
     rnd = events.get_round(engine, event, n)
     rows = hall.draw(engine, event, n)
     released = released_of(engine, event, n, rnd.boards)
+    changed = [c for c in hall.corrections(engine, event, n) if c.board in released]
     return _cache(page(
         request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd,
         released=released, clock=hall.round_clock(engine, event, n),
-        rounds=_rounds(engine, event),
+        rounds=_rounds(engine, event), corrections=changed,
     ))
 
 
