@@ -54,8 +54,7 @@ def test_a_whole_round_counts_what_north_confirmed(migrated_engine: Engine, card
     assert len(current) == 16
     history = events.room_history(e, EVENT, 1, 1, 1, "open")
     assert [(c.action, c.by, c.reason) for c in history] == [
-        ("report", "table 1 open room: West, confirmed by North",
-         "West's report, confirmed by North")
+        ("report", "table 1 open West", "West's report, confirmed by North")
     ]
     clock = hall.close_round(e, EVENT, 1, "director", now=minutes(55))
     assert clock.phase == "closed" and clock.correction_until == minutes(65)
@@ -269,9 +268,7 @@ def test_unfinished_and_record_reports(migrated_engine: Engine, cards: Cards) ->
     [room] = [c for c in store.current_results(e, event=EVENT) if c.board == "3"]
     assert room.state.ns_result == prepared.ns_result and room.record_text is not None
     history = events.room_history(e, EVENT, 1, 2, 3, "closed")
-    assert [(c.action, c.by) for c in history] == [
-        ("import", "table 2 closed room: West, confirmed by North")
-    ]
+    assert [(c.action, c.by) for c in history] == [("import", "table 2 closed West")]
 
 
 def test_close_refuses_a_missing_board_and_pending_reports(

@@ -235,9 +235,11 @@ def test_the_log_names_the_table_and_keeps_its_typed_reason(h: Hall) -> None:
     assert h.confirm(1, "open", r.json()["id"]).status_code == 200
     log = h.director("GET", "/log").json()["history"]
     mine = [e for e in log if (e["table"], e["board"], e["room"]) == (1, 1, "open")]
+    assert [(e["action"], e["reason"]) for e in mine][0] == (
+        "report", "West's report, confirmed by North")
     assert [e["action"] for e in mine] == ["report", "correction"]
     fixed = mine[-1]
-    assert fixed["by"] == "table 1 open room: West, confirmed by North"
+    assert fixed["by"] == "table 1 open West"  # the seat that reported it, not North
     assert fixed["reason"] == "West miscounted the last trick"
     assert (fixed["finish_before"], fixed["finish_after"]) == ("N E W", "E W")
     assert fixed["before"].startswith("NS +1") and fixed["after"].startswith("EW +3")
@@ -247,7 +249,7 @@ def test_the_log_names_the_table_and_keeps_its_typed_reason(h: Hall) -> None:
     desk = h.client.get(f"/desk/e/{EV}/round/1").text
     history = desk.split('id="history"', 1)[1].split("</section>", 1)[0]
     assert "West miscounted the last trick" in history
-    assert "table 1 open room: West, confirmed by North" in history
+    assert "table 1 open West" in history
 
 
 def test_migration_0011_fills_orders_and_maps_requests_back(h: Hall) -> None:

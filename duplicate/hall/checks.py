@@ -105,8 +105,10 @@ def check_record(
 
 def table_author(row: models.HallReport) -> store.Author:
     """Who and why of a report the table agreed on (West reported, North confirmed): the
-    table, room and seats by name, and the table's own typed reason for a correction."""
-    by = f"table {row.table_no} {row.room} room: West, confirmed by North"
+    table, room and seat that reported it (as the report names it: ``table 1 open West``),
+    and the table's own typed reason for a correction (else: West's report, confirmed by
+    North)."""
+    by = row.reported_by
     reason = row.correction or "West's report, confirmed by North"
     return store.Author(by, reason, correction=row.correction is not None)
 
