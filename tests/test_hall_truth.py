@@ -181,12 +181,19 @@ def test_a_table_correction_after_publication_is_a_request_on_the_desk(h: Hall) 
     rid = r.json()["id"]
     assert r.json()["state"] == "requested"
     refused(h.confirm(1, "open", rid), 409)  # it waits for the director, not for North
+    west = h.token(1, "closed", "report")  # West's phone page says so too
+    r = h.client.post(f"/t/{west}/report", data={
+        "board": "2", "first": "E", "second": "W", "third": "",
+        "correction": "the phone's page"}, follow_redirects=True)
+    assert r.status_code == 200 and "went to the director as a request" in r.text
+    assert room_result(h.engine, 1, 2, "closed") == 1
     assert room_result(h.engine, 1, 1, "open") == 1
     assert h.client.get(f"/api/events/{EV}/standings",
                         headers={"If-None-Match": etag}).status_code == 304
     assert 'class="published corrected"' not in h.client.get(f"/e/{EV}").text
     waiting = h.director("GET", "/requests").json()
-    assert [(w["id"], w["correction"]) for w in waiting] == [(rid, "we misread the order")]
+    assert [(w["id"], w["correction"]) for w in waiting][0] == (rid, "we misread the order")
+    assert [w["correction"] for w in waiting][1:] == ["the phone's page"]
     status = h.director("GET", "/rounds/1/status").json()
     assert status[0]["boards"][0]["state"] == "requested"
     # the director accepts it: it counts, and is shown as a correction
