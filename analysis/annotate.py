@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.estimate import Evaluation, evaluate
-from analysis.solver import BudgetExceeded, Solver, children, step
+from analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation, evaluate, exact_value
+from analysis.solver import Solver, children, step
 from analysis.state import Position, from_deal
 from duplicate.gdn import DealRecord
 from duplicate.replay import ReplayError, replay, start
@@ -34,7 +34,9 @@ __all__ = [
     "Annotation",
     "Decision",
     "Par",
+    "action_dict",
     "annotate",
+    "best_line",
     "combo_text",
     "decision_at",
     "loss_mark",
@@ -55,6 +57,17 @@ def combo_text(combo: Combo | None) -> str:
     from engine.cards import format_cards
 
     return f"{combo.describe()} ({format_cards(combo.cards)})"
+
+
+def action_dict(combo: Combo | None) -> dict[str, Any]:
+    """An action as JSON data: ``{"pass": true}`` or ``{"type", "rank", "cards"}`` in the
+    record format's names and tokens (as ``guandan plays --json`` and ``.gdn`` JSON)."""
+    if combo is None:
+        return {"pass": True}
+    from engine.cards import format_cards, rank_name
+
+    return {"type": combo.type.record_name, "rank": rank_name(combo.rank),
+            "cards": format_cards(combo.cards).split()}
 
 
 def loss_mark(seat: int, before: Evaluation, after: Evaluation) -> str:
@@ -79,6 +92,7 @@ class Decision:
     after: Evaluation
     best: tuple[tuple[Combo | None, Evaluation], ...]
     mark: str
+    line: tuple[tuple[Seat, Combo | None], ...] = ()  # best play, then best replies
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -86,11 +100,12 @@ class Decision:
             "ply": self.ply,
             "trick": self.trick,
             "seat": self.seat.name,
-            "action": combo_text(self.action),
+            "action": action_dict(self.action),
             "before": self.before.to_dict(),
             "after": self.after.to_dict(),
             "mark": self.mark,
-            "best": [{"action": combo_text(c), "value": e.to_dict()} for c, e in self.best],
+            "best": [{"action": action_dict(c), "value": e.to_dict()} for c, e in self.best],
+            "line": [{"seat": s.name, "action": action_dict(c)} for s, c in self.line],
         }
 
 
@@ -207,56 +222,79 @@ def _record_action(record: DealRecord, ply: int, pos: Position, level: int, rule
     return choose_reading(play.cards, level, pos.to_beat, rules)
 
 
-def _best(pos: Position, value: int, solver: Solver, budget: float) -> list[tuple[Combo | None, Evaluation]]:
-    """Up to three actions of ``pos`` that keep its exact ``value``."""
+def _best(pos: Position, value: int, solver: Solver, budget: Budget) -> list[tuple[Combo | None, Evaluation]]:
+    """Up to three actions of ``pos`` that keep its exact ``value`` (each child valued
+    within the budget's nodes)."""
     best: list[tuple[Combo | None, Evaluation]] = []
-    saved = solver.max_seconds
-    solver.max_seconds = budget
-    try:
-        for combo, child in children(pos, solver):
-            v = child if isinstance(child, int) else solver.value(child)
-            if v == value:
-                best.append((combo, Evaluation(v, True)))
-                if len(best) >= 3:
-                    break
-    except BudgetExceeded:
-        pass
-    finally:
-        solver.max_seconds = saved
+    for combo, child in children(pos, solver):
+        if isinstance(child, int):
+            v: int | None = child
+        else:
+            v, _ = exact_value(child, solver, budget)
+        if v == value:
+            best.append((combo, Evaluation(v, True)))
+            if len(best) >= 3:
+                break
     return best
+
+
+#: Most actions of a best line shown after a marked decision.
+LINE_LENGTH = 8
+
+
+def best_line(pos: Position, value: int, solver: Solver, budget: Budget,
+              length: int = LINE_LENGTH) -> tuple[tuple[Seat, Combo | None], ...]:
+    """The line of best play from ``pos`` (whose exact value is ``value``): at each step
+    the first action, in the solver's order, that keeps the value; at most ``length``
+    actions, fewer where the deal ends or a child is out of the budget's reach."""
+    line: list[tuple[Seat, Combo | None]] = []
+    cur: Position | int = pos
+    while len(line) < length and isinstance(cur, Position):
+        for combo, child in children(cur, solver):
+            v = child if isinstance(child, int) else exact_value(child, solver, budget)[0]
+            if v == value:
+                line.append((Seat(cur.turn), combo))
+                cur = child
+                break
+        else:
+            break
+    return tuple(line)
 
 
 def values(
     steps: Sequence[tuple[Position, int]],
     first: int,
-    final: int | None,
+    final: Position | int,
     solver: Solver,
-    budget: float,
+    budget: Budget,
     estimates: bool = True,
 ) -> list[Evaluation | None]:
     """The value of every position from ``first`` to the end of the record and, last, the
-    deal's result (``final``). Solved from the end backwards (each exact value warms the
-    table for the one before); once a position is out of the solver's reach the earlier
-    ones are estimated (``estimates``) or left ``None``."""
+    value after the record's last action (``final``: the deal's result, or the position an
+    unfinished record stopped in). Solved from the end backwards (each exact value warms
+    the table for the one before); once a position is out of the solver's reach the
+    earlier ones are estimated (``estimates``) or left ``None``."""
     n = len(steps)
     out: list[Evaluation | None] = [None] * (n - first + 1)
-    out[-1] = Evaluation(final, True) if final is not None else None
-    exact = True
-    saved = solver.max_seconds
+    if isinstance(final, int):
+        out[-1] = Evaluation(final, True)
+    elif estimates:
+        out[-1] = evaluate(final, solver, budget, seed=n)
+    else:
+        v, _ = exact_value(final, solver, budget)
+        out[-1] = Evaluation(v, True) if v is not None else None
+    exact = out[-1] is not None and out[-1].exact
     for p in range(n - 1, first - 1, -1):
         pos = steps[p][0]
         if exact:
-            solver.max_seconds = budget
             n0 = solver.nodes
-            try:
-                out[p - first] = Evaluation(solver.value(pos), True, nodes=solver.nodes - n0)
+            v, _ = exact_value(pos, solver, budget)
+            if v is not None:
+                out[p - first] = Evaluation(v, True, nodes=solver.nodes - n0)
                 continue
-            except BudgetExceeded:
-                exact = False
-            finally:
-                solver.max_seconds = saved
+            exact = False
         if estimates:
-            out[p - first] = evaluate(pos, solver, budget, seed=p, exact_share=0.0)
+            out[p - first] = evaluate(pos, solver, budget, seed=p, exact=False)
     return out
 
 
@@ -264,14 +302,15 @@ def annotate(
     record: DealRecord,
     start_spec: str = "last:3",
     rules: Ruleset = COMPETITION,
-    budget: float = 1.0,
+    budget: Budget = DEFAULT_BUDGET,
     divergence: int | None = None,
     with_par: bool = True,
     estimates: bool = True,
 ) -> Annotation:
-    """Annotate ``record`` from ``start_spec`` (see :func:`start_ply`); ``budget`` seconds
+    """Annotate ``record`` from ``start_spec`` (see :func:`start_ply`) within ``budget``
     per position valued (exact first, then an estimate; with ``estimates=False`` positions
-    out of the solver's reach are left out)."""
+    out of the solver's reach are left out). The last action of an unfinished record is
+    valued too: the position it left is valued like any other."""
     steps = positions(record, rules)
     if not steps:
         raise AnalysisError("the record has no play to analyse")
@@ -279,7 +318,14 @@ def annotate(
     solver = Solver(record.level, rules)
     result = replay(record, rules).result
     result_ns = result.score(Side.NS) if result is not None else None
-    vals = values(steps, first, result_ns, solver, budget, estimates)
+    final: Position | int
+    if result_ns is not None:
+        final = result_ns
+    else:
+        last_pos = steps[-1][0]
+        final = step(last_pos, _record_action(record, len(steps) - 1, last_pos, record.level,
+                                              rules), rules)
+    vals = values(steps, first, final, solver, budget, estimates)
     base = first
     found_par = None
     if with_par:
@@ -298,8 +344,9 @@ def annotate(
         action = _record_action(record, ply, pos, record.level, rules)
         mark = loss_mark(pos.turn, before, after)
         best = _best(pos, int(before.value), solver, budget) if mark else []
+        line = best_line(pos, int(before.value), solver, budget) if mark else ()
         decisions.append(
-            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark)
+            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
         )
     return Annotation(
         board=record.board,
@@ -315,10 +362,10 @@ def annotate(
 
 
 def decision_at(
-    record: DealRecord, ply: int, rules: Ruleset = COMPETITION, budget: float = 1.0
+    record: DealRecord, ply: int, rules: Ruleset = COMPETITION, budget: Budget = DEFAULT_BUDGET
 ) -> Decision:
     """Action ``ply`` (0-based) of ``record`` valued on its own: before and after, exact
-    when the solver settles them within ``budget`` seconds each, else estimates."""
+    when the solver settles them within the budget's nodes, else estimates."""
     steps = positions(record, rules)
     if not 0 <= ply < len(steps):
         raise AnalysisError(f"the record has no action {ply + 1}")
@@ -329,20 +376,18 @@ def decision_at(
     after = evaluate(step(pos, action, rules), solver, budget, seed=ply + 1)
     mark = loss_mark(pos.turn, before, after)
     best = _best(pos, int(before.value), solver, budget) if mark else []
-    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark)
+    line = best_line(pos, int(before.value), solver, budget) if mark else ()
+    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
 
 
-def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: float) -> Par | None:
+def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -> Par | None:
     """The value with best play from the earliest position settled exactly, going back from
-    the end of the record while the solver settles each position within ``budget``."""
+    the end of the record while the solver settles each position within the budget's
+    nodes."""
     found: Par | None = None
-    saved = solver.max_seconds
-    solver.max_seconds = budget
-    try:
-        for ply in range(len(steps) - 1, -1, -1):
-            found = Par(solver.value(steps[ply][0]), ply)
-    except BudgetExceeded:
-        pass
-    finally:
-        solver.max_seconds = saved
+    for ply in range(len(steps) - 1, -1, -1):
+        v, _ = exact_value(steps[ply][0], solver, budget)
+        if v is None:
+            break
+        found = Par(v, ply)
     return found

@@ -1,13 +1,19 @@
 """Budgeted answers: the exact value when the budget allows, else a labelled estimate.
 
-:func:`evaluate` first asks the exact solver (:mod:`analysis.solver`) with part of the
-budget. When that is not enough it plays the position out many times with all hands known:
-the heuristic self-play bots (``duplicate.bots``) make the plays, with a small share of
-random plays so that the playouts differ, and as soon as the hands are small enough for the
-solver to settle the rest within a small node budget, the playout ends with that exact
-value (perfect play to the end). The mean of the playouts is the estimate, given with its
-sample count and standard error. An :class:`Evaluation` always says which kind it is;
-an estimate is never shown as exact.
+A :class:`Budget` counts work, not time: the exact solver's nodes per position, the number
+of playouts per estimate, and the seed of the playouts' random choices. The same record
+and budget give the same values on any machine under any load. A wall-clock cap
+(``seconds``) is optional; a value it cut short says so (:attr:`Evaluation.cut`).
+
+:func:`evaluate` first asks the exact solver (:mod:`analysis.solver`) within the node
+budget. When that is not enough it plays the position out ``playouts`` times: the heuristic
+self-play bots (``duplicate.bots``) make the plays, each bot seeing its own hand and the
+public counts only (not the other hands), with one play in ten chosen at random from a
+seeded generator so that the playouts differ; as soon as every hand holds 5 cards or
+fewer, the solver settles the rest within a small node budget and the playout ends with
+that exact value (best play by all four, every hand seen). The mean of the playouts is the
+estimate, given with its sample count and standard error. An :class:`Evaluation` always
+says which kind it is; an estimate is never shown as exact.
 """
 
 from __future__ import annotations
@@ -26,12 +32,39 @@ from engine.combo import Combo
 from engine.moves import legal_readings
 from engine.seat import Seat
 
-__all__ = ["Evaluation", "bot_action", "evaluate", "playout"]
+__all__ = ["DEFAULT_BUDGET", "Budget", "Evaluation", "bot_action", "evaluate", "playout"]
 
 #: node budget of the exact end of a playout
 _END_NODES = 4_000
 #: the end of a playout is tried exactly once every hand holds this many cards or fewer
 _END_CARDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The work allowed per position valued: ``nodes`` of exact search, then ``playouts``
+    playouts seeded from ``seed``; ``seconds``, when given, caps the wall-clock time of
+    each (and makes the result depend on the machine: a value it cut says so)."""
+
+    nodes: int = 300_000
+    playouts: int = 24
+    seed: int = 0
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes < 1 or self.playouts < 1:
+            raise ValueError("a budget needs at least one node and one playout")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError("a time cap must be a positive number of seconds")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {"nodes": self.nodes, "playouts": self.playouts, "seed": self.seed,
+                "seconds": self.seconds}
+
+
+#: The budget of ``guandan analyse`` when none is given.
+DEFAULT_BUDGET = Budget()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,23 +77,31 @@ class Evaluation:
     samples: int = 0
     stderr: float = 0.0
     nodes: int = 0
+    cut: bool = False  # the wall-clock cap stopped the work before the budget was spent
 
     def text(self) -> str:
-        """``+2`` for an exact value, ``~+1.4±0.3 (est., 40)`` for an estimate."""
+        """``+2`` for an exact value, ``~+1.4±0.3 (est., 40)`` for an estimate; ``!`` after
+        an estimate the time cap cut short."""
         if self.exact:
             return f"{int(self.value):+d}"
-        return f"~{self.value:+.1f}±{self.stderr:.1f} (est., {self.samples})"
+        return f"~{self.value:+.1f}±{self.stderr:.1f} (est., {self.samples}{'!' if self.cut else ''})"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON: ``kind`` is ``exact`` or ``estimate``."""
+        """Plain data for JSON: ``kind`` is ``exact`` or ``estimate``; ``cut`` is present
+        (true) only when the time cap stopped the work."""
+        out: dict[str, Any]
         if self.exact:
-            return {"kind": "exact", "value": int(self.value)}
-        return {
-            "kind": "estimate",
-            "value": round(self.value, 3),
-            "samples": self.samples,
-            "stderr": round(self.stderr, 3),
-        }
+            out = {"kind": "exact", "value": int(self.value)}
+        else:
+            out = {
+                "kind": "estimate",
+                "value": round(self.value, 3),
+                "samples": self.samples,
+                "stderr": round(self.stderr, 3),
+            }
+        if self.cut:
+            out["cut"] = True
+        return out
 
 
 def bot_action(pos: Position, player: Player, level: int, solver: Solver) -> Combo | None:
@@ -116,39 +157,50 @@ def _end_solver(solver: Solver) -> Solver:
     return Solver(solver.level, solver.rules, max_nodes=_END_NODES, table_limit=200_000)
 
 
+def exact_value(pos: Position, solver: Solver, budget: Budget) -> tuple[int | None, bool]:
+    """The solver's value of ``pos`` within ``budget.nodes`` (and the time cap), or
+    ``None`` when it did not settle; the second item says whether the time cap stopped it."""
+    saved = solver.max_seconds, solver.max_nodes
+    solver.max_seconds, solver.max_nodes = budget.seconds, budget.nodes
+    try:
+        return solver.value(pos), False
+    except BudgetExceeded as exc:
+        return None, exc.by_time
+    finally:
+        solver.max_seconds, solver.max_nodes = saved
+
+
 def evaluate(
     pos: Position | int,
     solver: Solver,
-    seconds: float = 1.0,
+    budget: Budget = DEFAULT_BUDGET,
     seed: int = 0,
-    exact_share: float = 0.6,
-    min_samples: int = 8,
-    max_samples: int = 400,
+    exact: bool = True,
 ) -> Evaluation:
-    """The value of ``pos`` for N–S within about ``seconds``: exact when the solver settles
-    it with ``exact_share`` of the time, else an estimate from playouts (at least
-    ``min_samples``). A deal value (an ``int``: the deal is over) is exact."""
+    """The value of ``pos`` for N–S: exact when the solver settles it within the budget's
+    nodes (``exact``: try it at all), else an estimate from the budget's playouts, their
+    random choices seeded from ``budget.seed`` and ``seed`` (the caller's position number).
+    A deal value (an ``int``: the deal is over) is exact."""
     if isinstance(pos, int):
         return Evaluation(pos, True)
-    start = time.perf_counter()
-    saved = solver.max_seconds, solver.max_nodes
-    solver.max_seconds, solver.max_nodes = seconds * exact_share, None
     n0 = solver.nodes
-    try:
-        return Evaluation(solver.value(pos), True, nodes=solver.nodes - n0)
-    except BudgetExceeded:
-        pass
-    finally:
-        solver.max_seconds, solver.max_nodes = saved
-    rng = random.Random(seed)
-    players: list[Player] = [HeuristicPlayer(f"{seed}-{s}") for s in range(4)]
+    cut = False
+    if exact:
+        value, cut = exact_value(pos, solver, budget)
+        if value is not None:
+            return Evaluation(value, True, nodes=solver.nodes - n0)
+    rng = random.Random(f"{budget.seed}/{seed}")
+    players: list[Player] = [HeuristicPlayer(f"{budget.seed}-{s}") for s in range(4)]
     end = _end_solver(solver)
+    deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
     values: list[int] = []
-    while len(values) < max_samples:
+    while len(values) < budget.playouts:
         values.append(playout(pos, solver, players, rng, end_solver=end))
-        if len(values) >= min_samples and time.perf_counter() - start > seconds:
+        if deadline is not None and time.perf_counter() > deadline:
+            cut = cut or len(values) < budget.playouts
             break
     n = len(values)
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    return Evaluation(mean, False, n, math.sqrt(var / n), solver.nodes - n0)
+    return Evaluation(mean, False, n, math.sqrt(var / n), solver.nodes - n0, cut)
+

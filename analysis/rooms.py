@@ -11,7 +11,8 @@ lost), and lists every later decision of each room that changed the value: so a 
 sees which pair did better with the same cards and where the swing came from.
 
 Callers (the report's board pages) need only :func:`analyse_rooms` and
-:meth:`RoomsAnalysis.to_dict`; ``budget`` bounds the seconds spent per position valued.
+:meth:`RoomsAnalysis.to_dict`; ``budget`` bounds the work per position valued (nodes and playouts, seeded: the
+same records and budget give the same analysis everywhere).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.annotate import Annotation, Decision, annotate, decision_at
+from analysis.estimate import DEFAULT_BUDGET, Budget
 from duplicate.compare import first_divergence, trace_room
 from duplicate.gdn import DealRecord
 from engine.ruleset import COMPETITION, Ruleset
@@ -76,7 +78,7 @@ class RoomsAnalysis:
 
 
 def analyse_rooms(
-    records: Sequence[DealRecord], rules: Ruleset = COMPETITION, budget: float = 1.0
+    records: Sequence[DealRecord], rules: Ruleset = COMPETITION, budget: Budget = DEFAULT_BUDGET
 ) -> RoomsAnalysis:
     """Value each room's choices on one board from the first divergence (see the module
     docstring). ``records`` are the rooms of one board, e.g. a group of

@@ -53,7 +53,12 @@ Child = tuple[Combo | None, "int | Position"]
 
 
 class BudgetExceeded(Exception):
-    """The search went past its node or time budget before it settled the value."""
+    """The search went past its node or time budget before it settled the value
+    (``by_time``: the time budget)."""
+
+    def __init__(self, message: str, by_time: bool = False) -> None:
+        super().__init__(message)
+        self.by_time = by_time
 
 
 class Solver:
@@ -135,7 +140,7 @@ class Solver:
         if self._node_limit and self.nodes > self._node_limit:
             raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
         if self._deadline and time.perf_counter() > self._deadline:
-            raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded")
+            raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded", by_time=True)
         step = 1024
         if self._node_limit:
             step = max(1, min(step, self._node_limit - self.nodes + 1))

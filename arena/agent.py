@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,7 @@ class AgentStats:
     episodes: int = 0
     games: int = 0
     fallbacks: int = 0
+    reconnects: int = 0
 
 
 def _view(msg: dict[str, Any], pos: int) -> View:
@@ -143,13 +145,36 @@ def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,
     return index
 
 
+#: close codes after which an agent asked to reconnect does so (dropped by the arena
+#: after timeouts, or a connection lost)
+RECONNECT_CODES = (4000, 1006)
+
+
 def play_agent(
-    url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0
+    url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0,
+    reconnect: int = 0,
 ) -> AgentStats:
     """Connect to ``url`` and play until the server closes the connection (blocking: one
-    socket on websockets' Sans-I/O layer, :mod:`arena.wsclient`, no event loop)."""
+    socket on websockets' Sans-I/O layer, :mod:`arena.wsclient`, no event loop). Dropped
+    by the arena (close 4000) or cut off before the game is over, it connects again with
+    the same URL, up to ``reconnect`` times (the arena gives it its seat back)."""
     player = make_player(policy, seed)
     stats = AgentStats()
+    while True:
+        code, reason = _session(url, player, stats, connect_timeout)
+        if code in (None, 1000, 1001):
+            return stats
+        if code in RECONNECT_CODES and stats.games == 0 and stats.reconnects < reconnect:
+            stats.reconnects += 1
+            log.warning("%s: closed (%s %s): connecting again", url, code, reason)
+            time.sleep(0.1)
+            continue
+        raise ConnectionError(f"{url}: the server closed the connection ({code} {reason})")
+
+
+def _session(url: str, player: Player, stats: AgentStats,
+             connect_timeout: float) -> tuple[int | None, str]:
+    """One connection, played until it closes: its close code and reason."""
     pos = 0
     try:
         conn = WSClient(url, max_size=16 * 1024 * 1024)
@@ -185,14 +210,13 @@ def play_agent(
             stats.episodes += 1
         elif stage == "gameResult":
             stats.games += 1
-    code, reason = conn.close_code, conn.close_reason or ("lost" if conn.close_code == 1006 else "")
-    if code not in (None, 1000, 1001):
-        raise ConnectionError(f"{url}: the server closed the connection ({code} {reason})")
-    return stats
+    code = conn.close_code
+    return code, conn.close_reason or ("lost" if code == 1006 else "")
 
 
 async def run_agent(
-    url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0
+    url: str, policy: str = "heuristic", seed: str = "0", connect_timeout: float = 10.0,
+    reconnect: int = 0,
 ) -> AgentStats:
     """:func:`play_agent` in a worker thread, for callers inside an event loop."""
-    return await asyncio.to_thread(play_agent, url, policy, seed, connect_timeout)
+    return await asyncio.to_thread(play_agent, url, policy, seed, connect_timeout, reconnect)

@@ -1,25 +1,21 @@
-"""One client connection of the arena: its messages, its queue of frames, its questions.
+"""One client connection of the arena: its messages handed over as they are parsed.
 
 :class:`ArenaConnection` is ``websockets``' server connection with its data messages handed
 to a callback as they are parsed, in ``data_received``: no message queue and no reader
 task, so a reply wakes the table's task at once (one event loop iteration an action
-instead of three: docs/ARENA.md "Speed"). :class:`Client` wraps it: the callback hands the
-awaited reply to :meth:`Client.ask` and counts the messages sent when not asked; frames are
-queued and written together (:meth:`Client.flush`). :class:`Limits` are a table's time and size
-limits (seeds/004 rule 4), :class:`Fault` a client's fault. The rules applied to faults are
-in :mod:`arena.server`.
+instead of three: docs/ARENA.md "Speed"). :class:`Limits` are a table's time, size and
+fallback limits (seeds/004 rule 4), :class:`Fault` a client's fault;
+:class:`arena.client.Client` is one seat's client over its successive connections.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import gc
 import logging
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
@@ -30,20 +26,13 @@ try:
 except ImportError:  # pragma: no cover (websockets built without its C extension)
     from websockets.utils import apply_mask
 
-from arena.protocol import ProtocolError, parse_reply
 from arena.wsclient import frame_header
 from duplicate.errors import DuplicateError
 
-if TYPE_CHECKING:
-    from arena.server import Table
-
-__all__ = ["ArenaConnection", "ArenaError", "Client", "Fault", "Limits", "text_frame",
-           "tune_gc"]
+__all__ = ["ArenaConnection", "ArenaError", "Fault", "Limits", "text_frame", "tune_gc"]
 
 log = logging.getLogger("arena")
 
-#: bytes waiting in a connection's send buffer above which a send is given a time limit
-_BACKLOG = 16 * 1024
 _LEN16 = struct.Struct("!BBH")
 _LEN64 = struct.Struct("!BBQ")
 
@@ -84,18 +73,35 @@ class Limits:
     first_lead: float = 40.0
     max_message: int = 4096
     max_unsolicited: int = 100
+    #: consecutive timeouts after which the seat goes to the fallback for the rest of the
+    #: deal and the client is dropped (docs/ARENA.md "Escalation")
+    escalate_after: int = 3
+    #: seconds a deal waits at its start for a seat whose client is gone to come back
+    reconnect: float = 30.0
+    #: the bot policy (``duplicate.bots``) that plays a seat whose client is gone
+    fallback: str = "heuristic"
+    #: send the ``notify``/``fault`` notice to every client (else only to those that ask)
+    notices: bool = False
 
     def __post_init__(self) -> None:
-        if self.action <= 0 or self.first_lead <= 0:
+        if self.action <= 0 or self.first_lead <= 0 or self.reconnect < 0:
             raise ArenaError("time limits must be positive")
         if self.max_message < 64:
             raise ArenaError("the message size limit must be at least 64 bytes")
+        if self.escalate_after < 1:
+            raise ArenaError("the fallback needs at least one timeout to take a seat")
+        from duplicate.bots import POLICIES
+
+        if self.fallback not in POLICIES:
+            raise ArenaError(f"unknown fallback policy {self.fallback!r}: expected one of "
+                             f"{', '.join(POLICIES)}")
 
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """A client's fault: ``kind`` is ``timeout``, ``malformed``, ``range``,
-    ``unsolicited`` or ``disconnected``; ``where`` says board and room when known."""
+    """A client's fault: ``kind`` is ``timeout``, ``malformed``, ``range``, ``stale``,
+    ``unsolicited``, ``escalated``, ``disconnected`` or ``forfeit``; ``where`` says board
+    and room when known."""
 
     pos: int
     client: str
@@ -209,139 +215,3 @@ class ArenaConnection(ServerConnection):
             self._callback(data)  # not UTF-8: a malformed reply
 
 
-class _Expired(Exception):
-    """The time limit of a question passed (set on its future by the timer)."""
-
-
-def _expire(fut: asyncio.Future[str | bytes]) -> None:
-    if not fut.done():
-        fut.set_exception(_Expired())
-
-
-class Client:
-    """One connection: its messages go to the awaiting :meth:`ask`, or are counted."""
-
-    def __init__(self, ws: ArenaConnection, client_id: str, limits: Limits) -> None:
-        self.ws = ws
-        self.id = client_id
-        self.limits = limits
-        self.pos = -1
-        self.table: Table | None = None
-        self.closed = asyncio.Event()
-        self.unsolicited = 0
-        self.received = 0
-        self.sent = 0
-        self._waiting: asyncio.Future[str | bytes] | None = None
-        self._out: list[bytes] = []
-        self._closing: asyncio.Task[None] | None = None
-
-    async def run(self) -> None:
-        """Take the connection's messages until it closes (the connection handler's body)."""
-        try:
-            self.ws.listen(self._received)
-            await self.ws.wait_closed()
-        finally:
-            self.closed.set()
-            waiting = self._waiting
-            if waiting is not None and not waiting.done():
-                waiting.cancel()
-
-    def _received(self, msg: str | bytes) -> None:
-        """A message (called from the connection's ``data_received``)."""
-        self.received += 1
-        waiting = self._waiting
-        if waiting is not None and not waiting.done():
-            waiting.set_result(msg)
-            return
-        if self._closing is not None:
-            return
-        self.unsolicited += 1
-        if self.table is not None:
-            self.table.note_unsolicited(self, msg)
-        if self.unsolicited > self.limits.max_unsolicited:
-            log.warning("closing %s: more than %d messages when not asked",
-                        self.id, self.limits.max_unsolicited)
-            self._closing = asyncio.get_running_loop().create_task(
-                self.ws.close(1008, "too many messages when not asked"))
-
-    @property
-    def gone(self) -> bool:
-        """True once the connection has closed."""
-        return self.closed.is_set()
-
-    def queue(self, text: str) -> None:
-        """Queue a frame; it goes out with the next :meth:`flush` (the client's next ``act``,
-        or the end of the deal), all queued frames in one write."""
-        if not self.closed.is_set():
-            self._out.append(text_frame(text))
-
-    def queue_frame(self, frame: bytes) -> None:
-        """Queue a frame built by :func:`text_frame` (the same bytes for several clients)."""
-        if not self.closed.is_set():
-            self._out.append(frame)
-
-    async def flush(self) -> None:
-        """Write every queued frame at once; a closed connection is ignored (:meth:`run`
-        notices it); a client that does not read its messages is dropped once the wait for
-        its buffer has lasted the action time limit."""
-        out, self._out = self._out, []
-        if not out or self.closed.is_set():
-            return
-        ws = self.ws
-        if ws.protocol.state is not State.OPEN:
-            self.closed.set()
-            return
-        # the frames go to the transport directly: the protocol's state is OPEN, and it
-        # sends only control frames of its own (a pong, a close), never in a data message
-        ws.transport.write(b"".join(out))
-        self.sent += len(out)
-        if ws.transport.get_write_buffer_size() >= _BACKLOG:
-            try:
-                await asyncio.wait_for(ws.drain(), self.limits.action)
-            except TimeoutError:
-                log.warning("dropping %s: it has not read its messages for %g s",
-                            self.id, self.limits.action)
-                ws.transport.abort()
-                self.closed.set()
-
-    async def send(self, text: str) -> None:
-        """Send one frame now (with anything queued before it)."""
-        self.queue(text)
-        await self.flush()
-
-    async def ask(self, text: str, index_range: int, limit: float) -> int | tuple[str, str]:
-        """Send an ``act`` and wait for the reply: its index, or ``(kind, detail)`` of a fault."""
-        if self.closed.is_set():
-            return ("disconnected", "the connection is closed")
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[str | bytes] = loop.create_future()
-        self._waiting = fut
-        # a timer on the future itself rather than asyncio.wait_for: one wake-up of the
-        # table's task a reply instead of two (wait_for waits on a second future, set by a
-        # callback of the first)
-        timer: asyncio.TimerHandle | None = None
-        try:
-            await self.send(text)
-            timer = loop.call_later(limit, _expire, fut)
-            try:
-                msg = await fut
-            except _Expired:
-                return ("timeout", f"no reply within {limit:g} s")
-            except asyncio.CancelledError:
-                if self.closed.is_set():
-                    return ("disconnected", "the connection closed while asked to act")
-                raise
-        finally:
-            if timer is not None:
-                timer.cancel()
-            self._waiting = None
-        try:
-            return parse_reply(msg, index_range)
-        except ProtocolError as exc:
-            kind = "range" if "out of range" in str(exc) else "malformed"
-            return (kind, str(exc))
-
-    async def close(self, reason: str = "game over") -> None:
-        """Close the connection (normal closure)."""
-        with contextlib.suppress(Exception):
-            await self.ws.close(1000, reason)

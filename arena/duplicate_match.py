@@ -9,9 +9,15 @@ tribute (§9). Every room's record is a ``.gdn`` deal (players = agent names), r
 ``duplicate.replay`` before it counts and scored with ``duplicate.scoring``: A's swing is
 open N–S − closed N–S; the margin goes through the event's scale (2/1/0 or 20-VP).
 
-A client that drops ends the match after the deal in progress (finished by the stated
-rule, see ``arena.server``); the boards not played are unfinished and scored by
-``UnfinishedRule.AVERAGE`` (a swing of 0).
+The seating is checked before play: a table whose clients the seating gives to other
+agents (A's at 1 and 3) is refused, so that results are credited to the agents that
+played. Every record names each seat's client and agent (``NorthClient``..``WestClient``).
+
+A seat without its client is played by the fallback bot (``arena.table``); a seat still
+empty at the start of a room after ``Limits.reconnect`` seconds ends the match, and the
+side that failed **forfeits** every board not played in both rooms: each is conceded, a
+swing of ``duplicate.scoring.CONCEDED_SWING`` (3) to the opponents (both sides failing:
+0), as a director scores a conceded board (seeds/004 rule 5).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.episode import (
+    client_tags,
     deal_record,
     faults_tag,
     play_out,
@@ -50,7 +57,9 @@ from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-__all__ = ["BoardPlay", "MatchResult", "load_boards", "match_file_name", "play_duplicate_match", "room_ns"]
+__all__ = ["BoardPlay", "MatchResult", "check_seating", "dropped_replies", "load_boards",
+           "match_file_name",
+           "play_duplicate_match", "room_ns", "seating_rows"]
 
 ROOMS = (("Open", 0), ("Closed", 1))
 _SEAT_TAGS = ("North", "East", "South", "West")
@@ -104,6 +113,12 @@ class MatchResult:
     acts: int = 0
     messages: int = 0
     file: Path | None = None
+    #: ``"x"`` (A), ``"y"`` (B) or ``"both"``: who forfeited the boards not played
+    forfeited_by: str = ""
+    #: every table's seating: (table, position, client id, agent)
+    seating: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: replies dropped, by client id (:func:`dropped_replies`)
+    dropped: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def records(self) -> list[DealRecord]:
@@ -123,6 +138,11 @@ class MatchResult:
             "margin": self.score.margin, "points_a": self.score.points_x,
             "points_b": self.score.points_y, "unfinished": list(self.score.unfinished),
             "faults": [f.text() for f in self.faults], "abandoned": self.abandoned,
+            "forfeited_by": (self.names[0] if self.forfeited_by == "x" else self.names[1]
+                             if self.forfeited_by == "y" else self.forfeited_by),
+            "seating": [{"table": t, "position": p, "client": c, "agent": g}
+                        for t, p, c, g in self.seating],
+            "dropped_replies": self.dropped,
         }
 
 
@@ -217,8 +237,9 @@ async def _play_room(
         tags[_SEAT_TAGS[seat]] = names[pos & 1]
     tags["Generator"] = board.generator
     tags["DealId"] = board.deal_id
-    extra = {"ArenaFaults": faults_tag(outcome.faults)} if (
-        outcome.faults) else None
+    extra = client_tags(table, rot)
+    if outcome.faults:
+        extra["ArenaFaults"] = faults_tag(outcome.faults)
     record = deal_record(outcome, tags, extra)
     ns = room_ns(record, rules)
     if rot == 0:
@@ -238,7 +259,34 @@ async def _end(table: Table, px: float, py: float) -> None:
     await table.flush()
 
 
-DROPPED = "a client dropped: the match ended after that deal"
+def dropped_replies(tables: Iterable[Table]) -> dict[str, dict[str, int]]:
+    """The replies dropped per client id: ``stale`` (after their question's time ran
+    out) and ``unsolicited`` (when nothing was asked); clients with none are left out."""
+    return {c.id: {"stale": c.stale, "unsolicited": c.unsolicited}
+            for t in tables for c in t.clients if c.stale or c.unsolicited}
+
+
+def seating_rows(table: Table) -> list[tuple[int, int, str, str]]:
+    """The seating of a table: (table number, position, client id, agent)."""
+    return [(table.number, c.pos, c.id, c.agent) for c in table.clients]
+
+
+def check_seating(table: Table, names: tuple[str, str]) -> None:
+    """Refuse a table whose seating gives a position to the other agent (results would be
+    credited to the wrong agent): A at positions 0 and 2, B at 1 and 3."""
+    want = [names[p & 1] for p in range(4)]
+    have = table.agents
+    if any(have) and have != want:
+        seats = ", ".join(f"{p}: {c.id} ({c.agent})" for p, c in enumerate(table.clients))
+        raise ArenaError(f"table {table.number} is seated {seats}; a match of {names[0]} "
+                         f"against {names[1]} needs {names[0]} at positions 0 and 2")
+
+
+def _forfeit_side(sides: set[int]) -> str:
+    return "both" if len(sides) == 2 else "x" if 0 in sides else "y"
+
+
+FORFEIT = "a client did not come back: its side forfeits the boards not played"
 
 
 async def play_duplicate_match(
@@ -267,30 +315,43 @@ async def play_duplicate_match(
         raise ArenaError("a match needs at least one board")
     tally = _Tally()
     tables = [table] if closed_table is None else [table, closed_table]
+    for t in tables:
+        check_seating(t, names)
+    failed: set[int] = set()  # the sides (0: A, 1: B) whose seat stayed empty
+
+    async def seats_ready(t: Table) -> bool:
+        if not failed:
+            failed.update(pos & 1 for pos in await t.await_seats())
+        return not failed
+
     if closed_table is None:
         for bp in plays:
             for room, rot in ROOMS:
-                if table.broken:
-                    tally.abandoned = DROPPED
+                if not await seats_ready(table):
                     break
                 await _play_room(table, bp, room, rot, names, rules, event, tally)
     else:
         async def one_room(t: Table, room: str, rot: int) -> None:
             for bp in plays:
-                if t.broken:
-                    tally.abandoned = DROPPED
+                if not await seats_ready(t):
                     return
                 await _play_room(t, bp, room, rot, names, rules, event, tally)
 
         await asyncio.gather(one_room(table, *ROOMS[0]), one_room(closed_table, *ROOMS[1]))
-    results = [BoardResult(bp.board.number, bp.open_ns, bp.closed_ns) for bp in plays]
+    forfeit = _forfeit_side(failed) if failed else None
+    if forfeit is not None:
+        tally.abandoned = FORFEIT
+    results = [BoardResult(bp.board.number, bp.open_ns, bp.closed_ns,
+                           forfeit if bp.swing is None else None) for bp in plays]
     score = score_match(results, scale, UnfinishedRule.AVERAGE, rules)
     for t in tables:
         await _end(t, score.points_x, score.points_y)
     result = MatchResult(
         names, plays, score, [f for t in tables for f in t.faults], tally.abandoned,
         time.perf_counter() - started, tally.engine, tally.acts,
-        sum(t.messages for t in tables),
+        sum(t.messages for t in tables), forfeited_by=forfeit or "",
+        seating=[row for t in tables for row in seating_rows(t)],
+        dropped=dropped_replies(tables),
     )
     if out_dir is not None:
         path = Path(out_dir) / match_file_name(*names)

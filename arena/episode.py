@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from arena.protocol import (
     act_text,
@@ -28,13 +28,15 @@ from arena.protocol import (
 )
 from arena.protocol import tokens as card_tokens
 from arena.server import Fault, Table
+from duplicate.bots import Player, View, make_player
 from duplicate.gdn import MAX_TAG_VALUE, DealRecord, Play
 from engine.cards import Cards, size
+from engine.combo import Combo
 from engine.deal import Deal
 from engine.seat import Seat
 
-__all__ = ["EpisodeOutcome", "Ranks", "deal_record", "play_out", "send_beginning",
-           "send_episode_over"]
+__all__ = ["CLIENT_TAGS", "EpisodeOutcome", "Ranks", "client_tags", "deal_record",
+           "fallback_index", "play_out", "send_beginning", "send_episode_over"]
 
 _NO_ACTION_JSON = "[null,null,null]"  # NO_ACTION
 
@@ -69,10 +71,36 @@ class EpisodeOutcome:
     acts: int = 0
 
 
+@lru_cache(maxsize=8)
+def fallback_player(policy: str) -> Player:
+    """The fallback policy's bot (docs/ARENA.md "Escalation"): our bots keep no state
+    between actions, so one serves every seat."""
+    return make_player(policy, "arena fallback")
+
+
+def fallback_index(policy: str, deal: Deal, plays: Sequence[Combo | None],
+                   counts: Sequence[int]) -> int:
+    """The index in ``plays`` of the fallback bot's play for the seat to move."""
+    seat = deal.turn
+    assert seat is not None
+    to_beat = deal.to_beat
+    view = View(seat, deal.hand(seat), deal.level, to_beat,
+                deal.last_player if to_beat is not None else None,
+                (counts[0], counts[1], counts[2], counts[3]), deal.rules)
+    combo = fallback_player(policy).act(view)
+    for i, p in enumerate(plays):
+        if p == combo:
+            return i
+    return 0
+
+
 async def send_beginning(
     table: Table, hands: Sequence[Cards], level: int, rot: int, ranks: Ranks
 ) -> None:
-    """``notify beginning`` to each position: its hand, ``myPos`` and the levels (ints)."""
+    """``notify beginning`` to each position: its hand, ``myPos`` and the levels (ints).
+    A new deal for the table: seats the fallback took by escalation go back to their
+    clients (:meth:`Table.new_deal`)."""
+    table.new_deal()
     for pos in range(4):
         own, other = ranks(pos)
         await table.tell(pos, {
@@ -121,7 +149,9 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
             f'"greaterAction":{_NO_ACTION_JSON if leading else best_json}}}'
         )
         limit = table.limits.first_lead if not out.plays else table.limits.action
-        index = await table.ask(pos, act_text(head, plays), limit, len(plays) - 1)
+        index = await table.ask(
+            pos, act_text(head, plays), limit, len(plays) - 1,
+            partial(fallback_index, table.limits.fallback, deal, plays, counts))
         out.acts += 1
         combo = plays[index]
         action = action_json(combo)
@@ -166,7 +196,22 @@ async def send_episode_over(table: Table, deal: Deal, rot: int) -> None:
         "curRank": level_str(deal.level),
         "restCards": rest,
     })
+    table.deal_over()
     await table.flush()
+
+
+#: the record tags naming each seat's client and agent (docs/FORMAT.md "Tags")
+CLIENT_TAGS = ("NorthClient", "EastClient", "SouthClient", "WestClient")
+
+
+def client_tags(table: Table, rot: int) -> dict[str, str]:
+    """``NorthClient`` .. ``WestClient``: the client id holding each board seat and the
+    agent it plays for, ``"<id> (<agent>)"`` (the id alone when the agent is not known)."""
+    out = {}
+    for seat in Seat:
+        c = table.clients[pos_of(seat, rot)]
+        out[CLIENT_TAGS[seat]] = f"{c.id} ({c.agent})" if c.agent else c.id
+    return out
 
 
 def faults_tag(faults: Sequence[Fault]) -> str:

@@ -24,8 +24,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "standings": {"en": "standings", "zh": "排名"},
     "rating": {
-        "en": "rating (Bradley-Terry over board swings, 95% bootstrap interval, {n} resamples)",
-        "zh": "等级分（按每副牌级差的 Bradley-Terry 模型，95% 自助法置信区间，重抽样 {n} 次）",
+        "en": ("rating (Bradley-Terry over board swings, fitted to 1e-10; prior: one virtual "
+               "tie of each agent against a reference; 95% profile-likelihood interval)"),
+        "zh": ("等级分（按每副牌级差的 Bradley-Terry 模型，拟合至 1e-10；先验：每个智能体与"
+               "参照者各有一局虚拟平局；95% 轮廓似然区间）"),
     },
     "ordinary_line": {
         "en": "{a} (N-S) against {b} (E-W): {deals} deals, winner {winner}, levels {ln}-{le}",
@@ -34,6 +36,32 @@ MESSAGES: dict[str, dict[str, str]] = {
     "agent_done": {
         "en": "agent done: {episodes} deals (小局), {acts} actions, {games} games",
         "zh": "智能体结束：{episodes} 小局，{acts} 次出牌，{games} 场",
+    },
+    "seating_help": {
+        "en": ("seat the agents by id: write a seating file, one line a table, the client ids "
+               "at positions 0 1 2 3 ({a} {b} {a} {b}): '{line}', and run with --seating FILE; "
+               "or have the clients connect as /game/{a}-1, /game/{b}-1, /game/{a}-2, "
+               "/game/{b}-2; or seat them in the order they connect with --seating order"),
+        "zh": ("按编号入座：写一个座位文件，每桌一行，依次为 0 1 2 3 号位的客户端编号"
+               "（{a} {b} {a} {b}）：'{line}'，再加 --seating 文件 运行；"
+               "或让客户端以 /game/{a}-1、/game/{b}-1、/game/{a}-2、/game/{b}-2 连接；"
+               "或用 --seating order 按连接顺序入座"),
+    },
+    "seat_line": {
+        "en": "table {table}, position {pos}: client {id} plays for {agent}",
+        "zh": "第 {table} 桌 {pos} 号位：客户端 {id}，代表 {agent}",
+    },
+    "refused": {
+        "en": "refused client {id}: {why}",
+        "zh": "拒绝客户端 {id}：{why}",
+    },
+    "logs": {
+        "en": "agents' standard output and error: {path}",
+        "zh": "智能体的标准输出与错误输出：{path}",
+    },
+    "forfeit": {
+        "en": "{agent} forfeits the boards not played: a client did not come back within {s:g} s",
+        "zh": "{agent} 未打的牌判负：客户端未在 {s:g} 秒内重新连接",
     },
     "imported": {
         "en": "{n} deals read from {file}, replayed: written to {out}",

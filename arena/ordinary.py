@@ -7,7 +7,12 @@ reproducible); the first deal's leader is board 1's. From the second deal the tr
 phase of ``engine.match`` runs over the protocol: ``notify anti-tribute`` when it is
 resisted, else ``act tribute`` to each payer, ``notify tribute``, ``act back`` to each
 receiver, ``notify back``. Every deal's record (the hands as play began, after the
-tribute) is replayed before it counts; a ``Tribute`` tag names the cards given.
+tribute) is replayed before it counts; a ``Tribute`` tag names the cards given, and
+``NorthClient``..``WestClient`` each seat's client and agent.
+
+A seat without its client is played by the fallback bot (``arena.table``); a seat still
+empty at a deal's start after ``Limits.reconnect`` seconds ends the match: the side that
+failed **forfeits** it (the other side wins; both failing, no winner).
 """
 
 from __future__ import annotations
@@ -15,12 +20,26 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from arena.duplicate_match import match_file_name, room_ns
-from arena.episode import deal_record, faults_tag, play_out, send_beginning, send_episode_over
-from arena.protocol import hand_tokens, level_str
+from arena.duplicate_match import (
+    check_seating,
+    dropped_replies,
+    match_file_name,
+    room_ns,
+    seating_rows,
+)
+from arena.episode import (
+    client_tags,
+    deal_record,
+    faults_tag,
+    play_out,
+    send_beginning,
+    send_episode_over,
+)
+from arena.protocol import hand_tokens, level_str, lowest_card_index
 from arena.server import ArenaError, Fault, Table
 from duplicate.dealing import Board
 from duplicate.gdn import DealRecord, dumps
@@ -45,10 +64,17 @@ class OrdinaryResult:
     abandoned: str = ""
     seconds: float = 0.0
     file: Path | None = None
+    #: ``"x"`` (A), ``"y"`` (B) or ``"both"``: who forfeited the match
+    forfeited_by: str = ""
+    seating: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: replies dropped, by client id (``stale``, ``unsolicited``)
+    dropped: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def winner(self) -> str:
         """The winning agent's name, or ``""`` (a draw, or not over)."""
+        if self.forfeited_by:
+            return {"x": self.names[1], "y": self.names[0]}.get(self.forfeited_by, "")
         w = self.match.winner
         return "" if w is None else self.names[int(w)]
 
@@ -58,7 +84,11 @@ class OrdinaryResult:
         return {"a": self.names[0], "b": self.names[1], "deals": len(self.records),
                 "winner": self.winner, "end": self.match.end_reason,
                 "levels": [level_str(ns), level_str(ew)],
-                "faults": [f.text() for f in self.faults], "abandoned": self.abandoned}
+                "faults": [f.text() for f in self.faults], "abandoned": self.abandoned,
+                "forfeited_by": self.forfeited_by,
+                "seating": [{"table": t, "position": p, "client": c, "agent": g}
+                            for t, p, c, g in self.seating],
+                "dropped_replies": self.dropped}
 
 
 def _info(hands: Sequence[int]) -> list[dict[str, Any]]:
@@ -97,7 +127,9 @@ async def _tribute(table: Table, phase: TributePhase, match: Match) -> None:
     await table.tell_all({"type": "notify", "stage": "tribute", "result": paid})
     for seat in phase.pending_returns():
         options = phase.legal_returns(seat)
-        index = await table.ask(int(seat), act(seat, "back", options), table.limits.action)
+        msg = act(seat, "back", options)
+        index = await table.ask(int(seat), msg, table.limits.action, None,
+                                partial(lowest_card_index, msg["actionList"], level))
         phase.give_return(seat, options[index])
     back = [[int(t.giver), int(t.receiver), KIND_TOKENS[t.card]]
             for t in phase.transfers if t.what == "return" and t.receiver is not None]
@@ -120,15 +152,20 @@ async def play_ordinary_match(
     limit = min(len(boards), max_deals) if max_deals else len(boards)
     if limit < 1:
         raise ArenaError("an ordinary match needs boards to deal its hands from")
+    check_seating(table, names)
     started = time.perf_counter()
     match = Match(rules, boards[0].leader, max_deals=max_deals)
-    out = OrdinaryResult(names, match)
+    out = OrdinaryResult(names, match, seating=seating_rows(table))
     while not match.is_over:
         n = match.deals_played
         if n >= len(boards):
             raise ArenaError(f"the match needs more than {len(boards)} deals: give more boards")
-        if table.broken:
-            out.abandoned = "a client dropped: the match ended after that deal"
+        missing = await table.await_seats()
+        if missing:
+            sides = {p & 1 for p in missing}
+            out.forfeited_by = "both" if len(sides) == 2 else "x" if 0 in sides else "y"
+            out.abandoned = ("a client did not come back: its side forfeits the match"
+                             if len(sides) == 1 else "clients of both sides did not come back")
             break
         table.where = f"deal {n + 1}"
         hands = boards[n].hands
@@ -152,20 +189,24 @@ async def play_ordinary_match(
         if phase is not None:
             extra["Tribute"] = ("resisted (抗贡)" if phase.resisted else
                                 "; ".join(t.describe() for t in phase.transfers))
+        extra.update(client_tags(table, 0))
         if outcome.faults:
             extra["ArenaFaults"] = faults_tag(outcome.faults)
         record = deal_record(outcome, tags, extra)
         room_ns(record, rules)  # replayed: raises if the record does not replay
         out.records.append(record)
     await table.tell_all({"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 1})
-    w = match.winner
+    w: int | None = None if match.winner is None else int(match.winner)
+    if out.forfeited_by:
+        w = {"x": 1, "y": 0}.get(out.forfeited_by)
     await table.tell_all({
         "type": "notify", "stage": "gameResult",
-        "victoryNum": [1 if w is not None and (p & 1) == int(w) else 0 for p in range(4)],
+        "victoryNum": [1 if w is not None and (p & 1) == w else 0 for p in range(4)],
         "draws": [1 if w is None and match.is_over else 0] * 4,
     })
     await table.flush()
     out.faults = list(table.faults)
+    out.dropped = dropped_replies([table])
     out.seconds = time.perf_counter() - started
     if out_dir is not None:
         path = Path(out_dir) / ("ordinary-" + match_file_name(*names))

@@ -4,35 +4,14 @@
 object each, built on the ``websockets`` package and asyncio: messages are handed over as
 they are parsed (:class:`arena.connection.ArenaConnection`), no reader task, no thread. The
 server only seats and talks; what a table plays is the caller's (``arena.duplicate_match``,
-``arena.ordinary``), through :meth:`Table.ask` and :meth:`Table.tell_all`.
+``arena.ordinary``), through :class:`arena.table.Table`, whose docstring states the rules
+for faults.
 
-Seating: by connection order (the 1st client of a table is position 0, and so on), or by a
-seating file whose every line names the four client ids of one table in position order;
-a client the file does not name, or an id already connected, is refused (close 1008).
-
-The stated rules (docs/ARENA.md "Faults"):
-
-* **timeout** (no reply within the limit: 15 s, 40 s for the first lead of a deal),
-  **malformed** reply (not JSON, not ``{"actIndex": i}``, not an integer) and
-  **out-of-range** index: the server plays ``actionList[0]`` for the seat (PASS when
-  following, the lowest single when leading; the first tribute card, the lowest return),
-  logs the fault and tells all four seats with a ``notify``/``fault`` message. Play goes on.
-* **dropped connection**: from then on every action of that seat is ``actionList[0]``; the
-  deal is finished so, the others are told, and the match ends after that deal
-  (the remaining boards are unfinished).
-* **a message when not asked**: ignored and logged; more than ``max_unsolicited`` of them
-  and the connection is closed (then as a dropped connection). Messages longer than
-  ``max_message`` bytes close the connection (websockets' ``max_size``, close 1009). A
-  client that stops reading its messages is dropped once a send has waited the action
-  time limit.
-
-A client only ever blocks its own table: every connection reads on its own and every
-wait is bounded by a time limit.
-
-Notices (``notify``) to a client are queued and written together with the next message it
-must act on, or at the end of the deal: one write, hence one system call and one wake-up,
-for several frames. The order of a client's messages is unchanged, and every notice
-reaches it before its next ``act``.
+Seating (:mod:`arena.seating`): by a seating file, by the agent each id names, or by
+connection order (only when no agents are named, or when asked for). Refused, with close
+code 1008 and the reason: a path other than ``/game/<id>``, an id the seating does not
+know, an id whose client is still connected, a client once every table is full. A client
+whose id is seated and whose connection is gone takes its seat back (reconnection).
 """
 
 from __future__ import annotations
@@ -41,14 +20,15 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
-from arena.connection import ArenaConnection, ArenaError, Client, Fault, Limits, text_frame
-from arena.protocol import dumps
+from arena.client import Client
+from arena.connection import ArenaConnection, ArenaError, Fault, Limits
+from arena.messages import both
+from arena.seating import PATH_PREFIX, ClientPath, agent_of, parse_path, read_seating, seating_help
+from arena.table import Table
 
 __all__ = [
     "DEFAULT_PORT",
@@ -66,101 +46,6 @@ log = logging.getLogger("arena")
 
 #: the port the agents' launch scripts expect (PROTOCOL.md §1)
 DEFAULT_PORT = 23456
-PATH_PREFIX = "/game/"
-
-
-@dataclass(slots=True)
-class Table:
-    """Four seated clients (index = protocol position ``myPos``) and what they did wrong."""
-
-    clients: list[Client]
-    limits: Limits
-    faults: list[Fault] = field(default_factory=list)
-    where: str = ""
-    messages: int = 0
-    #: called with (position, frame) for every frame sent: a table log (``--log``)
-    log: Callable[[int, str], None] | None = None
-    _dropped: set[int] = field(default_factory=set)
-
-    @property
-    def ids(self) -> list[str]:
-        """The client ids by position."""
-        return [c.id for c in self.clients]
-
-    @property
-    def broken(self) -> bool:
-        """True once a client has dropped: the match ends after the current deal."""
-        return bool(self._dropped) or any(c.gone for c in self.clients)
-
-    def fault(self, pos: int, kind: str, detail: str) -> Fault:
-        """Record and log a fault."""
-        f = Fault(pos, self.clients[pos].id, kind, detail, self.where)
-        self.faults.append(f)
-        log.warning("fault: %s", f.text())
-        return f
-
-    def note_unsolicited(self, client: Client, msg: str | bytes) -> None:
-        """A message sent when not asked: logged, ignored."""
-        shown = msg[:40] if isinstance(msg, str) else repr(msg[:40])
-        if client.unsolicited <= 3 or client.unsolicited == client.limits.max_unsolicited:
-            self.fault(client.pos, "unsolicited", f"message when not asked, ignored: {shown!r}")
-
-    async def tell(self, pos: int, message: dict[str, Any]) -> None:
-        """Queue a message to one position (sent with its next ``act`` or :meth:`flush`)."""
-        self.messages += 1
-        text = dumps(message)
-        if self.log is not None:
-            self.log(pos, text)
-        self.clients[pos].queue(text)
-
-    async def tell_all(self, message: dict[str, Any] | str) -> None:
-        """Queue the same message (or its JSON text) to all four positions (encoded once)."""
-        text = message if isinstance(message, str) else dumps(message)
-        frame = text_frame(text)
-        self.messages += 4
-        for c in self.clients:
-            if self.log is not None:
-                self.log(c.pos, text)
-            c.queue_frame(frame)
-
-    async def flush(self) -> None:
-        """Send everything queued, to every position (at the end of a deal or a match)."""
-        for c in self.clients:
-            await c.flush()
-
-    async def ask(self, pos: int, message: dict[str, Any] | str, limit: float,
-                  index_range: int | None = None) -> int:
-        """Ask ``pos`` to act (``message``, or its JSON text with ``index_range``); the
-        index to play (0 after a fault, see the module doc)."""
-        client = self.clients[pos]
-        self.messages += 2
-        if isinstance(message, str):
-            text = message
-            assert index_range is not None
-        else:
-            index_range = int(message["indexRange"])
-            text = dumps(message)
-        if self.log is not None:
-            self.log(pos, text)
-        answer = await client.ask(text, index_range, limit)
-        if isinstance(answer, int):
-            return answer
-        kind, detail = answer
-        if kind == "disconnected":
-            if pos in self._dropped:
-                return 0
-            self._dropped.add(pos)
-        self.fault(pos, kind, detail)
-        await self.tell_all(
-            {"type": "notify", "stage": "fault", "pos": pos, "fault": kind, "detail": detail,
-             "actIndex": 0}
-        )
-        return 0
-
-    async def close(self, reason: str = "game over") -> None:
-        """Send what is queued, then close every connection."""
-        await self.flush()
-        await asyncio.gather(*(c.close(reason) for c in self.clients))
 
 
 def log_writer(path: str | Path) -> tuple[Callable[[int, str], None], Callable[[], None]]:
@@ -174,33 +59,13 @@ def log_writer(path: str | Path) -> tuple[Callable[[int, str], None], Callable[[
     return write, f.close
 
 
-def read_seating(path: str | Path) -> list[list[str]]:
-    """A seating file: each line four client ids (positions 0..3) of one table; ``#``
-    starts a comment. An id may appear once."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ArenaError(f"cannot read seating file {str(path)!r}: {exc.strerror}") from None
-    tables: list[list[str]] = []
-    seen: set[str] = set()
-    for n, line in enumerate(text.splitlines(), 1):
-        ids = line.split("#", 1)[0].split()
-        if not ids:
-            continue
-        if len(ids) != 4:
-            raise ArenaError(f"{path}:{n}: a table is four client ids, found {len(ids)}")
-        for i in ids:
-            if i in seen:
-                raise ArenaError(f"{path}:{n}: client id {i!r} is seated twice")
-            seen.add(i)
-        tables.append(ids)
-    if not tables:
-        raise ArenaError(f"{path}: the seating file names no table")
-    return tables
-
-
 class ArenaServer:
-    """The WebSocket server and its lobby; :meth:`next_table` hands out full tables."""
+    """The WebSocket server and its lobby; :meth:`next_table` hands out full tables.
+
+    ``seating``: a seating file's tables (ids by position). ``agents``: the two agents'
+    names (A at positions 0 and 2); without a seating file, each client's id must then
+    name its agent (``mine-1``), unless ``by_order``. ``tables``: how many tables to seat
+    (more clients are refused; ``None``: any number, seated by connection order)."""
 
     def __init__(
         self,
@@ -208,16 +73,30 @@ class ArenaServer:
         port: int = DEFAULT_PORT,
         limits: Limits | None = None,
         seating: Sequence[Sequence[str]] | None = None,
+        *,
+        agents: tuple[str, str] | None = None,
+        by_order: bool = False,
+        tables: int | None = None,
     ) -> None:
         self.host = host
         self.port = port
         self.limits = limits or Limits()
         self.seating = [list(t) for t in seating] if seating else None
-        self._waiting: list[Client] = []  # connection order (no seating file)
-        self._seated: dict[str, Client] = {}  # by id (seating file)
+        self.agents = agents
+        self.by_agent = agents is not None and self.seating is None and not by_order
+        self.tables = len(self.seating) if self.seating else tables
+        if self.by_agent and self.tables is None:
+            self.tables = 1
+        self._waiting: list[Client] = []  # the lobby, in connection order
+        self._by_id: dict[str, Client] = {}  # every client seated at a table
+        self._made = 0
         self._tables: asyncio.Queue[Table] = asyncio.Queue()
         self._server: Server | None = None
         self.started = 0.0
+        #: (id, reason) of every client refused
+        self.refused: list[tuple[str, str]] = []
+        #: called with each table as it is seated (to print the seating)
+        self.on_table: Callable[[Table], None] | None = None
 
     async def start(self) -> None:
         """Listen; with port 0 the system picks a free port (``self.port`` then tells it)."""
@@ -244,9 +123,7 @@ class ArenaServer:
     @property
     def waiting(self) -> int:
         """Clients connected and not yet at a table."""
-        if self.seating is None:
-            return sum(not c.gone for c in self._waiting)
-        return sum(not c.gone for c in self._seated.values())
+        return sum(not c.gone for c in self._waiting)
 
     async def wait_for_clients(self, n: int, timeout: float = 30.0) -> None:
         """Wait until ``n`` clients are in the lobby (to launch clients in position order)."""
@@ -275,45 +152,90 @@ class ArenaServer:
         await self.close()
 
     async def _handle(self, ws: ServerConnection) -> None:
-        path = ws.request.path if ws.request is not None else ""
-        if not path.startswith(PATH_PREFIX) or len(path) == len(PATH_PREFIX):
-            await ws.close(1008, "connect to /game/<id>")
-            return
-        client_id = path[len(PATH_PREFIX):][:64]
         assert isinstance(ws, ArenaConnection)
-        client = Client(ws, client_id, self.limits)
-        refused = self._seat(client)
-        if refused:
-            log.warning("refused client %s: %s", client.id, refused)
-            await ws.close(1008, refused)
+        path = ws.request.path if ws.request is not None else ""
+        parsed = parse_path(path)
+        if isinstance(parsed, str):
+            await self._refuse(ws, path[:70], parsed)
             return
-        await client.run()
+        client = self._seat(ws, parsed)
+        if isinstance(client, str):
+            await self._refuse(ws, parsed.id, client)
+            return
+        await client.run(ws)
 
-    def _seat(self, client: Client) -> str:
-        """Put a new client in the lobby and start a table when four are there; the reason
-        when the client is refused ("" when seated)."""
-        if self.seating is None:
-            self._waiting = [c for c in self._waiting if not c.gone]
-            self._waiting.append(client)
-            if len(self._waiting) == 4:
-                self._make_table(self._waiting)
-                self._waiting = []
-            return ""
-        table = next((t for t in self.seating if client.id in t), None)
-        old = self._seated.get(client.id)
-        if table is None:
-            return "not in the seating file"
-        if old is not None and not old.gone:
+    async def _refuse(self, ws: ServerConnection, who: str, why: str) -> None:
+        self.refused.append((who, why))
+        log.warning("%s", both("refused", id=who, why=why))
+        if self.by_agent and why.startswith("the id names no agent"):
+            assert self.agents is not None
+            log.warning("%s", seating_help(self.agents, [i for i, _ in self.refused]))
+        await ws.close(1008, why[:120])
+
+    def _seat(self, ws: ArenaConnection, who: ClientPath) -> Client | str:
+        """The client of a new connection (a new one in the lobby, or a seated one back),
+        or the reason it is refused."""
+        old = self._by_id.get(who.id)
+        if old is not None:
+            if not old.gone:
+                return "id already connected"
+            if old.table is not None and old.table.over:
+                return "the match is over"
+            old.attach(ws, who.notices)
+            if old.table is not None:
+                old.table.rejoined(old)
+            return old
+        self._waiting = [c for c in self._waiting if not c.gone]
+        if any(c.id == who.id for c in self._waiting):
             return "id already connected"
-        self._seated[client.id] = client
-        if all(i in self._seated and not self._seated[i].gone for i in table):
-            self._make_table([self._seated.pop(i) for i in table])
-        return ""
+        if self.tables is not None and self._made >= self.tables:
+            return "the tables are full" if self.seating is None else "not in the seating file"
+        agent = ""
+        if self.by_agent:
+            assert self.agents is not None
+            found = agent_of(who.id, self.agents)
+            if found is None:
+                return (f"the id names no agent: connect as /game/{self.agents[0]}-1 or "
+                        f"/game/{self.agents[1]}-1, or seat by a seating file")
+            room = 2 * ((self.tables or 1) - self._made)  # its clients still to seat
+            if sum(c.agent == found for c in self._waiting) >= room:
+                return f"{found} has all its clients at the tables already"
+            agent = found
+        elif self.seating is not None and not any(who.id in t for t in self.seating):
+            return "not in the seating file"
+        client = Client(ws, who.id, self.limits, agent, who.notices)
+        self._waiting.append(client)
+        self._try_tables()
+        return client
+
+    def _try_tables(self) -> None:
+        """Seat every table whose four clients are in the lobby."""
+        lobby = self._waiting
+        if self.seating is not None:
+            here = {c.id: c for c in lobby}
+            for ids in self.seating:
+                if all(i in here for i in ids):
+                    self._make_table([here[i] for i in ids])
+        elif self.by_agent:
+            assert self.agents is not None
+            a = sorted((c for c in lobby if c.agent == self.agents[0]), key=lambda c: c.id)
+            b = sorted((c for c in lobby if c.agent == self.agents[1]), key=lambda c: c.id)
+            if len(a) >= 2 and len(b) >= 2:
+                self._make_table([a[0], b[0], a[1], b[1]])
+        elif len(lobby) >= 4:
+            self._make_table(lobby[:4])
 
     def _make_table(self, clients: list[Client]) -> None:
-        table = Table(list(clients), self.limits)
+        self._made += 1
+        table = Table(list(clients), self.limits, number=self._made)
         for pos, c in enumerate(clients):
             c.pos = pos
             c.table = table
-        log.info("table seated: %s", " ".join(table.ids))
+            if not c.agent and self.agents is not None:
+                c.agent = self.agents[pos & 1]
+            self._by_id[c.id] = c
+        self._waiting = [c for c in self._waiting if c not in clients]
+        log.info("table %d seated: %s", table.number, " ".join(table.ids))
+        if self.on_table is not None:
+            self.on_table(table)
         self._tables.put_nowait(table)

@@ -9,16 +9,20 @@ comment)::
 
 For every pair of agents the arena opens a server, launches two clients of each (ids
 ``<name>-1``/``-2`` of A at positions 0 and 2, B's at 1 and 3, seated by id) and plays a
-duplicate match on the same boards (:mod:`arena.duplicate_match`). Standings rank by match
+duplicate match on the same boards (:mod:`arena.duplicate_match`). The launched clients'
+standard output and error go to a log file per client id (``<id>.log`` in the log folder,
+appended match after match), never to the arena's own output. Standings rank by match
 points, then total swing (级差分); the rating is Bradley–Terry over board swings with
-bootstrap intervals (:mod:`arena.rating`).
+profile-likelihood intervals (:mod:`arena.rating`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import shlex
+import subprocess
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,12 +30,14 @@ from typing import Any
 
 from arena.duplicate_match import MatchResult, play_duplicate_match
 from arena.rating import BoardGame, Rating, rate
-from arena.server import ArenaError, ArenaServer, Limits
+from arena.server import ArenaError, ArenaServer, Limits, Table
 from duplicate.dealing import Board
 from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
 
 __all__ = ["AgentSpec", "Standing", "Tournament", "read_agents", "run_tournament",
            "subprocess_launcher"]
+
+_NAME = re.compile(r"[A-Za-z0-9._~@+=-]{1,60}")
 
 #: starts one client of an agent at a URL; the awaitable ends when the client has ended
 Launcher = Callable[["AgentSpec", str], Awaitable[Any]]
@@ -72,6 +78,8 @@ class Tournament:
     matches: list[MatchResult] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
     ratings: list[Rating] = field(default_factory=list)
+    #: the launched clients' log files (standard output and error)
+    logs: list[Path] = field(default_factory=list)
 
 
 def read_agents(path: str | Path) -> list[AgentSpec]:
@@ -89,6 +97,9 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
         name, command = name.strip(), command.strip()
         if not sep or not name or not command:
             raise ArenaError(f"{path}:{n}: expected 'NAME: COMMAND with {{url}}'")
+        if not _NAME.fullmatch(name):
+            raise ArenaError(f"{path}:{n}: agent name {name!r}: use 1-60 letters, digits "
+                             "or ._~@+=- (it becomes the clients' ids)")
         if "{url}" not in command:
             raise ArenaError(f"{path}:{n}: the command of {name!r} has no {{url}}")
         if any(a.name == name for a in agents):
@@ -99,14 +110,39 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
     return agents
 
 
-async def subprocess_launcher(agent: AgentSpec, url: str) -> int:
-    """Run the agent's command with ``{url}`` filled in; its exit code."""
-    argv = [a.replace("{url}", url) for a in shlex.split(agent.command)]
-    try:
-        proc = await asyncio.create_subprocess_exec(*argv)
-    except OSError as exc:
-        raise ArenaError(f"cannot launch agent {agent.name!r} ({argv[0]}): {exc}") from None
-    return await proc.wait()
+def log_path(log_dir: Path, url: str) -> Path:
+    """The log file of the client launched at ``url``: ``<log_dir>/<client id>.log``."""
+    return log_dir / f"{url.rstrip('/').rsplit('/', 1)[-1]}.log"
+
+
+def subprocess_launcher(log_dir: str | Path | None) -> Launcher:
+    """A launcher running the agent's command with ``{url}`` filled in, its standard output
+    and error appended to :func:`log_path` (discarded when ``log_dir`` is ``None``); the
+    launched client's exit code."""
+    folder = Path(log_dir) if log_dir is not None else None
+
+    async def launch(agent: AgentSpec, url: str) -> int:
+        argv = [a.replace("{url}", url) for a in shlex.split(agent.command)]
+        if folder is None:
+            sink: Any = subprocess.DEVNULL
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            sink = log_path(folder, url).open("ab")
+            sink.write(f"--- {agent.name}: {shlex.join(argv)}\n".encode())
+            sink.flush()
+        try:
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *argv, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink)
+            except OSError as exc:
+                raise ArenaError(
+                    f"cannot launch agent {agent.name!r} ({argv[0]}): {exc}") from None
+            return await proc.wait()
+        finally:
+            if folder is not None:
+                sink.close()
+
+    return launch
 
 
 def standings(matches: Sequence[MatchResult], names: Sequence[str]) -> list[Standing]:
@@ -144,24 +180,32 @@ async def run_tournament(
     agents: Sequence[AgentSpec],
     boards: Sequence[Board],
     *,
-    launch: Launcher = subprocess_launcher,
+    launch: Launcher | None = None,
+    log_dir: str | Path | None = None,
     host: str = "127.0.0.1",
     port: int = 0,
     limits: Limits | None = None,
     scale: WinDrawLoss | VictoryPoints = JIANGSU_WDL,
     out_dir: str | Path | None = None,
     connect_wait: float = 60.0,
-    resamples: int = 200,
     progress: Callable[[MatchResult], None] | None = None,
+    on_table: Callable[[Table], None] | None = None,
 ) -> Tournament:
-    """Play the round robin, one match after another, and rank the agents."""
+    """Play the round robin, one match after another, and rank the agents. ``launch``
+    starts a client (default: the agent's command, output to ``log_dir``)."""
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
         raise ArenaError("two agents have the same name")
     result = Tournament()
+    if launch is None:
+        launch = subprocess_launcher(log_dir)
+        if log_dir is not None:
+            result.logs = [log_path(Path(log_dir), f"{a.name}-{i}") for a in agents
+                           for i in (1, 2)]
     for a, b in itertools.combinations(agents, 2):
         ids = [f"{a.name}-1", f"{b.name}-1", f"{a.name}-2", f"{b.name}-2"]
-        async with ArenaServer(host, port, limits, [ids]) as srv:
+        async with ArenaServer(host, port, limits, [ids], agents=(a.name, b.name)) as srv:
+            srv.on_table = on_table
             clients = []
             for i, who in enumerate((a, b, a, b)):
                 clients.append(asyncio.ensure_future(launch(who, srv.url + ids[i])))
@@ -186,5 +230,5 @@ async def run_tournament(
         if progress is not None:
             progress(match)
     result.standings = standings(result.matches, names)
-    result.ratings = rate(names, board_games(result.matches), resamples)
+    result.ratings = rate(names, board_games(result.matches))
     return result

@@ -38,7 +38,8 @@ class _Silent:
     """A stand-in client for the socket-free measure: frames go nowhere."""
 
     def __init__(self, pos: int) -> None:
-        self.pos, self.id, self.gone = pos, f"c{pos}", False
+        self.pos, self.id, self.gone, self.agent = pos, f"c{pos}", False, ""
+        self.timeouts_in_row = self.stale = self.unsolicited = 0
 
     def queue(self, text: str) -> None:
         pass
@@ -56,7 +57,7 @@ class _RandomTable(Table):
     rng = random.Random(1)
 
     async def ask(self, pos: int, message: dict[str, Any] | str, limit: float,
-                  index_range: int | None = None) -> int:
+                  index_range: int | None = None, fallback: Any = None) -> int:
         self.messages += 2
         top = index_range if index_range is not None else int(message["indexRange"])  # type: ignore[index]
         return self.rng.randint(0, top)

@@ -1,6 +1,7 @@
 """Benchmark of the event report (duplicate.review): from scratch, and after one new result.
 
-Run: ``python bench/bench_report.py [--teams 200] [--boards 8] [--workdir DIR]``.
+Run: ``python bench/bench_report.py [--teams 200] [--boards 8] [--workdir DIR]
+[--analyse [--nodes N] [--playouts K]]``.
 
 A Swiss round of ``--teams`` teams (``--teams``/2 matches of ``--boards`` boards, both rooms
 played by the bots, not timed) is stored on a scratch SQLite database with one room held
@@ -11,7 +12,10 @@ back. Timed, on one core:
 3. the held-back room imported, then the report again: that board is now in at every
    table, so it is released (drawn) in every match.
 
-Goal (issue 11): the 200-team event from scratch under 60 s, a single new result under 1 s.
+Goal: the 200-team event from scratch under 60 s, a single new result under 1 s. With
+``--analyse`` every board shown is also analysed (``event report --analyse``, the budget of
+``--nodes`` and ``--playouts`` a position): the figures then add the CPU time per record
+analysed, and a ruling's rebuild must stay under 1 s CPU (it analyses nothing again).
 Each figure is wall time and CPU time (``time.process_time``: what this process used,
 the fairer figure on a machine loaded by other work).
 """
@@ -28,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analysis.estimate import DEFAULT_BUDGET, Budget  # noqa: E402
 from duplicate import db, events  # noqa: E402
 from duplicate.dealing import parse_seed_file, seed_file_bytes  # noqa: E402
 from duplicate.gdn import format_record, loads  # noqa: E402
@@ -49,7 +54,11 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=8)
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--lang", default="en")
+    ap.add_argument("--analyse", action="store_true", help="also analyse every board shown")
+    ap.add_argument("--nodes", type=int, default=DEFAULT_BUDGET.nodes)
+    ap.add_argument("--playouts", type=int, default=DEFAULT_BUDGET.playouts)
     args = ap.parse_args()
+    budget = Budget(nodes=args.nodes, playouts=args.playouts) if args.analyse else None
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-report-"))
     work.mkdir(parents=True, exist_ok=True)
     path = work / "event.sqlite"
@@ -72,19 +81,25 @@ def main() -> None:
     site = work / "site"
     shutil.rmtree(site, ignore_errors=True)  # from scratch: not the folder of a last run
     t, c = time.perf_counter(), time.process_time()
-    first = write_event_site(engine, EVENT, str(site), args.lang)
+    first = write_event_site(engine, EVENT, str(site), args.lang, budget)
+    cpu = time.process_time() - c
     files = len(list(site.iterdir()))
     print(f"from scratch: {_took(t, c)}, {first.boards_drawn} board pages drawn, "
           f"{len(first.written)} files written ({files} in the folder)")
+    if budget is not None:
+        analysed = len(list((site / "analysis").glob("*.json")))
+        print(f"  with the analysis of {analysed} records ({budget.nodes:,} nodes and "
+              f"{budget.playouts} playouts a position): CPU {cpu / max(analysed, 1):.2f} s "
+              f"a record, {cpu / max(first.boards_drawn, 1):.2f} s a board page")
     events.correct_result(engine, EVENT, 1, 1, 1, "open", 1,
                           Correction(by="bench", reason="a ruling"))
     t, c = time.perf_counter(), time.process_time()
-    ruled = write_event_site(engine, EVENT, str(site), args.lang)
+    ruled = write_event_site(engine, EVENT, str(site), args.lang, budget)
     print(f"after a ruling on one room: {_took(t, c)}, "
           f"{ruled.boards_drawn} board page drawn, {len(ruled.written)} files written")
     events.import_texts(engine, EVENT, [held], round_no=1)
     t, c = time.perf_counter(), time.process_time()
-    released = write_event_site(engine, EVENT, str(site), args.lang)
+    released = write_event_site(engine, EVENT, str(site), args.lang, budget)
     print(f"after the last room of a board came in: {_took(t, c)}, "
           f"{released.boards_drawn} board pages drawn (the board released in every match), "
           f"{len(released.written)} files written")

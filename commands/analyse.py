@@ -1,4 +1,7 @@
-"""``guandan analyse``: what each decision of a deal record was worth (analysis.annotate)."""
+"""``guandan analyse``: what each decision of a deal record was worth (analysis.annotate),
+and the analysis part of ``guandan compare --analyse``. Human output in the output's
+language (``guandan --lang``), plays in words and cards (``duplicate.vocab``); ``--json``
+is the versioned document of docs/ANALYSIS.md."""
 
 from __future__ import annotations
 
@@ -8,74 +11,169 @@ from typing import Any
 
 import click
 
-from analysis.annotate import Annotation, annotate, combo_text
-from analysis.estimate import Evaluation
-from analysis.messages import message
+from analysis.annotate import Annotation, Decision
+from analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation
 from analysis.rooms import RoomsAnalysis
-from commands.common import error_text
-from engine.cards import rank_name
+from commands.common import cli_lang, error_text
+from engine.combo import Combo
 from engine.errors import GuandanError
 from engine.ruleset import Ruleset
 
-
-def _value(e: Evaluation) -> str:
-    return e.text()
-
-
-def _action(text: str, lang: str) -> str:
-    return message("pass", lang) if text == "PASS" else text
+#: The ``--json`` document's format name and version (docs/ANALYSIS.md "JSON").
+JSON_FORMAT = "guandan-analysis"
+JSON_VERSION = 2
 
 
-def annotation_lines(a: Annotation, lang: str = "en") -> list[str]:
+def _t(lang: str) -> Any:
+    from duplicate.i18n import translator
+
+    return translator(lang)
+
+
+def value_text(e: Evaluation, lang: str) -> str:
+    """``+2`` exact, ``~+1.4±0.3 (est., 24)`` an estimate (``!`` after the count when the
+    time cap cut it), in ``lang``."""
+    if e.exact:
+        return f"{int(e.value):+d}"
+    samples = f"{e.samples}!" if e.cut else str(e.samples)
+    return str(_t(lang)("analysis.estimate", value=f"{e.value:+.1f}", stderr=f"{e.stderr:.1f}",
+                    samples=samples))
+
+
+def room_text(room: str | None, lang: str) -> str:
+    """The record's Room tag as a player says it: open room / 开室."""
+    key = {"open": "hall.room.open", "closed": "hall.room.closed"}.get((room or "").lower())
+    return _t(lang)(key) if key else (room or "?")
+
+
+def _play(combo: Combo | None, level: int, lang: str) -> str:
+    from duplicate.vocab import play_text
+
+    return play_text(combo, level, lang)
+
+
+def line_text(d: Decision, level: int, lang: str) -> str:
+    """The best line after a marked decision: ``East single 9 9♣, South pass, …``."""
+    from duplicate.vocab import describe_play, seat_name
+
+    out = [f"{seat_name(seat, lang)} {describe_play(combo, level, lang)}" for seat, combo in d.line]
+    return str(_t(lang)("analysis.line_sep")).join(out)
+
+
+def _seat(d: Decision, lang: str) -> str:
+    from duplicate.vocab import seat_name
+
+    return seat_name(d.seat, lang)
+
+
+def _ns(value: str, lang: str) -> str:
+    return str(_t(lang)("analysis.ns_value", value=value))
+
+
+def budget_line(budget: Budget, lang: str) -> str:
+    """The budget the values were computed with, so that anyone can repeat them."""
+    values = {"nodes": f"{budget.nodes:,}", "playouts": budget.playouts, "seed": budget.seed}
+    if budget.seconds is None:
+        return str(_t(lang)("analysis.budget", **values))
+    return str(_t(lang)("analysis.budget_capped", seconds=f"{budget.seconds:g}", **values))
+
+
+def annotation_lines(a: Annotation, budget: Budget, lang: str = "en",
+                     with_par: bool = True) -> list[str]:
     """The human report of an annotation."""
-    result = f"{a.result:+d}" if a.result is not None else "?"
-    lines = [
-        message("header", lang, board=a.board or "?", room=a.room or "?",
-                level=rank_name(a.level), result=result),
-    ]
-    if a.par is not None:
-        lines.append(message("par", lang, ply=a.par.ply + 1, value=f"{a.par.value:+d}"))
+    from duplicate.vocab import level_text
+
+    t = _t(lang)
+    where = {"board": a.board or "?", "room": room_text(a.room, lang),
+             "level": level_text(a.level, lang)}
+    if a.result is not None:
+        lines = [t("analysis.header", result=_ns(f"{a.result:+d}", lang), **where)]
     else:
-        lines.append(message("no_par", lang))
-    lines.append(message("legend", lang))
+        lines = [t("analysis.header_unfinished", **where)]
+    if with_par:
+        if a.par is not None:
+            lines.append(t("analysis.par", ply=a.par.ply + 1, value=_ns(f"{a.par.value:+d}", lang)))
+        else:
+            lines.append(t("analysis.no_par"))
+    lines.append(t("analysis.legend"))
+    lines.append(budget_line(budget, lang))
     if a.decisions:
         first = a.decisions[0]
-        lines.append(message("from", lang, ply=first.ply + 1, trick=first.trick))
-    for d in a.decisions:
-        lines.append(
-            message("row", lang, ply=d.ply + 1, trick=d.trick, seat=d.seat.name,
-                    action=_action(combo_text(d.action), lang), before=_value(d.before),
-                    after=_value(d.after), mark=d.mark).rstrip()
-        )
+        lines.append(t("analysis.from", ply=first.ply + 1, trick=first.trick))
+    from duplicate.names import display_width
+
+    cells = [(f"{d.ply + 1:>4} {t('analysis.trick', trick=d.trick)}", _seat(d, lang),
+              _play(d.action, a.level, lang)) for d in a.decisions]
+    widths = [max((display_width(c[i]) for c in cells), default=0) for i in range(3)]
+
+    def pad(text: str, column: int) -> str:
+        return text + " " * (widths[column] - display_width(text))
+
+    for (num, seat, play), d in zip(cells, a.decisions, strict=True):
+        before, after = value_text(d.before, lang), value_text(d.after, lang)
+        line = f"{pad(num, 0)}  {pad(seat, 1)}  {pad(play, 2)}  {before:>6} → {after:<6} {d.mark}"
+        lines.append(line.rstrip())
         if d.mark and d.best:
-            plays = ", ".join(
-                f"{_action(combo_text(c), lang)} {e.text()}" for c, e in d.best
-            )
-            lines.append(message("best", lang, plays=plays))
+            plays = "; ".join(f"{_play(c, a.level, lang)} {value_text(e, lang)}" for c, e in d.best)
+            lines.append("        " + t("analysis.best", plays=plays))
+        if d.mark and d.line:
+            lines.append("        " + t("analysis.line", plays=line_text(d, a.level, lang)))
     return lines
 
 
-def rooms_lines(r: RoomsAnalysis, lang: str = "en") -> list[str]:
+def rooms_lines(r: RoomsAnalysis, level: int, lang: str = "en") -> list[str]:
     """The human report of a board's rooms valued from their divergence."""
     if r.divergence is None:
         return []
-    lines = [message("rooms", lang, board=r.board or "?", ply=r.divergence + 1)]
+    t = _t(lang)
+    lines = [t("analysis.rooms", board=r.board or "?", ply=r.divergence + 1)]
     for room in r.rooms:
         if room.choice is not None:
             c = room.choice
-            mark = f" {c.mark}" if c.mark else ""
-            lines.append(message("room_choice", lang, room=room.room, seat=c.seat.name,
-                                 action=_action(combo_text(c.action), lang),
-                                 value=c.after.text(), mark=mark))
+            lines.append("  " + t("analysis.room_choice", room=room_text(room.room, lang),
+                                  seat=_seat(c, lang), action=_play(c.action, level, lang),
+                                  value=_ns(value_text(c.after, lang), lang),
+                                  mark=f" {c.mark}" if c.mark else ""))
     for room in r.rooms:
         for d in room.swings:
             if room.choice is not None and d.ply == room.choice.ply:
                 continue
-            lines.append(message("room_swing", lang, room=room.room, ply=d.ply + 1,
-                                 seat=d.seat.name, action=_action(combo_text(d.action), lang),
-                                 before=d.before.text(), after=d.after.text(),
-                                 mark=d.mark).rstrip())
+            lines.append("  " + t("analysis.room_swing", room=room_text(room.room, lang),
+                                  ply=d.ply + 1, seat=_seat(d, lang),
+                                  action=_play(d.action, level, lang),
+                                  before=value_text(d.before, lang),
+                                  after=value_text(d.after, lang), mark=d.mark).rstrip())
     return lines
+
+
+def json_document(kind: str, budget: Budget, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The versioned ``--json`` document: ``kind`` is ``annotations`` or ``rooms``."""
+    return {"format": JSON_FORMAT, "version": JSON_VERSION, "budget": budget.to_dict(),
+            kind: items}
+
+
+def budget_options(func: Any) -> Any:
+    """``--nodes``, ``--playouts``, ``--seed`` and ``--seconds``: the analysis budget."""
+    for option in reversed([
+        click.option("--nodes", type=click.IntRange(min=1, max=10**9), default=DEFAULT_BUDGET.nodes,
+                     show_default=True, metavar="N",
+                     help="Exact search nodes per position valued (then an estimate)."),
+        click.option("--playouts", type=click.IntRange(min=1, max=100_000),
+                     default=DEFAULT_BUDGET.playouts, show_default=True, metavar="K",
+                     help="Playouts per estimate."),
+        click.option("--seed", "seed", type=click.IntRange(min=0, max=2**63 - 1), default=0,
+                     show_default=True, help="Seed of the playouts' random choices."),
+        click.option("--seconds", type=click.FloatRange(min=0.01, max=86_400), default=None,
+                     metavar="S", help="Also cap each position at S seconds of wall-clock "
+                     "time (values then depend on the machine; those cut are marked !)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None) -> Budget:
+    """The budget the options name."""
+    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds)
 
 
 @click.command("analyse")
@@ -91,43 +189,49 @@ def rooms_lines(r: RoomsAnalysis, lang: str = "en") -> list[str]:
     "trick:K, action:K or last:N (the last N tricks). Default: divergence when the board "
     "has two rooms that played differently, else last:3.",
 )
-@click.option("--budget", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
-              metavar="SECONDS", help="Seconds per position valued (exact first, then an estimate).")
+@budget_options
 @click.option("--par/--no-par", default=True, show_default=True,
               help="Also compute the par of the board (best play from the earliest position "
               "settled exactly).")
 @click.option("--variant", "variants", metavar="NAME=VALUE", multiple=True,
               help="A rule variant of RULES.md the deals were played under (repeatable).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
-              help="Language of the report: English or Chinese (中文).")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+              help="Language of the report (default: guandan --lang, else English).")
 @click.option("--json", "as_json", is_flag=True, help="Print the annotations as JSON.")
 def analyse_command(
     file: str,
     board: str | None,
     room: str | None,
     start: str | None,
-    budget: float,
+    nodes: int,
+    playouts: int,
+    seed: int,
+    seconds: float | None,
     par: bool,
     variants: tuple[str, ...],
-    lang: str,
+    lang: str | None,
     as_json: bool,
 ) -> None:
     """Annotate deal records in FILE: the value of each decision with all four hands known.
 
     Values are the deal's result for N-S in levels with best play by all four (+3..-3, +-4
-    under double_down_plus4), exact when the solver settles the position within the budget,
-    otherwise an estimate from playouts (marked ~ with its standard error). A play that lost
-    value for its side is marked ? (one level) or ?? (two or more), with the best plays.
+    under double_down_plus4), exact when the solver settles the position within --nodes,
+    otherwise an estimate from --playouts playouts (marked ~ with its standard error). The
+    same file and budget give the same values on any machine. A play that lost value for
+    its side is marked ? (one level) or ?? (two or more), with the best plays.
 
     \b
     Example: guandan analyse match.gdn --board 3 --room Open --from trick:12
     """
+    from analysis.annotate import annotate
     from commands.common import parse_variants as _ruleset
     from duplicate.compare import first_divergence, group_boards, trace_room
     from duplicate.errors import DuplicateError
     from duplicate.gdn import loads
 
+    lang = cli_lang(lang)
     rules = _ruleset(variants)
+    budget = budget_of(nodes, playouts, seed, seconds)
     try:
         text = Path(file).read_bytes()
     except OSError as exc:
@@ -140,7 +244,7 @@ def analyse_command(
             if (board is None or r.board == board) and (room is None or r.room == room)
         ]
         if not chosen:
-            raise click.ClickException(message("nothing", "en", file=file))
+            raise click.ClickException(_t(lang)("analysis.nothing", file=file))
         for rec in chosen:
             divergence = None
             spec = start
@@ -155,16 +259,21 @@ def analyse_command(
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(error_text(exc)) from exc
     if as_json:
-        click.echo(json.dumps([a.to_dict() for a in out], ensure_ascii=False, indent=2))
+        items = [a.to_dict() for a in out]
+        if not par:
+            for item in items:
+                del item["par"]
+        doc = json_document("annotations", budget, items)
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     for i, a in enumerate(out):
         if i:
             click.echo()
-        click.echo("\n".join(annotation_lines(a, lang)))
+        click.echo("\n".join(annotation_lines(a, budget, lang, with_par=par)))
 
 
 def analyse_comparisons(
-    file: str, board: str | None, rules: Ruleset, budget: float = 1.0
+    file: str, board: str | None, rules: Ruleset, budget: Budget, lang: str = "en"
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """``guandan compare --analyse``: each board's rooms valued from their divergence, in
     the order of ``compare_file``: as JSON data, and as the lines of the human report."""
@@ -175,14 +284,16 @@ def analyse_comparisons(
 
     try:
         groups = group_boards(loads(Path(file).read_bytes(), file=file), board)
-        results = [analyse_rooms(g, rules, budget) for g in groups]
+        results = [(analyse_rooms(g, rules, budget), g[0].level) for g in groups]
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(error_text(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"cannot read {file!r}: {exc.strerror}") from exc
     lines: list[str] = []
-    for r in results:
-        text = rooms_lines(r)
+    for r, level in results:
+        text = rooms_lines(r, level, lang)
         if text:
             lines += ["", *text]
-    return [r.to_dict() for r in results], lines
+    if lines:
+        lines += ["", budget_line(budget, lang)]
+    return [r.to_dict() for r, _ in results], lines

@@ -46,15 +46,28 @@ def _server_options(func: F) -> F:
                      help="Address to listen on (0.0.0.0: every interface)."),
         click.option("--port", type=click.IntRange(0, 65535), default=23456, show_default=True,
                      help="Port (the agents' launch scripts expect 23456; 0: any free port)."),
-        click.option("--seating", type=click.Path(dir_okay=False),
+        click.option("--seating", metavar="FILE|order",
                      help="Seating file: each line the four client ids of a table, positions "
-                     "0-3. Default: connection order."),
+                     "0-3; or 'order': by connection order. Default: each client's id names "
+                     "its agent (/game/A-1, /game/B-1, ...)."),
         click.option("--time-limit", type=click.FloatRange(min=0.01), default=15.0,
                      show_default=True, help="Seconds for each action."),
         click.option("--first-lead-limit", type=click.FloatRange(min=0.01), default=40.0,
                      show_default=True, help="Seconds for the first lead of a deal."),
         click.option("--wait", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
                      help="Seconds to wait for the clients to connect."),
+        click.option("--fallback-after", type=click.IntRange(min=1), default=3,
+                     show_default=True, help="Consecutive timeouts after which the fallback "
+                     "bot plays the seat for the rest of the deal and the client is dropped."),
+        click.option("--fallback", "fallback", type=click.Choice(["heuristic", "random"]),
+                     default="heuristic", show_default=True,
+                     help="The bot that plays a seat whose client is gone."),
+        click.option("--reconnect-wait", type=click.FloatRange(min=0), default=30.0,
+                     show_default=True, help="Seconds a deal waits at its start for a "
+                     "client that is gone; then its side forfeits the boards not played."),
+        click.option("--fault-notices", is_flag=True, help="Send the notify/fault notice to "
+                     "every client (an extension; by default only to clients that connect "
+                     "with ?notices=fault)."),
         click.option("-v", "--verbose", is_flag=True, help="Log every fault and table on stderr."),
     ]):
         func = opt(func)
@@ -94,10 +107,35 @@ def _nothing() -> None:
     """No log to close."""
 
 
-def _limits(time_limit: float, first_lead_limit: float) -> Any:
+def _limits(opts: dict[str, Any]) -> Any:
+    """The table's limits from the server options (popped from ``opts``)."""
     from arena.server import Limits
 
-    return Limits(action=time_limit, first_lead=first_lead_limit)
+    return Limits(action=opts.pop("time_limit"), first_lead=opts.pop("first_lead_limit"),
+                  escalate_after=opts.pop("fallback_after"), fallback=opts.pop("fallback"),
+                  reconnect=opts.pop("reconnect_wait"), notices=opts.pop("fault_notices"))
+
+
+def _server(host: str, port: int, limits: Any, seating: str | None, names: tuple[str, str],
+            tables: int) -> Any:
+    """The arena server for a match of ``names``, seated as ``--seating`` says; every table
+    seated is printed on standard error (position, client id, agent)."""
+    from arena.server import ArenaServer, read_seating
+
+    by_order = seating == "order"
+    files = read_seating(seating) if seating and not by_order else None
+    srv = ArenaServer(host, port, limits, files, agents=names, by_order=by_order,
+                      tables=tables)
+    srv.on_table = _print_seating
+    return srv
+
+
+def _print_seating(table: Any) -> None:
+    from arena.messages import both
+
+    for c in table.clients:
+        click.echo(both("seat_line", table=table.number, pos=c.pos, id=c.id, agent=c.agent),
+                   err=True)
 
 
 @click.group("arena")
@@ -134,32 +172,34 @@ def arena_group() -> None:
 def duplicate_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
-    host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
-    wait: float, verbose: bool, scale: str, tables_count: int, out_dir: str,
-    log_path: str | None, report_dir: str | None, as_json: bool,
+    host: str, port: int, seating: str | None, wait: float, verbose: bool, scale: str,
+    tables_count: int, out_dir: str, log_path: str | None, report_dir: str | None,
+    as_json: bool, **limit_opts: Any,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
-    Clients connect in position order 0, 1, 2, 3 (or as --seating says): A's two at 0
-    and 2, B's at 1 and 3. Each board is played in the open room (A N-S) and then in the
-    closed room (the board turned one seat: A E-W). Prints every board's swing and the
-    result; writes the records to --out.
+    A's two clients sit at positions 0 and 2, B's at 1 and 3: by their ids (connect as
+    /game/<A>-1, /game/<B>-1, ...), by a seating file, or by connection order when
+    asked for (--seating order). The seating is printed before play. Each board is
+    played in the open room (A N-S) and then in the closed room (the board turned one
+    seat: A E-W). Prints every board's swing and the result; writes the records to
+    --out.
 
     \b
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
     """
     from arena.duplicate_match import load_boards, play_duplicate_match
     from arena.messages import both
-    from arena.server import ArenaServer, log_writer, read_seating
+    from arena.server import log_writer
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
     _setup_logging(verbose)
+    limits = _limits(limit_opts)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
-    tables = read_seating(seating) if seating else None
 
     async def run() -> Any:
-        async with ArenaServer(host, port, _limits(time_limit, first_lead_limit), tables) as srv:
+        async with _server(host, port, limits, seating, (name_a, name_b), tables_count) as srv:
             click.echo(both("listening", url=srv.url, n=4 * tables_count), err=True)
             try:
                 table = await srv.next_table(wait)
@@ -196,7 +236,11 @@ def duplicate_command(
     click.echo(both("match_line", a=name_a, b=name_b, margin=result.score.margin,
                     boards=len(result.boards), pa=result.score.points_x,
                     pb=result.score.points_y))
-    if result.abandoned:
+    if result.forfeited_by:
+        who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
+                                                             " & ".join(result.names))
+        click.echo(both("forfeit", agent=who, s=limits.reconnect))
+    elif result.abandoned:
         click.echo(both("abandoned", why=result.abandoned))
     if result.faults:
         click.echo(both("faults", n=len(result.faults)))
@@ -211,9 +255,13 @@ def duplicate_command(
 @click.option("--seed", default="0", show_default=True, help="The bot's seed (random policy).")
 @click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0,
               show_default=True, help="Seconds to wait for the connection.")
+@click.option("--reconnect", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Connect again, up to this many times, when dropped by the arena (close "
+              "4000) or cut off before the game is over: the arena gives the seat back.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing at the end.")
 @_errors
-def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quiet: bool) -> None:
+def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reconnect: int,
+                  quiet: bool) -> None:
     """Connect one of our bots to a server of the Guandan AI protocol and play.
 
     Plays until the server closes the connection; works with this arena and with the
@@ -224,7 +272,7 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
     from arena.messages import both
 
     tune_gc()
-    stats = play_agent(url, policy, seed, connect_timeout)
+    stats = play_agent(url, policy, seed, connect_timeout, reconnect)
     if not quiet:
         click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
                         games=stats.games), err=True)
@@ -236,8 +284,6 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
 @_server_options
 @click.option("--scale", type=click.Choice(["wdl", "vp20"]), default="wdl", show_default=True,
               help="Match points: win/draw/loss 2/1/0 or 20-VP.")
-@click.option("--resamples", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Bootstrap resamples for the rating's interval.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="arena-out",
               show_default=True, help="Folder for the .gdn records (one file a match).")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False),
@@ -247,9 +293,8 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, quie
 def tournament_command(
     agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
     set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
-    port: int, seating: str | None, time_limit: float, first_lead_limit: float, wait: float,
-    verbose: bool, scale: str, resamples: int, out_dir: str, report_dir: str | None,
-    as_json: bool,
+    port: int, seating: str | None, wait: float, verbose: bool, scale: str, out_dir: str,
+    report_dir: str | None, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Round robin of duplicate matches among the agents of AGENTS_FILE.
 
@@ -261,15 +306,20 @@ def tournament_command(
         random: guandan agent --url {url} --policy random
 
     Every pair plays the same boards; prints the standings (match points, then total
-    swing) and a Bradley-Terry rating over board swings with 95% bootstrap intervals.
+    swing) and a Bradley-Terry rating over board swings with 95% profile-likelihood
+    intervals. The launched clients' output goes to OUT/agent-logs/<id>.log.
     """
+    from pathlib import Path
+
     from arena.duplicate_match import load_boards
     from arena.messages import both
+    from arena.rating import METHOD
     from arena.tournament import read_agents, run_tournament
     from commands.common import emit_rows
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
     _setup_logging(verbose)
+    limits = _limits(limit_opts)
     if seating:
         raise click.UsageError("a tournament seats the clients by their ids: no --seating")
     agents = read_agents(agents_file)
@@ -281,17 +331,19 @@ def tournament_command(
                         boards=len(m.boards), pa=m.score.points_x, pb=m.score.points_y),
                    err=True)
 
+    logs = Path(out_dir) / "agent-logs"
+    click.echo(both("logs", path=logs), err=True)
     result = asyncio.run(run_tournament(
-        agents, boards, host=host, port=port, limits=_limits(time_limit, first_lead_limit),
+        agents, boards, host=host, port=port, limits=limits,
         scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL, out_dir=out_dir,
-        connect_wait=wait, resamples=resamples, progress=progress,
+        connect_wait=wait, progress=progress, log_dir=logs, on_table=_print_seating,
     ))
     table = [s.row(i + 1) for i, s in enumerate(result.standings)]
     if report_dir:
         from arena.report import arena_report, write_arena_report
 
         notes = [f"{r.name}: rating {r.rating:+.0f} ({r.low:+.0f} to {r.high:+.0f})"
-                 for r in result.ratings]
+                 for r in result.ratings] + [METHOD]
         write_arena_report(report_dir, arena_report(
             f"Arena tournament ({len(agents)} agents, {count} boards)", result.matches,
             result.standings, notes))
@@ -299,13 +351,15 @@ def tournament_command(
                 "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
     if as_json:
         click.echo(json.dumps({"standings": table, "ratings": ratings,
-                               "matches": [m.summary() for m in result.matches]},
+                               "rating_method": METHOD,
+                               "matches": [m.summary() for m in result.matches],
+                               "logs": [str(p) for p in result.logs]},
                               ensure_ascii=False, indent=2))
         return
     click.echo(both("standings"))
     emit_rows(table, "table")
     click.echo()
-    click.echo(both("rating", n=resamples))
+    click.echo(both("rating"))
     emit_rows(ratings, "table")
 
 
@@ -328,9 +382,9 @@ def tournament_command(
 def ordinary_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
-    host: str, port: int, seating: str | None, time_limit: float, first_lead_limit: float,
-    wait: float, verbose: bool, max_deals: int | None, out_dir: str, log_path: str | None,
-    as_json: bool,
+    host: str, port: int, seating: str | None, wait: float, verbose: bool,
+    max_deals: int | None, out_dir: str, log_path: str | None, as_json: bool,
+    **limit_opts: Any,
 ) -> None:
     """Wait for four clients, then play an ordinary match: 2 to A, with tribute.
 
@@ -340,15 +394,15 @@ def ordinary_command(
     from arena.duplicate_match import load_boards
     from arena.messages import both
     from arena.ordinary import play_ordinary_match
-    from arena.server import ArenaServer, log_writer, read_seating
+    from arena.server import log_writer
 
     _setup_logging(verbose)
+    limits = _limits(limit_opts)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
-    tables = read_seating(seating) if seating else None
 
     async def run() -> Any:
-        async with ArenaServer(host, port, _limits(time_limit, first_lead_limit), tables) as srv:
+        async with _server(host, port, limits, seating, (name_a, name_b), 1) as srv:
             click.echo(both("listening", url=srv.url, n=4), err=True)
             try:
                 table = await srv.next_table(wait)
@@ -370,7 +424,11 @@ def ordinary_command(
         return
     click.echo(both("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
-    if result.abandoned:
+    if result.forfeited_by:
+        who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
+                                                             " & ".join(result.names))
+        click.echo(both("forfeit", agent=who, s=limits.reconnect))
+    elif result.abandoned:
         click.echo(both("abandoned", why=result.abandoned))
     click.echo(both("records", path=result.file))
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from commands.analyse import budget_of, budget_options
 from commands.common import (
     check_output,
     check_output_dir,
@@ -566,16 +567,24 @@ def event_export_command(
 @click.option("--lang", type=click.Choice(["en", "zh"]), default=None, envvar="GUANDAN_LANG",
               help="Language of the pages (English or Chinese; default: guandan --lang, else "
               "the folder's, else the event's own).")
+@click.option("--analyse", is_flag=True,
+              help="Also value every decision of each board shown with all four hands known "
+              "(guandan analyse): marks and values in the movie, each room's choice at the "
+              "divergence, a value graph, players' marks; each record analysed once.")
+@budget_options
 @db_option
 @db_errors
-def event_report_command(event: str, outdir: str, force: bool, lang: str | None) -> None:
+def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
+                         analyse: bool, nodes: int, playouts: int, seed: int,
+                         seconds: float | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
     board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
     from duplicate.review.source import write_event_site
 
     check_output_dir(outdir, force, report=event)
+    budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
     with open_database() as engine:
-        site = write_event_site(engine, event, outdir, lang or explicit_lang())
+        site = write_event_site(engine, event, outdir, lang or explicit_lang(), budget)
     click.echo(f"report written: {site.index} ({len(site.written)} files written, "
                f"{site.boards_drawn} board pages drawn, {site.unchanged} unchanged)")
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from analysis.estimate import DEFAULT_BUDGET
+from commands.analyse import budget_of, budget_options
 from commands.common import (
     check_output,
     check_output_dir,
@@ -351,7 +353,8 @@ def simulate_command(
               envvar="GUANDAN_LANG",
               help="Language of the headlines and the HTML pages (English or Chinese; default: guandan --lang, else English).")
 @click.option("--analyse", is_flag=True, help="Also value each room's choices from the first "
-              "divergence with all four hands known (guandan analyse; 1 s a position).")
+              "divergence with all four hands known (guandan analyse; the budget below).")
+@budget_options
 @output_options
 def compare_command(
     file: str,
@@ -363,6 +366,10 @@ def compare_command(
     lang: str | None,
     fmt: str,
     analyse: bool = False,
+    nodes: int = DEFAULT_BUDGET.nodes,
+    playouts: int = DEFAULT_BUDGET.playouts,
+    seed: int = 0,
+    seconds: float | None = None,
 ) -> None:
     """Compare the rooms of each board in FILE (.gdn records, grouped by Round, Table, Board).
 
@@ -389,8 +396,9 @@ def compare_command(
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
             report = match_report(comparisons, lang=lang, rules=rules)
+            budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
             try:
-                write_report(html_dir, report, rules=rules)
+                write_report(html_dir, report, rules=rules, analyse=budget)
             except ReportError as exc:  # the --html folder cannot be made or written
                 raise click.ClickException(f"--html: {exc}") from exc
     except (GuandanError, DuplicateError) as exc:
@@ -400,7 +408,8 @@ def compare_command(
     if analyse:
         from commands.analyse import analyse_comparisons
 
-        analyses, analysis_lines = analyse_comparisons(file, board, rules)
+        analyses, analysis_lines = analyse_comparisons(
+            file, board, rules, budget_of(nodes, playouts, seed, seconds), lang)
     if fmt == "json":
         click.echo(json.dumps([{**c.to_dict(), **({"analysis": analyses[i]} if analyse else {})}
                                for i, c in enumerate(comparisons)], ensure_ascii=False, indent=2))

@@ -72,6 +72,8 @@ def render_html(board_set: BoardSet, title: str | None = None, lang: str = "en",
             "deal_id": b.deal_id,
             "qr": qr_svg(qr_payload(b, info.commitment)),
             "hands": [(cls, hand(b, seat, lang)) for seat, cls in PLACES],
+            # the dealing slips in the order the cards go round: N, E, S, W
+            "slips": [hand(b, seat, lang) for seat in Seat],
         })
     return render(
         "handrecords.html", lang,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from analysis.estimate import Budget
 from duplicate import vocab
 from duplicate.compare import BoardComparison
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
@@ -53,10 +54,11 @@ def cards_html(cards: Cards, level: int, lang: str = "en") -> str:
 
 
 def write_report(outdir: str | Path, event: EventReport, *, lang: str | None = None,
-                 rules: Ruleset = COMPETITION) -> list[Path]:
+                 rules: Ruleset = COMPETITION, analyse: Budget | None = None) -> list[Path]:
     """Write the event's static report into ``outdir`` (only what changed since the last
-    build there); return the files written."""
-    return list(write_site(outdir, event, lang=lang, rules=rules).written)
+    build there), with the boards' analysis within ``analyse`` a position when given;
+    return the files written."""
+    return list(write_site(outdir, event, lang=lang, rules=rules, analyse=analyse).written)
 
 
 def boards_of(comparisons: Iterable[BoardComparison],

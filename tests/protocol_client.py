@@ -10,8 +10,10 @@ on purpose) and keeps what it saw: its position, its hands, every ``notify play`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +163,7 @@ async def play_client(
 
 
 async def play_four(url: str, modes: list[str] | None = None, seeds: list[int] | None = None,
-                    after: int = 0, stagger: float = 0.05) -> list[Seen]:
+                    after: int = 0, stagger: float = 0.05, prefix: str = "client") -> list[Seen]:
     """Four clients connecting in position order: each waits for the one before it to be
     connected (and a small pause, as the agents' launch scripts do)."""
     modes = modes or ["random"] * 4
@@ -170,7 +172,281 @@ async def play_four(url: str, modes: list[str] | None = None, seeds: list[int] |
     for i in range(4):
         ready = asyncio.Event()
         tasks.append(asyncio.create_task(
-            play_client(f"{url}client{i + 1}", seeds[i], modes[i], after, ready)))
+            play_client(f"{url}{prefix}{i + 1}", seeds[i], modes[i], after, ready)))
         await asyncio.wait_for(ready.wait(), 20)
         await asyncio.sleep(stagger)
     return list(await asyncio.gather(*tasks))
+
+
+# --- the clients in the field (PROTOCOL.md §8b) -------------------------------------
+#
+# Three styles, each around one strict state parser as the competition's sample clients
+# have: a ws4py threaded client (``received_message``), a websocket-client loop, an
+# asyncio ``websockets`` client. The parser dispatches on (stage, type) and raises on any
+# pair the competition's server never sends: in a real client that kills its thread.
+
+#: the (stage, type) pairs the competition's server sends (PROTOCOL.md §3-4)
+COMPETITION_PAIRS = {
+    ("beginning", "notify"), ("play", "act"), ("tribute", "act"), ("back", "act"),
+    ("play", "notify"), ("tribute", "notify"), ("back", "notify"),
+    ("anti-tribute", "notify"), ("episodeOver", "notify"), ("gameOver", "notify"),
+    ("gameResult", "notify"),
+}
+#: sent to a client only when it asked (``?notices=fault``)
+NOTICE_PAIRS = {("fault", "notify")}
+
+
+class UnexpectedMessage(Exception):
+    """A message the client's state parser does not know (its thread dies)."""
+
+
+@dataclass
+class Behaviour:
+    """How a field client answers. ``mode``: ``random``; ``slow`` (every answer ``delay``
+    s after its act, within the limit); ``late`` (every ``every``-th act
+    answered ``delay`` s after it came, the rest at once); ``silent`` (from the ``after``-th
+    act on, never answers; reconnects when dropped); ``garbage`` / ``range`` (every
+    ``every``-th act a reply that is not JSON / an index past ``indexRange``); ``drop``
+    (at the ``after``-th act, closes the socket and connects again ``delay`` s later)."""
+
+    mode: str = "random"
+    every: int = 3
+    after: int = 0
+    delay: float = 0.0
+    reconnects: int = 1
+
+
+@dataclass
+class FieldSeen:
+    """What a field client saw and did, over all its connections."""
+
+    errors: list[str] = field(default_factory=list)  # exceptions that would kill it
+    acts: int = 0
+    episodes: int = 0
+    game_over: bool = False
+    game_result: dict[str, Any] | None = None
+    notices: list[dict[str, Any]] = field(default_factory=list)
+    close_codes: list[int | None] = field(default_factory=list)
+    close_reasons: list[str] = field(default_factory=list)
+    connections: int = 0
+    #: every play act answered in time or late: (actionList, index chosen, late?)
+    answered: list[tuple[list[Any], int | None, bool]] = field(default_factory=list)
+    #: plays the server announced for this client's seat, with the act they answer
+    applied: list[tuple[list[Any], tuple[list[Any], int | None, bool] | None]] = field(
+        default_factory=list)
+    late_sent: int = 0
+    beginnings: int = 0
+
+
+class FieldCore:
+    """The state parser and the answers of one field client (shared by the styles)."""
+
+    DROP = "\x00drop"
+
+    def __init__(self, seed: int, behaviour: Behaviour, notices: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.behaviour = behaviour
+        self.notices = notices
+        self.seen = FieldSeen()
+        self.pos = -1
+        self.pending: tuple[list[Any], int | None, bool] | None = None
+        self.dropped = False
+
+    def handle(self, text: str) -> list[tuple[float, str]]:
+        """The replies to one message, each after a delay (s); raises as a strict parser
+        does, after noting the error."""
+        try:
+            return self._handle(text)
+        except Exception as exc:
+            self.seen.errors.append(f"{type(exc).__name__}: {exc} in {text[:120]}")
+            raise
+
+    def _handle(self, text: str) -> list[tuple[float, str]]:
+        msg = json.loads(text)
+        key = (msg["stage"], msg["type"])
+        if key in NOTICE_PAIRS and self.notices:
+            self.seen.notices.append(msg)
+            return []
+        if key not in COMPETITION_PAIRS:
+            raise UnexpectedMessage(f"unknown (stage, type) {key}")
+        stage, kind = key
+        if kind == "act":
+            return self._act(msg)
+        if stage == "beginning":
+            self.pos = msg["myPos"]
+            assert len(msg["handCards"]) == 27 and isinstance(msg["curRank"], int)
+            self.seen.beginnings += 1
+        elif stage == "play":
+            if msg["curPos"] == self.pos:
+                self.seen.applied.append((msg["curAction"], self.pending))
+                self.pending = None
+        elif stage in ("tribute", "back"):
+            assert all(len(r) == 3 for r in msg["result"])
+        elif stage == "anti-tribute":
+            assert isinstance(msg["antiNums"], int) and isinstance(msg["antiPos"], list)
+        elif stage == "episodeOver":
+            assert sorted(msg["order"]) == [0, 1, 2, 3] or len(msg["order"]) == 4
+            self.seen.episodes += 1
+        elif stage == "gameOver":
+            self.seen.game_over = True
+        elif stage == "gameResult":
+            assert len(msg["victoryNum"]) == 4
+            self.seen.game_result = msg
+        return []
+
+    def _act(self, msg: dict[str, Any]) -> list[tuple[float, str]]:
+        problems = Seen()
+        check_act(msg, problems)
+        if problems.problems:
+            raise UnexpectedMessage("; ".join(problems.problems))
+        self.seen.acts += 1
+        b, n, actions = self.behaviour, self.seen.acts, msg["actionList"]
+        index = self.rng.randint(0, msg["indexRange"])
+        reply = json.dumps({"actIndex": index})
+        play = msg["stage"] == "play"
+        if b.mode == "drop" and n == b.after and not self.dropped:
+            self.dropped = True
+            return [(0.0, self.DROP)]
+        if b.mode == "silent" and n >= b.after:
+            return []
+        if b.mode in ("garbage", "range") and n % b.every == 0:
+            if play:
+                self.pending = (actions, None, False)
+            bad = "this is not JSON {" if b.mode == "garbage" else json.dumps(
+                {"actIndex": msg["indexRange"] + 5})
+            return [(0.0, bad)]
+        late = b.mode == "late" and n % b.every == 0
+        if play:
+            self.pending = (actions, index, late)
+            self.seen.answered.append(self.pending)
+        if late:
+            self.seen.late_sent += 1
+        return [(b.delay if late or b.mode == "slow" else 0.0, reply)]
+
+
+def ws4py_client(url: str, core: FieldCore) -> None:
+    """A ws4py threaded client as the sample clients are written: everything happens in
+    ``received_message`` on the client's own thread, slow answers block it."""
+    from ws4py.client.threadedclient import WebSocketClient  # type: ignore[import-untyped]
+
+    class Client(WebSocketClient):  # type: ignore[misc]
+        def received_message(self, message: Any) -> None:
+            data = message.data
+            text = data.decode() if isinstance(data, bytes) else data
+            for delay, reply in core.handle(text):
+                if reply == FieldCore.DROP:
+                    self.sock.shutdown(2)
+                    self.sock.close()
+                    return
+                if delay:
+                    time.sleep(delay)
+                self.send(reply)
+
+        def closed(self, code: int, reason: Any = None) -> None:
+            core.seen.close_codes.append(code)
+            core.seen.close_reasons.append(reason.decode() if isinstance(reason, bytes)
+                                           else str(reason or ""))
+
+    for _ in range(core.behaviour.reconnects + 1):
+        ws = Client(url)
+        ws.connect()
+        core.seen.connections += 1
+        try:
+            ws.run_forever()
+        except Exception:  # noqa: BLE001 (the thread would die: noted by the core)
+            return
+        if not _again(core):
+            return
+        time.sleep(core.behaviour.delay)
+
+
+def websocket_client_loop(url: str, core: FieldCore) -> None:
+    """A websocket-client (``websocket`` package) receive loop."""
+    import websocket
+
+    for _ in range(core.behaviour.reconnects + 1):
+        ws = websocket.create_connection(url, timeout=30)
+        core.seen.connections += 1
+        try:
+            while True:
+                opcode, frame = ws.recv_data_frame(True)
+                if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    data = frame.data or b""
+                    core.seen.close_codes.append(
+                        int.from_bytes(data[:2], "big") if len(data) >= 2 else None)
+                    core.seen.close_reasons.append(data[2:].decode(errors="replace"))
+                    break
+                if opcode != websocket.ABNF.OPCODE_TEXT:
+                    continue
+                for delay, reply in core.handle(frame.data.decode()):
+                    if reply == FieldCore.DROP:
+                        raise ConnectionAbortedError
+                    if delay:
+                        time.sleep(delay)
+                    ws.send(reply)
+        except ConnectionAbortedError:
+            pass
+        except websocket.WebSocketConnectionClosedException:
+            core.seen.close_codes.append(None)
+        except Exception:  # noqa: BLE001 (a strict parser raised: the client dies)
+            ws.close()
+            return
+        finally:
+            if ws.sock is not None:
+                with contextlib.suppress(Exception):
+                    ws.sock.close()
+        if not _again(core):
+            return
+        time.sleep(core.behaviour.delay)
+
+
+async def asyncio_client(url: str, core: FieldCore) -> None:
+    """An asyncio ``websockets`` client."""
+    for _ in range(core.behaviour.reconnects + 1):
+        async with connect(url, compression=None, ping_interval=None) as ws:
+            core.seen.connections += 1
+            try:
+                async for text in ws:
+                    assert isinstance(text, str)
+                    replies = core.handle(text)
+                    stop = False
+                    for delay, reply in replies:
+                        if reply == FieldCore.DROP:
+                            stop = True
+                            break
+                        if delay:
+                            await asyncio.sleep(delay)
+                        await ws.send(reply)
+                    if stop:
+                        break
+            except ConnectionClosed:
+                pass
+            except Exception:  # noqa: BLE001 (a strict parser raised: the client dies)
+                return
+            if ws.close_code is not None:
+                core.seen.close_codes.append(ws.close_code)
+                core.seen.close_reasons.append(ws.close_reason or "")
+        if not _again(core):
+            return
+        await asyncio.sleep(core.behaviour.delay)
+
+
+def _again(core: FieldCore) -> bool:
+    """Connect again after this connection ended? (a drop, or a drop by the server of a
+    client that restarts: the ``silent`` and ``drop`` behaviours), never after the game."""
+    return not core.seen.game_over and core.behaviour.mode in ("silent", "drop")
+
+
+STYLES = ("ws4py", "websocket-client", "asyncio")
+
+
+async def run_field_client(style: str, url: str, core: FieldCore) -> FieldSeen:
+    """Run one field client of ``style`` until its game ends (threads for the blocking
+    styles, as those clients run)."""
+    if style == "asyncio":
+        await asyncio_client(url, core)
+    elif style == "ws4py":
+        await asyncio.to_thread(ws4py_client, url, core)
+    else:
+        await asyncio.to_thread(websocket_client_loop, url, core)
+    return core.seen

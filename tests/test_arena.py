@@ -178,7 +178,7 @@ def test_two_tables_play_the_rooms_at_once(tmp_path: Path) -> None:
         async with ArenaServer(port=0) as srv:
             first = asyncio.create_task(play_four(srv.url, seeds=[1, 2, 3, 4]))
             open_table = await srv.next_table(20)
-            second = asyncio.create_task(play_four(srv.url, seeds=[5, 6, 7, 8]))
+            second = asyncio.create_task(play_four(srv.url, seeds=[5, 6, 7, 8], prefix="other"))
             closed_table = await srv.next_table(20)
             try:
                 result = await play_duplicate_match(open_table, bs, ("alpha", "beta"),

@@ -41,20 +41,29 @@ def test_arena_duplicate_command_with_four_agents(tmp_path: Path) -> None:
     try:
         port = wait_for_port(server)
         agents = []
-        for i in range(4):
+        # B's clients connect first: the seats come from the ids, not the order
+        for i, who in enumerate(["rand-1", "rand-2", "heur-1", "heur-2"]):
             agents.append(subprocess.Popen(
-                [*GUANDAN, "agent", "-q", "--url", f"ws://127.0.0.1:{port}/game/c{i}",
-                 "--policy", "heuristic" if i % 2 == 0 else "random", "--seed", str(i)]))
+                [*GUANDAN, "agent", "-q", "--url", f"ws://127.0.0.1:{port}/game/{who}",
+                 "--policy", "heuristic" if who.startswith("heur") else "random",
+                 "--seed", str(i)]))
             time.sleep(0.3)
-        out, _ = server.communicate(timeout=120)
+        out, err = server.communicate(timeout=120)
         assert [a.wait(timeout=30) for a in agents] == [0, 0, 0, 0]
     finally:
         server.kill()
     assert server.returncode == 0
     doc = json.loads(out)
     assert doc["a"] == "heur" and doc["deals"] == 4 and not doc["faults"]
+    assert [(s["position"], s["client"], s["agent"]) for s in doc["seating"]] == [
+        (0, "heur-1", "heur"), (1, "rand-1", "rand"), (2, "heur-2", "heur"),
+        (3, "rand-2", "rand")]
+    assert "table 1, position 0: client heur-1 plays for heur" in err  # printed before play
     recs = list(load(Path(doc["file"]).open(encoding="utf-8")))
     assert len(recs) == 4 and all(replay(r).ok for r in recs)
+    for rec in recs:  # every seat's client and agent, turned one seat in the closed room
+        first = "heur-1 (heur)" if rec.room == "Open" else "rand-2 (rand)"
+        assert rec.tags["NorthClient"] == first
     assert doc["margin"] == sum(b["swing_heur"] for b in doc["boards_detail"])
     # the table log reads back into the same deals (positions are seats in the log: the
     # closed room's deal comes back turned one seat, as the clients saw it)
@@ -126,3 +135,33 @@ def test_boards_of_a_stored_set_and_of_a_seed_file(db_url: str, tmp_path: Path) 
     assert load_boards(3, seed_file=str(seed), schedule="cycle") == stored
     with pytest.raises(ArenaError, match="exactly one board source"):
         load_boards(3, seed_hex="1f", set_name="cup")
+
+
+def test_tournament_json_stays_json_when_agents_print(tmp_path: Path) -> None:
+    """Agents that print to standard output and error (as many in the field do): their
+    output goes to the log files named on standard error; standard output is the JSON."""
+    noisy = (f"{sys.executable} -c \"import sys; print('state: hello'); "
+             "print('warn', file=sys.stderr); sys.stdout.flush(); "
+             "sys.argv = ['guandan', 'agent', '-q', '--url', sys.argv[1], '--policy', "
+             "sys.argv[2]]; from cli import main; main()\" {url}")
+    agents = tmp_path / "agents.txt"
+    agents.write_text(f"loud: {noisy} heuristic\nquiet: {noisy} random\n")
+    run = subprocess.run(
+        [*GUANDAN, "arena", "tournament", str(agents), "--seed", "3a", "--boards", "1",
+         "--port", "0", "--out", str(tmp_path / "out"), "--json", "--wait", "60"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)  # nothing but the JSON
+    assert "profile-likelihood" in doc["rating_method"]
+    assert {r["agent"] for r in doc["ratings"]} == {"loud", "quiet"}
+    logs = [Path(p) for p in doc["logs"]]
+    assert {p.name for p in logs} == {"loud-1.log", "loud-2.log", "quiet-1.log",
+                                      "quiet-2.log"}
+    for p in logs:
+        text = p.read_text()
+        assert "state: hello" in text and "warn" in text
+    assert str(tmp_path / "out" / "agent-logs") in run.stderr  # named in the output
+    seats = doc["matches"][0]["seating"]
+    assert [(s["client"], s["agent"]) for s in seats] == [
+        ("loud-1", "loud"), ("quiet-1", "quiet"), ("loud-2", "loud"), ("quiet-2", "quiet")]

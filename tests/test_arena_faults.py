@@ -20,7 +20,7 @@ from duplicate.replay import replay
 from duplicate.simulate import simulation_key
 
 TIMEOUT = 60
-SHORT = Limits(action=0.2, first_lead=0.3, max_unsolicited=1000)
+SHORT = Limits(action=0.2, first_lead=0.3, max_unsolicited=1000, reconnect=0.3)
 
 
 def boards(n: int) -> list[Any]:
@@ -56,8 +56,8 @@ def test_out_of_range_index_plays_the_first_action(tmp_path: Path) -> None:
     assert result.deals == 2 and not result.abandoned
     kinds = {f.kind for f in result.faults}
     assert kinds == {"range"} and all(f.pos == 1 for f in result.faults)
-    for s in seen:  # everyone is told, and the match goes to its end
-        assert s.faults and all(f["pos"] == 1 and f["fault"] == "range" for f in s.faults)
+    for s in seen:  # nobody is sent a stage the competition's server never sends
+        assert not s.faults
         assert s.game_over
     replays_cleanly(result)
     assert result.file is not None and "ArenaFaults" in result.file.read_text()
@@ -80,26 +80,33 @@ def test_replies_when_not_asked_are_ignored(tmp_path: Path) -> None:
     replays_cleanly(result)
 
 
-def test_silent_client_times_out(tmp_path: Path) -> None:
-    limits = Limits(action=0.05, first_lead=0.1)
+def test_silent_client_is_escalated_and_its_side_forfeits(tmp_path: Path) -> None:
+    """Three timeouts in a row: the fallback plays the seat for the rest of the deal, the
+    client is dropped (close 4000 with the reason); it does not come back, so B forfeits
+    the boards not played (conceded: +3 each to A), never silent zeros."""
+    limits = Limits(action=0.2, first_lead=0.2, reconnect=0.2)
     result, seen = asyncio.run(asyncio.wait_for(
-        run(1, ["random", "random", "random", "silent"], tmp_path, limits), TIMEOUT))
-    assert result.deals == 2
-    assert {f.kind for f in result.faults} == {"timeout"}
-    assert all(s.game_over for s in seen)
+        run(2, ["random", "random", "random", "silent"], tmp_path, limits), TIMEOUT))
+    assert result.deals == 1 and result.forfeited_by == "y"
+    assert [f.kind for f in result.faults if f.pos == 3] == ["timeout"] * 3 + [
+        "escalated", "forfeit"]
+    assert seen[3].closed_code == 4000
+    assert [b.swing for b in result.score.boards] == [3, 3]
+    assert result.score.margin == 6 and result.score.points_x > result.score.points_y
+    assert all(s.game_over for s in seen[:3])
     replays_cleanly(result)
 
 
 def test_closed_socket_mid_trick_ends_the_match_after_the_deal(tmp_path: Path) -> None:
     result, seen = asyncio.run(asyncio.wait_for(
         run(3, ["random", "drop", "random", "random"], tmp_path, after=5), TIMEOUT))
-    assert result.abandoned
-    assert result.deals == 1  # the open room of board 1 finished by the rule, then the end
-    assert [f.kind for f in result.faults] == ["disconnected"]
-    assert result.score.unfinished == (1, 2, 3)
+    assert result.abandoned and result.forfeited_by == "y"
+    assert result.deals == 1  # the open room of board 1 finished by the fallback, then the end
+    assert [f.kind for f in result.faults] == ["disconnected", "forfeit"]
+    assert result.score.margin == 9  # three boards conceded by B: +3 each to A
     for pos in (0, 2, 3):
         s = seen[pos]
-        assert [f["fault"] for f in s.faults] == ["disconnected"]
+        assert not s.faults
         assert len(s.episodes) == 1 and s.episodes[0].order  # episodeOver came
         assert s.game_over and s.game_result is not None
     replays_cleanly(result)
@@ -206,6 +213,27 @@ def test_client_that_never_reads_is_dropped() -> None:
 
     client = asyncio.run(asyncio.wait_for(main(), 5))
     assert client.gone and Transport.aborted
+
+    async def at_a_table() -> tuple[int, Any]:
+        """Asked to act, the deaf client is cut off: escalated, the fallback plays."""
+        from arena.table import Table
+
+        limits = Limits(action=0.1)
+        clients = [Client(DeafConnection(), f"deaf{i}", limits)  # type: ignore[arg-type]
+                   for i in range(4)]
+        for pos, c in enumerate(clients):
+            c.pos = pos
+        table = Table(clients, limits)
+        act = {"type": "act", "stage": "play", "actionList": [["PASS", "PASS", "PASS"]] * 3,
+               "indexRange": 2}
+        index = await table.ask(0, act, 0.1, None, lambda: 2)
+        again = await table.ask(0, act, 0.1, None, lambda: 1)  # the rest of the deal
+        return index * 10 + again, table
+
+    played, table = asyncio.run(asyncio.wait_for(at_a_table(), 5))
+    assert played == 21
+    assert [f.kind for f in table.faults] == ["escalated"]
+    assert "not read its messages" in table.faults[0].detail
 
 
 def test_wrong_path_and_oversized_frames_are_refused() -> None:

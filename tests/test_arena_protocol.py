@@ -96,3 +96,34 @@ def test_bad_actions() -> None:
                    "PASS", ["Straight", "3", ["S3"]]):
         with pytest.raises(ProtocolError):
             parse_action(action, 0)
+
+
+def test_every_arena_message_has_both_languages_with_the_same_fields() -> None:
+    import string
+
+    from arena.messages import MESSAGES
+
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    for key, langs in MESSAGES.items():
+        assert set(langs) == {"en", "zh"}, key
+        assert fields(langs["en"]) == fields(langs["zh"]), key
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in langs["zh"]), key
+
+
+def test_client_ids_from_urls_and_agents_from_ids() -> None:
+    from arena.seating import ClientPath, agent_of, parse_path
+
+    assert parse_path("/game/client1") == ClientPath("client1", False)
+    assert parse_path("/game/gd/client0") == ClientPath("client0", False)  # online platform
+    assert parse_path("/game/mine-1?notices=fault") == ClientPath("mine-1", True)
+    assert parse_path("/game/mine-1?notices=other") == ClientPath("mine-1", False)
+    for bad in ("/lobby", "/game/", "/game/a b", "/game/" + "x" * 65, "/game/a/b"):
+        assert isinstance(parse_path(bad), str), bad
+    assert agent_of("mine-1", ["mine", "theirs"]) == "mine"
+    assert agent_of("mine", ["mine", "theirs"]) == "mine"
+    assert agent_of("bot2-1", ["bot", "bot2"]) == "bot2"  # the longest name that fits
+    assert agent_of("bot-1", ["bot", "bot2"]) == "bot"
+    assert agent_of("client1", ["mine", "theirs"]) is None
+    assert agent_of("mine1", ["mine", "theirs"]) is None  # a name, then '-'

@@ -31,7 +31,7 @@ def test_round_robin_standings_equal_the_records(tmp_path: Path) -> None:
 
     boards = list(generate_boards(simulation_key(b"\x21"), 2))
     result = asyncio.run(asyncio.wait_for(
-        run_tournament(agents, boards, launch=launch, out_dir=tmp_path, resamples=50), 120))
+        run_tournament(agents, boards, launch=launch, out_dir=tmp_path), 120))
     assert len(result.matches) == 3
     # recompute every match from its .gdn file
     totals: dict[str, list[float]] = {a.name: [0, 0] for a in agents}
@@ -65,7 +65,7 @@ def test_bradley_terry_recovers_a_known_strength() -> None:
     games = [BoardGame(0, "a", "b", 1 if i % 4 else -1) for i in range(4000)]
     p = fit_strengths(["a", "b"], games)
     assert p["a"] / p["b"] == pytest.approx(3.0, rel=0.01)
-    ratings = rate(["a", "b"], games, resamples=50)
+    ratings = rate(["a", "b"], games)
     assert ratings[0].name == "a"
     assert ratings[0].rating - ratings[1].rating == pytest.approx(400 * math.log10(3), rel=0.02)
     assert ratings[0].low < ratings[0].rating < ratings[0].high
@@ -73,7 +73,7 @@ def test_bradley_terry_recovers_a_known_strength() -> None:
 
 def test_bradley_terry_stays_finite_for_a_clean_sweep() -> None:
     games = [BoardGame(0, "a", "b", 4) for _ in range(10)]
-    ratings = rate(["a", "b"], games, resamples=20)
+    ratings = rate(["a", "b"], games)
     assert all(math.isfinite(r.rating) for r in ratings)
     assert ratings[0].name == "a" and ratings[0].rating > 0
 
@@ -100,7 +100,7 @@ def test_tournament_report_pages(tmp_path: Path) -> None:
 
     boards = list(generate_boards(simulation_key(b"\x22"), 2))
     result = asyncio.run(asyncio.wait_for(
-        run_tournament(agents, boards, launch=launch, resamples=10), 60))
+        run_tournament(agents, boards, launch=launch), 60))
     files = write_arena_report(tmp_path, arena_report("Cup", result.matches, result.standings))
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "north-star" in index and "east-wind" in index

@@ -354,7 +354,8 @@ class _Seen:
     def __init__(self) -> None:
         self.messages: list[str | bytes] = []
 
-    def note_unsolicited(self, client: Any, msg: str | bytes) -> None:
+    def note_dropped(self, client: Any, kind: str, msg: str | bytes) -> None:
+        assert kind == "unsolicited"
         self.messages.append(msg)
 
 

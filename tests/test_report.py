@@ -123,7 +123,10 @@ def test_board_page_holds_no_play_outside_the_movie_data(comp: BoardComparison) 
     assert data["divergence"]["index"] == 1  # E's bomb in one room, E's pass in the other
     assert [c is None or c["f"] is None for c in data["divergence"]["choices"]] == [False, True]
     alts = data["divergence"]["alternatives"]
-    assert alts["can_pass"] and alts["count"] >= 2 and any(a.get("chosen") for a in alts["plays"])
+    assert alts["can_pass"] and alts["count"] >= 2
+    # the room that played is listed first, named by its room; the room that passed is not
+    assert [c["room"] for c in alts["chosen"]] == ["Open room", "Closed room"][:len(alts["chosen"])]
+    assert alts["chosen"][0]["f"] is not None
 
 
 def test_match_and_event_pages(comp: BoardComparison) -> None:

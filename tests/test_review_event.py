@@ -183,10 +183,10 @@ def test_event_boards_names_the_rulings(engine: Engine) -> None:
                           Correction(by="TD Li", reason="claim"))
     out = CliRunner().invoke(main, ["event", "boards", NAME, "1", "1", "--db", url])
     assert out.exit_code == 0, out.output
-    assert out.output.splitlines()[-1] == (
-        "board 3, closed room: Ruling by TD Li (claim): counts as E–W up 2; the record as "
-        f"played: {result_text(recorded)}"
-    )
+    assert re.fullmatch(
+        r"board 3, closed room: Ruling by TD Li \(claim\): counts as E–W up 2 · "
+        r"\d{4}-\d\d-\d\d \d\d:\d\d UTC; the record as played: " + re.escape(result_text(recorded)),
+        out.output.splitlines()[-1])
 
 
 def test_chinese_pages_hold_no_english_page_text(

@@ -249,6 +249,9 @@ def _changes_of(
             "reason": c.reason,
             "before": _describe(c.old),
             "after": _describe(c.new),
+            "kind": c.action,
+            "before_ns": c.old.ns_result if c.old is not None else None,
+            "after_ns": c.new.ns_result,
             **(
                 {"finish_before": c.old.finish if c.old else None, "finish_after": c.new.finish}
                 if actions is None

@@ -6,6 +6,7 @@ and the templates draw them; nothing here reads a database or writes a file.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from duplicate.compare import BoardComparison
@@ -52,6 +53,9 @@ class BoardLine:
     visible: bool = True
     digest: str = ""  # what the board page is drawn from (records, rulings): for rebuilds
     records: tuple[str, ...] = ()  # the rooms' record texts (open, closed), "" for none
+    #: the directors' corrections of a room's record or result, oldest first (who, when,
+    #: why, the N–S result before and after: ``recorded`` and ``counted``)
+    corrections: tuple[Ruling, ...] = ()
     #: the finishing order each room's result was counted from (open, closed), as the
     #: store holds it (``store.State.finish``); None: none (an N–S result ruled, unfinished)
     #: or not shown (a board not released)
@@ -89,3 +93,6 @@ class EventReport:
     #: (round, board) the library releases to players (duplicate.events.release); None for
     #: a report not drawn from an event's store (the pages' own rule applies then)
     released: frozenset[tuple[str, str]] | None = None
+    #: team name -> the team's number in the event (its entry, kept through renames): the
+    #: address of its page; empty for a report not drawn from an event
+    team_numbers: Mapping[str, int] = field(default_factory=dict)

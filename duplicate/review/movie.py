@@ -23,13 +23,11 @@ from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.i18n import translator
 from duplicate.review.model import Ruling
 from engine.cards import Cards
-from engine.combo import Combo
+from engine.combo import Combo, ComboType
 from engine.moves import legal_readings
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-#: Most legal alternatives listed at the divergence (the rest are counted).
-MAX_ALTERNATIVES = 40
 BAOPAI = 10  # RULES.md §6: a count of 10 or fewer is reported (报牌)
 
 
@@ -119,24 +117,48 @@ def _combo_of(room: RoomSummary, index: int) -> Combo | None:
     return room.moves[index].combo if index < len(room.moves) else None
 
 
+#: The order of the alternatives' groups at the divergence: the strong and long plays
+#: first, the long runs of singles and pairs last.
+GROUP_ORDER = (
+    ComboType.FOUR_KINGS, ComboType.STRAIGHT_FLUSH, ComboType.BOMB, ComboType.TWO_TRIPS,
+    ComboType.THREE_PAIR, ComboType.STRAIGHT, ComboType.THREE_WITH_TWO, ComboType.TRIPS,
+    ComboType.PAIR, ComboType.SINGLE,
+)
+#: Most plays listed in one group (the rest are counted).
+MAX_PER_GROUP = 12
+
+
 def alternatives(comp: BoardComparison, rules: Ruleset, lang: str) -> dict[str, Any] | None:
-    """The legal plays the engine offers the seat to act at the first divergence."""
+    """The legal plays the engine offers the seat to act at the first divergence: each
+    room's own choice first (always, whatever the list's length), then the others grouped
+    by type, strong and long plays first (:data:`GROUP_ORDER`), at most
+    :data:`MAX_PER_GROUP` a group with the rest counted."""
     div = comp.divergence
     if div is None:
         return None
     hand = div.hands[div.turn]
     plays = legal_readings(hand, comp.level, div.to_beat, rules)
-    chosen = {(m.combo.type, m.combo.rank, m.combo.size) for m in div.moves
-              if m is not None and m.combo is not None}
-    listed = []
-    for c in plays[:MAX_ALTERNATIVES]:
-        item = dict(_play(c, comp.level, lang))
-        if (c.type, c.rank, c.size) in chosen:
-            item["chosen"] = 1
-        listed.append(item)
+    t = translator(lang)
+    chosen = []
+    keys: set[tuple[object, ...]] = set()
+    for r, m in zip(comp.rooms, div.moves, strict=False):
+        label = t("report.room." + r.room.lower()) if r.room.lower() in ("open", "closed") \
+            else r.room
+        if m is None:
+            continue
+        chosen.append({"room": label, **_play(m.combo, comp.level, lang)})
+        if m.combo is not None:
+            keys.add((m.combo.type, m.combo.rank, m.combo.size))
+    groups = []
+    for ctype in GROUP_ORDER:
+        mine = [c for c in plays if c.type == ctype and (c.type, c.rank, c.size) not in keys]
+        if not mine:
+            continue
+        groups.append({"name": vocab.combo_name(mine[0], lang), "count": len(mine),
+                       "plays": [_play(c, comp.level, lang) for c in mine[:MAX_PER_GROUP]],
+                       "more": max(0, len(mine) - MAX_PER_GROUP)})
     return {"count": len(plays) + (1 if div.to_beat is not None else 0),
-            "plays": listed, "more": max(0, len(plays) - MAX_ALTERNATIVES),
-            "can_pass": div.to_beat is not None}
+            "chosen": chosen, "groups": groups, "can_pass": div.to_beat is not None}
 
 
 def movie_data(
@@ -187,7 +209,8 @@ def movie_data(
     }
 
 
-_WORDS = ("step", "start", "end", "to_act", "baopai", "jiefeng", "pass", "trick",
+_WORDS = ("step", "start", "end", "prev_step", "next_step", "prev_trick", "next_trick", "said_sep",
+          "to_act", "baopai", "jiefeng", "pass", "trick",
           "diverge", "alternatives", "more", "can_pass", "chosen", "player", "place",
           "plays", "passes", "tricks", "leads", "bombs", "jf", "wilds", "left", "finished",
           "summary")

@@ -11,16 +11,19 @@ board is not drawn again.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from analysis.estimate import Budget
 from duplicate import vocab
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
 from duplicate.i18n import translator
+from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
-from duplicate.review.render import render, status_text
+from duplicate.review.render import render, status_text, when_text
 from duplicate.review.stats import PlayerStats
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
@@ -58,13 +61,25 @@ def has_page(line: BoardLine) -> bool:
 
 
 def team_ids(event: EventReport) -> dict[str, int]:
-    """Team name -> number of its page (``team-N.html``), in order of first appearance."""
-    ids: dict[str, int] = {}
-    for name in [str(r.team) for r in event.standings] + [
-        n for m in event.matches for n in (m.team_x, m.team_y)
+    """Team name -> number of its page (``team-N.html``): the team's number in the event
+    (its entry, unchanged by the standings, a ruling or a rename), so that a shared link
+    keeps opening the same team; for a report without numbers (compared records), in order
+    of first appearance in the matches."""
+    ids = dict(event.team_numbers)
+    last = max(ids.values(), default=0)
+    for name in [n for m in event.matches for n in (m.team_x, m.team_y)] + [
+        str(r.team) for r in event.standings
     ]:
-        ids.setdefault(name, len(ids) + 1)
+        if name not in ids:
+            last += 1
+            ids[name] = last
     return ids
+
+
+def team_order(event: EventReport) -> list[str]:
+    """The teams in standings order, then those without a standing."""
+    return list(dict.fromkeys([str(r.team) for r in event.standings]
+                              + [n for m in event.matches for n in (m.team_x, m.team_y)]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +94,26 @@ def ruling_note(r: Ruling, lang: str) -> str:
     t = translator(lang)
     text = t("report.ruling.line", result=vocab.result_text(r.counted, lang), by=r.by,
              reason=r.reason)
+    if r.at:
+        text += " · " + when_text(r.at)
     if r.recorded is not None:
         text += "; " + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
     return text
 
 
-def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, str]:
-    """A room's result as shown: the one that counts, and a ruling note when ruled."""
+def correction_note(c: Ruling, lang: str) -> str:
+    """``Corrected by Zhou, 2026-12-01 16:51 UTC (mistyped play 41): N–S up 1 → N–S up 3``."""
+    t = translator(lang)
+    return str(t("report.correction.line", by=c.by, when=when_text(c.at), reason=c.reason,
+                 before=vocab.result_text(c.recorded, lang) if c.recorded is not None
+                 else t("report.correction.none"),
+                 after=vocab.result_text(c.counted, lang) if c.counted is not None
+                 else t("report.correction.none")))
+
+
+def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, Any]:
+    """A room's result as shown: the one that counts, a ruling note when ruled, and every
+    correction of the room (who, when, why, before and after)."""
     value = line.open_ns if room == "open" else line.closed_ns
     ruled = next((r for r in line.rulings if r.room == room), None)
     text = "—" if value is None and line.status != "played" else vocab.result_text(value, lang)
@@ -97,7 +125,9 @@ def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, str]:
     )
     return {"text": text, "signed": "" if value is None else f"{value:+d}",
             "ruling": ruling_note(ruled, lang) if ruled is not None else "",
-            "finish": finish, "order": order or ""}
+            "finish": finish, "order": order or "",
+            "corrections": [correction_note(c, lang) for c in line.corrections
+                            if c.room == room]}
 
 
 def render_board(
@@ -110,9 +140,13 @@ def render_board(
     team_x: str | None = None,
     rules: Ruleset = COMPETITION,
     static: str = "",
+    analysis: Sequence[Mapping[str, Any]] | None = None,
+    budget: Budget | None = None,
 ) -> str:
     """One board's page: header (level, leader, results that count, rulings, swing) and
-    the movie of its rooms (``static/movie.js``)."""
+    the movie of its rooms (``static/movie.js``); with ``analysis`` (each room's annotation,
+    :mod:`duplicate.review.analysis`, made with ``budget``) the value of each step and the
+    marks in the movie, each room's choice at the divergence and a graph of each room."""
     t = translator(lang)
     rulings = line.rulings if line is not None else ()
     rooms = []
@@ -121,21 +155,57 @@ def render_board(
         if line is not None and key in ("open", "closed"):
             cell = result_cell(line, key, lang)
         else:
-            cell = {"text": vocab.result_text(r.result_ns, lang), "signed": "", "ruling": ""}
+            cell = {"text": vocab.result_text(r.result_ns, lang), "signed": "", "ruling": "",
+                    "corrections": []}
         rooms.append({"label": t("report.room." + key) if key in ("open", "closed") else r.room,
                       "players": list(zip([vocab.seat_name(s, lang) for s in Seat], r.players,
                                           strict=True)),
                       "result": cell, "first": i == 0})
     swing = line.swing if line is not None else comp.swing
     data = movie_data(comp, lang, rules, rulings)
+    shown = None
+    if analysis is not None:
+        shown = _analysis_view(comp, analysis, budget, rooms, lang)
+        for room, ann in zip(data["rooms"], analysis, strict=True):
+            room["anl"] = step_marks(ann, comp.level, lang) if ann else []
+        if data["divergence"] is not None:  # each room's choice valued, in the room's order
+            data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
+        data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
     return render(
         "board.html", lang, static,
         title=title or t("report.board.title", board=comp.board or "?"),
         nav=list(nav), level=vocab.level_text(comp.level, lang),
         leader=vocab.seat_name(comp.leader, lang), rooms=rooms, swing=swing,
         swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
-        movie=movie_json(data),
+        movie=movie_json(data), analysis=shown,
     )
+
+
+#: The movie's words for the analysis (``report.analysis.*``).
+_ANALYSIS_WORDS = ("value", "best", "line", "from_to")
+
+
+def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
+                   budget: Budget | None, rooms: Sequence[Mapping[str, Any]],
+                   lang: str) -> dict[str, Any]:
+    """What the board page's analysis section shows."""
+    t = translator(lang)
+    pars = []
+    for room, ann in zip(rooms, analysis, strict=True):
+        par = ann.get("par") if ann else None
+        pars.append({"room": room["label"],
+                     "par": t("report.analysis.par", ply=int(par["from_ply"]) + 1,
+                              value=f"{int(par['value']):+d}") if par
+                     else t("report.analysis.no_par")})
+    return {
+        "choices": divergence_choices(comp, analysis, lang),
+        "step": comp.divergence.index + 1 if comp.divergence is not None else None,
+        "graphs": [graph_svg(ann, lang, str(room["label"])) for room, ann
+                   in zip(rooms, analysis, strict=True) if ann],
+        "pars": pars,
+        "budget": t("report.analysis.budget", nodes=f"{budget.nodes:,}",
+                    playouts=budget.playouts, seed=budget.seed) if budget else "",
+    }
 
 
 def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[str, str]] = (),
@@ -169,14 +239,19 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
     for m in event.matches:
         rounds.setdefault(m.round, []).append(m)
     rulings = [
-        (m, line, r) for m in event.matches for line in m.boards for r in line.rulings
+        (m, line, r, ruling_note(r, lang)) for m in event.matches for line in m.boards
+        for r in line.rulings
+    ] + [
+        (m, line, c, correction_note(c, lang)) for m in event.matches for line in m.boards
+        for c in line.corrections
     ]
+    rulings.sort(key=lambda x: x[2].at or "")
     return render(
         "event.html", lang, static, event=event, rounds=rounds, team_ids=ids,
         decided_keys=DECIDED,
         match_page=match_page, rulings=[
-            {"match": m, "board": line.board, "room": r.room, "note": ruling_note(r, lang),
-             "at": r.at or ""} for m, line, r in rulings
+            {"match": m, "board": line.board, "room": r.room, "note": note}
+            for m, line, r, note in rulings
         ],
     )
 
@@ -193,13 +268,16 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
             cells.setdefault((me, m.round), []).append(
                 {"opponent": them, "margin": sign * m.margin, "points": pts,
                  "page": match_page(m)})
-    return render("crosstable.html", lang, static, event=event, names=list(ids), ids=ids,
+    return render("crosstable.html", lang, static, event=event, names=team_order(event), ids=ids,
                   rounds=rounds, cells=cells)
 
 
 def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
-                ids: dict[str, int] | None = None) -> str:
-    """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`)."""
+                ids: dict[str, int] | None = None,
+                analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+    """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`);
+    with ``analysis`` (player -> :data:`duplicate.review.analysis.FIGURES`), each player's
+    decisions marked and levels lost."""
     mine = [m for m in event.matches if team in (m.team_x, m.team_y)]
     players: list[str] = []
     for m in mine:
@@ -210,20 +288,28 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
                 if names[s] and names[s] not in players:
                     players.append(names[s])
     row = next((r for r in event.standings if str(r.team) == team), None)
+    figures = None
+    if analysis is not None:
+        figures = [(p, *analysis.get(p, [0] * len(FIGURES))) for p in players]
     return render("team.html", lang, static, event=event, team=team, matches=mine,
                   players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
-                  board_page=board_page, has_page=has_page)
+                  board_page=board_page, has_page=has_page, analysis=figures)
 
 
 def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",
-                   static: str = "") -> str:
-    """Per-player statistics over the boards that may be shown."""
-    return render("players.html", lang, static, event=event, stats=stats)
+                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+    """Per-player statistics over the boards that may be shown; with ``analysis`` (player
+    -> :data:`duplicate.review.analysis.FIGURES`) the decisions valued, marked and the
+    levels lost."""
+    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis)
 
 
 def board_pages(event: EventReport, lang: str, rules: Ruleset,
-                lines: Iterable[tuple[MatchSummary, BoardLine]]) -> dict[str, str]:
-    """The pages of the given boards (each must carry a comparison and be visible)."""
+                lines: Iterable[tuple[MatchSummary, BoardLine]],
+                analyses: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+                budget: Budget | None = None) -> dict[str, str]:
+    """The pages of the given boards (each must carry a comparison and be visible), with
+    the analysis of those ``analyses`` holds (by page name)."""
     pages: dict[str, str] = {}
     for m, line in lines:
         assert line.comparison is not None
@@ -231,8 +317,10 @@ def board_pages(event: EventReport, lang: str, rules: Ruleset,
         title = t("report.board.match_title", board=line.board, x=m.team_x, y=m.team_y)
         if m.round:
             title += " · " + t("report.round", round=m.round)
-        pages[board_page(m, line)] = render_board(
+        name = board_page(m, line)
+        pages[name] = render_board(
             line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
             nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
+            analysis=analyses.get(name) if analyses is not None else None, budget=budget,
         )
     return pages

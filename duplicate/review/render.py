@@ -9,6 +9,7 @@ own ``static`` prefix.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -26,6 +27,19 @@ def signed(value: int | float | None) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:+g}"
     return f"{int(value):+d}" if value else "0"
+
+
+def when_text(at: str | datetime | None) -> str:
+    """A moment of the log as a person reads it: ``2026-12-01 16:51 UTC`` (to the minute,
+    the zone said; the store keeps UTC)."""
+    if not at:
+        return ""
+    try:
+        when = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
+    except ValueError:
+        return str(at)
+    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
 _PARTIAL = re.compile(r"^(\d+) of (\d+) boards in$")

@@ -18,8 +18,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from analysis.estimate import Budget
 from duplicate.compare import compare_board
 from duplicate.gdn import loads
+from duplicate.review.analysis import FOLDER as ANALYSIS_FOLDER
+from duplicate.review.analysis import AnalysisStore, analyse_board, merge_figures, player_figures
 from duplicate.review.model import BoardLine, EventReport, MatchSummary
 from duplicate.review.pages import (
     ReportError,
@@ -107,20 +110,22 @@ def _match_key(m: MatchSummary) -> tuple[object, ...]:
 
 
 def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = None,
-               rules: Ruleset = COMPETITION) -> SiteResult:
-    """Write (or bring up to date) the event's report in ``outdir``."""
+               rules: Ruleset = COMPETITION, analyse: Budget | None = None) -> SiteResult:
+    """Write (or bring up to date) the event's report in ``outdir``; with ``analyse``, the
+    analysis of every board shown (:mod:`duplicate.review.analysis`) within that budget a
+    position, each record analysed once (kept in ``outdir/analysis``)."""
     # A build makes millions of short-lived objects and few cycles: the cyclic collector,
     # run every 700 allocations, cost a quarter of a build from scratch. Rarer during it.
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], 50_000), *threshold[1:])
     try:
-        return _write_site(outdir, event, lang=lang, rules=rules)
+        return _write_site(outdir, event, lang=lang, rules=rules, analyse=analyse)
     finally:
         gc.set_threshold(*threshold)
 
 
 def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
-                rules: Ruleset) -> SiteResult:
+                rules: Ruleset, analyse: Budget | None) -> SiteResult:
     lang = lang or event.lang
     out = Path(outdir)
     if out.exists() and not out.is_dir():
@@ -151,7 +156,7 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
             if name in boards:
                 raise ReportError(f"match {m.key!r}: two boards with the same page name {name!r}")
             digest = _sha("\x00".join((line.digest or repr(line.comparison), event.name,
-                                       m.team_x, m.team_y, m.round)))
+                                       m.team_x, m.team_y, m.round, repr(analyse))))
             prev = old_boards.get(name)
             if (prev and prev.get("digest") == digest and line.digest and name in old_pages
                     and (out / name).exists()):
@@ -163,14 +168,24 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         matches.append(replace(m, boards=tuple(lines)))
     event = replace(event, matches=tuple(matches))
     drawn_lines = [(m, _with_comparison(line, rules)) for m, line in to_draw]
+    analyses: dict[str, list[dict[str, Any]]] = {}
+    store = AnalysisStore(out / ANALYSIS_FOLDER) if analyse is not None else None
     for m, line in drawn_lines:
         assert line.comparison is not None
-        boards[board_page(m, line)]["stats"] = compact(board_stats(line.comparison))
-    pages.update(board_pages(event, lang, rules, drawn_lines))
+        name = board_page(m, line)
+        boards[name]["stats"] = compact(board_stats(line.comparison))
+        if analyse is not None and store is not None:
+            keys: list[str] = []
+            analyses[name] = analyse_board(line.comparison, rules, analyse, store, keys)
+            boards[name]["analysis"] = player_figures(line.comparison, analyses[name])
+            boards[name]["analysis_keys"] = keys
+    pages.update(board_pages(event, lang, rules, drawn_lines, analyses, analyse))
+    figures = merge_figures(b.get("analysis", {}) for b in boards.values()) \
+        if analyse is not None else None
     pages["index.html"] = render_event(event, lang=lang)
     pages["crosstable.html"] = render_crosstable(event, lang=lang)
     pages["players.html"] = render_players(
-        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang)
+        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang, analysis=figures)
     old_inputs: dict[str, str] = old.get("inputs", {})
     inputs: dict[str, str] = {}
 
@@ -188,15 +203,20 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     for team, number in ids.items():
         name = f"team-{number}.html"
         key = (team, rows.get(team), event.name, ids,
-               [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)])
+               [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)],
+               sorted(figures.items()) if figures is not None else None)
         if not unchanged(name, key):
-            pages[name] = render_team(event, team, lang=lang, ids=ids)
+            pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures)
     for m in event.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name)):
             pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),))
     for asset in ASSETS:
         pages[asset] = static_text(asset)
+    if store is not None:
+        store.prune(k for b in boards.values() for k in b.get("analysis_keys", ()))
+    elif (out / ANALYSIS_FOLDER).is_dir():
+        AnalysisStore(out / ANALYSIS_FOLDER).prune(())
     try:
         return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw), event.name)
     except OSError as exc:  # a folder that cannot be made or written: one clear line

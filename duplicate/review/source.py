@@ -15,12 +15,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from duplicate.db import check_schema, session_scope
 from duplicate.gdn import loads
 from duplicate.i18n import translator
+from duplicate.models import EventTeam
 from duplicate.review.model import EventReport, Ruling
 from duplicate.scoring import room_result
 from duplicate.store import RULING_NOTE
@@ -153,9 +154,12 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
         base = _event_report(session, ev, compare=False)
         rules = _rules(ev)
         rooms = _stored_rooms(session, ev)
-        log = _latest(_corrections(session, ev))
+        changes = _corrections(session, ev)
+        log = _latest(changes)
         shown = _released_boards(session, ev)
         info = _info(ev)
+        numbers = {name: number for name, number in session.execute(
+            select(EventTeam.name, EventTeam.number).where(EventTeam.event_id == ev.id))}
     matches = []
     for m in base.matches:
         km = _KEY.match(m.key)
@@ -171,15 +175,24 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             released = (str(rnd), line.board) in shown  # an order tells of the hands
             orders = (stored[0].finish if stored[0] and released else None,
                       stored[1].finish if stored[1] and released else None)
+            fixes = tuple(
+                Ruling(room=c["room"], by=str(c["by"]), reason=str(c["reason"]), at=c["at"],
+                       before=str(c["before"]), after=str(c["after"]),
+                       recorded=c.get("before_ns"), counted=c.get("after_ns"))
+                for c in changes
+                if c.get("kind") == "correction"
+                and (c["round"], c["table"], c["board"]) == (rnd, table, int(line.board))
+            )
             digest = hashlib.sha256(
-                "\x00".join([*texts, repr(rs), repr((line.open_ns, line.closed_ns, line.swing,
-                                                     line.status, orders))]).encode()
+                "\x00".join([*texts, repr(rs), repr(fixes), repr((line.open_ns, line.closed_ns,
+                                                                 line.swing, line.status,
+                                                                 orders))]).encode()
             ).hexdigest()
             lines.append(replace(line, rulings=rs, digest=digest, records=texts,
-                                 finishes=orders))
+                                 corrections=fixes, finishes=orders))
         matches.append(replace(m, boards=tuple(lines), table=table))
     return replace(base, matches=tuple(matches), lang=lang, released=shown,
-                   notes=_notes(info, base.notes, lang)), rules
+                   notes=_notes(info, base.notes, lang), team_numbers=numbers), rules
 
 
 _AFTER = re.compile(r"after round (\d+)")
@@ -208,15 +221,17 @@ def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
     return (first, second)
 
 
-def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None) -> Any:
+def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None,
+                     analyse: Any = None) -> Any:
     """Bring the event's report folder up to date (``duplicate.review.site``); without
-    ``lang``, in the language the folder was written in, else the event's own."""
+    ``lang``, in the language the folder was written in, else the event's own; with
+    ``analyse`` (an ``analysis.estimate.Budget``), the boards' analysis."""
     from duplicate.events import get_event
     from duplicate.review.site import folder_language, write_site
 
     lang = lang or folder_language(outdir) or get_event(engine, event).lang
     data, rules = event_data(engine, event, lang)
-    return write_site(outdir, data, lang=lang, rules=rules)
+    return write_site(outdir, data, lang=lang, rules=rules, analyse=analyse)
 
 
 def match_rulings(engine: Engine, event: str, round_no: int, table: int,

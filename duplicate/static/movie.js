@@ -3,8 +3,9 @@
  * The page carries the deal as JSON in <script id="movie-data" type="application/json">;
  * this script reads it, removes it from the DOM, and draws the position after the current
  * step only: nothing after the current step is ever in the DOM. Rooms step together by
- * decision point (action index). Controls: buttons, ←/→ (action), ↑/↓ or Shift+←/→
- * (trick), Home/End, swipe; deep links #open=37 (after action 37), #diverge, #end.
+ * decision point (action index). Controls: buttons, ←/→ (action), Shift+←/→ or ↑/↓
+ * (trick: the next lead in either room), Home/End, a horizontal swipe; keys with Alt, Ctrl
+ * or Meta are left to the browser; deep links #open=37 (after action 37), #diverge, #end.
  */
 (function () {
   "use strict";
@@ -70,22 +71,37 @@
   }
 
   var controls = el("div", "controls");
-  function button(id, label, fn) {
-    var b = el("button", "btn", label);
-    b.type = "button"; b.id = id; b.onclick = fn; controls.appendChild(b); return b;
+  // each button says what it does in the page's language (its glyph is decoration)
+  function button(id, glyph, name, fn) {
+    var b = el("button", "btn");
+    b.type = "button"; b.id = id; b.onclick = fn;
+    var g = el("span", "glyph", glyph);
+    g.setAttribute("aria-hidden", "true");
+    b.appendChild(g);
+    b.setAttribute("aria-label", name);
+    b.title = name;
+    controls.appendChild(b);
+    return b;
   }
   var label = el("span", "stepno");
   label.id = "stepno";
-  label.setAttribute("aria-live", "polite");
-  button("m-start", "⇤", function () { go(0); }).title = W.start;
-  button("m-prev-trick", "«", function () { go(trickStart(-1)); }).title = W.trick;
-  button("m-prev", "◀", function () { go(k - 1); }).title = W.step;
+  button("m-start", "⇤", W.start, function () { go(0); });
+  button("m-prev-trick", "«", W.prev_trick, function () { go(trickStart(-1)); });
+  button("m-prev", "◀", W.prev_step, function () { go(k - 1); });
   controls.appendChild(label);
-  button("m-next", "▶", function () { go(k + 1); }).title = W.step;
-  button("m-next-trick", "»", function () { go(trickStart(1)); }).title = W.trick;
-  button("m-end", "⇥", function () { go(max); }).title = W.end;
-  if (D.divergence) { button("m-diverge", W.diverge, function () { go(D.divergence.index + 1); }); }
+  button("m-next", "▶", W.next_step, function () { go(k + 1); });
+  button("m-next-trick", "»", W.next_trick, function () { go(trickStart(1)); });
+  button("m-end", "⇥", W.end, function () { go(max); });
+  if (D.divergence) {
+    var dv = button("m-diverge", "", W.diverge, function () { go(D.divergence.index + 1); });
+    dv.appendChild(document.createTextNode(W.diverge));
+  }
   root.appendChild(controls);
+  // what a screen reader hears after each step: the step and the play just made in each room
+  var live = el("p", "live");
+  live.id = "movie-live";
+  live.setAttribute("aria-live", "polite");
+  root.appendChild(live);
   var roomsBox = el("div", "rooms");
   root.appendChild(roomsBox);
   var divBox = el("div", "divergence");
@@ -95,14 +111,18 @@
   sumBox.id = "summary";
   root.appendChild(sumBox);
 
-  // steps at which a trick starts in the first room (a lead): the trick's first action
+  // steps at which a trick starts in any room (a lead): stepping by trick stops at the
+  // next (previous) lead of either room, so the closed room's tricks are not skipped
+  function isLead(i) {
+    return D.rooms.some(function (r) { return r.moves[i] && r.moves[i].lead; });
+  }
   function trickStart(dir) {
-    var moves = D.rooms[0].moves, i;
+    var i;
     if (dir > 0) {
-      for (i = k + 1; i < moves.length; i++) { if (moves[i].lead) { return i; } }
+      for (i = k + 1; i < max; i++) { if (isLead(i)) { return i; } }
       return max;
     }
-    for (i = k - 1; i > 0; i--) { if (moves[i].lead) { return i; } }
+    for (i = k - 1; i > 0; i--) { if (isLead(i)) { return i; } }
     return 0;
   }
 
@@ -142,12 +162,34 @@
     centre.appendChild(ol);
     felt.appendChild(centre);
     sec.appendChild(felt);
+    var a = room.anl && k > 0 ? room.anl[k - 1] : null;
+    if (a) { sec.appendChild(drawAnalysis(a)); }
     if (p.done) {
       var end = el("p", "end", room.end.result + " · " + room.end.finish);
       sec.appendChild(end);
       if (room.end.ruled) { sec.appendChild(el("p", "ruled", room.end.ruled)); }
     }
     return sec;
+  }
+
+  // the analysis of the action just made: the value after it and, when it lost value,
+  // the mark, the best plays and the line that follows (never a later action of the room)
+  function drawAnalysis(a) {
+    var box = el("div", "anl");
+    var head = el("p", "anlvalue", W.value + ": " + a.v);
+    if (a.m) {
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(el("b", "mark", a.m));
+      head.appendChild(document.createTextNode(" (" + W.from_to + " " + a.b + ")"));
+    }
+    box.appendChild(head);
+    if (a.m && a.best && a.best.length) {
+      box.appendChild(el("p", "anlbest", W.best + ": " + a.best.map(function (b) { return b.d + " " + b.v; }).join("; ")));
+    }
+    if (a.m && a.line && a.line.length) {
+      box.appendChild(el("p", "anlline", W.line + ": " + a.line.join(", ")));
+    }
+    return box;
   }
 
   function drawDivergence() {
@@ -169,14 +211,27 @@
     var alt = d.alternatives;
     if (alt) {
       divBox.appendChild(el("p", "", W.alternatives + " (" + alt.count + ")" + (alt.can_pass ? " · " + W.can_pass : "")));
-      var al = el("ul", "alternatives");
-      alt.plays.forEach(function (a) {
-        var li = el("li", a.chosen ? "chosen" : "");
+      // each room's own choice first, named by its room (never by colour alone)
+      var cl = el("ul", "alternatives chosenlist");
+      alt.chosen.forEach(function (a, i) {
+        var li = el("li", "chosen");
+        li.appendChild(el("b", "", a.room + " · " + W.chosen + ": "));
         li.appendChild(play(a));
-        al.appendChild(li);
+        if (d.values && d.values[i]) { li.appendChild(el("span", "anlvalue", " " + W.value + " " + d.values[i])); }
+        cl.appendChild(li);
       });
-      if (alt.more) { al.appendChild(el("li", "more", W.more + " " + alt.more)); }
-      divBox.appendChild(al);
+      divBox.appendChild(cl);
+      alt.groups.forEach(function (g) {
+        divBox.appendChild(el("h4", "altgroup", g.name + " (" + g.count + ")"));
+        var al = el("ul", "alternatives");
+        g.plays.forEach(function (a) {
+          var li = el("li", "");
+          li.appendChild(play(a));
+          al.appendChild(li);
+        });
+        if (g.more) { al.appendChild(el("li", "more", W.more + " " + g.more)); }
+        divBox.appendChild(al);
+      });
     }
   }
 
@@ -217,8 +272,20 @@
     D.rooms.forEach(function (r) { roomsBox.appendChild(drawRoom(r)); });
     label.textContent = W.step + " " + k + " / " + max;
     root.setAttribute("data-step", String(k));
+    live.textContent = said();
     drawDivergence();
     drawSummary();
+  }
+  // the step and, in each room, who made which play at it ("Step 5: Open room: East single 9")
+  function said() {
+    var parts = [W.step + " " + k];
+    if (k > 0) {
+      D.rooms.forEach(function (r) {
+        var m = r.moves[k - 1];
+        if (m) { parts.push(r.label + " " + D.seats[m.s] + " " + m.d); }
+      });
+    }
+    return parts.join(W.said_sep);
   }
   function go(to, keepHash) {
     k = Math.max(0, Math.min(max, to));
@@ -237,6 +304,7 @@
   }
   document.addEventListener("keydown", function (e) {
     if (e.target && /input|textarea|select/i.test(e.target.tagName)) { return; }
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }  // the browser's own (back, tabs...)
     if (e.key === "ArrowRight") { go(e.shiftKey ? trickStart(1) : k + 1); }
     else if (e.key === "ArrowLeft") { go(e.shiftKey ? trickStart(-1) : k - 1); }
     else if (e.key === "ArrowDown") { go(trickStart(1)); }
@@ -246,13 +314,18 @@
     else { return; }
     e.preventDefault();
   });
-  var x0 = null;
-  roomsBox.addEventListener("touchstart", function (e) { x0 = e.changedTouches[0].clientX; }, { passive: true });
+  // a horizontal swipe on the table steps (left: on, right: back); the page never goes
+  // back (touch-action: pan-y and overscroll-behavior-x in the stylesheet keep the browser's
+  // own horizontal gestures off the movie), and a mostly vertical move scrolls, not steps
+  var x0 = null, y0 = null;
+  roomsBox.addEventListener("touchstart", function (e) {
+    x0 = e.changedTouches[0].clientX; y0 = e.changedTouches[0].clientY;
+  }, { passive: true });
   roomsBox.addEventListener("touchend", function (e) {
     if (x0 === null) { return; }
-    var dx = e.changedTouches[0].clientX - x0;
+    var dx = e.changedTouches[0].clientX - x0, dy = e.changedTouches[0].clientY - y0;
     x0 = null;
-    if (Math.abs(dx) > 40) { go(dx < 0 ? k + 1 : k - 1); }
+    if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) { go(dx < 0 ? k + 1 : k - 1); }
   }, { passive: true });
   window.addEventListener("hashchange", fromHash);
   fromHash();

@@ -1,0 +1,96 @@
+"""Who sits where: client ids from URLs, seating files, agents named by their ids.
+
+A client connects to ``ws://HOST:PORT/game/<id>`` (or the online platform's
+``/game/gd/<id>``); ``?notices=fault`` after it asks for the arena's ``fault`` notices
+(docs/ARENA.md "Faults"). Three ways to seat (docs/ARENA.md "Seating"):
+
+* a **seating file**: each line the four client ids of one table, positions 0..3;
+* **by agent id**: the id names the agent, ``<agent>`` or ``<agent>-<anything>``
+  (``mine-1``, ``theirs-2``); A's two clients take positions 0 and 2 in the order of
+  their ids, B's 1 and 3; an id naming no agent is refused;
+* **by connection order**, only when asked for (``--seating order``): the launch scripts'
+  order is no guide to who is who when agents start at different speeds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from arena.connection import ArenaError
+from arena.messages import both
+
+__all__ = ["ClientPath", "agent_of", "parse_path", "read_seating", "seating_help"]
+
+PATH_PREFIX = "/game/"
+_ID = re.compile(r"[A-Za-z0-9._~@+:=-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class ClientPath:
+    """What a client's URL says: its id and whether it asked for ``fault`` notices."""
+
+    id: str
+    notices: bool
+
+
+def parse_path(path: str) -> ClientPath | str:
+    """The client's id from its URL path, or the reason it is refused."""
+    base, _, query = path.partition("?")
+    if not base.startswith(PATH_PREFIX):
+        return "connect to /game/<id>"
+    rest = base[len(PATH_PREFIX):]
+    if rest.startswith("gd/"):
+        rest = rest[3:]  # the online platform's /game/gd/<id>
+    if not _ID.fullmatch(rest):
+        return "connect to /game/<id>, the id 1-64 letters, digits or ._~@+:=-"
+    notices = "fault" in ",".join(parse_qs(query).get("notices", []))
+    return ClientPath(rest, notices)
+
+
+def agent_of(client_id: str, agents: Sequence[str]) -> str | None:
+    """The agent a client id names: the id itself, or the id up to a ``-`` (the longest
+    name that fits when one agent's name starts another's); ``None`` when none does."""
+    fits = [a for a in agents if client_id == a or client_id.startswith(a + "-")]
+    return max(fits, key=len) if fits else None
+
+
+def seating_help(agents: Sequence[str], ids: Sequence[str]) -> str:
+    """How to seat clients whose ids name no agent: a seating file's line, or ids that
+    name their agents (English and Chinese)."""
+    a, b = agents[0], agents[1]
+    seen = list(dict.fromkeys(ids))[:4]
+    shown = seen + ["<id>"] * (4 - len(seen))
+    return both("seating_help", a=a, b=b, line=" ".join(shown), p0=shown[0], p1=shown[1],
+                p2=shown[2], p3=shown[3])
+
+
+def read_seating(path: str | Path) -> list[list[str]]:
+    """A seating file: each line four client ids (positions 0..3) of one table; ``#``
+    starts a comment. An id may appear once."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot read seating file {str(path)!r}: {exc.strerror}") from None
+    tables: list[list[str]] = []
+    seen: set[str] = set()
+    for n, line in enumerate(text.splitlines(), 1):
+        ids = line.split("#", 1)[0].split()
+        if not ids:
+            continue
+        if len(ids) != 4:
+            raise ArenaError(f"{path}:{n}: a table is four client ids, found {len(ids)}")
+        for i in ids:
+            if i in seen:
+                raise ArenaError(f"{path}:{n}: client id {i!r} is seated twice")
+            if not _ID.fullmatch(i):
+                raise ArenaError(f"{path}:{n}: {i!r} is not a client id "
+                                 "(1-64 letters, digits or ._~@+:=-)")
+            seen.add(i)
+        tables.append(ids)
+    if not tables:
+        raise ArenaError(f"{path}: the seating file names no table")
+    return tables

@@ -1,0 +1,292 @@
+"""The analysis on the review pages (``event report --analyse``, ``compare --html --analyse``).
+
+Each room of a board is valued from its first action with all four hands known: exactly
+:func:`analysis.annotate.annotate` from ``action:1`` with par, as ``guandan analyse FILE
+--board B --room R --from action:1 --json`` gives it with the same budget (a test holds
+them equal). The budget counts search nodes and playouts with a seed, so a rebuilt report
+shows the same values on any machine.
+
+Each record is analysed once: the result is kept in the report folder
+(``analysis/<key>.json``, the key a digest of the deal, the plays, the rules and the
+budget), so a rebuild after a ruling or a correction on another board reads it back.
+
+From the annotations the pages get, per room, a value-over-the-deal graph (SVG), the
+value at every step of the movie with the marks (``?``/``??``), the best play, its value
+and the line that follows; at the first divergence each room's choice, its value and what
+it was worth in levels against the other room's; per player, the decisions marked and the
+levels they lost (team and players pages).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from analysis.annotate import annotate
+from analysis.estimate import Budget
+from duplicate import vocab
+from duplicate.compare import BoardComparison, RoomSummary
+from duplicate.gdn import DealRecord, Play
+from duplicate.i18n import translator
+from engine.cards import parse_cards, parse_rank
+from engine.combo import Combo, ComboType
+from engine.ruleset import Ruleset
+from engine.seat import Seat
+
+#: Bumped when what an analysis holds changes: older stored analyses are not read.
+FORMAT = 1
+#: The folder of a report that holds the stored analyses.
+FOLDER = "analysis"
+
+
+def room_record(comp: BoardComparison, room: RoomSummary) -> DealRecord:
+    """The deal record of one room as the comparison replayed it (hands, level, leader,
+    every action with its reading)."""
+    plays = [
+        Play(m.seat) if m.combo is None else Play(m.seat, m.combo.cards, m.combo.type, m.combo.rank)
+        for m in room.moves
+    ]
+    tags = {k: v for k, v in (("Board", comp.board), ("Room", room.room)) if v}
+    return DealRecord(tags=tags, hands=comp.hands, level=comp.level, leader=comp.leader,
+                      plays=plays)
+
+
+def record_key(record: DealRecord, rules: Ruleset, budget: Budget) -> str:
+    """The digest an analysis is stored under: the deal, the plays, the rules, the budget."""
+    parts = [str(FORMAT), repr(record.hands), str(record.level), record.leader.name,
+             " ".join(p.text() for p in record.plays or ()), repr(rules), repr(budget)]
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+
+class AnalysisStore:
+    """Stored analyses, one JSON file a record in ``folder`` (in memory when ``None``)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self._memory: dict[str, dict[str, Any]] = {}
+        self.computed = 0  # analyses made (not read back) by this store
+        self.used: set[str] = set()  # keys asked for
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored analysis, or ``None`` (a file that cannot be read counts as none)."""
+        self.used.add(key)
+        if key in self._memory:
+            return self._memory[key]
+        if self.folder is None:
+            return None
+        try:
+            data = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+    def put(self, key: str, data: dict[str, Any]) -> None:
+        """Keep ``data`` under ``key``."""
+        self._memory[key] = data
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            (self.folder / f"{key}.json").write_text(
+                json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+
+    def prune(self, keep: Iterable[str]) -> None:
+        """Remove the stored analyses not in ``keep`` (records since corrected, boards
+        gone): the folder holds only what the report shows."""
+        if self.folder is None or not self.folder.is_dir():
+            return
+        wanted = set(keep)
+        for path in self.folder.glob("*.json"):
+            if path.stem not in wanted:
+                path.unlink(missing_ok=True)
+
+
+def analyse_board(comp: BoardComparison, rules: Ruleset, budget: Budget,
+                  store: AnalysisStore, keys: list[str] | None = None) -> list[dict[str, Any]]:
+    """Each room's annotation (``Annotation.to_dict()`` from action 1, with par), in the
+    order of ``comp.rooms``; read from ``store`` when it holds it, else made and kept (the
+    keys used are appended to ``keys``)."""
+    keys = [] if keys is None else keys
+    out = []
+    for room in comp.rooms:
+        record = room_record(comp, room)
+        key = record_key(record, rules, budget)
+        keys.append(key)
+        data = store.get(key)
+        if data is None:
+            if not record.plays:
+                data = {"format": FORMAT, "annotation": None}
+            else:
+                ann = annotate(record, "action:1", rules, budget, with_par=True)
+                data = {"format": FORMAT, "annotation": ann.to_dict()}
+                store.computed += 1
+            store.put(key, data)
+        out.append(data["annotation"] or {})
+    return out
+
+
+# --- reading an annotation back ----------------------------------------------------------
+
+def _combo(action: Mapping[str, Any]) -> Combo | None:
+    """An action of the JSON form (``{"pass": true}`` or type, rank, cards) as a Combo."""
+    if action.get("pass"):
+        return None
+    return Combo(ComboType.from_name(str(action["type"])), parse_rank(str(action["rank"])),
+                 parse_cards(" ".join(action["cards"])))
+
+
+def value_text(value: Mapping[str, Any] | None, lang: str) -> str:
+    """An evaluation as a player reads it: ``南北 +1`` exact, ``南北 ≈+0.4`` an estimate."""
+    if not value:
+        return "—"
+    t = translator(lang)
+    if value["kind"] == "exact":
+        shown = f"{int(value['value']):+d}"
+    else:
+        shown = t("report.analysis.estimate", value=f"{float(value['value']):+.1f}",
+                  samples=value.get("samples", 0))
+    return str(t("report.analysis.ns", value=shown))
+
+
+def step_marks(annotation: Mapping[str, Any], level: int, lang: str) -> list[dict[str, Any] | None]:
+    """For each action of the room (by ply), what the movie shows after it: the value
+    after it and, for a marked action, the mark, the value before, the best plays with
+    their values and the best line (seat and play). ``None`` where nothing was valued."""
+    plies = int(annotation.get("plies", 0))
+    out: list[dict[str, Any] | None] = [None] * plies
+    for d in annotation.get("decisions", ()):
+        item: dict[str, Any] = {"v": value_text(d["after"], lang)}
+        if d["mark"]:
+            item["m"] = d["mark"]
+            item["b"] = value_text(d["before"], lang)
+            item["best"] = [
+                {"d": vocab.describe_play(_combo(b["action"]), level, lang),
+                 "v": value_text(b["value"], lang)} for b in d["best"]]
+            item["line"] = [
+                vocab.seat_name(Seat[x["seat"]], lang) + " "
+                + vocab.describe_play(_combo(x["action"]), level, lang) for x in d["line"]]
+        out[int(d["ply"])] = item
+    return out
+
+
+def _value_of(v: Mapping[str, Any]) -> float:
+    return float(v["value"])
+
+
+def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
+    """The value over the deal (N–S levels, action by action) as an inline SVG: exact
+    values filled dots on a solid line, estimates hollow ones on a dashed line; the
+    marked actions ringed. Its text alternative names the start, the end and the marks."""
+    t = translator(lang)
+    decisions = list(annotation.get("decisions", ()))
+    if not decisions:
+        return Markup("")
+    plies = max(int(annotation.get("plies", 1)), 1)
+    top = max(3, max(abs(_value_of(d["after"])) for d in decisions))
+    w, h, pad = 600, 160, 18
+
+    def x(ply: float) -> float:
+        return pad + (w - 2 * pad) * ply / plies
+
+    def y(value: float) -> float:
+        return h / 2 - (h / 2 - pad) * value / top
+
+    parts = [f'<line class="axis" x1="{pad}" y1="{y(0):.1f}" x2="{w - pad}" y2="{y(0):.1f}"/>']
+    for v in range(-int(top), int(top) + 1):
+        if v:
+            parts.append(f'<text class="tick" x="2" y="{y(v) + 4:.1f}">{v:+d}</text>')
+    points = [(int(d["ply"]) + 1, d["after"], d["mark"]) for d in decisions]
+    first = decisions[0]
+    points.insert(0, (int(first["ply"]), first["before"], ""))
+    for (p0, v0, _), (p1, v1, _) in zip(points, points[1:], strict=False):
+        cls = "exact" if v0["kind"] == v1["kind"] == "exact" else "estimate"
+        parts.append(f'<line class="{cls}" x1="{x(p0):.1f}" y1="{y(_value_of(v0)):.1f}" '
+                     f'x2="{x(p1):.1f}" y2="{y(_value_of(v1)):.1f}"/>')
+    for p, v, mark in points:
+        cls = "exact" if v["kind"] == "exact" else "estimate"
+        parts.append(f'<circle class="{cls}" cx="{x(p):.1f}" cy="{y(_value_of(v)):.1f}" r="2.5"/>')
+        if mark:
+            parts.append(f'<circle class="mark" cx="{x(p):.1f}" cy="{y(_value_of(v)):.1f}" r="6"/>'
+                         f'<text class="marktext" x="{x(p) + 7:.1f}" y="{y(_value_of(v)) - 6:.1f}">'
+                         f'{escape(mark)}</text>')
+    marks = [f"{int(d['ply']) + 1}{d['mark']}" for d in decisions if d["mark"]]
+    summary = t("report.analysis.graph_alt", start=value_text(first["before"], lang),
+                end=value_text(decisions[-1]["after"], lang),
+                marks=t("report.analysis.list_sep").join(marks) if marks
+                else t("report.analysis.no_marks"))
+    return Markup(
+        f'<figure class="valuegraph"><svg viewBox="0 0 {w} {h}" role="img" '
+        f'aria-label="{escape(title)}: {escape(summary)}">{"".join(parts)}</svg>'
+        f'<figcaption>{escape(title)} · {escape(summary)}</figcaption></figure>')
+
+
+def divergence_choices(comp: BoardComparison, annotations: Sequence[Mapping[str, Any]],
+                       lang: str) -> list[dict[str, Any]]:
+    """At the first divergence, each room's choice: the play, the value after it, its mark
+    and what it was worth in levels to the side that made it, against the other room's
+    choice (``worth``: + better, − worse; ``None`` when a value is missing)."""
+    div = comp.divergence
+    if div is None:
+        return []
+    t = translator(lang)
+    found = []
+    for room, ann in zip(comp.rooms, annotations, strict=True):
+        d = next((x for x in ann.get("decisions", ()) if int(x["ply"]) == div.index), None)
+        found.append((room, d))
+    out = []
+    sign = 1 if int(div.turn) % 2 == 0 else -1  # the side to act: N–S (+) or E–W (−)
+    for i, (room, d) in enumerate(found):
+        others = [o for j, (_, o) in enumerate(found) if j != i and o is not None]
+        worth = None
+        if d is not None and others:
+            worth = round(sign * (_value_of(d["after"]) - _value_of(others[0]["after"])), 1)
+        key = room.room.lower()
+        out.append({
+            "room": t("report.room." + key) if key in ("open", "closed") else room.room,
+            "seat": vocab.seat_name(div.turn, lang),
+            "play": vocab.describe_play(_combo(d["action"]), comp.level, lang) if d else "—",
+            "value": value_text(d["after"], lang) if d else "—",
+            "mark": d["mark"] if d else "",
+            "worth": worth,
+            "exact": bool(d and d["after"]["kind"] == "exact"
+                          and all(o["after"]["kind"] == "exact" for o in others)),
+        })
+    return out
+
+
+#: The per-player figures of the analysis, in the order the pages show them.
+FIGURES = ("decisions", "dubious", "blunders", "levels_lost")
+
+
+def player_figures(comp: BoardComparison,
+                   annotations: Sequence[Mapping[str, Any]]) -> dict[str, list[int]]:
+    """Player name -> [decisions valued, ``?`` marks, ``??`` marks, levels lost] on one
+    board (levels lost: what the marked decisions cost their side, exact values only)."""
+    out: dict[str, list[int]] = {}
+    for room, ann in zip(comp.rooms, annotations, strict=True):
+        for d in ann.get("decisions", ()):
+            seat = Seat[d["seat"]]
+            player = room.players[seat]
+            if not player:
+                continue
+            fig = out.setdefault(player, [0] * len(FIGURES))
+            fig[0] += 1
+            if d["mark"]:
+                fig[1 if d["mark"] == "?" else 2] += 1
+                sign = 1 if int(seat) % 2 == 0 else -1
+                fig[3] += int(round(sign * (_value_of(d["before"]) - _value_of(d["after"]))))
+    return out
+
+
+def merge_figures(per_board: Iterable[Mapping[str, Sequence[int]]]) -> dict[str, list[int]]:
+    """Sum boards' :func:`player_figures` by player."""
+    total: dict[str, list[int]] = {}
+    for board in per_board:
+        for player, fig in board.items():
+            acc = total.setdefault(player, [0] * len(FIGURES))
+            for i, v in enumerate(fig):
+                acc[i] += int(v)
+    return total
