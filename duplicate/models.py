@@ -509,7 +509,11 @@ class AdminLog(Base):
 # to the store (``result_changes``) like any other result.
 
 #: The states of a table's report (``duplicate.hall.REPORT_STATES``).
-HALL_REPORT_STATES = ("reported", "confirmed", "disputed", "settled", "replaced")
+HALL_REPORT_STATES = (
+    "reported", "confirmed", "disputed", "settled", "replaced",
+    # a table's change after the round was published waits on the desk (migration 0011)
+    "requested", "accepted", "dismissed",
+)
 #: Ruling categories and effects (``duplicate.hall.CATEGORIES`` / ``EFFECTS``).
 HALL_CATEGORIES = ("warning", "violation", "foul", "late", "forfeit")
 HALL_EFFECTS = ("none", "assigned", "conceded", "forfeit")

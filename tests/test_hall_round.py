@@ -49,12 +49,12 @@ def test_a_whole_round_counts_what_north_confirmed(migrated_engine: Engine, card
         for b in rs.boards:
             expected = store.result_of_finish(order_for(rs.table, rs.room, b.board))
             assert (b.state, b.ns_result) == ("confirmed", expected)
-    # the store has every room, by North, for West's report
+    # the store has every room, by the table (West reported, North confirmed)
     current = store.current_results(e, event=EVENT)
     assert len(current) == 16
     history = events.room_history(e, EVENT, 1, 1, 1, "open")
     assert [(c.action, c.by, c.reason) for c in history] == [
-        ("report", "table 1 open North", "confirmed West's report")
+        ("report", "table 1 open West", "West's report, confirmed by North")
     ]
     clock = hall.close_round(e, EVENT, 1, "director", now=minutes(55))
     assert clock.phase == "closed" and clock.correction_until == minutes(65)
@@ -268,7 +268,7 @@ def test_unfinished_and_record_reports(migrated_engine: Engine, cards: Cards) ->
     [room] = [c for c in store.current_results(e, event=EVENT) if c.board == "3"]
     assert room.state.ns_result == prepared.ns_result and room.record_text is not None
     history = events.room_history(e, EVENT, 1, 2, 3, "closed")
-    assert [(c.action, c.by) for c in history] == [("import", "table 2 closed North")]
+    assert [(c.action, c.by) for c in history] == [("import", "table 2 closed West")]
 
 
 def test_close_refuses_a_missing_board_and_pending_reports(

@@ -247,12 +247,19 @@ def get_board(
     board = load_set(engine, rnd.board_set, [b]).boards[0]
     deal = board_to_dict(board)
     tables = []
+    outcomes = hall.board_outcomes(engine, event, n, b)  # the store's: what was counted
+
+    def order(table: int, room: str) -> str | None:
+        found = outcomes.get((table, room))
+        return None if found is None else found.state.finish
+
     for m in rnd.matches:
         row = next(r for r in events.match_boards(engine, event, n, m.table) if r.board == b)
         d = row.to_dict()
         tables.append(BoardTableOut(
             table=m.table, team_x=m.team_x, team_y=m.team_y, open=d["open"],
             closed=d["closed"], swing=d["swing"], status=d["status"],
+            open_finish=order(m.table, "open"), closed_finish=order(m.table, "closed"),
         ))
     return BoardOut(
         round=n, board=b, level=board.level, leader=board.leader.name, hands=deal["hands"],

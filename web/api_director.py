@@ -26,6 +26,7 @@ from web.api_models_director import (
     CheckInIn,
     CorrectionIn,
     CorrectionOut,
+    DecisionIn,
     EventIn,
     LogOut,
     PairIn,
@@ -233,12 +234,42 @@ def correct(
     """Set a room's N-S result on a board, at any time (logged with who and why)."""
     hall.director_correct(
         engine_of(request), event, n, body.table, body.board, body.room, body.ns_result, by,
-        body.reason,
+        body.reason, finish=body.finish,
     )
     return CorrectionOut(
         round=n, table=body.table, board=body.board, room=body.room,
-        ns_result=body.ns_result, by=by, reason=body.reason,
+        ns_result=body.ns_result, by=by, reason=body.reason, finish=body.finish,
     )
+
+
+@router.get("/events/{event}/requests", response_model=list[ReportOut])
+def get_requests(
+    request: Request, by: DirectorName, event: EventName, round_no: int | None = RoundQuery,
+) -> list[ReportOut]:
+    """The tables' requests waiting on the desk: what a table sent after its round was
+    published (公示), with the table's own reason (``correction``)."""
+    return [out(ReportOut, r) for r in hall.table_requests(engine_of(request), event, round_no)]
+
+
+@router.post("/events/{event}/requests/{report_id}/accept", response_model=ReportOut)
+@retry_races
+def accept_request(
+    request: Request, by: DirectorName, body: DecisionIn, report_id: int, event: EventName,
+) -> ReportOut:
+    """Accept a table's request (sent after publication): it counts, logged as the
+    director's correction with the table's reason, and is shown publicly as a correction."""
+    return out(ReportOut, hall.accept_request(engine_of(request), event, report_id, by,
+                                              body.reason))
+
+
+@router.post("/events/{event}/requests/{report_id}/dismiss", response_model=ReportOut)
+@retry_races
+def dismiss_request(
+    request: Request, by: DirectorName, body: DecisionIn, report_id: int, event: EventName,
+) -> ReportOut:
+    """Dismiss a table's request (sent after publication): no result changes (logged)."""
+    return out(ReportOut, hall.dismiss_request(engine_of(request), event, report_id, by,
+                                               body.reason))
 
 
 @router.get("/events/{event}/rounds/{n}/export", response_class=PlainTextResponse,
@@ -280,6 +311,7 @@ def get_log(request: Request, by: DirectorName, event: EventName) -> LogOut:
     reports.sort(key=lambda r: (r.reported_at, r.id))
     return LogOut(
         admin=events.admin_log(engine, event), results=results,
+        history=events.result_log(engine, event),
         rulings=[out(RulingOut, r) for r in hall.rulings(engine, event)],
         reports=[out(ReportOut, r) for r in reports],
     )

@@ -114,11 +114,45 @@ class StandingRowOut(Out):
     decided_by: str | None
 
 
+class RoomStateOut(Out):
+    """A room's result as the store counts it."""
+
+    status: str = Field(description="played or unfinished")
+    ns_result: int | None = Field(description="N-S's view (None: unfinished).")
+    finish: str | None = Field(
+        description="The finishing order the result was counted from ('N E S', 'N S' for a "
+                    "double down); None: unfinished, or an N-S result ruled without one."
+    )
+    note: str | None = Field(description="Why the board is unfinished.")
+    ruled: bool = Field(description="Set by a director (a ruling, a settlement, a correction).")
+
+
+class PublishedChangeOut(Out):
+    """A room's result changed after its round was published (公示): a correction."""
+
+    round_no: int
+    table: int
+    board: int
+    room: str
+    before: RoomStateOut | None
+    after: RoomStateOut
+    action: str
+    by: str
+    at: datetime
+    reason: str
+
+
 class StandingsOut(Out):
     rows: list[StandingRowOut]
     through: int = Field(description="The last round counted.")
     provisional: bool = Field(description="A counted round is not yet published (公示).")
     version: str = Field(description="Changes whenever a result of the event does (the ETag).")
+    corrected: bool = Field(
+        False, description="A result changed since its round was published (see corrections)."
+    )
+    corrections: list[PublishedChangeOut] = Field(
+        default_factory=list, description="Every result changed since its round was published."
+    )
 
 
 class ClockOut(Out):
@@ -143,6 +177,10 @@ class MatchBoardOut(Out):
     closed_ns: int | None
     swing: int | None = Field(description="Team X's swing on the board.")
     status: str
+    open_finish: str | None = Field(
+        None, description="The finishing order the open room's result was counted from."
+    )
+    closed_finish: str | None = Field(None, description="The same, closed room.")
 
 
 class PublicMatchOut(Out):
@@ -157,6 +195,9 @@ class PublicMatchOut(Out):
     swing_total: int
     provisional: bool = Field(description="The round is not yet published (公示).")
     forfeit: str | None = Field(None, description="The team that forfeited the match, if any.")
+    corrections: list[PublishedChangeOut] = Field(
+        default_factory=list, description="The match's results changed since publication."
+    )
 
 
 class BoardTableOut(BaseModel):
@@ -167,6 +208,10 @@ class BoardTableOut(BaseModel):
     closed: str
     swing: str
     status: str
+    open_finish: str | None = Field(
+        None, description="The finishing order the open room's result was counted from."
+    )
+    closed_finish: str | None = Field(None, description="The same, closed room.")
 
 
 class BoardOut(BaseModel):
@@ -202,7 +247,9 @@ class ReportOut(Out):
     unfinished: str | None
     ns_result: int | None
     has_record: bool
-    state: str = Field(description="reported, confirmed, disputed, settled or replaced")
+    state: str = Field(description="reported, confirmed, disputed, settled, replaced, "
+                                   "requested (after publication: waits on the desk), "
+                                   "accepted or dismissed (by the director)")
     reported_by: str
     reported_at: datetime
     confirmed_at: datetime | None
@@ -210,6 +257,9 @@ class ReportOut(Out):
     settled_by: str | None = None
     settled_at: datetime | None = None
     settled_reason: str | None = None
+    correction: str | None = Field(
+        None, description="The table's own typed reason of a correction (None: a first report)."
+    )
 
 
 class BoardStatusOut(Out):

@@ -89,6 +89,12 @@ class SettleIn(BaseModel):
     unfinished: str | None = Field(None, max_length=500)
 
 
+class DecisionIn(BaseModel):
+    """The director's decision on a table's request: ``reason`` is logged."""
+
+    reason: str = Field(min_length=1, max_length=1000)
+
+
 class RulingIn(BaseModel):
     table: int = Field(ge=1)
     category: Literal["warning", "violation", "foul", "late", "forfeit"]
@@ -120,7 +126,13 @@ class CorrectionIn(BaseModel):
     table: int = Field(ge=1)
     board: int = Field(ge=1)
     room: Literal["open", "closed"]
-    ns_result: int = Field(ge=-4, le=4)
+    ns_result: int | None = Field(
+        None, ge=-4, le=4, description="The N-S result (or give the finishing order)."
+    )
+    finish: str | None = Field(
+        None, max_length=20, examples=["N E S"],
+        description="The finishing order the result is counted from (kept in the log).",
+    )
     reason: str = Field(min_length=1, max_length=1000)
 
 
@@ -129,9 +141,10 @@ class CorrectionOut(BaseModel):
     table: int
     board: int
     room: str
-    ns_result: int
+    ns_result: int | None
     by: str
     reason: str
+    finish: str | None = None
 
 
 class CardOut(BaseModel):
@@ -159,5 +172,11 @@ class LogOut(BaseModel):
 
     admin: list[dict[str, Any]]
     results: list[dict[str, Any]]
+    history: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Every change of every room as it happened: where, action, who (table, "
+                    "room and seats, or the director), when, why (the table's own reason), "
+                    "before and after with their finishing orders.",
+    )
     rulings: list[RulingOut]
     reports: list[ReportOut]

@@ -97,6 +97,7 @@ from duplicate.events.results import (
     parse_result,
     record_unfinished,
     report_result,
+    result_log,
     result_slot,
     room_history,
 )
@@ -150,6 +151,7 @@ __all__ = [
     "import_prepared",
     "import_texts",
     "list_corrections",
+    "result_log",
     "list_events",
     "list_matches",
     "list_teams",

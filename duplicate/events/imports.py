@@ -421,6 +421,8 @@ class _Importer:
                 rec.ns_result,
                 None if played else rec.unfinished or ENDS_EARLY,
                 rec_id,
+                None,
+                rec.finish if played else None,  # the order the result is counted from
             )
             author = Author(self.by, f"imported from {rec.where}")
             rows.append(store.change_values(rid, "import", author, new, None, at))

@@ -163,14 +163,27 @@ def correct_result(
     room: str,
     ns_result: int,
     correction: Correction,
+    *,
+    finish: str | None = None,
 ) -> str:
     """A director's ruling: set a room's N–S result on a board (±1..±3, or ±4 when the
     event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
-    record, if any, stays stored beside it. Returns what it replaced."""
+    record, if any, stays stored beside it. ``finish``: the finishing order the director
+    counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
+    without it the room has no order (an N–S result given). Returns what it replaced."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         check_result(ns_result, _rules(ev), where=f"event {event!r}, board {board}, {room} room")
+        if finish is not None:
+            try:
+                implied = store.result_of_finish(finish, _rules(ev))
+            except StoreError as exc:
+                raise EventError(str(exc)) from None
+            if implied != ns_result:
+                raise EventError(
+                    f"the finishing order {finish!r} gives N–S {implied:+d}, not {ns_result:+d}"
+                )
         row, old = _room(session, ev, round_no, table, board, room)
         new = State(
             "played",
@@ -178,6 +191,7 @@ def correct_result(
             store.RULING_NOTE,
             old.record_id if old else None,
             old.record_hash if old else None,
+            store.canonical_finish(finish),
         )
         store.apply_change(session, row, "ruling", new, _author(correction, ""), "", old)
         return _describe(old)
@@ -196,6 +210,60 @@ def parse_result(text: str) -> int:
     return levels if m.group(1).upper().startswith("N") else -levels
 
 
+def result_log(engine: Engine, event: str, round_no: int | None = None) -> list[dict[str, Any]]:
+    """Every change of the event's rooms (or of one round's), oldest first, as it
+    happened: where, what (``action``), who (a table, room and seats; or the director by
+    name), when, why (the table's own typed reason of a correction), the result before
+    and after and the finishing order each was counted from."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        return _changes_of(session, ev, None, round_no)
+
+
+def _changes_of(
+    session: Session, ev: models.Event, actions: Sequence[str] | None,
+    round_no: int | None = None,
+) -> list[dict[str, Any]]:
+    """The store's log of the event's rooms as dicts: every change with the finishing
+    orders before and after, or only ``actions`` (the corrections' list, as before)."""
+    where = dict(
+        (a, b)
+        for a, b in session.execute(
+            select(models.EventMatch.id, models.EventRound.number)
+            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
+            .where(models.EventRound.event_id == ev.id)
+        )
+        if round_no is None or b == round_no
+    )
+    clauses: list[Any] = [models.RoomResult.match_id.in_(list(where))]
+    if actions is not None:
+        clauses.append(models.ResultChange.action.in_(list(actions)))
+    return [
+        {
+            "round": where[row.match_id or 0],
+            "table": int(row.table_key),
+            "board": int(row.board),
+            "room": row.room,
+            "action": c.action,
+            "by": c.by,
+            "at": c.at.isoformat(),
+            "reason": c.reason,
+            "before": _describe(c.old),
+            "after": _describe(c.new),
+            "kind": c.action,
+            "before_ns": c.old.ns_result if c.old is not None else None,
+            "after_ns": c.new.ns_result,
+            **(
+                {"finish_before": c.old.finish if c.old else None, "finish_after": c.new.finish}
+                if actions is None
+                else {}
+            ),
+        }
+        for row, c in store.changes(session, *clauses)
+    ]
+
+
 def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
     """Every correction and ruling of the event, oldest first: who, when, why, what changed
     (the store's log of the event's rooms)."""
@@ -206,33 +274,4 @@ def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
 
 def _corrections(session: Session, ev: models.Event) -> list[dict[str, Any]]:
     """:func:`list_corrections` in the caller's session."""
-    where = dict(
-        (a, b)
-        for a, b in session.execute(
-            select(models.EventMatch.id, models.EventRound.number)
-            .join(models.EventRound, models.EventMatch.round_id == models.EventRound.id)
-            .where(models.EventRound.event_id == ev.id)
-        )
-    )
-    rows = store.changes(
-        session,
-        models.RoomResult.match_id.in_(list(where)),
-        models.ResultChange.action.in_(("correction", "ruling")),
-    )
-    return [
-        {
-            "round": where[row.match_id or 0],
-            "table": int(row.table_key),
-            "board": int(row.board),
-            "room": row.room,
-            "by": c.by,
-            "at": c.at.isoformat(),
-            "reason": c.reason,
-            "before": _describe(c.old),
-            "after": _describe(c.new),
-            "kind": c.action,
-            "before_ns": c.old.ns_result if c.old is not None else None,
-            "after_ns": c.new.ns_result,
-        }
-        for row, c in rows
-    ]
+    return _changes_of(session, ev, ("correction", "ruling"))

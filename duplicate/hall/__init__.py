@@ -14,6 +14,10 @@ was. The modules, by responsibility:
   confirmed report is written to the store through ``duplicate.events``;
 * :mod:`~duplicate.hall.director`: the desk's views, settling disputes, closing (scoring)
   and publishing (公示) a round, corrections;
+* :mod:`~duplicate.hall.requests`: a table's change after publication, a request the
+  director accepts or dismisses;
+* :mod:`~duplicate.hall.outcomes`: each room's one result as every view shows it (the
+  order it was counted from, who set it) and the results changed since publication;
 * :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
@@ -68,6 +72,13 @@ from duplicate.hall.director import (
     round_status,
     settle_dispute,
 )
+from duplicate.hall.outcomes import (
+    PublishedChange,
+    RoomOutcome,
+    RoomState,
+    board_outcomes,
+    corrections,
+)
 from duplicate.hall.public import (
     board_released,
     current_round,
@@ -83,6 +94,7 @@ from duplicate.hall.reports import (
     table_view,
     west_report,
 )
+from duplicate.hall.requests import accept_request, dismiss_request, table_requests
 from duplicate.hall.rulings import record_ruling, rulings
 from duplicate.hall.tokens import grant_for, issue_tokens
 from duplicate.hall.views import (
@@ -114,18 +126,25 @@ __all__ = [
     "MatchBoard",
     "Preview",
     "PublicMatch",
+    "PublishedChange",
     "Report",
+    "RoomOutcome",
+    "RoomState",
     "RoomStatus",
     "Ruling",
     "Seat4",
     "TableCard",
     "TableView",
+    "accept_request",
     "arrivals",
+    "board_outcomes",
     "board_released",
     "check_in",
     "close_round",
+    "corrections",
     "current_round",
     "director_correct",
+    "dismiss_request",
     "disputes",
     "draw",
     "grant_for",
@@ -144,6 +163,7 @@ __all__ = [
     "rulings",
     "settle_dispute",
     "start_round",
+    "table_requests",
     "table_view",
     "west_report",
 ]

@@ -21,12 +21,16 @@ ROLES = ("report", "confirm")
 PHASES = ("not_started", "running", "warning", "over", "closed", "published")
 #: A team's arrival at the round (seeds/004 rules 3–6).
 ARRIVAL = ("waiting", "on_time", "late", "concedes", "forfeits")
-#: The states of a table's report.
-REPORT_STATES = ("reported", "confirmed", "disputed", "settled", "replaced")
+#: The states of a table's report (``requested``: sent after the round was published, it
+#: waits on the desk; ``accepted``/``dismissed``: what the director did with it).
+REPORT_STATES = (
+    "reported", "confirmed", "disputed", "settled", "replaced", "requested", "accepted",
+    "dismissed",
+)
 #: Reports that still stand (at most one per table, room and board).
-LIVE_STATES = ("reported", "confirmed", "disputed")
+LIVE_STATES = ("reported", "confirmed", "disputed", "requested", "accepted", "dismissed")
 #: A board's state on the table's and the director's views.
-BOARD_STATES = ("not_in", "reported", "confirmed", "disputed", "ruled")
+BOARD_STATES = ("not_in", "reported", "confirmed", "disputed", "requested", "ruled")
 #: The director's rulings: category (what happened) and effect (what it does to results).
 CATEGORIES = ("warning", "violation", "foul", "late", "forfeit")
 EFFECTS = ("none", "assigned", "conceded", "forfeit")
@@ -210,6 +214,8 @@ class Report:
     settled_by: str | None = None
     settled_at: datetime | None = None
     settled_reason: str | None = None
+    #: the table's own typed reason of a correction (None: a first report)
+    correction: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -232,6 +238,7 @@ class Report:
             "settled_by": self.settled_by,
             "settled_at": _iso(self.settled_at),
             "settled_reason": self.settled_reason,
+            "correction": self.correction,
         }
 
 

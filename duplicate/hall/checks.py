@@ -8,6 +8,7 @@ unfinished board, the record imported)."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
@@ -102,30 +103,39 @@ def check_record(
         raise HallError(phrase("hall.err.record_result", where=where, said=said, meant=meant))
 
 
+def table_author(row: models.HallReport) -> store.Author:
+    """Who and why of a report the table agreed on (West reported, North confirmed): the
+    table, room and seat that reported it (as the report names it: ``table 1 open West``),
+    and the table's own typed reason for a correction (else: West's report, confirmed by
+    North)."""
+    by = row.reported_by
+    reason = row.correction or "West's report, confirmed by North"
+    return store.Author(by, reason, correction=row.correction is not None)
+
+
 def count_report(
     session: Session,
     ev: models.Event,
     rnd: models.EventRound,
     row: models.HallReport,
-    by: str,
-    reason: str,
+    author: store.Author,
+    at: datetime | None = None,
 ) -> None:
-    """Write a confirmed report to the store (the caller's transaction): the record
-    imported, or the finishing order reported, or the board marked unfinished. A report
-    that is a correction replaces a different stored result; otherwise a different result
-    already stored is a conflict."""
+    """Write a confirmed (or accepted) report to the store (the caller's transaction), with
+    ``author`` (:func:`table_author`, or the director accepting it) at ``at``: the record
+    imported, or the finishing order reported, or the board marked unfinished. Unless
+    ``author.correction``, a different result already stored is a conflict."""
     where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
-    fix = Correction(row.correction, by) if row.correction else None
+    fix = Correction(author.reason, author.by) if author.correction else None
     try:
         if row.record is not None:
             rec = prepare_text(row.record, "report.gdn", _rules(ev))[0]
-            rec = dataclasses.replace(rec, where=f"{where}: West's report, {reason}")
-            imp = _Importer(session, ev, fix, by)
+            rec = dataclasses.replace(rec, where=f"{where}: West's report")
+            imp = _Importer(session, ev, fix, author.by)
             imp.add(rec, rnd.number)
             imp.flush()
             return
         result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
-        author = store.Author(by, reason, correction=fix is not None)
         if row.finish is not None:
             new = store.State("played", row.ns_result, None, None, None, row.finish)
             action = "report"
@@ -133,8 +143,11 @@ def count_report(
             new = store.State("unfinished", None, row.unfinished)
             action = "unfinished"
         if old is not None and (old.status, old.ns_result) == (new.status, new.ns_result):
-            if new.status == "played" or old.note == new.note:
+            if new.status == "unfinished" and old.note == new.note:
+                return  # the same result counts already: keep it
+            same_order = store.canonical_finish(new.finish) == old.finish
+            if new.status == "played" and (fix is None or same_order):
                 return  # the same result counts already (a ruling, a record): keep it
-        store.apply_change(session, result_id, action, new, author, where, old)
+        store.apply_change(session, result_id, action, new, author, where, old, at=at)
     except (DuplicateError, ValueError) as exc:  # EventError, StoreError, RecordImportError
         raise HallError(str(exc), "conflict") from None

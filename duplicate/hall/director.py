@@ -10,8 +10,10 @@ published (公示) and corrected.
   the same transaction) and closed; the correction window starts.
 * ``publish_round`` needs the round closed; results of an unpublished round are
   provisional on the public pages.
-* ``director_correct``: a room's result set at any time (``events.correct_result``: a
-  ruling with who, when, why).
+* ``director_correct``: a room's result (an N–S result or a finishing order) set at any
+  time (``events.correct_result``: a ruling with who, when, why). After publication it
+  is shown on the public pages as a correction (``duplicate.hall.outcomes``).
+* A table's change after publication is a request on the desk: ``duplicate.hall.requests``.
 
 Every action here is in the event's admin log as well (``events.admin_log``).
 """
@@ -126,8 +128,10 @@ def settle_dispute(
             )
         rules = _rules(ev)
         where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        order = None
         if finish is not None:
-            ns_result = parse_finish(finish, rules)[1].ns_result
+            order, preview = parse_finish(finish, rules)
+            ns_result = preview.ns_result
         if ns_result is not None:
             try:
                 check_result(ns_result, rules, where=where)
@@ -138,14 +142,15 @@ def settle_dispute(
             new = store.State("unfinished", None, unfinished.strip())
         else:
             keep = (old.record_id, old.record_hash) if old is not None else (None, None)
-            new = store.State("played", ns_result, store.RULING_NOTE, keep[0], keep[1])
+            new = store.State("played", ns_result, store.RULING_NOTE, keep[0], keep[1], order)
         author = store.Author(by, reason, correction=True)
-        store.apply_change(session, result_id, "ruling", new, author, where, old)
+        store.apply_change(session, result_id, "ruling", new, author, where, old, at=at)
         if not move_report(session, row.id, "disputed", state="settled", settled_by=by,
                            settled_at=at, settled_reason=reason):
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
         said = "unfinished" if ns_result is None else f"N–S {ns_result:+d}"
+        said += f", finish {order}" if order else ""
         log(session, "hall settle", by, reason, f"{where}: dispute settled, {said}", ev.name)
         return report_of(row, ev.name, rnd.number)
 
@@ -219,12 +224,15 @@ def director_correct(
     table: int,
     board: int,
     room: str,
-    ns_result: int,
+    ns_result: int | None,
     by: str,
     reason: str,
+    *,
+    finish: str | None = None,
 ) -> None:
-    """The director sets a room's N–S result (any time; a ruling in the store's log with
-    who, when, why)."""
+    """The director sets a room's result: an N–S result or a finishing order (``finish``,
+    the result it implies; both: they must agree). Any time; a ruling in the store's log
+    with who, when, why and the order it was counted from (none for an N–S result)."""
     by, reason = who(by, reason, "a correction")
     check_room(room)
     ready(engine)
@@ -233,9 +241,20 @@ def director_correct(
         rnd = round_row(session, ev, round_no)
         match_row(session, ev, rnd, table)
         check_board(ev, rnd, board)
+        if finish is not None:
+            finish, preview = parse_finish(finish, _rules(ev))
+            if ns_result is not None and ns_result != preview.ns_result:
+                raise HallError(phrase(
+                    "hall.err.finish_result_differ", finish=finish, ns=f"{ns_result:+d}",
+                    implied=f"{preview.ns_result:+d}",
+                ))
+            ns_result = preview.ns_result
+    if ns_result is None:
+        raise HallError(phrase("hall.err.correct_needs"))
     try:
         correct_result(
-            engine, event, round_no, table, board, room, ns_result, Correction(reason, by)
+            engine, event, round_no, table, board, room, ns_result, Correction(reason, by),
+            finish=finish,
         )
     except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
         raise HallError(str(exc)) from None

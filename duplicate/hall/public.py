@@ -3,7 +3,10 @@ are released, and the cheap version of an event's results (the standings' ETag).
 
 * Standings are the library's (``events.event_standings``: every tie-break of the event),
   after the last round with every result in; ``provisional`` while a round they count is
-  not published (a round run without the hall counts as published once scored).
+  not published (a round run without the hall counts as published once scored); with the
+  results changed since their round was published (``outcomes.published_changes``).
+* A match shows each room's finishing order as the store holds it (the one the result was
+  counted from), and its results changed since publication.
 * A match's room results are shown only for **released** boards (every table has the
   board in, in both rooms, or a ruling made it need no result, or the director released
   it: ``events.released_boards``): a result tells something about a board's hands.
@@ -21,6 +24,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import session_scope
 from duplicate.errors import DuplicateError
+from duplicate.events.base import _current
 from duplicate.events.field import _load_field
 from duplicate.events.release import _released
 from duplicate.events.scores import (
@@ -33,6 +37,7 @@ from duplicate.hall import versions
 from duplicate.hall.base import (
     HallError,
 )
+from duplicate.hall.outcomes import published_changes
 from duplicate.hall.rows import (
     boards_of,
     check_board,
@@ -105,7 +110,8 @@ def live_standings(engine: Engine, event: str) -> LiveStandings:
             )
         )
         provisional = not all(_published(session, rnd) for rnd in rounds)
-    return LiveStandings(list(rows), through, provisional, version)
+        changed = published_changes(session, ev)
+    return LiveStandings(list(rows), through, provisional, version, changed)
 
 
 def board_released(engine: Engine, event: str, round_no: int, board: int) -> bool:
@@ -153,8 +159,18 @@ def public_match(engine: Engine, event: str, round_no: int, table: int) -> Publi
         _, forfeits = _adjustments(session, rnd, [m])
         forfeit = {"x": x, "y": y}.get(forfeits[m.id], f"{x}, {y}") if m.id in forfeits else None
         name = ev.name
+        now = _current(session, [m.id])
+        changed = [
+            c for c in published_changes(session, ev, round_no, table) if c.board in released
+        ]
+
+    def order(board: int, room: str) -> str | None:
+        found = now.get((m.id, board, room))
+        return None if found is None else found.state.finish
+
     boards = [
-        MatchBoard(r.board, r.open_ns, r.closed_ns, r.swing, r.status)
+        MatchBoard(r.board, r.open_ns, r.closed_ns, r.swing, r.status,
+                   order(r.board, "open"), order(r.board, "closed"))
         if r.board in released
         else MatchBoard(
             r.board, None, None, None, "hidden" if r.status != "not in yet" else r.status
@@ -163,5 +179,5 @@ def public_match(engine: Engine, event: str, round_no: int, table: int) -> Publi
     ]
     total = sum(b.swing for b in boards if b.swing is not None)
     return PublicMatch(
-        name, round_no, table, x, y, open_, closed, boards, total, provisional, forfeit
+        name, round_no, table, x, y, open_, closed, boards, total, provisional, forfeit, changed
     )

@@ -15,6 +15,13 @@ settles it (``duplicate.hall.director``).
   (its reason) and the round is not closed or its correction window is open: the live one
   becomes ``replaced`` and the new one waits for North again (the old result counts
   meanwhile). A report the director settled is his: the table cannot replace it.
+* Once the round is **published** (公示) the table changes no result: a correction West
+  sends (or one North confirms after publication) becomes a ``requested`` report, a
+  request that waits on the desk (``duplicate.hall.requests``: the director accepts or
+  dismisses it); the published result counts meanwhile.
+* A confirmed report is written to the store with the table as its author (table, room,
+  West and North) and the table's own typed reason for a correction
+  (``checks.table_author``), at the hall's time.
 * At most one live report per board and room, enforced by the database (a unique key on
   (round, table, room, board, live)); two phones racing give one winner, the other gets
   the winner's report (same content) or a conflict, never a second row. Confirming and
@@ -35,10 +42,17 @@ from duplicate import models
 from duplicate.db import session_scope
 from duplicate.events.base import _rules
 from duplicate.hall.base import Grant, HallError, Report, state_phrase, utc
-from duplicate.hall.checks import check_record, count_report, parse_finish, where_of
+from duplicate.hall.checks import (
+    check_record,
+    count_report,
+    parse_finish,
+    table_author,
+    where_of,
+)
 from duplicate.hall.rows import (
     check_board,
     event_row,
+    hall_round,
     make_clock,
     move_report,
     ready,
@@ -151,6 +165,7 @@ def _report_once(
         ev, rnd, m, hr = table_rows(session, g.event, g.round_no, g.table)
     check_board(ev, rnd, board)
     closed = hr is not None and hr.closed_at is not None
+    published = hr is not None and hr.published_at is not None
     if window_over(hr, at):
         raise HallError(phrase("hall.err.window_over", where=where), "closed")
     ns: int | None = None
@@ -170,7 +185,7 @@ def _report_once(
         said = live.finish or phrase("hall.err.unfinished_because", reason=live.unfinished)
         if closed and correction is None:
             raise HallError(phrase("hall.err.closed_correction", where=where), "closed")
-        if live.state == "settled":
+        if live.state in ("settled", "accepted"):
             raise HallError(phrase("hall.err.settled", where=where, said=said), "conflict")
         if correction is None:
             raise HallError(
@@ -188,7 +203,8 @@ def _report_once(
     row = h(
         round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
         unfinished=unfinished, ns_result=ns, record=record, correction=correction,
-        state="reported", live=True, rev=1, reported_by=f"table {g.table} {g.room} West",
+        state="requested" if published else "reported", live=True, rev=1,
+        reported_by=f"table {g.table} {g.room} West",
         reported_at=at,
     )  # fmt: skip
     session.add(row)
@@ -275,6 +291,15 @@ def north_confirm(
                 phrase("hall.err.cannot_confirm", id=report_id, state=state_phrase(row.state)),
                 "conflict",
             )
+        hr = hall_round(session, rnd)
+        if hr is not None and hr.published_at is not None:
+            # published: the table's word is a request on the desk, no longer a result
+            if not move_report(session, row.id, "reported", state="requested",
+                               confirmed_at=at):
+                raise HallError(phrase("hall.err.look_again", id=report_id,
+                                       state=state_phrase(row.state)), "conflict")
+            session.refresh(row)
+            return report_of(row, ev.name, rnd.number)
         moved = move_report(session, row.id, "reported", state="confirmed", confirmed_at=at)
         session.refresh(row)
         if not moved:  # another phone got there first
@@ -284,8 +309,7 @@ def north_confirm(
                 phrase("hall.err.look_again", id=report_id, state=state_phrase(row.state)),
                 "conflict",
             )
-        by = f"table {grant.table} {grant.room} North"
-        count_report(session, ev, rnd, row, by, "confirmed West's report")
+        count_report(session, ev, rnd, row, table_author(row), at)
         return report_of(row, ev.name, rnd.number)
 
 

@@ -259,6 +259,7 @@ def report_of(row: models.HallReport, event: str, round_no: int) -> Report:
         settled_by=row.settled_by,
         settled_at=utc_or_none(row.settled_at),
         settled_reason=row.settled_reason,
+        correction=row.correction,
     )
 
 

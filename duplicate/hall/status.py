@@ -7,6 +7,8 @@ store's current result, ``duplicate.store``) and the director's rulings:
   result is a director's ruling or correction (note ``store.RULING_NOTE``);
 * ``disputed`` / ``reported``: West's live report waits for the director / for North
   (a result that counted before, if any, still counts meanwhile);
+* ``requested``: a table's change after the round was published waits on the desk
+  (``duplicate.hall.requests``; the published result counts meanwhile);
 * ``confirmed``: North confirmed West's report, or a result came in otherwise (an import);
 * ``not_in``: nothing yet.
 """
@@ -69,9 +71,9 @@ def room_statuses(
                 report = report_of(rep, ev.name, rnd.number) if rep is not None else None
                 if (m.id, b) in conceded or m.id in forfeits:
                     state = "ruled"
-                elif rep is not None and rep.state in ("reported", "disputed"):
+                elif rep is not None and rep.state in ("reported", "disputed", "requested"):
                     state = rep.state
-                elif rep is not None and rep.state == "settled":
+                elif rep is not None and rep.state in ("settled", "accepted"):
                     state = "ruled"
                 elif now is not None and now.state.note == store.RULING_NOTE:
                     state = "ruled"

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from duplicate.hall.base import BoardStatus, Clock, Grant, Seat4, _iso
+from duplicate.hall.outcomes import PublishedChange
 from duplicate.standings import StandingRow
 
 
@@ -112,12 +113,20 @@ class DrawRow:
 @dataclass(frozen=True, slots=True)
 class LiveStandings:
     """The standings the library computes, after round ``through``; ``provisional`` when a
-    round counted is not yet published; ``version`` is :func:`results_version`."""
+    round counted is not yet published; ``version`` is :func:`results_version`;
+    ``corrections``: the results changed since their round was published (the standings
+    are then "published, corrected since", never plain published)."""
 
     rows: list[StandingRow]
     through: int
     provisional: bool
     version: str
+    corrections: list[PublishedChange] = field(default_factory=list)
+
+    @property
+    def corrected(self) -> bool:
+        """Whether a result counted changed after its round was published."""
+        return bool(self.corrections)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -126,6 +135,8 @@ class LiveStandings:
             "through": self.through,
             "provisional": self.provisional,
             "version": self.version,
+            "corrected": self.corrected,
+            "corrections": [c.to_dict() for c in self.corrections],
         }
 
 
@@ -146,14 +157,17 @@ def _standing(row: StandingRow) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class MatchBoard:
-    """One board of a public match: each room's N–S result and team X's swing (``None``
-    while not in); ``status`` as ``events.match_boards`` says."""
+    """One board of a public match: each room's N–S result, the finishing order it was
+    counted from (``None``: none, or not shown) and team X's swing (``None`` while not in);
+    ``status`` as ``events.match_boards`` says."""
 
     board: int
     open_ns: int | None
     closed_ns: int | None
     swing: int | None
     status: str
+    open_finish: str | None = None
+    closed_finish: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -163,6 +177,8 @@ class MatchBoard:
             "closed_ns": self.closed_ns,
             "swing": self.swing,
             "status": self.status,
+            "open_finish": self.open_finish,
+            "closed_finish": self.closed_finish,
         }
 
 
@@ -182,6 +198,8 @@ class PublicMatch:
     swing_total: int
     provisional: bool
     forfeit: str | None = field(default=None)
+    #: the match's results changed since the round was published (released boards only)
+    corrections: list[PublishedChange] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -197,4 +215,5 @@ class PublicMatch:
             "swing_total": self.swing_total,
             "provisional": self.provisional,
             "forfeit": self.forfeit,
+            "corrections": [c.to_dict() for c in self.corrections],
         }

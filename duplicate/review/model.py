@@ -56,6 +56,10 @@ class BoardLine:
     #: the directors' corrections of a room's record or result, oldest first (who, when,
     #: why, the N–S result before and after: ``recorded`` and ``counted``)
     corrections: tuple[Ruling, ...] = ()
+    #: the finishing order each room's result was counted from (open, closed), as the
+    #: store holds it (``store.State.finish``); None: none (an N–S result ruled, unfinished)
+    #: or not shown (a board not released)
+    finishes: tuple[str | None, str | None] = (None, None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,8 +117,15 @@ def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, Any]:
     value = line.open_ns if room == "open" else line.closed_ns
     ruled = next((r for r in line.rulings if r.room == room), None)
     text = "—" if value is None and line.status != "played" else vocab.result_text(value, lang)
+    order = line.finishes[0 if room == "open" else 1]
+    finish = "" if not order else ", ".join(
+        translator(lang)("finish.place", place=vocab.place_name(i, lang),
+                         seat=translator(lang)(f"seat.{s}"))
+        for i, s in enumerate(order.split(), start=1)
+    )
     return {"text": text, "signed": "" if value is None else f"{value:+d}",
             "ruling": ruling_note(ruled, lang) if ruled is not None else "",
+            "finish": finish, "order": order or "",
             "corrections": [correction_note(c, lang) for c in line.corrections
                             if c.room == room]}
 

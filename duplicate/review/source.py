@@ -40,6 +40,8 @@ class StoredRoom:
     ns_result: int | None
     status: str
     reason: str | None
+    #: the finishing order the result was counted from (``store.State.finish``)
+    finish: str | None = None
 
 
 def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
@@ -66,7 +68,7 @@ def _stored_rooms(session: Session, ev: Any, round_no: int | None = None) -> dic
         for (mid, board, room), now in current.items():
             s = now.state
             out[(rnd.number, tables[mid], board, room)] = StoredRoom(
-                texts.get((mid, board, room)), s.ns_result, s.status, s.note
+                texts.get((mid, board, room)), s.ns_result, s.status, s.note, s.finish
             )
     return out
 
@@ -170,6 +172,9 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             found = [ruling_of(k, s, log, rules) for k, s in zip(keys, stored, strict=True)
                      if s is not None]
             rs = tuple(r for r in found if r is not None)
+            released = (str(rnd), line.board) in shown  # an order tells of the hands
+            orders = (stored[0].finish if stored[0] and released else None,
+                      stored[1].finish if stored[1] and released else None)
             fixes = tuple(
                 Ruling(room=c["room"], by=str(c["by"]), reason=str(c["reason"]), at=c["at"],
                        before=str(c["before"]), after=str(c["after"]),
@@ -180,10 +185,11 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             )
             digest = hashlib.sha256(
                 "\x00".join([*texts, repr(rs), repr(fixes), repr((line.open_ns, line.closed_ns,
-                                                                 line.swing, line.status))]).encode()
+                                                                 line.swing, line.status,
+                                                                 orders))]).encode()
             ).hexdigest()
             lines.append(replace(line, rulings=rs, digest=digest, records=texts,
-                                 corrections=fixes))
+                                 corrections=fixes, finishes=orders))
         matches.append(replace(m, boards=tuple(lines), table=table))
     return replace(base, matches=tuple(matches), lang=lang, released=shown,
                    notes=_notes(info, base.notes, lang), team_numbers=numbers), rules

@@ -6,7 +6,10 @@ and room ("" when unknown) and the rules; an event's results also name their mat
 happened in that room is not stored on the row: it is the **log** (``models.ResultChange``),
 one append-only row per change (an import, a result reported from the table, a record
 attached to it, a board marked unfinished, a correction, a director's ruling), each with
-who made it, when (UTC), why, the state it replaced and the new one. The **current result**
+who made it, when (UTC), why, the state it replaced and the new one, each with the
+**finishing order** it was counted from (``State.finish``, :func:`canonical_finish`: the
+table's, the record's, the one a director gave; ``None`` for an N–S result given without
+one, or an unfinished board): every view shows that one. The **current result**
 is the latest change of each room, always a query (:func:`current_changes`), never a copy
 kept in sync. A **play record** (``models.PlayRecord``: canonical ``.gdn``, SHA-256) proves
 a result; a change names the record it rests on, if any.
@@ -43,6 +46,7 @@ from duplicate.store.data import (
     Slot,
     State,
     StoreError,
+    canonical_finish,
     default_by,
     describe_rules,
     load_rules,
@@ -85,6 +89,7 @@ __all__ = [
     "apply_change",
     "begin_write",
     "attach_record",
+    "canonical_finish",
     "change_values",
     "changes",
     "Now",

@@ -73,6 +73,24 @@ def load_rules(text: str, where: str) -> Ruleset:
         raise StoreError(f"{where}: stored rules are not a rule set: {exc}") from None
 
 
+_PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def canonical_finish(text: str | None) -> str | None:
+    """A finishing order as the store keeps it (RULES.md §7): the seats' letters, one space
+    apart, the first two for a double down (双下: the last two have no order), else the
+    first three (the fourth is implied): a table's ``"n,e,s"`` and a record's ``Finish``
+    ``"N E S W"`` are both ``"N E S"``. ``None`` stays ``None``; text that is no order of
+    seats is kept as it is, stripped (an old row is shown, not judged)."""
+    if text is None:
+        return None
+    seats = text.replace(",", " ").upper().split()
+    if len(seats) < 2 or any(s not in _PARTNER for s in seats) or len(set(seats)) != len(seats):
+        return text.strip() or None
+    keep = 2 if _PARTNER[seats[0]] == seats[1] else 3
+    return " ".join(seats[:keep])
+
+
 def utc(when: datetime) -> datetime:
     """A stored time in UTC with its offset (SQLite gives it back without a time zone)."""
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
@@ -150,8 +168,10 @@ class State:
     note: str | None = None
     record_id: int | None = None
     record_hash: str | None = None
-    #: the finishing order reported (a detail of the report, not compared: a change's old
-    #: state does not repeat it; the change that reported it holds it)
+    #: the finishing order the result was counted from (:func:`canonical_finish`): the
+    #: table's, the record's, or the one a director gave; ``None`` when the result was set
+    #: without one (a ruling of an N–S result) or the board is unfinished. Not compared:
+    #: two states with the same result are the same result.
     finish: str | None = field(default=None, compare=False)
     #: the number of the change that left this state in its room's log (0: none), so
     #: that the next change is written as its successor (not compared)
@@ -168,7 +188,7 @@ class State:
         assert self.ns_result is not None
         text = f"{'NS' if self.ns_result > 0 else 'EW'} +{abs(self.ns_result)}"
         if self.note:
-            return f"{text} ({self.note})"
+            return f"{text} ({self.note}{', finish ' + self.finish if self.finish else ''})"
         if self.record_hash:
             return f"{text} (record {self.record_hash[:12]})"
         return f"{text} (reported{', finish ' + self.finish if self.finish else ''})"
@@ -197,6 +217,8 @@ class Change:
             "reason": self.reason,
             "before": self.old.describe() if self.old else "no result",
             "after": self.new.describe(),
+            "finish_before": self.old.finish if self.old else None,
+            "finish_after": self.new.finish,
         }
 
 

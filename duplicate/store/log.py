@@ -34,6 +34,7 @@ from duplicate.store.data import (
     Slot,
     State,
     StoreError,
+    canonical_finish,
     rules_json,
     utc,
 )
@@ -228,12 +229,12 @@ def change_values(
         "status": new.status,
         "ns_result": new.ns_result,
         "note": new.note,
-        "finish": new.finish,
+        "finish": canonical_finish(new.finish),
         "record_id": new.record_id,
         "old_status": old.status if old else None,
         "old_ns_result": old.ns_result if old else None,
         "old_note": old.note if old else None,
-        "old_finish": old.finish if old else None,
+        "old_finish": canonical_finish(old.finish) if old else None,
         "old_record_id": old.record_id if old else None,
     }
 
@@ -251,7 +252,9 @@ def decide(old: State | None, new: State, action: str, author: Author, where: st
         new.note,
         new.record_id,
     ):
-        return None
+        # the same result: only a correction of the order it was counted from is a change
+        moved = new.finish is not None and canonical_finish(new.finish) != old.finish
+        return "correction" if moved and author.correction else None
     if new.record_hash is not None and new.record_hash == old.record_hash and not author.correction:
         return None  # the same record again changes nothing, even under a ruling
     agrees = old.same_result(new) and old.note == new.note
@@ -275,6 +278,23 @@ class _Unread(Enum):
 UNREAD = _Unread.UNREAD
 
 
+def _record_finish(session: Session, new: State) -> State:
+    """``new`` with the finishing order of the record it is counted from (a result that
+    rests on a record and is not a director's: an import, a record attached), so that the
+    log holds the order of every result whichever path set it."""
+    if new.finish is not None or new.record_id is None or new.note is not None:
+        return new
+    finish = session.scalar(
+        select(models.PlayRecord.finish).where(models.PlayRecord.id == new.record_id)
+    )
+    if finish is None:
+        return new
+    return State(
+        new.status, new.ns_result, new.note, new.record_id, new.record_hash,
+        canonical_finish(finish),
+    )  # fmt: skip
+
+
 def apply_change(
     session: Session,
     result_id: int,
@@ -283,10 +303,14 @@ def apply_change(
     author: Author,
     where: str,
     old: State | None | _Unread = UNREAD,
+    *,
+    at: datetime | None = None,
 ) -> Change | None:
     """Log ``new`` as the result of room ``result_id`` (see :func:`decide`); ``None`` when
     unchanged. ``old``: its current result as the caller read it (``None``: nothing
-    logged yet), which the caller's decisions rest on.
+    logged yet), which the caller's decisions rest on; ``at``: when the change was made
+    (default now; the hall passes its own clock). A result counted from a record gets the
+    record's finishing order.
 
     The change is written as the successor of ``old``'s: when another writer has logged a
     change since ``old`` was read, the insert fails on the unique (``result_id``, ``seq``)
@@ -296,11 +320,12 @@ def apply_change(
     done = decide(old, new, action, author, where)
     if done is None:
         return None
-    at = datetime.now(UTC)
+    new = _record_finish(session, new)
+    at = datetime.now(UTC) if at is None else utc(at)
     ch = models.ResultChange(**change_values(result_id, done, author, new, old, at))
     session.add(ch)
     session.flush()
-    return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, new)
+    return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, state_of(ch, new.record_hash))
 
 
 # --- concurrent writers -------------------------------------------------------------------

@@ -86,6 +86,8 @@ def round_page(request: Request, event: str, round_no: int) -> Response:
         arrivals=hall.arrivals(engine, info.name, round_no),
         disputes=hall.disputes(engine, info.name, round_no),
         rulings=hall.rulings(engine, info.name, round_no),
+        requests=hall.table_requests(engine, info.name, round_no),
+        history=events.result_log(engine, info.name, round_no),
         live=_live(engine, info.name, round_no, bool(rnd.boards)), poll_ms=POLL_MS,
         live_url=round_url(info.name, round_no, "/live"),
         categories=hall.CATEGORIES, effects=hall.EFFECTS,

@@ -5,11 +5,13 @@
   ``/api/events/{event}/standings`` with If-None-Match every 10 s and redraws on a 200),
   provisional while a counted round is not published (公示), and the rounds;
 * ``GET /e/{event}/round/{n}``: the draw (who plays whom, at which table, seated how),
-  the round clock, the round's boards (linked once released);
+  the round clock, the round's boards (linked once released), its results corrected
+  since publication (``hall.corrections``: what, when, by whom, why);
 * ``GET /e/{event}/round/{n}/table/{t}``: a match board by board (provisional marked);
 * ``GET /e/{event}/round/{n}/board/{b}``: a board once every table has it in
   (``hall.board_released``): the deal and every table's two rooms side by side (result,
-  finishing order, swing), each table's play-by-play (the review's board page, reused) at
+  finishing order the store counted, swing; a correction since publication), each table's
+  play-by-play (the review's board page, reused) at
   ``/e/{event}/round/{n}/board/{b}/table/{t}``. Before that: 403, "still being played";
   the director (``director_or_none``) sees it at once.
 
@@ -89,10 +91,11 @@ def round_page(request: Request, event: str, n: RoundNo) -> Response:
     rnd = events.get_round(engine, event, n)
     rows = hall.draw(engine, event, n)
     released = released_of(engine, event, n, rnd.boards)
+    changed = [c for c in hall.corrections(engine, event, n) if c.board in released]
     return _cache(page(
         request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd,
         released=released, clock=hall.round_clock(engine, event, n),
-        rounds=_rounds(engine, event),
+        rounds=_rounds(engine, event), corrections=changed,
     ))
 
 
@@ -144,12 +147,8 @@ def board_page(request: Request, event: str, n: RoundNo, b: Number) -> Response:
     engine = engine_of(request)
     rnd = events.get_round(engine, event, n)
     draw = {row.table: row for row in hall.draw(engine, event, n)}
-    finishes = {
-        (room.table, room.room): status.report
-        for room in hall.round_status(engine, event, n)
-        for status in room.boards
-        if status.board == b and status.report is not None and status.state != "disputed"
-    }
+    outcomes = hall.board_outcomes(engine, event, n, b)  # the store's: what was counted
+    changed = hall.corrections(engine, event, n)
     records = stored_rooms(engine, event, n)
     tables = []
     for m in rnd.matches:
@@ -160,8 +159,9 @@ def board_page(request: Request, event: str, n: RoundNo, b: Number) -> Response:
         )
         tables.append({
             "table": m.table, "draw": draw.get(m.table), "row": row, "movie": both,
-            "open": finishes.get((m.table, "open")),
-            "closed": finishes.get((m.table, "closed")),
+            "open": outcomes.get((m.table, "open")),
+            "closed": outcomes.get((m.table, "closed")),
+            "corrections": [c for c in changed if (c.table, c.board) == (m.table, b)],
         })
     lang = language_of(request)
     return page(

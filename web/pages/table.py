@@ -36,7 +36,7 @@ from web.settings import MAX_RECORD
 router = APIRouter(include_in_schema=False)
 
 #: What a redirect after a post may say (``?done=``).
-DONE = ("stored", "same", "confirmed", "already", "disputed")
+DONE = ("stored", "same", "confirmed", "already", "disputed", "requested")
 SEATS = ("N", "E", "S", "W")
 
 
@@ -185,13 +185,14 @@ async def post_report(
             finish, why = finish_of(first, second, third), None
             if not finish:
                 raise hall.HallError(phrase("hall.err.enter_order"), kind="invalid")
-        _, created = hall.west_report(
+        sent, created = hall.west_report(
             engine_of(request), grant, board, finish=finish, unfinished=why, record=text,
             correction=correction.strip() or None,
         )
     except DuplicateError as exc:
         return _refused(request, token, grant, exc, board, form)
-    done = "stored" if created else "same"
+    # after publication what the table sends is a request the director decides
+    done = ("requested" if sent.state == "requested" else "stored") if created else "same"
     return RedirectResponse(_url(token, done=done, board=board), status_code=303)
 
 
@@ -213,10 +214,12 @@ def post_confirm(request: Request, token: str, report_id: int, grant: TableGrant
     try:
         status = _board_of(request, grant, report_id)
         before = status.report.state if status.report is not None else ""
-        hall.north_confirm(engine_of(request), grant, status.board, report_id)
+        after = hall.north_confirm(engine_of(request), grant, status.board, report_id)
     except DuplicateError as exc:
         return _refused(request, token, grant, exc, None, {})
     done = "already" if before == "confirmed" else "confirmed"
+    if after.state == "requested":  # published meanwhile: the director decides
+        done = "requested"
     return RedirectResponse(_url(token, done=done, board=status.board), status_code=303)
 
 

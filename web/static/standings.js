@@ -1,6 +1,7 @@
 /* The live standings: every 10 s ask /api/events/{event}/standings with If-None-Match (the
    results' version as ETag); 304 costs nothing, a 200 redraws the table, the round the
-   standings are after and the provisional mark (the round not yet published, 公示). */
+   standings are after and the provisional mark (the round not yet published, 公示; or
+   published and corrected since, with how many results changed). */
 (function () {
   "use strict";
   var table = document.getElementById("standings");
@@ -42,8 +43,12 @@
     mark.replaceChildren();
     if (data.through) {
       var span = document.createElement("span");
-      span.className = data.provisional ? "provisional" : "published";
-      span.textContent = table.getAttribute(data.provisional ? "data-provisional" : "data-published");
+      var fixed = !data.provisional && data.corrections && data.corrections.length;
+      span.className = data.provisional ? "provisional" : fixed ? "published corrected" : "published";
+      span.textContent = fixed
+        ? table.getAttribute("data-corrected-words").replace("{count}", data.corrections.length)
+        : table.getAttribute(data.provisional ? "data-provisional" : "data-published");
+      if (fixed) { span.setAttribute("data-corrected", String(data.corrections.length)); }
       if (data.provisional) {
         span.setAttribute("data-provisional", "1");
         span.title = table.getAttribute("data-provisional-help");

@@ -1,0 +1,121 @@
+"""A table's request on the desk: what a table sends once its round is published (公示).
+
+seeds/000 更正: an entry error is corrected by the table within its window after the
+round; a published result only by the directors. So after publication West's correction
+(or one North confirms then) is stored as a ``requested`` report: it changes no result
+and waits for the director, who
+
+* **accepts** it (:func:`accept_request`): the table's order (or unfinished board, or
+  record) is counted as a correction by the director, logged in the store with the
+  director's name, the director's reason and the table's own typed reason, before and
+  after; the report becomes ``accepted``;
+* or **dismisses** it (:func:`dismiss_request`): the result stays; the report becomes
+  ``dismissed`` (who, when, why kept on it and in the event's admin log).
+
+A report still waiting for North before publication is not a request (the desk confirms
+or dismisses it in North's place: ``duplicate.hall.pending``). A change the director makes
+after publication is shown on the public pages as a correction
+(:mod:`duplicate.hall.outcomes`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from duplicate import models, store
+from duplicate.db import session_scope
+from duplicate.hall.base import HallError, Report, state_phrase, utc, where_phrase
+from duplicate.hall.checks import count_report
+from duplicate.hall.rows import event_row, log, move_report, ready, report_of, round_row, who
+from duplicate.i18n import phrase
+
+#: The state a table's request waits on the desk in.
+WAITING = ("requested",)
+
+
+def table_requests(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
+    """The tables' requests waiting on the desk (state ``requested``), oldest first."""
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        h, r = models.HallReport, models.EventRound
+        query = (
+            select(h, r.number)
+            .join(r, r.id == h.round_id)
+            .where(r.event_id == ev.id, h.state == "requested")
+            .order_by(h.id)
+        )
+        if round_no is not None:
+            query = query.where(r.id == round_row(session, ev, round_no).id)
+        return [report_of(row, ev.name, n) for row, n in session.execute(query)]
+
+
+def _waiting(
+    session: Session, event: str, report_id: int
+) -> tuple[models.Event, models.EventRound, models.HallReport]:
+    ev = event_row(session, event)
+    row = session.get(models.HallReport, report_id)
+    rnd = session.get(models.EventRound, row.round_id) if row is not None else None
+    if row is None or rnd is None or rnd.event_id != ev.id:
+        raise HallError(
+            phrase("hall.err.event_no_report", event=repr(event), id=report_id), "not_found"
+        )
+    if row.state not in WAITING:
+        raise HallError(
+            phrase("hall.err.not_waiting", id=report_id, state=state_phrase(row.state)),
+            "conflict",
+        )
+    return ev, rnd, row
+
+
+def _table_said(row: models.HallReport) -> str:
+    said = row.finish if row.finish is not None else f"unfinished ({row.unfinished})"
+    asked = f"; its reason: {row.correction}" if row.correction else ""
+    return f"{row.reported_by} reported {said}{asked}"
+
+
+def accept_request(
+    engine: Engine, event: str, report_id: int, by: str, reason: str,
+    now: datetime | None = None,
+) -> Report:
+    """The director accepts a table's request: it counts, as the director's correction
+    (see the module). Refused (conflict) unless the report is ``requested``; the result it
+    replaces is in the store's log."""
+    by, reason = who(by, reason, "accepting a table's request")
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, rnd, row = _waiting(session, event, report_id)
+        state = row.state
+        if not move_report(session, row.id, state, state="accepted", settled_by=by,
+                           settled_at=at, settled_reason=reason):
+            raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
+        session.refresh(row)
+        why = f"{reason} (accepted: {_table_said(row)})"
+        count_report(session, ev, rnd, row, store.Author(by, why, correction=True), at)
+        where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        log(session, "hall accept", by, reason, f"{where}: {_table_said(row)}", ev.name)
+        return report_of(row, ev.name, rnd.number)
+
+
+def dismiss_request(
+    engine: Engine, event: str, report_id: int, by: str, reason: str,
+    now: datetime | None = None,
+) -> Report:
+    """The director dismisses a table's request: no result changes; the report is
+    ``dismissed`` with who, when and why (and logged)."""
+    by, reason = who(by, reason, "dismissing a table's request")
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, rnd, row = _waiting(session, event, report_id)
+        if not move_report(session, row.id, row.state, state="dismissed", settled_by=by,
+                           settled_at=at, settled_reason=reason):
+            raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
+        session.refresh(row)
+        where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        log(session, "hall dismiss", by, reason, f"{where}: {_table_said(row)}", ev.name)
+        return report_of(row, ev.name, rnd.number)
