@@ -39,6 +39,7 @@ from duplicate.errors import (
     GeneratorError,
     VerificationError,
 )
+from duplicate.limits import LimitError, check_text, shown
 from engine.cards import parse_cards, rank_name
 from engine.errors import GuandanError
 from engine.seat import Seat
@@ -122,8 +123,10 @@ def generate_set(
     """
     if not 1 <= count <= MAX_BOARDS:
         raise GeneratorError(f"invalid board count {count}: expected 1 to {MAX_BOARDS}")
-    if not name.strip() or len(name) > 200:
-        raise GeneratorError(f"invalid set name {name!r}: 1 to 200 characters")
+    try:
+        check_text(name, "set")  # stored as given: a set is looked up by its exact name
+    except LimitError as exc:
+        raise GeneratorError(f"invalid set name: {exc}") from None
     if isinstance(schedule, str):
         schedule = LevelSchedule.parse(schedule)
     key = seed.key(delayed)
@@ -319,7 +322,7 @@ def _set_row(session: Any, name: str) -> models.BoardSet:
         select(models.BoardSet).where(models.BoardSet.name == name)
     )
     if row is None:
-        raise BoardSetNotFoundError(f"no board set named {name!r} in the database")
+        raise BoardSetNotFoundError(f"no board set named {shown(name)} in the database")
     return row
 
 

@@ -51,6 +51,7 @@ from duplicate.db import check_schema, error_reason, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
+from duplicate.limits import TEXT_LIMITS
 from duplicate.replay import NO_DEALS, finish_text, replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
@@ -95,8 +96,8 @@ def load_rules(text: str, where: str = "rules") -> Ruleset:
         ) from None
 
 
-#: the length of ``models.ResultChange.made_by``
-_BY_MAX = 200
+#: the longest ``by`` (``duplicate.limits``; ``models.ResultChange.made_by`` holds 200)
+_BY_MAX = TEXT_LIMITS["by"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,12 @@ class Correction:
         if len(self.by) > _BY_MAX:  # models.ResultChange.made_by
             raise RecordImportError(
                 f"the name of who makes a correction has at most {_BY_MAX} characters, "
-                f"not {len(self.by)}"
+                f"not {len(self.by):,}"
+            )
+        if len(self.reason.strip()) > TEXT_LIMITS["reason"]:
+            raise RecordImportError(
+                f"the reason of a correction has at most {TEXT_LIMITS['reason']} characters, "
+                f"not {len(self.reason.strip()):,}"
             )
 
 

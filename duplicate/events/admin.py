@@ -6,6 +6,7 @@ normal form C, so a name typed decomposed (NFD) is the same name."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
 
 from sqlalchemy import Engine, delete, func, or_, select
 from sqlalchemy.orm import Session
@@ -14,6 +15,7 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
 from duplicate.events.log import Change, checked, log_change, nfc
+from duplicate.limits import check_text
 
 
 def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam:
@@ -38,13 +40,11 @@ def _player_row(session: Session, ev: models.Event, name: str) -> models.EventPl
     return row
 
 
-def _new_name(what: str, name: str) -> str:
+def _new_name(what: Literal["team", "player"], name: str) -> str:
     new = nfc(name)
     if not new:
         raise EventError(f"a {what} needs a name")
-    if len(new) > 200:
-        raise EventError(f"a {what} name has at most 200 characters, not {len(new)}")
-    return new
+    return check_text(new, what, f"a {what} name")
 
 
 def _free_player_name(session: Session, ev: models.Event, name: str) -> None:
