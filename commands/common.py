@@ -201,6 +201,8 @@ def db_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (DuplicateError, GuandanError) as exc:
             raise click.ClickException(error_text(exc)) from exc
+        except BrokenPipeError:  # 'guandan ... | head': click ends quietly
+            raise
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
         except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, insert, select
@@ -76,7 +76,7 @@ class SetInfo:
             "board_count": self.board_count,
             "revealed": self.revealed_seed is not None,
             "revealed_seed": self.revealed_seed,
-            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "created_at": _iso_utc(self.created_at),
         }
 
 
@@ -90,6 +90,14 @@ class BoardSet:
     def to_dict(self) -> dict[str, Any]:
         """JSON form: the set's fields and ``boards``, each as :func:`board_to_dict`."""
         return {**self.info.to_dict(), "boards": [board_to_dict(b) for b in self.boards]}
+
+
+def _iso_utc(when: datetime | None) -> str | None:
+    """A stored time as ISO 8601 with its offset (SQLite gives it back without one: the
+    database wrote UTC)."""
+    if when is None:
+        return None
+    return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:

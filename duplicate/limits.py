@@ -52,7 +52,7 @@ TEXT_LIMITS: Mapping[TextKind, int] = {
     "player": 200,
     "set": 200,
     "by": 200,
-    "reason": 200,
+    "reason": 500,
     "note": 1000,
     "label": 50,
 }

@@ -236,7 +236,14 @@ def login(
     (a path of this site) with 303; on failure 401 (a page, or JSON when asked for)."""
     from web.deps import engine_of
 
-    if len(password) > 1024 or not check_password(request, password, "login form"):
+    try:
+        right = len(password) <= 1024 and check_password(request, password, "login form")
+    except HTTPException as exc:  # 429: this client must wait
+        if not _wants_json(request):
+            raise
+        return JSONResponse({"error": "too_many_requests", "message": exc.detail},
+                            status_code=exc.status_code, headers=exc.headers)
+    if not right:
         message = "wrong director password"
         if _wants_json(request):
             return JSONResponse({"error": "unauthorized", "message": message}, status_code=401)

@@ -80,7 +80,7 @@ class EventInfo:
             "rounds": self.rounds,
             "bye_points": self.bye.points,
             "bye_won": self.bye.won,
-            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "created_at": _utc(self.created_at).isoformat() if self.created_at else None,
             "rules": self.rules.to_dict(),
             "lang": self.lang,
         }
