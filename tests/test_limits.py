@@ -11,9 +11,11 @@ import itertools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from sqlalchemy.exc import DBAPIError
 
 from cli import main
 from duplicate import events, models
+from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
 from duplicate.events import EventError
@@ -35,6 +38,22 @@ FIXTURES = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 _COUNTER = itertools.count()
 #: Letters, CJK, an accent that NFC composes, spaces: what names are made of.
 ALPHABET = st.sampled_from(list("abcXYZ 张伟赵钱") + ["e\u0301"])
+
+
+@pytest.fixture
+def sqlite_url(_sqlite_template: Path, tmp_path: Path) -> str:
+    """A migrated SQLite database, for what does not depend on the database (the checks
+    run before any query; the hypothesis tests above cover both databases)."""
+    path = tmp_path / "one.sqlite"
+    shutil.copyfile(_sqlite_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def sqlite_engine(sqlite_url: str) -> Iterator[Engine]:
+    engine = make_engine(sqlite_url)
+    yield engine
+    engine.dispose()
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -197,10 +216,10 @@ def test_check_int_names_what_and_the_range() -> None:
      "--room", "open", "--result", "NS +1", "--by", "TD", "--reason", "r"),
 ])
 def test_the_command_line_refuses_huge_numbers_in_one_line(
-    migrated_engine: Engine, args: tuple[str, ...]
+    sqlite_engine: Engine, args: tuple[str, ...]
 ) -> None:
-    events.create_event(migrated_engine, "Cup", seed="ab")
-    result = CliRunner().invoke(main, [*args[:2], "--db", url_of(migrated_engine), *args[2:]])
+    events.create_event(sqlite_engine, "Cup", seed="ab")
+    result = CliRunner().invoke(main, [*args[:2], "--db", url_of(sqlite_engine), *args[2:]])
     assert result.exit_code == 2, result.output
     last = result.output.strip().splitlines()[-1]
     assert "2147483647" in last and "Traceback" not in result.output
@@ -221,15 +240,15 @@ def round_one(engine: Engine) -> str:
 
 
 @pytest.mark.parametrize("tag", ["-1", "0", "10^30", str(10**30), "²", "1.5"])
-def test_a_bad_round_tag_is_named_as_such(migrated_engine: Engine, tag: str) -> None:
-    record = round_one(migrated_engine).replace('[Round "1"]', f'[Round "{tag}"]')
+def test_a_bad_round_tag_is_named_as_such(sqlite_engine: Engine, tag: str) -> None:
+    record = round_one(sqlite_engine).replace('[Round "1"]', f'[Round "{tag}"]')
     assert f'[Round "{tag}"]' in record
     with pytest.raises(EventError) as info:
-        events.import_texts(migrated_engine, "Cup", [record])
+        events.import_texts(sqlite_engine, "Cup", [record])
     message = str(info.value)
     assert "no Round tag" not in message and "\n" not in message
     assert f"Round tag {tag!r} is not a number from 1 to 2147483647" in message
-    assert events.match_boards(migrated_engine, "Cup", 1, 1)[0].status == "not in yet"
+    assert events.match_boards(sqlite_engine, "Cup", 1, 1)[0].status == "not in yet"
 
 
 def test_a_huge_board_tag_is_refused_in_one_line(migrated_engine: Engine) -> None:
@@ -243,10 +262,10 @@ def test_a_huge_board_tag_is_refused_in_one_line(migrated_engine: Engine) -> Non
 # --- the API -------------------------------------------------------------------------------
 
 
-def test_the_api_answers_422_to_numbers_past_32_bits(migrated_url: str) -> None:
+def test_the_api_answers_422_to_numbers_past_32_bits(sqlite_url: str) -> None:
     from tests.test_web_api import BEARER, EV, open_hall
 
-    for h in open_hall(migrated_url):
+    for h in open_hall(sqlite_url):
         c = h.client
         before = events.match_boards(h.engine, "Hall Cup", 1, 1)
         for method, path, body in (
@@ -291,7 +310,7 @@ def test_json_times_carry_their_zone(migrated_engine: Engine, tmp_path: Path) ->
 def test_a_closed_pipe_ends_the_demo_quietly(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.run(
-        f"{sys.executable} -m cli demo | head -1", shell=True, cwd=tmp_path, env=env,
+        f"{sys.executable} -m cli demo --boards 1 | head -1", shell=True, cwd=tmp_path, env=env,
         capture_output=True, text=True, timeout=120,
     )
     assert proc.stdout.count("\n") == 1

@@ -24,6 +24,7 @@ from itsdangerous import URLSafeTimedSerializer
 
 from duplicate import events
 from duplicate.sessions import Throttle
+from tests.test_limits import sqlite_url  # noqa: F401  (a fixture)
 from tests.test_web_api import EV, EVENT, PASSWORD, SECRET, Hall, open_hall
 from web.app import create_app
 from web.settings import Settings
@@ -209,8 +210,11 @@ CSP = re.compile(r"script-src 'self' 'nonce-([A-Za-z0-9_-]{16,})';")
 
 
 @pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    yield from open_hall(migrated_url)
+def hall_round(sqlite_url: str) -> Iterator[Hall]:  # noqa: F811
+    """A round in the hall, on SQLite only: what these tests check happens before the
+    database is asked (headers, routing, documents); the throttle and the sessions above
+    run on both databases."""
+    yield from open_hall(sqlite_url)
 
 
 def every_kind_of_page(h: Hall) -> dict[str, Any]:
@@ -377,3 +381,31 @@ def test_an_event_named_with_a_slash_is_reachable_and_dots_are_refused(
         r = c.post("/api/events", json={"name": bad}, headers=bearer)
         assert r.status_code == 422 and "no web address" in r.json()["message"], bad
     assert [e.name for e in events.list_events(hall_round.engine)] == sorted([EVENT, name])
+
+
+# --- the migration --------------------------------------------------------------------------
+
+
+def test_migration_0012_goes_down_and_up_with_rows_in_it(migrated_engine: Any) -> None:
+    """Down to 0008 drops the sessions and the throttle's counts (every director logs in
+    again) and keeps everything else; up again, both tables are back, empty."""
+    from sqlalchemy import inspect, text
+
+    from duplicate import db, sessions
+
+    engine = migrated_engine
+    now = Clock().now
+    events.create_event(engine, "Kept", seed="ab")
+    token, _csrf = sessions.open_session(engine, "tag", now, 3600)
+    assert sessions.login_failed(engine, "10.1.1.1", now, THROTTLE) == 0
+    db.downgrade(engine, "0008")
+    tables = set(inspect(engine).get_table_names())
+    assert not {"desk_sessions", "desk_login_failures"} & tables and "events" in tables
+    with engine.connect() as conn:
+        assert conn.scalar(text("SELECT name FROM events")) == "Kept"
+    db.upgrade(engine)
+    assert sessions.session_csrf(engine, token, "tag", now) is None
+    assert sessions.login_wait(engine, "10.1.1.1", now) == 0
+    assert events.get_event(engine, "Kept").name == "Kept"
+    again, _ = sessions.open_session(engine, "tag", now, 3600)
+    assert sessions.session_csrf(engine, again, "tag", now) is not None
