@@ -51,7 +51,7 @@ from duplicate.db import check_schema, error_reason, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
-from duplicate.limits import TEXT_LIMITS
+from duplicate.limits import TEXT_LIMITS, shown
 from duplicate.replay import NO_DEALS, finish_text, replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
@@ -302,7 +302,7 @@ def _board_for(session: Session, prep: _Prepared, board_set: str | None) -> mode
     if board_set is not None:
         set_row = session.scalar(select(models.BoardSet).where(models.BoardSet.name == board_set))
         if set_row is None:
-            raise RecordImportError(f"no board set named {board_set!r} in the database")
+            raise RecordImportError(f"no board set named {shown(board_set)} in the database")
         try:
             number = int((rec.board or "").strip())
         except ValueError:

@@ -137,6 +137,13 @@ def test_the_command_line_and_renames_keep_the_same_limits(migrated_engine: Engi
     with pytest.raises(DuplicateError, match="at most 500"):
         events.rename_team(migrated_engine, "E" * 200, "T", "New", by="TD", reason="r" * 501)
     events.rename_team(migrated_engine, "E" * 200, "T", "N" * 200, by="TD", reason="r" * 500)
+    code, out = run("event", "--db", url, "withdraw", "E" * 200, "X" * 100_000,
+                    "--by", "TD", "--reason", "r")  # a look-up quotes a short prefix too
+    assert code == 1 and "has no team named" in out and "100,000 characters" in out
+    assert len(out) < 400
+    with pytest.raises(EventError, match="1 to 128 hexadecimal digits"):
+        events.create_event(migrated_engine, "Seeded", seed="ab" * 65)  # not 'value too long'
+    assert events.create_event(migrated_engine, "Seeded", seed="ab" * 64).name == "Seeded"
 
 
 @pytest.mark.parametrize("name", [".", "..", " .. ", "\u3000.\u3000"])

@@ -15,7 +15,7 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
 from duplicate.events.log import Change, checked, log_change, nfc
-from duplicate.limits import check_text
+from duplicate.limits import check_text, shown
 
 
 def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam:
@@ -25,7 +25,7 @@ def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no team named {nfc(name)!r}")
+        raise EventError(f"event {ev.name!r} has no team named {shown(nfc(name))}")
     return row
 
 
@@ -36,7 +36,7 @@ def _player_row(session: Session, ev: models.Event, name: str) -> models.EventPl
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no player named {nfc(name)!r}")
+        raise EventError(f"event {ev.name!r} has no player named {shown(nfc(name))}")
     return row
 
 
@@ -276,7 +276,7 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
     with session_scope(engine) as session:
         bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == nfc(name)))
         if bset is None:
-            raise EventError(f"no board set named {nfc(name)!r}")
+            raise EventError(f"no board set named {shown(nfc(name))}")
         used = session.execute(
             select(models.EventRound.number, models.Event.name)
             .join(models.Event, models.EventRound.event_id == models.Event.id)

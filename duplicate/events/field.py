@@ -31,7 +31,7 @@ from duplicate.events.base import (
     _scale,
 )
 from duplicate.i18n import LANGUAGES, phrase
-from duplicate.limits import check_int, check_text
+from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
     MatchSeating,
     seat_match,
@@ -43,6 +43,9 @@ from duplicate.scoring import (
 )
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
+
+#: The longest event seed (hex digits; ``models.Event.seed`` holds 128).
+MAX_SEED = 128
 
 
 def create_event(
@@ -88,8 +91,9 @@ def create_event(
     check_int(rounds, "the number of rounds")
     check_int(boards_per_round, "the number of boards a round")
     seed = seed.strip().lower() if seed else secrets.token_hex(16)
-    if not re.fullmatch(r"[0-9a-f]+", seed):
-        raise EventError(f"the event seed must be hexadecimal, not {seed!r}")
+    if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > MAX_SEED:
+        raise EventError(f"the event seed must be 1 to {MAX_SEED} hexadecimal digits, "
+                         f"not {shown(seed)}")
     if lang not in LANGUAGES:
         raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     if not isinstance(rules, Ruleset):
