@@ -169,6 +169,9 @@ def login_failed(engine: Engine, address: str, now: datetime, throttle: Throttle
                 session.execute(update(table).where(table.address == key).values(
                     blocked_until=now + timedelta(seconds=wait)))
             waits.append(wait)
+        # the quiet addresses are forgotten: the table holds at most an hour's addresses
+        session.execute(delete(table).where(
+            table.last_at < now - timedelta(seconds=throttle.forget), table.address != ALL))
     return max(waits)
 
 
