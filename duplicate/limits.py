@@ -11,7 +11,8 @@ the command line, the API and the desk refuse alike and both databases behave th
 * Event names: the hall service addresses an event by its name as one path segment, so
   ``.`` and ``..`` (which browsers and HTTP clients resolve away before sending) are
   refused; a ``/`` is sent encoded (``%2F``) and reaches the event (``web.app``).
-* Errors quote at most a short prefix of what they refuse (:func:`shown`).
+* Errors quote at most a short prefix of what they refuse (:func:`shown`), and speak the
+  asker's language (catalogue ``duplicate/locale/limits.toml``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, Literal
 from sqlalchemy import Engine, event
 
 from duplicate.errors import DuplicateError
+from duplicate.i18n import Phrase, phrase
 
 __all__ = [
     "INT_MAX",
@@ -57,17 +59,6 @@ TEXT_LIMITS: Mapping[TextKind, int] = {
     "label": 50,
 }
 
-_WHAT: Mapping[TextKind, str] = {
-    "event": "an event name",
-    "team": "a team name",
-    "player": "a player name",
-    "set": "a board set name",
-    "by": "the name of who makes a change",
-    "reason": "a reason",
-    "note": "a note",
-    "label": "a label",
-}
-
 #: The most characters of a refused text an error quotes.
 SHOWN = 40
 #: Names that cannot be one segment of a URL path.
@@ -88,30 +79,31 @@ def shown(text: str, most: int = SHOWN) -> str:
     return f"{text[:most]!r}… ({len(text):,} characters)"
 
 
-def check_text(text: str, kind: TextKind, what: str | None = None) -> str:
+def check_text(text: str, kind: TextKind) -> str:
     """``text`` as stored (Unicode NFC, stripped), refused (:class:`LimitError`) when empty,
     longer than ``TEXT_LIMITS[kind]``, holding a control character, or (an event name)
-    ``.`` or ``..``. ``what`` names it in the error (default: ``an event name``...)."""
+    ``.`` or ``..``; the error names the kind (``an event name``, ``比赛名称``)."""
     from duplicate.names import clean_name, control_character, describe_character
 
-    label = what or _WHAT[kind]
+    what = phrase(f"limits.what.{kind}")
     if not isinstance(text, str):
-        raise LimitError(f"{label} must be text")
+        raise LimitError(phrase("limits.err.not_text", what=what))
     most = TEXT_LIMITS[kind]
     if len(text) > 4 * most:  # not even normalised: NFC of a huge text is work for nothing
-        raise LimitError(f"{label} has at most {most} characters, not {len(text):,}: {shown(text)}")
+        raise LimitError(phrase("limits.err.too_long", what=what, most=most,
+                                count=f"{len(text):,}", shown=shown(text)))
     value = clean_name(text).strip()
     if not value:
-        raise LimitError(f"{label} cannot be empty")
+        raise LimitError(phrase("limits.err.empty", what=what))
     if len(value) > most:
-        raise LimitError(f"{label} has at most {most} characters, not {len(value):,}: "
-                         f"{shown(value)}")
+        raise LimitError(phrase("limits.err.too_long", what=what, most=most,
+                                count=f"{len(value):,}", shown=shown(value)))
     bad = control_character(value)
     if bad is not None:
-        raise LimitError(f"{label} {shown(value)} holds a control character "
-                         f"{describe_character(bad)}")
+        raise LimitError(phrase("limits.err.control", what=what, shown=shown(value),
+                                char=describe_character(bad)))
     if kind == "event" and value in _UNREACHABLE:
-        raise LimitError(f"{label} cannot be {value!r}: no web address reaches it")
+        raise LimitError(phrase("limits.err.unreachable", what=what, name=repr(value)))
     return value
 
 
@@ -121,9 +113,10 @@ def check_int(value: int, what: str, low: int = 1, high: int = INT_MAX) -> int:
     high = min(high, INT_MAX)
     low = max(low, INT_MIN)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LimitError(f"{what} must be a whole number, not {shown(str(value))}")
+        raise LimitError(phrase("limits.err.whole", what=what, shown=shown(str(value))))
     if not low <= value <= high:
-        raise LimitError(f"{what} must be {low} to {high}, not {_number(value)}")
+        raise LimitError(phrase("limits.err.range", what=what, low=low, high=high,
+                                value=_number(value)))
     return value
 
 
@@ -139,14 +132,14 @@ def tag_number(value: str | None, tag: str, high: int = INT_MAX) -> int | None:
         number = int(text)
         if 1 <= number <= high:
             return number
-    raise LimitError(f"{tag} tag {shown(text)} is not a number from 1 to {high}")
+    raise LimitError(phrase("limits.err.tag", tag=tag, shown=shown(text), high=high))
 
 
-def _number(value: int) -> str:
+def _number(value: int) -> str | Phrase:
     """``value`` written out, or its count of digits when that is long."""
     if -(10**30) < value < 10**30:
         return str(value)
-    return f"a {len(str(abs(value))):,}-digit number"
+    return phrase("limits.err.digits", digits=f"{len(str(abs(value))):,}")
 
 
 # --- the engine's guard ------------------------------------------------------------------
@@ -170,10 +163,8 @@ def _before_execute(
 ) -> None:
     bad = _bad_int(parameters)
     if bad is not None:
-        raise LimitError(
-            f"the number {_number(bad)} is out of the range the store holds "
-            f"({INT_MIN} to {INT_MAX})"
-        )
+        raise LimitError(phrase("limits.err.store_range", value=_number(bad), low=INT_MIN,
+                                high=INT_MAX))
 
 
 def guard_engine(engine: Engine) -> Engine:

@@ -60,7 +60,7 @@ def checked_name(text: str, what: str = "a name", kind: TextKind | None = None) 
     its own words."""
     if not text.strip():
         return clean_name(text)
-    return check_text(text, kind or _KINDS.get(what, "player"), what)
+    return check_text(text, kind or _KINDS.get(what, "player"))
 
 
 def control_character(text: str) -> str | None:

@@ -409,3 +409,19 @@ def test_migration_0012_goes_down_and_up_with_rows_in_it(migrated_engine: Any) -
     assert events.get_event(engine, "Kept").name == "Kept"
     again, _ = sessions.open_session(engine, "tag", now, 3600)
     assert sessions.session_csrf(engine, again, "tag", now) is not None
+
+
+def test_refusals_speak_the_askers_language(hall_round: Hall, migrated_url: str) -> None:
+    c = hall_round.client
+    bearer = {"Authorization": f"Bearer {PASSWORD}", "Accept-Language": "zh-CN"}
+    r = c.post("/api/events", json={"name": ".."}, headers=bearer)
+    assert r.status_code == 422 and "没有网址" in r.json()["message"]
+    r = c.post(f"/api/events/{EV}/teams", headers=bearer,
+               json={"name": "队" * 201, "players": ["甲", "乙", "丙", "丁"]})
+    assert r.status_code == 422, r.text  # the schema's own words: the field and its limit
+    with service(migrated_url, clock=Clock()) as desk:
+        for _ in range(THROTTLE.free + 1):
+            login(desk, "wrong")
+        r = desk.post("/desk/login", data={"password": "wrong"},
+                      headers={"Accept": "application/json", "Accept-Language": "zh-CN"})
+        assert r.status_code == 429 and "请 2 秒后再试" in r.json()["message"]

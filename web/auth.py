@@ -35,6 +35,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from duplicate import sessions
+from duplicate.i18n import phrase
 from web.settings import Settings
 
 COOKIE = "guandan_desk"
@@ -116,12 +117,12 @@ def session_of(request: Request) -> dict[str, str] | None:
     return found or None
 
 
-def too_many(wait: float) -> HTTPException:
-    """The 429 answer to a password tried ``wait`` seconds too early."""
+def too_many(wait: float, lang: str | None = None) -> HTTPException:
+    """The 429 answer to a password tried ``wait`` seconds too early, in ``lang``."""
     seconds = max(1, math.ceil(wait))
     return HTTPException(
         status_code=429,
-        detail=f"too many wrong director passwords: try again in {seconds} s",
+        detail=phrase("limits.err.too_many_logins", seconds=seconds).text(lang),
         headers={"Retry-After": str(seconds)},
     )
 
@@ -135,7 +136,9 @@ def check_password(request: Request, password: str, how: str) -> bool:
     wait = sessions.login_wait(engine, address, now)
     if wait > 0:
         log.warning("director password refused (%s from %s): %.1f s to wait", how, address, wait)
-        raise too_many(wait)
+        from web.render import language_of
+
+        raise too_many(wait, language_of(request))
     if password and _equal(password, settings_of(request).director_password):
         return True
     wait = sessions.login_failed(engine, address, now, settings_of(request).throttle)

@@ -44,7 +44,7 @@ def _new_name(what: Literal["team", "player"], name: str) -> str:
     new = nfc(name)
     if not new:
         raise EventError(f"a {what} needs a name")
-    return check_text(new, what, f"a {what} name")
+    return check_text(new, what)
 
 
 def _free_player_name(session: Session, ev: models.Event, name: str) -> None:
