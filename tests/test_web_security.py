@@ -334,6 +334,9 @@ def test_openapi_names_the_security_of_every_director_operation(hall_round: Hall
             assert ("csrfToken" in session) == (method != "get"), (path, method)
             assert {"401", "403", "429"} <= op["responses"].keys(), (path, method)
     assert protected >= 18
+    tables = [op for path, ops in doc["paths"].items() if "{token}" in path for op in ops.values()]
+    assert len(tables) >= 5
+    assert all("token in the path" in op["description"] for op in tables)
 
 
 def test_openapi_bodies_say_exactly_what_is_accepted(hall_round: Hall) -> None:

@@ -188,6 +188,13 @@ SECURITY_SCHEMES: dict[str, Any] = {
 }
 
 _ERROR = {"$ref": "#/components/schemas/ErrorOut"}
+#: A table's operations: the credential is the token in the path (OpenAPI has no scheme
+#: for a path parameter), said in each operation's description.
+TABLE_CREDENTIAL = (
+    "**Credential:** the table's token in the path (`{token}`): West's report token or "
+    "North's confirm token, from the printed card; it grants that table, room and round "
+    "only, until the round's correction window closes (403 unknown or void, 410 closed)."
+)
 
 
 def _depends_on(dependant: Dependant, func: Any) -> bool:
@@ -248,5 +255,11 @@ def secure_openapi(app: FastAPI, guard: Any) -> dict[str, Any]:
                 answers.setdefault(status, {
                     "description": why, "content": {"application/json": {"schema": _ERROR}},
                 })
+    for path, operations in doc.get("paths", {}).items():
+        if "{token}" not in path:
+            continue
+        for operation in operations.values():
+            text = operation.get("description", "")
+            operation["description"] = f"{text}\n\n{TABLE_CREDENTIAL}".strip()
     app.openapi_schema = doc
     return doc
