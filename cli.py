@@ -12,7 +12,7 @@ import click
 
 from commands.analyse import analyse_command
 from commands.arena import agent_command, arena_group
-from commands.common import db_option, lang_option
+from commands.common import bound_integers, db_option, lang_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
 from commands.engine import plays_command, read_command
@@ -45,6 +45,8 @@ for _command in (
 
 # the hall service's printable table cards (issue 10): 'guandan event table-cards'
 event_group.add_command(table_cards_command)
+# every integer of the command line within the store's range (duplicate.limits)
+bound_integers(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

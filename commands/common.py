@@ -83,6 +83,30 @@ def emit_rows(
         click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
 
 
+# --- numbers the store can hold ------------------------------------------------------
+
+
+def bound_integers(command: click.Command) -> None:
+    """Give every integer option and argument of ``command`` and its subcommands a range
+    inside the store's (``duplicate.limits.INT_MIN``..``INT_MAX``): a number past it is a
+    usage error naming the option (``--round: 9223372036854775808 is not in the range
+    1<=x<=2147483647``), never a traceback or the database's "integer out of range"."""
+    from duplicate.limits import INT_MAX, INT_MIN
+
+    for param in command.params:
+        kind = param.type
+        if isinstance(kind, click.IntRange):
+            if kind.max is None or kind.max > INT_MAX:
+                kind.max, kind.max_open = INT_MAX, False
+            if kind.min is None or kind.min < INT_MIN:
+                kind.min, kind.min_open = INT_MIN, False
+        elif kind is click.INT:
+            param.type = click.IntRange(INT_MIN, INT_MAX)
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            bound_integers(sub)
+
+
 # --- the language of human output (--lang, $GUANDAN_LANG) ----------------------------
 
 LANG_KEY = "guandan.lang"
@@ -195,6 +219,8 @@ def db_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (DuplicateError, GuandanError) as exc:
             raise click.ClickException(error_text(exc)) from exc
+        except BrokenPipeError:  # 'guandan ... | head': click ends quietly
+            raise
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
         except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, insert, select
@@ -39,6 +39,7 @@ from duplicate.errors import (
     GeneratorError,
     VerificationError,
 )
+from duplicate.limits import LimitError, check_text, shown
 from engine.cards import parse_cards, rank_name
 from engine.errors import GuandanError
 from engine.seat import Seat
@@ -75,7 +76,7 @@ class SetInfo:
             "board_count": self.board_count,
             "revealed": self.revealed_seed is not None,
             "revealed_seed": self.revealed_seed,
-            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "created_at": _iso_utc(self.created_at),
         }
 
 
@@ -89,6 +90,14 @@ class BoardSet:
     def to_dict(self) -> dict[str, Any]:
         """JSON form: the set's fields and ``boards``, each as :func:`board_to_dict`."""
         return {**self.info.to_dict(), "boards": [board_to_dict(b) for b in self.boards]}
+
+
+def _iso_utc(when: datetime | None) -> str | None:
+    """A stored time as ISO 8601 with its offset (SQLite gives it back without one: the
+    database wrote UTC)."""
+    if when is None:
+        return None
+    return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
@@ -122,8 +131,10 @@ def generate_set(
     """
     if not 1 <= count <= MAX_BOARDS:
         raise GeneratorError(f"invalid board count {count}: expected 1 to {MAX_BOARDS}")
-    if not name.strip() or len(name) > 200:
-        raise GeneratorError(f"invalid set name {name!r}: 1 to 200 characters")
+    try:
+        check_text(name, "set")  # stored as given: a set is looked up by its exact name
+    except LimitError as exc:
+        raise GeneratorError(f"invalid set name: {exc}") from None
     if isinstance(schedule, str):
         schedule = LevelSchedule.parse(schedule)
     key = seed.key(delayed)
@@ -319,7 +330,7 @@ def _set_row(session: Any, name: str) -> models.BoardSet:
         select(models.BoardSet).where(models.BoardSet.name == name)
     )
     if row is None:
-        raise BoardSetNotFoundError(f"no board set named {name!r} in the database")
+        raise BoardSetNotFoundError(f"no board set named {shown(name)} in the database")
     return row
 
 

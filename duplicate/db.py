@@ -186,7 +186,9 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         path = _sqlite_file(parsed)
         if path is not None:
             event.listen(engine, "do_connect", lambda *_args: _create_private(path))
-    return engine
+    from duplicate.limits import guard_engine
+
+    return guard_engine(engine)  # numbers past 32 bits: a LimitError, before any query
 
 
 _FACTORIES: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = (

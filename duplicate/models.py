@@ -663,3 +663,34 @@ class HallRuling(Base):
         ),
         CheckConstraint("effect <> 'assigned' OR ns_result IS NOT NULL", name="assigned"),
     )
+
+
+# --- the director's sessions and login throttle (web.auth) ------------------------------------
+
+
+class DeskSession(Base):
+    """A director's session at the desk: the cookie holds a random id signed with the
+    service's secret; the store keeps only its SHA-256 (``id_hash``), the session's CSRF
+    token and ``key_tag``, a keyed hash of the director password and secret key it was
+    opened under (another password or secret ends it). Logging out deletes the row."""
+
+    __tablename__ = "desk_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    key_tag: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LoginFailure(Base):
+    """Wrong director passwords from one client ``address`` (``*``: from every address
+    together): how many since the last success or quiet spell, the last one, and until
+    when further tries are refused (429)."""
+
+    __tablename__ = "desk_login_failures"
+
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -52,6 +52,7 @@ from duplicate.db import check_schema, error_reason, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
+from duplicate.limits import TEXT_LIMITS, shown
 from duplicate.replay import NO_DEALS, finish_text, replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
@@ -98,8 +99,8 @@ def load_rules(text: str, where: str = "rules") -> Ruleset:
         ) from None
 
 
-#: the length of ``models.ResultChange.made_by``
-_BY_MAX = 200
+#: the longest ``by`` (``duplicate.limits``; ``models.ResultChange.made_by`` holds 200)
+_BY_MAX = TEXT_LIMITS["by"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +118,12 @@ class Correction:
         if len(self.by) > _BY_MAX:  # models.ResultChange.made_by
             raise RecordImportError(
                 f"the name of who makes a correction has at most {_BY_MAX} characters, "
-                f"not {len(self.by)}"
+                f"not {len(self.by):,}"
+            )
+        if len(self.reason.strip()) > TEXT_LIMITS["reason"]:
+            raise RecordImportError(
+                f"the reason of a correction has at most {TEXT_LIMITS['reason']} characters, "
+                f"not {len(self.reason.strip()):,}"
             )
 
 
@@ -326,7 +332,7 @@ def _board_for(session: Session, prep: _Prepared, board_set: str | None) -> mode
     if board_set is not None:
         set_row = session.scalar(select(models.BoardSet).where(models.BoardSet.name == board_set))
         if set_row is None:
-            raise RecordImportError(f"no board set named {board_set!r} in the database")
+            raise RecordImportError(f"no board set named {shown(board_set)} in the database")
         try:
             number = int((rec.board or "").strip())
         except ValueError:

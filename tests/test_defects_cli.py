@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from sqlalchemy import Engine
+from sqlalchemy import Engine, update
 
 from cli import main
 from commands.common import emit_rows
-from duplicate import events
+from duplicate import events, models
 from duplicate.db import make_engine
 from duplicate.errors import DatabaseUrlError
 from duplicate.names import display_width
@@ -83,7 +83,9 @@ def test_listings_escape_control_characters(capsys: pytest.CaptureFixture[str]) 
 
 def test_team_listing_escapes_names_stored_earlier(migrated_engine: Engine) -> None:
     events.create_event(migrated_engine, "Cup", seed="ab")
-    events.add_team(migrated_engine, "Cup", "Red\x1b[31m", ["A1", "A2", "A3", "A4"])
+    events.add_team(migrated_engine, "Cup", "Red", ["A1", "A2", "A3", "A4"])
+    with migrated_engine.begin() as conn:  # as a version that did not refuse it stored it
+        conn.execute(update(models.EventTeam).values(name="Red\x1b[31m"))
     result = run("event", "--db", url_of(migrated_engine), "team", "list", "Cup")
     assert result.exit_code == 0 and "\x1b" not in result.stdout
     assert "Red\\x1b[31m" in result.stdout

@@ -20,6 +20,7 @@ from sqlalchemy import Engine
 from duplicate import events, hall
 from duplicate.db import make_engine
 from duplicate.dealing import seed_file_bytes
+from duplicate.sessions import Throttle
 from web.app import create_app
 from web.settings import Settings
 
@@ -64,7 +65,9 @@ class Hall:
 
 
 def make_client(url: str, public_url: str = "https://hall.example.org") -> TestClient:
-    app = create_app(Settings(url, PASSWORD, SECRET, public_url))
+    # these tests send wrong passwords on purpose, many: the throttle is tested elsewhere
+    patient = Throttle(free=10_000, free_all=10_000)
+    app = create_app(Settings(url, PASSWORD, SECRET, public_url, throttle=patient))
     return TestClient(app, base_url="https://testserver")  # the desk's cookie is Secure
 
 

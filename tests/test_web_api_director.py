@@ -15,7 +15,6 @@ from test_web_api import (
     EV,
     EVENT,
     PASSWORD,
-    SECRET,
     Hall,
     finish_round,
     open_hall,
@@ -52,9 +51,9 @@ def login(h: Hall) -> str:
     assert r.status_code == 303 and r.headers["location"] == "/desk/e/x"
     cookie = r.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
-    raw = h.client.cookies["guandan_desk"]
-    data = URLSafeTimedSerializer(SECRET, salt="guandan-desk-session").loads(raw)
-    csrf: str = data["csrf"]
+    session = h.client.get("/api/session").json()  # the session lives in the store
+    assert session["director"] is True
+    csrf: str = session["csrf"]
     return csrf
 
 

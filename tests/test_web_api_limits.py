@@ -17,6 +17,7 @@ from web.settings import MAX_BODY, Settings, SettingsError
 
 #: Every path of the contract's API list (section 2, "URLs").
 CONTRACT_PATHS = {
+    "/api/session": {"get"},
     "/api/events": {"get", "post"},
     "/api/events/{event}": {"get"},
     "/api/events/{event}/rounds/{n}/draw": {"get"},

@@ -20,6 +20,7 @@ from sqlalchemy import Engine
 
 from duplicate import events, hall
 from duplicate.boards import board_to_dict, load_set
+from duplicate.limits import INT_MAX
 from web.api_models import (
     BoardOut,
     BoardTableOut,
@@ -319,7 +320,7 @@ def _report_board(engine: Engine, grant: hall.Grant, report_id: int) -> int:
              tags=["table"])
 @retry_races
 def post_confirm(
-    request: Request, token: str, report_id: int = Path(ge=1),
+    request: Request, token: str, report_id: int = Path(ge=1, le=INT_MAX),
     board: int | None = Query(None, ge=1, description="The report's board (saves a look-up)."),
 ) -> ReportOut:
     """North confirms West's report (the confirm token only): the result counts. With
@@ -336,7 +337,7 @@ def post_confirm(
              tags=["table"])
 @retry_races
 def post_dispute(
-    request: Request, body: DisputeIn, grant: TableGrant, report_id: int = Path(ge=1)
+    request: Request, body: DisputeIn, grant: TableGrant, report_id: int = Path(ge=1, le=INT_MAX)
 ) -> ReportOut:
     """North disputes West's report (the confirm token only): it goes to the director."""
     engine = engine_of(request)

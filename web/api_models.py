@@ -5,13 +5,35 @@ dataclasses by attribute (:func:`out`); nothing here computes anything."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from duplicate.limits import INT_MAX, TEXT_LIMITS
 
 M = TypeVar("M", bound=BaseModel)
 
 Room = Literal["open", "closed"]
+
+# --- what a request may hold: the library's limits (duplicate.limits), said in the schema --
+
+#: A round, table or board number: 1 to the largest both databases hold.
+Number = Annotated[int, Field(ge=1, le=INT_MAX)]
+#: The names people give, each kind within its one limit.
+EventNameIn = Annotated[str, Field(min_length=1, max_length=TEXT_LIMITS["event"])]
+TeamName = Annotated[str, Field(min_length=1, max_length=TEXT_LIMITS["team"])]
+PlayerName = Annotated[str, Field(min_length=1, max_length=TEXT_LIMITS["player"])]
+SetName = Annotated[str, Field(min_length=1, max_length=TEXT_LIMITS["set"])]
+#: Why (a correction, a ruling, an unfinished board) and a director's or table's note.
+Reason = Annotated[str, Field(min_length=1, max_length=TEXT_LIMITS["reason"])]
+Note = Annotated[str, Field(min_length=1, max_length=TEXT_LIMITS["note"])]
+#: An N-S room result: levels won (+) or conceded (-); never 0; ±4 only in an event
+#: playing the ``double_down_plus4`` variant (the others refuse it with 400).
+NsResult = Annotated[
+    Literal[-4, -3, -2, -1, 1, 2, 3, 4],
+    Field(description="N-S levels: +1..+3 won, -1..-3 conceded; ±4 only under the "
+          "double_down_plus4 variant. Never 0."),
+]
 
 
 class Out(BaseModel):
@@ -288,21 +310,21 @@ class PreviewOut(Out):
 class ReportIn(BaseModel):
     """West's report of a board: exactly one of ``finish`` and ``unfinished``."""
 
-    board: int = Field(ge=1)
+    board: Number
     finish: str | None = Field(None, max_length=20, examples=["N S E"])
-    unfinished: str | None = Field(None, max_length=500, examples=["time"])
+    unfinished: Reason | None = Field(None, examples=["time"])
     record: str | None = Field(
         None, description="The board's .gdn play record (at most 256 KiB), checked like "
         "'guandan event import'."
     )
-    correction: str | None = Field(
-        None, max_length=500, description="Why a different report replaces the live one."
+    correction: Reason | None = Field(
+        None, description="Why a different report replaces the live one."
     )
 
 
 class DisputeIn(BaseModel):
-    note: str = Field(min_length=1, max_length=1000)
-    board: int | None = Field(None, ge=1, description="The report's board (saves a look-up).")
+    note: Note
+    board: Number | None = Field(None, description="The report's board (saves a look-up).")
 
 
 class RoomStatusOut(Out):

@@ -7,24 +7,32 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from web.api_models import Out, ReportOut
-
-Name = Field(min_length=1, max_length=200)
+from web.api_models import (
+    EventNameIn,
+    NsResult,
+    Number,
+    Out,
+    PlayerName,
+    Reason,
+    ReportOut,
+    SetName,
+    TeamName,
+)
 
 
 class TeamIn(BaseModel):
     """A team: 4 to 6 players; ``pairs`` default to players 1-2, 3-4 (5-6)."""
 
-    name: str = Name
-    players: list[str] = Field(min_length=4, max_length=6)
-    pairs: list[tuple[str, str]] | None = None
+    name: TeamName
+    players: list[PlayerName] = Field(min_length=4, max_length=6)
+    pairs: list[tuple[PlayerName, PlayerName]] | None = None
 
 
 class EventIn(BaseModel):
     """A new event (as ``guandan event create``). Its name is a segment of the hall's
-    URLs: it may not hold ``/`` (HTTP servers decode ``%2F`` before routing)."""
+    URLs, sent encoded (``/`` as ``%2F``); ``.`` and ``..`` are refused."""
 
-    name: str = Field(min_length=1, max_length=200, pattern=r"^[^/]+$")
+    name: EventNameIn
     format: Literal["swiss", "rr"] = "swiss"
     rounds: int = Field(3, ge=1, le=100)
     boards_per_round: int = Field(8, ge=1, le=64)
@@ -51,13 +59,13 @@ class BoardsIn(BaseModel):
     """The round's boards: a stored set (``set_name``) or a seed file's text
     (``seed_file``: the event's whole set is generated and stored the first time)."""
 
-    set_name: str | None = Field(None, max_length=200)
+    set_name: SetName | None = None
     seed_file: str | None = Field(None, max_length=20_000)
     delayed: str | None = Field(None, max_length=500)
     schedule: str = Field("fixed", max_length=40)
-    first: int | None = Field(None, ge=1)
-    reuse_reason: str | None = Field(
-        None, max_length=500, description="Allow boards already played elsewhere (logged)."
+    first: Number | None = None
+    reuse_reason: Reason | None = Field(
+        None, description="Allow boards already played elsewhere (logged)."
     )
 
 
@@ -68,7 +76,7 @@ class StartIn(BaseModel):
 
 
 class CheckInIn(BaseModel):
-    team: str = Name
+    team: TeamName
 
 
 class ArrivalOut(Out):
@@ -83,10 +91,10 @@ class SettleIn(BaseModel):
     """The director's decision on a disputed report: exactly one of ``finish``,
     ``ns_result``, ``unfinished``; ``reason`` is logged."""
 
-    reason: str = Field(min_length=1, max_length=1000)
+    reason: Reason
     finish: str | None = Field(None, max_length=20)
-    ns_result: int | None = Field(None, ge=-4, le=4)
-    unfinished: str | None = Field(None, max_length=500)
+    ns_result: NsResult | None = None
+    unfinished: Reason | None = None
 
 
 class DecisionIn(BaseModel):
@@ -96,14 +104,14 @@ class DecisionIn(BaseModel):
 
 
 class RulingIn(BaseModel):
-    table: int = Field(ge=1)
+    table: Number
     category: Literal["warning", "violation", "foul", "late", "forfeit"]
     effect: Literal["none", "assigned", "conceded", "forfeit"]
-    reason: str = Field(min_length=1, max_length=1000)
-    team: str | None = Field(None, max_length=200)
-    board: int | None = Field(None, ge=1)
+    reason: Reason
+    team: TeamName | None = None
+    board: Number | None = None
     room: Literal["open", "closed"] | None = None
-    ns_result: int | None = Field(None, ge=-4, le=4)
+    ns_result: NsResult | None = None
 
 
 class RulingOut(Out):
@@ -123,17 +131,17 @@ class RulingOut(Out):
 
 
 class CorrectionIn(BaseModel):
-    table: int = Field(ge=1)
-    board: int = Field(ge=1)
+    table: Number
+    board: Number
     room: Literal["open", "closed"]
-    ns_result: int | None = Field(
-        None, ge=-4, le=4, description="The N-S result (or give the finishing order)."
+    ns_result: NsResult | None = Field(
+        None, description="The N-S result (or give the finishing order)."
     )
     finish: str | None = Field(
         None, max_length=20, examples=["N E S"],
         description="The finishing order the result is counted from (kept in the log).",
     )
-    reason: str = Field(min_length=1, max_length=1000)
+    reason: Reason
 
 
 class CorrectionOut(BaseModel):

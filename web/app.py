@@ -6,14 +6,22 @@ else: every request reads and writes the database through the library, so any wo
 answer any request. It serves
 
 * the JSON API under ``/api`` (:mod:`web.api`, :mod:`web.api_director`; OpenAPI document
-  at ``/api/openapi.json``, interactive docs at ``/api/docs``);
+  at ``/api/openapi.json`` with its security schemes, interactive docs at ``/api/docs``
+  and ``/api/redoc`` served from an installed package: :mod:`web.security`);
 * the table, public and desk pages (:mod:`web.pages`), the director's login and logout
   (:mod:`web.auth`);
 * static files: ``/static/`` (``duplicate/static``) and ``/static/hall/`` (``web/static``).
 
 Request bodies over :data:`MAX_BODY` are refused with 413 before they are read (from
 ``Content-Length``) or as soon as the stream passes the limit; uvicorn's access log never
-shows a table token (:class:`TokenLogFilter`).
+shows a table token (:class:`TokenLogFilter`). Every answer carries the security headers
+of :mod:`web.security` (a Content-Security-Policy, no framing), and HEAD is answered
+wherever GET is.
+
+An event is addressed by its name as one path segment: a name holding ``/`` is sent
+encoded (``%2F``, as every link of the service writes it), and :class:`EncodedSlashes`
+keeps such a segment whole (:func:`keep_slashes`), so that every name the library accepts
+is reachable.
 """
 
 from __future__ import annotations
@@ -23,18 +31,22 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.convertors import CONVERTOR_TYPES
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
 from web import errors
+from web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 
 _TOKEN_PATH = re.compile(r"^(/t/|/api/table/)[^/?#\s]+")
@@ -121,6 +133,44 @@ async def _no_body() -> Message:
     return {"type": "http.disconnect"}
 
 
+#: Stands for a ``/`` inside one path segment between :class:`EncodedSlashes` and the
+#: path parameter's convertor (a control character: no name holds one).
+SLASH = "\x1f"
+
+
+class EncodedSlashes:
+    """ASGI middleware: a path whose raw form holds ``%2F`` inside a segment is routed with
+    that slash kept in its segment (as :data:`SLASH`, turned back into ``/`` by the path
+    parameter's convertor: :func:`keep_slashes`), instead of splitting the segment in two."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw = scope.get("raw_path") if scope["type"] == "http" else None
+        if raw and b"%2f" in raw.lower():
+            text = raw.split(b"?", 1)[0].decode("latin-1")
+            path = "/".join(unquote(part).replace("/", SLASH) for part in text.split("/"))
+            scope = {**scope, "path": path}
+        await self.app(scope, receive, send)
+
+
+def _segment(value: str) -> str:
+    """A path parameter as the route gives it, a ``/`` within its segment given back."""
+    return value.replace(SLASH, "/")
+
+
+def keep_slashes() -> None:
+    """Make the path convertor of ``{name}`` parameters give a ``/`` that
+    :class:`EncodedSlashes` kept in its segment back. Starlette compiles every route's
+    ``{name}`` with one shared convertor (FastAPI compiles included routes lazily), so it
+    is that one that learns it, once a process: a value without :data:`SLASH` (all but
+    those) passes unchanged."""
+    convertor = CONVERTOR_TYPES["str"]
+    if getattr(convertor, "convert", None) is not _segment:
+        setattr(convertor, "convert", _segment)  # noqa: B010 (an instance's method)
+
+
 class TokenLogFilter(logging.Filter):
     """Hide table tokens in uvicorn's access log: ``/t/<token>`` becomes ``/t/…``."""
 
@@ -182,23 +232,30 @@ def create_app(settings: Settings) -> FastAPI:
         "the rounds, results go public as they come in.",
         version="1",
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # web.security.install_docs: no CDN, no inline script
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.clock = lambda: datetime.now(UTC)  # the login throttle's and sessions' time
     app.state.engine = make_engine(settings.db_url, **pool_options(settings.db_url, settings.threads))
     errors.install(app)
     app.include_router(api.router)
     app.include_router(api_director.router)
     app.include_router(auth.router)
+    install_docs(app)
+    app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
     for pages in (table, public, desk):  # H3's table and public pages, H4's desk
         app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"
     app.mount("/static/hall", StaticFiles(directory=hall_static), name="hall_static")
     app.mount("/static", StaticFiles(directory=duplicate_static), name="static")
+    keep_slashes()
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(ForgetVersions)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(EncodedSlashes)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals too
     install_log_filter()
     return app
 

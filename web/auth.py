@@ -1,22 +1,32 @@
-"""The director's credentials: the session cookie, Bearer passwords, CSRF tokens, and the
-``POST /desk/login`` / ``POST /desk/logout`` endpoints (H4 draws the login page).
+"""The director's credentials: server-side sessions, Bearer passwords, CSRF tokens, the
+throttle on wrong passwords, and the ``POST /desk/login`` / ``POST /desk/logout``
+endpoints (the desk draws the login page).
 
-* Logging in with the director password sets ``guandan_desk``: a cookie signed with the
-  service's secret key (:mod:`itsdangerous`), HttpOnly, SameSite=Strict (Secure behind
-  HTTPS), holding ``{"who": "director", "csrf": <random>}``: a browser-session cookie
-  (gone when the browser closes) whose signature expires after :data:`SESSION_SECONDS`.
-  Nothing is kept on the server: every worker checks it alike.
+* Logging in with the director password opens a session in the store
+  (:mod:`duplicate.sessions`) and sets ``guandan_desk``: the session's random id, signed
+  with the service's secret key (:mod:`itsdangerous`), HttpOnly, SameSite=Strict (Secure
+  behind HTTPS), a browser-session cookie. Every request looks the session up: logging
+  out deletes it, and a session opened under another director password or secret key (a
+  restart with new ones) is gone, so the old cookie stops working at once; a session ends
+  after :data:`SESSION_SECONDS` in any case.
 * The API also takes ``Authorization: Bearer <director password>`` (scripts): no cookie,
   so no CSRF token is needed.
 * A cookie-authenticated write needs the session's CSRF token: the hidden form field
   ``csrf`` on desk pages (:func:`check_csrf`), the header ``X-CSRF-Token`` on the API.
+* Wrong passwords (the login form's and Bearer's) are counted by client address and for
+  all together (:class:`duplicate.sessions.Throttle`, ``Settings.throttle``): past a few,
+  each makes the next try wait twice as long; a try that comes too early is answered 429
+  with ``Retry-After``. Every wrong password and every refusal is logged (``guandan.web``).
 * Passwords and tokens are compared in constant time (:func:`hmac.compare_digest`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
-import secrets
+import logging
+import math
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -24,6 +34,8 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from duplicate import sessions
+from duplicate.i18n import phrase
 from web.settings import Settings
 
 COOKIE = "guandan_desk"
@@ -32,7 +44,9 @@ SESSION_SECONDS = 14 * 3600
 CSRF_HEADER = "X-CSRF-Token"
 DIRECTOR = "director"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_NO_SESSION: dict[str, str] = {}
 
+log = logging.getLogger("guandan.web")
 router = APIRouter()
 
 
@@ -42,8 +56,27 @@ def settings_of(request: Request) -> Settings:
     return settings
 
 
+def now_of(request: Request) -> datetime:
+    """The time (UTC) by the application's clock (``app.state.clock``; a test moves it)."""
+    clock = getattr(request.app.state, "clock", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
+
+def client_address(request: Request) -> str:
+    """The client's address, as the throttle counts it."""
+    return request.client.host if request.client is not None else "?"
+
+
 def _serializer(request: Request) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(settings_of(request).secret_key, salt="guandan-desk-session")
+
+
+def key_tag(settings: Settings) -> str:
+    """The tag of the director password and secret key a session is opened under: a
+    keyed hash, so the store holds neither."""
+    return hmac.new(settings.secret_key.encode("utf-8"),
+                    b"desk-session\0" + settings.director_password.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
 
 
 def _equal(a: str, b: str) -> bool:
@@ -51,30 +84,79 @@ def _equal(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode("utf-8"), b.encode("utf-8"))
 
 
-def session_of(request: Request) -> dict[str, str] | None:
-    """The director's session of this request's cookie, or ``None`` (none, forged, expired)."""
+def _cookie_token(request: Request) -> str | None:
+    """The session id of the request's cookie when its signature holds, else ``None``."""
     raw = request.cookies.get(COOKIE)
-    if not raw:
+    if not raw or len(raw) > 512:
         return None
     try:
         data: Any = _serializer(request).loads(raw, max_age=SESSION_SECONDS)
     except BadSignature:
         return None
-    if (
-        not isinstance(data, dict)
-        or data.get("who") != DIRECTOR
-        or not isinstance(data.get("csrf"), str)
-    ):
-        return None
-    return {"who": DIRECTOR, "csrf": data["csrf"]}
+    token = data.get("sid") if isinstance(data, dict) else None
+    return token if isinstance(token, str) else None
+
+
+def session_of(request: Request) -> dict[str, str] | None:
+    """The director's live session of this request's cookie, or ``None`` (none, forged,
+    expired, logged out, or opened under another password or secret key). Looked up once
+    a request."""
+    cached = getattr(request.state, "desk_session", None)
+    if cached is not None:
+        return cached or None
+    found: dict[str, str] = _NO_SESSION
+    token = _cookie_token(request)
+    if token is not None:
+        from web.deps import engine_of
+
+        csrf = sessions.session_csrf(
+            engine_of(request), token, key_tag(settings_of(request)), now_of(request))
+        if csrf is not None:
+            found = {"who": DIRECTOR, "csrf": csrf}
+    request.state.desk_session = found
+    return found or None
+
+
+def too_many(wait: float, lang: str | None = None) -> HTTPException:
+    """The 429 answer to a password tried ``wait`` seconds too early, in ``lang``."""
+    seconds = max(1, math.ceil(wait))
+    return HTTPException(
+        status_code=429,
+        detail=phrase("limits.err.too_many_logins", seconds=seconds).text(lang),
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+def check_password(request: Request, password: str, how: str) -> bool:
+    """Whether ``password`` is the director's, through the throttle: 429
+    (:func:`too_many`) while this client must wait; a wrong one is counted and logged."""
+    from web.deps import engine_of
+
+    engine, address, now = engine_of(request), client_address(request), now_of(request)
+    wait = sessions.login_wait(engine, address, now)
+    if wait > 0:
+        log.warning("director password refused (%s from %s): %.1f s to wait", how, address, wait)
+        from web.render import language_of
+
+        raise too_many(wait, language_of(request))
+    if password and _equal(password, settings_of(request).director_password):
+        return True
+    wait = sessions.login_failed(engine, address, now, settings_of(request).throttle)
+    log.warning("wrong director password (%s from %s); next try in %.1f s", how, address, wait)
+    return False
 
 
 def _bearer_ok(request: Request) -> bool:
-    """Whether the request carries ``Authorization: Bearer <director password>``."""
+    """Whether the request carries ``Authorization: Bearer <director password>`` (a wrong
+    one is counted by the throttle; 429 while this client must wait)."""
     scheme, _, value = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
         return False
-    return _equal(value.strip(), settings_of(request).director_password)
+    cached = getattr(request.state, "bearer_ok", None)
+    if cached is None:
+        cached = check_password(request, value.strip(), "Bearer")
+        request.state.bearer_ok = cached
+    return bool(cached)
 
 
 def _is_api(request: Request) -> bool:
@@ -152,9 +234,19 @@ def _secure(request: Request) -> bool:
 def login(
     request: Request, password: str = Form(""), next: str = Form("/desk")  # noqa: A002
 ) -> Response:
-    """Check the director password; on success set the session cookie and go to ``next``
+    """Check the director password (through the throttle: 429 with ``Retry-After`` while
+    this client must wait); on success open a session, set its cookie and go to ``next``
     (a path of this site) with 303; on failure 401 (a page, or JSON when asked for)."""
-    if not password or not _equal(password, settings_of(request).director_password):
+    from web.deps import engine_of
+
+    try:
+        right = len(password) <= 1024 and check_password(request, password, "login form")
+    except HTTPException as exc:  # 429: this client must wait
+        if not _wants_json(request):
+            raise
+        return JSONResponse({"error": "too_many_requests", "message": exc.detail},
+                            status_code=exc.status_code, headers=exc.headers)
+    if not right:
         message = "wrong director password"
         if _wants_json(request):
             return JSONResponse({"error": "unauthorized", "message": message}, status_code=401)
@@ -163,7 +255,11 @@ def login(
         return error_page(
             request, 401, message, back=f"/desk/login?next={quote(safe_next(next), safe='')}",
         )
-    value = _serializer(request).dumps({"who": DIRECTOR, "csrf": secrets.token_urlsafe(32)})
+    engine = engine_of(request)
+    sessions.login_succeeded(engine, client_address(request))
+    token, _csrf = sessions.open_session(
+        engine, key_tag(settings_of(request)), now_of(request), SESSION_SECONDS)
+    value = _serializer(request).dumps({"sid": token})
     response = RedirectResponse(safe_next(next), status_code=303)
     response.set_cookie(
         COOKIE, value, path="/", httponly=True, samesite="strict",
@@ -174,9 +270,26 @@ def login(
 
 @router.post("/desk/logout", include_in_schema=False)
 def logout(request: Request, csrf: str = Form("")) -> Response:
-    """End the director's session (the form's ``csrf`` must match) and go to the login page."""
+    """End the director's session in the store (the form's ``csrf`` must match), so that
+    its cookie no longer works anywhere, and go to the login page."""
+    from web.deps import engine_of
+
     if session_of(request) is not None:
         check_csrf(request, csrf)
+        token = _cookie_token(request)
+        if token is not None:
+            sessions.close_session(engine_of(request), token)
     response = RedirectResponse("/desk/login", status_code=303)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
     return response
+
+
+@router.get("/api/session", tags=["session"])
+def session_info(request: Request) -> dict[str, Any]:
+    """Whether this request is the director's, and (with the session cookie) the CSRF
+    token its writes must send in ``X-CSRF-Token``. Never refused: ``director`` is false
+    without credentials."""
+    session = session_of(request)
+    if session is not None:
+        return {"director": True, "csrf": session["csrf"]}
+    return {"director": _bearer_ok(request), "csrf": None}

@@ -33,7 +33,7 @@ KIND_STATUS = {"not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 4
 STATUS_KIND = {
     400: "invalid", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 409: "conflict", 410: "closed", 413: "too_large",
-    415: "unsupported_media_type", 422: "invalid", 500: "internal", 503: "unavailable",
+    415: "unsupported_media_type", 422: "invalid", 429: "too_many_requests", 500: "internal", 503: "unavailable",
 }
 _NOT_FOUND = re.compile(
     r"^no event named |has no round \d+|has no table \d+|has no team named |"

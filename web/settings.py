@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from duplicate.errors import DuplicateError
+from duplicate.sessions import Throttle
 
 ENV_DB = "GUANDAN_DB"
 ENV_PASSWORD = "GUANDAN_DIRECTOR_PASSWORD"
@@ -45,13 +46,16 @@ class SettingsError(DuplicateError):
 class Settings:
     """The service's settings. ``public_url`` (e.g. ``https://hall.example.org``) is what
     table cards print before ``/t/{token}``; empty means the address the request came to.
-    ``threads``: requests a worker runs at once."""
+    ``threads``: requests a worker runs at once; ``throttle``: how wrong director
+    passwords slow the next try (:class:`duplicate.sessions.Throttle`; its defaults in
+    service, shorter waits in tests)."""
 
     db_url: str
     director_password: str
     secret_key: str
     public_url: str = ""
     threads: int = DEFAULT_THREADS
+    throttle: Throttle = Throttle()
 
     def __post_init__(self) -> None:
         if len(self.director_password) < MIN_PASSWORD:

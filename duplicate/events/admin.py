@@ -6,6 +6,7 @@ normal form C, so a name typed decomposed (NFD) is the same name."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
 
 from sqlalchemy import Engine, delete, func, or_, select
 from sqlalchemy.orm import Session
@@ -14,6 +15,7 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
 from duplicate.events.log import Change, checked, log_change, nfc
+from duplicate.limits import check_text, shown
 
 
 def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam:
@@ -23,7 +25,7 @@ def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no team named {nfc(name)!r}")
+        raise EventError(f"event {ev.name!r} has no team named {shown(nfc(name))}")
     return row
 
 
@@ -34,17 +36,15 @@ def _player_row(session: Session, ev: models.Event, name: str) -> models.EventPl
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no player named {nfc(name)!r}")
+        raise EventError(f"event {ev.name!r} has no player named {shown(nfc(name))}")
     return row
 
 
-def _new_name(what: str, name: str) -> str:
+def _new_name(what: Literal["team", "player"], name: str) -> str:
     new = nfc(name)
     if not new:
         raise EventError(f"a {what} needs a name")
-    if len(new) > 200:
-        raise EventError(f"a {what} name has at most 200 characters, not {len(new)}")
-    return new
+    return check_text(new, what)
 
 
 def _free_player_name(session: Session, ev: models.Event, name: str) -> None:
@@ -276,7 +276,7 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
     with session_scope(engine) as session:
         bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == nfc(name)))
         if bset is None:
-            raise EventError(f"no board set named {nfc(name)!r}")
+            raise EventError(f"no board set named {shown(nfc(name))}")
         used = session.execute(
             select(models.EventRound.number, models.Event.name)
             .join(models.Event, models.EventRound.event_id == models.Event.id)

@@ -17,6 +17,7 @@ from duplicate import models, store
 from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
 from duplicate.i18n import phrase
+from duplicate.limits import shown
 from duplicate.records import load_rules
 from duplicate.scoring import (
     UnfinishedRule,
@@ -79,7 +80,7 @@ class EventInfo:
             "rounds": self.rounds,
             "bye_points": self.bye.points,
             "bye_won": self.bye.won,
-            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "created_at": _utc(self.created_at).isoformat() if self.created_at else None,
             "rules": self.rules.to_dict(),
             "lang": self.lang,
         }
@@ -198,7 +199,8 @@ def _rules(row: models.Event) -> Ruleset:
 def _event_row(session: Session, name: str) -> models.Event:
     row = session.scalar(select(models.Event).where(models.Event.name == name))
     if row is None:
-        raise EventError(f"no event named {name!r}", cli_hint="create it with 'guandan event create'")
+        raise EventError(f"no event named {shown(name)}",
+                         cli_hint="create it with 'guandan event create'")
     return row
 
 

@@ -31,6 +31,7 @@ from duplicate.events.base import (
     _scale,
 )
 from duplicate.i18n import LANGUAGES, phrase
+from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
     MatchSeating,
     seat_match,
@@ -42,6 +43,9 @@ from duplicate.scoring import (
 )
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
+
+#: The longest event seed (hex digits; ``models.Event.seed`` holds 128).
+MAX_SEED = 128
 
 
 def create_event(
@@ -68,9 +72,9 @@ def create_event(
     rules) are what its records are replayed and scored under; they never change after.
     ``lang`` (``en`` or ``zh``) is the default language of its pages and report."""
     check_schema(engine)
-    name = name.strip()
-    if not name:
+    if not name.strip():
         raise EventError("an event needs a name")
+    name = check_text(name, "event")  # at most 200 characters; not '.' or '..'
     if fmt not in FORMATS:
         raise EventError(f"unknown event format {fmt!r}: expected swiss or rr")
     sc = _scale(scale)
@@ -84,9 +88,12 @@ def create_event(
         raise EventError(
             f"an event needs at least 1 round of 1 board, not {rounds} of {boards_per_round}"
         )
+    check_int(rounds, "the number of rounds")
+    check_int(boards_per_round, "the number of boards a round")
     seed = seed.strip().lower() if seed else secrets.token_hex(16)
-    if not re.fullmatch(r"[0-9a-f]+", seed):
-        raise EventError(f"the event seed must be hexadecimal, not {seed!r}")
+    if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > MAX_SEED:
+        raise EventError(f"the event seed must be 1 to {MAX_SEED} hexadecimal digits, "
+                         f"not {shown(seed)}")
     if lang not in LANGUAGES:
         raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     if not isinstance(rules, Ruleset):
@@ -171,14 +178,16 @@ def _add_team(
     pairs: Sequence[tuple[str, str]] | None,
 ) -> TeamInfo:
     name = _nfc(name)  # names in Unicode normal form C: an NFD spelling is the same name
-    names = [_nfc(p) for p in players]
-    where = phrase("events.err.where_team", event=repr(ev.name), team=repr(name))
     if not name:
         raise EventError(phrase("events.err.team_name", event=repr(ev.name)))
+    name = check_text(name, "team")  # within its length limit before it is quoted
+    names = [_nfc(p) for p in players]
+    where = phrase("events.err.where_team", event=repr(ev.name), team=repr(name))
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise EventError(phrase("events.err.team_size", where=where, count=len(names)))
     if any(not p for p in names):
         raise EventError(phrase("events.err.player_empty", where=where))
+    names = [check_text(p, "player") for p in names]
     if len(set(names)) != len(names):
         raise EventError(phrase("events.err.player_twice", where=where))
     if session.scalar(

@@ -41,6 +41,7 @@ from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, GdnError, format_record, loads
 from duplicate.i18n import phrase
+from duplicate.limits import LimitError, shown, tag_number
 from duplicate.pairing import (
     MatchSeating,
 )
@@ -232,21 +233,25 @@ class _Importer:
                 f"{self.ev.name!r} plays under {describe_rules(self.rules)}"
             )
         tag_round = rec.tags.get("Round")
+        try:  # a number the store holds, in ASCII digits ('-1', '10^30', '²' are refused)
+            tagged = tag_number(tag_round, "Round")
+            board_no = tag_number(rec.tags.get("Board"), "Board")
+        except LimitError as exc:
+            raise EventError(f"{where}: {exc}") from None
         if round_no is None:
-            if tag_round is None or not tag_round.strip().isdigit():
+            if tagged is None:
                 raise EventError(f"{where}: the record has no Round tag", cli_hint="or give --round")
-            round_no = int(tag_round)
-        elif tag_round is not None and tag_round.strip() != str(round_no):
-            raise EventError(f"{where}: Round tag {tag_round!r} is not round {round_no}")
+            round_no = tagged
+        elif tagged is not None and tagged != round_no:
+            raise EventError(f"{where}: Round tag {shown(str(tag_round))} is not round {round_no}")
         boards = self._round(round_no, where)
-        board_tag = (rec.tags.get("Board") or "").strip()
-        if not board_tag.isdigit() or int(board_tag) not in boards:
+        if board_no is None or board_no not in boards:
             first, last = min(boards), max(boards)
             raise EventError(
                 f"{where}: round {round_no} plays boards {first} to {last} of its set, "
-                f"not board {board_tag or '?'}"
+                f"not board {board_no or '?'}"
             )
-        number = int(board_tag)
+        number = board_no
         board = boards[number]
         room = (rec.tags.get("Room") or "").strip().lower()
         if room not in ROOMS:

@@ -16,9 +16,10 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _utc
+from duplicate.limits import TEXT_LIMITS, check_text
 
-#: Longest ``made_by`` the log stores (its column is ``String(200)``).
-MAX_BY = 200
+#: Longest ``made_by`` the log stores (``duplicate.limits``; its column is ``String(200)``).
+MAX_BY = TEXT_LIMITS["by"]
 
 
 def nfc(text: str) -> str:
@@ -41,9 +42,12 @@ def checked(by: str | None, reason: str | None, what: str) -> Change:
     if not who or not why:
         raise EventError(f"{what} needs who and why", cli_hint="--by NAME --reason TEXT")
     if len(who) > MAX_BY:
-        raise EventError(f"{what}: who did it is {len(who)} characters, at most {MAX_BY}",
+        raise EventError(f"{what}: who did it is {len(who):,} characters, at most {MAX_BY}",
                          cli_hint="--by NAME")
-    return Change(who, why)
+    if len(why) > TEXT_LIMITS["reason"]:
+        raise EventError(f"{what}: the reason is {len(why):,} characters, at most "
+                         f"{TEXT_LIMITS['reason']}", cli_hint="--reason TEXT")
+    return Change(check_text(who, "by"), check_text(why, "reason"))
 
 
 def log_change(

@@ -27,6 +27,7 @@ from duplicate.events.field import _Field, _load_field, _match_info
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
 from duplicate.i18n import phrase
+from duplicate.limits import shown
 from duplicate.pairing import (
     Pairing,
     PairingError,
@@ -120,7 +121,7 @@ def _store_round(
     session.flush()
     unknown = set(lineups) - set(f.by_name)
     if unknown:
-        raise EventError(f"event {ev.name!r}: no team named {sorted(unknown)[0]!r}")
+        raise EventError(f"event {ev.name!r}: no team named {shown(sorted(unknown)[0])}")
     matches = []
     for table, (x, y) in enumerate(pairing.tables, 1):
         tx, ty = f.by_name[str(x)], f.by_name[str(y)]

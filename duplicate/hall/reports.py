@@ -67,10 +67,11 @@ from duplicate.hall.status import room_statuses
 from duplicate.hall.tokens import TokenRows, grant_rows
 from duplicate.hall.views import TableView
 from duplicate.i18n import Phrase, phrase
+from duplicate.limits import TEXT_LIMITS
 from duplicate.store.log import retrying, room_now
 
 #: Longest inputs accepted from a phone.
-MAX_REASON, MAX_NOTE = 200, 1000
+MAX_REASON, MAX_NOTE = TEXT_LIMITS["reason"], TEXT_LIMITS["note"]  # duplicate.limits
 
 
 _h, _e, _r = models.HallReport, models.Event, models.EventRound

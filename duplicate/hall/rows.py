@@ -22,6 +22,7 @@ from duplicate.events.base import EventError, _round_boards
 from duplicate.events.log import checked, log_change
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
 from duplicate.i18n import phrase
+from duplicate.limits import shown
 
 #: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
 DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10
@@ -46,7 +47,7 @@ def event_row(session: Session, name: str) -> models.Event:
     """The event named ``name``."""
     row = session.scalar(select(models.Event).where(models.Event.name == name))
     if row is None:
-        raise HallError(f"no event named {name!r}", "not_found")
+        raise HallError(f"no event named {shown(name)}", "not_found")
     return row
 
 
