@@ -14,6 +14,7 @@ from duplicate.compare import BoardComparison, compare_board
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
     ROOMS,
+    _current,
     _current_texts,
     _event_row,
     _info,
@@ -39,12 +40,16 @@ def export_records(
     round_no: int | None = None,
     *,
     unreleased: Correction | None = None,
+    results: bool = False,
 ) -> str:
     """The stored records of the event (or of one round) as one ``.gdn`` text: only those
     of released boards (:mod:`~duplicate.events.release`), meant for players.
 
     ``unreleased`` (who and why) exports every record, those of boards not every table has
-    in yet too: the director's own copy, logged.
+    in yet too: the director's own copy, logged. ``results``: every room whose result has
+    no record (the tables reported a finishing order, a ruling set it, it is unfinished)
+    follows the records as ``.gdn`` comment lines (``;``) saying so, with the finishing
+    order and the N–S result it was counted from: what exists is exported.
     """
     change = (
         checked(unreleased.by, unreleased.reason, "exporting unreleased boards")
@@ -68,6 +73,10 @@ def export_records(
             texts.extend(
                 current[k] for k in order if change is not None or k[1] in released
             )
+            if results:
+                bare = _bare_results(session, rnd, matches, set(current), released, change)
+                if bare:
+                    texts.append(bare)
         if change is not None:
             where = f"round {round_no}" if round_no is not None else "every round"
             log_change(
@@ -75,6 +84,41 @@ def export_records(
                 event=ev.name,
             )  # fmt: skip
     return "\n".join(texts)
+
+
+def _bare_results(
+    session: Session,
+    rnd: models.EventRound,
+    matches: list[models.EventMatch],
+    with_record: set[tuple[int, int, str]],
+    released: frozenset[int],
+    change: object,
+) -> str:
+    """The round's room results that have no record, as ``.gdn`` comment lines."""
+    tables = {m.id: m.table_no for m in matches}
+    now = _current(session, list(tables))
+    keys = sorted(
+        (k for k in now
+         if (k not in with_record or now[k].state.note) and (change is not None or k[1] in released)),
+        key=lambda k: (tables[k[0]], k[1], k[2] != "open"),
+    )
+    if not keys:
+        return ""
+    lines = [
+        f"; Round {rnd.number}: {len(keys)} room result{'' if len(keys) == 1 else 's'} "
+        "not given by a play record above (the table reported the finishing order only, "
+        "or the director set it): table, board, room, finishing order, N-S result",
+    ]
+    for k in keys:
+        st = now[k].state
+        if st.status == "unfinished":
+            said = f"unfinished ({st.note or 'no reason given'})"
+        else:
+            assert st.ns_result is not None
+            order = st.finish or "-"
+            said = f"{order}  NS {st.ns_result:+d}" + (f"  ({st.note})" if st.note else "")
+        lines.append(f"; table {tables[k[0]]}, board {k[1]}, {k[2]} room: {said}")
+    return "\n".join(lines) + "\n"
 
 
 def event_report(engine: Engine, event: str, compare: bool = True) -> EventReport:

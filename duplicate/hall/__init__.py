@@ -13,7 +13,9 @@ was. The modules, by responsibility:
 * :mod:`~duplicate.hall.reports`: West's reports, North's confirmations and disputes; a
   confirmed report is written to the store through ``duplicate.events``;
 * :mod:`~duplicate.hall.director`: the desk's views, settling disputes, closing (scoring)
-  and publishing (公示) a round, corrections;
+  and publishing (公示) a round, corrections, the late rulings due;
+* :mod:`~duplicate.hall.pending`: the director confirms or dismisses a report that waits;
+* :mod:`~duplicate.hall.words`: phrases stored as codes, said in each page's language;
 * :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
@@ -59,15 +61,26 @@ from duplicate.hall.base import (
     TableCard,
 )
 from duplicate.hall.checks import preview_finish
-from duplicate.hall.clock import arrivals, check_in, round_clock, start_round
+from duplicate.hall.clock import (
+    arrivals,
+    check_in,
+    move_clock,
+    pause_clock,
+    resume_clock,
+    round_clock,
+    start_round,
+)
 from duplicate.hall.director import (
     close_round,
     director_correct,
     disputes,
+    late_rulings_due,
     publish_round,
     round_status,
+    rule_late,
     settle_dispute,
 )
+from duplicate.hall.pending import director_confirm, director_dismiss, pending_reports
 from duplicate.hall.public import (
     board_released,
     current_round,
@@ -84,7 +97,7 @@ from duplicate.hall.reports import (
     west_report,
 )
 from duplicate.hall.rulings import record_ruling, rulings
-from duplicate.hall.tokens import grant_for, issue_tokens
+from duplicate.hall.tokens import cards_again, grant_for, issue_tokens
 from duplicate.hall.views import (
     DrawRow,
     LiveStandings,
@@ -122,25 +135,34 @@ __all__ = [
     "TableView",
     "arrivals",
     "board_released",
+    "cards_again",
     "check_in",
     "close_round",
     "current_round",
+    "director_confirm",
     "director_correct",
+    "director_dismiss",
     "disputes",
     "draw",
     "grant_for",
     "issue_tokens",
+    "late_rulings_due",
     "live_standings",
+    "move_clock",
     "north_confirm",
     "north_dispute",
+    "pause_clock",
+    "pending_reports",
     "preview_finish",
     "public_match",
     "publish_round",
     "record_ruling",
     "results_version",
     "standings_version",
+    "resume_clock",
     "round_clock",
     "round_status",
+    "rule_late",
     "rulings",
     "settle_dispute",
     "start_round",

@@ -180,13 +180,38 @@ def act(
     return redirect(success(flash) if success is not None else back, flash)
 
 
+def said(t: Callable[..., str], text: str | None) -> str:
+    """A stored phrase (a coded reason, an old English one: ``hall.words.decoded``) in the
+    page's language; a person's own words as typed."""
+    from duplicate.hall.words import decoded
+
+    found = decoded(text)
+    if found is None:
+        return text or ""
+    try:
+        return t(found[0], **found[1])
+    except (KeyError, ValueError, IndexError):
+        return text or ""
+
+
+def who_said(t: Callable[..., str], by: str | None) -> str:
+    """Who did something (``director``, ``table 3 open West``) in the page's language."""
+    from duplicate.hall.words import who_key
+
+    found = who_key(by)
+    if found is None:
+        return by or ""
+    values = {k: t(v) if k == "room" else v for k, v in found[1].items()}
+    return t(found[0], **values)
+
+
 def show(request: Request, template: str, **context: Any) -> Response:
     """Render a desk page (``web.render.page``) with the pending flash, then forget it."""
     from web.render import page
 
     flash = read_flash(request)
     response: Response = page(request, template, flash=flash, say=say, q=q,
-                              event_url=event_url, **context)
+                              event_url=event_url, said=said, who=who_said, **context)
     if flash is not None:
         response.delete_cookie(FLASH, path="/desk", httponly=True, samesite="strict")
     response.headers["Cache-Control"] = "no-store"
@@ -350,3 +375,8 @@ def assign_boards(
 from web.pages.desk_round import router as _round_router  # noqa: E402
 
 router.include_router(_round_router)
+
+# the event's further actions, board sets and seeds (web/pages/desk_admin.py)
+from web.pages.desk_admin import router as _admin_router  # noqa: E402
+
+router.include_router(_admin_router)
