@@ -56,9 +56,9 @@ def started(
     """The event made at the desk, cards issued, the clock started ``minutes_ago``;
     the tokens of the printed cards."""
     make_event(client, csrf)
-    status, page, _ = post(client, f"{BASE}/cards", csrf=csrf)
-    assert status == 303
-    tokens = tokens_of(page)
+    r = client.post(f"{BASE}/cards", data={"csrf": csrf})  # (Post/Redirect/Get: its test)
+    tokens = tokens_of(r.text)
+    assert len(tokens) == 4
     status, _, msg = post(client, f"{BASE}/start", csrf=csrf, minutes="50",
                           warning_minutes="5", correction_minutes="10")
     assert msg == "Round 1: the clock is running.", msg
@@ -323,26 +323,49 @@ def test_the_forfeit_appears_for_a_team_already_ruled_late(client: TestClient) -
     csrf = login(client)
     started(client, csrf)
     engine = engine_of(client)
-    team = events.get_round(engine, EV, 1).matches[0].team_y
+    match = events.get_round(engine, EV, 1).matches[0]
+    team = match.team_y
     for other in {t for m in events.get_round(engine, EV, 1).matches
                   for t in (m.team_x, m.team_y)} - {team}:
         hall.check_in(engine, EV, 1, other, "director")
     back_in_time(engine, 6)  # six minutes on: the others were on time, the team is not in
     page = client.get(BASE).text
-    assert page.count('class="danger rule-late"') == 1 and 'data-effect="conceded"' in page
-    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=team)
-    assert msg == f"{team} concedes the first board (late).", msg
-    assert 'rule-late' not in client.get(BASE).text
-    # four minutes on: more than 10 minutes late, the forfeit is due (and offered)
+    assert page.count('class="danger rule-late"') == 1
+    assert "Rule: concedes the first board" in page and "Rule: forfeit" not in page
+    # the director rules the conceded board (the round's ruling form)
+    _, msg = form(client, f"{BASE}/rulings", csrf=csrf, table=str(match.table),
+                  category="late", effect="conceded", team=team, reason="late")
+    assert "rule-late" not in client.get(BASE).text
+    # five minutes on: more than 10 minutes late, the forfeit is due and offered
     back_in_time(engine, 5)
     page = client.get(BASE).text
-    assert 'data-effect="forfeit"' in page
+    assert "Rule: forfeit" in page and page.count('class="danger rule-late"') == 1
     assert client.get(f"{API}/rounds/1/late", headers=BEARER).json() == {team: "forfeit"}
-    r = client.post(f"{API}/rounds/1/late", headers=BEARER, json={"team": team})
-    assert r.status_code == 201 and r.json()["effect"] == "forfeit", r.text
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=team)
+    assert msg == f"{team} forfeits the round (late).", msg
+    assert "rule-late" not in client.get(BASE).text
     assert client.post(f"{API}/rounds/1/late", headers=BEARER,
                        json={"team": team}).status_code == 409
-    assert 'rule-late' not in client.get(BASE).text
+    effects = [r.effect for r in hall.rulings(engine, EV, 1) if r.team == team]
+    assert effects == ["conceded", "forfeit"]
+
+
+def test_the_late_ruling_in_one_click_from_the_desk_and_the_api(client: TestClient) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    engine = engine_of(client)
+    late = [m.team_y for m in events.get_round(engine, EV, 1).matches]
+    for m in events.get_round(engine, EV, 1).matches:
+        hall.check_in(engine, EV, 1, m.team_x, "director")
+    back_in_time(engine, 6)
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=late[0])
+    assert msg == f"{late[0]} concedes the first board (late).", msg
+    r = client.post(f"{API}/rounds/1/late", headers=BEARER, json={"team": late[1]})
+    assert r.status_code == 201 and r.json()["effect"] == "conceded", r.text
+    on_time = events.get_round(engine, EV, 1).matches[0].team_x
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=on_time)
+    assert "no ruling is due" in msg, msg
+    assert {r.team for r in hall.rulings(engine, EV, 1)} == set(late)
 
 
 # --- teams and players ----------------------------------------------------------------------
