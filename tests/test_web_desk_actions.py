@@ -542,3 +542,55 @@ def test_every_new_form_needs_the_director_and_a_csrf_token(client: TestClient) 
         r = stranger.get(path, follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"].startswith("/desk/login"), path
     assert snapshot(engine_of(client)) == before
+
+
+# --- words: stored phrases in the page's language ------------------------------------------
+
+
+def rulings_rows(page: str) -> list[list[str]]:
+    """The cells of the rulings table (text only)."""
+    rows = re.findall(r'<tr data-ruling="\d+">(.*?)</tr>', page, re.S)
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", r, re.S)]
+            for r in rows]
+
+
+def test_stored_phrases_are_said_in_the_pages_language(client: TestClient) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    engine = engine_of(client)
+    match = events.get_round(engine, EV, 1).matches[0]
+    team = match.team_y
+    for m in events.get_round(engine, EV, 1).matches:
+        hall.check_in(engine, EV, 1, m.team_x, "director")
+    back_in_time(engine, 6)
+    form(client, f"{BASE}/late", csrf=csrf, team=team)  # stored as a code and its values
+    # a row stored before codes were: the English sentence the desk used to store
+    hall.record_ruling(engine, EV, 1, match.table, "warning", "none", "director",
+                       f"{match.team_x} arrived 5.7 minutes late", team=match.team_x)
+    hall.record_ruling(engine, EV, 1, match.table, "warning", "none", "Chief Wang",
+                       "slow play")  # a person's own words stay as typed
+    english = rulings_rows(client.get(BASE).text)
+    late = re.compile(r"^(.+) arrived (\d+\.\d) minutes late$")
+    assert late.match(english[0][7]) and english[0][8] == "director"
+    assert english[1][7] == f"{match.team_x} arrived 5.7 minutes late"
+    assert english[2][7:9] == ["slow play", "Chief Wang"]
+    client.cookies.set("lang", "zh")
+    chinese = rulings_rows(client.get(BASE).text)
+    minutes = late.match(english[0][7])[2]  # type: ignore[index]
+    assert chinese[0][7] == f"{team}迟到{minutes}分钟" and chinese[0][8] == "裁判"
+    assert chinese[1][7] == f"{match.team_x}迟到5.7分钟"
+    assert chinese[2][7:9] == ["slow play", "Chief Wang"]
+    for row in chinese:
+        assert "arrived" not in " ".join(row) and "director" not in " ".join(row)
+    stored = [r.reason for r in hall.rulings(engine, EV, 1)]
+    assert stored[0].startswith("@@hall.reason.late ") and "arrived" not in stored[0]
+
+
+def test_english_pages_use_english_headings(client: TestClient) -> None:
+    csrf = login(client)
+    make_event(client, csrf)
+    page = client.get(f"/e/{EVQ}").text
+    heads = [re.sub(r"<[^>]+>", "", h).strip() for h in re.findall(r"<th[^>]*>(.*?)</th>", page)]
+    assert "Progressive (累进分)" in heads and "Swing (级差分)" in heads, heads
+    for h in heads:  # a Chinese term only as a gloss after the English words
+        assert not re.match(r"^[\u4e00-\u9fff]", h), h
