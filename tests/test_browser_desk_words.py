@@ -6,10 +6,12 @@ desk's pages and the public pages, in English and in Chinese.
 
 from __future__ import annotations
 
+import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -80,11 +82,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def service(migrated_url: str) -> Iterator[tuple[str, Engine]]:
-    """The hall service on a free port (uvicorn in a thread): its URL and engine."""
+def service(_sqlite_template: Path, tmp_path: Path) -> Iterator[tuple[str, Engine]]:
+    """The hall service on a free port (uvicorn in a thread): its URL and engine. On
+    SQLite only: what a page looks like does not depend on the database."""
     import uvicorn
 
-    app = create_app(Settings(db_url=migrated_url, director_password=PASSWORD,
+    path = tmp_path / "words.sqlite"
+    shutil.copyfile(_sqlite_template, path)
+    app = create_app(Settings(db_url=f"sqlite:///{path}", director_password=PASSWORD,
                               secret_key="w" * 40))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
