@@ -583,6 +583,9 @@ def test_stored_phrases_are_said_in_the_pages_language(client: TestClient) -> No
         assert "arrived" not in " ".join(row) and "director" not in " ".join(row)
     stored = [r.reason for r in hall.rulings(engine, EV, 1)]
     assert stored[0].startswith("@@hall.reason.late ") and "arrived" not in stored[0]
+    api = client.get(f"{API}/rulings", headers=BEARER).json()
+    assert [r["reason_text"] for r in api] == [english[0][7], english[1][7], "slow play"]
+    assert api[0]["reason"] == stored[0]
 
 
 def test_english_pages_use_english_headings(client: TestClient) -> None:

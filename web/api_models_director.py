@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from web.api_models import ClockOut, Out, ReportOut
 
@@ -112,8 +112,24 @@ class RulingOut(Out):
     room: str | None
     ns_result: int | None
     by: str
-    reason: str
+    reason: str = Field(description="As stored: the director's words, or a phrase the desk "
+                        "stored as a code and its values (``@@key {...}``): see reason_text.")
     made_at: datetime
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reason_text(self) -> str:
+        """The reason in English words (a coded phrase said from the catalogue)."""
+        from duplicate.hall.words import decoded
+        from duplicate.i18n import gettext
+
+        found = decoded(self.reason)
+        if found is None:
+            return self.reason
+        try:
+            return gettext("en", found[0], **found[1])
+        except (KeyError, ValueError, IndexError):
+            return self.reason
 
 
 class CorrectionIn(BaseModel):
