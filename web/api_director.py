@@ -3,7 +3,9 @@
 Authenticated by ``Authorization: Bearer <director password>`` (no CSRF needed) or by the
 desk's session cookie with the header ``X-CSRF-Token`` on every write
 (:func:`web.auth.director_dep`). Each endpoint is one library call with ``by="director"``;
-the library logs who, when and why.
+the library logs who, when and why. The rest of the director's actions (reports that wait,
+boards unfinished and released, the clock, teams and players, imports, board sets, seeds,
+deleting an event) are in :mod:`web.api_director_actions`, included in this router.
 """
 
 from __future__ import annotations

@@ -6,7 +6,11 @@ Pages (every one needs the director's session, else a redirect to ``/desk/login?
 * ``GET /desk``: the events, and a form creating one (with its teams);
 * ``GET /desk/e/{event}``: teams and their players, adding a team, the rounds, check-in
   (签到) for the latest paired round, pairing the next round (配对), assigning boards (发牌);
-* the round's desk and its table cards: :mod:`web.pages.desk_round` (included here).
+* the round's desk and its table cards: :mod:`web.pages.desk_round` (included here), its
+  further actions :mod:`web.pages.desk_actions` (reports that wait, unfinished and
+  released boards, the clock, late rulings, one table's cards);
+* teams and players changed, records imported, the event deleted, board sets and seeds:
+  :mod:`web.pages.desk_admin` (included here).
 
 Every form posts the session's CSRF token (field ``csrf``, checked by
 :func:`web.deps.check_csrf` before anything else is read) and follows Post/Redirect/Get:
