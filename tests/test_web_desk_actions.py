@@ -220,6 +220,10 @@ def test_reloading_the_printed_cards_issues_nothing(client: TestClient) -> None:
     engine = engine_of(client)
     r = client.post(f"{BASE}/cards", data={"csrf": csrf}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].endswith("/round/1/cards/printed")
+    cookie = next(c for c in r.headers.get_list("set-cookie")
+                  if c.startswith("guandan_desk_cards="))
+    for part in ("HttpOnly", "Max-Age=1800", "Path=/desk", "SameSite=strict"):
+        assert part.lower() in cookie.lower(), cookie
     first = client.get(r.headers["location"])
     tokens = tokens_of(first.text)
     assert len(tokens) == 4

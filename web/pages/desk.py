@@ -152,6 +152,14 @@ def redirect(url: str, flash: Flash | None = None, error: bool = False) -> Respo
     return response
 
 
+def secure(request: Request) -> bool:
+    """Whether a cookie of the desk's must be ``Secure`` (as the session's: HTTPS here, or
+    a public URL in HTTPS)."""
+    from web.auth import settings_of
+
+    return request.url.scheme == "https" or settings_of(request).public_url.startswith("https:")
+
+
 def to_login(request: Request, back: str | None = None) -> Response:
     """The login page, coming back to ``back`` (default: this page) afterwards."""
     raw = request.scope.get("raw_path") or request.url.path.encode("utf-8")

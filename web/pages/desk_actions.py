@@ -31,7 +31,16 @@ from duplicate import events, hall
 from duplicate.records import Correction
 from web.cards import card_context, public_base
 from web.deps import director_or_none, engine_of
-from web.pages.desk import DeskInput, Flash, act, int_of, redirect, text_of, to_login
+from web.pages.desk import (
+    DeskInput,
+    Flash,
+    act,
+    int_of,
+    redirect,
+    secure,
+    text_of,
+    to_login,
+)
 
 router: APIRouter = APIRouter(include_in_schema=False)
 
@@ -206,7 +215,7 @@ def issue_cards(request: Request, event: str, round_no: int, csrf: str = Form(""
     if chosen:
         response.set_cookie(CARDS, _cards_cookie(event, round_no, key, chosen[0]),
                             max_age=CARDS_AGE, path="/desk", httponly=True,
-                            samesite="strict")
+                            samesite="strict", secure=secure(request))
     return response
 
 

@@ -37,6 +37,7 @@ from web.pages.desk import (
     event_url,
     int_of,
     redirect,
+    secure,
     show,
     text_of,
     to_login,
@@ -187,7 +188,7 @@ def make_seed(request: Request, csrf: str = Form("")) -> Response:
     response = act(request, csrf, "/desk/sets", action)
     if director_or_none(request) is not None and response.headers.get("location") == "/desk/sets":
         response.set_cookie(SEED, secret.hex(), max_age=SEED_AGE, path="/desk", httponly=True,
-                            samesite="strict")
+                            samesite="strict", secure=secure(request))
     return response
 
 
