@@ -121,6 +121,7 @@ def _tables_page(cards: Sequence[TableCard], base: str, outdir: Path) -> Path:
 
     path = outdir / "tables.html"
     path.write_text(render_cards(cli_lang(None), card_context(cards, base)), encoding="utf-8")
+    path.chmod(0o600)  # it holds the tokens, as guandan event table-cards' file does
     return path
 
 

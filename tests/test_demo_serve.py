@@ -45,6 +45,7 @@ def test_demo_serve_leaves_round_two_running_and_a_phone_reports(
     assert "round 1 closed and published" in out
     tables = tmp_path / "guandan-demo-report" / "tables.html"
     assert f"table links (a QR code per table and seat, scan one with a phone): {tables.as_uri()}" in out
+    assert tables.stat().st_mode & 0o077 == 0  # it holds the tokens: its owner's only
     page = tables.read_text(encoding="utf-8")
     assert page.count("<svg") == 8  # 2 tables x 2 rooms x (West, North)
     links = re.findall(r"http://127\.0\.0\.1:8765(/t/[A-Za-z0-9_-]+)", page)
