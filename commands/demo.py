@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -20,6 +21,9 @@ from commands.common import (
 from commands.events import EVENT_BOARD_COLUMNS
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from duplicate.hall import TableCard
     from web.settings import Settings
 
 # demo (the newcomer's first command: duplicate.demo) -----------------------------------
@@ -39,20 +43,26 @@ if TYPE_CHECKING:
               help="Then open the demo in the hall service (guandan serve) on --port: the "
               "public pages, the director's desk, the API.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
-              help="Port of the hall service (with --serve; it listens on 127.0.0.1).")
+              help="Port of the hall service (with --serve).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address the hall service listens on (with --serve): 0.0.0.0 lets phones "
+              "on this network open the table links.")
 @click.option("--director-password", envvar="GUANDAN_DIRECTOR_PASSWORD", metavar="TEXT",
               help="The desk's password with --serve (default: a new one, printed).")
 @db_errors
 def demo_command(
     db_url: str | None, outdir: str, seed_hex: str | None, boards: int, force: bool,
-    serve: bool, port: int, director_password: str | None,
+    serve: bool, port: int, host: str, director_password: str | None,
 ) -> None:
     """Show the whole service at work: boards, a two-room bot match, scores, a report.
 
     Generates a board set, plays a match of two teams of bots in the open and closed
     rooms, replays and scores it in the database, prints it board by board and writes
-    the HTML report. With --serve it then runs the hall service on that database, so
-    that the event can be seen in a browser (stop it with Ctrl-C).
+    the HTML report. With --serve the event has four teams: round 1 is played by the bots
+    and published, round 2 is paired and running in the hall service, which it then runs
+    on that database (stop it with Ctrl-C). It prints the desk's address and password and
+    writes tables.html beside the report: round 2's table cards, a QR code per table and
+    seat, to report a board from a phone (with --host 0.0.0.0 on the same network).
     """
     from duplicate.demo import DEFAULT_DB, run_demo
 
@@ -60,7 +70,8 @@ def demo_command(
     # the service's settings are checked before the demo runs: a bad password is said at
     # once, not after a report was written
     served = _demo_settings(db_url or DEFAULT_DB, director_password) if serve else None
-    result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
+    result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo,
+                      hall_round=served is not None)
     score = result.score.score
     click.echo("")
     emit_rows((r.to_dict() for r in result.boards), "table", EVENT_BOARD_COLUMNS)
@@ -70,7 +81,10 @@ def demo_command(
     )
     click.echo(f"report: {result.report}")
     if served is not None:
-        _serve_demo(served, result.event, port, director_password is None)
+        base = f"http://{_reachable(host)}:{port}"
+        tables = _tables_page(result.cards, base, Path(outdir))
+        _serve_demo(served, result.event, host, port, director_password is None, tables,
+                    result.cards)
 
 
 def _demo_settings(db_url: str, password: str | None) -> Settings:
@@ -82,21 +96,63 @@ def _demo_settings(db_url: str, password: str | None) -> Settings:
     return server_settings(db_url, password or secrets.token_urlsafe(12), None, "")
 
 
-def _serve_demo(settings: Settings, event: str, port: int, shown: bool) -> None:
-    """Serve the demo's database on 127.0.0.1:``port`` and say where to look (the
-    password too when ``shown``: it was made here)."""
+def _reachable(host: str) -> str:
+    """The address phones and browsers use for ``host``: this machine's address on its
+    network when listening on every address, else ``host`` itself."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        return host if ":" not in host else f"[{host}]"
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: it picks the outgoing address
+            address: str = s.getsockname()[0]
+            return address
+    except OSError:
+        return "127.0.0.1"
+
+
+def _tables_page(cards: Sequence[TableCard], base: str, outdir: Path) -> Path:
+    """The demo's table links: round 2's cards (a QR code per table and seat) as
+    ``tables.html`` beside the report. Only the demo writes it; the service has no such
+    page."""
+    from commands.serve import render_cards
+    from web.cards import card_context
+
+    path = outdir / "tables.html"
+    path.write_text(render_cards(cli_lang(None), card_context(cards, base)), encoding="utf-8")
+    path.chmod(0o600)  # it holds the tokens, as guandan event table-cards' file does
+    return path
+
+
+def _serve_demo(
+    settings: Settings, event: str, host: str, port: int, shown: bool, tables: Path,
+    cards: Sequence[TableCard],
+) -> None:
+    """Serve the demo's database on ``host``:``port`` and say where to look (the password
+    too when ``shown``: it was made here)."""
     from urllib.parse import quote
 
     from commands.serve import run_server
+    from web.cards import token_url
 
     password = settings.director_password
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://{_reachable(host)}:{port}"
+    ev = quote(event, safe="")
+    round_no = cards[0].round_no if cards else 1
     click.echo("")
-    click.echo(f"the hall: {base}/  (the event: {base}/e/{quote(event, safe='')})")
+    click.echo(f"the hall: {base}/  (the event: {base}/e/{ev})")
     click.echo(f"director's desk: {base}/desk"
                + (f"  (password: {password})" if shown else ""))
+    click.echo(f"  round {round_no} is running: {base}/desk/e/{ev}/round/{round_no}")
+    click.echo(f"table links (a QR code per table and seat, scan one with a phone): {tables.resolve().as_uri()}")
+    for card in cards:
+        click.echo(f"  table {card.table} {card.room} room: West reports {token_url(base, card.report_token)}"
+                   f"  North confirms {token_url(base, card.confirm_token)}")
+    if host == "127.0.0.1":
+        click.echo("  (a phone on this network reaches the links with --host 0.0.0.0)")
     click.echo(f"API: {base}/api/docs")
-    run_server(settings, "127.0.0.1", port, 1, "warning")
+    run_server(settings, host, port, 1, "warning")
 
 
 # pairs (a pairs event from its tables' records: duplicate.pairs) -------------------------

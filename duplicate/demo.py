@@ -5,6 +5,13 @@ board set from a seed, creates a two-team event, seats a match in the open and c
 (RULES.md §11), lets the self-play bots play every board in both rooms, imports the records
 (each replayed and checked against the stored board), scores the match, and writes the
 HTML report. Everything goes through the same library calls as ``guandan event``.
+
+For the hall service (``guandan demo --serve``, ``hall=True``) the event has four teams
+(a round robin of three rounds): round 1 is played by the bots, then run through the hall
+as a director would (clock started, closed, published); round 2 is paired, dealt from the
+same secret seed, its table cards issued and its clock running, one board reported and
+confirmed and one waiting for North: :func:`open_next_round`. The table cards' tokens are
+returned to the caller only (who shows them on a page of the demo's own).
 """
 
 from __future__ import annotations
@@ -17,19 +24,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from duplicate import events
+from sqlalchemy import Engine
+
+from duplicate import events, hall
 from duplicate.db import display_url, make_engine, upgrade
-from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
+from duplicate.dealing import SECRET_BYTES, SeedFile, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
 from duplicate.review.source import write_event_site
 
 #: The demo's database when none is given: a SQLite file in the current directory.
 DEFAULT_DB = "sqlite:///guandan-demo.sqlite"
 
+#: Who runs the demo's hall.
+DIRECTOR = "director"
+
 #: The two demo teams and their players (pairs: players 1–2 and 3–4).
 TEAMS: tuple[tuple[str, tuple[str, str, str, str]], ...] = (
     ("East Lake", ("Zhang Wei", "Li Na", "Wang Fang", "Liu Yang")),
     ("West Hill", ("Chen Jing", "Yang Lei", "Zhao Min", "Huang Tao")),
+)
+
+
+#: Two more teams for the hall's demo (a second round needs four teams: no rematch).
+HALL_TEAMS: tuple[tuple[str, tuple[str, str, str, str]], ...] = (
+    ("South Gate", ("Sun Hui", "Zhou Jie", "Wu Qiang", "Xu Ming")),
+    ("North Bridge", ("Ma Li", "Zhu Hong", "Hu Jun", "Guo Ping")),
 )
 
 
@@ -47,6 +66,8 @@ class DemoResult:
     boards: tuple[events.BoardRow, ...]
     score: events.ScoredMatch
     report: Path
+    #: the hall's demo: round 2's table cards (tokens in plain text), else empty
+    cards: tuple[hall.TableCard, ...] = ()
 
 
 def demo_secret(seed: str) -> bytes:
@@ -60,8 +81,11 @@ def run_demo(
     seed: str | None = None,
     boards: int = 8,
     echo: Callable[[str], None] | None = None,
+    hall_round: bool = False,
 ) -> DemoResult:
-    """Run the demo (see the module docstring); ``echo`` receives one line per step."""
+    """Run the demo (see the module docstring); ``echo`` receives one line per step.
+    ``hall_round``: four teams, round 1 closed and published, round 2 running
+    (:func:`open_next_round`)."""
     say = echo or (lambda _line: None)
     # 256 bits, as every secret seed of the project (dealing.SECRET_BYTES)
     seed = (secrets.token_hex(SECRET_BYTES) if seed is None else seed).strip().lower()
@@ -82,8 +106,10 @@ def run_demo(
                 "this database already holds the demo of that seed: give another --seed "
                 "or a fresh --db"
             )
-        events.create_event(engine, name, seed=seed, fmt="rr", rounds=1, boards_per_round=boards)
-        for team, players in TEAMS:
+        teams = TEAMS + HALL_TEAMS if hall_round else TEAMS
+        events.create_event(engine, name, seed=seed, fmt="rr", rounds=len(teams) - 1,
+                            boards_per_round=boards)
+        for team, players in teams:
             events.add_team(engine, name, team, players)
         rnd = events.pair_round(engine, name)
         match = rnd.matches[0]
@@ -102,7 +128,34 @@ def run_demo(
         say(f"{played.records} deals played by the bots, replayed and stored")
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
+        cards = open_next_round(engine, name, seed_file, say) if hall_round else []
         index = write_event_site(engine, name, str(outdir)).index
     finally:
         engine.dispose()
-    return DemoResult(name, seed, match, tuple(rows), scored, index)
+    return DemoResult(name, seed, match, tuple(rows), scored, index, tuple(cards))
+
+
+def open_next_round(
+    engine: Engine, name: str, seed_file: SeedFile, say: Callable[[str], None]
+) -> list[hall.TableCard]:
+    """Round 1 (played) through the hall: started, closed, published; round 2 paired,
+    dealt, its cards issued and its clock running, table 1's open room having reported
+    and confirmed its first board and reported its second (waiting for North). Round 2's
+    cards."""
+    hall.start_round(engine, name, 1, DIRECTOR)
+    hall.close_round(engine, name, 1, DIRECTOR)
+    hall.publish_round(engine, name, 1, DIRECTOR)
+    say("round 1 closed and published (公示)")
+    rnd = events.pair_round(engine, name)
+    events.assign_boards(engine, name, rnd.number, seed=seed_file)
+    cards = hall.issue_tokens(engine, name, rnd.number, DIRECTOR)
+    hall.start_round(engine, name, rnd.number, DIRECTOR)
+    first = next(c for c in cards if (c.table, c.room) == (1, "open"))
+    boards = events.get_round(engine, name, rnd.number).boards
+    report, _ = hall.west_report(engine, first.report_token, boards[0], finish="N S E")
+    hall.north_confirm(engine, first.confirm_token, boards[0], report.id)
+    hall.west_report(engine, first.report_token, boards[1], finish="E W")
+    tables = len({c.table for c in cards})
+    say(f"round {rnd.number}: {tables} tables paired, boards {boards[0]} to {boards[-1]}, "
+        f"clock running; table 1 open room has reported boards {boards[0]} and {boards[1]}")
+    return cards

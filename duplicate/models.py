@@ -540,6 +540,10 @@ class HallRound(Base):
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     started_by: Mapped[str] = mapped_column(String(200))
+    #: when the director paused the clock (NULL: it runs); migration 0013
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: seconds added to (taken from) the round's end by pauses and moves; migration 0013
+    shift_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (
         CheckConstraint("minutes >= 1", name="minutes"),

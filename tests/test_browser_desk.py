@@ -223,7 +223,7 @@ def _run_round(page: Any, base: str, engine: Engine) -> None:
     assert page.locator("#arrivals tr[data-status='on_time']").count() == 3
     assert page.locator("#arrivals button.rule-late").count() == 1
     submit(page, row.locator("button.rule-late"))
-    assert flash(page) == "Ruling recorded (table 1)."
+    assert flash(page) == f"{late} concedes the first board (late)."
     (ruling,) = hall.rulings(engine, EV, 1)
     assert (ruling.category, ruling.effect, ruling.team) == ("late", "conceded", late)
     assert page.locator("#arrivals button.rule-late").count() == 0  # ruled once only

@@ -47,6 +47,24 @@ CONTRACT_PATHS = {
     "/api/events/{event}/rounds/{n}/corrections": {"post"},
     "/api/events/{event}/rounds/{n}/export": {"get"},
     "/api/events/{event}/log": {"get"},
+    # the director's further actions (web/api_director_actions.py)
+    "/api/events/{event}/rounds/{n}/pending": {"get"},
+    "/api/events/{event}/reports/{report_id}/confirm": {"post"},
+    "/api/events/{event}/reports/{report_id}/dismiss": {"post"},
+    "/api/events/{event}/rounds/{n}/unfinished": {"post"},
+    "/api/events/{event}/rounds/{n}/release": {"post"},
+    "/api/events/{event}/rounds/{n}/clock/pause": {"post"},
+    "/api/events/{event}/rounds/{n}/clock/resume": {"post"},
+    "/api/events/{event}/rounds/{n}/clock/move": {"post"},
+    "/api/events/{event}/rounds/{n}/late": {"get", "post"},
+    "/api/events/{event}/teams/rename": {"post"},
+    "/api/events/{event}/players/rename": {"post"},
+    "/api/events/{event}/substitutions": {"post"},
+    "/api/events/{event}/withdrawals": {"post"},
+    "/api/events/{event}/import": {"post"},
+    "/api/events/{event}/delete": {"post"},
+    "/api/board-sets": {"get"},
+    "/api/seeds": {"post"},
 }
 
 

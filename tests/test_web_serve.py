@@ -199,9 +199,13 @@ def test_demo_serve_opens_the_demo_in_the_hall(tmp_path: Path) -> None:
         assert len(listed) == 1 and listed[0]["name"].startswith("Demo ")
         name = listed[0]["name"]
         standings = httpx.get(f"{base}/api/events/{name}/standings").json()
-        assert {r["team"] for r in standings["rows"]} == {"East Lake", "West Hill"}
+        assert {r["team"] for r in standings["rows"]} == {
+            "East Lake", "West Hill", "South Gate", "North Bridge"}
         board = httpx.get(f"{base}/api/events/{name}/rounds/1/boards/1")
         assert board.status_code == 200  # every table has played it: released
+        clocks = [httpx.get(f"{base}/api/events/{name}/rounds/{n}/clock").json()["phase"]
+                  for n in (1, 2)]
+        assert clocks == ["published", "running"]  # the hall alive: round 2 is on
     text = (tmp_path / "demo.log").read_text()
     assert f"http://127.0.0.1:{port}/desk" in text and PASSWORD not in text
 

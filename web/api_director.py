@@ -3,7 +3,9 @@
 Authenticated by ``Authorization: Bearer <director password>`` (no CSRF needed) or by the
 desk's session cookie with the header ``X-CSRF-Token`` on every write
 (:func:`web.auth.director_dep`). Each endpoint is one library call with ``by="director"``;
-the library logs who, when and why.
+the library logs who, when and why. The rest of the director's actions (reports that wait,
+boards unfinished and released, the clock, teams and players, imports, board sets, seeds,
+deleting an event) are in :mod:`web.api_director_actions`, included in this router.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from web.api_models_director import (
     ArrivalOut,
     BoardsIn,
     CardOut,
+    CardsIn,
     CheckInIn,
     CorrectionIn,
     CorrectionOut,
@@ -117,11 +120,14 @@ def assign_boards(
 @retry_races
 def issue_cards(
     request: Request, by: DirectorName, event: EventName, n: RoundNo,
+    body: CardsIn | None = None,
 ) -> list[CardOut]:
     """Issue the round's table tokens (earlier ones become void): one card per table and
-    room, with West's and North's URLs. The tokens are shown only here."""
+    room, with West's and North's URLs. With ``{"table": n}`` only that table's (a lost
+    card: the other tables' stay valid). The tokens are shown only here."""
     base = public_base(request)
-    cards = hall.issue_tokens(engine_of(request), event, n, by)
+    table = body.table if body is not None else None
+    cards = hall.issue_tokens(engine_of(request), event, n, by, table=table)
     return [CardOut(**card_json(c, base)) for c in cards]
 
 
@@ -283,13 +289,16 @@ def export_round(
     reason: str | None = Query(None, max_length=500),
 ) -> PlainTextResponse:
     """The round's play records as one ``.gdn`` text (released boards; with
-    ``unreleased=true`` and a ``reason``, every board: logged)."""
+    ``unreleased=true`` and a ``reason``, every board: logged), followed by the room
+    results no record gives (finishing orders the tables reported, the director's
+    results, unfinished boards) as ``;`` comment lines that say so."""
     change = None
     if unreleased:
         if not reason:
             raise HTTPException(422, "unreleased=true needs a reason")
         change = Correction(reason=reason, by=by)
-    text = events.export_records(engine_of(request), event, n, unreleased=change)
+    text = events.export_records(engine_of(request), event, n, unreleased=change,
+                                 results=True)
     filename = f"round-{n}.gdn"
     return PlainTextResponse(
         text, media_type="text/plain; charset=utf-8",
@@ -315,3 +324,9 @@ def get_log(request: Request, by: DirectorName, event: EventName) -> LogOut:
         rulings=[out(RulingOut, r) for r in hall.rulings(engine, event)],
         reports=[out(ReportOut, r) for r in reports],
     )
+
+
+# the director's further actions (web/api_director_actions.py)
+from web.api_director_actions import router as _actions_router  # noqa: E402
+
+router.include_router(_actions_router)

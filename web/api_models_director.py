@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from web.api_models import (
+    ClockOut,
     EventNameIn,
     NsResult,
     Number,
@@ -126,8 +127,24 @@ class RulingOut(Out):
     room: str | None
     ns_result: int | None
     by: str
-    reason: str
+    reason: str = Field(description="As stored: the director's words, or a phrase the desk "
+                        "stored as a code and its values (``@@key {...}``): see reason_text.")
     made_at: datetime
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reason_text(self) -> str:
+        """The reason in English words (a coded phrase said from the catalogue)."""
+        from duplicate.hall.words import decoded
+        from duplicate.i18n import gettext
+
+        found = decoded(self.reason)
+        if found is None:
+            return self.reason
+        try:
+            return gettext("en", found[0], **found[1])
+        except (KeyError, ValueError, IndexError):
+            return self.reason
 
 
 class CorrectionIn(BaseModel):
@@ -188,3 +205,138 @@ class LogOut(BaseModel):
     )
     rulings: list[RulingOut]
     reports: list[ReportOut]
+
+
+# --- the director's further actions (web/api_director_actions.py) --------------------------
+
+class ReasonIn(BaseModel):
+    """An action's reason, logged with who and when."""
+
+    reason: Reason
+
+
+class UnfinishedIn(BaseModel):
+    """A board not finished in one room or both (replacing what was in; logged)."""
+
+    table: int = Field(ge=1)
+    board: int = Field(ge=1)
+    room: Literal["open", "closed", "both"] = "both"
+    reason: Reason
+
+
+class UnfinishedOut(BaseModel):
+    round: int
+    table: int
+    board: int
+    rooms: int = Field(description="How many rooms were marked unfinished.")
+
+
+class ReleaseIn(BaseModel):
+    board: int = Field(ge=1)
+    reason: Reason
+
+
+class ReleaseOut(BaseModel):
+    round: int
+    board: int
+    released: bool = True
+
+
+class CardsIn(BaseModel):
+    """Which table's cards to issue again (``None``: every table's)."""
+
+    table: int | None = Field(None, ge=1)
+
+
+class MoveIn(BaseModel):
+    """Move the round's end: minutes added (positive) or taken off (negative)."""
+
+    minutes: int = Field(ge=-120, le=120, description="Not 0.")
+    reason: Reason
+
+
+class DeskClockOut(ClockOut):
+    """The clock with what the director did to it."""
+
+    paused_at: datetime | None = Field(None, description="When it was paused (None: runs).")
+    shift_seconds: int = Field(0, description="Seconds pauses and moves added to the end.")
+
+
+class LateIn(BaseModel):
+    team: TeamName
+
+
+class RenameIn(BaseModel):
+    """A name fixed (a team's or a player's)."""
+
+    old: TeamName
+    new: TeamName
+    reason: Reason
+
+
+class SubstituteIn(BaseModel):
+    """Player ``new`` plays in ``out``'s place for ``team`` from now on."""
+
+    team: TeamName
+    out: TeamName
+    new: TeamName
+    reason: Reason
+
+
+class WithdrawIn(BaseModel):
+    team: TeamName
+    reason: Reason
+
+
+class ChangeOut(BaseModel):
+    """A change done (what, to whom), logged with ``by`` and ``reason``."""
+
+    action: str
+    event: str
+    detail: str
+    by: str
+    reason: str
+
+
+class ImportIn(BaseModel):
+    """``.gdn`` texts to import (one transaction each), as ``guandan event import``."""
+
+    texts: list[str] = Field(min_length=1, max_length=64)
+    round: int | None = Field(None, ge=1, description="Every record's round (default: its tag).")
+    correction_reason: str | None = Field(
+        None, max_length=500, description="Replace results already in (logged)."
+    )
+
+
+class ImportOut(BaseModel):
+    files: int
+    records: int
+    added: int
+    unchanged: int
+    corrected: int
+    unfinished: int
+    unfinished_boards: list[str]
+
+
+class DeleteIn(BaseModel):
+    """Deleting an event: its name again (a safeguard) and the reason."""
+
+    confirm: str = Field(min_length=1, max_length=200, description="The event's name again.")
+    reason: Reason
+
+
+class SetOut(Out):
+    name: str
+    generator: str
+    commitment: str
+    level_schedule: str
+    board_count: int
+    revealed_seed: str | None
+    created_at: datetime | None
+
+
+class SeedOut(BaseModel):
+    """A new secret seed: shown only in this answer (nothing of it is stored)."""
+
+    seed_file: str = Field(description="The seed file's text: keep it secret until the event is over.")
+    commitment: str = Field(description="Publish it before the event.")

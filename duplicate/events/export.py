@@ -15,6 +15,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import Board
 from duplicate.events.base import (
     ROOMS,
+    _current,
     _current_texts,
     _event_row,
     _info,
@@ -44,6 +45,7 @@ def export_records(
     round_no: int | None = None,
     *,
     unreleased: Correction | None = None,
+    results: bool = False,
 ) -> str:
     """The stored records of the event (or of one round) as one ``.gdn`` text, in round,
     table, board order, the open room first: only those of released boards
@@ -56,7 +58,10 @@ def export_records(
     ``CorrectedBy`` and ``CorrectionReason`` (:mod:`~duplicate.events.marks`, docs/FORMAT.md).
 
     ``unreleased`` (who and why) exports every record, those of boards not every table has
-    in yet too: the director's own copy, logged.
+    in yet too: the director's own copy, logged. ``results``: every room whose result has
+    no record (the tables reported a finishing order, a ruling set it, it is unfinished)
+    follows the records as ``.gdn`` comment lines (``;``) saying so, with the finishing
+    order and the N–S result it was counted from: what exists is exported.
     """
     change = (
         checked(unreleased.by, unreleased.reason, "exporting unreleased boards")
@@ -84,6 +89,7 @@ def export_records(
             rooms = _rooms(session, list(matches))
             released = _released(session, ev, rnd)
             boards: dict[int, Board] | None = None
+            exported: set[tuple[int, int, str]] = set()
             for key in sorted(rooms, key=lambda k: (matches[k[0]].table_no, k[1], k[2] != "open")):
                 if change is None and key[1] not in released:
                     continue
@@ -98,6 +104,12 @@ def export_records(
                         "Match": f"{teams[m.team_x_id]} v {teams[m.team_y_id]}"}  # fmt: skip
                 tags |= _decided(now)
                 texts.append(_with_tags(record, tags))
+                exported.add(key)
+            if results:
+                bare = _bare_results(session, rnd, list(matches.values()), exported, released,
+                                     change)
+                if bare:
+                    texts.append(bare)
         if change is not None:
             where = f"round {round_no}" if round_no is not None else "every round"
             log_change(
@@ -176,6 +188,42 @@ def _board_text(
     rec = DealRecord(tags=tags, hands=board.hands, level=board.level, leader=board.leader,
                      plays=[])  # fmt: skip
     return format_record(rec) + "\n"
+
+
+def _bare_results(
+    session: Session,
+    rnd: models.EventRound,
+    matches: list[models.EventMatch],
+    with_record: set[tuple[int, int, str]],
+    released: frozenset[int],
+    change: object,
+) -> str:
+    """The round's room results exported with no record (``with_record``: those that were),
+    as ``.gdn`` comment lines."""
+    tables = {m.id: m.table_no for m in matches}
+    now = _current(session, list(tables))
+    keys = sorted(
+        (k for k in now
+         if k not in with_record and (change is not None or k[1] in released)),
+        key=lambda k: (tables[k[0]], k[1], k[2] != "open"),
+    )
+    if not keys:
+        return ""
+    lines = [
+        f"; Round {rnd.number}: {len(keys)} room result{'' if len(keys) == 1 else 's'} "
+        "not given by a play record above (the table reported the finishing order only, "
+        "or the director set it): table, board, room, finishing order, N-S result",
+    ]
+    for k in keys:
+        st = now[k].state
+        if st.status == "unfinished":
+            said = f"unfinished ({st.note or 'no reason given'})"
+        else:
+            assert st.ns_result is not None
+            order = st.finish or "-"
+            said = f"{order}  NS {st.ns_result:+d}" + (f"  ({st.note})" if st.note else "")
+        lines.append(f"; table {tables[k[0]]}, board {k[1]}, {k[2]} room: {said}")
+    return "\n".join(lines) + "\n"
 
 
 def event_report(engine: Engine, event: str, compare: bool = True) -> EventReport:

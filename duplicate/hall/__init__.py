@@ -13,11 +13,13 @@ was. The modules, by responsibility:
 * :mod:`~duplicate.hall.reports`: West's reports, North's confirmations and disputes; a
   confirmed report is written to the store through ``duplicate.events``;
 * :mod:`~duplicate.hall.director`: the desk's views, settling disputes, closing (scoring)
-  and publishing (公示) a round, corrections;
+  and publishing (公示) a round, corrections, the late rulings due;
 * :mod:`~duplicate.hall.requests`: a table's change after publication, a request the
   director accepts or dismisses;
 * :mod:`~duplicate.hall.outcomes`: each room's one result as every view shows it (the
   order it was counted from, who set it) and the results changed since publication;
+* :mod:`~duplicate.hall.pending`: the director confirms or dismisses a report that waits;
+* :mod:`~duplicate.hall.words`: phrases stored as codes, said in each page's language;
 * :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
@@ -63,13 +65,23 @@ from duplicate.hall.base import (
     TableCard,
 )
 from duplicate.hall.checks import preview_finish
-from duplicate.hall.clock import arrivals, check_in, round_clock, start_round
+from duplicate.hall.clock import (
+    arrivals,
+    check_in,
+    move_clock,
+    pause_clock,
+    resume_clock,
+    round_clock,
+    start_round,
+)
 from duplicate.hall.director import (
     close_round,
     director_correct,
     disputes,
+    late_rulings_due,
     publish_round,
     round_status,
+    rule_late,
     settle_dispute,
 )
 from duplicate.hall.outcomes import (
@@ -79,6 +91,7 @@ from duplicate.hall.outcomes import (
     board_outcomes,
     corrections,
 )
+from duplicate.hall.pending import director_confirm, director_dismiss, pending_reports
 from duplicate.hall.public import (
     board_released,
     current_round,
@@ -96,7 +109,7 @@ from duplicate.hall.reports import (
 )
 from duplicate.hall.requests import accept_request, dismiss_request, table_requests
 from duplicate.hall.rulings import record_ruling, rulings
-from duplicate.hall.tokens import grant_for, issue_tokens
+from duplicate.hall.tokens import cards_again, grant_for, issue_tokens
 from duplicate.hall.views import (
     DrawRow,
     LiveStandings,
@@ -139,27 +152,36 @@ __all__ = [
     "arrivals",
     "board_outcomes",
     "board_released",
+    "cards_again",
     "check_in",
     "close_round",
     "corrections",
     "current_round",
+    "director_confirm",
     "director_correct",
     "dismiss_request",
+    "director_dismiss",
     "disputes",
     "draw",
     "grant_for",
     "issue_tokens",
+    "late_rulings_due",
     "live_standings",
+    "move_clock",
     "north_confirm",
     "north_dispute",
+    "pause_clock",
+    "pending_reports",
     "preview_finish",
     "public_match",
     "publish_round",
     "record_ruling",
     "results_version",
     "standings_version",
+    "resume_clock",
     "round_clock",
     "round_status",
+    "rule_late",
     "rulings",
     "settle_dispute",
     "start_round",

@@ -151,6 +151,10 @@ class Clock:
     minutes: int
     warning_minutes: int
     correction_minutes: int
+    #: when the director paused the clock (``None``: it runs; the end moves on meanwhile)
+    paused_at: datetime | None = None
+    #: seconds the director's pauses and moves added to the end (negative: taken off)
+    shift_seconds: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (ISO 8601 times)."""
@@ -168,6 +172,8 @@ class Clock:
             "minutes": self.minutes,
             "warning_minutes": self.warning_minutes,
             "correction_minutes": self.correction_minutes,
+            "paused_at": _iso(self.paused_at),
+            "shift_seconds": self.shift_seconds,
         }
 
 

@@ -220,3 +220,84 @@ def arrivals(
             _arrival(names[tid], table, utc_or_none(checked.get(tid)), started, at)
             for tid, table in teams
         ]
+
+
+#: The most a move of the clock may add or take off at once (minutes).
+MAX_MOVE = 120
+
+
+def _running(session: Session, event: str, round_no: int) -> tuple[models.Event, models.HallRound]:
+    """The event and the clock of a started, not closed round (locked), else refused."""
+    ev = event_row(session, event)
+    rnd = round_row(session, ev, round_no)
+    hr = hall_round(session, rnd, lock=True)
+    if hr is None:
+        raise HallError(phrase("hall.err.not_started", event=repr(event), round=round_no))
+    if hr.closed_at is not None:
+        raise HallError(phrase("hall.act.clock_closed", round=round_no), "conflict")
+    return ev, hr
+
+
+def pause_clock(
+    engine: Engine, event: str, round_no: int, by: str, reason: str,
+    now: datetime | None = None,
+) -> Clock:
+    """Pause the round's clock (a disturbance in the hall): its end moves on while it is
+    paused. Pausing a paused clock changes nothing. Logged with who and why."""
+    at = utc(now)
+    by, reason = who(by, reason, "pausing the clock")
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, hr = _running(session, event, round_no)
+        if hr.paused_at is None:
+            hr.paused_at = at
+            session.flush()
+            log(session, "hall pause", by, reason, f"round {round_no}: clock paused", ev.name)
+        return make_clock(ev.name, round_no, hr, at)
+
+
+def resume_clock(
+    engine: Engine, event: str, round_no: int, by: str, reason: str,
+    now: datetime | None = None,
+) -> Clock:
+    """Let a paused clock run again: the round ends later by the pause's length. Resuming
+    a running clock changes nothing. Logged with who and why."""
+    at = utc(now)
+    by, reason = who(by, reason, "resuming the clock")
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, hr = _running(session, event, round_no)
+        paused = utc_or_none(hr.paused_at)
+        if paused is not None:
+            seconds = max(0, int((at - paused).total_seconds()))
+            hr.shift_seconds = (hr.shift_seconds or 0) + seconds
+            hr.paused_at = None
+            session.flush()
+            log(session, "hall resume", by, reason,
+                f"round {round_no}: clock runs again ({seconds} s paused)", ev.name)
+        return make_clock(ev.name, round_no, hr, at)
+
+
+def move_clock(
+    engine: Engine, event: str, round_no: int, minutes: int, by: str, reason: str,
+    now: datetime | None = None,
+) -> Clock:
+    """Move the round's end by ``minutes`` (positive: more time; negative: less; at most
+    ``MAX_MOVE`` either way at once; the round's whole length stays at least one minute).
+    Logged with who and why."""
+    at = utc(now)
+    by, reason = who(by, reason, "moving the clock")
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes == 0 \
+            or abs(minutes) > MAX_MOVE:
+        raise HallError(phrase("hall.act.move_minutes", most=MAX_MOVE, value=repr(minutes)))
+    ready(engine)
+    with session_scope(engine) as session:
+        ev, hr = _running(session, event, round_no)
+        shift = (hr.shift_seconds or 0) + 60 * minutes
+        if hr.minutes * 60 + shift < 60:
+            raise HallError(phrase("hall.act.move_too_short", minutes=minutes))
+        hr.shift_seconds = shift
+        session.flush()
+        log(session, "hall move clock", by, reason,
+            f"round {round_no}: end moved {minutes:+d} min", ev.name)
+        return make_clock(ev.name, round_no, hr, at)

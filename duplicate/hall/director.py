@@ -59,6 +59,7 @@ from duplicate.hall.rows import (
 from duplicate.hall.status import room_statuses
 from duplicate.hall.views import (
     RoomStatus,
+    Ruling,
 )
 from duplicate.i18n import phrase
 from duplicate.records import Correction
@@ -258,3 +259,51 @@ def director_correct(
         )
     except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
         raise HallError(str(exc)) from None
+
+
+def late_rulings_due(
+    engine: Engine, event: str, round_no: int, now: datetime | None = None
+) -> dict[str, str]:
+    """The ruling each late team's lateness calls for and the director has not recorded
+    yet (seeds/004 rule 3): team -> ``conceded`` (more than 5 minutes: the first board) or
+    ``forfeit`` (more than 10: the round). A team ruled to concede the first board that is
+    then more than 10 minutes late is due the forfeit still; a forfeited team is due
+    nothing more. A bye has no table: nothing is due."""
+    from duplicate.hall.clock import arrivals
+    from duplicate.hall.rulings import rulings
+
+    ruled: dict[str, set[str]] = {}
+    for r in rulings(engine, event, round_no):
+        if r.team is not None:
+            ruled.setdefault(r.team, set()).add(r.effect)
+    due: dict[str, str] = {}
+    for a in arrivals(engine, event, round_no, now):
+        done = ruled.get(a.team, set())
+        if a.table is None or "forfeit" in done:
+            continue
+        if a.status == "forfeits":
+            due[a.team] = "forfeit"
+        elif a.status == "concedes" and "conceded" not in done:
+            due[a.team] = "conceded"
+    return due
+
+
+def rule_late(
+    engine: Engine, event: str, round_no: int, team: str, by: str, now: datetime | None = None
+) -> Ruling:
+    """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
+    the first board conceded, or the round forfeited; its reason stored as a code (said in
+    each page's language: ``hall.words``). Refused when nothing is due (on time, ruled
+    already: a second click does nothing twice)."""
+    from duplicate.hall.clock import arrivals
+    from duplicate.hall.rulings import record_ruling
+    from duplicate.hall.words import coded
+
+    due = late_rulings_due(engine, event, round_no, now).get(team)
+    if due is None:
+        raise HallError(phrase("hall.act.late_nothing_due", team=team), "conflict")
+    arrival = next(a for a in arrivals(engine, event, round_no, now) if a.team == team)
+    assert arrival.table is not None
+    reason = coded("hall.reason.late", team=team, minutes=f"{arrival.minutes_late:.1f}")
+    return record_ruling(engine, event, round_no, arrival.table, "late", due, by, reason,
+                         team=team)

@@ -170,9 +170,12 @@ def make_clock(event: str, number: int, hr: models.HallRound | None, now: dateti
             DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION,
         )  # fmt: skip
     started = utc(hr.started_at)
-    ends = started + timedelta(minutes=hr.minutes)
-    warning = ends - timedelta(minutes=hr.warning_minutes)
+    ends = started + timedelta(minutes=hr.minutes, seconds=hr.shift_seconds or 0)
     closed, published = utc_or_none(hr.closed_at), utc_or_none(hr.published_at)
+    paused = utc_or_none(hr.paused_at)
+    if paused is not None and closed is None:  # the end moves on while the clock is paused
+        ends += max(now - paused, timedelta(0))
+    warning = ends - timedelta(minutes=hr.warning_minutes)
     if published is not None:
         phase = "published"
     elif closed is not None:
@@ -187,6 +190,7 @@ def make_clock(event: str, number: int, hr: models.HallRound | None, now: dateti
     return Clock(
         event, number, phase, started, ends, warning, closed, published,
         correction_until(hr), left, hr.minutes, hr.warning_minutes, hr.correction_minutes,
+        paused if closed is None else None, hr.shift_seconds or 0,
     )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ until the round's correction window is over (closed_at + correction_minutes): af
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -45,12 +46,28 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[TableCard]:
-    """Fresh tokens for every table and room of the round, as table cards (seating and
-    the two plaintext tokens); the round's earlier tokens become void. Refused (invalid)
-    when the round has no boards assigned, or its correction window is over."""
+def derived_token(key: bytes, round_id: int, table: int, room: str, role: str) -> str:
+    """The token of a table, room and role issued under ``key`` (HMAC-SHA256, 192 bits,
+    URL-safe): whoever holds ``key`` can print the same cards again; the store keeps only
+    the token's SHA-256, never ``key``."""
+    mac = hmac.new(key, f"{round_id}|{table}|{room}|{role}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")
+
+
+def issue_tokens(
+    engine: Engine, event: str, round_no: int, by: str, *, table: int | None = None,
+    key: bytes | None = None,
+) -> list[TableCard]:
+    """Fresh tokens for every table and room of the round (or of ``table`` only: a lost
+    card), as table cards (seating and the two plaintext tokens); the earlier tokens of
+    those tables become void. With ``key`` (at least 32 random bytes, kept by the caller)
+    the tokens derived (:func:`derived_token`), so that :func:`cards_again` can show the same
+    cards again. Refused (invalid) when the round has no boards assigned, or its
+    correction window is over; ``not_found`` when the round has no such table."""
     if not by or not by.strip():
         raise HallError(phrase("hall.err.cards_who"))
+    if key is not None and len(key) < 32:
+        raise ValueError("a card key needs at least 32 bytes")
     now = utc(None)
     ready(engine)
     with session_scope(engine) as session:
@@ -61,17 +78,26 @@ def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[Tab
         hr = hall_round(session, rnd)
         if window_over(hr, now):
             raise HallError(phrase("hall.err.cards_over", event=repr(event), round=round_no))
-        session.execute(
-            update(models.HallToken)
-            .where(models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False))
-            .values(void=True)
+        chosen = [m for m in matches(session, rnd) if table is None or m.table_no == table]
+        if not chosen:
+            raise HallError(phrase("hall.act.no_table", table=table, round=round_no),
+                            "not_found")
+        void = update(models.HallToken).where(
+            models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False)
         )
+        if table is not None:
+            void = void.where(models.HallToken.table_no == table)
+        session.execute(void.values(void=True))
         cards: list[TableCard] = []
-        for m in matches(session, rnd):
+        for m in chosen:
             x, y, open_, closed = seating(session, m)
             for room in ("open", "closed"):
                 ns, ew, seats = room_of(x, y, open_, closed, room)
-                tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
+                tokens = {
+                    role: derived_token(key, rnd.id, m.table_no, room, role)
+                    if key is not None else secrets.token_urlsafe(24)
+                    for role in ROLES
+                }
                 for role, token in tokens.items():
                     session.add(
                         models.HallToken(
@@ -97,10 +123,45 @@ def issue_tokens(engine: Engine, event: str, round_no: int, by: str) -> list[Tab
                         tokens["confirm"],
                     )  # fmt: skip
                 )
+        which = f"table {table}" if table is not None else "every table"
         log(
             session, "hall tokens", by, "table cards issued",
-            f"round {round_no}: {len(cards)} cards (earlier tokens void)", ev.name,
+            f"round {round_no}, {which}: {len(cards)} cards (earlier tokens void)", ev.name,
         )  # fmt: skip
+        return cards
+
+
+def cards_again(
+    engine: Engine, event: str, round_no: int, key: bytes, table: int | None = None
+) -> list[TableCard]:
+    """The cards issued under ``key`` (:func:`issue_tokens`) that are still valid, again
+    (a reload of the printed page): nothing is issued or voided. A card whose tokens were
+    issued again since is left out; an empty list when none is valid any more."""
+    now = utc(None)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        if window_over(hall_round(session, rnd), now):
+            return []
+        live = set(session.scalars(
+            select(models.HallToken.token_hash).where(
+                models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False)
+            )
+        ))
+        cards: list[TableCard] = []
+        for m in matches(session, rnd):
+            if table is not None and m.table_no != table:
+                continue
+            x, y, open_, closed = seating(session, m)
+            for room in ("open", "closed"):
+                tokens = {role: derived_token(key, rnd.id, m.table_no, room, role)
+                          for role in ROLES}
+                if any(token_hash(t) not in live for t in tokens.values()):
+                    continue
+                ns, ew, seats = room_of(x, y, open_, closed, room)
+                cards.append(TableCard(event, round_no, m.table_no, room, ns, ew, seats,
+                                       tokens["report"], tokens["confirm"]))
         return cards
 
 

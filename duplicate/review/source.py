@@ -212,7 +212,10 @@ def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
     t = translator(lang)
     fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
-    first = t("report.note.format", format=fmt, rounds=info.rounds, boards=info.boards_per_round,
+    rounds = t(f"count.rounds.{'one' if info.rounds == 1 else 'other'}", n=info.rounds)
+    boards = t(f"count.boards.{'one' if info.boards_per_round == 1 else 'other'}",
+               n=info.boards_per_round)
+    first = t("report.note.format", format=fmt, rounds=rounds, boards=boards,
               scale=info.scale.name, unfinished=t(f"report.unfinished_rule.{info.unfinished.value}"),
               rules=describe_rules(info.rules))
     after = next((m for m in (_AFTER.search(n) for n in notes) if m), None)

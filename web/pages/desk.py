@@ -6,7 +6,11 @@ Pages (every one needs the director's session, else a redirect to ``/desk/login?
 * ``GET /desk``: the events, and a form creating one (with its teams);
 * ``GET /desk/e/{event}``: teams and their players, adding a team, the rounds, check-in
   (签到) for the latest paired round, pairing the next round (配对), assigning boards (发牌);
-* the round's desk and its table cards: :mod:`web.pages.desk_round` (included here).
+* the round's desk and its table cards: :mod:`web.pages.desk_round` (included here), its
+  further actions :mod:`web.pages.desk_actions` (reports that wait, unfinished and
+  released boards, the clock, late rulings, one table's cards);
+* teams and players changed, records imported, the event deleted, board sets and seeds:
+  :mod:`web.pages.desk_admin` (included here).
 
 Every form posts the session's CSRF token (field ``csrf``, checked by
 :func:`web.deps.check_csrf` before anything else is read) and follows Post/Redirect/Get:
@@ -148,6 +152,14 @@ def redirect(url: str, flash: Flash | None = None, error: bool = False) -> Respo
     return response
 
 
+def secure(request: Request) -> bool:
+    """Whether a cookie of the desk's must be ``Secure`` (as the session's: HTTPS here, or
+    a public URL in HTTPS)."""
+    from web.auth import settings_of
+
+    return request.url.scheme == "https" or settings_of(request).public_url.startswith("https:")
+
+
 def to_login(request: Request, back: str | None = None) -> Response:
     """The login page, coming back to ``back`` (default: this page) afterwards."""
     raw = request.scope.get("raw_path") or request.url.path.encode("utf-8")
@@ -180,13 +192,38 @@ def act(
     return redirect(success(flash) if success is not None else back, flash)
 
 
+def said(t: Callable[..., str], text: str | None) -> str:
+    """A stored phrase (a coded reason, an old English one: ``hall.words.decoded``) in the
+    page's language; a person's own words as typed."""
+    from duplicate.hall.words import decoded
+
+    found = decoded(text)
+    if found is None:
+        return text or ""
+    try:
+        return t(found[0], **found[1])
+    except (KeyError, ValueError, IndexError):
+        return text or ""
+
+
+def who_said(t: Callable[..., str], by: str | None) -> str:
+    """Who did something (``director``, ``table 3 open West``) in the page's language."""
+    from duplicate.hall.words import who_key
+
+    found = who_key(by)
+    if found is None:
+        return by or ""
+    values = {k: t(v) if k == "room" else v for k, v in found[1].items()}
+    return t(found[0], **values)
+
+
 def show(request: Request, template: str, **context: Any) -> Response:
     """Render a desk page (``web.render.page``) with the pending flash, then forget it."""
     from web.render import page
 
     flash = read_flash(request)
     response: Response = page(request, template, flash=flash, say=say, q=q,
-                              event_url=event_url, **context)
+                              event_url=event_url, said=said, who=who_said, **context)
     if flash is not None:
         response.delete_cookie(FLASH, path="/desk", httponly=True, samesite="strict")
     response.headers["Cache-Control"] = "no-store"
@@ -350,3 +387,8 @@ def assign_boards(
 from web.pages.desk_round import router as _round_router  # noqa: E402
 
 router.include_router(_round_router)
+
+# the event's further actions, board sets and seeds (web/pages/desk_admin.py)
+from web.pages.desk_admin import router as _admin_router  # noqa: E402
+
+router.include_router(_admin_router)

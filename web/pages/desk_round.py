@@ -6,11 +6,12 @@
   ``…/live`` is the fragment the page polls), disputes (争议) with the form that settles
   each, rulings (判罚: 警告, 违例, 犯规, 迟到, 弃权), closing (结束本轮), publishing (公示),
   the director's corrections (更正) and the export (导出) of the round's records;
-* ``GET /desk/e/{event}/round/{n}/cards``: asks before issuing the table cards (issuing
-  voids the cards issued before); ``POST`` issues them (``hall.issue_tokens``) and shows
-  the printable cards (``desk_cards.html``, the template ``guandan event table-cards``
-  renders too through ``web.cards.card_context``). The tokens are shown only in that
-  answer: they are stored hashed, so the page is not a redirect.
+* ``GET /desk/e/{event}/round/{n}/cards``: asks before issuing the table cards (all of
+  them, or one table's: issuing voids those tables' cards issued before); ``POST`` issues
+  them and redirects to ``…/cards/printed``, the printable cards (``desk_cards.html``, the
+  template ``guandan event table-cards`` renders too through ``web.cards.card_context``):
+  :mod:`web.pages.desk_actions`, with the round's other actions (reports that wait,
+  unfinished and released boards, the clock, a late team's ruling).
 
 Every action is one ``duplicate.hall`` call, as the director (see :func:`desk.act`).
 """
@@ -22,7 +23,6 @@ from fastapi.responses import Response
 from sqlalchemy import Engine
 
 from duplicate import events, hall
-from web.cards import card_context, public_base
 from web.deps import director_or_none, engine_of
 from web.pages.desk import (
     DeskInput,
@@ -84,6 +84,8 @@ def round_page(request: Request, event: str, round_no: int) -> Response:
     return show(
         request, "desk_round.html", info=info, rnd=rnd, teams=teams,
         arrivals=hall.arrivals(engine, info.name, round_no),
+        due=hall.late_rulings_due(engine, info.name, round_no),
+        pending=hall.pending_reports(engine, info.name, round_no),
         disputes=hall.disputes(engine, info.name, round_no),
         rulings=hall.rulings(engine, info.name, round_no),
         requests=hall.table_requests(engine, info.name, round_no),
@@ -252,24 +254,7 @@ def cards_page(request: Request, event: str, round_no: int) -> Response:
     return show(request, "desk_cards_issue.html", info=info, rnd=rnd)
 
 
-@router.post("/desk/e/{event}/round/{round_no}/cards")
-def issue_cards(request: Request, event: str, round_no: int,
-                csrf: str = Form("")) -> Response:
-    """Issue the round's table cards and show them, printable (the tokens are only here)."""
+# the round's further actions and the cards (web/pages/desk_actions.py)
+from web.pages.desk_actions import router as _actions_router  # noqa: E402
 
-    def action(engine: Engine, who: str) -> Flash:
-        issued.extend(hall.issue_tokens(engine, event, round_no, who))
-        return "desk.flash.cards", {"n": round_no}
-
-    issued: list[hall.TableCard] = []
-    response = act(request, csrf, round_url(event, round_no, "/cards"), action)
-    if not issued:  # refused (or not logged in): the redirect says why
-        return response
-    from web.render import page
-
-    shown: Response = page(request, "desk_cards.html",
-                           **card_context(issued, public_base(request)))
-    shown.headers["Cache-Control"] = "no-store"
-    shown.headers["Referrer-Policy"] = "no-referrer"
-    return shown
-
+router.include_router(_actions_router)

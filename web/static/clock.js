@@ -7,6 +7,7 @@
   if (!box) { return; }
   var phase = box.getAttribute("data-phase");
   if (phase !== "running" && phase !== "warning") { return; }
+  if (box.hasAttribute("data-paused")) { return; }  /* the director paused it: it stands */
   var seconds = parseInt(box.getAttribute("data-seconds"), 10);
   var ends = Date.parse(box.getAttribute("data-ends"));
   var warning = Date.parse(box.getAttribute("data-warning"));
