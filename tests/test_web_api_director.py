@@ -320,8 +320,8 @@ def test_create_event_teams_pairing_and_boards_refusals(hall_round: Hall) -> Non
                           json={"name": "X", "variants": {"no_such_rule": 1}}), 422)
     refused(h.client.post("/api/events", headers=BEARER,
                           json={"name": "X", "format": "knockout"}), 422)
-    body = refused(h.client.post("/api/events", headers=BEARER, json={"name": "A/B Cup"}), 422)
-    assert "name" in body["message"]  # a name with / could never be reached by URL
+    body = refused(h.client.post("/api/events", headers=BEARER, json={"name": ".."}), 422)
+    assert "name" in body["message"]  # a name '..' could never be reached by URL
     refused(h.director("POST", "/teams", json={"name": "Late", "players": ["a", "b", "c"]}), 422)
     refused(h.director("POST", "/rounds/1/boards", json={}), 422)
     refused(h.director("POST", "/rounds/1/boards", json={"set_name": "missing"}), 404)

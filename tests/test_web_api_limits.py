@@ -18,6 +18,9 @@ from web.settings import MAX_BODY, Settings, SettingsError
 #: Every path of the contract's API list (section 2, "URLs").
 CONTRACT_PATHS = {
     "/api/session": {"get"},
+    "/api/events/{event}/requests": {"get"},
+    "/api/events/{event}/requests/{report_id}/accept": {"post"},
+    "/api/events/{event}/requests/{report_id}/dismiss": {"post"},
     "/api/events": {"get", "post"},
     "/api/events/{event}": {"get"},
     "/api/events/{event}/rounds/{n}/draw": {"get"},
