@@ -390,27 +390,37 @@ static PyObject *f_is_legal(PyObject *m, PyObject *const *a, Py_ssize_t n) {
 static PyObject *f_init(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     (void)m;
     if (n != 10) return PyErr_Format(PyExc_TypeError, "_init takes 10 arguments");
-    if (!PyType_Check(a[0]) || !PyType_IsSubtype((PyTypeObject *)a[0], &PyTuple_Type))
-        return PyErr_Format(PyExc_TypeError, "_init: Combo must be a tuple type");
+    if (!PyType_Check(a[0]) || !PyType_IsSubtype((PyTypeObject *)a[0], &PyTuple_Type) || !PyType_Check(a[1]))
+        return PyErr_Format(PyExc_TypeError, "_init: Combo must be a tuple type, ComboType a type");
     if (!PyTuple_Check(a[2]) || PyTuple_GET_SIZE(a[2]) != N_TYPES || !PyTuple_Check(a[3]) ||
         PyTuple_GET_SIZE(a[3]) != 4)
         return PyErr_Format(PyExc_TypeError, "_init: bad members");
-    Py_INCREF(a[0]);
-    S.combo = (PyTypeObject *)a[0];
-    Py_INCREF(a[1]);
-    S.ctype = a[1];
     for (int i = 0; i < N_TYPES; i++) {
-        S.types[i] = PyTuple_GET_ITEM(a[2], i);
-        Py_INCREF(S.types[i]);
+        PyObject *t = PyTuple_GET_ITEM(a[2], i);
+        if (!PyObject_TypeCheck(t, (PyTypeObject *)a[1]) || !PyLong_Check(t) || PyLong_AsLong(t) != i)
+            return PyErr_Format(PyExc_TypeError, "_init: ComboType members must be its 0..9");
+    }
+    for (int i = 0; i < 4; i++)
+        if (!PyLong_Check(PyTuple_GET_ITEM(a[3], i)))
+            return PyErr_Format(PyExc_TypeError, "_init: seats must be ints");
+    for (int i = 4; i < 10; i++)
+        if (!PyExceptionClass_Check(a[i])) return PyErr_Format(PyExc_TypeError, "_init: errors must be exception classes");
+    Py_INCREF(a[0]);
+    Py_XSETREF(S.combo, (PyTypeObject *)a[0]);
+    Py_INCREF(a[1]);
+    Py_XSETREF(S.ctype, a[1]);
+    for (int i = 0; i < N_TYPES; i++) {
+        Py_INCREF(PyTuple_GET_ITEM(a[2], i));
+        Py_XSETREF(S.types[i], PyTuple_GET_ITEM(a[2], i));
     }
     for (int i = 0; i < 4; i++) {
-        S.seats[i] = PyTuple_GET_ITEM(a[3], i);
-        Py_INCREF(S.seats[i]);
+        Py_INCREF(PyTuple_GET_ITEM(a[3], i));
+        Py_XSETREF(S.seats[i], PyTuple_GET_ITEM(a[3], i));
     }
     PyObject **errs[6] = {&S.e_guandan, &S.e_card, &S.e_combo, &S.e_illegal, &S.e_turn, &S.e_over};
     for (int i = 0; i < 6; i++) {
-        *errs[i] = a[4 + i];
         Py_INCREF(a[4 + i]);
+        Py_XSETREF(*errs[i], a[4 + i]);
     }
     S.ready = 1;
     Py_RETURN_NONE;
