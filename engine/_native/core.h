@@ -40,12 +40,22 @@ static inline cset cs_sub(cset a, cset b) { cset r = {{a.w[0] - b.w[0], a.w[1] -
 static inline int cs_eq(cset a, cset b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
 static inline int cs_empty(cset a) { return !(a.w[0] | a.w[1] | a.w[2]); }
 
+/* population count without relying on the POPCNT instruction (portable builds) */
+static inline int pc64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+extern uint8_t POP13[8192];
+
 extern const uint64_t CS_GUARD[3];
 int cs_subset(cset part, cset whole);
 int cs_size(cset c);
 int cs_valid(cset c);
-/* a wild heart of `level` as a set, times k */
-cset cs_wilds(int level, int k);
+/* k wild hearts of `level` (k = 0..2) as a set */
+extern cset WILDS[13][3];
+static inline cset cs_wilds(int level, int k) { return WILDS[level][k]; }
 
 /* tables (core_tables.c) */
 extern uint8_t FIELD_COUNT[4096];

@@ -22,8 +22,7 @@ int cs_subset(cset part, cset whole) {
 int cs_size(cset c) {
     int n = 0;
     for (int i = 0; i < 3; i++)
-        n += __builtin_popcountll(c.w[i] & CS_LOW[i]) + 2 * __builtin_popcountll(c.w[i] & (CS_LOW[i] << 1)) +
-             4 * __builtin_popcountll(c.w[i] & CS_GUARD[i]);
+        n += pc64(c.w[i] & CS_LOW[i]) + 2 * pc64(c.w[i] & (CS_LOW[i] << 1)) + 4 * pc64(c.w[i] & CS_GUARD[i]);
     return n;
 }
 
@@ -37,11 +36,6 @@ int cs_valid(cset c) {
     return 1;
 }
 
-cset cs_wilds(int level, int k) {
-    cset c = {{0, 0, 0}};
-    cs_add_field(&c, level, (uint64_t)k << 3);
-    return c;
-}
 
 /* ---- readings ------------------------------------------------------------------------- */
 
@@ -95,7 +89,7 @@ int reading_keys(cset c, int level, const rules_t *ru, uint8_t ot[], uint8_t orr
         if (one_rank) {
             int r = low_bit(mask);
             if (counts[r] == 3) KEY(T_TWT, r);
-        } else if (__builtin_popcount(mask) == 2) {
+        } else if (POP13[mask] == 2) {
             int a = low_bit(mask), b = high_bit(mask);
             if (a == level) { int t = a; a = b; b = t; }
             if (counts[a] <= 3 && counts[b] <= 2) KEY(T_TWT, a);
@@ -153,7 +147,7 @@ void plist_free(plist *l) {
     l->n = l->cap = 0;
 }
 
-static void push(plist *l, int t, int r, int n, cset c) {
+static inline void push(plist *l, int t, int r, int n, cset c) {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
         play_t *v = realloc(l->v, cap * sizeof(play_t));
@@ -174,6 +168,7 @@ typedef struct {
     unsigned fields[13];
     int idx[13];
     int counts[13];
+    unsigned suit_masks[4]; /* per suit S H C D, the ranks with a natural card of it */
     const uint8_t *lv;
     const rules_t *ru;
 } hand_t;
@@ -185,10 +180,20 @@ static void hand_init(hand_t *h, cset hand, int level, const rules_t *ru) {
     for (int r = 0; r < 13; r++) h->fields[r] = cs_field(&hand, r);
     h->w = (int)(h->fields[level] >> 3) & 7;
     h->fields[level] -= (unsigned)h->w << 3;
+    unsigned m0 = 0, m1 = 0, m2 = 0, m3 = 0;
     for (int r = 0; r < 13; r++) {
-        h->counts[r] = FIELD_COUNT[h->fields[r]];
-        h->idx[r] = FIELD_INDEX[h->fields[r]];
+        unsigned f = h->fields[r], fs = FIELD_SUITS[f];
+        h->counts[r] = FIELD_COUNT[f];
+        h->idx[r] = FIELD_INDEX[f];
+        m0 |= (fs & 1u) << r;
+        m1 |= ((fs >> 1) & 1u) << r;
+        m2 |= ((fs >> 2) & 1u) << r;
+        m3 |= ((fs >> 3) & 1u) << r;
     }
+    h->suit_masks[0] = m0;
+    h->suit_masks[1] = m1;
+    h->suit_masks[2] = m2;
+    h->suit_masks[3] = m3;
     h->sb = cs_sb(&hand);
     h->hr = cs_hr(&hand);
     for (int k = 0; k < 3; k++) h->wx[k] = cs_wilds(level, k);
@@ -267,12 +272,44 @@ static int pair_sources(const hand_t *h, pair_src *ps) {
     return k;
 }
 
+/* first_only: the first pair source of each rank and wild count is the only one that can
+ * be chosen (sources of one rank and count come together), so the list is short */
+static int first_pair_sources(const hand_t *h, pair_src *ps) {
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < 13; i++) {
+            int r = LEVEL_ORDER[h->level][i], c = h->counts[r];
+            if (pass == 0 && c >= 2) { ps[k].r = r; ps[k].u = 0; ps[k].c = at_rank(h, r, first_sub(h, r, 2), 0); k++; }
+            if (pass == 1 && c >= 1 && h->w >= 1) { ps[k].r = r; ps[k].u = 1; ps[k].c = at_rank(h, r, first_sub(h, r, 1), 1); k++; }
+        }
+        if (pass == 0 && h->ru->jp) {
+            cset c = {{0, 0, 0}};
+            if (h->sb == 2) { c.w[2] = 2ull << SB_SHIFT; ps[k].r = R_SB; ps[k].u = 0; ps[k].c = c; k++; }
+            if (h->hr == 2) { c.w[2] = 2ull << HR_SHIFT; ps[k].r = R_HR; ps[k].u = 0; ps[k].c = c; k++; }
+        }
+    }
+    if (h->w == 2) { ps[k].r = -1; ps[k].u = 2; ps[k].c = h->wx[2]; k++; }
+    return k;
+}
+
 static void three_with_two(const hand_t *h, int floor, int first_only, plist *out) {
     pair_src ps[13 * 16 + 4];
     int np = -1;
     for (int i = 0; i < 13; i++) {
         int t = LEVEL_ORDER[h->level][i], n;
         if (h->lv[t] <= floor) continue;
+        if (first_only) {
+            int c = h->counts[t];
+            if (!c || c + h->w < 3) continue;
+            if (np < 0) np = first_pair_sources(h, ps);
+            int ut = c >= 3 ? 0 : 3 - c, left = h->w - ut;
+            for (int p = 0; p < np; p++)
+                if (ps[p].u <= left && ps[p].r != t) {
+                    push(out, T_TWT, t, 5, cs_add(at_rank(h, t, first_sub(h, t, 3), ut), ps[p].c));
+                    break;
+                }
+            continue;
+        }
         const uint8_t *u;
         const uint16_t *s = opts(h, t, 3, &n, &u);
         if (!n) continue;
@@ -280,13 +317,8 @@ static void three_with_two(const hand_t *h, int floor, int first_only, plist *ou
         for (int j = 0; j < n; j++) {
             int left = h->w - u[j];
             cset tc = at_rank(h, t, s[j], u[j]);
-            for (int p = 0; p < np; p++) {
-                if (ps[p].u <= left && ps[p].r != t) {
-                    push(out, T_TWT, t, 5, cs_add(tc, ps[p].c));
-                    if (first_only) break;
-                }
-            }
-            if (first_only) break;
+            for (int p = 0; p < np; p++)
+                if (ps[p].u <= left && ps[p].r != t) push(out, T_TWT, t, 5, cs_add(tc, ps[p].c));
         }
     }
 }
@@ -345,20 +377,17 @@ static void sf_product(const hand_t *h, int rank, const int *ranks, unsigned hav
 }
 
 static void straight_flushes(const hand_t *h, int floor, int first_only, plist *out) {
-    unsigned masks[4] = {0, 0, 0, 0};
-    for (int r = 0; r < 13; r++) {
-        unsigned f = h->fields[r];
-        for (int s = 0; s < 4; s++)
-            if ((f >> (3 * s)) & 7) masks[s] |= 1u << r;
-    }
+    const unsigned *masks = h->suit_masks;
+    unsigned all = masks[0] | masks[1] | masks[2] | masks[3];
     for (int i = 0; i < 10; i++) {
         const window_t *wd = &WIN_STRAIGHT[i];
         if (seq_position(wd->rank) <= floor) continue;
+        if (5 - POP13[all & wd->mask] > h->w) continue; /* no suit can fill this window */
         int best_missing = -1, best_s = 0;
         unsigned best_have = 0;
         for (int s = 0; s < 4; s++) {
             unsigned have = masks[s] & wd->mask;
-            int missing = 5 - __builtin_popcount(have);
+            int missing = 5 - POP13[have];
             if (missing > h->w) continue;
             if (first_only) {
                 if (best_missing < 0 || missing < best_missing) {
@@ -380,10 +409,19 @@ static void straight_flushes(const hand_t *h, int floor, int first_only, plist *
 }
 
 static void bombs(const hand_t *h, int32_t floor, int first_only, plist *out) {
-    for (int n = 4; n <= h->ru->bomb_max; n++)
-        for (int i = 0; i < 13; i++) {
-            int r = LEVEL_ORDER[h->level][i], c = h->counts[r];
-            if (c + h->w < n || !c || combo_power(T_BOMB, r, n, h->level) <= floor) continue;
+    int cand[13], nc = 0, top = 0;
+    for (int i = 0; i < 13; i++) { /* ranks that can make a bomb at all, in level order */
+        int r = LEVEL_ORDER[h->level][i], c = h->counts[r];
+        if (c && c + h->w >= 4) {
+            cand[nc++] = r;
+            if (c + h->w > top) top = c + h->w;
+        }
+    }
+    if (top > h->ru->bomb_max) top = h->ru->bomb_max;
+    for (int n = 4; n <= top; n++)
+        for (int i = 0; i < nc; i++) {
+            int r = cand[i], c = h->counts[r];
+            if (c + h->w < n || combo_power(T_BOMB, r, n, h->level) <= floor) continue;
             if (first_only) {
                 push(out, T_BOMB, r, n, at_rank(h, r, first_sub(h, r, n), n - c > 0 ? n - c : 0));
                 continue;

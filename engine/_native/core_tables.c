@@ -10,6 +10,8 @@ uint8_t OPT_U[81 * 11 * 81];
 uint16_t FIRST_SUB[81][11];
 uint8_t LEVEL_ORDER[13][13];
 uint8_t LEVEL_VALUE[13][15];
+uint8_t POP13[8192];
+cset WILDS[13][3];
 window_t WIN_STRAIGHT[10], WIN_THREE_PAIR[12], WIN_TWO_TRIPS[13];
 
 static int tables_ready;
@@ -77,6 +79,13 @@ void core_tables_init(void) {
         for (int r = 0; r < 15; r++)
             LEVEL_VALUE[lv][r] = (uint8_t)(r == lv ? 13 : (r < 13 ? r : r + 1));
     }
+    for (int m = 0; m < 8192; m++) POP13[m] = (uint8_t)pc64((uint64_t)m);
+    for (int lv = 0; lv < 13; lv++)
+        for (int k = 0; k < 3; k++) {
+            cset c = {{0, 0, 0}};
+            cs_add_field(&c, lv, (uint64_t)k << 3);
+            WILDS[lv][k] = c;
+        }
     windows(WIN_STRAIGHT, 5);
     windows(WIN_THREE_PAIR, 3);
     windows(WIN_TWO_TRIPS, 2);
