@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from engine import core as _core
 from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
     BIG_JOKER,
@@ -326,8 +327,13 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     ("配火就配4头火"), or stays a level card; then plates, tubes and straights, greedily,
     while one lowers the number of plays; the rest become full houses (a triple with the
     smallest pair), triples, pairs and singles. Cheap (rank counts and a greedy pass) and
-    cached, because bots ask for it at every turn.
+    cached, because bots ask for it at every turn. The compiled core, when in use, makes
+    the same plan (engine.core, docs/CORE.md).
     """
+    native = _core.native
+    if native is not None:
+        bombs_, others_ = native.plan_hand(hand, level, bomb_max)
+        return Plan(bombs_, others_)
     wild = wild_kind(level)
     pools: list[list[int]] = [[] for _ in range(15)]
     wilds = 0

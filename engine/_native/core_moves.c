@@ -149,7 +149,7 @@ void plist_free(plist *l) {
 
 static inline void push(plist *l, int t, int r, int n, cset c) {
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
+        size_t cap = l->cap ? 2 * l->cap : 256;
         play_t *v = realloc(l->v, cap * sizeof(play_t));
         if (!v) { l->oom = 1; return; }
         l->v = v;
@@ -323,18 +323,20 @@ static void three_with_two(const hand_t *h, int floor, int first_only, plist *ou
     }
 }
 
-/* the product of the ranks' options, first rank most significant, wilds <= w */
-static void seq_product(const hand_t *h, int t, int rank, int need, const int *ranks, int len,
+/* one rank's options as sets, for the products below */
+typedef struct { int n; uint8_t u[81]; cset c[81]; } rank_opts;
+
+/* the product of the ranks' options, first rank most significant, wilds <= w (options come
+ * fewest wilds first, so the first that overdraws ends the loop) */
+static void seq_product(const hand_t *h, int t, int rank, int ncards, const rank_opts *ro, int len,
                         int i, cset acc, int used, plist *out) {
-    int r = ranks[i], n;
-    const uint8_t *u;
-    const uint16_t *s = opts(h, r, need, &n, &u);
-    for (int j = 0; j < n; j++) {
-        if (used + u[j] > h->w) continue;
-        cset c = acc;
-        cs_add_field(&c, r, s[j]);
-        if (i + 1 == len) push(out, t, rank, need * len, cs_add(c, h->wx[used + u[j]]));
-        else seq_product(h, t, rank, need, ranks, len, i + 1, c, used + u[j], out);
+    const rank_opts *o = &ro[i];
+    for (int j = 0; j < o->n; j++) {
+        int u2 = used + o->u[j];
+        if (u2 > h->w) break;
+        cset c = cs_add(acc, o->c[j]);
+        if (i + 1 == len) push(out, t, rank, ncards, cs_add(c, h->wx[u2]));
+        else seq_product(h, t, rank, ncards, ro, len, i + 1, c, u2, out);
     }
 }
 
@@ -355,8 +357,21 @@ static void sequences(const hand_t *h, int t, int need, const window_t *wins, in
             push(out, t, wd->rank, need * len, c);
             continue;
         }
+        rank_opts ro[5];
+        for (int k = 0; k < len; k++) {
+            int r = wd->ranks[k], n;
+            const uint8_t *u;
+            const uint16_t *sub = opts(h, r, need, &n, &u);
+            ro[k].n = n;
+            for (int j = 0; j < n; j++) {
+                ro[k].u[j] = u[j];
+                cset c = {{0, 0, 0}};
+                cs_add_field(&c, r, sub[j]);
+                ro[k].c[j] = c;
+            }
+        }
         cset z = {{0, 0, 0}};
-        seq_product(h, t, wd->rank, need, wd->ranks, len, 0, z, 0, out);
+        seq_product(h, t, wd->rank, need * len, ro, len, 0, z, 0, out);
     }
 }
 

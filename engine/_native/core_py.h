@@ -32,4 +32,6 @@ PyObject *play_to_py(const play_t *p);
 
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
+/* core_plan.c */
+extern PyMethodDef PLAN_METHODS[];
 #endif
