@@ -467,6 +467,12 @@ class HeuristicPlayer:
 
     def act(self, view: View) -> Combo | None:
         """Lead from the plan, follow cheaply, leave the partner alone, bomb when it counts."""
+        native = _core.native
+        if native is not None:  # the same choice in the compiled core (docs/CORE.md)
+            return native.heuristic_act(  # type: ignore[no-any-return]
+                view.hand, view.level, view.rules, view.to_beat, view.seat, view.to_beat_by,
+                view.counts,
+            )
         plan = plan_hand(view.hand, view.level, view.rules.bomb_max)
         if view.to_beat is None:
             return self._lead(view, plan)

@@ -80,3 +80,42 @@ def test_heuristic_bots_play_the_same_deals(rules: Ruleset) -> None:
                        make_player("heuristic")]
             records.append(play_deal(board, players, rules))
         assert records[0] == records[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 107), min_size=2, max_size=40, unique=True),
+    st.integers(0, 12),
+    st.integers(0, 2),
+    st.integers(0, 3),
+    st.lists(st.integers(0, 27), min_size=4, max_size=4),
+    st.sampled_from([COMPETITION, Ruleset(bomb_max=6, joker_pair_in_full_house=False)]),
+    st.data(),
+)
+def test_heuristic_choices_agree(
+    ids: list[int], level: int, wilds: int, seat: int, counts: list[int], rules: Ruleset,
+    data: st.DataObject,
+) -> None:
+    """The bot's choice on random views: leading, following an opponent or the partner."""
+    from duplicate.bots import View
+    from engine.moves import legal_readings
+    from engine.seat import Seat
+
+    cut = data.draw(st.integers(1, len(ids) - 1))
+    hand = from_ids(ids[:cut])
+    wk = wild_kind(level)
+    hand += (wilds - count(hand, wk)) * KIND_BIT[wk]
+    if not hand:
+        return
+    core.use("python")
+    beatable = legal_readings(from_ids(ids[cut:]), level, None, rules) if cut < len(ids) else []
+    to_beat = data.draw(st.sampled_from(beatable)) if beatable and data.draw(st.booleans()) else None
+    by = None if to_beat is None else Seat(data.draw(st.sampled_from([s for s in range(4) if s != seat])))
+    counts[seat] = 27  # the seat to act holds cards
+    view = View(Seat(seat), hand, level, to_beat, by, (counts[0], counts[1], counts[2], counts[3]), rules)
+    got = []
+    for name in ("python", "native"):
+        core.use(name)
+        plan_hand.cache_clear()
+        got.append(HeuristicPlayer().act(view))
+    assert got[0] == got[1]

@@ -53,6 +53,8 @@ CALLS: dict[str, list[object]] = {
     "replay": [(HAND, HAND, HAND, HAND), 5, Seat.N, [None], COMPETITION],
     "random_deals": [1, 3, 5, COMPETITION],
     "random_deal_log": [3, 5, COMPETITION],
+    "plan_hand": [HAND, 5, 10],
+    "heuristic_act": [HAND, 5, COMPETITION, GOOD_PLAY, Seat.N, Seat.E, (27, 27, 27, 27)],
 }
 
 

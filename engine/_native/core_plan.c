@@ -293,7 +293,162 @@ static PyObject *f_plan_hand(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     return Py_BuildValue("(NN)", b, o);
 }
 
+/* ---- the heuristic player's choice (duplicate/bots.py HeuristicPlayer.act) ------------ */
+
+#define CLOSE_TO_FINISHING 5
+
+typedef struct {
+    cset hand;
+    int level, seat, by; /* by: the seat that made the play to beat, -1 when leading */
+    int counts[4];
+    const play_t *tb;
+    const rules_t *ru;
+} view_t;
+
+static int plan_plays(cset hand, int level, int bomb_max) {
+    play_t b[60], o[60];
+    int nb, no;
+    plan(hand, level, bomb_max, b, &nb, o, &no);
+    return nb + no;
+}
+
+static int last_to_answer(const view_t *v) {
+    if (v->by < 0) return 0;
+    for (int s = (v->seat + 1) & 3; s != v->by; s = (s + 1) & 3)
+        if (v->counts[s]) return 0;
+    return 1;
+}
+
+/* the choice: 1 and *out for a play, 0 for a pass, -1 out of memory */
+static int heuristic_act(const view_t *v, play_t *out) {
+    play_t bombs[60], others[60];
+    int nb, no, bm = v->ru->bomb_max, level = v->level;
+    plan(v->hand, level, bm, bombs, &nb, others, &no);
+    int partner = v->seat ^ 2, opp1 = v->counts[(v->seat + 1) & 3], opp2 = v->counts[(v->seat + 3) & 3];
+    if (!v->tb) {
+        if (!no) { *out = bombs[0]; return 1; }
+        int pl = v->counts[partner];
+        if (pl == 1 || pl == 2) {
+            int wanted = pl == 1 ? T_SINGLE : T_PAIR;
+            for (int i = 0; i < no; i++)
+                if (others[i].type == wanted) { *out = others[i]; return 1; }
+        }
+        if (opp1 == 1 || opp2 == 1) {
+            for (int i = 0; i < no; i++)
+                if (others[i].type != T_SINGLE) { *out = others[i]; return 1; }
+            *out = others[no - 1];
+            return 1;
+        }
+        *out = others[0];
+        return 1;
+    }
+    const play_t *tb = v->tb;
+    int close = (opp1 > 0 && opp1 <= CLOSE_TO_FINISHING) || (opp2 > 0 && opp2 <= CLOSE_TO_FINISHING);
+    int plays = nb + no;
+    if (v->by == partner) {
+        if (plays == 1) {
+            const play_t *only = nb ? &bombs[0] : &others[0];
+            if (combo_beats(only, tb, level) && only->type < T_SF) { *out = *only; return 1; }
+        }
+        return 0;
+    }
+    if (tb->type < T_SF) {
+        for (int i = 0; i < no; i++)
+            if (others[i].type == tb->type && combo_beats(&others[i], tb, level)) { *out = others[i]; return 1; }
+        cset free_ = v->hand;
+        for (int i = 0; i < nb; i++) free_ = cs_sub(free_, bombs[i].cards);
+        if (!cs_empty(free_)) {
+            plist l = {0};
+            if (generate(free_, level, tb, v->ru, 1, &l) < 0) { plist_free(&l); return -1; }
+            cset wild = cs_wilds(level, 1);
+            size_t k = 0;
+            for (size_t i = 0; i < l.n; i++)
+                if (l.v[i].type < T_SF) l.v[k++] = l.v[i];
+            /* stable sort by (holds a wild, power) */
+#define HKEY(p) (((int32_t)cs_subset(wild, (p).cards) << 24) | combo_power((p).type, (p).rank, (p).n, level))
+            for (size_t i = 1; i < k; i++) {
+                play_t x = l.v[i];
+                int32_t kx = HKEY(x);
+                size_t j = i;
+                while (j > 0 && HKEY(l.v[j - 1]) > kx) { l.v[j] = l.v[j - 1]; j--; }
+                l.v[j] = x;
+            }
+#undef HKEY
+            for (size_t i = 0; i < k; i++)
+                if (close || plan_plays(cs_sub(v->hand, l.v[i].cards), level, bm) <= plays) {
+                    *out = l.v[i];
+                    plist_free(&l);
+                    return 1;
+                }
+            plist_free(&l);
+        }
+    }
+    if (nb && (close || plays <= 2 || last_to_answer(v)))
+        for (int i = 0; i < nb; i++)
+            if (combo_beats(&bombs[i], tb, level)) { *out = bombs[i]; return 1; }
+    return 0;
+}
+
+static int seat_of(PyObject *o, int none_ok) {
+    if (none_ok && o == Py_None) return -1;
+    int overflow = 0;
+    long x = PyLong_Check(o) ? PyLong_AsLongAndOverflow(o, &overflow) : -1;
+    if (overflow || x < 0 || x > 3) {
+        PyErr_Clear();
+        PyErr_Format(S.e_guandan, "invalid seat: expected N, E, S or W%s", none_ok ? " or None" : "");
+        return -2;
+    }
+    return (int)x;
+}
+
+/* heuristic_act(hand, level, rules, to_beat, seat, to_beat_by, counts) -> Combo | None */
+static PyObject *f_heuristic_act(PyObject *m, PyObject *const *a, Py_ssize_t n) {
+    (void)m;
+    if (!core_ready()) return NULL;
+    if (n != 7) return PyErr_Format(PyExc_TypeError, "heuristic_act takes 7 arguments, got %zd", n);
+    view_t v;
+    rules_t ru;
+    play_t tb;
+    if (py_to_cs(a[0], &v.hand, "hand") < 0 || py_level(a[1], &v.level) < 0 || py_rules(a[2], &ru) < 0)
+        return NULL;
+    v.ru = &ru;
+    v.tb = NULL;
+    if (a[3] != Py_None) {
+        if (py_to_play(a[3], &tb, "play to beat", 1) < 0) return NULL;
+        v.tb = &tb;
+    }
+    if ((v.seat = seat_of(a[4], 0)) < -1 || (v.by = seat_of(a[5], 1)) < -1) return NULL;
+    if ((v.tb != NULL) != (v.by >= 0))
+        return PyErr_Format(S.e_guandan, "a play to beat and the seat that made it go together");
+    PyObject *seq = PySequence_Fast(a[6], "");
+    if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
+        Py_XDECREF(seq);
+        PyErr_Clear();
+        return PyErr_Format(S.e_guandan, "counts must be 4 card counts (N, E, S, W)");
+    }
+    for (int s = 0; s < 4; s++) {
+        int overflow = 0;
+        PyObject *c = PySequence_Fast_GET_ITEM(seq, s);
+        long x = PyLong_Check(c) ? PyLong_AsLongAndOverflow(c, &overflow) : -1;
+        if (overflow || x < 0 || x > 108) {
+            Py_DECREF(seq);
+            PyErr_Clear();
+            return PyErr_Format(S.e_guandan, "counts must be 4 card counts (N, E, S, W)");
+        }
+        v.counts[s] = (int)x;
+    }
+    Py_DECREF(seq);
+    if (cs_empty(v.hand)) return PyErr_Format(S.e_guandan, "the seat to act holds no cards");
+    play_t out;
+    int r = heuristic_act(&v, &out);
+    if (r < 0) return PyErr_NoMemory();
+    if (!r) Py_RETURN_NONE;
+    return play_to_py(&out);
+}
+
 PyMethodDef PLAN_METHODS[] = {
+    {"heuristic_act", (PyCFunction)(void (*)(void))f_heuristic_act, METH_FASTCALL,
+     "heuristic_act(hand, level, rules, to_beat, seat, to_beat_by, counts) -> Combo | None"},
     {"plan_hand", (PyCFunction)(void (*)(void))f_plan_hand, METH_FASTCALL,
      "plan_hand(hand, level, bomb_max) -> (bombs, others): duplicate.bots.plan_hand's plan"},
     {NULL, NULL, 0, NULL}};
