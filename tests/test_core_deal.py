@@ -126,3 +126,32 @@ def test_bad_deals_are_refused_alike(args: tuple) -> None:  # type: ignore[type-
     py = run("python", lambda: bulk.replay_log(*args))
     nat = run("native", lambda: bulk.replay_log(*args))
     assert py[0] == nat[0] and py[0] != "ok"
+
+
+def test_long_work_releases_the_gil() -> None:
+    """While the core plays random deals in one thread, Python code runs in another: the
+    main thread keeps executing bytecode all through the call, which it cannot do while a
+    call keeps the GIL."""
+    import threading
+    import time
+
+    core.use("native")
+    span: list[float] = []
+    done = threading.Event()
+
+    def work() -> None:
+        span.append(time.perf_counter())
+        bulk.random_deals(1500, 5, 5)
+        span.append(time.perf_counter())
+        done.set()
+
+    stamps: list[float] = []
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():
+        stamps.append(time.perf_counter())
+    worker.join()
+    points = [span[0]] + [t for t in stamps if span[0] < t < span[1]] + [span[1]]
+    gap = max(b - a for a, b in zip(points, points[1:], strict=False))
+    # a call keeping the GIL leaves one gap as long as itself (the main thread stops)
+    assert gap < 0.5 * (span[1] - span[0]), f"the main thread stopped for {gap:.3f} s"
