@@ -76,6 +76,23 @@ PyObject *cs_to_py(cset c) {
     uint64_t q1 = (c.w[1] >> 4) | (c.w[2] << 56);
     uint64_t q2 = c.w[2] >> 8;
     if (!q1 && !q2) return PyLong_FromUnsignedLongLong(q0);
+#if PY_VERSION_HEX < 0x030C0000 && PyLong_SHIFT == 30
+    /* 3.11: fill the int's 30-bit digits directly (no byte loop, no normalisation pass) */
+    {
+        int bits = q2 ? 128 + 64 - __builtin_clzll(q2) : 64 + 64 - __builtin_clzll(q1);
+        Py_ssize_t nd = (bits + 29) / 30;
+        PyLongObject *v = _PyLong_New(nd);
+        if (!v) return NULL;
+        for (Py_ssize_t i = 0; i < nd; i++) {
+            int at = 30 * (int)i, w = at >> 6, sh = at & 63;
+            uint64_t q[3] = {q0, q1, q2};
+            uint64_t x = q[w] >> sh;
+            if (sh > 34 && w < 2) x |= q[w + 1] << (64 - sh);
+            v->ob_digit[i] = (digit)(x & PyLong_MASK);
+        }
+        return (PyObject *)v;
+    }
+#endif
     unsigned char b[24];
     for (int i = 0; i < 8; i++) {
         b[i] = (unsigned char)(q0 >> (8 * i));
