@@ -32,6 +32,8 @@ PyObject *play_to_py(const play_t *p);
 
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
+/* core_solver.c */
+extern PyTypeObject NSolverType;
 /* core_plan.c */
 extern PyMethodDef PLAN_METHODS[];
 #endif
