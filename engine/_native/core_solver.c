@@ -6,14 +6,25 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct { uint64_t packed; cset rel; } hkey;
+/* a hand key, with two independent hashes of it made once (the table hashes positions by
+ * them) */
+typedef struct { uint64_t packed; cset rel; uint64_t ha, hb; } hkey;
+
+static uint64_t mix(uint64_t h, uint64_t x);
+static uint64_t cs_hash(cset c);
+
+static hkey hashed(hkey k) {
+    k.ha = mix(mix(k.packed, 0x243F6A8885A308D3ull), cs_hash(k.rel));
+    k.hb = mix(mix(k.packed, 0x13198A2E03707344ull), mix(cs_hash(k.rel), 0xA4093822299F31D0ull));
+    return k;
+}
 
 static int hk_eq(const hkey *a, const hkey *b) { return a->packed == b->packed && cs_eq(a->rel, b->rel); }
 
 /* analysis.state.HandKeys._key: per-rank counts, wilds, jokers, and the natural cards whose
  * suit can still matter to a straight flush */
 static hkey hand_key(cset hand, int level) {
-    hkey k = {0, {{0, 0, 0}}};
+    hkey k = {0, {{0, 0, 0}}, 0, 0};
     unsigned fields[13];
     for (int r = 0; r < 13; r++) fields[r] = cs_field(&hand, r);
     int w = (int)(fields[level] >> 3) & 7;
@@ -25,7 +36,7 @@ static hkey hand_key(cset hand, int level) {
         k.packed |= (uint64_t)c << (4 * r);
     }
     k.packed |= ((uint64_t)w << 52) | ((uint64_t)cs_sb(&hand) << 55) | ((uint64_t)cs_hr(&hand) << 58);
-    if (total < 5) return k;
+    if (total < 5) return hashed(k);
     for (int s = 0; s < 4; s++) {
         unsigned mask = 0;
         for (int r = 0; r < 13; r++)
@@ -39,7 +50,7 @@ static hkey hand_key(cset hand, int level) {
         for (int r = 0; r < 13; r++)
             if ((keep >> r) & 1) cs_add_field(&k.rel, r, (uint64_t)(((fields[r] >> (3 * s)) & 7) << (3 * s)));
     }
-    return k;
+    return hashed(k);
 }
 
 static int32_t beat_sig(const play_t *p) {
@@ -58,7 +69,8 @@ typedef struct {
 
 typedef struct { uint64_t a, b; int8_t lo, hi; int16_t best; } tentry;
 
-#define TT_BITS 20
+#define TT_BITS 20      /* the most slots the transposition table grows to */
+#define TT_START_BITS 12
 #define PT_MAX (1u << 20)
 #define WC_MAX (1u << 20) /* entries kept before the walkover cache is emptied */
 
@@ -72,6 +84,7 @@ typedef struct {
     pentry *pt;
     size_t pt_cap, pt_n;
     tentry *tt;
+    size_t tt_cap, tt_n;
     wentry *wc;
     size_t wc_cap, wc_n;
     long long nodes, lookups, hits, node_limit, next_check;
@@ -123,7 +136,7 @@ static int group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
         p.left = cs_sub(hand, p.play.cards);
         p.key = hand_key(p.left, s->level);
         p.sig = beat_sig(&p.play);
-        uint64_t h = mix(mix(cs_hash(p.key.rel), p.key.packed), (uint64_t)p.sig);
+        uint64_t h = mix(p.key.ha, (uint64_t)p.sig);
         size_t j = h & (hcap - 1);
         int dup = 0;
         while (set[j] >= 0) {
@@ -356,13 +369,26 @@ static void walkover_range(const NSolver *s, int turn, int first, int out, int *
     else { *lo = l; *hi = h; }
 }
 
-static uint64_t tt_hash(const tkey *e, uint64_t h) {
-    for (int i = 0; i < 4; i++) h = mix(mix(h, e->k[i].packed), cs_hash(e->k[i].rel));
+static uint64_t tt_hash(const tkey *e, int second) {
+    uint64_t h = second ? 0x5851F42D4C957F2Dull : 0;
+    for (int i = 0; i < 4; i++) h = mix(h, second ? e->k[i].hb : e->k[i].ha);
     return mix(h, ((uint64_t)(uint32_t)e->sig << 32) | ((uint64_t)(uint8_t)e->turn << 24) |
                       ((uint64_t)(uint8_t)e->last << 16) | ((uint64_t)(uint8_t)e->passes << 8) |
                       ((uint64_t)(uint8_t)e->first << 4) | (uint64_t)(uint8_t)e->out);
 }
 
+
+/* double the transposition table (entries move by their first hash; on failure it stays) */
+static void tt_grow(NSolver *s) {
+    size_t cap = 2 * s->tt_cap;
+    tentry *t = calloc(cap, sizeof(tentry));
+    if (!t) return;
+    for (size_t i = 0; i < s->tt_cap; i++)
+        if (s->tt[i].a) t[s->tt[i].a & (cap - 1)] = s->tt[i];
+    free(s->tt);
+    s->tt = t;
+    s->tt_cap = cap;
+}
 
 static int budget(NSolver *s) {
     if (s->node_limit && s->nodes > s->node_limit) { s->stop = 1; return -1; }
@@ -408,8 +434,8 @@ static int ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     key.first = (int8_t)first;
     key.out = (int8_t)out;
     key.used = 1;
-    uint64_t ha = tt_hash(&key, 0), hb = tt_hash(&key, 0x5851F42D4C957F2Dull) | 1;
-    size_t slot = ha & ((1u << TT_BITS) - 1);
+    uint64_t ha = tt_hash(&key, 0), hb = tt_hash(&key, 1) | 1;
+    size_t slot = ha & (s->tt_cap - 1);
     s->lookups++;
     int lo = -INF, hi = INF, best = -1;
     if (s->tt[slot].a == ha && s->tt[slot].b == hb) {
@@ -476,7 +502,9 @@ static int ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
         result = !maxing;
     }
     if (result >= 0) { /* store the bounds (the slot may have been reused meanwhile) */
-        tentry *e = &s->tt[slot];
+        if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(s);
+        tentry *e = &s->tt[ha & (s->tt_cap - 1)];
+        if (!e->a) s->tt_n++;
         e->a = ha;
         e->b = hb;
         e->lo = (int8_t)lo;
@@ -507,7 +535,8 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         return NULL;
     }
     s->dd = s->ru.plus4 ? 4 : 3;
-    s->tt = calloc((size_t)1 << TT_BITS, sizeof(tentry));
+    s->tt_cap = (size_t)1 << TT_START_BITS;
+    s->tt = calloc(s->tt_cap, sizeof(tentry));
     if (!s->tt) {
         Py_DECREF(s);
         return PyErr_NoMemory();
@@ -613,7 +642,8 @@ static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
 static PyObject *ns_clear(NSolver *s, PyObject *unused) {
     (void)unused;
     pt_clear(s);
-    memset(s->tt, 0, sizeof(tentry) << TT_BITS);
+    memset(s->tt, 0, sizeof(tentry) * s->tt_cap);
+    s->tt_n = 0;
     free(s->wc);
     s->wc = NULL;
     s->wc_cap = s->wc_n = 0;
