@@ -481,6 +481,11 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(mod);
         return NULL;
     }
+    /* engine/core.py refuses a build of another API (a stale build after an update) */
+    if (PyModule_AddIntConstant(mod, "API_VERSION", CORE_API_VERSION) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
     Py_INCREF(&NSolverType);
     if (PyModule_AddObject(mod, "Solver", (PyObject *)&NSolverType) < 0) {
         Py_DECREF(&NSolverType);

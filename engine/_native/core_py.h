@@ -6,6 +6,9 @@
 #include <Python.h>
 #include "core.h"
 
+/* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
+#define CORE_API_VERSION 1
+
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */
     PyObject *ctype;          /* engine.combo.ComboType */
