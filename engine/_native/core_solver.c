@@ -1,14 +1,10 @@
 /* The exact solver's search (analysis/solver.py): an AND/OR null-window search with a
  * transposition table of bounds, plays grouped by the hand key they leave
  * (analysis/state.py, analysis/moves.py), bisecting the six values a deal can have. */
-#include "core_py.h" /* Python.h first: it sets the POSIX feature macros (clock_gettime) */
+#include "core_solver.h" /* Python.h first: it sets the POSIX feature macros (clock_gettime) */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* a hand key, with two independent hashes of it made once (the table hashes positions by
- * them) */
-typedef struct { uint64_t packed; cset rel; uint64_t ha, hb; } hkey;
 
 static uint64_t mix(uint64_t h, uint64_t x);
 static uint64_t cs_hash(cset c);
@@ -23,7 +19,7 @@ static int hk_eq(const hkey *a, const hkey *b) { return a->packed == b->packed &
 
 /* analysis.state.HandKeys._key: per-rank counts, wilds, jokers, and the natural cards whose
  * suit can still matter to a straight flush */
-static hkey hand_key(cset hand, int level) {
+hkey solver_hand_key(cset hand, int level) {
     hkey k = {0, {{0, 0, 0}}, 0, 0};
     unsigned fields[13];
     for (int r = 0; r < 13; r++) fields[r] = cs_field(&hand, r);
@@ -53,45 +49,10 @@ static hkey hand_key(cset hand, int level) {
     return hashed(k);
 }
 
-static int32_t beat_sig(const play_t *p) {
+int32_t solver_beat_sig(const play_t *p) {
     if (!p) return -1;
     return (p->type << 8) | (p->rank << 4) | (p->type == T_BOMB ? p->n : 0);
 }
-
-typedef struct { play_t play; cset left; hkey key; int32_t sig; } splay;
-typedef struct { cset hand; int32_t sig; int used, n, nb; splay *v; } pentry;
-/* a position's key (hashed; the table keeps two independent 64-bit hashes of it) */
-typedef struct {
-    hkey k[4];
-    int32_t sig;
-    int8_t turn, last, passes, first, out, used;
-} tkey;
-
-typedef struct { uint64_t a, b; int8_t lo, hi; int16_t best; } tentry;
-
-#define TT_BITS 20      /* the most slots the transposition table grows to */
-#define TT_START_BITS 12
-#define PT_MAX (1u << 20)
-#define WC_MAX (1u << 20) /* entries kept before the walkover cache is emptied */
-
-/* the walkover cache: (hand, opponent, opponent) -> can the hand play out unbeaten */
-typedef struct { cset h, o1, o2; int8_t used, got; } wentry;
-
-typedef struct {
-    PyObject_HEAD
-    int level, dd;
-    rules_t ru;
-    pentry *pt;
-    size_t pt_cap, pt_n;
-    tentry *tt;
-    size_t tt_cap, tt_n;
-    wentry *wc;
-    size_t wc_cap, wc_n;
-    long long nodes, lookups, hits, node_limit, next_check;
-    double deadline;
-    int probe; /* debugging: the next value() answers at_least(probe) only */
-    int stop; /* 1 node budget, 2 time budget, 3 out of memory */
-} NSolver;
 
 /* combine x into h: add, then SplitMix64's finaliser (every output bit depends on every
  * input bit; a bare multiply would leave the low bits, the table slot, poorly mixed) */
@@ -103,13 +64,13 @@ static uint64_t mix(uint64_t h, uint64_t x) {
 }
 static uint64_t cs_hash(cset c) { return mix(mix(mix(0, c.w[0]), c.w[1]), c.w[2]); }
 
-static double now(void) {
+double solver_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void pt_clear(NSolver *s) {
+void solver_pt_clear(NSolver *s) {
     if (!s->pt) return;
     for (size_t i = 0; i < s->pt_cap; i++)
         if (s->pt[i].used) free(s->pt[i].v);
@@ -119,7 +80,7 @@ static void pt_clear(NSolver *s) {
 }
 
 /* the grouped, ordered plays of `hand` against `tb`; *owned when the caller must free */
-static int group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb) {
+int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb) {
     plist l = {0};
     if (generate(hand, s->level, tb, &s->ru, 0, &l) < 0) { plist_free(&l); return -1; }
     splay *v = malloc(sizeof(splay) * (l.n ? l.n : 1));
@@ -134,8 +95,8 @@ static int group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
         splay p;
         p.play = l.v[i];
         p.left = cs_sub(hand, p.play.cards);
-        p.key = hand_key(p.left, s->level);
-        p.sig = beat_sig(&p.play);
+        p.key = solver_hand_key(p.left, s->level);
+        p.sig = solver_beat_sig(&p.play);
         uint64_t h = mix(p.key.ha, (uint64_t)p.sig);
         size_t j = h & (hcap - 1);
         int dup = 0;
@@ -212,7 +173,7 @@ static int plays_of(NSolver *s, cset hand, const play_t *tb, int32_t sig, splay 
             j = (j + 1) & (s->pt_cap - 1);
         }
     }
-    int n = group_plays(s, hand, tb, v, nb);
+    int n = solver_group_plays(s, hand, tb, v, nb);
     if (n < 0) return -1;
     if (s->pt_cap && s->pt_n * 2 < s->pt_cap) {
         pentry *e = &s->pt[j];
@@ -242,9 +203,8 @@ static int result_value(const NSolver *s, int first, int ender, int nout) {
     return (first & 1) ? -levels : levels;
 }
 
-typedef struct { cset h[4]; hkey k[4]; } hands_t;
 
-static int ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
+int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
               int first, int out, int t);
 
 static int pass_(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
@@ -254,9 +214,9 @@ static int pass_(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int3
     int others = holding ? 3 - nout : 4 - nout;
     if (p >= others) {
         int leader = holding ? last : (s->ru.jiefeng_next ? next_seat(out, last) : last ^ 2);
-        return ge(s, hs, leader, NULL, -1, -1, 0, first, out, t);
+        return solver_ge(s, hs, leader, NULL, -1, -1, 0, first, out, t);
     }
-    return ge(s, hs, next_seat(out, turn), tb, sig, last, p, first, out, t);
+    return solver_ge(s, hs, next_seat(out, turn), tb, sig, last, p, first, out, t);
 }
 
 /* the walkover cache keeps every answer (as the Python dict does: an answer found under the
@@ -392,7 +352,7 @@ static void tt_grow(NSolver *s) {
 
 static int budget(NSolver *s) {
     if (s->node_limit && s->nodes > s->node_limit) { s->stop = 1; return -1; }
-    if (s->deadline > 0 && now() > s->deadline) { s->stop = 2; return -1; }
+    if (s->deadline > 0 && solver_now() > s->deadline) { s->stop = 2; return -1; }
     long long step = 1024;
     if (s->node_limit && s->node_limit - s->nodes + 1 < step) step = s->node_limit - s->nodes + 1;
     if (step < 1) step = 1;
@@ -400,9 +360,7 @@ static int budget(NSolver *s) {
     return 0;
 }
 
-#define INF 99
-
-static int ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
+int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
               int first, int out, int t) {
     s->nodes++;
     if (s->nodes >= s->next_check && budget(s) < 0) return -1;
@@ -479,13 +437,13 @@ static int ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
             h2.h[turn] = p->left;
             h2.k[turn] = p->key;
             if (!cs_empty(p->left)) {
-                r = ge(s, &h2, nxt, &p->play, p->sig, turn, 0, first, out, t);
+                r = solver_ge(s, &h2, nxt, &p->play, p->sig, turn, 0, first, out, t);
             } else {
                 int out2 = out | (1 << turn), first2 = first < 0 ? turn : first;
                 if ((out2 >> ((turn + 2) & 3)) & 1)
                     r = result_value(s, first2, turn, POP13[out2]) >= t;
                 else
-                    r = ge(s, &h2, next_seat(out2, turn), &p->play, p->sig, turn, 0, first2, out2, t);
+                    r = solver_ge(s, &h2, next_seat(out2, turn), &p->play, p->sig, turn, 0, first2, out2, t);
             }
         }
         if (r < 0) { result = -1; break; }
@@ -515,188 +473,3 @@ static int ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     return result;
 }
 
-/* ---- Python type ----------------------------------------------------------------------- */
-
-static void ns_dealloc(NSolver *s) {
-    pt_clear(s);
-    free(s->tt);
-    free(s->wc);
-    Py_TYPE(s)->tp_free((PyObject *)s);
-}
-
-static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    PyObject *lv, *rules;
-    if (!core_ready()) return NULL;
-    if (!PyArg_ParseTuple(args, "OO", &lv, &rules)) return NULL;
-    NSolver *s = (NSolver *)type->tp_alloc(type, 0);
-    if (!s) return NULL;
-    if (py_level(lv, &s->level) < 0 || py_rules(rules, &s->ru) < 0) {
-        Py_DECREF(s);
-        return NULL;
-    }
-    s->dd = s->ru.plus4 ? 4 : 3;
-    s->tt_cap = (size_t)1 << TT_START_BITS;
-    s->tt = calloc(s->tt_cap, sizeof(tentry));
-    if (!s->tt) {
-        Py_DECREF(s);
-        return PyErr_NoMemory();
-    }
-    return (PyObject *)s;
-}
-
-static int small_int(PyObject *o, int lo, int hi, int *out) {
-    int overflow = 0;
-    long x = PyLong_Check(o) ? PyLong_AsLongAndOverflow(o, &overflow) : lo - 1;
-    if (overflow || x < lo || x > hi) {
-        PyErr_Clear();
-        return -1;
-    }
-    *out = (int)x;
-    return 0;
-}
-
-/* value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds)
- *   -> (value or None, stop reason, nodes, lookups, hits) */
-static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
-    if (n != 9) return PyErr_Format(PyExc_TypeError, "value takes 9 arguments, got %zd", n);
-    hands_t hs;
-    PyObject *seq = PySequence_Fast(a[0], "");
-    if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
-        Py_XDECREF(seq);
-        PyErr_Clear();
-        return PyErr_Format(S.e_guandan, "a position has 4 hands");
-    }
-    for (int i = 0; i < 4; i++)
-        if (py_to_cs(PySequence_Fast_GET_ITEM(seq, i), &hs.h[i], "hand") < 0) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-    Py_DECREF(seq);
-    int turn, last, passes, first, out;
-    if (small_int(a[1], 0, 3, &turn) < 0 || small_int(a[3], -1, 3, &last) < 0 || small_int(a[4], 0, 3, &passes) < 0 ||
-        small_int(a[5], -1, 3, &first) < 0 || small_int(a[6], 0, 15, &out) < 0)
-        return PyErr_Format(S.e_guandan, "not a position: turn 0..3, last -1..3, passes 0..3, first -1..3, out 0..15");
-    play_t tb;
-    int has_tb = a[2] != Py_None;
-    if (has_tb && py_to_play(a[2], &tb, "play to beat", 1) < 0) return NULL;
-    for (int i = 0; i < 4; i++)
-        if (((out >> i) & 1) != cs_empty(hs.h[i]))
-            return PyErr_Format(S.e_guandan, "not a position: the players out are those with no cards");
-    if (cs_empty(hs.h[turn]) || (has_tb != (last >= 0)) || (POP13[out] > 1 && first < 0) ||
-        (first >= 0 && !((out >> first) & 1)) || (out && first < 0) || ((out >> 0 & 1) && (out >> 2 & 1)) ||
-        ((out >> 1 & 1) && (out >> 3 & 1)))
-        return PyErr_Format(S.e_guandan, "not a position that can occur in a deal");
-    long long max_nodes = 0;
-    if (a[7] != Py_None) {
-        max_nodes = PyLong_AsLongLong(a[7]);
-        if (max_nodes < 0 || PyErr_Occurred()) {
-            PyErr_Clear();
-            return PyErr_Format(S.e_guandan, "max_nodes must be a non-negative int or None");
-        }
-    }
-    double max_seconds = 0;
-    if (a[8] != Py_None) {
-        max_seconds = PyFloat_AsDouble(a[8]);
-        if (PyErr_Occurred() || max_seconds < 0) {
-            PyErr_Clear();
-            return PyErr_Format(S.e_guandan, "max_seconds must be a non-negative number or None");
-        }
-    }
-    for (int i = 0; i < 4; i++) hs.k[i] = hand_key(hs.h[i], s->level);
-    long long n0 = s->nodes, l0 = s->lookups, h0 = s->hits;
-    s->deadline = a[8] != Py_None ? now() + max_seconds : 0.0;
-    s->node_limit = a[7] != Py_None ? s->nodes + max_nodes : 0;
-    s->next_check = s->nodes;
-    s->stop = 0;
-    int vals[6] = {-s->dd, -2, -1, 1, 2, s->dd}, lo = 0, hi = 5;
-    int32_t sig = has_tb ? beat_sig(&tb) : -1;
-    if (has_tb) {
-        uint8_t tt_[32], rr_[32];
-        int k = reading_keys(tb.cards, s->level, &s->ru, tt_, rr_), ok = 0;
-        for (int i = 0; i < k; i++)
-            if (tt_[i] == tb.type && rr_[i] == tb.rank) ok = 1;
-        if (!ok) return PyErr_Format(S.e_guandan, "the play to beat is no reading of its cards");
-    }
-    if (s->probe) { /* at_least(t) only: the bisection pinned to one question */
-        int t = s->probe, r;
-        s->probe = 0;
-        r = ge(s, &hs, turn, has_tb ? &tb : NULL, sig, last, passes, first, out, t);
-        return Py_BuildValue("(iLLL)", r, s->nodes - n0, s->lookups - l0, s->hits - h0);
-    }
-    Py_BEGIN_ALLOW_THREADS
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        int r = ge(s, &hs, turn, has_tb ? &tb : NULL, sig, last, passes, first, out, vals[mid]);
-        if (r < 0) break;
-        if (r) lo = mid;
-        else hi = mid - 1;
-    }
-    Py_END_ALLOW_THREADS
-    if (s->stop == 3) return PyErr_NoMemory();
-    PyObject *v = s->stop ? Py_None : PyLong_FromLong(vals[lo]);
-    if (!s->stop && !v) return NULL;
-    if (s->stop) Py_INCREF(v);
-    return Py_BuildValue("(NiLLL)", v, s->stop, s->nodes - n0, s->lookups - l0, s->hits - h0);
-}
-
-static PyObject *ns_clear(NSolver *s, PyObject *unused) {
-    (void)unused;
-    pt_clear(s);
-    memset(s->tt, 0, sizeof(tentry) * s->tt_cap);
-    s->tt_n = 0;
-    free(s->wc);
-    s->wc = NULL;
-    s->wc_cap = s->wc_n = 0;
-    Py_RETURN_NONE;
-}
-
-/* grouped(hand, to_beat) -> [(Combo, left)]: the plays the search tries, in its order */
-static PyObject *ns_grouped(NSolver *s, PyObject *const *a, Py_ssize_t n) {
-    if (n != 2) return PyErr_Format(PyExc_TypeError, "grouped takes 2 arguments, got %zd", n);
-    cset hand;
-    play_t tb;
-    int has_tb = a[1] != Py_None;
-    if (py_to_cs(a[0], &hand, "hand") < 0 || (has_tb && py_to_play(a[1], &tb, "play to beat", 1) < 0))
-        return NULL;
-    splay *v;
-    int nb;
-    int k = group_plays(s, hand, has_tb ? &tb : NULL, &v, &nb);
-    if (k < 0) return PyErr_NoMemory();
-    PyObject *out = PyList_New(k);
-    for (int i = 0; out && i < k; i++) {
-        PyObject *c = play_to_py(&v[i].play), *l = cs_to_py(v[i].left);
-        PyObject *t = c && l ? PyTuple_Pack(2, c, l) : NULL;
-        Py_XDECREF(c);
-        Py_XDECREF(l);
-        if (!t) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, i, t);
-    }
-    free(v);
-    return out;
-}
-
-static PyObject *ns_probe(NSolver *s, PyObject *arg) {
-    s->probe = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef ns_methods[] = {
-    {"probe", (PyCFunction)ns_probe, METH_O, "Debugging: make the next value() answer at_least(t) only."},
-    {"grouped", (PyCFunction)(void (*)(void))ns_grouped, METH_FASTCALL,
-     "grouped(hand, to_beat) -> [(Combo, left)]: the plays searched, one per class, in order"},
-    {"value", (PyCFunction)(void (*)(void))ns_value, METH_FASTCALL,
-     "value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds) -> "
-     "(value or None, stop: 0 / 1 nodes / 2 time, nodes, lookups, hits)"},
-    {"clear", (PyCFunction)ns_clear, METH_NOARGS, "Forget the tables."},
-    {NULL}};
-
-PyTypeObject NSolverType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._native._core.Solver",
-    .tp_basicsize = sizeof(NSolver),
-    .tp_dealloc = (destructor)ns_dealloc,
-    .tp_new = ns_new,
-    .tp_methods = ns_methods,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Solver(level, rules): analysis.solver.Solver's search, its tables kept between calls.",
-};
