@@ -7,6 +7,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -52,7 +53,7 @@ def emit_rows(
             writer.writerow({c: _cell(row.get(c)) for c in cols})
         click.echo(buf.getvalue(), nl=False)
         return
-    cells = [[_cell(row.get(c)) for c in cols] for row in data]
+    cells = [[_cell(cell_word(row.get(c))) for c in cols] for row in data]
     heads = [column_title(c) for c in cols]  # in the output's language (--lang)
     # widths in terminal columns: a Chinese character takes two (duplicate.names)
     sizes = [[display_width(v) for v in r] for r in cells]
@@ -123,6 +124,56 @@ def column_title(name: str) -> str:
         return name
     texts = catalogue().get(f"cli.col.{name}")
     return texts[lang] if texts else name
+
+
+def cell_word(value: Any) -> Any:
+    """A table cell in the output's language: a word from a closed set the library keeps
+    in English (a state ``played``, a room ``open``, a format ``swiss``, a tie-break
+    ``swing``, an action ``ruling``) becomes the catalogue's ``cli.val.WORD`` in Chinese;
+    any other value is shown as it is. --json and --csv keep the words."""
+    lang = cli_lang()
+    if lang == "en" or not isinstance(value, str) or not value.isascii():
+        return value
+    from duplicate.i18n import catalogue
+
+    texts = catalogue().get(f"cli.val.{value}")
+    return texts[lang] if texts else value
+
+
+_STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
+_UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
+_RECORD = re.compile(r"^record ([0-9a-f]+)$")
+
+
+def state_words(text: str | None, lang: str) -> str | None:
+    """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
+    ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
+    ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
+    from duplicate import vocab
+    from duplicate.i18n import translator
+
+    if lang == "en" or not text:
+        return text
+    t = translator(lang)
+    m = _UNFINISHED.match(text)
+    if m:
+        return t("cli.state.unfinished", note=m.group(1))
+    m = _STATE.match(text)
+    if not m:
+        return text
+    ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
+    words = vocab.result_text(ns, lang)
+    note = m.group(3)
+    if note is None:
+        return words
+    rec = _RECORD.match(note)
+    if rec:
+        note = t("cli.state.record", record=rec.group(1))
+    elif note == "director's ruling":
+        note = t("cli.val.ruling")
+    elif note.startswith("reported"):
+        note = t("cli.val.report")
+    return t("cli.state.noted", result=words, note=note)
 
 
 def _pad(text: str, width: int) -> str:

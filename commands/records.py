@@ -26,6 +26,7 @@ from commands.common import (
     output_options,
     parse_variants,
     read_seed,
+    say,
     write_output,
 )
 
@@ -306,8 +307,8 @@ def simulate_command(
         return
     emit_rows(rows, fmt)
     if fmt == "table":
-        click.echo(f"team X ({team_x}) against team Y ({team_y}): total swing {total:+d} "
-                   f"over {len(rows)} boards")
+        click.echo(say("cli.compare.teams", x=team_x, y=team_y, total=f"{total:+d}")
+                   + say("cli.compare.over", boards=say("cli.boards", n=len(rows))))
         if summary is not None:
             click.echo()
             click.echo(format_statistics(summary))
@@ -409,12 +410,30 @@ def compare_command(
     else:
         emit_rows(board_lines(comparisons), fmt)
         swings = [c.swing for c in comparisons if c.swing is not None]
-        click.echo(f"{len(comparisons)} board(s); total swing {sum(swings):+d}")
+        click.echo(say("cli.compare.total", n=len(comparisons), total=f"{sum(swings):+d}"))
         if detail or (detail is None and len(comparisons) == 1):
             for c in comparisons:
                 click.echo()
                 click.echo("\n".join(headline(c, lang)))
-                emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
+                emit_rows(human_seat_rows(c, lang), fmt, SEAT_COLUMNS[1:])
         if analyse:
             click.echo("\n".join(analysis_lines))
 
+
+def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
+    """``c.seat_rows()`` for a person: the wild hearts and the cards left in the one card
+    convention (``♠6``, ``10♥``), never tokens (--csv keeps the tokens)."""
+    from duplicate import vocab
+    from duplicate.i18n import translator
+
+    seats = {(room.room, s.seat.name): s for room in c.rooms for s in room.seats}
+    rows = []
+    for row in c.seat_rows():
+        s = seats[row["room"], row["seat"]]
+        wilds = [vocab.use_text(w.use, c.level, lang) for w in s.wilds]
+        rows.append({
+            **row,
+            "wilds": translator(lang)("list.sep").join(wilds),
+            "cards_left": vocab.faces_text(vocab.hand_faces(s.cards_left, c.level, lang)),
+        })
+    return rows

@@ -80,7 +80,7 @@ def ruling_note(r: Ruling, lang: str) -> str:
     text = t("report.ruling.line", result=vocab.result_text(r.counted, lang), by=r.by,
              reason=r.reason)
     if r.recorded is not None:
-        text += "; " + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
+        text += t("list.clause_sep") + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
     return text
 
 
