@@ -132,11 +132,11 @@ def cell_word(value: Any) -> Any:
     ``swing``, an action ``ruling``) becomes the catalogue's ``cli.val.WORD`` in Chinese;
     any other value is shown as it is. --json and --csv keep the words."""
     lang = cli_lang()
-    if lang == "en" or not isinstance(value, str) or not value.isascii():
+    if lang == "en" or not isinstance(value, str | bool) or not str(value).isascii():
         return value
     from duplicate.i18n import catalogue
 
-    texts = catalogue().get(f"cli.val.{value}")
+    texts = catalogue().get(f"cli.val.{str(value).lower() if isinstance(value, bool) else value}")
     return texts[lang] if texts else value
 
 

@@ -166,6 +166,11 @@ def deals_list_command(fmt: str) -> None:
 
     with open_database() as engine:
         rows = [s.to_dict() for s in list_sets(engine)]
+    if fmt == "table":  # for a person: the schedule in words (打10, never fixed:T)
+        from duplicate.vocab import schedule_text
+
+        rows = [{**r, "level_schedule": schedule_text(r["level_schedule"], cli_lang())}
+                for r in rows]
     columns = ["name", "board_count", "level_schedule", "generator", "revealed", "commitment"]
     emit_rows(rows, fmt, None if fmt == "json" else columns)
 

@@ -169,7 +169,7 @@ def event_create_command(
         )
     click.echo(say(
         "cli.event.created", name=info.name, format=cell_word(info.format),
-        rounds=say("cli.rounds", n=info.rounds), boards=say("cli.boards", n=info.boards_per_round),
+        rounds=say("count.rounds", n=info.rounds), boards=say("count.boards", n=info.boards_per_round),
         scale=cell_word(info.scale.name), rules=cell_word(describe_rules(info.rules)),
         language=say(f"lang.name.{info.lang}"),
     ))

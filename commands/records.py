@@ -308,7 +308,7 @@ def simulate_command(
     emit_rows(rows, fmt)
     if fmt == "table":
         click.echo(say("cli.compare.teams", x=team_x, y=team_y, total=f"{total:+d}")
-                   + say("cli.compare.over", boards=say("cli.boards", n=len(rows))))
+                   + say("cli.compare.over", boards=say("count.boards", n=len(rows))))
         if summary is not None:
             click.echo()
             click.echo(format_statistics(summary))
@@ -377,7 +377,7 @@ def compare_command(
     Example: guandan compare match.gdn --board 3
     """
     lang = cli_lang(lang)
-    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
+    from duplicate.compare import SEAT_COLUMNS, compare_file
     from duplicate.errors import DuplicateError
     from duplicate.report import ReportError, match_report, write_report
     from duplicate.review.text import headline
@@ -408,7 +408,7 @@ def compare_command(
     elif fmt == "csv":
         emit_rows((row for c in comparisons for row in c.seat_rows()), fmt, SEAT_COLUMNS)
     else:
-        emit_rows(board_lines(comparisons), fmt)
+        emit_rows(human_board_lines(comparisons, lang), fmt)
         swings = [c.swing for c in comparisons if c.swing is not None]
         click.echo(say("cli.compare.total", n=len(comparisons), total=f"{sum(swings):+d}"))
         if detail or (detail is None and len(comparisons) == 1):
@@ -431,9 +431,33 @@ def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
     for row in c.seat_rows():
         s = seats[row["room"], row["seat"]]
         wilds = [vocab.use_text(w.use, c.level, lang) for w in s.wilds]
+        key = row["room"].lower()
         rows.append({
             **row,
+            "room": translator(lang)(f"report.room.{key}")
+            if key in ("open", "closed") and lang != "en" else row["room"],
             "wilds": translator(lang)("list.sep").join(wilds),
             "cards_left": vocab.faces_text(vocab.hand_faces(s.cards_left, c.level, lang)),
         })
+    return rows
+
+
+def human_board_lines(comparisons: list[Any], lang: str) -> list[dict[str, Any]]:
+    """``board_lines`` for a person: the level as a player writes it (10, never T) and
+    the rooms by their names in ``lang`` (开室/闭室); --csv and --json keep the tags."""
+    from duplicate import vocab
+    from duplicate.compare import board_lines
+    from duplicate.i18n import translator
+
+    t = translator(lang)
+
+    def room(name: str) -> str:  # English keeps the records' Room tags
+        key = name.lower()
+        return t(f"report.room.{key}") if key in ("open", "closed") and lang != "en" else name
+
+    rows = []
+    for c, row in zip(comparisons, board_lines(comparisons), strict=True):
+        names = [room(r.room) for r in c.rooms[:2]]
+        rows.append({**row, "level": vocab.rank_label(c.level, lang),
+                     "rooms": "/".join(names) + ("/…" if len(c.rooms) > 2 else "")})
     return rows

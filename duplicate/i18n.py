@@ -17,7 +17,7 @@ docs/GLOSSARY.md.
     >>> t = translator("zh")
     >>> t("lang.name")
     '中文'
-    >>> translator("en")("cli.rounds", n=1), translator("en")("cli.rounds", n=2)
+    >>> translator("en")("count.rounds", n=1), translator("en")("count.rounds", n=2)
     ('1 round', '2 rounds')
 """
 
@@ -255,7 +255,7 @@ def _template_ngettext(context: Any, key: str, n: int, **values: Any) -> str:
 def install(env: jinja2.Environment) -> None:
     """Jinja2's i18n extension on ``env``, its callables this catalogue's: in a template
     ``_("report.standings")`` / ``gettext(key, **values)`` and ``ngettext(key, n, **values)``
-    take a key (the msgctxt) and the page's ``lang``; ``{{ _('cli.rounds', n=3) }}``."""
+    take a key (the msgctxt) and the page's ``lang``; ``{{ _('count.rounds', n=3) }}``."""
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=_template_gettext, ngettext=_template_ngettext, newstyle=False

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from duplicate.compare import CardUse, card_uses
 from duplicate.errors import DuplicateError
-from duplicate.i18n import translator
+from duplicate.i18n import catalogue, translator
 from engine.cards import (
     KIND_HR,
     KIND_SB,
@@ -31,6 +31,7 @@ from engine.cards import (
     iter_kinds,
     level_value,
     parse_cards,
+    parse_level,
     sort_key,
     wild_kind,
 )
@@ -273,3 +274,14 @@ def position_text(position: str, level: int, lang: str = "en") -> str:
         shown = faces_text(hand_faces(hand, level, lang)) if hand else t("word.no_cards")
         parts.append(t("position.hand", seat=seat_name(Seat[seat], lang), cards=shown))
     return t("list.clause_sep").join(parts)
+
+
+def schedule_text(schedule: str, lang: str = "en") -> str:
+    """A board set's level schedule (``fixed:T``, ``fixed``, ``cycle``, ``random``) in
+    words: ``打10`` / ``level 10``, 固定级牌 / ``fixed``, 轮换 / ``cycle``, 随机 / ``random``."""
+    t = translator(lang)
+    name, _, level = schedule.partition(":")
+    if name == "fixed":
+        return level_text(parse_level(level), lang) if level else t("schedule.fixed")
+    key = f"schedule.{name}"
+    return t(key) if key in catalogue() else schedule

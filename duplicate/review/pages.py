@@ -74,6 +74,14 @@ class Nav:
     links: tuple[tuple[str, str], ...]
 
 
+def minute_utc(at: str | None) -> str:
+    """A stored ISO time (``2026-12-01T16:44:14.12+00:00``) as people read it:
+    ``2026-12-01 16:44 UTC`` (no ``T``, no microseconds); ``""`` for none."""
+    if not at or len(at) < 16:
+        return at or ""
+    return f"{at[:10]} {at[11:16]} UTC"
+
+
 def ruling_note(r: Ruling, lang: str) -> str:
     """``Ruling by Zhou (revoke): counts 南北升1级; record 南北升3级``."""
     t = translator(lang)
@@ -169,7 +177,7 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
         decided_keys=DECIDED,
         match_page=match_page, rulings=[
             {"match": m, "board": line.board, "room": r.room, "note": ruling_note(r, lang),
-             "at": r.at or ""} for m, line, r in rulings
+             "at": minute_utc(r.at)} for m, line, r in rulings
         ],
     )
 

@@ -1,5 +1,5 @@
 """A board's comparison as a few lines for a terminal, in a player's words and in the
-language asked (``guandan compare``): results (南北升2级), finishes (头游 东), the swing,
+language asked (``guandan compare``): results (南北升2级), finishes (头游东、二游西), the swing,
 the first divergence with what each room did, cards in the one convention of
 :mod:`duplicate.vocab` (10, 大王, a wild heart where it stands)."""
 
