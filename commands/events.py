@@ -21,6 +21,7 @@ from commands.common import (
     force_option,
     json_text,
     match_board_options,
+    minute_text,
     open_database,
     output_options,
     parse_variants,
@@ -69,9 +70,7 @@ def _correction_row(row: Any) -> dict[str, Any]:
     out = dict(row)
     for name in ("before", "after"):
         out[name] = state_words(out.get(name), lang)
-    at = out.get("at")
-    if isinstance(at, str) and len(at) >= 16:
-        out["at"] = at[:10] + " " + at[11:16]
+    out["at"] = minute_text(out.get("at"))
     return out
 
 
@@ -364,25 +363,21 @@ def event_import_command(
     else:
         for o in outcomes:
             if o.summary is None:
-                click.echo(f"{o.file}: not stored: {o.error}")
+                click.echo(say("cli.import.not_stored", file=o.file, error=o.error))
                 continue
             s = o.summary
-            click.echo(
-                f"{o.file}: {s.records} records: {s.added} added, {s.unchanged} unchanged, "
-                f"{s.corrected} corrected"
-            )
+            click.echo(say("cli.import.file", file=o.file, n=s.records, added=s.added,
+                           unchanged=s.unchanged, corrected=s.corrected))
             for board in s.unfinished_boards:
-                click.echo(f"  unfinished: {board}")
+                click.echo("  " + say("cli.import.unfinished", board=board))
         n, failed = len(outcomes), sums["failed"]
         if failed:
             first = next(o.error for o in outcomes if o.error)
-            click.echo(f"Error: {failed} of {n} file{'' if n == 1 else 's'} not stored; "
-                       f"first: {first}", err=True)
-        click.echo(
-            f"{n} file{'' if n == 1 else 's'}: {n - failed} stored, {failed} not stored; "
-            f"{sums['records']} records: {sums['added']} added, {sums['unchanged']} unchanged, "
-            f"{sums['corrected']} corrected, {sums['unfinished']} unfinished"
-        )
+            click.echo(say("cli.import.failed", n=n, failed=failed, first=first), err=True)
+        click.echo(say("cli.import.total", n=n, stored=n - failed, failed=failed,
+                       records=say("cli.import.records", n=sums["records"]),
+                       added=sums["added"], unchanged=sums["unchanged"],
+                       corrected=sums["corrected"], unfinished=sums["unfinished"]))
     if sums["failed"]:
         click.get_current_context().exit(1)
 

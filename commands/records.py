@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from commands.common import (
+    cell_word,
     check_output,
     check_output_dir,
     cli_lang,
@@ -27,6 +28,7 @@ from commands.common import (
     parse_variants,
     read_seed,
     say,
+    state_words,
     write_output,
 )
 
@@ -80,12 +82,13 @@ def replay_command(
     check = check_files(files, strict=strict, jobs=jobs, rules=parse_variants(variants))
     with db_progress(check.total, "Replaying") as tick:
         reports = list(check.reports(tick))
-    emit_rows((r.to_dict() for r in reports), fmt, _REPLAY_COLUMNS)
+    lang = cli_lang() if fmt == "table" else "en"
+    emit_rows((human_replay_row(r.to_dict(), lang) for r in reports), fmt, _REPLAY_COLUMNS)
     failed = sum(not r.ok for r in reports)
     if fmt == "table":
         n = len(reports)
         first_failure(failed, n, "replayed", [r.error for r in reports if not r.ok])
-        click.echo(f"{n} deal{'' if n == 1 else 's'}: {n - failed} replayed, {failed} failed")
+        click.echo(say("cli.replay.total", n=n, replayed=n - failed, failed=failed))
     if failed:
         click.get_current_context().exit(1)
 
@@ -461,3 +464,26 @@ def human_board_lines(comparisons: list[Any], lang: str) -> list[dict[str, Any]]
         rows.append({**row, "level": vocab.rank_label(c.level, lang),
                      "rooms": "/".join(names) + ("/…" if len(c.rooms) > 2 else "")})
     return rows
+
+
+def human_replay_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A replayed deal for a person in ``lang``: the room by its name (开室), the finishing
+    order by seats (西 东), the result in words (东西升3级), the status as a word; English
+    keeps the records' tags and the seat letters."""
+    if lang == "en":
+        return row
+    from duplicate.i18n import translator
+    from duplicate.vocab import seat_name
+    from engine.seat import Seat
+
+    t = translator(lang)
+    out = dict(row)
+    room = str(row.get("room") or "").lower()
+    if room in ("open", "closed"):
+        out["room"] = t(f"report.room.{room}")
+    finish = str(row.get("finish") or "").split()
+    if finish and all(s in Seat.__members__ for s in finish):
+        out["finish"] = " ".join(seat_name(Seat[s], lang) for s in finish)
+    out["result"] = state_words(row.get("result"), lang)
+    out["status"] = cell_word(row.get("status"))
+    return out

@@ -170,8 +170,8 @@ def sequence_text(combo: Combo) -> str:
 
 
 def describe_play(combo: Combo | None, level: int, lang: str = "en") -> str:
-    """A play in words: ``一对10`` style is avoided for one pattern a language: ``对子10``
-    / ``pair 10``, ``5张9炸弹`` / ``5-card bomb of 9``; a sequence written out low to high
+    """A play in words, its type then its rank as the seeds write them (单牌3, 对3):
+    ``对子10`` / ``pair 10``, ``5张9炸弹`` / ``5-card bomb of 9``; a sequence written out low to high
     as the seed texts do (``三连对AA2233``, ``顺子10-J-Q-K-A`` / ``three pairs AA2233``)."""
     t = translator(lang)
     if combo is None:

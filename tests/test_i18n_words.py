@@ -36,6 +36,7 @@ from cli import main
 from duplicate import events, hall, vocab
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, messages, translator
+from duplicate.store import default_by
 from engine.cards import parse_cards
 from engine.combo import Combo, ComboType
 from engine.seat import Seat
@@ -72,6 +73,9 @@ def glossary_terms() -> set[str]:
 
 NAMES = {w for team, players in TEAMS for w in (team, *players)} | {
     EVENT, DIRECTOR, REASON, f"{EVENT} boards", "gd-sha256ctr-fy/1",  # the set, its generator
+    "杨雷",  # a player renamed
+    "bots round 1 table 1",  # the source play-bots names its records by, as a file name
+    default_by(),  # who the command line says made a change when --by is not given
 }
 NAME_WORDS = {w for n in NAMES for w in re.findall(r"[A-Za-z]+", n)}
 
@@ -207,6 +211,14 @@ def event(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> I
     cli("en", "event", "--db", url, "export", EVENT, "--round", "1", "--output", str(records))
     for lang in ("zh", "en"):
         out.pages[lang, "compare"] = cli(lang, "compare", str(records), "--detail")
+        out.pages[lang, "replay"] = cli(lang, "replay", str(records))
+    listing("history", "history", EVENT, "--round", "1", "--table", "1", "--board", "2",
+            "--room", "open")
+    out.pages["zh", "rename-player"] = cli("zh", "event", "--db", url, "rename-player", EVENT,
+                                           "Yang Lei", "杨雷", "--by", DIRECTOR, "--reason",
+                                           REASON)
+    listing("log", "log", EVENT)
+    out.pages["zh", "db current"] = cli("zh", "db", "--db", url, "current")
     for lang in ("zh", "en"):
         hr = tmp / f"hand-records-{lang}.html"
         cli(lang, "deals", "export", "--db", url, f"{EVENT} boards", "-f", "html",
