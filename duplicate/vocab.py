@@ -98,14 +98,14 @@ def face(kind: Kind, level: int, lang: str = "en", use: CardUse | None = None) -
     title = f"{t('suit.' + SUIT_KEYS[suit])} {RANK_LABELS[rank]}"
     stands: str | None = None
     if wild:
-        title = f"{title}, {t('card.wild')}"
+        title = t("card.title_wild", card=title, wild=t("card.wild"))
         if use is not None:
             if use.as_itself(level):
                 stands = ""
-                title = f"{text}: {t('card.wild_itself')}"
+                title = t("card.title_use", card=text, use=t("card.wild_itself"))
             else:
                 stands = ("" if use.suit is None else SUIT_GLYPHS[use.suit]) + RANK_LABELS[use.rank]
-                title = f"{text}: {t('card.wild_as', card=stands)}"
+                title = t("card.title_use", card=text, use=t("card.wild_as", card=stands))
     return Face(kind, text, title, suit in _RED_SUITS, False, wild, stands)
 
 

@@ -33,9 +33,9 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cli import main
-from duplicate import events, hall, vocab
+from duplicate import events, hall, i18n, vocab
 from duplicate.db import make_engine
-from duplicate.i18n import gettext, messages, translator
+from duplicate.i18n import gettext, translator
 from duplicate.store import default_by
 from engine.cards import parse_cards
 from engine.combo import Combo, ComboType
@@ -116,9 +116,9 @@ def readable(page: str) -> str:
     return re.sub(r"\{[a-z_]+\}", " ", "\n".join(parts))  # a script's template fills these
 
 
-def _without_names(text: str) -> str:
-    for name in sorted(NAMES, key=len, reverse=True):
-        text = text.replace(name, " ")
+def _without_names(text: str, filler: str = " ") -> str:
+    for name in sorted(NAMES, key=len, reverse=True):  # a file name with its line: FILE:207
+        text = re.sub(re.escape(name) + r"(?::\d+)?", filler, text)
     text = re.sub(r"(?:https?://|/)\S*", " ", text)  # addresses and paths
     text = re.sub(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b", " ", text)  # hashes
     return re.sub(r"\S+\.(?:html|gdn|json|csv|css|js|sqlite|pdf)\b", " ", text)
@@ -278,6 +278,22 @@ def test_chinese_pages_and_listings_hold_no_untranslated_word(event: Texts) -> N
     assert found == {}, "\n".join(f"{p}: {b}" for p, b in found.items())
 
 
+def ascii_punctuation(text: str) -> list[str]:
+    """ASCII commas, semicolons, colons and brackets touching Chinese in ``text`` (an
+    input's syntax shown as its example excepted): Chinese text takes 、，；：（）."""
+    for key in SYNTAX:
+        text = text.replace(gettext("zh", key).split("{")[0], " ")
+    text = _without_names(text, "某")  # a name in a list of names counts as Chinese
+    near = r"[\u3400-\u9fff] ?[,;:()]|[,;:()] ?[\u3400-\u9fff]"
+    return sorted({m.group(0) for m in re.finditer(near, text)})
+
+
+def test_chinese_pages_and_listings_take_chinese_punctuation(event: Texts) -> None:
+    found = {place: bad for (lang, place), text in sorted(event.pages.items())
+             if lang == "zh" and (bad := ascii_punctuation(text))}
+    assert found == {}, "\n".join(f"{p}: {b}" for p, b in found.items())
+
+
 def test_english_pages_and_listings_hold_no_chinese_but_glosses(event: Texts) -> None:
     terms = glossary_terms()
     assert {"接风", "累进分", "双下"} <= terms
@@ -295,6 +311,9 @@ def test_the_checks_catch_what_they_are_for() -> None:
     terms = glossary_terms()
     assert chinese_left("Progressive score (累进分) Plays (出牌次数)", terms) == ["出牌次数"]
     assert untranslated("3ea0367bc3a0efa3b0b8 牌谱 98426a71958c", allowed) == []
+    assert ascii_punctuation("头游 东, 二游 西 (南北双下)") == ["下)", "东,", "西 ("]
+    assert ascii_punctuation("东\n  (2)") == []  # not touching
+    assert ascii_punctuation("头游东、二游西，南北双下（裁定）") == []
     assert chinese_left("累进分 接风 given", terms) == ["接风", "累进分"]
 
 
@@ -344,7 +363,7 @@ def parse_cards_kind(token: str) -> int:
 
 
 def test_one_name_for_one_quantity_and_boards_are_fu() -> None:
-    zh = {k: " ".join(v["zh"].forms) for k, v in messages().items()}
+    zh = {k: " ".join(v["zh"].forms) for k, v in i18n.messages().items()}
     assert not [k for k, text in zh.items() if "牌数" in text]  # boards: 副数
     assert not [k for k, text in zh.items() if "胜场" in text or re.search("胜轮(?!次)", text)]
     assert not [k for k, text in zh.items()
@@ -360,7 +379,7 @@ SYNTAX = {"desk.error.lineup", "desk.field.lineups", "desk.field.teams",
 
 def test_chinese_text_takes_chinese_punctuation() -> None:
     bad = {}
-    for key, texts in messages().items():
+    for key, texts in i18n.messages().items():
         for form in texts["zh"].forms:
             text = re.sub(r"\{[a-z_]+\}", "", form)
             if key not in SYNTAX and re.search(r"[,;()!?]|(?<![0-9A-Za-z]):", text):
