@@ -219,6 +219,11 @@ def event(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> I
                                            REASON)
     listing("log", "log", EVENT)
     out.pages["zh", "db current"] = cli("zh", "db", "--db", url, "current")
+    hand = "S2 S2 H3 C4 D5 S6 H7 H7 ST ST SJ SQ SK SA"
+    out.pages["zh", "plays"] = cli("zh", "plays", "--level", "10", "--hand", hand)
+    out.pages["zh", "plays --follow"] = cli("zh", "plays", "--level", "7", "--hand", hand,
+                                            "--follow", "Pair 3 S3 C3")
+    out.pages["zh", "read"] = cli("zh", "read", "--level", "7", "H7", "S5", "S5")
     for lang in ("zh", "en"):
         hr = tmp / f"hand-records-{lang}.html"
         cli(lang, "deals", "export", "--db", url, f"{EVENT} boards", "-f", "html",
