@@ -212,6 +212,11 @@ def event(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> I
     for lang in ("zh", "en"):
         out.pages[lang, "compare"] = cli(lang, "compare", str(records), "--detail")
         out.pages[lang, "replay"] = cli(lang, "replay", str(records))
+        site = tmp / f"compare-{lang}"
+        cli(lang, "compare", str(records), "--html", str(site))
+        for page in sorted(site.glob("*.html")):
+            out.pages[lang, f"compare --html {page.name}"] = readable(
+                page.read_text(encoding="utf-8"))
     listing("history", "history", EVENT, "--round", "1", "--table", "1", "--board", "2",
             "--room", "open")
     out.pages["zh", "rename-player"] = cli("zh", "event", "--db", url, "rename-player", EVENT,
