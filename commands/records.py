@@ -298,7 +298,7 @@ def simulate_command(
     summary = play_statistics(records) if stats else None
     if output == "-":
         if summary is not None:
-            click.echo(format_statistics(summary), err=True)
+            click.echo(format_statistics(summary, cli_lang()), err=True)
         return
     rows = [o.row() for o in outcomes]
     total = sum(o.swing for o in outcomes)
@@ -308,13 +308,13 @@ def simulate_command(
             doc["stats"] = summary.to_dict()
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    emit_rows(rows, fmt)
+    emit_rows([human_seats_row(r, cli_lang()) for r in rows] if fmt == "table" else rows, fmt)
     if fmt == "table":
         click.echo(say("cli.compare.teams", x=team_x, y=team_y, total=f"{total:+d}")
                    + say("cli.compare.over", boards=say("count.boards", n=len(rows))))
         if summary is not None:
             click.echo()
-            click.echo(format_statistics(summary))
+            click.echo(format_statistics(summary, cli_lang()))
 
 
 # --- competitions (event, compare, demo) -----------------------------------------
@@ -486,4 +486,25 @@ def human_replay_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
         out["finish"] = " ".join(seat_name(Seat[s], lang) for s in finish)
     out["result"] = state_words(row.get("result"), lang)
     out["status"] = cell_word(row.get("status"))
+    return out
+
+
+def human_seats_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A listing row for a person in ``lang``: finishing orders (``*_finish``) and the
+    leader by seat names (北 东), the level as a player writes it (10, never T). English
+    keeps the seat letters."""
+    if lang == "en":
+        return row
+    from duplicate.vocab import rank_label, seat_name
+    from engine.cards import parse_level
+    from engine.seat import Seat
+
+    out = dict(row)
+    for name, value in row.items():
+        if name.endswith("finish") or name == "leader":
+            seats = str(value or "").split()
+            if seats and all(s in Seat.__members__ for s in seats):
+                out[name] = " ".join(seat_name(Seat[s], lang) for s in seats)
+    if isinstance(row.get("level"), str) and row["level"]:
+        out["level"] = rank_label(parse_level(row["level"]), lang)
     return out

@@ -76,6 +76,7 @@ NAMES = {w for team, players in TEAMS for w in (team, *players)} | {
     "杨雷",  # a player renamed
     "bots round 1 table 1",  # the source play-bots names its records by, as a file name
     default_by(),  # who the command line says made a change when --by is not given
+    "heuristic",  # the bots' policy, as --x-policy names it (simulate's teams)
 }
 NAME_WORDS = {w for n in NAMES for w in re.findall(r"[A-Za-z]+", n)}
 
@@ -229,6 +230,8 @@ def event(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> I
     out.pages["zh", "plays --follow"] = cli("zh", "plays", "--level", "7", "--hand", hand,
                                             "--follow", "Pair 3 S3 C3")
     out.pages["zh", "read"] = cli("zh", "read", "--level", "7", "H7", "S5", "S5")
+    out.pages["zh", "simulate"] = cli("zh", "simulate", "--seed-file", str(seed), "--boards",
+                                      "2", "--stats")
     for lang in ("zh", "en"):
         hr = tmp / f"hand-records-{lang}.html"
         cli(lang, "deals", "export", "--db", url, f"{EVENT} boards", "-f", "html",
