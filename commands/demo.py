@@ -15,6 +15,7 @@ from commands.common import (
     error_text,
     output_options,
     parse_variants,
+    say,
     write_output,
 )
 from commands.events import EVENT_BOARD_COLUMNS
@@ -191,10 +192,10 @@ def pairs_command(
         {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}"} for p in result.ranking
     ]
     emit_rows(rows, fmt, result.ranking_columns)
-    click.echo(
-        f"{len(result.ranking)} pairs, {len(result.boards)} boards, each due at "
-        f"{result.tables} tables; scored by {method}"
-    )
+    click.echo(say("cli.pairs.summary", n=len(result.ranking),
+                   boards=say("count.boards", n=len(result.boards)),
+                   tables=say("cli.pairs.tables", n=result.tables),
+                   method=say(f"pairs.method.{method}") if cli_lang() != "en" else method))
     if by_board:
         click.echo()
         emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)

@@ -31,6 +31,7 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from test_pairs import event_files  # noqa: F401  (the fixture)
 
 from cli import main
 from duplicate import events, hall, i18n, vocab
@@ -404,3 +405,19 @@ def test_counted_messages_have_plural_forms() -> None:
     t = translator("en")
     assert t("count.rounds", n=1) == "1 round" and t("count.rounds", n=2) == "2 rounds"
     assert t("count.boards", n=1) == "1 board" and translator("zh")("count.boards", n=1) == "1副"
+
+
+def test_pairs_listing_and_page_in_chinese(event_files: list[str], tmp_path: Path) -> None:  # noqa: F811
+    """``guandan --lang zh pairs``: the ranking, the board-by-board detail and the page."""
+    allowed, page = allowed_latin(), tmp_path / "pairs.html"
+    pair_names = {w for p in ("A1", "A2", "B1", "B2", "C1", "C2", "D1", "D2", "E1", "E2",
+                              "F1", "F2") for w in (p, p[0])}
+    found = {}
+    for args in ((), ("--by-board",), ("--method", "xswing"), ("--html", str(page))):
+        text = cli("zh", "pairs", *event_files, *args)
+        if "--html" in args:
+            text = readable(page.read_text(encoding="utf-8"))
+        bad = [w for w in untranslated(text, allowed) if w not in pair_names]
+        if bad or ascii_punctuation(text):
+            found[args] = (bad, ascii_punctuation(text))
+    assert found == {}
