@@ -252,11 +252,59 @@ def _template_ngettext(context: Any, key: str, n: int, **values: Any) -> str:
     return gettext(context.get("lang") or DEFAULT_LANGUAGE, key, n=n, **values)
 
 
+def _percent_style(text: str) -> str:
+    """A catalogue text as a ``{% trans %}`` block formats it: ``{name}`` -> ``%(name)s``,
+    a literal ``%`` doubled (a text without placeholders is used as it is)."""
+    if not _fields(text):
+        return text
+    out = []
+    for literal, name, _spec, _conv in string.Formatter().parse(text):
+        out.append(literal.replace("%", "%%"))
+        if name:
+            out.append(f"%({name})s")
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def source_ids() -> Mapping[str, tuple[str, ...]]:
+    """key -> its msgid (and msgid_plural): the English the templates' blocks hold."""
+    ids: dict[str, tuple[str, ...]] = {}
+    for domain in _domains():
+        for m in _read(DEFAULT_LANGUAGE, domain):
+            if m.id and m.context:
+                ids[m.context] = (tuple(str(i) for i in m.id) if isinstance(m.id, tuple)
+                                  else (str(m.id),))
+    return ids
+
+
+@jinja2.pass_context
+def _template_pgettext(context: Any, key: str, msgid: str) -> str:
+    """``{% trans "key" %}English{% endtrans %}``: the text of ``key`` (msgctxt) in the
+    page's language. The key decides; ``msgid``, the English the block holds, is for
+    Babel's extractor and for translators (tests/test_i18n.py checks it is the
+    catalogue's)."""
+    lang = normalise_language(context.get("lang"))
+    message = messages()[key].get(lang) or messages()[key][DEFAULT_LANGUAGE]
+    return _percent_style(message.text())
+
+
+@jinja2.pass_context
+def _template_npgettext(context: Any, key: str, singular: str, plural: str, n: int) -> str:
+    """``{% trans "key" n=x %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}``."""
+    lang = normalise_language(context.get("lang"))
+    message = messages()[key].get(lang) or messages()[key][DEFAULT_LANGUAGE]
+    return _percent_style(message.text(n))
+
+
 def install(env: jinja2.Environment) -> None:
-    """Jinja2's i18n extension on ``env``, its callables this catalogue's: in a template
-    ``_("report.standings")`` / ``gettext(key, **values)`` and ``ngettext(key, n, **values)``
-    take a key (the msgctxt) and the page's ``lang``; ``{{ _('count.rounds', n=3) }}``."""
+    """Jinja2's i18n extension on ``env``, its callables this catalogue's, in the page's
+    ``lang``: ``{% trans "report.standings" %}Standings{% endtrans %}`` (the key as the
+    block's context, the English as its text: what Babel's extractor reads), and
+    ``{% trans "count.boards" n=x %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}``;
+    ``_("key", **values)``, ``gettext(key, **values)``, ``ngettext(key, n, **values)`` for
+    texts built in expressions."""
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=_template_gettext, ngettext=_template_ngettext, newstyle=False
+        gettext=_template_gettext, ngettext=_template_ngettext, newstyle=False,
+        pgettext=_template_pgettext, npgettext=_template_npgettext,
     )

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gettext as stdlib_gettext
 import io
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import jinja2
 import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -24,6 +26,7 @@ from duplicate.i18n import (
     negotiate,
     ngettext,
     normalise_language,
+    source_ids,
     translator,
 )
 
@@ -68,7 +71,8 @@ def test_language_names_are_normalised() -> None:
 
 # --- the gettext files: what translators' tools open -------------------------------------
 
-LOCALE = Path(__file__).resolve().parent.parent / "duplicate" / "locale"
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "duplicate" / "locale"
 PO_FILES = sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
 
 
@@ -137,3 +141,40 @@ def test_jinja_i18n_extension_speaks_the_pages_language() -> None:
     assert page.render(lang="zh", n=1) == "头游 南北升2级 1副"
     assert page.render(lang="en", n=1) == "1st out N–S up 2 1 board"
     assert page.render(lang="en", n=3).endswith("3 boards")
+
+
+def test_templates_trans_blocks_hold_the_catalogues_english() -> None:
+    """Every ``{% trans "key" %}English{% endtrans %}`` of the templates, as Babel's
+    extractor reads it (what ``pybabel extract`` would put in a .pot): its context is a
+    key of the catalogue and its text that key's English (msgid), so that translators see
+    what the page shows."""
+    templates = [*sorted((ROOT / "duplicate" / "templates").glob("*.html")),
+                 *sorted((ROOT / "web" / "templates").glob("*.html"))]
+    found = 0
+    for path in templates:
+        with path.open("rb") as f:
+            for _line, message, _comments, context in extract(
+                "jinja2.ext:babel_extract", f, keywords=DEFAULT_KEYWORDS,
+                options={"extensions": "jinja2.ext.i18n"},
+            ):
+                if context is None:
+                    continue  # _("key") and ngettext("key", n): the key is the message
+                found += 1
+                ids = source_ids().get(context)
+                assert ids is not None, f"{path.name}: no key {context!r}"
+                text = message if isinstance(message, tuple) else (message,)
+                as_braces = tuple(re.sub(r"%\((\w+)\)s", r"{\1}", t).replace("%%", "%")
+                                  for t in text)
+                assert as_braces == ids, f"{path.name}: {context}: {as_braces} != {ids}"
+    assert found >= 60  # the report's pages speak through trans blocks
+
+
+def test_trans_blocks_render_in_the_pages_language() -> None:
+    env = jinja2.Environment(autoescape=True)
+    install(env)
+    page = env.from_string(
+        '{% trans "report.round" round=r %}Round {{ round }}{% endtrans %} · '
+        '{% trans "count.boards" n=k %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}')
+    assert page.render(lang="zh", r="<b>", k=1) == "第&lt;b&gt;轮 · 1副"
+    assert page.render(lang="en", r=2, k=1) == "Round 2 · 1 board"
+    assert page.render(lang="en", r=2, k=4) == "Round 2 · 4 boards"
