@@ -61,15 +61,14 @@ def demo_command(
     # the service's settings are checked before the demo runs: a bad password is said at
     # once, not after a report was written
     served = _demo_settings(db_url or DEFAULT_DB, director_password) if serve else None
-    result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo)
+    result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo,
+                      lang=cli_lang())
     score = result.score.score
     click.echo("")
     emit_rows((r.to_dict() for r in result.boards), "table", EVENT_BOARD_COLUMNS)
-    click.echo(
-        f"margin {score.margin:+d} to {result.match.team_x}: match points "
-        f"{result.match.team_x} {score.points_x:g}, {result.match.team_y} {score.points_y:g}"
-    )
-    click.echo(f"report: {result.report}")
+    click.echo(say("demo.margin", margin=f"{score.margin:+d}", x=result.match.team_x,
+                   y=result.match.team_y, px=f"{score.points_x:g}", py=f"{score.points_y:g}"))
+    click.echo(say("demo.report", path=result.report))
     if served is not None:
         _serve_demo(served, result.event, port, director_password is None)
 
@@ -93,10 +92,10 @@ def _serve_demo(settings: Settings, event: str, port: int, shown: bool) -> None:
     password = settings.director_password
     base = f"http://127.0.0.1:{port}"
     click.echo("")
-    click.echo(f"the hall: {base}/  (the event: {base}/e/{quote(event, safe='')})")
-    click.echo(f"director's desk: {base}/desk"
-               + (f"  (password: {password})" if shown else ""))
-    click.echo(f"API: {base}/api/docs")
+    click.echo(say("demo.hall", url=f"{base}/", event=f"{base}/e/{quote(event, safe='')}"))
+    click.echo(say("demo.desk", url=f"{base}/desk")
+               + (say("demo.password", password=password) if shown else ""))
+    click.echo(say("demo.api", url=f"{base}/api/docs"))
     run_server(settings, "127.0.0.1", port, 1, "warning")
 
 
