@@ -12,11 +12,11 @@ from commands.common import (
     db_errors,
     db_option,
     emit_rows,
-    minute_text,
     open_database,
     output_options,
     say,
 )
+from commands.words import minute_text
 
 
 @click.command("release")

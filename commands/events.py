@@ -21,16 +21,15 @@ from commands.common import (
     force_option,
     json_text,
     match_board_options,
-    minute_text,
     open_database,
     output_options,
     parse_variants,
     read_seed,
     say,
-    state_words,
     write_output,
 )
 from commands.event_admin import ADMIN_COMMANDS
+from commands.words import human_board_row, human_correction_row, state_words
 from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
@@ -61,24 +60,6 @@ def _event_match_row(m: Any, lang: str = "en") -> dict[str, Any]:
         row[room] = sep.join(
             f"{seat_name(Seat[seat], lang)} {name}" for seat, name in row[room].items()
         )
-    return row
-
-
-def _correction_row(row: Any) -> dict[str, Any]:
-    """A correction for a person: the results in words, the time to the minute."""
-    lang = cli_lang()
-    out = dict(row)
-    for name in ("before", "after"):
-        out[name] = state_words(out.get(name), lang)
-    out["at"] = minute_text(out.get("at"))
-    return out
-
-
-def _board_row(row: dict[str, Any], fmt: str) -> dict[str, Any]:
-    """A board of a match as a listing row; for a person the level as a player writes it
-    (10, never T; --json and --csv keep the record's rank letter)."""
-    if fmt == "table" and row.get("level") == "T":
-        row["level"] = "10"
     return row
 
 
@@ -469,7 +450,7 @@ def event_corrections_command(event: str, fmt: str) -> None:
     with open_database() as engine:
         rows = list_corrections(engine, event)
     if fmt == "table":
-        rows = [_correction_row(r) for r in rows]
+        rows = [human_correction_row(r) for r in rows]
     emit_rows(rows, fmt, ("round", "table", "board", "room", "by", "at", "reason", "before",
                           "after"))
 
@@ -546,7 +527,7 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
     with open_database() as engine:
         rows = match_boards(engine, event, round_no, table)
         ruled = match_rulings(engine, event, round_no, table, event_rules(engine, event))
-    emit_rows((_board_row(r.to_dict(), fmt) for r in rows), fmt, EVENT_BOARD_COLUMNS)
+    emit_rows((human_board_row(r.to_dict(), fmt) for r in rows), fmt, EVENT_BOARD_COLUMNS)
     if fmt == "table":  # the results above are those that count; say which were ruled
         for board, r in ruled:
             click.echo(say("cli.board.ruled", board=board, room=say(f"cli.val.{r.room}"),

@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from commands.common import (
-    cell_word,
     check_output,
     check_output_dir,
     cli_lang,
@@ -28,8 +27,13 @@ from commands.common import (
     parse_variants,
     read_seed,
     say,
-    state_words,
     write_output,
+)
+from commands.words import (
+    human_board_lines,
+    human_replay_row,
+    human_seat_rows,
+    human_seats_row,
 )
 
 _REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result", "status", "error")
@@ -422,89 +426,3 @@ def compare_command(
         if analyse:
             click.echo("\n".join(analysis_lines))
 
-
-def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
-    """``c.seat_rows()`` for a person: the wild hearts and the cards left in the one card
-    convention (``♠6``, ``10♥``), never tokens (--csv keeps the tokens)."""
-    from duplicate import vocab
-    from duplicate.i18n import translator
-
-    seats = {(room.room, s.seat.name): s for room in c.rooms for s in room.seats}
-    rows = []
-    for row in c.seat_rows():
-        s = seats[row["room"], row["seat"]]
-        wilds = [vocab.use_text(w.use, c.level, lang) for w in s.wilds]
-        key = row["room"].lower()
-        rows.append({
-            **row,
-            "room": translator(lang)(f"report.room.{key}")
-            if key in ("open", "closed") and lang != "en" else row["room"],
-            "wilds": translator(lang)("list.sep").join(wilds),
-            "cards_left": vocab.faces_text(vocab.hand_faces(s.cards_left, c.level, lang)),
-        })
-    return rows
-
-
-def human_board_lines(comparisons: list[Any], lang: str) -> list[dict[str, Any]]:
-    """``board_lines`` for a person: the level as a player writes it (10, never T) and
-    the rooms by their names in ``lang`` (开室/闭室); --csv and --json keep the tags."""
-    from duplicate import vocab
-    from duplicate.compare import board_lines
-    from duplicate.i18n import translator
-
-    t = translator(lang)
-
-    def room(name: str) -> str:  # English keeps the records' Room tags
-        key = name.lower()
-        return t(f"report.room.{key}") if key in ("open", "closed") and lang != "en" else name
-
-    rows = []
-    for c, row in zip(comparisons, board_lines(comparisons), strict=True):
-        names = [room(r.room) for r in c.rooms[:2]]
-        rows.append({**row, "level": vocab.rank_label(c.level, lang),
-                     "rooms": "/".join(names) + ("/…" if len(c.rooms) > 2 else "")})
-    return rows
-
-
-def human_replay_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A replayed deal for a person in ``lang``: the room by its name (开室), the finishing
-    order by seats (西 东), the result in words (东西升3级), the status as a word; English
-    keeps the records' tags and the seat letters."""
-    if lang == "en":
-        return row
-    from duplicate.i18n import translator
-    from duplicate.vocab import seat_name
-    from engine.seat import Seat
-
-    t = translator(lang)
-    out = dict(row)
-    room = str(row.get("room") or "").lower()
-    if room in ("open", "closed"):
-        out["room"] = t(f"report.room.{room}")
-    finish = str(row.get("finish") or "").split()
-    if finish and all(s in Seat.__members__ for s in finish):
-        out["finish"] = " ".join(seat_name(Seat[s], lang) for s in finish)
-    out["result"] = state_words(row.get("result"), lang)
-    out["status"] = cell_word(row.get("status"))
-    return out
-
-
-def human_seats_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A listing row for a person in ``lang``: finishing orders (``*_finish``) and the
-    leader by seat names (北 东), the level as a player writes it (10, never T). English
-    keeps the seat letters."""
-    if lang == "en":
-        return row
-    from duplicate.vocab import rank_label, seat_name
-    from engine.cards import parse_level
-    from engine.seat import Seat
-
-    out = dict(row)
-    for name, value in row.items():
-        if name.endswith("finish") or name == "leader":
-            seats = str(value or "").split()
-            if seats and all(s in Seat.__members__ for s in seats):
-                out[name] = " ".join(seat_name(Seat[s], lang) for s in seats)
-    if isinstance(row.get("level"), str) and row["level"]:
-        out["level"] = rank_label(parse_level(row["level"]), lang)
-    return out

@@ -12,12 +12,10 @@ from commands.common import (
     db_option,
     emit_rows,
     match_board_options,
-    minute_text,
     open_database,
-    reason_words,
     say,
-    state_words,
 )
+from commands.words import minute_text, reason_words, state_words
 
 _ROOM = click.option(
     "--room",
