@@ -89,14 +89,16 @@ def messages() -> Mapping[str, Mapping[str, Message]]:
         for lang in LANGUAGES:
             catalog = _read(lang, domain)
             rule = _gettext_module.c2py(catalog.plural_expr)
+            seen: set[str] = set()
             for m in catalog:
                 if not m.id:
                     continue
                 key = m.context
                 if not key:
                     raise CatalogueError(f"{domain}.po: message {m.id!r} has no msgctxt key")
-                if where.setdefault(key, domain) != domain:
+                if where.setdefault(key, domain) != domain or key in seen:
                     raise CatalogueError(f"{domain}.po: key {key!r} is defined twice")
+                seen.add(key)
                 ids = tuple(str(i) for i in m.id) if isinstance(m.id, tuple) else (str(m.id),)
                 strs = (tuple(str(s or "") for s in m.string) if isinstance(m.string, tuple)
                         else (str(m.string or ""),))
