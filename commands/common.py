@@ -70,7 +70,7 @@ def emit_rows(
             buf.truncate()
         click.echo(buf.getvalue(), nl=False)
         return
-    cells = [[_cell(row.get(c)) for c in cols] for row in head]
+    cells = [[_cell(cell_word(row.get(c))) for c in cols] for row in head]
     heads = [column_title(c) for c in cols]  # in the output's language (--lang)
     # widths in terminal columns: a Chinese character takes two (duplicate.names)
     sizes = [[display_width(v) for v in r] for r in cells]
@@ -79,7 +79,7 @@ def emit_rows(
     ]
     click.echo("  ".join(_pad(h, w) for h, w in zip(heads, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
-    for r in itertools.chain(cells, ([_cell(row.get(c)) for c in cols] for row in stream)):
+    for r in itertools.chain(cells, ([_cell(cell_word(row.get(c))) for c in cols] for row in stream)):
         click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
 
 
@@ -165,6 +165,20 @@ def column_title(name: str) -> str:
         return name
     texts = catalogue().get(f"cli.col.{name}")
     return texts[lang] if texts else name
+
+
+def cell_word(value: Any) -> Any:
+    """A table cell in the output's language: a word from a closed set the library keeps
+    in English (a state ``played``, a room ``open``, a format ``swiss``, a tie-break
+    ``swing``, an action ``ruling``) becomes the catalogue's ``cli.val.WORD`` in Chinese;
+    any other value is shown as it is. --json and --csv keep the words."""
+    lang = cli_lang()
+    if lang == "en" or not isinstance(value, str | bool) or not str(value).isascii():
+        return value
+    from duplicate.i18n import catalogue
+
+    texts = catalogue().get(f"cli.val.{str(value).lower() if isinstance(value, bool) else value}")
+    return texts[lang] if texts else value
 
 
 def _pad(text: str, width: int) -> str:

@@ -19,6 +19,7 @@ from commands.common import (
     open_database,
     output_options,
     read_seed,
+    say,
     write_output,
 )
 
@@ -41,7 +42,8 @@ def db_upgrade_command(revision: str) -> None:
 
     with open_database() as engine:
         upgrade(engine, revision)
-        click.echo(f"database {display_url(engine.url)} at revision {current_revision(engine)}")
+        click.echo(say("cli.db.at", url=display_url(engine.url),
+                       revision=current_revision(engine)))
 
 
 @db_group.command("downgrade")
@@ -62,7 +64,7 @@ def db_downgrade_command(revision: str, force: bool) -> None:
     with open_database() as engine:
         downgrade(engine, revision, force=force)
         now = current_revision(engine) or "none (empty)"
-        click.echo(f"database {display_url(engine.url)} at revision {now}")
+        click.echo(say("cli.db.at", url=display_url(engine.url), revision=now))
 
 
 @db_group.command("current")
@@ -74,8 +76,8 @@ def db_current_command() -> None:
 
     with open_database() as engine:
         check_reachable(engine)
-        click.echo(f"current: {current_revision(engine) or 'none (empty)'}")
-        click.echo(f"newest:  {head_revision()}")
+        click.echo(say("cli.db.current", revision=current_revision(engine) or say("cli.db.empty")))
+        click.echo(say("cli.db.newest", revision=head_revision()))
 
 
 @click.group("deals")
@@ -108,8 +110,8 @@ def deals_seed_command(path: str, delayed_info: str | None, as_json: bool) -> No
                              "generator": seed.generator, "delayed_info": seed.delayed_info}),
                    nl=False)
         return
-    click.echo(f"seed file {path} created; keep it secret until the boards have been played")
-    click.echo(f"commitment (publish this now): {seed.commitment}")
+    click.echo(say("cli.seed.created", path=path))
+    click.echo(say("cli.seed.commitment", commitment=seed.commitment))
 
 
 @deals_group.command("generate")
@@ -175,8 +177,12 @@ def deals_generate_command(
     if as_json:
         click.echo(json_text(info.to_dict()), nl=False)
     else:
-        click.echo(f"stored set {info.name!r}: {info.board_count} boards, levels "
-                   f"{info.level_schedule}, commitment {info.commitment}")
+        from duplicate.vocab import schedule_text
+
+        click.echo(say("cli.set.stored", name=info.name,
+                       boards=say("count.boards", n=info.board_count),
+                       levels=schedule_text(info.level_schedule, cli_lang()),
+                       commitment=info.commitment))
 
 
 @deals_group.command("list")
@@ -189,6 +195,11 @@ def deals_list_command(fmt: str) -> None:
 
     with open_database() as engine:
         rows = [s.to_dict() for s in list_sets(engine)]
+    if fmt == "table":  # for a person: the schedule in words (打10, never fixed:T)
+        from duplicate.vocab import schedule_text
+
+        rows = [{**r, "level_schedule": schedule_text(r["level_schedule"], cli_lang())}
+                for r in rows]
     columns = ["name", "board_count", "level_schedule", "generator", "revealed", "commitment"]
     emit_rows(rows, fmt, None if fmt == "json" else columns)
 
@@ -298,8 +309,8 @@ def deals_verify_command(
             doc = {"ok": True, "boards_checked": checked, "commitment": seed.commitment}
             click.echo(json_text(doc), nl=False)
         else:
-            click.echo(f"{gdn_file}: {checked} boards match the seed file, "
-                       f"commitment {seed.commitment}")
+            click.echo(say("cli.set.file_verified", file=gdn_file,
+                           boards=say("count.boards", n=checked), commitment=seed.commitment))
         return
     assert set_name is not None
     if board_count is not None:
@@ -311,8 +322,9 @@ def deals_verify_command(
     if as_json:
         click.echo(json_text(result.to_dict()), nl=False)
         return
-    click.echo(f"set {set_name!r} verified: {result.boards_checked} boards match the seed file, "
-               f"commitment {result.info.commitment}")
+    click.echo(say("cli.set.verified", name=set_name,
+                   boards=say("count.boards", n=result.boards_checked),
+                   commitment=result.info.commitment))
 
 
 @deals_group.command("export")
@@ -382,4 +394,4 @@ def deals_delete_command(name: str, by: str, reason: str) -> None:
 
     with open_database() as engine:
         delete_board_set(engine, name, by=by, reason=reason)
-    click.echo(f"set {name!r} deleted")
+    click.echo(say("cli.set.deleted", name=name))

@@ -16,6 +16,7 @@ from commands.common import (
     error_text,
     output_options,
     parse_variants,
+    say,
     write_output,
 )
 from commands.events import EVENT_BOARD_COLUMNS
@@ -71,15 +72,13 @@ def demo_command(
     # once, not after a report was written
     served = _demo_settings(db_url or DEFAULT_DB, director_password) if serve else None
     result = run_demo(db_url or DEFAULT_DB, outdir, seed_hex, boards, echo=click.echo,
-                      hall_round=served is not None)
+                      hall_round=served is not None, lang=cli_lang())
     score = result.score.score
     click.echo("")
     emit_rows((r.to_dict() for r in result.boards), "table", EVENT_BOARD_COLUMNS)
-    click.echo(
-        f"margin {score.margin:+d} to {result.match.team_x}: match points "
-        f"{result.match.team_x} {score.points_x:g}, {result.match.team_y} {score.points_y:g}"
-    )
-    click.echo(f"report: {result.report}")
+    click.echo(say("demo.margin", margin=f"{score.margin:+d}", x=result.match.team_x,
+                   y=result.match.team_y, px=f"{score.points_x:g}", py=f"{score.points_y:g}"))
+    click.echo(say("demo.report", path=result.report))
     if served is not None:
         base = f"http://{_reachable(host)}:{port}"
         tables = _tables_page(result.cards, base, Path(outdir))
@@ -247,10 +246,10 @@ def pairs_command(
         {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}"} for p in result.ranking
     ]
     emit_rows(rows, fmt, result.ranking_columns)
-    click.echo(
-        f"{len(result.ranking)} pairs, {len(result.boards)} boards, each due at "
-        f"{result.tables} tables; scored by {method}"
-    )
+    click.echo(say("cli.pairs.summary", n=len(result.ranking),
+                   boards=say("count.boards", n=len(result.boards)),
+                   tables=say("cli.pairs.tables", n=result.tables),
+                   method=say(f"pairs.method.{method}") if cli_lang() != "en" else method))
     if by_board:
         click.echo()
         emit_rows((d.to_dict() for d in result.detail), fmt, result.detail_columns)

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from commands.common import F, emit_rows, error_text, output_options
+from commands.common import F, cli_lang, emit_rows, error_text, output_options, say
 
 
 def _rules_options(func: F) -> F:
@@ -79,10 +79,20 @@ def _hand_option(text: str) -> Any:
 _HAND_SIZE = 27
 
 
-def _echo_plays(rows: list[dict[str, Any]], fmt: str) -> None:
-    """Print plays as ``Type rank  cards`` lines, or through :func:`emit_rows`."""
+def _echo_plays(rows: list[dict[str, Any]], fmt: str, combos: list[Any] | None = None,
+                level: int = 0) -> None:
+    """Print plays as ``Type rank  cards`` lines (English: the notation ``--follow`` reads),
+    or in the output's language as a player says them in the card convention
+    (``对子7  7♥ 7♥``), or through :func:`emit_rows`."""
     if fmt != "table":
         emit_rows(rows, fmt, ["type", "rank", "cards"])
+        return
+    lang = cli_lang()
+    if lang != "en" and combos is not None:
+        from duplicate.vocab import play_text
+
+        for combo in combos:
+            click.echo(play_text(combo, level, lang))
         return
     width = max((len(r["type"]) + 1 + len(r["rank"]) for r in rows), default=0)
     for r in rows:
@@ -121,9 +131,16 @@ def read_command(
         raise click.ClickException(error_text(exc)) from exc
     rows = [_combo_row(c, lv, shown) for c in found]
     if fmt == "table" and not rows:
+        if cli_lang() != "en":
+            from duplicate import vocab
+            from engine.cards import parse_cards as cards_of
+
+            click.echo(say("cli.read.none", cards=vocab.faces_text(vocab.hand_faces(
+                cards_of(tokens), lv, cli_lang())), level=vocab.level_text(lv, cli_lang())))
+            return
         click.echo(f"{' '.join(shown)}: no combination at level {level.upper()}")
         return
-    _echo_plays(rows, fmt)
+    _echo_plays(rows, fmt, list(found), lv)
 
 
 @click.command("plays")
@@ -176,8 +193,16 @@ def plays_command(
     except GuandanError as exc:
         raise click.ClickException(error_text(exc)) from exc
     rows = [_combo_row(c, lv) for c in found]
-    _echo_plays(rows, fmt)
-    if fmt == "table":
+    _echo_plays(rows, fmt, list(found), lv)
+    if fmt == "table" and cli_lang() != "en":
+        from duplicate.vocab import describe_play
+
+        beating = "" if to_beat is None else say("cli.plays.beating",
+                                                 play=describe_play(to_beat, lv, cli_lang()))
+        key = "cli.plays.count_all" if all_plays else "cli.plays.count"
+        click.echo(say(key, n=len(rows), beating=beating) if rows
+                   else say("cli.plays.none", beating=beating))
+    elif fmt == "table":
         what = "play" if all_plays else "reading"
         against = "" if to_beat is None else f" beating {to_beat.describe()}"
         if rows:

@@ -8,7 +8,15 @@ from typing import Any
 
 import click
 
-from commands.common import db_errors, db_option, emit_rows, open_database, output_options
+from commands.common import (
+    db_errors,
+    db_option,
+    emit_rows,
+    open_database,
+    output_options,
+    say,
+)
+from commands.words import minute_text
 
 
 @click.command("release")
@@ -26,7 +34,7 @@ def event_release_command(event: str, round_no: int, board: int, by: str, reason
 
     with open_database() as engine:
         release_board(engine, event, round_no, board, by, reason)
-    click.echo(f"round {round_no}, board {board}: released")
+    click.echo(say("cli.admin.released", round=round_no, board=board))
 
 
 @click.command("log")
@@ -41,6 +49,8 @@ def event_log_command(event: str | None, fmt: str) -> None:
 
     with open_database() as engine:
         rows = admin_log(engine, event)
+    if fmt == "table":  # for a person: the time to the minute
+        rows = [{**r, "at": minute_text(r.get("at"))} for r in rows]
     emit_rows(rows, fmt, ("at", "action", "event", "set", "detail", "by", "reason"))
 
 
@@ -69,7 +79,7 @@ def event_rename_team_command(event: str, old: str, new: str, by: str, reason: s
 
     with open_database() as engine:
         rename_team(engine, event, old, new, by=by, reason=reason)
-    click.echo(f"team {old} -> {new}")
+    click.echo(say("cli.admin.team_renamed", old=old, new=new))
 
 
 @click.command("rename-player")
@@ -86,7 +96,7 @@ def event_rename_player_command(event: str, old: str, new: str, by: str, reason:
 
     with open_database() as engine:
         rename_player(engine, event, old, new, by=by, reason=reason)
-    click.echo(f"player {old} -> {new}")
+    click.echo(say("cli.admin.player_renamed", old=old, new=new))
 
 
 @click.command("substitute")
@@ -106,7 +116,7 @@ def event_substitute_command(
 
     with open_database() as engine:
         substitute_player(engine, event, team, out, new, by=by, reason=reason)
-    click.echo(f"team {team}: {new} plays in place of {out}")
+    click.echo(say("cli.admin.substituted", team=team, new=new, out=out))
 
 
 @click.command("withdraw")
@@ -121,7 +131,7 @@ def event_withdraw_command(event: str, team: str, by: str, reason: str) -> None:
 
     with open_database() as engine:
         withdraw_team(engine, event, team, by=by, reason=reason)
-    click.echo(f"team {team} withdrawn")
+    click.echo(say("cli.admin.withdrawn", team=team))
 
 
 @click.command("delete")
@@ -135,7 +145,7 @@ def event_delete_command(event: str, by: str, reason: str) -> None:
 
     with open_database() as engine:
         delete_event(engine, event, by=by, reason=reason)
-    click.echo(f"event {event!r} deleted")
+    click.echo(say("cli.admin.event_deleted", event=event))
 
 
 ADMIN_COMMANDS = (

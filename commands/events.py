@@ -8,6 +8,7 @@ import click
 
 from commands.analyse import budget_of, budget_options
 from commands.common import (
+    cell_word,
     check_output,
     check_output_dir,
     cli_lang,
@@ -29,6 +30,7 @@ from commands.common import (
     write_output,
 )
 from commands.event_admin import ADMIN_COMMANDS
+from commands.words import human_board_row, human_correction_row, state_words
 from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
@@ -42,11 +44,23 @@ _EVENT_STANDING_COLUMNS = (
 EVENT_BOARD_COLUMNS = ("board", "level", "leader", "open", "closed", "swing", "status")
 
 
-def _event_match_row(m: Any) -> dict[str, Any]:
-    """A match as a listing row: the rooms' seating as ``N name, E name, ...`` text."""
+def _event_match_row(m: Any, lang: str = "en") -> dict[str, Any]:
+    """A match as a listing row: the rooms' seating as ``N name, E name, ...`` text (in
+    Chinese, for a person: ``北 张伟、东 甲一、…``)."""
+    from duplicate.i18n import translator
+    from duplicate.vocab import seat_name
+    from engine.seat import Seat
+
     row: dict[str, Any] = m.to_dict()
+    if lang == "en":
+        for room in ("open", "closed"):
+            row[room] = ", ".join(f"{seat} {name}" for seat, name in row[room].items())
+        return row
+    sep = translator(lang)("list.sep")
     for room in ("open", "closed"):
-        row[room] = ", ".join(f"{seat} {name}" for seat, name in row[room].items())
+        row[room] = sep.join(
+            f"{seat_name(Seat[seat], lang)} {name}" for seat, name in row[room].items()
+        )
     return row
 
 
@@ -135,8 +149,9 @@ def event_create_command(
             teams=teams, rules=rules, lang=event_lang or cli_lang(),
         )
     click.echo(say(
-        "cli.event.created", name=repr(info.name), format=info.format, rounds=info.rounds,
-        boards=info.boards_per_round, scale=info.scale.name, rules=describe_rules(info.rules),
+        "cli.event.created", name=info.name, format=cell_word(info.format),
+        rounds=say("count.rounds", n=info.rounds), boards=say("count.boards", n=info.boards_per_round),
+        scale=cell_word(info.scale.name), rules=cell_word(describe_rules(info.rules)),
         language=say(f"lang.name.{info.lang}"),
     ))
     if teams:
@@ -194,10 +209,8 @@ def event_team_add_command(
     players = tuple(checked_name(p, "player") for p in players)
     with open_database() as engine:
         info = add_team(engine, event, team, players, pair_list or None)
-    click.echo(
-        f"team {info.number} {info.name!r}: pairs "
-        + ", ".join(f"{a}/{b}" for a, b in info.pairs)
-    )
+    click.echo(say("cli.team.added", number=info.number, name=info.name,
+                   pairs=say("list.sep").join(f"{a}/{b}" for a, b in info.pairs)))
 
 
 @event_team_group.command("list")
@@ -237,10 +250,11 @@ def event_pair_round_command(event: str, lineups: tuple[str, ...], fmt: str) -> 
         chosen[team] = (a, b)
     with open_database() as engine:
         rnd = pair_round(engine, event, chosen)
-    emit_rows((_event_match_row(m) for m in rnd.matches), fmt, _EVENT_MATCH_COLUMNS)
+    lang = cli_lang() if fmt == "table" else "en"
+    emit_rows((_event_match_row(m, lang) for m in rnd.matches), fmt, _EVENT_MATCH_COLUMNS)
     if fmt == "table":
-        click.echo(f"round {rnd.number}: {len(rnd.matches)} matches"
-                   + (f", bye: {rnd.bye}" if rnd.bye else ""))
+        click.echo(say("cli.round.paired", round=rnd.number, n=len(rnd.matches))
+                   + (say("cli.round.bye", team=rnd.bye) if rnd.bye else ""))
 
 
 @event_group.command("assign-boards")
@@ -284,9 +298,8 @@ def event_assign_boards_command(
             engine, event, round_no, set_name=set_name, seed=seed, schedule=schedule,
             first=first, delayed=delayed, reuse=_change(reuse, by, reason, "--reuse"),
         )
-    click.echo(
-        f"round {rnd.number}: boards {rnd.boards[0]} to {rnd.boards[-1]} of set {rnd.board_set!r}"
-    )
+    click.echo(say("cli.round.boards", round=rnd.number, first=rnd.boards[0],
+                   last=rnd.boards[-1], set=rnd.board_set))
 
 
 @event_group.command("import")
@@ -332,25 +345,21 @@ def event_import_command(
     else:
         for o in outcomes:
             if o.summary is None:
-                click.echo(f"{o.file}: not stored: {o.error}")
+                click.echo(say("cli.import.not_stored", file=o.file, error=o.error))
                 continue
             s = o.summary
-            click.echo(
-                f"{o.file}: {s.records} records: {s.added} added, {s.unchanged} unchanged, "
-                f"{s.corrected} corrected"
-            )
+            click.echo(say("cli.import.file", file=o.file, n=s.records, added=s.added,
+                           unchanged=s.unchanged, corrected=s.corrected))
             for board in s.unfinished_boards:
-                click.echo(f"  unfinished: {board}")
+                click.echo("  " + say("cli.import.unfinished", board=board))
         n, failed = len(outcomes), sums["failed"]
         if failed:
             first = next(o.error for o in outcomes if o.error)
-            click.echo(f"Error: {failed} of {n} file{'' if n == 1 else 's'} not stored; "
-                       f"first: {first}", err=True)
-        click.echo(
-            f"{n} file{'' if n == 1 else 's'}: {n - failed} stored, {failed} not stored; "
-            f"{sums['records']} records: {sums['added']} added, {sums['unchanged']} unchanged, "
-            f"{sums['corrected']} corrected, {sums['unfinished']} unfinished"
-        )
+            click.echo(say("cli.import.failed", n=n, failed=failed, first=first), err=True)
+        click.echo(say("cli.import.total", n=n, stored=n - failed, failed=failed,
+                       records=say("cli.import.records", n=sums["records"]),
+                       added=sums["added"], unchanged=sums["unchanged"],
+                       corrected=sums["corrected"], unfinished=sums["unfinished"]))
     if sums["failed"]:
         click.get_current_context().exit(1)
 
@@ -377,7 +386,7 @@ def event_play_bots_command(
     check_output(output, force)
     with open_database() as engine:
         summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
-    click.echo(f"round {round_no}: {summary.records} records played and imported")
+    click.echo(say("cli.round.played", round=round_no, n=summary.records))
 
 
 @event_group.command("unfinished")
@@ -399,7 +408,7 @@ def event_unfinished_command(
     fix = Correction(reason=reason, by=by) if by else None
     with open_database() as engine:
         n = record_unfinished(engine, event, round_no, table, board, reason, rooms, fix)
-    click.echo(f"round {round_no}, table {table}, board {board}: unfinished in {n} room(s)")
+    click.echo(say("cli.board.unfinished", round=round_no, table=table, board=board, n=n))
 
 
 @event_group.command("correct")
@@ -425,8 +434,9 @@ def event_correct_command(
             engine, event, round_no, table, board, room.lower(), parse_result(result),
             Correction(reason=reason, by=by),
         )
-    click.echo(f"round {round_no}, table {table}, board {board}, {room.lower()} room: "
-               f"{before} -> {result}")
+    click.echo(say("cli.board.corrected", round=round_no, table=table, board=board,
+                   room=say(f"cli.val.{room.lower()}"), before=state_words(before, cli_lang()),
+                   after=state_words(result, cli_lang())))
 
 
 @event_group.command("corrections")
@@ -440,6 +450,8 @@ def event_corrections_command(event: str, fmt: str) -> None:
 
     with open_database() as engine:
         rows = list_corrections(engine, event)
+    if fmt == "table":
+        rows = [human_correction_row(r) for r in rows]
     emit_rows(rows, fmt, ("round", "table", "board", "room", "by", "at", "reason", "before",
                           "after"))
 
@@ -475,7 +487,8 @@ def event_standings_command(event: str, through: int | None, fmt: str) -> None:
         rows, after = event_standings(engine, event, through)
     emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS)
     if fmt == "table":
-        click.echo(f"after round {after}" if after else "no round complete yet")
+        click.echo(say("cli.standings.after", round=after) if after
+                   else say("cli.standings.none"))
 
 
 @event_group.command("matches")
@@ -494,7 +507,8 @@ def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
     if fmt == "json":
         emit_rows((m.to_dict() for m in matches), fmt)
     else:
-        emit_rows((_event_match_row(m) for m in matches), fmt, _EVENT_MATCH_COLUMNS)
+        lang = cli_lang() if fmt == "table" else "en"
+        emit_rows((_event_match_row(m, lang) for m in matches), fmt, _EVENT_MATCH_COLUMNS)
 
 
 @event_group.command("boards")
@@ -514,10 +528,11 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
     with open_database() as engine:
         rows = match_boards(engine, event, round_no, table)
         ruled = match_rulings(engine, event, round_no, table, event_rules(engine, event))
-    emit_rows((r.to_dict() for r in rows), fmt, EVENT_BOARD_COLUMNS)
+    emit_rows((human_board_row(r.to_dict(), fmt) for r in rows), fmt, EVENT_BOARD_COLUMNS)
     if fmt == "table":  # the results above are those that count; say which were ruled
         for board, r in ruled:
-            click.echo(f"board {board}, {r.room} room: {ruling_note(r, 'en')}")
+            click.echo(say("cli.board.ruled", board=board, room=say(f"cli.val.{r.room}"),
+                           note=ruling_note(r, cli_lang())))
 
 
 @event_group.command("export")
@@ -585,8 +600,9 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
     budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
     with open_database() as engine:
         site = write_event_site(engine, event, outdir, lang or explicit_lang(), budget)
-    click.echo(f"report written: {site.index} ({len(site.written)} files written, "
-               f"{site.boards_drawn} board pages drawn, {site.unchanged} unchanged)")
+    click.echo(say("cli.report.written", index=site.index, n=len(site.written),
+                   drawn=say("cli.report.drawn", n=site.boards_drawn),
+                   unchanged=site.unchanged))
 
 
 # a room's result without a record, and its log (commands/results.py)

@@ -31,7 +31,14 @@ from commands.common import (
     output_options,
     parse_variants,
     read_seed,
+    say,
     write_output,
+)
+from commands.words import (
+    human_board_lines,
+    human_replay_row,
+    human_seat_rows,
+    human_seats_row,
 )
 
 _REPLAY_COLUMNS = ("file", "line", "board", "room", "plays", "finish", "result", "status", "error")
@@ -83,12 +90,14 @@ def replay_command(
             raise click.ClickException(os_error_text(exc)) from None
     check = check_files(files, strict=strict, jobs=jobs, rules=parse_variants(variants))
     tally = _Tally()
+    lang = cli_lang() if fmt == "table" else "en"
     with db_progress(check.total, "Replaying") as tick:  # rows printed as they come
-        emit_rows(tally.rows(check.reports(tick)), fmt, _REPLAY_COLUMNS)
+        emit_rows((human_replay_row(d, lang) for d in tally.rows(check.reports(tick))), fmt,
+                  _REPLAY_COLUMNS)
     failed, n = tally.failed, tally.total
     if fmt == "table":
         first_failure(failed, n, "replayed", [tally.first_error])
-        click.echo(f"{n} deal{'' if n == 1 else 's'}: {n - failed} replayed, {failed} failed")
+        click.echo(say("cli.replay.total", n=n, replayed=n - failed, failed=failed))
     if failed:
         click.get_current_context().exit(1)
 
@@ -317,7 +326,7 @@ def simulate_command(
     summary = play_statistics(records) if stats else None
     if output == "-":
         if summary is not None:
-            click.echo(format_statistics(summary), err=True)
+            click.echo(format_statistics(summary, cli_lang()), err=True)
         return
     rows = [o.row() for o in outcomes]
     total = sum(o.swing for o in outcomes)
@@ -327,13 +336,13 @@ def simulate_command(
             doc["stats"] = summary.to_dict()
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    emit_rows(rows, fmt)
+    emit_rows([human_seats_row(r, cli_lang()) for r in rows] if fmt == "table" else rows, fmt)
     if fmt == "table":
-        click.echo(f"team X ({team_x}) against team Y ({team_y}): total swing {total:+d} "
-                   f"over {len(rows)} boards")
+        click.echo(say("cli.compare.teams", x=team_x, y=team_y, total=f"{total:+d}")
+                   + say("cli.compare.over", boards=say("count.boards", n=len(rows))))
         if summary is not None:
             click.echo()
-            click.echo(format_statistics(summary))
+            click.echo(format_statistics(summary, cli_lang()))
 
 
 # --- competitions (event, compare, demo) -----------------------------------------
@@ -404,7 +413,7 @@ def compare_command(
     Example: guandan compare match.gdn --board 3
     """
     lang = cli_lang(lang)
-    from duplicate.compare import SEAT_COLUMNS, board_lines, compare_file
+    from duplicate.compare import SEAT_COLUMNS, compare_file
     from duplicate.errors import DuplicateError
     from duplicate.report import ReportError, match_report, write_report
     from duplicate.review.text import headline
@@ -437,14 +446,14 @@ def compare_command(
     elif fmt == "csv":
         emit_rows((row for c in comparisons for row in c.seat_rows()), fmt, SEAT_COLUMNS)
     else:
-        emit_rows(board_lines(comparisons), fmt)
+        emit_rows(human_board_lines(comparisons, lang), fmt)
         swings = [c.swing for c in comparisons if c.swing is not None]
-        click.echo(f"{len(comparisons)} board(s); total swing {sum(swings):+d}")
+        click.echo(say("cli.compare.total", n=len(comparisons), total=f"{sum(swings):+d}"))
         if detail or (detail is None and len(comparisons) == 1):
             for c in comparisons:
                 click.echo()
                 click.echo("\n".join(headline(c, lang)))
-                emit_rows(c.seat_rows(), fmt, SEAT_COLUMNS[1:])
+                emit_rows(human_seat_rows(c, lang), fmt, SEAT_COLUMNS[1:])
         if analyse:
             click.echo("\n".join(analysis_lines))
 

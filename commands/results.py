@@ -6,12 +6,16 @@ from __future__ import annotations
 import click
 
 from commands.common import (
+    cell_word,
+    cli_lang,
     db_errors,
     db_option,
     emit_rows,
     match_board_options,
     open_database,
+    say,
 )
+from commands.words import minute_text, reason_words, state_words
 
 _ROOM = click.option(
     "--room",
@@ -69,12 +73,16 @@ def event_result_command(
         change = report_result(
             engine, event, round_no, table, board, room.lower(), who, finish=finish, ns_result=ns
         )
-    where = f"round {round_no}, table {table}, board {board}, {room.lower()} room"
+    lang = cli_lang()
+    where = say("cli.where", round=round_no, table=table, board=board,
+                room=say(f"cli.val.{room.lower()}"))
     if change is None:
-        click.echo(f"{where}: unchanged (the same result is in)")
+        click.echo(say("cli.result.unchanged", where=where))
     else:
-        before = change.old.describe() if change.old else "no result"
-        click.echo(f"{where}: {before} -> {change.new.describe()} ({change.action})")
+        before = state_words(change.old.describe(), lang) if change.old else say("cli.no_result")
+        click.echo(say("cli.result.changed", where=where, before=before,
+                       after=state_words(change.new.describe(), lang),
+                       action=cell_word(change.action)))
 
 
 @click.command("history")
@@ -93,8 +101,13 @@ def event_history_command(
 
     with open_database() as engine:
         rows = room_history(engine, event, round_no, table, board, room.lower())
+    lang = cli_lang()
     emit_rows(
-        (c.to_dict() for c in rows),
+        ({**c.to_dict(), "at": minute_text(c.to_dict().get("at")),
+          "reason": reason_words(c.to_dict().get("reason"), lang),
+          "before": state_words(c.to_dict().get("before"), lang),
+          "after": state_words(c.to_dict().get("after"), lang)} if not as_json else c.to_dict()
+         for c in rows),
         "json" if as_json else "table",
         ("action", "by", "at", "reason", "before", "after"),
     )

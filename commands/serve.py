@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from commands.common import DB_URL_KEY, check_output, db_errors, db_option, open_database
+from commands.common import (
+    DB_URL_KEY,
+    check_output,
+    db_errors,
+    db_option,
+    open_database,
+    say,
+)
 
 if TYPE_CHECKING:
     from web.settings import Settings
@@ -64,17 +71,12 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
     finally:
         engine.dispose()
     if workers > 1 and backend == "sqlite":
-        click.echo(
-            f"note: {workers} workers on one SQLite file: writes wait for each other; "
-            f"PostgreSQL is the database for several workers or hosts", err=True,
-        )
+        click.echo(say("cli.serve.sqlite_workers", n=workers), err=True)
     os.environ.update(settings.to_env())
     shown = host if ":" not in host else f"[{host}]"
-    click.echo(
-        f"hall service on http://{shown}:{port}/ ({workers} worker{'s' if workers > 1 else ''},"
-        f" database {mask_url(settings.db_url)}): director's desk /desk, API docs /api/docs",
-        err=True,
-    )
+    click.echo(say("cli.serve.running", url=f"http://{shown}:{port}/",
+                   workers=say("cli.serve.workers", n=workers), db=mask_url(settings.db_url)),
+               err=True)
     config: dict[str, Any] = {
         "app": "web.app:app_from_env", "factory": True, "log_level": log_level,
         "proxy_headers": True, "server_header": False,
@@ -187,8 +189,7 @@ def table_cards_command(
     fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(html)
-    click.echo(f"{len(cards)} table cards (round {round_no} of {event!r}) written to {output}; "
-               f"earlier tokens of the round are void")
+    click.echo(say("cli.serve.cards", n=len(cards), round=round_no, event=event, path=output))
 
 
 def render_cards(lang: str, context: dict[str, object]) -> str:

@@ -26,11 +26,13 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from duplicate import events, hall
+from duplicate import events, hall, vocab
 from duplicate.db import display_url, make_engine, upgrade
 from duplicate.dealing import SECRET_BYTES, SeedFile, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
+from duplicate.i18n import translator
 from duplicate.review.source import write_event_site
+from engine.seat import Seat
 
 #: The demo's database when none is given: a SQLite file in the current directory.
 DEFAULT_DB = "sqlite:///guandan-demo.sqlite"
@@ -82,11 +84,18 @@ def run_demo(
     boards: int = 8,
     echo: Callable[[str], None] | None = None,
     hall_round: bool = False,
+    lang: str = "en",
 ) -> DemoResult:
-    """Run the demo (see the module docstring); ``echo`` receives one line per step.
-    ``hall_round``: four teams, round 1 closed and published, round 2 running
-    (:func:`open_next_round`)."""
+    """Run the demo (see the module docstring); ``echo`` receives one line per step, in
+    ``lang`` (the report is written in it too). ``hall_round``: four teams, round 1 closed
+    and published, round 2 running (:func:`open_next_round`)."""
     say = echo or (lambda _line: None)
+    t = translator(lang)
+
+    def seating(players: tuple[str, ...]) -> str:
+        return t("list.sep").join(
+            f"{s.name if lang == 'en' else vocab.seat_name(s, lang)} {p}"
+            for s, p in zip(Seat, players, strict=True))
     # 256 bits, as every secret seed of the project (dealing.SECRET_BYTES)
     seed = (secrets.token_hex(SECRET_BYTES) if seed is None else seed).strip().lower()
     if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > 2 * SECRET_BYTES:
@@ -98,7 +107,7 @@ def run_demo(
     engine = make_engine(db_url)
     try:
         upgrade(engine)
-        say(f"database {display_url(engine.url)} migrated to the newest schema")
+        say(t("demo.migrated", url=display_url(engine.url)))
         # named by the board set's commitment, which tells nothing of the seed
         name = f"Demo {seed_file.commitment[:12]}"
         if any(e.name == name for e in events.list_events(engine)):
@@ -113,23 +122,18 @@ def run_demo(
             events.add_team(engine, name, team, players)
         rnd = events.pair_round(engine, name)
         match = rnd.matches[0]
-        say(f"event {name!r}: {match.team_x} v {match.team_y}, {boards} boards")
-        say(
-            "  open room:   "
-            + ", ".join(f"{s} {p}" for s, p in zip("NESW", match.open_players, strict=True))
-        )
-        say(
-            "  closed room: "
-            + ", ".join(f"{s} {p}" for s, p in zip("NESW", match.closed_players, strict=True))
-        )
+        say(t("demo.event", name=name, x=match.team_x, y=match.team_y,
+              boards=t("count.boards", n=boards)))
+        say("  " + t("demo.open", seats=seating(match.open_players)))
+        say("  " + t("demo.closed", seats=seating(match.closed_players)))
         assigned = events.assign_boards(engine, name, 1, seed=seed_file)
-        say(f"board set {assigned.board_set!r} generated (commitment {seed_file.commitment[:16]}…)")
+        say(t("demo.set", name=assigned.board_set, commitment=seed_file.commitment[:16]))
         played = events.play_bots(engine, name, 1)
-        say(f"{played.records} deals played by the bots, replayed and stored")
+        say(t("demo.played", n=played.records))
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
         cards = open_next_round(engine, name, seed_file, say) if hall_round else []
-        index = write_event_site(engine, name, str(outdir)).index
+        index = write_event_site(engine, name, str(outdir), None if lang == "en" else lang).index
     finally:
         engine.dispose()
     return DemoResult(name, seed, match, tuple(rows), scored, index, tuple(cards))

@@ -1,64 +1,127 @@
 """The message catalogue: every human-facing string in English and Chinese (zh-CN).
 
-Messages live in ``duplicate/locale/*.toml``, one file an area (``core.toml``,
-``report.toml``, ``service.toml`` ...), each a table of keys with an ``en`` and a ``zh``
-text; placeholders are ``{name}`` (``str.format``). Every key must have both languages
-with the same placeholders: :func:`check_catalogue` says which do not, and a test runs it.
+Messages live in gettext catalogues (``duplicate/locale``), one domain an area (``core``,
+``report``, ``desk`` ...): a template ``locale/<area>.pot`` and one ``.po`` a language,
+``locale/en/LC_MESSAGES/<area>.po`` and ``locale/zh_CN/LC_MESSAGES/<area>.po``, as
+translators' tools (Poedit, Weblate) open them. Each message is named by its key, the
+``msgctxt`` (``result.up``); its ``msgid`` is the English text, its ``msgstr`` the text in
+the file's language; a message counted by ``n`` has plural forms (``msgid_plural``,
+``msgstr[0]`` ...), chosen by the file's ``Plural-Forms`` (so "1 rounds" cannot happen).
+Placeholders are ``{name}`` (``str.format``, flag ``python-brace-format``).
+
+The ``.po`` files are read with Babel when first asked for (no compile step: an editable
+install works as it is). Every key must have both languages with the same placeholders:
+:func:`check_catalogue` says which do not, and a test runs it. The words follow
+docs/GLOSSARY.md.
 
     >>> t = translator("zh")
     >>> t("lang.name")
     '中文'
+    >>> translator("en")("count.rounds", n=1), translator("en")("count.rounds", n=2)
+    ('1 round', '2 rounds')
 """
 
 from __future__ import annotations
 
+import gettext as _gettext_module
 import string
-import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import jinja2
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import PoFileError, read_po
+
 #: The languages every page and every human output speaks; the first is the default.
 LANGUAGES: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
+#: Language -> the folder of its ``.po`` files (gettext's locale names).
+LOCALE_DIRS: Mapping[str, str] = {"en": "en", "zh": "zh_CN"}
 
 
 class CatalogueError(ValueError):
     """A catalogue file that cannot be read, or a key asked for that does not exist."""
 
 
-@lru_cache(maxsize=1)
-def catalogue() -> Mapping[str, Mapping[str, str]]:
-    """Every message: key -> {language -> text}, from all ``locale/*.toml`` files."""
-    merged: dict[str, dict[str, str]] = {}
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message in one language: its forms (one, or one a plural form) and the rule
+    that picks a form for a count ``n``."""
+
+    forms: tuple[str, ...]
+    plural: Callable[[int], int] | None = None
+
+    def text(self, n: Any = None) -> str:
+        """The form for ``n`` (the only form of a message that has no plural)."""
+        if self.plural is None:
+            return self.forms[0]
+        if not isinstance(n, int):
+            raise CatalogueError(f"a counted message needs an integer n, not {n!r}")
+        return self.forms[min(self.plural(n), len(self.forms) - 1)]
+
+
+def _domains() -> list[str]:
     folder = resources.files("duplicate").joinpath("locale")
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".toml"):
-            continue
-        try:
-            data = tomllib.loads(entry.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise CatalogueError(f"locale/{entry.name}: {exc}") from exc
-        for key, texts in _flatten(data):
-            if key in merged:
-                raise CatalogueError(f"locale/{entry.name}: key {key!r} is defined twice")
-            merged[key] = texts
+    return sorted(e.name[:-4] for e in folder.iterdir() if e.name.endswith(".pot"))
+
+
+def _read(lang: str, domain: str) -> Catalog:
+    entry = resources.files("duplicate").joinpath(
+        "locale", LOCALE_DIRS[lang], "LC_MESSAGES", f"{domain}.po"
+    )
+    try:
+        with entry.open("rb") as f:
+            return read_po(f, locale=LOCALE_DIRS[lang], domain=domain, abort_invalid=True)
+    except (OSError, PoFileError, ValueError) as exc:
+        raise CatalogueError(f"locale/{LOCALE_DIRS[lang]}/{domain}.po: {exc}") from exc
+
+
+@lru_cache(maxsize=1)
+def messages() -> Mapping[str, Mapping[str, Message]]:
+    """Every message: key -> {language -> Message}, from all the domains' ``.po`` files.
+    English falls back to the ``msgid`` where its ``msgstr`` is empty."""
+    merged: dict[str, dict[str, Message]] = {}
+    where: dict[str, str] = {}
+    for domain in _domains():
+        for lang in LANGUAGES:
+            catalog = _read(lang, domain)
+            rule = _gettext_module.c2py(catalog.plural_expr)
+            seen: set[str] = set()
+            for m in catalog:
+                if not m.id:
+                    continue
+                key = m.context
+                if not key:
+                    raise CatalogueError(f"{domain}.po: message {m.id!r} has no msgctxt key")
+                if where.setdefault(key, domain) != domain or key in seen:
+                    raise CatalogueError(f"{domain}.po: key {key!r} is defined twice")
+                seen.add(key)
+                ids = tuple(str(i) for i in m.id) if isinstance(m.id, tuple) else (str(m.id),)
+                strs = (tuple(str(s or "") for s in m.string) if isinstance(m.string, tuple)
+                        else (str(m.string or ""),))
+                if lang == DEFAULT_LANGUAGE and not any(strs):
+                    strs = ids
+                if m.fuzzy or not all(strs):
+                    continue  # untranslated: check_catalogue names it
+                merged.setdefault(key, {})[lang] = Message(
+                    tuple(strs), rule if isinstance(m.id, tuple) else None
+                )
+            for key in [k for k, d in where.items() if d == domain and k not in merged]:
+                merged[key] = {}
     return merged
 
 
-def _flatten(data: Mapping[str, Any], prefix: str = "") -> list[tuple[str, dict[str, str]]]:
-    """TOML tables to dotted keys: a table whose values are all strings is one message."""
-    out: list[tuple[str, dict[str, str]]] = []
-    for name, value in data.items():
-        key = f"{prefix}{name}"
-        if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
-            out.append((key, dict(value)))
-        elif isinstance(value, dict):
-            out.extend(_flatten(value, key + "."))
-        else:
-            raise CatalogueError(f"{key!r}: expected a table of en/zh texts")
-    return out
+def catalogue() -> Mapping[str, Mapping[str, str]]:
+    """Every message: key -> {language -> text} (a counted message's first form)."""
+    return _flat()
+
+
+@lru_cache(maxsize=1)
+def _flat() -> Mapping[str, Mapping[str, str]]:
+    return {k: {lang: m.forms[0] for lang, m in v.items()} for k, v in messages().items()}
 
 
 def _fields(text: str) -> set[str]:
@@ -66,17 +129,24 @@ def _fields(text: str) -> set[str]:
 
 
 def check_catalogue() -> list[str]:
-    """Every problem of the catalogue: a key missing a language, or whose languages do not
-    have the same placeholders. Empty when the catalogue is whole."""
+    """Every problem of the catalogue: a key missing a language (or left fuzzy), or whose
+    languages (and plural forms) do not all have the same placeholders. Empty when the
+    catalogue is whole."""
     problems = []
-    for key, texts in sorted(catalogue().items()):
-        missing = [lang for lang in LANGUAGES if not texts.get(lang)]
+    for key, texts in sorted(messages().items()):
+        missing = [lang for lang in LANGUAGES if lang not in texts]
         if missing:
             problems.append(f"{key}: no text in {', '.join(missing)}")
             continue
-        fields = {lang: _fields(texts[lang]) for lang in LANGUAGES}
+        fields = {f"{lang}[{i}]": _fields(form)
+                  for lang in LANGUAGES for i, form in enumerate(texts[lang].forms)}
         if len({frozenset(f) for f in fields.values()}) > 1:
             problems.append(f"{key}: placeholders differ: {fields}")
+        counted = {lang: texts[lang].plural is not None for lang in LANGUAGES}
+        if len(set(counted.values())) > 1:
+            problems.append(f"{key}: counted in some languages only: {counted}")
+        elif all(counted.values()) and any("n" not in f for f in fields.values()):
+            problems.append(f"{key}: a counted message must show its count {{n}}")
     return problems
 
 
@@ -108,12 +178,20 @@ def negotiate(accept_language: str | None) -> str:
 
 def gettext(lang: str, key: str, **values: Any) -> str:
     """The text of ``key`` in ``lang`` (English where the key has no such language),
-    with ``values`` filled in. An unknown key is an error, never a silent blank."""
-    texts = catalogue().get(key)
+    with ``values`` filled in; a counted message takes its form from ``n``. An unknown key
+    is an error, never a silent blank."""
+    texts = messages().get(key)
     if texts is None:
         raise CatalogueError(f"no message {key!r} in the catalogue")
-    text = texts.get(normalise_language(lang)) or texts[DEFAULT_LANGUAGE]
+    message = texts.get(normalise_language(lang)) or texts[DEFAULT_LANGUAGE]
+    text = message.text(values.get("n"))
     return text.format(**values) if values else text
+
+
+def ngettext(lang: str, key: str, n: int, **values: Any) -> str:
+    """The counted message ``key`` for ``n`` in ``lang`` (``1 round``, ``2 rounds``,
+    ``2轮``): the form the language's plural rule picks, ``{n}`` filled in."""
+    return gettext(lang, key, n=n, **values)
 
 
 @lru_cache(maxsize=64)
@@ -161,6 +239,74 @@ class Phrase:
 
 def phrase(key: str, **values: Any) -> Phrase:
     """``Phrase(key, values)``; the key must be in the catalogue."""
-    if key not in catalogue():
+    if key not in messages():
         raise CatalogueError(f"no message {key!r} in the catalogue")
     return Phrase(key, values)
+
+
+@jinja2.pass_context
+def _template_gettext(context: Any, key: str, **values: Any) -> str:
+    return gettext(context.get("lang") or DEFAULT_LANGUAGE, key, **values)
+
+
+@jinja2.pass_context
+def _template_ngettext(context: Any, key: str, n: int, **values: Any) -> str:
+    return gettext(context.get("lang") or DEFAULT_LANGUAGE, key, n=n, **values)
+
+
+def _percent_style(text: str) -> str:
+    """A catalogue text as a ``{% trans %}`` block formats it: ``{name}`` -> ``%(name)s``,
+    a literal ``%`` doubled (a text without placeholders is used as it is)."""
+    if not _fields(text):
+        return text
+    out = []
+    for literal, name, _spec, _conv in string.Formatter().parse(text):
+        out.append(literal.replace("%", "%%"))
+        if name:
+            out.append(f"%({name})s")
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def source_ids() -> Mapping[str, tuple[str, ...]]:
+    """key -> its msgid (and msgid_plural): the English the templates' blocks hold."""
+    ids: dict[str, tuple[str, ...]] = {}
+    for domain in _domains():
+        for m in _read(DEFAULT_LANGUAGE, domain):
+            if m.id and m.context:
+                ids[m.context] = (tuple(str(i) for i in m.id) if isinstance(m.id, tuple)
+                                  else (str(m.id),))
+    return ids
+
+
+@jinja2.pass_context
+def _template_pgettext(context: Any, key: str, msgid: str) -> str:
+    """``{% trans "key" %}English{% endtrans %}``: the text of ``key`` (msgctxt) in the
+    page's language. The key decides; ``msgid``, the English the block holds, is for
+    Babel's extractor and for translators (tests/test_i18n.py checks it is the
+    catalogue's)."""
+    lang = normalise_language(context.get("lang"))
+    message = messages()[key].get(lang) or messages()[key][DEFAULT_LANGUAGE]
+    return _percent_style(message.text())
+
+
+@jinja2.pass_context
+def _template_npgettext(context: Any, key: str, singular: str, plural: str, n: int) -> str:
+    """``{% trans "key" n=x %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}``."""
+    lang = normalise_language(context.get("lang"))
+    message = messages()[key].get(lang) or messages()[key][DEFAULT_LANGUAGE]
+    return _percent_style(message.text(n))
+
+
+def install(env: jinja2.Environment) -> None:
+    """Jinja2's i18n extension on ``env``, its callables this catalogue's, in the page's
+    ``lang``: ``{% trans "report.standings" %}Standings{% endtrans %}`` (the key as the
+    block's context, the English as its text: what Babel's extractor reads), and
+    ``{% trans "count.boards" n=x %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}``;
+    ``_("key", **values)``, ``gettext(key, **values)``, ``ngettext(key, n, **values)`` for
+    texts built in expressions."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=_template_gettext, ngettext=_template_ngettext, newstyle=False,
+        pgettext=_template_pgettext, npgettext=_template_npgettext,
+    )

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from analysis.estimate import Budget
 from duplicate import vocab
 from duplicate.compare import BoardComparison
+from duplicate.i18n import translator
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.pages import (
     ReportError,
@@ -104,6 +105,12 @@ def match_report(comparisons: Sequence[BoardComparison], title: str | None = Non
     for c in comparisons:
         groups.setdefault((c.round or "", c.table or ""), []).append(c)
     matches = []
+    t = translator(lang)
+
+    def room_name(room: str) -> str:  # English keeps the records' Room tags
+        key = room.lower()
+        return t(f"report.room.{key}") if lang != "en" and key in ("open", "closed") else room
+
     for (rnd, table), comps in groups.items():
         first = comps[0]
         lines = boards_of(comps, rules)
@@ -112,13 +119,15 @@ def match_report(comparisons: Sequence[BoardComparison], title: str | None = Non
         matches.append(MatchSummary(
             key=slug(key or "match"),
             round=rnd,
-            team_x=f"X ({first_room.room} {vocab.side_name(True, lang)})",
-            team_y=f"Y ({first_room.room} {vocab.side_name(False, lang)})",
+            team_x=t("report.team_x", room=room_name(first_room.room),
+                     side=vocab.side_name(True, lang)),
+            team_y=t("report.team_y", room=room_name(first_room.room),
+                     side=vocab.side_name(False, lang)),
             boards=lines,
             margin=sum(line.swing or 0 for line in lines),
             open_players=first_room.players,
             closed_players=first.rooms[1].players,
             table=int(table) if table.isdigit() else None,
         ))
-    name = title or comparisons[0].event or "Match"
+    name = title or comparisons[0].event or t("report.match_untitled")
     return EventReport(name, (), tuple(matches), lang=lang)

@@ -461,28 +461,36 @@ def play_statistics(records: Iterable[DealRecord]) -> PlayStats:
     )
 
 
-def format_statistics(stats: PlayStats) -> str:
-    """A plain-text table of ``stats`` beside the real-play figures of :data:`REAL_PLAY`."""
+def format_statistics(stats: PlayStats, lang: str = "en") -> str:
+    """A plain-text table of ``stats`` beside the real-play figures of :data:`REAL_PLAY`,
+    in ``lang`` (the combinations named as docs/GLOSSARY.md names them)."""
+    from duplicate.i18n import translator
+    from duplicate.names import display_width
+
+    t = translator(lang)
     real = REAL_PLAY
     low, high = real.plays_range_90
     rows: list[tuple[str, str, str]] = [
-        ("deals", str(stats.deals), ""),
-        ("plays per deal (mean)", f"{stats.mean_plays:.1f}", f"{real.plays_per_deal}"),
+        (t("stats.deals"), str(stats.deals), ""),
+        (t("stats.plays_mean"), f"{stats.mean_plays:.1f}", f"{real.plays_per_deal}"),
         (
-            "plays per deal (5-95%)",
+            t("stats.plays_range"),
             f"{stats.plays_percentile(5)}-{stats.plays_percentile(95)}",
-            f"{low}-{high} (90% of deals)",
+            t("stats.real_range", low=low, high=high),
         ),
-        ("passes per deal", f"{stats.passes / (stats.deals or 1):.1f}", "-"),
-        ("bombs per deal", f"{stats.bombs_per_deal:.2f}", f"{real.bombs_per_deal}"),
+        (t("stats.passes"), f"{stats.passes / (stats.deals or 1):.1f}", "-"),
+        (t("stats.bombs"), f"{stats.bombs_per_deal:.2f}", f"{real.bombs_per_deal}"),
     ]
     for kind, pct in real.shares.items():
-        name = "bombs (all kinds)" if kind == "bombs" else kind.record_name
-        rows.append((f"share: {name}", f"{stats.share(kind):.1f}%", f"{pct}%"))
+        if kind == "bombs":
+            name = t("stats.all_bombs")
+        else:  # English keeps the record names (FORMAT.md) the figures are kept by
+            name = kind.record_name if lang == "en" else t(f"combo.{kind.record_name}")
+        rows.append((t("stats.share", name=name), f"{stats.share(kind):.1f}%", f"{pct}%"))
     sf = stats.type_counts.get(ComboType.STRAIGHT_FLUSH, 0)
     rows.append(
         (
-            "straight flushes among bombs",
+            t("stats.sf_share"),
             f"{100.0 * sf / stats.bombs:.1f}%" if stats.bombs else "-",
             f"{real.straight_flush_share_of_bombs}%",
         )
@@ -490,15 +498,19 @@ def format_statistics(stats: PlayStats) -> str:
     deals = stats.deals or 1
     rows.append(
         (
-            "plays by place 1st-4th",
+            t("stats.by_place"),
             " ".join(f"{n / deals:.1f}" for n in stats.place_plays),
             " ".join(str(x) for x in real.plays_by_place),
         )
     )
-    head = ("statistic", "simulated", "real play (seeds/000)")
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(head, widths, strict=True)).rstrip()]
+    head = (t("stats.col.statistic"), t("stats.col.simulated"), t("stats.col.real"))
+
+    def pad(text: str, width: int) -> str:
+        return text + " " * (width - display_width(text))
+
+    widths = [max(display_width(r[i]) for r in [head, *rows]) for i in range(3)]
+    lines = ["  ".join(pad(c, w) for c, w in zip(head, widths, strict=True)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))
     for r in rows:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        lines.append("  ".join(pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip())
     return "\n".join(lines)

@@ -5,7 +5,10 @@ The convention: ranks 2..9, **10** (never T), J Q K A; suits ♠ ♥ ♣ ♦ (he
 red); the jokers 大王 / 小王 (Red Joker / Black Joker in English); a wild heart (逢人配,
 RULES.md §2) is drawn with its own face, *in the place of the card it stands for*, and
 marked as wild. Words (头游, 双下, 升3级, 三连对, 接风 ...) come from the message catalogue
-(``duplicate/locale/game.toml`` and ``core.toml``), never from strings in code.
+(``duplicate/locale``, domains ``game`` and ``core``), never from strings in code, and
+follow docs/GLOSSARY.md: a sequence is written out as the seed texts write it (三连对
+AA2233, 钢板333444, 顺子10-J-Q-K-A: its highest card last), a double down names the losing
+side (南北双下), and Chinese text takes Chinese punctuation (、，（）).
 
 :class:`Face` is one card as drawn: templates (``templates/cards.html``) and text output
 both take faces, so the two never disagree.
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 from duplicate.compare import CardUse, card_uses
 from duplicate.errors import DuplicateError
-from duplicate.i18n import translator
+from duplicate.i18n import catalogue, translator
 from engine.cards import (
     KIND_HR,
     KIND_SB,
@@ -27,6 +30,8 @@ from engine.cards import (
     Kind,
     iter_kinds,
     level_value,
+    parse_cards,
+    parse_level,
     sort_key,
     wild_kind,
 )
@@ -93,14 +98,14 @@ def face(kind: Kind, level: int, lang: str = "en", use: CardUse | None = None) -
     title = f"{t('suit.' + SUIT_KEYS[suit])} {RANK_LABELS[rank]}"
     stands: str | None = None
     if wild:
-        title = f"{title}, {t('card.wild')}"
+        title = t("card.title_wild", card=title, wild=t("card.wild"))
         if use is not None:
             if use.as_itself(level):
                 stands = ""
-                title = f"{text}: {t('card.wild_itself')}"
+                title = t("card.title_use", card=text, use=t("card.wild_itself"))
             else:
                 stands = ("" if use.suit is None else SUIT_GLYPHS[use.suit]) + RANK_LABELS[use.rank]
-                title = f"{text}: {t('card.wild_as', card=stands)}"
+                title = t("card.title_use", card=text, use=t("card.wild_as", card=stands))
     return Face(kind, text, title, suit in _RED_SUITS, False, wild, stands)
 
 
@@ -152,18 +157,42 @@ def combo_name(combo: Combo, lang: str = "en") -> str:
     return translator(lang)(f"combo.{combo.type.record_name}")
 
 
+def sequence_text(combo: Combo) -> str:
+    """A sequence's ranks as the seed texts write them, low to high so that its highest
+    card ends it: ``AA2233``, ``333444``, ``10-J-Q-K-A``, ``A-2-3-4-5`` (a pair or triple
+    with a 10 in it is set off by hyphens: ``1010-JJ-QQ``)."""
+    per = {ComboType.THREE_PAIR: 2, ComboType.TWO_TRIPS: 3}.get(combo.type, 1)
+    length = {ComboType.THREE_PAIR: 3, ComboType.TWO_TRIPS: 2}.get(combo.type, 5)
+    from duplicate.compare import _sequence_ranks  # one definition of sequence ranks
+
+    groups = [RANK_LABELS[r] * per for r in _sequence_ranks(combo.rank, length)]
+    return "-".join(groups) if per == 1 or any("10" in g for g in groups) else "".join(groups)
+
+
 def describe_play(combo: Combo | None, level: int, lang: str = "en") -> str:
-    """A play in words: ``一对10`` style is avoided for one pattern a language:
-    ``10三连对`` / ``three pairs 10`` (sequences named by their lowest rank), ``5张9炸弹``."""
+    """A play in words, its type then its rank as the seeds write them (单牌3, 对3):
+    ``对子10`` / ``pair 10``, ``5张9炸弹`` / ``5-card bomb of 9``; a sequence written out low to high
+    as the seed texts do (``三连对AA2233``, ``顺子10-J-Q-K-A`` / ``three pairs AA2233``)."""
     t = translator(lang)
     if combo is None:
         return t("play.pass")
-    rank = rank_label(combo.rank, lang) if combo.type != ComboType.FOUR_KINGS else ""
     if combo.type == ComboType.FOUR_KINGS:
         return combo_name(combo, lang)
+    if combo.type.is_sequence:
+        return t("play.sequence", combo=combo_name(combo, lang), cards=sequence_text(combo))
+    rank = rank_label(combo.rank, lang)
     if combo.type == ComboType.BOMB:
         return t("play.bomb", size=combo.size, rank=rank)
     return t("play.described", combo=combo_name(combo, lang), rank=rank)
+
+
+def use_text(use: CardUse, level: int, lang: str = "en") -> str:
+    """What a wild heart stood for, as a player says it: ``♠6`` (in a straight flush),
+    ``6``, or 本身 / itself: never a token."""
+    t = translator(lang)
+    if use.as_itself(level):
+        return t("card.itself")
+    return ("" if use.suit is None else SUIT_GLYPHS[use.suit]) + rank_label(use.rank, lang)
 
 
 def play_text(combo: Combo | None, level: int, lang: str = "en") -> str:
@@ -195,33 +224,64 @@ def result_text(ns_result: int | None, lang: str = "en", ns: str | None = None,
     names = (ns or side_name(True, lang), ew or side_name(False, lang))
     winner, loser = (names[0], names[1]) if winner_ns else (names[1], names[0])
     levels = abs(ns_result)
-    text = t("result.up", side=winner, levels=levels)
     if levels >= 3:
-        text += " (" + t("result.double_down", side=loser) + ")"
-    return text
+        return t("result.up_double_down", side=winner, levels=levels, loser=loser)
+    return t("result.up", side=winner, levels=levels)
 
 
-def place_name(place: int, lang: str = "en") -> str:
-    """头游 二游 三游 末游 / 1st out, 2nd out, 3rd out, last."""
+def place_name(place: int | None, lang: str = "en", double_down: bool = False) -> str:
+    """头游 二游 三游 末游 / 1st out, 2nd out, 3rd out, last; a double down's last two
+    (no place between them) 双下 / double down; a seat not out yet ``—``."""
+    if place is None:
+        return translator(lang)("place.double_down") if double_down else "—"
     return translator(lang)(f"place.{place}")
 
 
 def finish_text(finish: Sequence[Seat], lang: str = "en", double_down: bool = False) -> str:
-    """A finishing order in words: ``头游 东, 二游 西, …``; after a double down the last two
-    have no order between them and are named together."""
+    """A finishing order in words, as players write it: ``头游东、二游西、三游北、末游南`` /
+    ``1st out East, 2nd out West, ...``; after a double down the last two have no order
+    between them and are named as their side: ``头游东、二游西，南北双下``."""
     t = translator(lang)
     if not finish:
         return "—"
-    parts = []
-    shown = finish[:2] if double_down and len(finish) == 4 else finish
-    for i, seat in enumerate(shown):
-        parts.append(t("finish.place", place=place_name(i + 1, lang), seat=seat_name(seat, lang)))
-    if double_down and len(finish) == 4:
-        losers = "".join(seat_name(s, lang) for s in finish[2:])
-        parts.append(t("result.double_down", side=losers))
-    return ", ".join(parts)
+    dd = double_down and len(finish) == 4
+    shown = finish[:2] if dd else finish
+    order = t("list.sep").join(
+        t("finish.place", place=place_name(i + 1, lang), seat=seat_name(seat, lang))
+        for i, seat in enumerate(shown)
+    )
+    if dd:
+        losers = side_name(finish[2] in (Seat.N, Seat.S), lang)
+        return t("finish.double_down", order=order, side=losers)
+    return order
 
 
 def level_text(level: int, lang: str = "en") -> str:
     """打7 / level 7 (打10, never T)."""
     return translator(lang)("word.level", rank=rank_label(level, lang))
+
+
+def position_text(position: str, level: int, lang: str = "en") -> str:
+    """The engine's one-line position (``N:SJ,DJ,… E:… level=… turn=…``) for a person:
+    each seat's hand in faces, ``北：♠J ♦J …；东：…`` (the tokens stay for ``--json``)."""
+    t = translator(lang)
+    parts = []
+    for item in position.split():
+        seat, sep, cards = item.partition(":")
+        if not sep or seat not in Seat.__members__:
+            continue
+        hand = parse_cards(cards.split(",")) if cards not in ("", "-") else 0
+        shown = faces_text(hand_faces(hand, level, lang)) if hand else t("word.no_cards")
+        parts.append(t("position.hand", seat=seat_name(Seat[seat], lang), cards=shown))
+    return t("list.clause_sep").join(parts)
+
+
+def schedule_text(schedule: str, lang: str = "en") -> str:
+    """A board set's level schedule (``fixed:T``, ``fixed``, ``cycle``, ``random``) in
+    words: ``打10`` / ``level 10``, 固定级牌 / ``fixed``, 轮换 / ``cycle``, 随机 / ``random``."""
+    t = translator(lang)
+    name, _, level = schedule.partition(":")
+    if name == "fixed":
+        return level_text(parse_level(level), lang) if level else t("schedule.fixed")
+    key = f"schedule.{name}"
+    return t(key) if key in catalogue() else schedule

@@ -98,7 +98,7 @@ def test_table_lists_every_board(match_file: Path) -> None:
     (o1, c1), (o2, c2) = results(match_file, "1"), results(match_file, "2")
     assert lines[2].split()[:8] == ["1", "2", "E", "Open/Closed", str(o1), str(c1), str(o1 - c1), "4"]
     assert lines[3].split()[:8] == ["2", "3", "S", "Open/Closed", str(o2), str(c2), str(o2 - c2), "0"]
-    assert lines[4] == f"2 board(s); total swing {o1 - c1 + o2 - c2:+d}"
+    assert lines[4] == f"2 boards; total swing {o1 - c1 + o2 - c2:+d}"
     assert "first divergence" not in out  # details only for one board, or with --detail
     code, detailed = run(str(match_file), "--detail")
     assert code == 0 and detailed.count("first divergence at action") == 2
@@ -107,7 +107,7 @@ def test_table_lists_every_board(match_file: Path) -> None:
 def test_one_board_shows_the_divergence_and_seats(match_file: Path) -> None:
     code, out = run(str(match_file), "--board", "1")
     assert code == 0, out
-    assert "1 board(s)" in out
+    assert "1 board;" in out
     assert "first divergence at action 5" in out
     assert "Chen <Jie>" in out  # the closed room's North, in the seat table
     assert out.count("\nOpen ") == 4 and out.count("\nClosed ") == 4

@@ -202,8 +202,9 @@ def test_chinese_pages_hold_no_english_page_text(
     write_event_site(engine, NAME, str(out), "zh")
     english = {
         texts["en"].split("{")[0].strip()
-        for texts in catalogue().values()
-        if texts["en"] != texts["zh"] and len(texts["en"].split("{")[0].strip()) >= 5
+        for key, texts in catalogue().items()
+        if texts["en"] != texts["zh"] and not key.startswith("cli.val.")  # CLI words
+        and len(texts["en"].split("{")[0].strip()) >= 5
     }
     for page in sorted(out.glob("*.html")):
         text = page.read_text(encoding="utf-8")

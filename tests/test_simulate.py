@@ -224,7 +224,7 @@ def test_statistics_table_sits_beside_real_play() -> None:
     text = format_statistics(stats)
     assert "plays per deal (mean)" in text and str(REAL_PLAY.plays_per_deal) in text
     assert "share: Single" in text and "41.7%" in text
-    assert "30-50 (90% of deals)" in text
+    assert "30-50 (the middle 90%)" in text
 
 
 # --- the command ------------------------------------------------------------------

@@ -41,17 +41,17 @@ def test_a_wild_heart_is_drawn_where_it_stands() -> None:
 
 def test_plays_results_and_finishes_in_guandan_words() -> None:
     plate = Combo(ComboType.TWO_TRIPS, 8, parse_cards("ST CT DT SJ HJ CJ"))
-    assert describe_play(plate, L2, "zh") == "10钢板"
-    assert describe_play(plate, L2, "en") == "plate 10"
+    assert describe_play(plate, L2, "zh") == "钢板101010-JJJ"  # as seeds/000 write 333444
+    assert describe_play(plate, L2, "en") == "plate 101010-JJJ"
     bomb = Combo(ComboType.BOMB, 7, parse_cards("S9 C9 D9 H9 S9"))
     assert describe_play(bomb, L2, "zh") == "5张9炸弹"
     kings = Combo(ComboType.FOUR_KINGS, 13, parse_cards("SB SB HR HR"))
     assert describe_play(kings, L2, "zh") == "天王炸"
     assert describe_play(None, L2, "zh") == "过"
-    assert play_text(plate, L2, "zh").startswith("10钢板  10♠")
-    assert result_text(-3, "zh") == "东西升3级 (南北双下)"
+    assert play_text(plate, L2, "zh").startswith("钢板101010-JJJ  10♠")
+    assert result_text(-3, "zh") == "东西升3级（南北双下）"
     assert result_text(2, "en") == "N–S up 2"
     assert result_text(1, "en", ns="Dragons", ew="Tigers") == "Dragons up 1"
     order = (Seat.E, Seat.W, Seat.N, Seat.S)
-    assert finish_text(order, "zh", double_down=True) == "头游 东, 二游 西, 北南双下"
+    assert finish_text(order, "zh", double_down=True) == "头游东、二游西，南北双下"
     assert finish_text(order[:3], "en") == "1st out East, 2nd out West, 3rd out North"

@@ -98,12 +98,14 @@ def _seat_rows(comp: BoardComparison, lang: str) -> list[dict[str, Any]]:
             s = r.seats[seat]
             wilds = [
                 t("report.seat.wild_use", play=vocab.describe_play(_combo_of(r, w.index), lv, lang),
-                  card=(w.stood_for(lv) if w.stood_for(lv) != "itself" else t("card.wild_itself")))
+                  card=vocab.use_text(w.use, lv, lang))
                 for w in s.wilds
             ]
             rooms.append({
                 "player": s.player,
-                "place": vocab.place_name(s.place, lang) if s.place else "—",
+                "place": vocab.place_name(
+                    s.place, lang, r.result_ns is not None and abs(r.result_ns) == 3
+                ),
                 "plays": s.plays, "passes": s.passes, "tricks": s.tricks_won, "leads": s.leads,
                 "bombs": s.bombs + s.straight_flushes + s.joker_bombs,
                 "jf": s.jiefeng_given, "wilds": wilds,

@@ -97,7 +97,7 @@ def ruling_note(r: Ruling, lang: str) -> str:
     if r.at:
         text += " · " + when_text(r.at)
     if r.recorded is not None:
-        text += "; " + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
+        text += t("list.clause_sep") + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
     return text
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import jinja2
 
 from duplicate import vocab
+from duplicate.i18n import install as install_gettext
 from duplicate.i18n import normalise_language, translator
 
 
@@ -82,6 +83,7 @@ def make_environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    install_gettext(env)
     env.filters["signed"] = signed
     env.globals["vocab"] = vocab
     env.globals["state_text"] = state_text

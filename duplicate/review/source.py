@@ -212,12 +212,12 @@ def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
     t = translator(lang)
     fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
-    rounds = t(f"count.rounds.{'one' if info.rounds == 1 else 'other'}", n=info.rounds)
-    boards = t(f"count.boards.{'one' if info.boards_per_round == 1 else 'other'}",
-               n=info.boards_per_round)
-    first = t("report.note.format", format=fmt, rounds=rounds, boards=boards,
-              scale=info.scale.name, unfinished=t(f"report.unfinished_rule.{info.unfinished.value}"),
-              rules=describe_rules(info.rules))
+    rules = describe_rules(info.rules)
+    first = t("report.note.format", format=fmt, rounds=t("count.rounds", n=info.rounds),
+              boards=t("count.boards", n=info.boards_per_round),
+              scale=t(f"desk.scale.{info.scale.name}"),
+              unfinished=t(f"report.unfinished_rule.{info.unfinished.value}"),
+              rules=t("report.rules.competition") if rules == "competition" else rules)
     after = next((m for m in (_AFTER.search(n) for n in notes) if m), None)
     second = (t("report.note.after", round=after.group(1)) if after
               else t("report.note.none"))

@@ -1,5 +1,5 @@
 """A board's comparison as a few lines for a terminal, in a player's words and in the
-language asked (``guandan compare``): results (南北升2级), finishes (头游 东), the swing,
+language asked (``guandan compare``): results (南北升2级), finishes (头游东、二游西), the swing,
 the first divergence with what each room did, cards in the one convention of
 :mod:`duplicate.vocab` (10, 大王, a wild heart where it stands)."""
 
@@ -28,9 +28,9 @@ def headline(c: BoardComparison, lang: str = "en") -> list[str]:
     lines += [f"  {r}" for r in rooms]
     for r in c.rooms:
         if r.ruling is not None:
-            lines.append("  " + label(r.room) + ": " + t(
+            lines.append("  " + t("compare.room_note", room=label(r.room), note=t(
                 "report.ruling.line", result=vocab.result_text(r.ruling.result_ns, lang),
-                by=r.ruling.by, reason=r.ruling.reason))
+                by=r.ruling.by, reason=r.ruling.reason)))
     if c.swing is not None:
         lines.append("  " + t("compare.swing", swing=f"{c.swing:+d}" if c.swing else "0"))
     d = c.divergence
@@ -46,7 +46,8 @@ def headline(c: BoardComparison, lang: str = "en") -> list[str]:
                           seat=vocab.seat_name(d.turn, lang), situation=situation))
     for room, m in zip(c.rooms, d.moves, strict=True):
         did = (t("report.movie.finished") if m is None else
-               f"{vocab.seat_name(m.seat, lang)} {vocab.play_text(m.combo, lv, lang)}")
-        lines.append(f"    {label(room.room)}: {did}")
-    lines.append("  " + t("compare.position", position=d.position))
+               t("compare.seat_play", seat=vocab.seat_name(m.seat, lang),
+                 play=vocab.play_text(m.combo, lv, lang)))
+        lines.append("    " + t("compare.room_note", room=label(room.room), note=did))
+    lines.append("  " + t("compare.position", position=vocab.position_text(d.position, lv, lang)))
     return lines

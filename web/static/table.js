@@ -43,9 +43,9 @@
   function words(p) {
     var ns = form.getAttribute("data-side-ns"), ew = form.getAttribute("data-side-ew");
     var winner = p.ns_result > 0 ? ns : ew, loser = p.ns_result > 0 ? ew : ns;
-    var text = form.getAttribute("data-up").replace("{side}", winner).replace("{levels}", String(p.levels));
-    if (p.double_down) { text += " (" + form.getAttribute("data-dd").replace("{side}", loser) + ")"; }
-    return text;
+    var template = form.getAttribute(p.double_down ? "data-dd" : "data-up");
+    return template.replace("{side}", winner).replace("{levels}", String(p.levels))
+      .replace("{loser}", loser);
   }
   function ask() {
     var finish = order.join(" ");

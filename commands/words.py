@@ -1,0 +1,186 @@
+"""The command line's human words: what the library keeps in English (closed-set words
+such as ``played``, ``open``, ``swiss``; stored results ``NS +2 (record …)``; seat letters;
+ISO times; the record rank ``T``) put into the output's language and the one card
+convention for a person, as docs/GLOSSARY.md writes them. ``--json`` and ``--csv`` keep
+the library's words; English tables keep them too unless a word is wrong for a person
+(a level is 10, never T)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from commands.common import cell_word, cli_lang
+
+
+def minute_text(at: Any) -> Any:
+    """A stored ISO time as a person reads it in a table: ``2026-12-01 16:44`` (UTC, as
+    the column says; no ``T``, no microseconds). --json and --csv keep the ISO text."""
+    if isinstance(at, str) and len(at) >= 16 and at[10] == "T":
+        return f"{at[:10]} {at[11:16]}"
+    return at
+
+
+_STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
+_UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
+_RECORD = re.compile(r"^record ([0-9a-f]+)$")
+
+
+def state_words(text: str | None, lang: str) -> str | None:
+    """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
+    ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
+    ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
+    from duplicate import vocab
+    from duplicate.i18n import translator
+
+    if lang == "en" or not text:
+        return text
+    t = translator(lang)
+    if text == "no result":
+        return t("cli.no_result")
+    m = _UNFINISHED.match(text)
+    if m:
+        return t("cli.state.unfinished", note=m.group(1))
+    m = _STATE.match(text)
+    if not m:
+        return text
+    ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
+    words = vocab.result_text(ns, lang)
+    note = m.group(3)
+    if note is None:
+        return words
+    rec = _RECORD.match(note)
+    if rec:
+        note = t("cli.state.record", record=rec.group(1))
+    elif note == "director's ruling":
+        note = t("cli.val.ruling")
+    elif note.startswith("reported"):
+        note = t("cli.val.report")
+    return t("cli.state.noted", result=words, note=note)
+
+
+_IMPORTED = re.compile(r"^imported from (.*?)(?:: board (\d+), room (\w+))?$")
+
+
+def reason_words(text: str | None, lang: str) -> str | None:
+    """A reason the library wrote for a change (``imported from FILE:LINE: board 2, room
+    Open``) in ``lang``: ``导入自 FILE:LINE：第2副，开室``. A reason a person typed stays."""
+    if lang == "en" or not text:
+        return text
+    m = _IMPORTED.match(text)
+    if not m:
+        return text
+    from duplicate.i18n import translator
+
+    t = translator(lang)
+    source = m.group(1)
+    if m.group(2):
+        room = m.group(3).lower()
+        source = t("cli.reason.where", source=source, board=m.group(2),
+                   room=t(f"report.room.{room}") if room in ("open", "closed") else m.group(3))
+    return t("cli.reason.imported", source=source)
+
+
+def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
+    """``c.seat_rows()`` for a person: the wild hearts and the cards left in the one card
+    convention (``♠6``, ``10♥``), never tokens (--csv keeps the tokens)."""
+    from duplicate import vocab
+    from duplicate.i18n import translator
+
+    seats = {(room.room, s.seat.name): s for room in c.rooms for s in room.seats}
+    rows = []
+    for row in c.seat_rows():
+        s = seats[row["room"], row["seat"]]
+        wilds = [vocab.use_text(w.use, c.level, lang) for w in s.wilds]
+        key = row["room"].lower()
+        rows.append({
+            **row,
+            "room": translator(lang)(f"report.room.{key}")
+            if key in ("open", "closed") and lang != "en" else row["room"],
+            "wilds": translator(lang)("list.sep").join(wilds),
+            "cards_left": vocab.faces_text(vocab.hand_faces(s.cards_left, c.level, lang)),
+        })
+    return rows
+
+
+def human_board_lines(comparisons: list[Any], lang: str) -> list[dict[str, Any]]:
+    """``board_lines`` for a person: the level as a player writes it (10, never T) and
+    the rooms by their names in ``lang`` (开室/闭室); --csv and --json keep the tags."""
+    from duplicate import vocab
+    from duplicate.compare import board_lines
+    from duplicate.i18n import translator
+
+    t = translator(lang)
+
+    def room(name: str) -> str:  # English keeps the records' Room tags
+        key = name.lower()
+        return t(f"report.room.{key}") if key in ("open", "closed") and lang != "en" else name
+
+    rows = []
+    for c, row in zip(comparisons, board_lines(comparisons), strict=True):
+        names = [room(r.room) for r in c.rooms[:2]]
+        rows.append({**row, "level": vocab.rank_label(c.level, lang),
+                     "rooms": "/".join(names) + ("/…" if len(c.rooms) > 2 else "")})
+    return rows
+
+
+def human_replay_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A replayed deal for a person in ``lang``: the room by its name (开室), the finishing
+    order by seats (西 东), the result in words (东西升3级), the status as a word; English
+    keeps the records' tags and the seat letters."""
+    if lang == "en":
+        return row
+    from duplicate.i18n import translator
+    from duplicate.vocab import seat_name
+    from engine.seat import Seat
+
+    t = translator(lang)
+    out = dict(row)
+    room = str(row.get("room") or "").lower()
+    if room in ("open", "closed"):
+        out["room"] = t(f"report.room.{room}")
+    finish = str(row.get("finish") or "").split()
+    if finish and all(s in Seat.__members__ for s in finish):
+        out["finish"] = " ".join(seat_name(Seat[s], lang) for s in finish)
+    out["result"] = state_words(row.get("result"), lang)
+    out["status"] = cell_word(row.get("status"))
+    return out
+
+
+def human_seats_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A listing row for a person in ``lang``: finishing orders (``*_finish``) and the
+    leader by seat names (北 东), the level as a player writes it (10, never T). English
+    keeps the seat letters."""
+    if lang == "en":
+        return row
+    from duplicate.vocab import rank_label, seat_name
+    from engine.cards import parse_level
+    from engine.seat import Seat
+
+    out = dict(row)
+    for name, value in row.items():
+        if name.endswith("finish") or name == "leader":
+            seats = str(value or "").split()
+            if seats and all(s in Seat.__members__ for s in seats):
+                out[name] = " ".join(seat_name(Seat[s], lang) for s in seats)
+    if isinstance(row.get("level"), str) and row["level"]:
+        out["level"] = rank_label(parse_level(row["level"]), lang)
+    return out
+
+
+def human_correction_row(row: Any) -> dict[str, Any]:
+    """A correction for a person: the results in words, the time to the minute."""
+    lang = cli_lang()
+    out = dict(row)
+    for name in ("before", "after"):
+        out[name] = state_words(out.get(name), lang)
+    out["at"] = minute_text(out.get("at"))
+    return out
+
+
+def human_board_row(row: dict[str, Any], fmt: str) -> dict[str, Any]:
+    """A board of a match as a listing row; for a person the level as a player writes it
+    (10, never T; --json and --csv keep the record's rank letter)."""
+    if fmt == "table" and row.get("level") == "T":
+        row["level"] = "10"
+    return row
