@@ -30,7 +30,8 @@ from commands.common import (
     write_output,
 )
 from commands.event_admin import ADMIN_COMMANDS
-from commands.words import human_board_row, human_correction_row, state_words
+from commands.words import human_board_row, human_correction_row
+from duplicate.logwords import state_words
 from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")

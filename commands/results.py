@@ -15,7 +15,8 @@ from commands.common import (
     open_database,
     say,
 )
-from commands.words import minute_text, reason_words, state_words
+from commands.words import minute_text
+from duplicate.logwords import reason_words, state_words
 
 _ROOM = click.option(
     "--room",

@@ -7,10 +7,10 @@ the library's words; English tables keep them too unless a word is wrong for a p
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from commands.common import cell_word, cli_lang
+from duplicate.logwords import state_words
 
 
 def minute_text(at: Any) -> Any:
@@ -19,66 +19,6 @@ def minute_text(at: Any) -> Any:
     if isinstance(at, str) and len(at) >= 16 and at[10] == "T":
         return f"{at[:10]} {at[11:16]}"
     return at
-
-
-_STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
-_UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
-_RECORD = re.compile(r"^record ([0-9a-f]+)$")
-
-
-def state_words(text: str | None, lang: str) -> str | None:
-    """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
-    ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
-    ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
-    from duplicate import vocab
-    from duplicate.i18n import translator
-
-    if lang == "en" or not text:
-        return text
-    t = translator(lang)
-    if text == "no result":
-        return t("cli.no_result")
-    m = _UNFINISHED.match(text)
-    if m:
-        return t("cli.state.unfinished", note=m.group(1))
-    m = _STATE.match(text)
-    if not m:
-        return text
-    ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
-    words = vocab.result_text(ns, lang)
-    note = m.group(3)
-    if note is None:
-        return words
-    rec = _RECORD.match(note)
-    if rec:
-        note = t("cli.state.record", record=rec.group(1))
-    elif note == "director's ruling":
-        note = t("cli.val.ruling")
-    elif note.startswith("reported"):
-        note = t("cli.val.report")
-    return t("cli.state.noted", result=words, note=note)
-
-
-_IMPORTED = re.compile(r"^imported from (.*?)(?:: board (\d+), room (\w+))?$")
-
-
-def reason_words(text: str | None, lang: str) -> str | None:
-    """A reason the library wrote for a change (``imported from FILE:LINE: board 2, room
-    Open``) in ``lang``: ``导入自 FILE:LINE：第2副，开室``. A reason a person typed stays."""
-    if lang == "en" or not text:
-        return text
-    m = _IMPORTED.match(text)
-    if not m:
-        return text
-    from duplicate.i18n import translator
-
-    t = translator(lang)
-    source = m.group(1)
-    if m.group(2):
-        room = m.group(3).lower()
-        source = t("cli.reason.where", source=source, board=m.group(2),
-                   room=t(f"report.room.{room}") if room in ("open", "closed") else m.group(3))
-    return t("cli.reason.imported", source=source)
 
 
 def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:

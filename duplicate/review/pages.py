@@ -118,7 +118,7 @@ def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, Any]:
     ruled = next((r for r in line.rulings if r.room == room), None)
     text = "—" if value is None and line.status != "played" else vocab.result_text(value, lang)
     order = line.finishes[0 if room == "open" else 1]
-    finish = "" if not order else ", ".join(
+    finish = "" if not order else translator(lang)("list.sep").join(
         translator(lang)("finish.place", place=vocab.place_name(i, lang),
                          seat=translator(lang)(f"seat.{s}"))
         for i, s in enumerate(order.split(), start=1)

@@ -18,6 +18,8 @@ Every action is one ``duplicate.hall`` call, as the director (see :func:`desk.ac
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from sqlalchemy import Engine
@@ -34,6 +36,7 @@ from web.pages.desk import (
     text_of,
     to_login,
 )
+from web.render import language_of
 
 router: APIRouter = APIRouter(include_in_schema=False)
 
@@ -89,7 +92,8 @@ def round_page(request: Request, event: str, round_no: int) -> Response:
         disputes=hall.disputes(engine, info.name, round_no),
         rulings=hall.rulings(engine, info.name, round_no),
         requests=hall.table_requests(engine, info.name, round_no),
-        history=events.result_log(engine, info.name, round_no),
+        history=[_said(h, language_of(request)) for h in events.result_log(engine, info.name,
+                                                                       round_no)],
         live=_live(engine, info.name, round_no, bool(rnd.boards)), poll_ms=POLL_MS,
         live_url=round_url(info.name, round_no, "/live"),
         categories=hall.CATEGORIES, effects=hall.EFFECTS,
@@ -258,3 +262,16 @@ def cards_page(request: Request, event: str, round_no: int) -> Response:
 from web.pages.desk_actions import router as _actions_router  # noqa: E402
 
 router.include_router(_actions_router)
+
+
+def _said(change: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A change of the result log in the page's language: the results and the reasons the
+    library wrote in words (a reason a table or director typed stays as typed)."""
+    from duplicate.i18n import catalogue, translator
+    from duplicate.logwords import reason_words, state_words
+
+    key = f"cli.val.{change['action']}"
+    what = translator(lang)(key) if key in catalogue() else change["action"]
+    return change | {"what": what, "before": state_words(change["before"], lang),
+                     "after": state_words(change["after"], lang),
+                     "reason": reason_words(change["reason"], lang)}

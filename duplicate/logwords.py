@@ -1,0 +1,70 @@
+"""The store's log in a person's language: what the library keeps in English in a change
+(a result described as ``NS +2 (record 0123456789ab)``, ``unfinished (time)``; a reason
+it wrote itself, ``imported from FILE:LINE: board 2, room Open``) in a player's words, as
+docs/GLOSSARY.md writes them. English, and any text a person typed, stay as they are."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["reason_words", "state_words"]
+
+
+_STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
+_UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
+_RECORD = re.compile(r"^record ([0-9a-f]+)$")
+
+
+def state_words(text: str | None, lang: str) -> str | None:
+    """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
+    ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
+    ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
+    from duplicate import vocab
+    from duplicate.i18n import translator
+
+    if lang == "en" or not text:
+        return text
+    t = translator(lang)
+    if text == "no result":
+        return t("cli.no_result")
+    m = _UNFINISHED.match(text)
+    if m:
+        return t("cli.state.unfinished", note=m.group(1))
+    m = _STATE.match(text)
+    if not m:
+        return text
+    ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
+    words = vocab.result_text(ns, lang)
+    note = m.group(3)
+    if note is None:
+        return words
+    rec = _RECORD.match(note)
+    if rec:
+        note = t("cli.state.record", record=rec.group(1))
+    elif note == "director's ruling":
+        note = t("cli.val.ruling")
+    elif note.startswith("reported"):
+        note = t("cli.val.report")
+    return t("cli.state.noted", result=words, note=note)
+
+
+_IMPORTED = re.compile(r"^imported from (.*?)(?:: board (\d+), room (\w+))?$")
+
+
+def reason_words(text: str | None, lang: str) -> str | None:
+    """A reason the library wrote for a change (``imported from FILE:LINE: board 2, room
+    Open``) in ``lang``: ``导入自 FILE:LINE：第2副，开室``. A reason a person typed stays."""
+    if lang == "en" or not text:
+        return text
+    m = _IMPORTED.match(text)
+    if not m:
+        return text
+    from duplicate.i18n import translator
+
+    t = translator(lang)
+    source = m.group(1)
+    if m.group(2):
+        room = m.group(3).lower()
+        source = t("cli.reason.where", source=source, board=m.group(2),
+                   room=t(f"report.room.{room}") if room in ("open", "closed") else m.group(3))
+    return t("cli.reason.imported", source=source)
