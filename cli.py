@@ -15,7 +15,7 @@ from commands.arena import agent_command, arena_group
 from commands.common import db_option, lang_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
-from commands.engine import plays_command, read_command
+from commands.engine import plays_command, read_command, version_command
 from commands.events import event_group
 from commands.records import compare_command, import_command, replay_command, simulate_command
 from commands.serve import serve_command, table_cards_command
@@ -39,7 +39,7 @@ def main() -> None:
 for _command in (
     read_command, plays_command, db_group, deals_group, replay_command, import_command,
     simulate_command, compare_command, event_group, demo_command, pairs_command, arena_group,
-    agent_command, analyse_command, serve_command,
+    agent_command, analyse_command, serve_command, version_command,
 ):
     main.add_command(_command)
 

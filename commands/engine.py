@@ -185,3 +185,18 @@ def plays_command(
         else:
             click.echo(f"no legal play{against}: pass")
 
+
+
+@click.command("version")
+def version_command() -> None:
+    """Print the package version and which engine core is in use (native or pure Python)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from engine.core import describe
+
+    try:
+        v = version("guandan-duplicate")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        v = "unknown"
+    click.echo(f"guandan-duplicate {v}")
+    click.echo(describe())

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from engine import core as _core
 from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
     BIG_JOKER,
@@ -326,8 +327,13 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     ("配火就配4头火"), or stays a level card; then plates, tubes and straights, greedily,
     while one lowers the number of plays; the rest become full houses (a triple with the
     smallest pair), triples, pairs and singles. Cheap (rank counts and a greedy pass) and
-    cached, because bots ask for it at every turn.
+    cached, because bots ask for it at every turn. The compiled core, when in use, makes
+    the same plan (engine.core, docs/CORE.md).
     """
+    native = _core.native
+    if native is not None:
+        bombs_, others_ = native.plan_hand(hand, level, bomb_max)
+        return Plan(bombs_, others_)
     wild = wild_kind(level)
     pools: list[list[int]] = [[] for _ in range(15)]
     wilds = 0
@@ -461,6 +467,12 @@ class HeuristicPlayer:
 
     def act(self, view: View) -> Combo | None:
         """Lead from the plan, follow cheaply, leave the partner alone, bomb when it counts."""
+        native = _core.native
+        if native is not None:  # the same choice in the compiled core (docs/CORE.md)
+            return native.heuristic_act(  # type: ignore[no-any-return]
+                view.hand, view.level, view.rules, view.to_beat, view.seat, view.to_beat_by,
+                view.counts,
+            )
         plan = plan_hand(view.hand, view.level, view.rules.bomb_max)
         if view.to_beat is None:
             return self._lead(view, plan)

@@ -22,9 +22,10 @@ Passing is not a play: the deal handles it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import chain
 
+from engine import core as _core
 from engine._tables import (
     FIELD_COUNT,
     FIRST_SUB,
@@ -52,7 +53,7 @@ from engine.ruleset import COMPETITION, Ruleset
 
 T = ComboType
 
-__all__ = ["legal_plays", "legal_readings", "is_legal", "count_plays"]
+__all__ = ["legal_plays", "legal_play_list", "legal_readings", "is_legal", "count_plays"]
 
 #: (type, cards needed per rank, windows) of the three non-flush sequence types
 _SEQUENCES = (
@@ -67,12 +68,20 @@ _NO_FLOOR = (-1, -1, -1)
 _new = tuple.__new__
 
 
+def _shown(value: object) -> str:
+    """``repr(value)``, also for a broken value (a Combo of the wrong length, a bad repr)."""
+    try:
+        return tuple.__repr__(value) if isinstance(value, tuple) else repr(value)
+    except Exception:  # noqa: BLE001 - an error message must not fail
+        return f"<{type(value).__name__}>"
+
+
 def _check_combo(combo: Combo, what: str, rank: bool = True) -> None:
     """Raise our own errors for a value that cannot be a play (wrong types, invalid cards
     and, with ``rank``, a rank out of range for its type); whether it is a reading of its
     cards is another question."""
-    if not isinstance(combo, Combo) or not isinstance(combo.type, ComboType):
-        raise InvalidComboError(f"{what} {combo!r} is not a Combo")
+    if not isinstance(combo, Combo) or len(combo) != 3 or not isinstance(combo[0], ComboType):
+        raise InvalidComboError(f"{what} {_shown(combo)} is not a Combo")
     top = 12 if combo.type.is_sequence else BIG_JOKER
     if rank and (not isinstance(combo.rank, int) or not 0 <= combo.rank <= top):
         raise InvalidComboError(f"{what} {combo!r} has no valid rank for {combo.type.record_name}")
@@ -385,6 +394,9 @@ def legal_plays(
     order), then from weakest to strongest. Arguments are checked at once; plays are
     generated type by type as the iterator is consumed.
     """
+    native = _core.native
+    if native is not None:
+        return iter(native.plays(hand, level, to_beat, rules, True))
     _check_args(hand, level, to_beat)
     return chain.from_iterable(_generate(hand, level, to_beat, rules, False))
 
@@ -400,6 +412,9 @@ def legal_readings(
     taken in suit order S H C D; a full house takes the weakest pair needing fewest wilds;
     a straight flush the suit needing fewest wilds.
     """
+    native = _core.native
+    if native is not None:
+        return native.legal_readings(hand, level, to_beat, rules)  # type: ignore[no-any-return]
     _check_args(hand, level, to_beat)
     return list(chain.from_iterable(_generate(hand, level, to_beat, rules, True)))
 
@@ -414,6 +429,9 @@ def is_legal(
     """True when ``combo`` is a legal play from ``hand``: its cards are held, its type and
     rank are a reading of its cards (§3, wild hearts as §2 allows) and, when following, it
     beats ``to_beat`` (§4). Answers one question without generating every play."""
+    native = _core.native
+    if native is not None:
+        return native.is_legal(hand, combo, level, to_beat, rules)  # type: ignore[no-any-return]
     _check_args(hand, level, to_beat)
     _check_combo(combo, "play", rank=False)  # a wrong rank is just not a reading: False
     if not is_subset(combo.cards, hand):
@@ -435,9 +453,34 @@ def count_plays(
     ``concrete=True`` counts every concrete play (:func:`legal_plays`), ``False`` counts
     distinct readings (:func:`legal_readings`).
     """
+    native = _core.native
+    if native is not None:
+        n = native.plays(hand, level, to_beat, rules, concrete).type_counts()
+        return {t: n[t] for t in ComboType if n[t]}
     _check_args(hand, level, to_beat)
     counts: Counter[ComboType] = Counter()
     for batch in _generate(hand, level, to_beat, rules, not concrete):
         for c in batch:
             counts[c.type] += 1
     return {t: counts[t] for t in ComboType if counts[t]}
+
+
+def legal_play_list(
+    hand: Cards,
+    level: int,
+    to_beat: Combo | None = None,
+    rules: Ruleset = COMPETITION,
+    concrete: bool = True,
+) -> Sequence[Combo]:
+    """Every legal play (``concrete``) or one per reading, as a sequence, all at once.
+
+    With the compiled core the plays stay packed in native memory: ``len()`` costs nothing
+    and a :class:`Combo` is made only for an item asked for (docs/CORE.md). Same plays, same
+    order as :func:`legal_plays` / :func:`legal_readings`.
+    """
+    native = _core.native
+    if native is not None:
+        return native.plays(hand, level, to_beat, rules, concrete)  # type: ignore[no-any-return]
+    if concrete:
+        return list(legal_plays(hand, level, to_beat, rules))
+    return legal_readings(hand, level, to_beat, rules)

@@ -15,6 +15,7 @@ level cards.
 
 from __future__ import annotations
 
+from engine import core as _core
 from engine._tables import (
     FIELD_COUNT,
     FIELD_SUITS,
@@ -93,8 +94,12 @@ def reading_keys(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list
     """Every distinct ``(type, rank)`` reading of exactly ``cards`` (unchecked input).
 
     The fast core of :func:`readings`, without validation and without building Combos.
-    The order is by type, then by strength (§4) within a type.
+    The order is by type, then by strength (§4) within a type. (The compiled core, when in
+    use, checks its input and raises :class:`InvalidCardError` for a bad value.)
     """
+    native = _core.native
+    if native is not None:
+        return native.reading_keys(cards, level, rules)  # type: ignore[no-any-return]
     n = size(cards)
     if n == 0 or n > 10:
         # nothing has no reading; no play is larger than a 10-card bomb (§3)
@@ -196,6 +201,9 @@ def readings(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[Com
     to strongest. Empty when the cards are no combination. Raises
     :class:`InvalidCardError` for a value that is not a valid ``Cards`` or a bad level.
     """
+    native = _core.native
+    if native is not None:
+        return native.readings(cards, level, rules)  # type: ignore[no-any-return]
     check_cards(cards)
     check_level(level)
     return [Combo(t, r, cards) for t, r in reading_keys(cards, level, rules)]

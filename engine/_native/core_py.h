@@ -1,0 +1,37 @@
+/* What the binding files share: conversions between Python values and packed ones, and
+ * the Python objects the engine hands over at import (Combo, ComboType, its errors). */
+#ifndef GUANDAN_CORE_PY_H
+#define GUANDAN_CORE_PY_H
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "core.h"
+
+typedef struct {
+    PyTypeObject *combo;      /* engine.combo.Combo */
+    PyObject *ctype;          /* engine.combo.ComboType */
+    PyObject *types[N_TYPES]; /* its members */
+    PyObject *seats[4];       /* engine.seat.Seat members */
+    PyObject *e_guandan, *e_card, *e_combo, *e_illegal, *e_turn, *e_over;
+    PyObject *rules_obj;      /* the last Ruleset converted, and what it says */
+    rules_t rules;
+    int ready;
+} core_state;
+
+extern core_state S;
+extern const char *const TYPE_NAMES[N_TYPES];
+
+int core_ready(void);
+/* a Python Cards int -> cset; -1 with the engine's InvalidCardError naming `what` */
+int py_to_cs(PyObject *v, cset *out, const char *what);
+PyObject *cs_to_py(cset c);
+int py_level(PyObject *v, int *level);
+int py_rules(PyObject *v, rules_t *out);
+/* a Combo -> play_t (checked as engine.moves._check_combo does) */
+int py_to_play(PyObject *v, play_t *out, const char *what, int check_rank);
+PyObject *play_to_py(const play_t *p);
+
+/* core_deal_py.c */
+extern PyMethodDef DEAL_METHODS[];
+/* core_plan.c */
+extern PyMethodDef PLAN_METHODS[];
+#endif
