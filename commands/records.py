@@ -13,6 +13,7 @@ from commands.analyse import budget_of, budget_options
 from commands.common import (
     check_output,
     check_output_dir,
+    check_policy,
     cli_lang,
     correction_from,
     correction_options,
@@ -209,11 +210,13 @@ def import_command(
 )
 @click.option(
     "--x", "team_x", default="heuristic", show_default=True, metavar="POLICY",
-    help="Team X's bots: heuristic or random.",
+    callback=check_policy,
+    help="Team X's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "--y", "team_y", default="heuristic", show_default=True, metavar="POLICY",
-    help="Team Y's bots: heuristic or random.",
+    callback=check_policy,
+    help="Team Y's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "-o",
