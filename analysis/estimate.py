@@ -118,6 +118,10 @@ def bot_action(pos: Position, player: Player, level: int, solver: Solver,
     """What ``player`` does in ``pos``, seeing its own hand and the public counts, and with
     ``seen`` every hand (``View.known``: how the search policy looks ahead in playouts)."""
     h = pos.hands
+    finish: tuple[Seat, ...] = ()
+    if seen and pos.first >= 0:  # the 1st out, then the other seat out if any
+        finish = (Seat(pos.first),) + tuple(
+            Seat(s) for s in range(4) if pos.out >> s & 1 and s != pos.first)
     view = View(
         Seat(pos.turn),
         h[pos.turn],
@@ -126,6 +130,7 @@ def bot_action(pos: Position, player: Player, level: int, solver: Solver,
         Seat(pos.last) if pos.to_beat is not None else None,
         (size(h[0]), size(h[1]), size(h[2]), size(h[3])),
         solver.rules,
+        finish=finish,
         known=(h[0], h[1], h[2], h[3]) if seen else None,
     )
     return player.act(view)

@@ -2,13 +2,14 @@
 
 Every pair of policies plays the same boards as a teams match (``duplicate.simulate``:
 open room X at N–S, closed room X at E–W, same cards), so the cards' luck cancels. Prints,
-per pair, the mean swing a board with its 95% interval; per policy, the Bradley–Terry
+per pair, the mean swing a board with its 95% interval; per policy (after every pair, so that
+a run cut short still reports), the Bradley–Terry
 rating over board swings with its 95% profile-likelihood interval (``arena.rating``, the
 arena's tournaments' method) and the CPU time per decision (every action asked, and for
 the search the decisions it searched: more than one legal action).
 
     python bench/bench_ladder.py --boards 6 --budgets 64,256,1024
-    python bench/bench_ladder.py --boards 40 --only search:256,heuristic   # one pair
+    python bench/bench_ladder.py --boards 40 --only search:128,heuristic --progress
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ def main() -> None:
     ap.add_argument("--budgets", default="64,256,1024", help="search budgets (playouts)")
     ap.add_argument("--only", help="comma-separated policies instead of the ladder")
     ap.add_argument("--seed", default="1adde7", help="hex seed of the boards and the bots")
+    ap.add_argument("--all-pairs", action="store_true",
+                    help="random also plays the searches (by default it plays the heuristic only: "
+                    "it loses every board by 6 to any of them)")
+    ap.add_argument("--progress", action="store_true", help="a line after every board")
     args = ap.parse_args()
     if args.only:
         policies = args.only.split(",")
@@ -85,25 +90,39 @@ def main() -> None:
     print(f"core: {'native' if core.native is not None else 'python'}; boards per pair: "
           f"{args.boards}; load average {os.getloadavg()[0]:.1f}", flush=True)
     start = time.perf_counter()
-    for m, (a, b) in enumerate(itertools.combinations(policies, 2)):
+    pairs = [(a, b) for a, b in itertools.combinations(policies, 2)
+             if args.all_pairs or "random" not in (a, b) or "heuristic" in (a, b)]
+    for m, (a, b) in enumerate(pairs):
         swings = []
         for o in simulate_boards(key, args.boards, factory(a), factory(b)):
             swings.append(o.swing)
             games.append(BoardGame(m, a, b, o.swing))
+            if args.progress:
+                mean, half = interval(swings)
+                print(f"  board {o.board.number}: {a} vs {b} swing {o.swing:+d}; so far "
+                      f"{mean:+.2f} ± {half:.2f} over {len(swings)}", flush=True)
         mean, half = interval(swings)
         print(f"{a:>12} vs {b:<12} {mean:+.2f} ± {half:.2f} levels a board "
               f"(swings {' '.join(f'{s:+d}' for s in swings)})", flush=True)
-    print(f"\nwall time {time.perf_counter() - start:.0f} s\n")
+        table(policies, games, tallies, searchers)
+    print(f"\nwall time {time.perf_counter() - start:.0f} s; load average "
+          f"{os.getloadavg()[0]:.1f}")
+
+
+def table(policies: list[str], games: list[BoardGame], tallies: dict[str, dict[str, float]],
+          searchers: dict[str, list[Player]]) -> None:
+    """The ratings and CPU figures so far, as a Markdown table."""
+    played = [p for p in policies if any(p in (g.a, g.b) for g in games)]
     print("| policy | rating | 95% interval | boards | CPU ms / action | CPU ms / searched decision |")
     print("| --- | ---: | --- | ---: | ---: | ---: |")
-    ratings = {r.name: r for r in rate(policies, games)}
-    for p in sorted(policies, key=lambda p: -ratings[p].rating):
+    ratings = {r.name: r for r in rate(played, games)}
+    for p in sorted(played, key=lambda p: -ratings[p].rating):
         r, t = ratings[p], tallies[p]
         searched = sum(getattr(s, "decisions", 0) for s in searchers[p])
         per_act = 1000 * t["cpu"] / max(1, int(t["acts"]))
         per_search = f"{1000 * t['cpu'] / searched:.1f}" if searched else "-"
         print(f"| {p} | {r.rating:+.0f} | {r.low:+.0f} … {r.high:+.0f} | {r.boards} | "
-              f"{per_act:.2f} | {per_search} |")
+              f"{per_act:.2f} | {per_search} |", flush=True)
 
 
 if __name__ == "__main__":

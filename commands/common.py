@@ -440,7 +440,7 @@ def match_board_options(func: F) -> F:
 def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Click callback: ``value`` names a bot policy (``random``, ``heuristic``, ``search``,
     ``search:PLAYOUTS``; ``duplicate.bots.make_player``), else a usage error."""
-    if value is None or value == "mixed":  # event play-bots' own mix of heuristic and random
+    if value is None:
         return value
     from duplicate.bots import make_player
     from engine.errors import GuandanError
@@ -450,3 +450,8 @@ def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) 
     except GuandanError as exc:
         raise click.BadParameter(str(exc)) from None
     return value
+
+
+def check_event_policy(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """:func:`check_policy`, and ``mixed`` (event play-bots' own mix of heuristic and random)."""
+    return value if value == "mixed" else str(check_policy(ctx, param, value))

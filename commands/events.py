@@ -8,9 +8,9 @@ import click
 
 from commands.analyse import budget_of, budget_options
 from commands.common import (
+    check_event_policy,
     check_output,
     check_output_dir,
-    check_policy,
     cli_lang,
     correction_from,
     correction_options,
@@ -361,10 +361,10 @@ def event_import_command(
 @click.option("--round", "round_no", type=click.IntRange(min=1), required=True,
               help="The round to play.")
 @click.option("--x", "x_policy", default="mixed", show_default=True, metavar="POLICY",
-              callback=check_policy, help="Bots of each match's team X: mixed, heuristic, "
+              callback=check_event_policy, help="Bots of each match's team X: mixed, heuristic, "
               "random, search or search:PLAYOUTS.")
 @click.option("--y", "y_policy", default="mixed", show_default=True, metavar="POLICY",
-              callback=check_policy, help="Bots of each match's team Y: mixed, heuristic, "
+              callback=check_event_policy, help="Bots of each match's team Y: mixed, heuristic, "
               "random, search or search:PLAYOUTS.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Also write the records to this .gdn file.")

@@ -13,7 +13,6 @@ from commands.analyse import budget_of, budget_options
 from commands.common import (
     check_output,
     check_output_dir,
-    check_policy,
     cli_lang,
     correction_from,
     correction_options,
@@ -210,12 +209,10 @@ def import_command(
 )
 @click.option(
     "--x", "team_x", default="heuristic", show_default=True, metavar="POLICY",
-    callback=check_policy,
     help="Team X's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "--y", "team_y", default="heuristic", show_default=True, metavar="POLICY",
-    callback=check_policy,
     help="Team Y's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(

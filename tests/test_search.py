@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +16,9 @@ from hypothesis import strategies as st
 from analysis.estimate import Budget, evaluate
 from analysis.solver import Solver, step
 from analysis.state import Position, from_deal
-from arena.agent import Public, _view
+from arena.agent import Public, _view, run_agent
+from arena.duplicate_match import MatchResult, play_duplicate_match
+from arena.server import ArenaServer
 from cli import main as cli_main
 from duplicate.bots import BotError, RandomPlayer, View, XorShift64, make_player
 from duplicate.dealing import generate_boards
@@ -216,7 +221,7 @@ def test_cli_names_the_search_policy() -> None:
                                    "--json"])
     assert res.exit_code == 0, res.output
     bad = runner.invoke(cli_main, ["simulate", "--seed", "5e", "--boards", "1", "--x", "search:x"])
-    assert bad.exit_code == 2 and "search budget" in bad.output
+    assert bad.exit_code == 1 and "search budget" in bad.output
     bad = runner.invoke(cli_main, ["agent", "--url", "ws://127.0.0.1:1/x", "--policy", "nope"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
 
@@ -250,3 +255,79 @@ def test_agent_tracks_what_the_notices_make_public() -> None:
     view = _view(msg, 2, pub)
     assert view.known is not None and view.finish == ()
     assert view.played is None  # 1 + 26 + 27 + 27 + 1 cards do not make the packs: not trusted
+
+
+def test_search_agent_plays_a_duplicate_match_in_the_arena(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two `guandan agent --policy search:8` clients against two heuristic ones, over the
+    protocol: the search reads the notices and samples from the cards really played."""
+    seen: list[View] = []
+    act = SearchPlayer.act
+
+    def spy(self: SearchPlayer, view: View) -> object:
+        seen.append(view)
+        return act(self, view)
+
+    monkeypatch.setattr(SearchPlayer, "act", spy)
+    bs = list(generate_boards(simulation_key(b"\x0a"), 1))
+
+    async def run() -> MatchResult:
+        async with ArenaServer(port=0) as srv:
+            tasks = []
+            for i in range(4):
+                policy = "search:8" if i % 2 == 0 else "heuristic"
+                tasks.append(asyncio.ensure_future(run_agent(f"{srv.url}client{i + 1}", policy, str(i))))
+                if i < 3:
+                    await srv.wait_for_clients(i + 1, 60)
+            table = await srv.next_table(60)
+            try:
+                result = await play_duplicate_match(table, bs, ("search", "heuristic"),
+                                                    out_dir=tmp_path)
+            finally:
+                await table.close()
+            stats = await asyncio.gather(*tasks)
+        assert all(s.fallbacks == 0 for s in stats)
+        return result
+
+    result = asyncio.run(asyncio.wait_for(run(), 120))
+    assert not result.faults and result.deals == 2
+    assert seen and all(v.played is not None for v in seen)
+    # the cards played that the agent tracked are those the deal's counts leave out
+    assert all(size(v.played or 0) + sum(v.counts) == 108 for v in seen)
+
+
+def test_event_play_bots_with_the_search(migrated_engine: Any) -> None:
+    """`event play-bots --x search:8`: a round of two teams, one board, played and imported."""
+    from duplicate import events
+    from duplicate.dealing import parse_seed_file, seed_file_bytes
+
+    events.create_event(migrated_engine, "Cup", seed="ab", boards_per_round=1)
+    for i in (1, 2):
+        events.add_team(migrated_engine, "Cup", f"T{i}", [f"P{i}{j}" for j in range(1, 5)])
+    rnd = events.pair_round(migrated_engine, "Cup")
+    events.assign_boards(migrated_engine, "Cup", rnd.number,
+                         seed=parse_seed_file(seed_file_bytes(bytes(range(32)))))
+    with pytest.raises(events.EventError, match="search budget"):
+        events.play_bots(migrated_engine, "Cup", rnd.number, "search:0", "heuristic")
+    summary = events.play_bots(migrated_engine, "Cup", rnd.number, "search:8", "heuristic")
+    assert summary.records == 2
+
+
+def test_analyse_with_search_playouts(tmp_path: Path) -> None:
+    """`guandan analyse --playout-policy search:4`: estimates made by the search's playouts
+    (one decision before the end, few nodes so that the solver gives way to them)."""
+    import json
+
+    runner = CliRunner()
+    gdn = tmp_path / "m.gdn"
+    res = runner.invoke(cli_main, ["simulate", "--seed", "5e", "--boards", "1", "-o", str(gdn)])
+    assert res.exit_code == 0, res.output
+    args = ["analyse", str(gdn), "--board", "1", "--room", "Open", "--from", "action:1",
+            "--nodes", "1", "--playouts", "2", "--no-par", "--json"]
+    res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    text = json.dumps(doc)
+    assert '"estimate"' in text and '"policy": "search:4"' in text
+    bad = runner.invoke(cli_main, [*args, "--playout-policy", "mixed"])
+    assert bad.exit_code == 2 and "unknown bot policy" in bad.output
