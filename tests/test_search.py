@@ -315,14 +315,14 @@ def test_event_play_bots_with_the_search(migrated_engine: Any) -> None:
 
 def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     """`guandan analyse --playout-policy search:4`: estimates made by the search's playouts
-    (one decision before the end, few nodes so that the solver gives way to them)."""
+    (the last two tricks, one node so that the solver gives way to them)."""
     import json
 
     runner = CliRunner()
     gdn = tmp_path / "m.gdn"
     res = runner.invoke(cli_main, ["simulate", "--seed", "5e", "--boards", "1", "-o", str(gdn)])
     assert res.exit_code == 0, res.output
-    args = ["analyse", str(gdn), "--board", "1", "--room", "Open", "--from", "action:1",
+    args = ["analyse", str(gdn), "--board", "1", "--room", "Open", "--from", "last:2",
             "--nodes", "1", "--playouts", "2", "--no-par", "--json"]
     res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4"])
     assert res.exit_code == 0, res.output
