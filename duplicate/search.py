@@ -167,6 +167,7 @@ class SearchPlayer:
         self.decisions = 0  # decisions searched (more than one legal action)
         self.playouts = 0
         self.nodes = 0
+        self.fallbacks = 0  # decisions left to the heuristic: no world agreed with the view
 
     def _rng(self, view: View) -> XorShift64:
         """The decision's own stream: from the seed and everything in the view."""
@@ -183,11 +184,15 @@ class SearchPlayer:
         self.decisions += 1
         rng = self._rng(view)
         sign = 1 if view.seat % 2 == 0 else -1
-        if max(view.counts) <= self.budget.exact_cards:
-            got = self._exact(view, cands, rng, sign)
-            if got is not None:
-                return got
-        return self._halving(view, cands, rng, sign)
+        try:
+            if max(view.counts) <= self.budget.exact_cards:
+                got = self._exact(view, cands, rng, sign)
+                if got is not None:
+                    return got
+            return self._halving(view, cands, rng, sign)
+        except BotError:  # a view no deal agrees with (a client's bad tracking): no worlds
+            self.fallbacks += 1
+            return cands[0]
 
     def _worlds_fixed(self, view: View) -> bool:
         """True when every hidden hand is known (the analysis's all-hands-seen views)."""

@@ -24,7 +24,7 @@ from duplicate.bots import BotError, RandomPlayer, View, XorShift64, make_player
 from duplicate.dealing import generate_boards
 from duplicate.determinise import sample_hands, unseen_cards, world_position
 from duplicate.gdn import dumps
-from duplicate.search import SearchBudget, SearchPlayer
+from duplicate.search import SearchBudget, SearchPlayer, candidates
 from duplicate.simulate import play_deal, simulate_boards, simulation_key
 from engine.bulk import SplitMix64, shuffled_hands
 from engine.cards import FULL_PACK, KIND_BIT, is_subset, iter_kinds, size
@@ -331,3 +331,12 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     assert '"estimate"' in text and '"policy": "search:4"' in text
     bad = runner.invoke(cli_main, [*args, "--playout-policy", "mixed"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
+
+
+def test_a_view_no_deal_agrees_with_gets_the_heuristics_play() -> None:
+    deal = _random_point(5, 40)
+    view = dataclasses.replace(_view_of(deal), counts=(27, 27, 27, 27))
+    player = SearchPlayer("bad", SearchBudget(playouts=8))
+    combo = player.act(view)
+    assert player.fallbacks == 1
+    assert combo == candidates(view, 1)[0]
