@@ -341,3 +341,27 @@ def test_a_view_no_deal_agrees_with_gets_the_heuristics_play() -> None:
     combo = player.act(view)
     assert player.fallbacks == 1
     assert combo == candidates(view, 1)[0]
+
+
+def test_a_tournament_with_the_search_as_a_baseline(tmp_path: Path) -> None:
+    """A tournament file naming `guandan agent --policy search:8` beside the heuristic: the
+    round robin plays and rates both (the clients run in this process, as the commands
+    would run them)."""
+    import shlex
+
+    from arena.tournament import AgentSpec, read_agents, run_tournament
+
+    spec = tmp_path / "agents.txt"
+    spec.write_text("heuristic: guandan agent --url {url} --policy heuristic\n"
+                    "search8: guandan agent --url {url} --policy search:8 --seed 1\n")
+    agents = read_agents(spec)
+
+    async def launch(agent: AgentSpec, url: str) -> Any:
+        argv = shlex.split(agent.command)
+        return await run_agent(url, argv[argv.index("--policy") + 1], "1")
+
+    bs = list(generate_boards(simulation_key(b"\x0b"), 1))
+    result = asyncio.run(asyncio.wait_for(
+        run_tournament(agents, bs, launch=launch, out_dir=tmp_path), 120))
+    assert len(result.matches) == 1 and result.matches[0].deals == 2
+    assert {r.name for r in result.ratings} == {"heuristic", "search8"}
