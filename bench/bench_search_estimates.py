@@ -11,6 +11,7 @@ analysis defines its values (:func:`analysis.estimate.evaluate`, the solver skip
 * ``heuristic, same count``: ``--playouts`` heuristic playouts (the default estimate).
 
 Prints the mean absolute error of each against the exact value, with the CPU per estimate.
+At most 1,000 boards are tried (at 7 cards a hand about 1.5% of them give a position).
 
     python bench/bench_search_estimates.py --positions 20 --cards 7
 """
