@@ -7,7 +7,6 @@ the engine runs on its pure-Python implementation, as the build log says.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -16,9 +15,6 @@ from setuptools.command.build_ext import build_ext
 
 _SOURCES = sorted(str(p) for p in Path("engine/_native").glob("*.c"))
 _FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter", "-fno-strict-aliasing"]
-if os.environ.get("GUANDAN_CORE_SANITIZE"):
-    _FLAGS += ["-O1", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer",
-               "-fno-sanitize-recover=undefined"]
 
 
 class OptionalBuildExt(build_ext):
@@ -46,8 +42,6 @@ class OptionalBuildExt(build_ext):
         print(msg)
 
 
-_LINK = ["-fsanitize=address,undefined"] if os.environ.get("GUANDAN_CORE_SANITIZE") else []
-
 setup(
     ext_modules=[
         Extension(
@@ -55,7 +49,6 @@ setup(
             sources=_SOURCES,
             depends=[str(p) for p in Path("engine/_native").glob("*.h")],
             extra_compile_args=_FLAGS,
-            extra_link_args=_LINK,
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

@@ -23,6 +23,7 @@ budget: callers then fall back to an estimate (:mod:`analysis.estimate`).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from analysis.moves import PlayTable
 from analysis.state import (
@@ -33,6 +34,7 @@ from analysis.state import (
     max_value,
     possible_values,
 )
+from engine import core as _core
 from engine.cards import Cards
 from engine.combo import Combo
 from engine.ruleset import COMPETITION, Ruleset
@@ -97,11 +99,19 @@ class Solver:
         self._deadline = 0.0
         self._node_limit = 0
         self._next_check = 0
+        self._native: Any = None  # the compiled core's solver, made at the first value()
 
     # --- public -------------------------------------------------------------------------
 
     def value(self, pos: Position) -> int:
-        """The exact value of ``pos`` for N–S; raises :class:`BudgetExceeded`."""
+        """The exact value of ``pos`` for N–S; raises :class:`BudgetExceeded`.
+
+        With the compiled core in use the search runs there (engine.core, docs/CORE.md):
+        the same value, its own tables (kept between calls, as this class keeps its own),
+        the same node and time budgets."""
+        native = _core.native
+        if native is not None:
+            return self._native_value(native, pos)
         self._deadline = (
             time.perf_counter() + self.max_seconds if self.max_seconds is not None else 0.0
         )
@@ -118,6 +128,23 @@ class Solver:
             else:
                 hi = mid - 1
         return vals[lo]
+
+    def _native_value(self, native: Any, pos: Position) -> int:
+        if self._native is None:
+            self._native = native.Solver(self.level, self.rules)
+        got = self._native.value(
+            pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
+            self.max_nodes, self.max_seconds,
+        )
+        value, stop, nodes, lookups, hits = got
+        self.nodes += nodes
+        self.lookups += lookups
+        self.hits += hits
+        if stop == 1:
+            raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
+        if stop == 2:
+            raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded")
+        return int(value)
 
     def at_least(self, pos: Position, t: int) -> bool:
         """True when the value of ``pos`` for N–S is at least ``t`` (one null-window search)."""

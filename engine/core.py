@@ -35,6 +35,8 @@ __all__ = ["CoreUnavailableError", "ENV", "available", "implementation", "native
 
 #: the environment variable that forces an implementation
 ENV = "GUANDAN_CORE"
+#: the compiled core's API this engine speaks (CORE_API_VERSION in engine/_native/core_py.h)
+API_VERSION = 1
 
 
 class CoreUnavailableError(GuandanError):
@@ -47,6 +49,12 @@ def _load() -> tuple[ModuleType | None, str]:
         from engine._native import _core  # type: ignore[attr-defined]
     except ImportError as exc:
         return None, str(exc)
+    built = getattr(_core, "API_VERSION", None)
+    if built != API_VERSION:
+        return None, (
+            f"the build in {_core.__file__} speaks API {built}, this engine {API_VERSION}: "
+            f"a stale build, rebuild it with pip install -e ."
+        )
     _core._init(
         Combo,
         ComboType,

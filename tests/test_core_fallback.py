@@ -70,3 +70,16 @@ def test_a_build_without_a_compiler_succeeds_and_says_so(tmp_path: Path) -> None
     names = zipfile.ZipFile(wheel).namelist()
     assert "engine/core.py" in names
     assert not [n for n in names if n.startswith("engine/_native/_core")]
+
+
+def test_a_stale_build_is_not_used() -> None:
+    """A compiled core of another API version (built from older sources) is refused."""
+    code = (
+        "import engine._native._core as c; c.API_VERSION = -1\n"
+        "from engine import core; print(core.implementation()); print(core.describe())"
+    )
+    got = _run(code, GUANDAN_CORE="auto")
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    assert lines[0] == "python"
+    assert "a stale build" in lines[1]

@@ -464,7 +464,7 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "engine._native._c
 
 PyMODINIT_FUNC PyInit__core(void) {
     core_tables_init();
-    if (PyType_Ready(&PlayListType) < 0) return NULL;
+    if (PyType_Ready(&PlayListType) < 0 || PyType_Ready(&NSolverType) < 0) return NULL;
     size_t nm = sizeof methods / sizeof methods[0] - 1, nd = 0, np = 0;
     while (DEAL_METHODS[nd].ml_name) nd++;
     while (PLAN_METHODS[np].ml_name) np++;
@@ -478,6 +478,17 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&PlayListType);
     if (PyModule_AddObject(mod, "PlayList", (PyObject *)&PlayListType) < 0) {
         Py_DECREF(&PlayListType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    /* engine/core.py refuses a build of another API (a stale build after an update) */
+    if (PyModule_AddIntConstant(mod, "API_VERSION", CORE_API_VERSION) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    Py_INCREF(&NSolverType);
+    if (PyModule_AddObject(mod, "Solver", (PyObject *)&NSolverType) < 0) {
+        Py_DECREF(&NSolverType);
         Py_DECREF(mod);
         return NULL;
     }

@@ -6,6 +6,9 @@
 #include <Python.h>
 #include "core.h"
 
+/* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
+#define CORE_API_VERSION 1
+
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */
     PyObject *ctype;          /* engine.combo.ComboType */
@@ -32,6 +35,8 @@ PyObject *play_to_py(const play_t *p);
 
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
+/* core_solver.c */
+extern PyTypeObject NSolverType;
 /* core_plan.c */
 extern PyMethodDef PLAN_METHODS[];
 #endif

@@ -1,0 +1,475 @@
+/* The exact solver's search (analysis/solver.py): an AND/OR null-window search with a
+ * transposition table of bounds, plays grouped by the hand key they leave
+ * (analysis/state.py, analysis/moves.py), bisecting the six values a deal can have. */
+#include "core_solver.h" /* Python.h first: it sets the POSIX feature macros (clock_gettime) */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t mix(uint64_t h, uint64_t x);
+static uint64_t cs_hash(cset c);
+
+static hkey hashed(hkey k) {
+    k.ha = mix(mix(k.packed, 0x243F6A8885A308D3ull), cs_hash(k.rel));
+    k.hb = mix(mix(k.packed, 0x13198A2E03707344ull), mix(cs_hash(k.rel), 0xA4093822299F31D0ull));
+    return k;
+}
+
+static int hk_eq(const hkey *a, const hkey *b) { return a->packed == b->packed && cs_eq(a->rel, b->rel); }
+
+/* analysis.state.HandKeys._key: per-rank counts, wilds, jokers, and the natural cards whose
+ * suit can still matter to a straight flush */
+hkey solver_hand_key(cset hand, int level) {
+    hkey k = {0, {{0, 0, 0}}, 0, 0};
+    unsigned fields[13];
+    for (int r = 0; r < 13; r++) fields[r] = cs_field(&hand, r);
+    int w = (int)(fields[level] >> 3) & 7;
+    fields[level] -= (unsigned)w << 3;
+    int total = w;
+    for (int r = 0; r < 13; r++) {
+        int c = FIELD_COUNT[fields[r]];
+        total += c;
+        k.packed |= (uint64_t)c << (4 * r);
+    }
+    k.packed |= ((uint64_t)w << 52) | ((uint64_t)cs_sb(&hand) << 55) | ((uint64_t)cs_hr(&hand) << 58);
+    if (total < 5) return hashed(k);
+    for (int s = 0; s < 4; s++) {
+        unsigned mask = 0;
+        for (int r = 0; r < 13; r++)
+            if ((fields[r] >> (3 * s)) & 7) mask |= 1u << r;
+        if (!mask) continue;
+        unsigned keep = 0;
+        for (int i = 0; i < 10; i++) {
+            unsigned have = mask & WIN_STRAIGHT[i].mask;
+            if (have && POP13[have] + w >= 5) keep |= have;
+        }
+        for (int r = 0; r < 13; r++)
+            if ((keep >> r) & 1) cs_add_field(&k.rel, r, (uint64_t)(((fields[r] >> (3 * s)) & 7) << (3 * s)));
+    }
+    return hashed(k);
+}
+
+int32_t solver_beat_sig(const play_t *p) {
+    if (!p) return -1;
+    return (p->type << 8) | (p->rank << 4) | (p->type == T_BOMB ? p->n : 0);
+}
+
+/* combine x into h: add, then SplitMix64's finaliser (every output bit depends on every
+ * input bit; a bare multiply would leave the low bits, the table slot, poorly mixed) */
+static uint64_t mix(uint64_t h, uint64_t x) {
+    uint64_t z = h + x + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static uint64_t cs_hash(cset c) { return mix(mix(mix(0, c.w[0]), c.w[1]), c.w[2]); }
+
+double solver_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void solver_pt_clear(NSolver *s) {
+    if (!s->pt) return;
+    for (size_t i = 0; i < s->pt_cap; i++)
+        if (s->pt[i].used) free(s->pt[i].v);
+    free(s->pt);
+    s->pt = NULL;
+    s->pt_cap = s->pt_n = 0;
+}
+
+/* the grouped, ordered plays of `hand` against `tb`; *owned when the caller must free */
+int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb) {
+    plist l = {0};
+    if (generate(hand, s->level, tb, &s->ru, 0, &l) < 0) { plist_free(&l); return -1; }
+    splay *v = malloc(sizeof(splay) * (l.n ? l.n : 1));
+    int64_t *ord = malloc(sizeof(int64_t) * (l.n ? l.n : 1));
+    size_t hcap = 16;
+    while (hcap < 2 * l.n) hcap <<= 1;
+    int32_t *set = malloc(sizeof(int32_t) * hcap);
+    if (!v || !ord || !set) { free(v); free(ord); free(set); plist_free(&l); return -1; }
+    for (size_t i = 0; i < hcap; i++) set[i] = -1;
+    int n = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        splay p;
+        p.play = l.v[i];
+        p.left = cs_sub(hand, p.play.cards);
+        p.key = solver_hand_key(p.left, s->level);
+        p.sig = solver_beat_sig(&p.play);
+        uint64_t h = mix(p.key.ha, (uint64_t)p.sig);
+        size_t j = h & (hcap - 1);
+        int dup = 0;
+        while (set[j] >= 0) {
+            if (v[set[j]].sig == p.sig && hk_eq(&v[set[j]].key, &p.key)) { dup = 1; break; }
+            j = (j + 1) & (hcap - 1);
+        }
+        if (dup) continue;
+        set[j] = n;
+        int64_t cat, x, y = 0;
+        if (cs_empty(p.left)) { cat = 0; x = 0; }
+        else if (p.play.type >= T_SF) {
+            int32_t pw = combo_power(p.play.type, p.play.rank, p.play.n, s->level);
+            cat = 2;
+            x = (pw >> 16) * 1000 + ((pw >> 8) & 0xFF) * 20 + ((pw & 0xFF) - 1);
+        } else {
+            cat = 1;
+            x = -(int64_t)p.play.n;
+            y = (combo_power(p.play.type, p.play.rank, p.play.n, s->level) & 0xFF) - 1;
+        }
+        ord[n] = (cat << 48) | ((x + 100000) << 16) | (y + 100);
+        v[n++] = p;
+    }
+    /* stable insertion sort by order */
+    for (int i = 1; i < n; i++) {
+        splay x = v[i];
+        int64_t kx = ord[i];
+        int j = i - 1;
+        while (j >= 0 && ord[j] > kx) { v[j + 1] = v[j]; ord[j + 1] = ord[j]; j--; }
+        v[j + 1] = x;
+        ord[j + 1] = kx;
+    }
+    int b = 0;
+    while (b < n && v[b].play.type < T_SF) b++;
+    free(ord);
+    free(set);
+    plist_free(&l);
+    *out = v;
+    *nb = b;
+    return n;
+}
+
+static int pt_grow(NSolver *s) {
+    size_t cap = s->pt_cap ? 2 * s->pt_cap : 1024;
+    pentry *t = calloc(cap, sizeof(pentry));
+    if (!t) return -1;
+    for (size_t i = 0; i < s->pt_cap; i++)
+        if (s->pt[i].used) {
+            size_t j = mix(cs_hash(s->pt[i].hand), (uint64_t)s->pt[i].sig) & (cap - 1);
+            while (t[j].used) j = (j + 1) & (cap - 1);
+            t[j] = s->pt[i];
+        }
+    free(s->pt);
+    s->pt = t;
+    s->pt_cap = cap;
+    return 0;
+}
+
+/* plays of a hand: from the cache, or made (and cached while it has room); *owned = 1
+ * when the caller must free the array */
+static int plays_of(NSolver *s, cset hand, const play_t *tb, int32_t sig, splay **v, int *nb, int *owned) {
+    *owned = 0;
+    if (s->pt_n * 2 >= s->pt_cap && s->pt_cap < PT_MAX && pt_grow(s) < 0) return -1;
+    uint64_t h = mix(cs_hash(hand), (uint64_t)sig);
+    size_t j = 0;
+    if (s->pt_cap) {
+        j = h & (s->pt_cap - 1);
+        while (s->pt[j].used) {
+            if (s->pt[j].sig == sig && cs_eq(s->pt[j].hand, hand)) {
+                *v = s->pt[j].v;
+                *nb = s->pt[j].nb;
+                return s->pt[j].n;
+            }
+            j = (j + 1) & (s->pt_cap - 1);
+        }
+    }
+    int n = solver_group_plays(s, hand, tb, v, nb);
+    if (n < 0) return -1;
+    if (s->pt_cap && s->pt_n * 2 < s->pt_cap) {
+        pentry *e = &s->pt[j];
+        e->used = 1;
+        e->hand = hand;
+        e->sig = sig;
+        e->n = n;
+        e->nb = *nb;
+        e->v = *v;
+        s->pt_n++;
+    } else {
+        *owned = 1;
+    }
+    return n;
+}
+
+static int next_seat(int out, int seat) {
+    for (int i = 1; i <= 4; i++) {
+        int t = (seat + i) & 3;
+        if (!((out >> t) & 1)) return t;
+    }
+    return -1;
+}
+
+static int result_value(const NSolver *s, int first, int ender, int nout) {
+    int levels = ((ender ^ first) & 1) ? 1 : nout == 2 ? s->dd : 2;
+    return (first & 1) ? -levels : levels;
+}
+
+
+int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
+              int first, int out, int t);
+
+static int pass_(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
+                 int first, int out, int t) {
+    int p = passes + 1, nout = POP13[out];
+    int holding = !cs_empty(hs->h[last]);
+    int others = holding ? 3 - nout : 4 - nout;
+    if (p >= others) {
+        int leader = holding ? last : (s->ru.jiefeng_next ? next_seat(out, last) : last ^ 2);
+        return solver_ge(s, hs, leader, NULL, -1, -1, 0, first, out, t);
+    }
+    return solver_ge(s, hs, next_seat(out, turn), tb, sig, last, p, first, out, t);
+}
+
+/* the walkover cache keeps every answer (as the Python dict does: an answer found under the
+ * depth limit may differ from one found higher up, so forgetting answers changes the
+ * search), up to WC_MAX entries, then starts again empty */
+static wentry *wc_find(NSolver *s, cset h, cset o1, cset o2, int *found) {
+    if (s->wc_n * 2 >= s->wc_cap) {
+        size_t cap = s->wc_cap ? 2 * s->wc_cap : 4096;
+        if (s->wc_n >= WC_MAX) cap = s->wc_cap; /* full: empty it */
+        wentry *t = calloc(cap, sizeof(wentry));
+        if (!t) return NULL;
+        if (s->wc_n < WC_MAX) {
+            for (size_t i = 0; i < s->wc_cap; i++)
+                if (s->wc[i].used) {
+                    size_t j = mix(mix(cs_hash(s->wc[i].h), cs_hash(s->wc[i].o1)), cs_hash(s->wc[i].o2)) & (cap - 1);
+                    while (t[j].used) j = (j + 1) & (cap - 1);
+                    t[j] = s->wc[i];
+                }
+        } else {
+            s->wc_n = 0;
+        }
+        free(s->wc);
+        s->wc = t;
+        s->wc_cap = cap;
+    }
+    size_t j = mix(mix(cs_hash(h), cs_hash(o1)), cs_hash(o2)) & (s->wc_cap - 1);
+    while (s->wc[j].used) {
+        if (cs_eq(s->wc[j].h, h) && cs_eq(s->wc[j].o1, o1) && cs_eq(s->wc[j].o2, o2)) {
+            *found = 1;
+            return &s->wc[j];
+        }
+        j = (j + 1) & (s->wc_cap - 1);
+    }
+    *found = 0;
+    return &s->wc[j];
+}
+
+static int wc_put(NSolver *s, cset h, cset o1, cset o2, int got) {
+    int found;
+    wentry *e = wc_find(s, h, o1, o2, &found);
+    if (!e) return -1;
+    if (!found) s->wc_n++;
+    e->used = 1; e->h = h; e->o1 = o1; e->o2 = o2; e->got = (int8_t)got;
+    return 0;
+}
+
+/* analysis.solver.Solver._walk: can `hand` play out in plays neither opponent can beat
+ * (its partner passing), the last play being anything? -1 out of memory */
+static int walk(NSolver *s, cset hand, cset o1, cset o2, int depth) {
+    splay *plays;
+    int nb, owned;
+    int n = plays_of(s, hand, NULL, -1, &plays, &nb, &owned);
+    if (n < 0) return -1;
+    int result = 0;
+    if (n && cs_empty(plays[0].left)) {
+        result = 1;
+    } else if (depth < 4) {
+        int tried = 0;
+        for (int i = 0; i < n && !result; i++) {
+            const splay *p = &plays[i];
+            if (p->play.type >= T_SF && tried) break;
+            int beaten = 0;
+            for (int o = 0; o < 2 && !beaten; o++) {
+                cset opp = o ? o2 : o1;
+                if (cs_empty(opp)) continue;
+                splay *q;
+                int qnb, qowned;
+                int qn = plays_of(s, opp, &p->play, p->sig, &q, &qnb, &qowned);
+                if (qn < 0) { if (owned) free(plays); return -1; }
+                if (qowned) free(q);
+                beaten = qn > 0;
+            }
+            if (beaten) continue;
+            tried++;
+            int found, got;
+            wentry *e = wc_find(s, p->left, o1, o2, &found);
+            if (!e) { if (owned) free(plays); return -1; }
+            if (found) {
+                got = e->got;
+            } else {
+                got = walk(s, p->left, o1, o2, depth + 1);
+                if (got < 0 || wc_put(s, p->left, o1, o2, got) < 0) { if (owned) free(plays); return -1; }
+            }
+            if (got) result = 1;
+        }
+    }
+    if (owned) free(plays);
+    return result;
+}
+
+static int walkover(NSolver *s, const hands_t *hs, int turn) {
+    cset o1 = hs->h[(turn + 1) & 3], o2 = hs->h[(turn + 3) & 3];
+    int found;
+    wentry *e = wc_find(s, hs->h[turn], o1, o2, &found);
+    if (!e) return -1;
+    if (found) return e->got;
+    int got = walk(s, hs->h[turn], o1, o2, 0);
+    if (got < 0 || wc_put(s, hs->h[turn], o1, o2, got) < 0) return -1;
+    return got;
+}
+
+/* Solver._walkover_range: bounds on the value for N-S when `turn` is next out */
+static void walkover_range(const NSolver *s, int turn, int first, int out, int *lo, int *hi) {
+    int side, l, h;
+    if (first < 0) { l = 1; h = s->dd; side = turn; }
+    else if (((first ^ turn) & 1) == 0) { l = h = POP13[out] == 1 ? s->dd : 2; side = turn; }
+    else if (POP13[out] == 1) { l = 1; h = 2; side = first; }
+    else { l = h = 1; side = first; }
+    if (side & 1) { *lo = -h; *hi = -l; }
+    else { *lo = l; *hi = h; }
+}
+
+static uint64_t tt_hash(const tkey *e, int second) {
+    uint64_t h = second ? 0x5851F42D4C957F2Dull : 0;
+    for (int i = 0; i < 4; i++) h = mix(h, second ? e->k[i].hb : e->k[i].ha);
+    return mix(h, ((uint64_t)(uint32_t)e->sig << 32) | ((uint64_t)(uint8_t)e->turn << 24) |
+                      ((uint64_t)(uint8_t)e->last << 16) | ((uint64_t)(uint8_t)e->passes << 8) |
+                      ((uint64_t)(uint8_t)e->first << 4) | (uint64_t)(uint8_t)e->out);
+}
+
+
+/* double the transposition table (entries move by their first hash; on failure it stays) */
+static void tt_grow(NSolver *s) {
+    size_t cap = 2 * s->tt_cap;
+    tentry *t = calloc(cap, sizeof(tentry));
+    if (!t) return;
+    for (size_t i = 0; i < s->tt_cap; i++)
+        if (s->tt[i].a) t[s->tt[i].a & (cap - 1)] = s->tt[i];
+    free(s->tt);
+    s->tt = t;
+    s->tt_cap = cap;
+}
+
+static int budget(NSolver *s) {
+    if (s->node_limit && s->nodes > s->node_limit) { s->stop = 1; return -1; }
+    if (s->deadline > 0 && solver_now() > s->deadline) { s->stop = 2; return -1; }
+    long long step = 1024;
+    if (s->node_limit && s->node_limit - s->nodes + 1 < step) step = s->node_limit - s->nodes + 1;
+    if (step < 1) step = 1;
+    s->next_check = s->nodes + step;
+    return 0;
+}
+
+int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
+              int first, int out, int t) {
+    s->nodes++;
+    if (s->nodes >= s->next_check && budget(s) < 0) return -1;
+    if (first >= 0) {
+        int top = POP13[out] == 1 ? s->dd : 2;
+        if (first & 1) {
+            if (t <= -top) return 1;
+            if (t > -1) return 0;
+        } else {
+            if (t <= 1) return 1;
+            if (t > top) return 0;
+        }
+    }
+    splay *plays;
+    int nb, owned;
+    int n = plays_of(s, hs->h[turn], tb, sig, &plays, &nb, &owned);
+    if (n < 0) { s->stop = 3; return -1; }
+    if (n == 0) {
+        if (owned) free(plays);
+        return pass_(s, hs, turn, tb, sig, last, passes, first, out, t);
+    }
+    tkey key;
+    memset(&key, 0, sizeof key);
+    memcpy(key.k, hs->k, sizeof key.k);
+    key.sig = sig;
+    key.turn = (int8_t)turn;
+    key.last = (int8_t)last;
+    key.passes = (int8_t)passes;
+    key.first = (int8_t)first;
+    key.out = (int8_t)out;
+    key.used = 1;
+    uint64_t ha = tt_hash(&key, 0), hb = tt_hash(&key, 1) | 1;
+    size_t slot = ha & (s->tt_cap - 1);
+    s->lookups++;
+    int lo = -INF, hi = INF, best = -1;
+    if (s->tt[slot].a == ha && s->tt[slot].b == hb) {
+        s->hits++;
+        lo = s->tt[slot].lo;
+        hi = s->tt[slot].hi;
+        best = s->tt[slot].best;
+        if (lo >= t) { if (owned) free(plays); return 1; }
+        if (hi < t) { if (owned) free(plays); return 0; }
+    }
+    int result = -2;
+    if (!tb) {
+        int w = walkover(s, hs, turn);
+        if (w < 0) { if (owned) free(plays); s->stop = 3; return -1; }
+        if (w) {
+            int wlo, whi;
+            walkover_range(s, turn, first, out, &wlo, &whi);
+            if (wlo >= t) { if (lo < wlo) lo = wlo; result = 1; }
+            else if (whi < t) { if (hi > whi) hi = whi; result = 0; }
+        }
+    }
+    int maxing = !(turn & 1);
+    int pass_at = tb ? nb : -1, total = tb ? n + 1 : n;
+    int nxt = next_seat(out, turn);
+    for (int j = -1; j < total && result == -2; j++) {
+        int i;
+        if (j < 0) {
+            if (best < 0 || best >= total) continue;
+            i = best;
+        } else if (j == best) {
+            continue;
+        } else {
+            i = j;
+        }
+        int r;
+        if (i == pass_at) {
+            r = pass_(s, hs, turn, tb, sig, last, passes, first, out, t);
+        } else {
+            const splay *p = &plays[pass_at < 0 || i < pass_at ? i : i - 1];
+            hands_t h2 = *hs;
+            h2.h[turn] = p->left;
+            h2.k[turn] = p->key;
+            if (!cs_empty(p->left)) {
+                r = solver_ge(s, &h2, nxt, &p->play, p->sig, turn, 0, first, out, t);
+            } else {
+                int out2 = out | (1 << turn), first2 = first < 0 ? turn : first;
+                if ((out2 >> ((turn + 2) & 3)) & 1)
+                    r = result_value(s, first2, turn, POP13[out2]) >= t;
+                else
+                    r = solver_ge(s, &h2, next_seat(out2, turn), &p->play, p->sig, turn, 0, first2, out2, t);
+            }
+        }
+        if (r < 0) { result = -1; break; }
+        if (r == maxing) {
+            if (maxing) { if (lo < t) lo = t; }
+            else if (hi >= t) hi = t - 1;
+            best = i;
+            result = r;
+        }
+    }
+    if (result == -2) { /* every child tried: the side to act cannot reach t */
+        if (maxing) { if (hi >= t) hi = t - 1; }
+        else if (lo < t) lo = t;
+        result = !maxing;
+    }
+    if (result >= 0) { /* store the bounds (the slot may have been reused meanwhile) */
+        if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(s);
+        tentry *e = &s->tt[ha & (s->tt_cap - 1)];
+        if (!e->a) s->tt_n++;
+        e->a = ha;
+        e->b = hb;
+        e->lo = (int8_t)lo;
+        e->hi = (int8_t)hi;
+        e->best = (int16_t)best;
+    }
+    if (owned) free(plays);
+    return result;
+}
+

@@ -1,0 +1,59 @@
+/* The exact solver's shared declarations (core_solver.c: the search; core_solver_py.c:
+ * its Python type). */
+#ifndef GUANDAN_CORE_SOLVER_H
+#define GUANDAN_CORE_SOLVER_H
+#include "core_py.h"
+
+/* a hand key, with two independent hashes of it made once (the table hashes positions by
+ * them) */
+typedef struct { uint64_t packed; cset rel; uint64_t ha, hb; } hkey;
+
+typedef struct { play_t play; cset left; hkey key; int32_t sig; } splay;
+typedef struct { cset hand; int32_t sig; int used, n, nb; splay *v; } pentry;
+/* a position's key (hashed; the table keeps two independent 64-bit hashes of it) */
+typedef struct {
+    hkey k[4];
+    int32_t sig;
+    int8_t turn, last, passes, first, out, used;
+} tkey;
+
+typedef struct { uint64_t a, b; int8_t lo, hi; int16_t best; } tentry;
+
+#define TT_BITS 20      /* the most slots the transposition table grows to */
+#define TT_START_BITS 12
+#define PT_MAX (1u << 20)
+#define WC_MAX (1u << 20) /* entries kept before the walkover cache is emptied */
+
+/* the walkover cache: (hand, opponent, opponent) -> can the hand play out unbeaten */
+typedef struct { cset h, o1, o2; int8_t used, got; } wentry;
+
+typedef struct {
+    PyObject_HEAD
+    int level, dd;
+    rules_t ru;
+    pentry *pt;
+    size_t pt_cap, pt_n;
+    tentry *tt;
+    size_t tt_cap, tt_n;
+    wentry *wc;
+    size_t wc_cap, wc_n;
+    long long nodes, lookups, hits, node_limit, next_check;
+    double deadline;
+    int probe; /* debugging: the next value() answers at_least(probe) only */
+    int stop; /* 1 node budget, 2 time budget, 3 out of memory */
+} NSolver;
+
+typedef struct { cset h[4]; hkey k[4]; } hands_t;
+
+#define INF 99
+
+hkey solver_hand_key(cset hand, int level);
+int32_t solver_beat_sig(const play_t *p);
+double solver_now(void);
+void solver_pt_clear(NSolver *s);
+/* the grouped, ordered plays of `hand` against `tb` (a new array the caller frees) */
+int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb);
+/* is the value for N-S at least t? 1 / 0, or -1 when a budget stopped the search */
+int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
+              int first, int out, int t);
+#endif
