@@ -11,8 +11,11 @@ self-play bots (``duplicate.bots``) make the plays, each bot seeing its own hand
 public counts only (not the other hands), with one play in ten chosen at random from a
 seeded generator so that the playouts differ; as soon as every hand holds 5 cards or
 fewer, the solver settles the rest within a small node budget and the playout ends with
-that exact value (best play by all four, every hand seen). The mean of the playouts is the
-estimate, given with its sample count and standard error. An :class:`Evaluation` always
+that exact value (best play by all four, every hand seen). ``Budget.policy`` may name
+another playout policy: ``search`` (or ``search:PLAYOUTS``, :mod:`duplicate.search`) looks
+one play ahead at each turn of the playout, every hand seen, as the analysis defines its
+values (one world: each candidate played out once by the heuristic bots). The mean of the
+playouts is the estimate, given with its sample count and standard error. An :class:`Evaluation` always
 says which kind it is; an estimate is never shown as exact.
 """
 
@@ -26,7 +29,7 @@ from typing import Any
 
 from analysis.solver import BudgetExceeded, Solver, step
 from analysis.state import Position
-from duplicate.bots import HeuristicPlayer, Player, View
+from duplicate.bots import Player, View, make_player
 from engine.cards import size
 from engine.combo import Combo
 from engine.moves import legal_readings
@@ -50,17 +53,23 @@ class Budget:
     playouts: int = 24
     seed: int = 0
     seconds: float | None = None
+    policy: str = "heuristic"
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.playouts < 1:
             raise ValueError("a budget needs at least one node and one playout")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("a time cap must be a positive number of seconds")
+        if self.policy != "heuristic":
+            make_player(self.policy)  # an unknown policy is refused here
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        return {"nodes": self.nodes, "playouts": self.playouts, "seed": self.seed,
-                "seconds": self.seconds}
+        """Plain data for JSON (``policy`` only when it is not the default heuristic)."""
+        out: dict[str, Any] = {"nodes": self.nodes, "playouts": self.playouts,
+                               "seed": self.seed, "seconds": self.seconds}
+        if self.policy != "heuristic":
+            out["policy"] = self.policy
+        return out
 
 
 #: The budget of ``guandan analyse`` when none is given.
@@ -104,9 +113,15 @@ class Evaluation:
         return out
 
 
-def bot_action(pos: Position, player: Player, level: int, solver: Solver) -> Combo | None:
-    """What ``player`` does in ``pos``, seeing its own hand and the public counts."""
+def bot_action(pos: Position, player: Player, level: int, solver: Solver,
+               seen: bool = False) -> Combo | None:
+    """What ``player`` does in ``pos``, seeing its own hand and the public counts, and with
+    ``seen`` every hand (``View.known``: how the search policy looks ahead in playouts)."""
     h = pos.hands
+    finish: tuple[Seat, ...] = ()
+    if seen and pos.first >= 0:  # the 1st out, then the other seat out if any
+        finish = (Seat(pos.first),) + tuple(
+            Seat(s) for s in range(4) if pos.out >> s & 1 and s != pos.first)
     view = View(
         Seat(pos.turn),
         h[pos.turn],
@@ -115,6 +130,8 @@ def bot_action(pos: Position, player: Player, level: int, solver: Solver) -> Com
         Seat(pos.last) if pos.to_beat is not None else None,
         (size(h[0]), size(h[1]), size(h[2]), size(h[3])),
         solver.rules,
+        finish=finish,
+        known=(h[0], h[1], h[2], h[3]) if seen else None,
     )
     return player.act(view)
 
@@ -126,10 +143,11 @@ def playout(
     rng: random.Random,
     noise: float = 0.1,
     end_solver: Solver | None = None,
+    seen: bool = False,
 ) -> int:
-    """Play ``pos`` to the end: bots (with a share ``noise`` of random plays), then the
-    exact solver (``end_solver``, with a small node budget) once the hands are small
-    enough. Returns the deal's value for N–S."""
+    """Play ``pos`` to the end: bots (with a share ``noise`` of random plays; ``seen``:
+    each bot sees every hand), then the exact solver (``end_solver``, with a small node
+    budget) once the hands are small enough. Returns the deal's value for N–S."""
     if end_solver is None:
         end_solver = _end_solver(solver)
     cur: int | Position = pos
@@ -148,7 +166,7 @@ def playout(
                 options.append(None)
             combo = rng.choice(options)
         else:
-            combo = bot_action(cur, players[cur.turn], solver.level, solver)
+            combo = bot_action(cur, players[cur.turn], solver.level, solver, seen)
         cur = step(cur, combo, solver.rules)
     return cur
 
@@ -190,12 +208,13 @@ def evaluate(
         if value is not None:
             return Evaluation(value, True, nodes=solver.nodes - n0)
     rng = random.Random(f"{budget.seed}/{seed}")
-    players: list[Player] = [HeuristicPlayer(f"{budget.seed}-{s}") for s in range(4)]
+    players: list[Player] = [make_player(budget.policy, f"{budget.seed}-{s}") for s in range(4)]
+    seen = budget.policy != "heuristic"
     end = _end_solver(solver)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
     values: list[int] = []
     while len(values) < budget.playouts:
-        values.append(playout(pos, solver, players, rng, end_solver=end))
+        values.append(playout(pos, solver, players, rng, end_solver=end, seen=seen))
         if deadline is not None and time.perf_counter() > deadline:
             cut = cut or len(values) < budget.playouts
             break

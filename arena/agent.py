@@ -8,6 +8,8 @@ the index of that play in ``actionList`` (matched by type, rank and cards, so an
 ordering works). On ``act tribute`` it pays the first card offered (all are the highest),
 on ``act back`` it returns the lowest card in level order (the engine's default).
 Positions stand for seats: 0..3 are N E S W, which keeps partner and next player right.
+The search policy also reads the notices (:class:`Public`: cards played, finishing order,
+tribute and return cards), all public, to sample the hidden hands.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import asyncio
 import json
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.exceptions import InvalidHandshake, InvalidURI
@@ -33,11 +35,11 @@ from arena.protocol import (
 )
 from arena.wsclient import WSClient
 from duplicate.bots import Player, View, make_player
-from engine.cards import size
+from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
 from engine.seat import Seat
 
-__all__ = ["AgentStats", "choose", "play_agent", "run_agent", "split_act"]
+__all__ = ["AgentStats", "Public", "choose", "play_agent", "run_agent", "split_act"]
 
 log = logging.getLogger("arena.agent")
 
@@ -61,8 +63,57 @@ class AgentStats:
     reconnects: int = 0
 
 
-def _view(msg: dict[str, Any], pos: int) -> View:
-    """The bot's view from an ``act play`` message."""
+@dataclass(slots=True)
+class Public:
+    """What the notices of a deal made public, for a policy that reads more than the
+    ``act`` message (the search): the cards played, the finishing order, and the cards
+    each position is known to hold (a tribute or return card it has not played)."""
+
+    played: Cards = 0
+    finish: list[int] = field(default_factory=list)
+    left: list[int] = field(default_factory=lambda: [27, 27, 27, 27])
+    known: list[Cards] = field(default_factory=lambda: [0, 0, 0, 0])
+
+    def notice(self, msg: dict[str, Any]) -> None:
+        """Take in one ``notify`` message (``beginning``, ``tribute``, ``back``, ``play``)."""
+        stage = msg.get("stage")
+        try:
+            if stage == "beginning":
+                self.played, self.finish = 0, []
+                self.left, self.known = [27, 27, 27, 27], [0, 0, 0, 0]
+            elif stage in ("tribute", "back"):
+                for giver, taker, card in msg.get("result") or []:
+                    c = cards_of([card])
+                    if is_subset(c, self.known[giver]):
+                        self.known[giver] -= c
+                    self.known[taker] += c
+            elif stage == "play":
+                action = msg.get("curAction")
+                seat = msg.get("curPos")
+                if (not isinstance(seat, int) or not 0 <= seat <= 3
+                        or not isinstance(action, list) or is_no_action(action)
+                        or action[0] == "PASS"):
+                    return
+                c = cards_of(action[2])
+                self.played += c
+                self.known[seat] -= min_cards(c, self.known[seat])
+                self.left[seat] -= size(c)
+                if self.left[seat] <= 0 and seat not in self.finish:
+                    self.finish.append(seat)
+        except (ProtocolError, TypeError, ValueError, IndexError, KeyError):
+            log.warning("cannot read a %s notice: the search samples without it", stage)
+
+
+def min_cards(a: Cards, b: Cards) -> Cards:
+    """The cards ``a`` and ``b`` have in common (as multisets)."""
+    out = 0
+    for k in set(iter_kinds(a)):
+        out += min(count(a, k), count(b, k)) * KIND_BIT[k]
+    return out
+
+
+def _view(msg: dict[str, Any], pos: int, public: Public | None = None) -> View:
+    """The bot's view from an ``act play`` message (and the notices before it)."""
     level = level_of(msg["curRank"])
     hand = cards_of(msg["handCards"], "handCards")
     counts = [0, 0, 0, 0]
@@ -83,7 +134,14 @@ def _view(msg: dict[str, Any], pos: int) -> View:
     ):
         to_beat = parse_action(greater, level)
         by = Seat(greater_pos)
-    return View(Seat(pos), hand, level, to_beat, by, (counts[0], counts[1], counts[2], counts[3]))
+    four = (counts[0], counts[1], counts[2], counts[3])
+    if public is None:
+        return View(Seat(pos), hand, level, to_beat, by, four)
+    played = public.played if size(public.played) + sum(four) == 108 else None
+    k = public.known
+    return View(Seat(pos), hand, level, to_beat, by, four, played=played,
+                finish=tuple(Seat(s) for s in public.finish),
+                known=(k[0], k[1], k[2], k[3]) if any(k) else None)
 
 
 def split_act(data: bytes) -> tuple[dict[str, Any], bytes] | None:
@@ -119,9 +177,10 @@ def _index_in(listed: bytes, combo: Combo | None) -> int:
 
 
 def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,
-           listed: bytes | None = None) -> int:
+           listed: bytes | None = None, public: Public | None = None) -> int:
     """The index to answer an ``act`` message with (``listed``: the JSON text of its
-    ``actionList`` when ``msg`` comes from :func:`split_act`)."""
+    ``actionList`` when ``msg`` comes from :func:`split_act`; ``public``: what the
+    notices made public, for the search)."""
     actions = msg.get("actionList") or []
     stage = msg.get("stage")
     if stage == "tribute":
@@ -132,7 +191,7 @@ def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,
         except (KeyError, ProtocolError):
             return 0
     try:
-        combo = player.act(_view(msg, pos))
+        combo = player.act(_view(msg, pos, public))
     except (ProtocolError, KeyError, ValueError) as exc:
         log.warning("cannot read the act message (%s): answering 0", exc)
         stats.fallbacks += 1
@@ -176,6 +235,9 @@ def _session(url: str, player: Player, stats: AgentStats,
              connect_timeout: float) -> tuple[int | None, str]:
     """One connection, played until it closes: its close code and reason."""
     pos = 0
+    # the search reads the notices (cards played, finishing order, tribute cards); the
+    # other bots need only their act messages
+    public = Public() if player.name == "search" else None
     try:
         conn = WSClient(url, max_size=16 * 1024 * 1024)
         conn.open(connect_timeout)
@@ -183,12 +245,12 @@ def _session(url: str, player: Player, stats: AgentStats,
         raise ConnectionError(f"cannot connect to {url}: {exc}") from None
     for data in conn.messages():
         stats.messages += 1
-        if data.startswith(_PLAY_NOTICE):
+        if data.startswith(_PLAY_NOTICE) and public is None:
             continue  # the most frequent message; the bot reads its act messages only
         split = split_act(data)
         if split is not None:
             stats.acts += 1
-            index = choose(player, split[0], pos, stats, split[1])
+            index = choose(player, split[0], pos, stats, split[1], public)
             conn.send_text(f'{{"actIndex": {index}}}')
             continue
         try:
@@ -199,9 +261,11 @@ def _session(url: str, player: Player, stats: AgentStats,
         if not isinstance(msg, dict):
             continue
         stage = msg.get("stage")
+        if public is not None and msg.get("type") == "notify":
+            public.notice(msg)
         if msg.get("type") == "act":
             stats.acts += 1
-            index = choose(player, msg, pos, stats)
+            index = choose(player, msg, pos, stats, public=public)
             conn.send_text(f'{{"actIndex": {index}}}')
         elif stage == "beginning":
             mp = msg.get("myPos")

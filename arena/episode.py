@@ -86,7 +86,8 @@ def fallback_index(policy: str, deal: Deal, plays: Sequence[Combo | None],
     to_beat = deal.to_beat
     view = View(seat, deal.hand(seat), deal.level, to_beat,
                 deal.last_player if to_beat is not None else None,
-                (counts[0], counts[1], counts[2], counts[3]), deal.rules)
+                (counts[0], counts[1], counts[2], counts[3]), deal.rules,
+                deal.played, tuple(deal.finish_order))
     combo = fallback_player(policy).act(view)
     for i, p in enumerate(plays):
         if p == combo:

@@ -14,7 +14,7 @@ import click
 from analysis.annotate import Annotation, Decision
 from analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation
 from analysis.rooms import RoomsAnalysis
-from commands.common import cli_lang, error_text
+from commands.common import check_policy, cli_lang, error_text
 from engine.combo import Combo
 from engine.errors import GuandanError
 from engine.ruleset import Ruleset
@@ -171,9 +171,10 @@ def budget_options(func: Any) -> Any:
     return func
 
 
-def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None) -> Budget:
+def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None,
+              policy: str = "heuristic") -> Budget:
     """The budget the options name."""
-    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds)
+    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds, policy=policy)
 
 
 @click.command("analyse")
@@ -190,6 +191,10 @@ def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None) -> Bu
     "has two rooms that played differently, else last:3.",
 )
 @budget_options
+@click.option("--playout-policy", default="heuristic", show_default=True, metavar="POLICY",
+              callback=check_policy,
+              help="The bots of the estimates' playouts: heuristic, or search[:PLAYOUTS] (each "
+              "turn looks one play ahead, every hand seen; slower, docs/BOTS.md).")
 @click.option("--par/--no-par", default=True, show_default=True,
               help="Also compute the par of the board (best play from the earliest position "
               "settled exactly).")
@@ -207,6 +212,7 @@ def analyse_command(
     playouts: int,
     seed: int,
     seconds: float | None,
+    playout_policy: str,
     par: bool,
     variants: tuple[str, ...],
     lang: str | None,
@@ -231,7 +237,7 @@ def analyse_command(
 
     lang = cli_lang(lang)
     rules = _ruleset(variants)
-    budget = budget_of(nodes, playouts, seed, seconds)
+    budget = budget_of(nodes, playouts, seed, seconds, playout_policy)
     try:
         text = Path(file).read_bytes()
     except OSError as exc:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from commands.common import error_text
+from commands.common import check_policy, error_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -250,9 +250,11 @@ def duplicate_command(
 @click.command("agent")
 @click.option("--url", required=True, metavar="URL",
               help="The server's game URL, e.g. ws://127.0.0.1:23456/game/client1.")
-@click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic",
-              show_default=True, help="Which of our bots plays.")
-@click.option("--seed", default="0", show_default=True, help="The bot's seed (random policy).")
+@click.option("--policy", default="heuristic", show_default=True, callback=check_policy,
+              metavar="POLICY", help="Which of our bots plays: heuristic, random, search or "
+              "search:PLAYOUTS (the search's playouts per decision, docs/BOTS.md).")
+@click.option("--seed", default="0", show_default=True,
+              help="The bot's seed (random and search policies).")
 @click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0,
               show_default=True, help="Seconds to wait for the connection.")
 @click.option("--reconnect", type=click.IntRange(min=0), default=0, show_default=True,

@@ -497,3 +497,23 @@ def match_board_options(func: F) -> F:
         "--round", "round_no", type=click.IntRange(min=1), required=True, help="Round."
     )(func)
     return func
+
+
+def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Click callback: ``value`` names a bot policy (``random``, ``heuristic``, ``search``,
+    ``search:PLAYOUTS``; ``duplicate.bots.make_player``), else a usage error."""
+    if value is None:
+        return value
+    from duplicate.bots import make_player
+    from engine.errors import GuandanError
+
+    try:
+        make_player(value)
+    except GuandanError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+def check_event_policy(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """:func:`check_policy`, and ``mixed`` (event play-bots' own mix of heuristic and random)."""
+    return value if value == "mixed" else str(check_policy(ctx, param, value))

@@ -9,6 +9,7 @@ import click
 from commands.analyse import budget_of, budget_options
 from commands.common import (
     cell_word,
+    check_event_policy,
     check_output,
     check_output_dir,
     cli_lang,
@@ -369,10 +370,12 @@ def event_import_command(
 @click.argument("event")
 @click.option("--round", "round_no", type=click.IntRange(min=1), required=True,
               help="The round to play.")
-@click.option("--x", "x_policy", type=click.Choice(["mixed", "heuristic", "random"]),
-              default="mixed", show_default=True, help="Bots of each match's team X.")
-@click.option("--y", "y_policy", type=click.Choice(["mixed", "heuristic", "random"]),
-              default="mixed", show_default=True, help="Bots of each match's team Y.")
+@click.option("--x", "x_policy", default="mixed", show_default=True, metavar="POLICY",
+              callback=check_event_policy, help="Bots of each match's team X: mixed, heuristic, "
+              "random, search or search:PLAYOUTS.")
+@click.option("--y", "y_policy", default="mixed", show_default=True, metavar="POLICY",
+              callback=check_event_policy, help="Bots of each match's team Y: mixed, heuristic, "
+              "random, search or search:PLAYOUTS.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Also write the records to this .gdn file.")
 @force_option

@@ -239,11 +239,11 @@ def import_command(
 )
 @click.option(
     "--x", "team_x", default="heuristic", show_default=True, metavar="POLICY",
-    help="Team X's bots: heuristic or random.",
+    help="Team X's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "--y", "team_y", default="heuristic", show_default=True, metavar="POLICY",
-    help="Team Y's bots: heuristic or random.",
+    help="Team Y's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "-o",

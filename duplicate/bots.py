@@ -1,8 +1,10 @@
 """Self-play bots: players that make legal Guandan plays without people.
 
 A bot sees what its seat may see and nothing more (a :class:`View`: its own hand, the play
-to beat and who made it, every seat's public card count, the level) and answers with a
-:class:`~engine.combo.Combo` to play or ``None`` to pass. Two policies:
+to beat and who made it, every seat's public card count, the level, the cards played, the
+finishing order so far, cards publicly known to be in a hand) and answers with a
+:class:`~engine.combo.Combo` to play or ``None`` to pass. Two policies here (a third,
+``search``, looks ahead over sampled hidden hands: :mod:`duplicate.search`):
 
 * :class:`RandomPlayer`: uniform among the legal actions, from a PRNG of our own
   (:class:`XorShift64`, seeded through SHA-256) so that its choices are the same on every
@@ -63,6 +65,13 @@ class View:
         to_beat_by: the seat that made ``to_beat`` (``None`` when leading).
         counts: cards left in every seat's hand, indexed by ``Seat`` (public, RULES.md §6).
         rules: the rule set of the deal.
+        played: every card played so far in the deal (public); ``None`` when not known.
+        finish: the seats out so far, 1st first (public).
+        known: cards each seat (N, E, S, W) is publicly known to hold (a tribute or return
+            card not played yet); ``None`` when none are.
+
+    The last three are public too; the random and heuristic players ignore them, the
+    search player (``duplicate.search``) samples the hidden hands from them.
     """
 
     seat: Seat
@@ -72,6 +81,9 @@ class View:
     to_beat_by: Seat | None
     counts: tuple[int, int, int, int]
     rules: Ruleset = COMPETITION
+    played: Cards | None = None
+    finish: tuple[Seat, ...] = ()
+    known: tuple[Cards, Cards, Cards, Cards] | None = None
 
     @property
     def can_pass(self) -> bool:
@@ -545,17 +557,34 @@ class HeuristicPlayer:
 #: a policy builds a player from a seed
 PlayerFactory = Callable[[bytes], Player]
 
+
+def _search(seed: bytes) -> Player:
+    from duplicate.search import make_search  # the search builds on this module
+
+    return make_search(seed)
+
+
 POLICIES: dict[str, PlayerFactory] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "search": _search,
 }
 
 
 def make_player(policy: str, seed: int | str | bytes = 0) -> Player:
-    """Build the player of policy ``policy`` (``random`` or ``heuristic``) from a seed."""
-    factory = POLICIES.get(policy)
-    if factory is None:
-        raise BotError(f"unknown bot policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    """Build the player of policy ``policy`` from a seed: ``random``, ``heuristic``,
+    ``search`` or ``search:PLAYOUTS`` (the search's budget per decision, duplicate.search)."""
+    name, sep, spec = policy.partition(":")
+    factory = POLICIES.get(name)
+    if factory is None or (sep and name != "search"):
+        raise BotError(
+            f"unknown bot policy {policy!r}: expected one of {', '.join(POLICIES)} "
+            "(search:PLAYOUTS for a search budget)"
+        )
+    if sep:
+        from duplicate.search import make_search
+
+        return make_search(seed_bytes(seed), spec)
     return factory(seed_bytes(seed))
 
 

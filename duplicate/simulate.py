@@ -158,7 +158,8 @@ def play_deal(
 
     Returns the deal's record: the board's tags (``Board``, ``Generator``, ``DealId``) and
     ``tags``, every play with its type and rank, and the finish and result the engine
-    computed. Each player sees only its own :class:`~duplicate.bots.View`. An illegal play
+    computed. Each player sees only its own :class:`~duplicate.bots.View` (its hand and what
+is public: counts, cards played, the finishing order so far). An illegal play
     by a bot raises :class:`SimulateError` with the engine's reason and position.
     """
     if len(players) != 4:
@@ -167,6 +168,8 @@ def play_deal(
     level = board.level
     counts = [size(h) for h in board.hands]
     plays: list[Play] = []
+    played = 0  # every card played so far (public)
+    finish: tuple[Seat, ...] = ()
     while True:
         seat = deal.turn
         if seat is None:
@@ -181,6 +184,8 @@ def play_deal(
             deal.last_player if to_beat is not None else None,
             (counts[0], counts[1], counts[2], counts[3]),
             rules,
+            played,
+            finish,
         )
         combo = player.act(view)
         try:
@@ -190,6 +195,9 @@ def play_deal(
             else:
                 counts[seat] = deal.play(combo).cards_left
                 plays.append(Play(seat, combo.cards, combo.type, combo.rank))
+                played += combo.cards
+                if not counts[seat]:
+                    finish = (*finish, seat)
         except GuandanError as exc:
             raise SimulateError(
                 f"board {board.number}: the {player.name} bot at {seat.name} made an illegal "

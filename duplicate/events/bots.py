@@ -35,8 +35,9 @@ def _match_seed(ev: models.Event, round_no: int, table: int) -> bytes:
     return hashlib.sha256(f"guandan-event/bots|{ev.seed}|{round_no}|{table}".encode()).digest()
 
 
-#: Bot policies for ``play-bots``: the two of ``duplicate.bots``, and ``mixed``.
-BOT_POLICIES = ("mixed", "heuristic", "random")
+#: Bot policies for ``play-bots``: those of ``duplicate.bots``, and ``mixed``; ``search``
+#: also takes a budget, ``search:PLAYOUTS``.
+BOT_POLICIES = ("mixed", "heuristic", "random", "search")
 #: The largest share of random actions a ``mixed`` team's bots make.
 MAX_ERROR_RATE = 0.4
 
@@ -92,11 +93,14 @@ def bot_records(
     room before closed, board by board). Nothing is stored.
 
     ``x_policy``/``y_policy`` are the policies of each match's teams X and Y: ``mixed``
-    (:class:`MixedPlayer`, each team its own error rate), ``heuristic`` or ``random``.
+    (:class:`MixedPlayer`, each team its own error rate), ``heuristic``, ``random``,
+    ``search`` or ``search:PLAYOUTS`` (``duplicate.search``).
     """
     for policy in (x_policy, y_policy):
-        if policy not in BOT_POLICIES:
+        if policy not in BOT_POLICIES and policy.partition(":")[0] != "search":
             raise EventError(f"unknown bot policy {policy!r}: expected {', '.join(BOT_POLICIES)}")
+        if policy != "mixed":
+            _bot(policy, b"check", "", "")  # a bad search budget is refused before any play
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
