@@ -202,6 +202,11 @@ def fill(conn: Connection, rev: str) -> None:  # noqa: C901 - one branch a revis
                 reported_by="table 1 closed West", reported_at=T0)  # fmt: skip
         _insert(conn, "hall_rulings", round_id=1, table_no=1, category="warning",
                 effect="none", made_by="TD", reason="slow play", made_at=T0)  # fmt: skip
+    elif rev == "0012":
+        _insert(conn, "desk_sessions", id_hash="b" * 64, csrf="c" * 64, key_tag="d" * 64,
+                created_at=T0, expires_at=T0)  # fmt: skip
+        _insert(conn, "desk_login_failures", address="127.0.0.1", failures=3, last_at=T0,
+                blocked_until=None)  # fmt: skip
 
 
 def build(engine: Engine, rev: str, *, today: bool = True) -> None:
