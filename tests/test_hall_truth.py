@@ -256,7 +256,7 @@ def test_the_log_names_the_table_and_keeps_its_typed_reason(h: Hall) -> None:
     desk = h.client.get(f"/desk/e/{EV}/round/1").text
     history = desk.split('id="history"', 1)[1].split("</section>", 1)[0]
     assert "West miscounted the last trick" in history
-    assert "table 1 open West" in history
+    assert "table 1 open room, West" in history  # who, said in the page's language
 
 
 def test_migration_0011_fills_orders_and_maps_requests_back(h: Hall) -> None:

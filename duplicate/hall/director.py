@@ -53,6 +53,7 @@ from duplicate.hall.rows import (
     move_report,
     ready,
     report_of,
+    reports_in,
     round_row,
     who,
 )
@@ -78,19 +79,7 @@ def round_status(engine: Engine, event: str, round_no: int) -> list[RoomStatus]:
 
 def disputes(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
     """The open disputes of the event (or of one round), oldest first."""
-    ready(engine)
-    with session_scope(engine) as session:
-        ev = event_row(session, event)
-        h, r = models.HallReport, models.EventRound
-        query = (
-            select(h, r.number)
-            .join(r, r.id == h.round_id)
-            .where(r.event_id == ev.id, h.state == "disputed")
-            .order_by(h.id)
-        )
-        if round_no is not None:
-            query = query.where(r.id == round_row(session, ev, round_no).id)
-        return [report_of(row, ev.name, n) for row, n in session.execute(query)]
+    return reports_in(engine, event, "disputed", round_no)
 
 
 @retrying

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from duplicate import models, store
@@ -32,7 +32,7 @@ from duplicate.hall.rows import (
     move_report,
     ready,
     report_of,
-    round_row,
+    reports_in,
     who,
 )
 from duplicate.i18n import phrase
@@ -53,19 +53,7 @@ def _report(
 
 def pending_reports(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
     """The reports that wait for North (state ``reported``), oldest first."""
-    ready(engine)
-    with session_scope(engine) as session:
-        ev = event_row(session, event)
-        h, r = models.HallReport, models.EventRound
-        query = (
-            select(h, r.number)
-            .join(r, r.id == h.round_id)
-            .where(r.event_id == ev.id, h.state == "reported")
-            .order_by(h.id)
-        )
-        if round_no is not None:
-            query = query.where(r.id == round_row(session, ev, round_no).id)
-        return [report_of(row, ev.name, n) for row, n in session.execute(query)]
+    return reports_in(engine, event, "reported", round_no)
 
 
 def director_confirm(

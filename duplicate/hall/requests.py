@@ -22,14 +22,22 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from duplicate import models, store
 from duplicate.db import session_scope
 from duplicate.hall.base import HallError, Report, state_phrase, utc, where_phrase
 from duplicate.hall.checks import count_report
-from duplicate.hall.rows import event_row, log, move_report, ready, report_of, round_row, who
+from duplicate.hall.rows import (
+    event_row,
+    log,
+    move_report,
+    ready,
+    report_of,
+    reports_in,
+    who,
+)
 from duplicate.i18n import phrase
 
 #: The state a table's request waits on the desk in.
@@ -38,19 +46,7 @@ WAITING = ("requested",)
 
 def table_requests(engine: Engine, event: str, round_no: int | None = None) -> list[Report]:
     """The tables' requests waiting on the desk (state ``requested``), oldest first."""
-    ready(engine)
-    with session_scope(engine) as session:
-        ev = event_row(session, event)
-        h, r = models.HallReport, models.EventRound
-        query = (
-            select(h, r.number)
-            .join(r, r.id == h.round_id)
-            .where(r.event_id == ev.id, h.state == "requested")
-            .order_by(h.id)
-        )
-        if round_no is not None:
-            query = query.where(r.id == round_row(session, ev, round_no).id)
-        return [report_of(row, ev.name, n) for row, n in session.execute(query)]
+    return reports_in(engine, event, "requested", round_no)
 
 
 def _waiting(

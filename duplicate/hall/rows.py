@@ -297,3 +297,23 @@ def move_report(session: Session, report_id: int, from_state: str, **values: obj
         .execution_options(synchronize_session=False)
     )
     return getattr(done, "rowcount", 1) == 1
+
+
+def reports_in(engine: Engine, event: str, state: str, round_no: int | None = None) -> list[Report]:
+    """The event's reports (or one round's) in ``state``, oldest first: the disputes, the
+    reports waiting for North, the tables' requests after publication."""
+    from duplicate.db import session_scope
+
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        h, r = models.HallReport, models.EventRound
+        query = (
+            select(h, r.number)
+            .join(r, r.id == h.round_id)
+            .where(r.event_id == ev.id, h.state == state)
+            .order_by(h.id)
+        )
+        if round_no is not None:
+            query = query.where(r.id == round_row(session, ev, round_no).id)
+        return [report_of(row, ev.name, n) for row, n in session.execute(query)]
