@@ -30,7 +30,7 @@ from duplicate.db import session_scope
 from duplicate.hall.base import HallError, Report, state_phrase, utc, where_phrase
 from duplicate.hall.checks import count_report
 from duplicate.hall.rows import (
-    event_row,
+    event_report,
     log,
     move_report,
     ready,
@@ -52,13 +52,7 @@ def table_requests(engine: Engine, event: str, round_no: int | None = None) -> l
 def _waiting(
     session: Session, event: str, report_id: int
 ) -> tuple[models.Event, models.EventRound, models.HallReport]:
-    ev = event_row(session, event)
-    row = session.get(models.HallReport, report_id)
-    rnd = session.get(models.EventRound, row.round_id) if row is not None else None
-    if row is None or rnd is None or rnd.event_id != ev.id:
-        raise HallError(
-            phrase("hall.err.event_no_report", event=repr(event), id=report_id), "not_found"
-        )
+    ev, rnd, row = event_report(session, event, report_id)
     if row.state not in WAITING:
         raise HallError(
             phrase("hall.err.not_waiting", id=report_id, state=state_phrase(row.state)),

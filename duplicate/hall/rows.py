@@ -317,3 +317,18 @@ def reports_in(engine: Engine, event: str, state: str, round_no: int | None = No
         if round_no is not None:
             query = query.where(r.id == round_row(session, ev, round_no).id)
         return [report_of(row, ev.name, n) for row, n in session.execute(query)]
+
+
+def event_report(
+    session: Session, event: str, report_id: int
+) -> tuple[models.Event, models.EventRound, models.HallReport]:
+    """Report ``report_id`` of ``event`` with the event and its round; a report of another
+    event, or none, is not found."""
+    ev = event_row(session, event)
+    row = session.get(models.HallReport, report_id)
+    rnd = session.get(models.EventRound, row.round_id) if row is not None else None
+    if row is None or rnd is None or rnd.event_id != ev.id:
+        raise HallError(
+            phrase("hall.err.event_no_report", event=repr(event), id=report_id), "not_found"
+        )
+    return ev, rnd, row
