@@ -137,7 +137,9 @@ class Event(Base):
     ``bye_points_cents`` is what a bye scores, in hundredths (exact sums and ties).
     ``rules`` is the rule set its records are replayed and scored under (``Ruleset`` as
     JSON, keys sorted; default the competition rules). ``lang`` is the default language
-    of its pages and report (``en`` or ``zh``; migration 0007).
+    of its pages and report (``en`` or ``zh``; migration 0007). ``time_zone`` is the IANA
+    zone its times are shown in; ``director_minutes`` how long after a round's publication
+    a director may change its results (None: no limit; migration 0014).
     """
 
     __tablename__ = "events"
@@ -155,9 +157,14 @@ class Event(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     rules: Mapped[str] = mapped_column(Text, server_default=COMPETITION_RULES_JSON)
     lang: Mapped[str] = mapped_column(String(5), server_default="en")
+    time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
+    director_minutes: Mapped[int | None] = mapped_column(Integer, server_default="20")
 
     __table_args__ = (
         CheckConstraint("format IN ('swiss', 'rr')", name="format"),
+        CheckConstraint(
+            "director_minutes IS NULL OR director_minutes >= 0", name="director_minutes"
+        ),
         CheckConstraint("lang IN ('en', 'zh')", name="lang"),
         CheckConstraint("unfinished_rule IN ('average', 'not_scored')", name="unfinished_rule"),
         CheckConstraint("boards_per_round >= 1", name="boards_per_round"),

@@ -202,6 +202,9 @@ def fill(conn: Connection, rev: str) -> None:  # noqa: C901 - one branch a revis
                 reported_by="table 1 closed West", reported_at=T0)  # fmt: skip
         _insert(conn, "hall_rulings", round_id=1, table_no=1, category="warning",
                 effect="none", made_by="TD", reason="slow play", made_at=T0)  # fmt: skip
+    elif rev == "0014":
+        conn.execute(text("UPDATE events SET time_zone = 'Asia/Shanghai', director_minutes = 30"
+                          " WHERE id = 1"))
     elif rev == "0012":
         _insert(conn, "desk_sessions", id_hash="b" * 64, csrf="c" * 64, key_tag="d" * 64,
                 created_at=T0, expires_at=T0)  # fmt: skip
