@@ -96,8 +96,8 @@ def event_result_command(
 def event_history_command(
     event: str, round_no: int, table: int, board: int, room: str, as_json: bool
 ) -> None:
-    """Every change of a board's result in one room: action, who, when (UTC), why, before,
-    after."""
+    """Every change of a board's result in one room: action, who, when (in the event's time
+    zone), why, before, after."""
     from duplicate.events import get_event, room_history
 
     with open_database() as engine:
