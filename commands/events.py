@@ -182,8 +182,8 @@ def event_list_command(fmt: str) -> None:
         if fmt != "json":
             r["rules"] = describe_rules(e.rules)
     emit_rows(
-        rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished", "rules",
-                    "time_zone")
+        rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished",
+                    "time_zone", "rules")
     )
 
 
