@@ -6,7 +6,7 @@ refused and change nothing; new events are in Asia/Shanghai."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -108,7 +108,8 @@ def test_new_events_are_in_shanghai_and_a_bad_zone_changes_nothing(
 
 
 def _published_correction(e: Engine) -> None:
-    """Round 1 played, published at 11:00 UTC, then one room corrected at ``AT``."""
+    """Round 1 played (its reports at 10:00 UTC), published at 11:00 UTC, then one room
+    corrected at ``AT``: the one change the public pages list."""
     cards = make_event(e)
     report_all(e, cards)
     hall.close_round(e, EVENT, 1, "director", now=minutes(50))
@@ -120,9 +121,10 @@ def _published_correction(e: Engine) -> None:
     with session_scope(e) as session:
         last = session.scalar(select(func.max(models.ResultChange.id)))
         session.execute(update(models.ResultChange).where(models.ResultChange.id == last)
-                        .values(made_at=AT))
-        session.execute(update(models.HallRound).values(
-            published_at=datetime(2026, 12, 1, 11, 0, tzinfo=UTC)))
+                        .values(made_at=AT))  # the correction, after the publication
+        session.execute(update(models.ResultChange).where(models.ResultChange.id != last)
+                        .values(made_at=AT - timedelta(hours=2)))  # the tables' reports
+        session.execute(update(models.HallRound).values(published_at=AT - timedelta(hours=1)))
 
 
 def _clean(page: str) -> None:
@@ -160,6 +162,7 @@ def test_hall_and_desk_pages_show_the_local_time(migrated_url: str,
                          f"/e/{ev}/round/1/board/{board}"):
                 page = client.get(f"{path}?lang={lang}").text
                 assert SHANGHAI[lang] in page, (lang, path)
+                assert page.count('class="correction"') == 1, (lang, path)
                 _clean(page)
         r = client.post("/desk/login", data={"password": PASSWORD, "next": "/desk"})
         assert r.status_code == 303
