@@ -186,6 +186,21 @@ def test_hall_and_desk_pages_show_the_local_time(migrated_url: str,
         data = client.get(f"/api/events/{ev}").json()
         assert data["time_zone"] == "Europe/London"
         assert datetime.fromisoformat(data["created_at"]).tzinfo is not None
+        bearer = {"Authorization": f"Bearer {PASSWORD}"}
+        log = events.admin_log(e, EVENT)
+        bad = client.post(f"/api/events/{ev}/time-zone", headers=bearer,
+                          json={"time_zone": "Mars/Olympus", "reason": "typo"})
+        assert bad.status_code == 400 and "Mars/Olympus" in bad.json()["message"]
+        assert events.admin_log(e, EVENT) == log
+        ok = client.post(f"/api/events/{ev}/time-zone", headers=bearer,
+                         json={"time_zone": "Asia/Shanghai", "reason": "back home"})
+        assert ok.status_code == 200 and ok.json()["detail"] == "Europe/London -> Asia/Shanghai"
+        made = client.post("/api/events", headers=bearer,
+                           json={"name": "Online", "time_zone": "America/New_York"})
+        assert made.status_code == 201 and made.json()["time_zone"] == "America/New_York"
+        assert client.post("/api/events", headers=bearer, json={
+            "name": "Nowhere", "time_zone": "Mars/Olympus"}).status_code == 400
+        assert [i.name for i in events.list_events(e)] == [EVENT, "Online"]
 
 
 def test_the_command_line_creates_changes_and_lists_in_the_zone(
