@@ -44,13 +44,16 @@ def event_release_command(event: str, round_no: int, board: int, by: str, reason
 @db_errors
 def event_log_command(event: str | None, fmt: str) -> None:
     """List the director's changes (of EVENT, or every one): releases, boards reused,
-    renames, substitutions, withdrawals, deletions; who, when (UTC), why."""
-    from duplicate.events import admin_log
+    renames, substitutions, withdrawals, time zones, deletions; who, when (in the event's
+    time zone; a change of no event or of a deleted one in UTC), why."""
+    from duplicate.events import admin_log, list_events
 
     with open_database() as engine:
         rows = admin_log(engine, event)
-    if fmt == "table":  # for a person: the time to the minute
-        rows = [{**r, "at": minute_text(r.get("at"))} for r in rows]
+        zones = {e.name: e.time_zone for e in list_events(engine)}
+    if fmt == "table":  # for a person: the time to the minute in its event's zone
+        rows = [{**r, "at": minute_text(r.get("at"), zones.get(r.get("event") or "", "UTC"))}
+                for r in rows]
     emit_rows(rows, fmt, ("at", "action", "event", "set", "detail", "by", "reason"))
 
 
@@ -134,6 +137,22 @@ def event_withdraw_command(event: str, team: str, by: str, reason: str) -> None:
     click.echo(say("cli.admin.withdrawn", team=team))
 
 
+@click.command("time-zone")
+@click.argument("event")
+@click.argument("zone")
+@_with_who
+@db_option
+@db_errors
+def event_time_zone_command(event: str, zone: str, by: str, reason: str) -> None:
+    """Show EVENT's times in ZONE, an IANA time zone such as Asia/Shanghai or Europe/London
+    (logged); the stored times do not change."""
+    from duplicate.events import set_time_zone
+
+    with open_database() as engine:
+        old = set_time_zone(engine, event, zone, by=by, reason=reason)
+    click.echo(say("cli.admin.zone_changed", event=event, zone=zone.strip(), old=old))
+
+
 @click.command("delete")
 @click.argument("event")
 @_with_who
@@ -155,5 +174,6 @@ ADMIN_COMMANDS = (
     event_rename_player_command,
     event_substitute_command,
     event_withdraw_command,
+    event_time_zone_command,
     event_delete_command,
 )

@@ -125,12 +125,15 @@ def event_group() -> None:
 @click.option("--language", "event_lang", type=click.Choice(["en", "zh"]), default=None,
               help="The event's own language: the default of its report and pages "
               "(default: guandan --lang, else English).")
+@click.option("--time-zone", "time_zone", default="Asia/Shanghai", show_default=True,
+              metavar="ZONE", help="The IANA time zone the event is played in: its pages "
+              "and listings show times in it (Europe/London, UTC ...).")
 @db_option
 @db_errors
 def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
-    bye_won: bool, variants: tuple[str, ...], event_lang: str | None,
+    bye_won: bool, variants: tuple[str, ...], event_lang: str | None, time_zone: str,
 ) -> None:
     """Create the event NAME (and enter the teams of --teams-file, in one transaction).
 
@@ -148,7 +151,7 @@ def event_create_command(
         info = create_event(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
             rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
-            teams=teams, rules=rules, lang=event_lang or cli_lang(),
+            teams=teams, rules=rules, lang=event_lang or cli_lang(), time_zone=time_zone,
         )
     click.echo(say(
         "cli.event.created", name=info.name, format=cell_word(info.format),
@@ -156,6 +159,7 @@ def event_create_command(
         scale=cell_word(info.scale.name), rules=cell_word(describe_rules(info.rules)),
         language=say(f"lang.name.{info.lang}"),
     ))
+    click.echo(say("cli.event.zone", zone=info.time_zone))
     if teams:
         click.echo(say("cli.event.teams_entered", count=len(teams)))
 
@@ -178,7 +182,8 @@ def event_list_command(fmt: str) -> None:
         if fmt != "json":
             r["rules"] = describe_rules(e.rules)
     emit_rows(
-        rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished", "rules")
+        rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished",
+                    "time_zone", "rules")
     )
 
 
@@ -450,12 +455,13 @@ def event_correct_command(
 @db_errors
 def event_corrections_command(event: str, fmt: str) -> None:
     """List EVENT's corrections: who, when, why, and what changed."""
-    from duplicate.events import list_corrections
+    from duplicate.events import get_event, list_corrections
 
     with open_database() as engine:
         rows = list_corrections(engine, event)
+        zone = get_event(engine, event).time_zone
     if fmt == "table":
-        rows = [human_correction_row(r) for r in rows]
+        rows = [human_correction_row(r, zone) for r in rows]
     emit_rows(rows, fmt, ("round", "table", "board", "room", "by", "at", "reason", "before",
                           "after"))
 
@@ -525,18 +531,19 @@ def event_matches_command(event: str, round_no: int | None, fmt: str) -> None:
 def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> None:
     """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
     result, and the swing to team X."""
-    from duplicate.events import event_rules, match_boards
+    from duplicate.events import event_rules, get_event, match_boards
     from duplicate.review.pages import ruling_note
     from duplicate.review.source import match_rulings
 
     with open_database() as engine:
+        zone = get_event(engine, event).time_zone
         rows = match_boards(engine, event, round_no, table)
         ruled = match_rulings(engine, event, round_no, table, event_rules(engine, event))
     emit_rows((human_board_row(r.to_dict(), fmt) for r in rows), fmt, EVENT_BOARD_COLUMNS)
     if fmt == "table":  # the results above are those that count; say which were ruled
         for board, r in ruled:
             click.echo(say("cli.board.ruled", board=board, room=say(f"cli.val.{r.room}"),
-                           note=ruling_note(r, cli_lang())))
+                           note=ruling_note(r, cli_lang(), zone)))
 
 
 @event_group.command("export")

@@ -96,15 +96,16 @@ def event_result_command(
 def event_history_command(
     event: str, round_no: int, table: int, board: int, room: str, as_json: bool
 ) -> None:
-    """Every change of a board's result in one room: action, who, when (UTC), why, before,
-    after."""
-    from duplicate.events import room_history
+    """Every change of a board's result in one room: action, who, when (in the event's time
+    zone), why, before, after."""
+    from duplicate.events import get_event, room_history
 
     with open_database() as engine:
         rows = room_history(engine, event, round_no, table, board, room.lower())
+        zone = get_event(engine, event).time_zone
     lang = cli_lang()
     emit_rows(
-        ({**c.to_dict(), "at": minute_text(c.to_dict().get("at")),
+        ({**c.to_dict(), "at": minute_text(c.to_dict().get("at"), zone),
           "reason": reason_words(c.to_dict().get("reason"), lang),
           "before": state_words(c.to_dict().get("before"), lang),
           "after": state_words(c.to_dict().get("after"), lang)} if not as_json else c.to_dict()

@@ -13,12 +13,13 @@ from commands.common import cell_word, cli_lang
 from duplicate.logwords import state_words
 
 
-def minute_text(at: Any) -> Any:
-    """A stored ISO time as a person reads it in a table: ``2026-12-01 16:44`` (UTC, as
-    the column says; no ``T``, no microseconds). --json and --csv keep the ISO text."""
-    if isinstance(at, str) and len(at) >= 16 and at[10] == "T":
-        return f"{at[:10]} {at[11:16]}"
-    return at
+def minute_text(at: Any, zone: str = "UTC") -> Any:
+    """A stored ISO time as a person reads it in a table: the event's local time to the
+    minute with its offset (``1 Dec 2026 20:44 (UTC+8)``, :func:`duplicate.zones.when_text`).
+    --json and --csv keep the ISO text."""
+    from duplicate.zones import when_text
+
+    return when_text(at, zone, cli_lang()) if isinstance(at, str) and at else at
 
 
 def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
@@ -108,13 +109,14 @@ def human_seats_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
-def human_correction_row(row: Any) -> dict[str, Any]:
-    """A correction for a person: the results in words, the time to the minute."""
+def human_correction_row(row: Any, zone: str = "UTC") -> dict[str, Any]:
+    """A correction for a person: the results in words, the time to the minute in the
+    event's ``zone``."""
     lang = cli_lang()
     out = dict(row)
     for name in ("before", "after"):
         out[name] = state_words(out.get(name), lang)
-    out["at"] = minute_text(out.get("at"))
+    out["at"] = minute_text(out.get("at"), zone)
     return out
 
 

@@ -78,6 +78,7 @@ NAMES = {w for team, players in TEAMS for w in (team, *players)} | {
     "bots round 1 table 1",  # the source play-bots names its records by, as a file name
     default_by(),  # who the command line says made a change when --by is not given
     "heuristic",  # the bots' policy, as --x-policy names it (simulate's teams)
+    "Asia/Shanghai",  # the event's time zone: an IANA name, as the director chose it
 }
 NAME_WORDS = {w for n in NAMES for w in re.findall(r"[A-Za-z]+", n)}
 

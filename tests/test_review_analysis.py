@@ -261,8 +261,9 @@ def test_a_correction_is_shown_with_who_when_why_before_and_after(
                                   correction=Correction(by="TD <Qian>", reason="scorer's slip"))
     assert summary is not None
     after = events.match_boards(engine, NAME, 1, 1)[1].closed_ns
-    for lang, words in (("en", ("Corrected by TD &lt;Qian&gt;", "scorer&#39;s slip", " UTC")),
-                        ("zh", ("TD &lt;Qian&gt;更正", "scorer&#39;s slip", " UTC"))):
+    # the time in the event's zone (Asia/Shanghai, the default), with its offset
+    for lang, words in (("en", ("Corrected by TD &lt;Qian&gt;", "scorer&#39;s slip", " (UTC+8)")),
+                        ("zh", ("TD &lt;Qian&gt;更正", "scorer&#39;s slip", "（UTC+8）"))):
         out = tmp_path / lang
         write_event_site(engine, NAME, str(out), lang)
         for page in ("index.html", "match-r1-t1.html", "board-r1-t1-2.html"):

@@ -185,7 +185,8 @@ def test_event_boards_names_the_rulings(engine: Engine) -> None:
     assert out.exit_code == 0, out.output
     assert re.fullmatch(
         r"board 3, closed room: Ruling by TD Li \(claim\): counts as E–W up 2 · "
-        r"\d{4}-\d\d-\d\d \d\d:\d\d UTC; the record as played: " + re.escape(result_text(recorded)),
+        r"\d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d \(UTC\+8\); the record as played: "  # Asia/Shanghai
+        + re.escape(result_text(recorded)),
         out.output.splitlines()[-1])
 
 

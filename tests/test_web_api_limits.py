@@ -62,6 +62,7 @@ CONTRACT_PATHS = {
     "/api/events/{event}/rounds/{n}/late": {"get", "post"},
     "/api/events/{event}/teams/rename": {"post"},
     "/api/events/{event}/players/rename": {"post"},
+    "/api/events/{event}/time-zone": {"post"},
     "/api/events/{event}/substitutions": {"post"},
     "/api/events/{event}/withdrawals": {"post"},
     "/api/events/{event}/import": {"post"},

@@ -398,7 +398,7 @@ def test_migration_0012_goes_down_and_up_with_rows_in_it(migrated_engine: Any) -
 
     engine = migrated_engine
     now = Clock().now
-    events.create_event(engine, "Kept", seed="ab")
+    events.create_event(engine, "Kept", seed="ab", time_zone="UTC")  # 0008 keeps all it holds
     token, _csrf = sessions.open_session(engine, "tag", now, 3600)
     assert sessions.login_failed(engine, "10.1.1.1", now, THROTTLE) == 0
     db.downgrade(engine, "0008")

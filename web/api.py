@@ -99,7 +99,7 @@ def event_out(engine: Engine, name: str) -> EventOut:
         name=info.name, format=info.format, rounds=info.rounds,
         boards_per_round=info.boards_per_round, scale=data["scale"],
         unfinished=data["unfinished"], bye_points=data["bye_points"], bye_won=info.bye.won,
-        rules=data["rules"], created_at=info.created_at,
+        rules=data["rules"], created_at=data["created_at"], time_zone=info.time_zone,
         current_round=hall.current_round(engine, info.name),
         teams=[team_out(t) for t in events.list_teams(engine, info.name)],
         paired_rounds=[round_out(events.get_round(engine, info.name, n)) for n in numbers],

@@ -71,6 +71,7 @@ def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
         fmt=body.format, boards_per_round=body.boards_per_round, rounds=body.rounds,
         unfinished=body.unfinished, bye_points=body.bye_points, bye_won=body.bye_won,
         teams=[_team(t.name, t.players) for t in body.teams], rules=rules,
+        time_zone=body.time_zone,
     )
     return event_out(engine, info.name)
 

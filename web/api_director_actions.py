@@ -9,7 +9,7 @@ with ``by="director"``; the library logs who, when and why.
 * the clock paused, resumed, moved; the ruling a late team's lateness calls for;
 * one table's cards issued again (``POST …/cards`` with ``{"table": n}``: in
   :mod:`web.api_director`);
-* teams renamed, withdrawn; players renamed, substituted;
+* teams renamed, withdrawn; players renamed, substituted; the event's time zone changed;
 * ``.gdn`` records imported; the event deleted (its name again as a safeguard);
 * the stored board sets; a new secret seed.
 """
@@ -43,6 +43,7 @@ from web.api_models_director import (
     SeedOut,
     SetOut,
     SubstituteIn,
+    TimeZoneIn,
     UnfinishedIn,
     UnfinishedOut,
     WithdrawIn,
@@ -153,6 +154,16 @@ def rename_team(request: Request, by: DirectorName, body: RenameIn,
     new = checked_name(body.new, "team")
     events.rename_team(engine_of(request), event, body.old, new, by=by, reason=body.reason)
     return _change("rename team", event, f"{body.old} -> {new}", by, body.reason)
+
+
+@router.post("/events/{event}/time-zone", response_model=ChangeOut)
+@retry_races
+def set_time_zone(request: Request, by: DirectorName, body: TimeZoneIn,
+                  event: EventName) -> ChangeOut:
+    """Show the event's times in another IANA time zone from now on (logged)."""
+    old = events.set_time_zone(engine_of(request), event, body.time_zone, by=by,
+                               reason=body.reason)
+    return _change("time zone", event, f"{old} -> {body.time_zone.strip()}", by, body.reason)
 
 
 @router.post("/events/{event}/players/rename", response_model=ChangeOut)

@@ -103,6 +103,7 @@ class EventOut(BaseModel):
     bye_won: bool
     rules: dict[str, Any]
     created_at: datetime | None
+    time_zone: str = Field(description="The IANA time zone the event's pages show times in.")
     current_round: int | None
     teams: list[TeamOut]
     paired_rounds: list[RoundOut]

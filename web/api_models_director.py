@@ -48,6 +48,10 @@ class EventIn(BaseModel):
         default_factory=dict, description="Rule variants of RULES.md, e.g. {\"jiefeng_next\": true}."
     )
     teams: list[TeamIn] = Field(default_factory=list, max_length=1000)
+    time_zone: str = Field(
+        "Asia/Shanghai", max_length=64,
+        description="The IANA time zone the event is played in (its pages show times in it).",
+    )
 
 
 class PairIn(BaseModel):
@@ -280,6 +284,13 @@ class SubstituteIn(BaseModel):
     team: TeamName
     out: TeamName
     new: TeamName
+    reason: Reason
+
+
+class TimeZoneIn(BaseModel):
+    """The event's time zone changed (an IANA name: Asia/Shanghai, Europe/London, UTC)."""
+
+    time_zone: str = Field(max_length=64)
     reason: Reason
 
 

@@ -5,7 +5,8 @@ One Jinja2 environment (autoescape on, strict undefined) whose loader sees
 project's ``base.html`` (and may import ``cards.html``) exactly as the review pages do.
 Every page gets the context of ``base.html`` (``lang``, ``t``, ``static``, ``vocab``; see
 that file's header and :mod:`duplicate.review.render`), the review's filters
-(``signed``; and ``pathpart``: a name as one URL path segment) and globals (``state_text``, ``status_text``), plus:
+(``signed``; and ``pathpart``: a name as one URL path segment) and globals (``state_text``, ``status_text``, ``local_time``: a time in the event's zone,
+which a page names as ``zone`` or ``info``), plus:
 
 * ``request`` (the Starlette request), ``csrf`` (the director session's CSRF token, ``""``
   without a session: desk forms post it as the hidden field ``csrf``);

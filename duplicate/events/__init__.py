@@ -35,7 +35,8 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data;
 * :mod:`~duplicate.events.release`: which boards players may see (released boards);
 * :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why);
-* :mod:`~duplicate.events.admin`: names fixed, substitutes, withdrawals, deletions.
+* :mod:`~duplicate.events.admin`: names fixed, substitutes, withdrawals, the time zone,
+  deletions.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from duplicate.events.admin import (
     delete_event,
     rename_player,
     rename_team,
+    set_time_zone,
     substitute_player,
     withdraw_team,
 )
@@ -171,6 +173,7 @@ __all__ = [
     "rename_team",
     "released_boards",
     "score_event",
+    "set_time_zone",
     "substitute_player",
     "team_error_rate",
     "unreleased_boards",

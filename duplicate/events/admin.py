@@ -1,6 +1,6 @@
 """A director's changes to an event after pairing, each logged (who, when in UTC, why; see
 :mod:`~duplicate.events.log`): a team's or a player's name fixed, a player substituted, a
-team withdrawn, an event or an unused board set deleted. Names are stored in Unicode
+team withdrawn, the event's time zone changed, an event or an unused board set deleted. Names are stored in Unicode
 normal form C, so a name typed decomposed (NFD) is the same name."""
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
 from duplicate.events.log import Change, checked, log_change, nfc
+from duplicate.i18n import phrase
 from duplicate.limits import check_text, shown
+from duplicate.zones import check_zone
 
 
 def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam:
@@ -240,6 +242,22 @@ def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str
             session, "withdraw team", change, f"team {trow.name!r} after round {rounds}",
             event=ev.name,
         )  # fmt: skip
+
+
+def set_time_zone(engine: Engine, event: str, zone: str, *, by: str, reason: str) -> str:
+    """Show event ``event``'s times in ``zone`` (an IANA name, :mod:`duplicate.zones`) from
+    now on; the stored times (UTC) do not change. Logged; returns the zone it had."""
+    change = checked(by, reason, "changing an event's time zone")
+    new = check_zone(zone)
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        old = ev.time_zone or "UTC"
+        if new == old:
+            raise EventError(phrase("events.err.same_zone", event=repr(ev.name), zone=new))
+        log_change(session, "time zone", change, f"{old} -> {new}", event=ev.name)
+        ev.time_zone = new
+        return old
 
 
 def delete_event(engine: Engine, event: str, *, by: str, reason: str) -> None:

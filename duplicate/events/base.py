@@ -65,6 +65,9 @@ class EventInfo:
     created_at: datetime | None = None
     rules: Ruleset = COMPETITION
     lang: str = "en"
+    #: the IANA zone its times are shown in (duplicate.zones); ``UTC`` for events made
+    #: before events had one
+    time_zone: str = "UTC"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``).
@@ -83,6 +86,7 @@ class EventInfo:
             "created_at": _utc(self.created_at).isoformat() if self.created_at else None,
             "rules": self.rules.to_dict(),
             "lang": self.lang,
+            "time_zone": self.time_zone,
         }
 
 
@@ -188,6 +192,7 @@ def _info(row: models.Event) -> EventInfo:
         created_at=row.created_at,
         rules=_rules(row),
         lang=row.lang,
+        time_zone=row.time_zone or "UTC",
     )
 
 

@@ -310,7 +310,8 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
         f"{info.unfinished.value.replace('_', ' ')}; rules: {describe_rules(info.rules)}.",
         f"Standings after round {through}." if through else "No round complete yet.",
     )
-    return EventReport(info.name, tuple(table), tuple(matches), notes)
+    return EventReport(info.name, tuple(table), tuple(matches), notes,
+                       time_zone=info.time_zone)
 
 
 def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:

@@ -41,6 +41,7 @@ from duplicate.scoring import (
     UnfinishedRule,
     WinDrawLoss,
 )
+from duplicate.zones import DEFAULT_ZONE, check_zone
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
@@ -63,6 +64,7 @@ def create_event(
     teams: Sequence[tuple[str, Sequence[str]]] = (),
     rules: Ruleset = COMPETITION,
     lang: str = "en",
+    time_zone: str = DEFAULT_ZONE,
 ) -> EventInfo:
     """Create an event, and enter ``teams`` (name, players) in the same transaction.
 
@@ -70,7 +72,9 @@ def create_event(
     Swiss event and the last tie-break. A bye scores ``bye_points`` (default: a win, 2 on
     the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP). ``rules`` (default the competition
     rules) are what its records are replayed and scored under; they never change after.
-    ``lang`` (``en`` or ``zh``) is the default language of its pages and report."""
+    ``lang`` (``en`` or ``zh``) is the default language of its pages and report;
+    ``time_zone`` (an IANA name, default ``Asia/Shanghai``: :mod:`duplicate.zones`) the zone
+    its times are shown in."""
     check_schema(engine)
     if not name.strip():
         raise EventError("an event needs a name")
@@ -96,6 +100,7 @@ def create_event(
                          f"not {shown(seed)}")
     if lang not in LANGUAGES:
         raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+    zone = check_zone(time_zone)
     if not isinstance(rules, Ruleset):
         raise EventError(f"an event's rules must be a Ruleset, not {type(rules).__name__}")
     if bye_points is None:
@@ -117,6 +122,7 @@ def create_event(
             bye_points_cents=cents,
             bye_won=bye_won,
             lang=lang,
+            time_zone=zone,
             rules=rules_json(rules),
         )
         session.add(row)

@@ -27,10 +27,10 @@ from duplicate.events.base import (
     _round_boards,
     _round_row,
     _rounds,
-    _utc,
 )
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _adjustments, _stored_rooms
+from duplicate.zones import when_text
 
 
 def _released(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
@@ -106,7 +106,7 @@ def release_board(
         if old is not None:
             raise EventError(
                 f"event {ev.name!r}, round {round_no}, board {board} was already released by "
-                f"{old.made_by!r} at {_utc(old.made_at).isoformat()}"
+                f"{old.made_by!r} at {when_text(old.made_at, ev.time_zone)}"
             )
         session.add(
             models.EventRelease(

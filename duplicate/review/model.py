@@ -96,3 +96,5 @@ class EventReport:
     #: team name -> the team's number in the event (its entry, kept through renames): the
     #: address of its page; empty for a report not drawn from an event
     team_numbers: Mapping[str, int] = field(default_factory=dict)
+    #: the IANA zone its times (rulings, corrections) are shown in (duplicate.zones)
+    time_zone: str = "UTC"

@@ -89,29 +89,30 @@ class Nav:
     links: tuple[tuple[str, str], ...]
 
 
-def ruling_note(r: Ruling, lang: str) -> str:
+def ruling_note(r: Ruling, lang: str, zone: str = "UTC") -> str:
     """``Ruling by Zhou (revoke): counts 南北升1级; record 南北升3级``."""
     t = translator(lang)
     text = t("report.ruling.line", result=vocab.result_text(r.counted, lang), by=r.by,
              reason=r.reason)
     if r.at:
-        text += " · " + when_text(r.at)
+        text += " · " + when_text(r.at, zone, lang)
     if r.recorded is not None:
         text += t("list.clause_sep") + t("report.ruling.record", result=vocab.result_text(r.recorded, lang))
     return text
 
 
-def correction_note(c: Ruling, lang: str) -> str:
-    """``Corrected by Zhou, 2026-12-01 16:51 UTC (mistyped play 41): N–S up 1 → N–S up 3``."""
+def correction_note(c: Ruling, lang: str, zone: str = "UTC") -> str:
+    """``Corrected by Zhou, 1 Dec 2026 16:51 (UTC+8) (mistyped play 41): N–S up 1 → N–S up
+    3`` (the time in the event's ``zone``)."""
     t = translator(lang)
-    return str(t("report.correction.line", by=c.by, when=when_text(c.at), reason=c.reason,
+    return str(t("report.correction.line", by=c.by, when=when_text(c.at, zone, lang), reason=c.reason,
                  before=vocab.result_text(c.recorded, lang) if c.recorded is not None
                  else t("report.correction.none"),
                  after=vocab.result_text(c.counted, lang) if c.counted is not None
                  else t("report.correction.none")))
 
 
-def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, Any]:
+def result_cell(line: BoardLine, room: str, lang: str, zone: str = "UTC") -> dict[str, Any]:
     """A room's result as shown: the one that counts, a ruling note when ruled, and every
     correction of the room (who, when, why, before and after)."""
     value = line.open_ns if room == "open" else line.closed_ns
@@ -124,9 +125,9 @@ def result_cell(line: BoardLine, room: str, lang: str) -> dict[str, Any]:
         for i, s in enumerate(order.split(), start=1)
     )
     return {"text": text, "signed": "" if value is None else f"{value:+d}",
-            "ruling": ruling_note(ruled, lang) if ruled is not None else "",
+            "ruling": ruling_note(ruled, lang, zone) if ruled is not None else "",
             "finish": finish, "order": order or "",
-            "corrections": [correction_note(c, lang) for c in line.corrections
+            "corrections": [correction_note(c, lang, zone) for c in line.corrections
                             if c.room == room]}
 
 
@@ -142,18 +143,20 @@ def render_board(
     static: str = "",
     analysis: Sequence[Mapping[str, Any]] | None = None,
     budget: Budget | None = None,
+    zone: str = "UTC",
 ) -> str:
     """One board's page: header (level, leader, results that count, rulings, swing) and
     the movie of its rooms (``static/movie.js``); with ``analysis`` (each room's annotation,
     :mod:`duplicate.review.analysis`, made with ``budget``) the value of each step and the
-    marks in the movie, each room's choice at the divergence and a graph of each room."""
+    marks in the movie, each room's choice at the divergence and a graph of each room.
+    Times (rulings, corrections) are shown in the event's ``zone``."""
     t = translator(lang)
     rulings = line.rulings if line is not None else ()
     rooms = []
     for i, r in enumerate(comp.rooms):
         key = r.room.lower()
         if line is not None and key in ("open", "closed"):
-            cell = result_cell(line, key, lang)
+            cell = result_cell(line, key, lang, zone)
         else:
             cell = {"text": vocab.result_text(r.result_ns, lang), "signed": "", "ruling": "",
                     "corrections": []}
@@ -209,8 +212,10 @@ def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
 
 
 def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[str, str]] = (),
-                 team_links: dict[str, str] | None = None, static: str = "") -> str:
-    """A match's page: both rooms' seating and every board with results and swing."""
+                 team_links: dict[str, str] | None = None, static: str = "",
+                 zone: str = "UTC") -> str:
+    """A match's page: both rooms' seating and every board with results and swing (times
+    in the event's ``zone``)."""
     rows = []
     for line in match.boards:
         rows.append({
@@ -218,8 +223,8 @@ def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[s
             "link": board_page(match, line) if has_page(line) else "",
             "level": vocab.level_text(line.level, lang),
             "leader": vocab.seat_name(line.leader, lang),
-            "open": result_cell(line, "open", lang),
-            "closed": result_cell(line, "closed", lang),
+            "open": result_cell(line, "open", lang, zone),
+            "closed": result_cell(line, "closed", lang, zone),
             "swing": line.swing,
             "status": "" if line.status == "played" else status_text(line.status, lang),
         })
@@ -239,10 +244,10 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
     for m in event.matches:
         rounds.setdefault(m.round, []).append(m)
     rulings = [
-        (m, line, r, ruling_note(r, lang)) for m in event.matches for line in m.boards
+        (m, line, r, ruling_note(r, lang, event.time_zone)) for m in event.matches for line in m.boards
         for r in line.rulings
     ] + [
-        (m, line, c, correction_note(c, lang)) for m in event.matches for line in m.boards
+        (m, line, c, correction_note(c, lang, event.time_zone)) for m in event.matches for line in m.boards
         for c in line.corrections
     ]
     rulings.sort(key=lambda x: x[2].at or "")
@@ -322,5 +327,6 @@ def board_pages(event: EventReport, lang: str, rules: Ruleset,
             line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
             nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
             analysis=analyses.get(name) if analyses is not None else None, budget=budget,
+            zone=event.time_zone,
         )
     return pages

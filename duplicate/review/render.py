@@ -2,21 +2,22 @@
 
 Autoescaping is on for everything; pages get ``t`` (the catalogue's translator for the
 page's language), ``lang``, ``static`` (the URL prefix of ``guandan.css`` and
-``movie.js``) and the filters below. The hall service renders the same templates with its
+``movie.js``), the filters below and ``local_time(at)``: a time in the page's language and
+its event's zone (the context's ``zone`` or ``info.time_zone``; :mod:`duplicate.zones`). The hall service renders the same templates with its
 own ``static`` prefix.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 import jinja2
 
-from duplicate import vocab
+from duplicate import vocab, zones
 from duplicate.i18n import install as install_gettext
 from duplicate.i18n import normalise_language, translator
 
@@ -30,17 +31,19 @@ def signed(value: int | float | None) -> str:
     return f"{int(value):+d}" if value else "0"
 
 
-def when_text(at: str | datetime | None) -> str:
-    """A moment of the log as a person reads it: ``2026-12-01 16:51 UTC`` (to the minute,
-    the zone said; the store keeps UTC)."""
-    if not at:
-        return ""
-    try:
-        when = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
-    except ValueError:
-        return str(at)
-    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-    return when.strftime("%Y-%m-%d %H:%M UTC")
+def when_text(at: str | datetime | None, zone: str = "UTC", lang: str | None = "en") -> str:
+    """A moment of the log as a person reads it: the event's local time to the minute with
+    its offset (``1 Dec 2026 20:15 (UTC+8)``; :func:`duplicate.zones.when_text`)."""
+    return zones.when_text(at, zone, lang)
+
+
+@jinja2.pass_context
+def _when(context: Any, at: str | datetime | None, clock: bool = False) -> str:
+    """The template's ``local_time(at)``: ``at`` in the page's language and the zone of the page's
+    event (``zone``, else ``info.time_zone``, else UTC); ``clock=True``: the time of day."""
+    zone = context.get("zone") or getattr(context.get("info"), "time_zone", None) or "UTC"
+    show = zones.clock_text if clock else zones.when_text
+    return show(at, str(zone), context.get("lang"))
 
 
 _PARTIAL = re.compile(r"^(\d+) of (\d+) boards in$")
@@ -88,6 +91,7 @@ def make_environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
     env.globals["vocab"] = vocab
     env.globals["state_text"] = state_text
     env.globals["status_text"] = status_text
+    env.globals["local_time"] = _when
     return env
 
 

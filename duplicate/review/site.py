@@ -210,7 +210,8 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     for m in event.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name)):
-            pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),))
+            pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),),
+                                       zone=event.time_zone)
     for asset in ASSETS:
         pages[asset] = static_text(asset)
     if store is not None:

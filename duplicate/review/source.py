@@ -186,7 +186,8 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             digest = hashlib.sha256(
                 "\x00".join([*texts, repr(rs), repr(fixes), repr((line.open_ns, line.closed_ns,
                                                                  line.swing, line.status,
-                                                                 orders))]).encode()
+                                                                 orders, info.time_zone))]
+                          ).encode()
             ).hexdigest()
             lines.append(replace(line, rulings=rs, digest=digest, records=texts,
                                  corrections=fixes, finishes=orders))

@@ -255,6 +255,7 @@ def create_event(
     request: Request, csrf: str = Form(""), name: str = Form(""), format: str = Form("swiss"),  # noqa: A002
     rounds: str = Form(""), boards_per_round: str = Form(""), scale: str = Form("wdl"),
     unfinished: str = Form("average"), teams: str = Form(""),
+    time_zone: str = Form("Asia/Shanghai"),
 ) -> Response:
     """Create an event (and enter its teams, one transaction): ``events.create_event``."""
     title = (name or "").strip()
@@ -271,6 +272,7 @@ def create_event(
             engine, checked_name(title, "the event name"), fmt=format, scale=scale, unfinished=unfinished, teams=entered,
             rounds=int_of(rounds, "desk.field.rounds", True) or 0,
             boards_per_round=int_of(boards_per_round, "desk.field.boards_per_round", True) or 0,
+            time_zone=time_zone,
         )
         return "desk.flash.created", {"event": info.name}
 

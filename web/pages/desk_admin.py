@@ -3,6 +3,7 @@
 * a team renamed, withdrawn; a player renamed, substituted (``events.rename_team``,
   ``withdraw_team``, ``rename_player``, ``substitute_player``: each logged with the
   director's reason);
+* the event's time zone changed (``events.set_time_zone``, logged with the reason);
 * ``.gdn`` records imported, uploaded (``events.import_texts``; one transaction a file);
 * an event deleted, after a page that asks for its name and the reason
   (``events.delete_event``);
@@ -91,6 +92,22 @@ def team_change(
                                      reason=why)
             return "desk.flash.substituted", {"team": team, "old": old, "new": name}
         raise DeskInput("desk.error.unknown_action")
+
+    return act(request, csrf, event_url(event), action)
+
+
+@router.post("/desk/e/{event}/time-zone")
+def time_zone(
+    request: Request, event: str, csrf: str = Form(""), time_zone: str = Form(""),
+    reason: str = Form(""),
+) -> Response:
+    """The event's times shown in another zone from now on (``events.set_time_zone``)."""
+
+    def action(engine: Engine, who: str) -> Flash:
+        zone = _required(time_zone, "desk.field.time_zone")
+        old = events.set_time_zone(engine, event, zone, by=who,
+                                   reason=_required(reason, "desk.field.reason"))
+        return "desk.flash.zone_changed", {"zone": zone.strip(), "old": old}
 
     return act(request, csrf, event_url(event), action)
 

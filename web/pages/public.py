@@ -64,6 +64,11 @@ def released_of(engine: Any, event: str, n: int, boards: Iterable[int]) -> set[i
     return {b for b in boards if hall.board_released(engine, event, n, b)}
 
 
+def _zone(engine: Any, event: str) -> str:
+    """The zone ``event``'s times are shown in (its ``time_zone``)."""
+    return events.get_event(engine, event).time_zone
+
+
 def _rounds(engine: Any, event: str) -> list[int]:
     current = hall.current_round(engine, event)
     return list(range(1, current + 1)) if current else []
@@ -95,7 +100,7 @@ def round_page(request: Request, event: str, n: RoundNo) -> Response:
     return _cache(page(
         request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd,
         released=released, clock=hall.round_clock(engine, event, n),
-        rounds=_rounds(engine, event), corrections=changed,
+        rounds=_rounds(engine, event), corrections=changed, zone=_zone(engine, event),
     ))
 
 
@@ -106,7 +111,7 @@ def match_page(request: Request, event: str, n: RoundNo, t: Number) -> Response:
     match = hall.public_match(engine, event, n, t)
     released = released_of(engine, event, n, [b.board for b in match.boards])
     return _cache(page(request, "public_match.html", event=event, round_no=n, match=match,
-                       released=released))
+                       released=released, zone=_zone(engine, event)))
 
 
 def _held(request: Request, event: str, n: int, b: int) -> Response | None:
@@ -167,7 +172,7 @@ def board_page(request: Request, event: str, n: RoundNo, b: Number) -> Response:
     return page(
         request, "public_board.html", event=event, round_no=n, board=b, tables=tables,
         deal=_hands(engine, rnd.board_set, b, lang), released=True,
-        director_view=not hall.board_released(engine, event, n, b),
+        director_view=not hall.board_released(engine, event, n, b), zone=_zone(engine, event),
     )
 
 
