@@ -30,6 +30,7 @@ from duplicate.events.base import (
     _rules,
     _scale,
 )
+from duplicate.events.limit import DEFAULT_MINUTES, check_minutes
 from duplicate.i18n import LANGUAGES, phrase
 from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
@@ -63,6 +64,7 @@ def create_event(
     teams: Sequence[tuple[str, Sequence[str]]] = (),
     rules: Ruleset = COMPETITION,
     lang: str = "en",
+    director_minutes: int | None = DEFAULT_MINUTES,
 ) -> EventInfo:
     """Create an event, and enter ``teams`` (name, players) in the same transaction.
 
@@ -70,7 +72,9 @@ def create_event(
     Swiss event and the last tie-break. A bye scores ``bye_points`` (default: a win, 2 on
     the 2/1/0 scale; 12 of 20 VP, standings.BYE_VP). ``rules`` (default the competition
     rules) are what its records are replayed and scored under; they never change after.
-    ``lang`` (``en`` or ``zh``) is the default language of its pages and report."""
+    ``lang`` (``en`` or ``zh``) is the default language of its pages and report.
+    ``director_minutes``: how long after a round's publication the directors may change
+    its results (``None``: no limit; :mod:`duplicate.events.limit`)."""
     check_schema(engine)
     if not name.strip():
         raise EventError("an event needs a name")
@@ -96,6 +100,7 @@ def create_event(
                          f"not {shown(seed)}")
     if lang not in LANGUAGES:
         raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+    director_minutes = check_minutes(director_minutes)
     if not isinstance(rules, Ruleset):
         raise EventError(f"an event's rules must be a Ruleset, not {type(rules).__name__}")
     if bye_points is None:
@@ -117,10 +122,14 @@ def create_event(
             bye_points_cents=cents,
             bye_won=bye_won,
             lang=lang,
+            director_minutes=director_minutes,
             rules=rules_json(rules),
         )
         session.add(row)
         session.flush()
+        if director_minutes is None:  # an INSERT leaves None to the server's default (20)
+            row.director_minutes = None
+            session.flush()
         for team, players in teams:
             _add_team(session, row, team, players, None)
         return _info(row)

@@ -4,6 +4,8 @@
   ``withdraw_team``, ``rename_player``, ``substitute_player``: each logged with the
   director's reason);
 * ``.gdn`` records imported, uploaded (``events.import_texts``; one transaction a file);
+* the directors' limit after a round's publication, set by the chief director
+  (``events.set_director_minutes``: minutes, or none);
 * an event deleted, after a page that asks for its name and the reason
   (``events.delete_event``);
 * ``GET /desk/sets``: the stored board sets (``boards.list_sets``), and a new secret seed
@@ -51,6 +53,23 @@ SEED = "guandan_desk_seed"
 SEED_AGE = 30 * 60
 #: The most files, and bytes per file, one import from the desk takes.
 MAX_FILES, MAX_FILE_BYTES = 64, 2 * 1024 * 1024
+
+
+@router.post("/desk/e/{event}/director-limit")
+def director_limit(request: Request, event: str, csrf: str = Form(""), minutes: str = Form(""),
+                   reason: str = Form("")) -> Response:
+    """The chief director sets how long after a round's publication the directors may
+    change its results (``events.set_director_minutes``; empty: no limit; logged)."""
+
+    def action(engine: Engine, who: str) -> Flash:
+        limit = int_of(minutes, "desk.field.director_minutes")
+        events.set_director_minutes(engine, event, limit, who,
+                                    _required(reason, "desk.field.reason"))
+        if limit is None:
+            return "desk.flash.director_no_limit", {}
+        return "desk.flash.director_minutes", {"minutes": limit}
+
+    return act(request, csrf, event_url(event), action)
 
 
 def _required(value: str, field: str) -> str:
