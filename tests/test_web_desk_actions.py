@@ -475,7 +475,7 @@ def test_the_command_line_export_gives_the_results_as_the_desk_does(
     csrf = login(client)
     tokens = started(client, csrf)
     engine = engine_of(client)
-    for (table, room), (report, north) in tokens.items():
+    for (table, _room), (report, north) in tokens.items():
         for board in (1, 2):
             order = "N S" if (table + board) % 2 else "E S W"
             done, _ = hall.west_report(engine, report, board, finish=order)
@@ -502,7 +502,7 @@ def published(client: TestClient, csrf: str) -> dict[tuple[int, str], tuple[str,
     desk; the tokens (the tables' window, from the close, is still open)."""
     tokens = started(client, csrf)
     engine = engine_of(client)
-    for (table, room), (report, north) in tokens.items():
+    for report, north in tokens.values():
         for board in (1, 2):
             done, _ = hall.west_report(engine, report, board, finish="N E W")  # N-S +1
             hall.north_confirm(engine, hall.grant_for(engine, north), board, done.id)
