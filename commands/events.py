@@ -320,11 +320,14 @@ def event_assign_boards_command(
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes replaying the files.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@click.option("--chief", is_flag=True,
+              help="As the chief director (裁判长): a correction of a published round's "
+              "result after the directors' limit; logged as overriding it.")
 @db_option
 @db_errors
 def event_import_command(
     event: str, files: tuple[str, ...], round_no: int | None, correction: bool,
-    by: str | None, reason: str | None, jobs: int, as_json: bool,
+    by: str | None, reason: str | None, jobs: int, as_json: bool, chief: bool,
 ) -> None:
     """Import .gdn FILES of played deals into EVENT's matches (one transaction per file).
 
@@ -345,7 +348,7 @@ def event_import_command(
         with db_progress(len(files), "Importing") as tick:
             outcomes = import_each(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
-                progress=tick, by=by,
+                progress=tick, by=by, chief=chief,
             )
     sums = total(outcomes)
     if as_json:

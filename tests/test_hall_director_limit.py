@@ -33,7 +33,7 @@ from test_web_api import (
 from cli import main
 from duplicate import events, hall, models
 from duplicate.db import session_scope
-from duplicate.events import EventError, LimitError
+from duplicate.events import DirectorLimitError, EventError
 
 LIMIT_EN = "after that only the chief director can"
 LIMIT_ZH = "此后只有裁判长可以更正"
@@ -115,7 +115,7 @@ def test_after_the_limit_every_path_is_refused_and_nothing_changes(h: Hall) -> N
         lambda: events.record_unfinished(h.engine, EVENT, 1, 1, 1, "time", ("open",),
                                          events.Correction("time", "TD Wu"), now=late),
     ):
-        with pytest.raises(LimitError, match=LIMIT_EN):
+        with pytest.raises(DirectorLimitError, match=LIMIT_EN):
             attempt()
     assert snapshot(h.engine) == before
     assert hall.table_requests(h.engine, EVENT) == requests
@@ -123,6 +123,22 @@ def test_after_the_limit_every_path_is_refused_and_nothing_changes(h: Hall) -> N
     warning = hall.record_ruling(h.engine, EVENT, 1, 1, "warning", "none", "TD Wu", "slow",
                                  now=late)
     assert warning.effect == "none" and overrides(h) == []
+
+
+def test_an_imported_correction_past_the_limit_needs_the_chief_director(h: Hall) -> None:
+    at = published(h)
+    text = events.bot_records(h.engine, EVENT, 1, "heuristic", "heuristic")[0]
+    fix = events.Correction("the table's records arrived late", "TD Wu")
+    assert hall.round_clock(h.engine, EVENT, 1).published_at == at
+    age(h, 30)  # an import reads the clock
+    before = snapshot(h.engine)
+    with pytest.raises(DirectorLimitError, match=LIMIT_EN):
+        events.import_texts(h.engine, EVENT, [text], round_no=1, correction=fix)
+    assert snapshot(h.engine) == before
+    done = events.import_texts(h.engine, EVENT, [text], round_no=1, correction=fix, chief=True)
+    assert done.corrected > 0  # some room's record says another result than N-S +1
+    log = overrides(h)
+    assert len(log) == done.corrected and {e["by"] for e in log} == {"TD Wu"}
 
 
 def test_the_chief_director_overrides_the_limit_and_it_is_logged(h: Hall) -> None:

@@ -217,7 +217,7 @@ def import_records(request: Request, by: DirectorName, body: ImportIn,
     ``correction_reason``."""
     fix = Correction(body.correction_reason, by) if body.correction_reason else None
     summary = events.import_texts(engine_of(request), event, body.texts, round_no=body.round,
-                                  correction=fix, by=by)
+                                  correction=fix, by=by, chief=body.chief)
     return ImportOut(**summary.to_dict())
 
 

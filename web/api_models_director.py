@@ -342,6 +342,7 @@ class ImportIn(BaseModel):
     correction_reason: str | None = Field(
         None, max_length=500, description="Replace results already in (logged)."
     )
+    chief: bool = Field(False, description=CHIEF)
 
 
 class ImportOut(BaseModel):

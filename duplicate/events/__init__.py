@@ -91,7 +91,7 @@ from duplicate.events.imports import (
     import_texts,
     prepare_text,
 )
-from duplicate.events.limit import LimitError, director_minutes, set_director_minutes
+from duplicate.events.limit import DirectorLimitError, director_minutes, set_director_minutes
 from duplicate.events.log import admin_log
 from duplicate.events.release import release_board, released_boards, unreleased_boards
 from duplicate.events.results import (
@@ -126,7 +126,7 @@ __all__ = [
     "EventError",
     "EventInfo",
     "FileOutcome",
-    "LimitError",
+    "DirectorLimitError",
     "ImportSummary",
     "MatchInfo",
     "MixedPlayer",

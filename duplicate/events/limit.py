@@ -35,7 +35,7 @@ MAX_MINUTES = 7 * 24 * 60
 OVERRIDE = "chief override"
 
 
-class LimitError(EventError):
+class DirectorLimitError(EventError):
     """A director's change of a published result after the directors' limit, not made as
     the chief director (HTTP 403 in the web service)."""
 
@@ -65,7 +65,7 @@ def check_limit(
     now: datetime | None = None,
 ) -> bool:
     """Allow a director's change of a result of ``rnd`` at ``now`` (default: now), or
-    refuse it (:class:`LimitError`, one line in the asker's language) when the round was
+    refuse it (:class:`DirectorLimitError`, one line in the asker's language) when the round was
     published more than ``ev.director_minutes`` ago and ``chief`` is false. A change the
     chief director makes past the limit is allowed and logged (who, when, why, which
     result and the limit overridden, action ``chief override``); ``True`` then."""
@@ -78,7 +78,7 @@ def check_limit(
     if at <= until:
         return False
     if not chief:
-        raise LimitError(phrase(
+        raise DirectorLimitError(phrase(
             "events.err.director_limit", round=rnd.number, minutes=limit,
             published=published.strftime("%H:%M"), until=until.strftime("%H:%M"),
         ), cli_hint="--chief")

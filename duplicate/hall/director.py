@@ -30,7 +30,7 @@ from duplicate.errors import DuplicateError
 from duplicate.events import correct_result
 from duplicate.events.base import _rules
 from duplicate.events.field import _load_field
-from duplicate.events.limit import LimitError
+from duplicate.events.limit import DirectorLimitError
 from duplicate.events.results import _room
 from duplicate.events.scores import _round_scores
 from duplicate.hall.base import (
@@ -252,7 +252,7 @@ def director_correct(
             engine, event, round_no, table, board, room, ns_result, Correction(reason, by),
             finish=finish, chief=chief, now=now,
         )
-    except LimitError as exc:  # a published result after the directors' limit
+    except DirectorLimitError as exc:  # a published result after the directors' limit
         raise HallError(exc.phrase or str(exc), "forbidden") from None
     except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
         raise HallError(str(exc)) from None

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema
 from duplicate.events.base import EventError, _round_boards
-from duplicate.events.limit import LimitError, check_limit
+from duplicate.events.limit import DirectorLimitError, check_limit
 from duplicate.events.log import checked, log_change
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
 from duplicate.i18n import phrase
@@ -295,7 +295,7 @@ def within_limit(
     ``chief`` (the chief director's change, logged as overriding the limit)."""
     try:
         check_limit(session, ev, rnd, by, reason, where, chief=chief, now=now)
-    except LimitError as exc:
+    except DirectorLimitError as exc:
         raise HallError(exc.phrase or str(exc), "forbidden") from None
 
 

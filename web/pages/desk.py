@@ -310,6 +310,7 @@ def event_page(request: Request, event: str) -> Response:
         default_set=own if own in sets else "",
         unassigned=[r.number for r, _ in rounds if not r.boards],
         director_minutes=events.director_minutes(engine, info.name),
+        published=any(clock.phase == "published" for _, clock in rounds),
     )
 
 

@@ -36,6 +36,7 @@ from web.pages.desk import (
     DeskInput,
     Flash,
     act,
+    chief_of,
     event_url,
     int_of,
     redirect,
@@ -118,6 +119,7 @@ def team_change(
 def import_records(
     request: Request, event: str, csrf: str = Form(""), round_no: str = Form(""),
     correction: str = Form(""), files: Annotated[list[UploadFile] | None, File()] = None,
+    chief: str = Form(""),
 ) -> Response:
     """Import uploaded ``.gdn`` files (``events.import_texts``): a different record for a
     board already in needs the correction's reason."""
@@ -140,7 +142,7 @@ def import_records(
         summary = events.import_texts(
             engine, event, texts, round_no=int_of(round_no, "desk.field.round"),
             correction=Correction(why, who) if why else None, by=who,
-            names=[name[:200] for name, _ in given],
+            names=[name[:200] for name, _ in given], chief=chief_of(chief),
         )
         return "desk.flash.imported", {
             "files": len(texts), "records": summary.records, "added": summary.added,
