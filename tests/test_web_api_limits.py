@@ -64,6 +64,7 @@ CONTRACT_PATHS = {
     "/api/events/{event}/players/rename": {"post"},
     "/api/events/{event}/substitutions": {"post"},
     "/api/events/{event}/withdrawals": {"post"},
+    "/api/events/{event}/director-minutes": {"get", "put"},
     "/api/events/{event}/import": {"post"},
     "/api/events/{event}/delete": {"post"},
     "/api/board-sets": {"get"},
