@@ -1,7 +1,7 @@
 """Benchmark of the tournament hall service: a hall of phones against ``guandan serve``.
 
 Run: ``python bench/bench_hall.py [--tables 200] [--boards 8] [--workers 2] [--duration 120]
-[--connections 64] [--pg URL] [--quick] [--json] [--profile FILE]``.
+[--connections 64] [--runs 1] [--pg URL] [--quick] [--json] [--profile FILE]``.
 
 **The hall.** ``--tables`` is the number of *physical* tables, as in the issue's "200 tables
 (800 phones)": four players a table, so 800 phones. A teams match is played at one table
@@ -28,7 +28,9 @@ a request where httpx took 3.5) plays the hall over HTTP:
    default 120 s compresses it 25 times (1,600 reports at 13 a second against the real
    hall's average of 0.5 a second and a peak of about 3.3 a second, when all 200 tables
    finish a board within the same minute): the measured "peak" is a harsher one.
-2. **Director.** Close round 1 (which scores it) and publish it (API, timed); round 2 is
+2. **Director.** Close round 1 (which scores it) and publish it **at the desk**, as a
+   browser does (the HTML forms with their CSRF token, each followed by the round's page
+   it redirects to), timed step by step and together ("desk close+publish"); round 2 is
    then paired, its boards assigned and its cards issued (library).
 3. **Saturated.** Round 2's reports as fast as the service answers: ``--connections``
    senders take West's reports from one queue (every table's first board, then every
@@ -43,7 +45,10 @@ with one change in the store's log (``count_results``): lost, wrong and duplicat
 are counted (goal: none).
 
 Goals printed beside the figures: p99 under 200 ms for a report or a confirmation at the
-peak rate; at least 300 reports per second saturated. ``--profile FILE`` runs one worker
+peak rate; at least 300 reports per second saturated; the desk's close and publish of
+the round (100 matches at 200 tables) under 2 s. ``--runs N`` runs the whole bench N
+times (a fresh database each) and prints the median of each of these three figures
+with the goals against the medians (the figures for the README: ``--runs 5``). ``--profile FILE`` runs one worker
 under cProfile instead (every thread of it: the path operations run in a thread pool) and
 prints its main costs: the figures of such a run are not comparable. ``--poll 0``: no
 phone polls the standings (the reports' and confirmations' own cost).
@@ -64,6 +69,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -99,6 +105,7 @@ PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 GOAL_P99_MS = 200.0
 GOAL_REPORTS_PER_S = 300.0
+GOAL_CLOSE_PUBLISH_S = 2.0
 
 #: (round, table, room, board): one room's board, the unit a result is stored for.
 SlotId = tuple[int, int, str, int]
@@ -597,6 +604,38 @@ async def director(hall: Hall, path: str) -> tuple[int, float, str]:
     return resp.status_code, time.perf_counter() - t0, resp.text[:300]
 
 
+async def desk_close_and_publish(base: str, round_no: int) -> dict[str, dict[str, Any]]:
+    """The director closes (scores) and publishes the round at the desk, as a browser
+    does: logged in, the round's page read for its CSRF token (not timed), then each form
+    POSTed and the page it redirects to (Post/Redirect/Get: the round's desk, with its
+    message) loaded. Seconds of each step (the POST and the page after it) and of both."""
+    path = f"/desk/e/{quote(EVENT, safe='')}/round/{round_no}"
+    out: dict[str, dict[str, Any]] = {}
+    async with httpx.AsyncClient(base_url=base, timeout=300) as desk:
+        r = await desk.post("/desk/login", data={"password": PASSWORD, "next": path})
+        page = await desk.get(path)
+        m = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        if r.status_code != 303 or m is None:
+            return {"desk close": {"status": page.status_code, "ok": False, "s": 0.0,
+                                   "answer": "the desk's login or round page failed"}}
+        total = 0.0
+        for step in ("close", "publish"):
+            t0 = time.perf_counter()
+            r = await desk.post(f"{path}/{step}", data={"csrf": m.group(1)},
+                                follow_redirects=True)
+            secs = time.perf_counter() - t0
+            total += secs
+            flash = re.search(r'<p class="flash (ok|bad)"[^>]*>(.*?)</p>', r.text, re.S)
+            ok = r.status_code == 200 and flash is not None and flash.group(1) == "ok"
+            said = flash.group(2).strip() if flash is not None else r.text[:120]
+            out[f"desk {step}"] = {"status": r.status_code, "ok": ok, "s": secs,
+                                   "answer": said[:120]}
+            if not ok:
+                return out
+        out["desk close+publish"] = {"ok": True, "s": total}
+    return out
+
+
 # --- the run ---------------------------------------------------------------------------
 
 
@@ -653,12 +692,12 @@ async def run_hall(args: argparse.Namespace, url: str, engine: Engine, pid: int)
         expected = dict(hall.expected)
         played = set(hall.played)
 
-        for step in ("close", "publish"):
-            status, secs, text = await director(hall, f"{ev}/rounds/1/{step}")
-            out["director"][step] = {"status": status, "s": secs, "answer": text[:120]}
-        if out["director"]["close"]["status"] != 200:
+        desk = await desk_close_and_publish(base, 1)
+        out["director"].update(desk)
+        if "desk close+publish" not in desk:
+            failed = next(v for v in desk.values() if not v.get("ok"))
             out["saturated_skipped"] = (
-                "round 1 could not be closed: " + out["director"]["close"]["answer"]
+                "round 1 could not be closed and published at the desk: " + failed["answer"]
             )
             return {**out, "expected": expected, "played": played}
         t0 = time.perf_counter()
@@ -768,6 +807,12 @@ def goals(result: dict[str, Any]) -> list[dict[str, Any]]:
         rate = by_phase["saturated reports"]["reports_per_s"]
         out.append({"goal": f">= {GOAL_REPORTS_PER_S:g} reports/s saturated",
                     "measured": f"{rate:.0f} reports/s", "met": rate >= GOAL_REPORTS_PER_S})
+    desk = result["director"].get("desk close+publish")
+    if desk is not None:
+        matches = result["config"]["matches"]
+        out.append({"goal": f"the desk's close and publish of a {matches}-match round "
+                            f"< {GOAL_CLOSE_PUBLISH_S:g} s",
+                    "measured": f"{desk['s']:.2f} s", "met": desk["s"] < GOAL_CLOSE_PUBLISH_S})
     t = result["results"]
     bad = t["lost"] + t["wrong"] + t["duplicated"] + t["unexpected"]
     out.append({"goal": "no result lost or duplicated", "measured": f"{bad} bad of {t['expected']}",
@@ -803,6 +848,9 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     ap.add_argument("--quick", action="store_true",
                     help="a small run (4 tables, 2 boards, 2 s): a smoke check")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="run the whole bench this many times (a fresh database each) and "
+                    "print the median of each goal's figure")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--server-log", metavar="FILE",
                     default=str(Path(tempfile.gettempdir()) / "guandan-bench-hall-server.log"),
@@ -812,6 +860,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.quick:
         args.tables, args.boards, args.duration, args.gap, args.poll = 4, 2, 2.0, 0.3, 2.0
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
     if args.tables < 2 or args.tables % 2:
         ap.error("--tables must be even (a match is two tables) and at least 2")
     args.port = args.port or free_port()
@@ -825,17 +875,39 @@ def main() -> None:
         "machine": f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
                    f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f} at start",
     }
-    if not args.json:
-        print(f"setting up {2 * matches} teams on a fresh database ...", flush=True)
+    runs = []
+    for run in range(1, args.runs + 1):
+        if not args.json:
+            print(f"{f'run {run} of {args.runs}: ' if args.runs > 1 else ''}setting up "
+                  f"{2 * matches} teams on a fresh database ...", flush=True)
+        result = one_run(args, workers, 2 * matches)
+        result["config"] = config
+        result["goals"] = goals(result)
+        runs.append(result)
+        if not args.json:
+            print_report(result)
+            if args.profile:
+                print_profile(args.profile)
+        args.port = free_port()  # the next run's server
+    if args.json:
+        print(json.dumps(runs[0] if args.runs == 1 else
+                         {"runs": runs, "medians": medians(runs)}, indent=2, default=str))
+    elif args.runs > 1:
+        print_medians(medians(runs), args.runs)
+
+
+def one_run(args: argparse.Namespace, workers: int, teams: int) -> dict[str, Any]:
+    """One run of the bench on a fresh database: its figures and the store's tally."""
     with db.temporary_database(args.pg, prefix="guandan_bench_hall") as url:
         engine = db.make_engine(url)
         try:
             db.upgrade(engine)
-            setup_event(engine, 2 * matches, args.boards)
+            setup_event(engine, teams, args.boards)
             log = Path(args.server_log)
             with server(url, args.port, workers, args.profile, log) as pid:
                 gc.freeze()  # the client's own collections would pause every phone at once
                 result = asyncio.run(run_hall(args, url, engine, pid))
+                gc.unfreeze()
             result["server_log"] = server_errors(log)
             expected = result.pop("expected")
             played = result.pop("played")
@@ -843,16 +915,62 @@ def main() -> None:
             tally = count_results(expected, stored, changes, confirmed, played)
         finally:
             engine.dispose()
-    result["config"] = config
     result["results"] = tally.summary()
     result["result_problems"] = (tally.lost + tally.wrong + tally.duplicated + tally.unexpected)[:50]
-    result["goals"] = goals(result)
-    if args.json:
-        print(json.dumps(result, indent=2, default=str))
-    else:
-        print_report(result)
-        if args.profile:
-            print_profile(args.profile)
+    return result
+
+
+def figures(result: dict[str, Any]) -> dict[str, float | None]:
+    """The three figures the README gives (``None``: the run did not reach the phase)."""
+    by_phase = {ph["phase"]: ph for ph in result["phases"]}
+    p99 = None
+    if "peak" in by_phase:
+        rows = {r["endpoint"]: r for r in by_phase["peak"]["endpoints"]}
+        p99 = max(rows.get(n, {"p99_ms": 0.0})["p99_ms"] for n in ("report POST", "confirm POST"))
+    sat = by_phase.get("saturated reports")
+    desk = result["director"].get("desk close+publish")
+    bad = sum(result["results"][k] for k in ("lost", "wrong", "duplicated", "unexpected"))
+    return {
+        "saturated_reports_per_s": sat["reports_per_s"] if sat else None,
+        "peak_p99_ms": p99,
+        "desk_close_publish_s": desk["s"] if desk else None,
+        "bad_results": float(bad),
+    }
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each figure over the runs (a run missing a figure counts against
+    it: its median is ``None`` unless every run has it), and every run's figures."""
+    each = [figures(r) for r in runs]
+    out: dict[str, Any] = {"runs": len(runs), "each": each}
+    for name in each[0]:
+        values = [f[name] for f in each]
+        known = [v for v in values if v is not None]
+        out[name] = statistics.median(known) if len(known) == len(values) else None
+    return out
+
+
+def print_medians(med: dict[str, Any], runs: int) -> None:
+    """The medians over the runs, with the goals against them."""
+    print(f"\nmedians of {runs} runs:")
+    for f in med["each"]:
+        print("  run:", ", ".join(f"{k} {v:.2f}" if v is not None else f"{k} -"
+                                  for k, v in f.items()))
+    rate, p99, desk = (med["saturated_reports_per_s"], med["peak_p99_ms"],
+                       med["desk_close_publish_s"])
+    rows = [
+        (f">= {GOAL_REPORTS_PER_S:g} reports/s saturated", rate, "reports/s",
+         rate is not None and rate >= GOAL_REPORTS_PER_S),
+        (f"p99 of a report or confirmation at peak < {GOAL_P99_MS:g} ms", p99, "ms",
+         p99 is not None and p99 < GOAL_P99_MS),
+        (f"the desk's close and publish < {GOAL_CLOSE_PUBLISH_S:g} s", desk, "s",
+         desk is not None and desk < GOAL_CLOSE_PUBLISH_S),
+        ("no result lost or duplicated (every run)", sum(f["bad_results"] for f in med["each"]),
+         "bad", all(f["bad_results"] == 0 for f in med["each"])),
+    ]
+    for goal, value, unit, met in rows:
+        shown = "-" if value is None else f"{value:.2f} {unit}"
+        print(f"median: {goal}: {shown} -> {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":

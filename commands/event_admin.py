@@ -1,6 +1,6 @@
 """``guandan event`` commands of the director's changes, each logged (``event log``):
 releasing a board (issue 9 item 1), fixing names, substitutes, withdrawals, deleting an
-event (item 15). Registered on the ``event`` group by ``commands/events.py``."""
+event (item 15), the directors' limit after a round's publication. Registered on the ``event`` group by ``commands/events.py``."""
 
 from __future__ import annotations
 
@@ -167,6 +167,38 @@ def event_delete_command(event: str, by: str, reason: str) -> None:
     click.echo(say("cli.admin.event_deleted", event=event))
 
 
+def limit_minutes(text: str) -> int | None:
+    """A directors' limit as typed: whole minutes, or ``none`` (no limit)."""
+    if text.strip().lower() in ("none", "no", "off"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise click.BadParameter(f"expected whole minutes or 'none', not {text[:40]!r}") from None
+
+
+@click.command("director-limit")
+@click.argument("event")
+@click.argument("minutes", metavar="MINUTES|none")
+@_with_who
+@db_option
+@db_errors
+def event_director_limit_command(event: str, minutes: str, by: str, reason: str) -> None:
+    """Set how long after a round's publication (公示) the directors may change its
+    results: MINUTES (0 to 10080; the default is 20), or 'none' for no limit. The chief
+    director's setting (seeds/000 更正), logged; after the limit only a change made as
+    the chief director (--chief) is accepted."""
+    from duplicate.events import set_director_minutes
+
+    limit = limit_minutes(minutes)
+    with open_database() as engine:
+        set_director_minutes(engine, event, limit, by, reason)
+    if limit is None:
+        click.echo(say("cli.admin.director_no_limit", event=event))
+    else:
+        click.echo(say("cli.admin.director_minutes", event=event, minutes=limit))
+
+
 ADMIN_COMMANDS = (
     event_release_command,
     event_log_command,
@@ -176,4 +208,5 @@ ADMIN_COMMANDS = (
     event_withdraw_command,
     event_time_zone_command,
     event_delete_command,
+    event_director_limit_command,
 )

@@ -128,22 +128,30 @@ def event_group() -> None:
 @click.option("--time-zone", "time_zone", default="Asia/Shanghai", show_default=True,
               metavar="ZONE", help="The IANA time zone the event is played in: its pages "
               "and listings show times in it (Europe/London, UTC ...).")
+@click.option("--director-minutes", "director_minutes", default="20", show_default=True,
+              metavar="MINUTES|none",
+              help="How long after a round's publication (公示) the directors may change its "
+              "results (seeds/000 更正); 'none': no limit. After it only the chief director "
+              "(--chief).")
 @db_option
 @db_errors
 def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
     bye_won: bool, variants: tuple[str, ...], event_lang: str | None, time_zone: str,
+    director_minutes: str,
 ) -> None:
     """Create the event NAME (and enter the teams of --teams-file, in one transaction).
 
     \b
     Example: guandan event create "Huai'an Cup" --teams-file teams.txt --rounds 3 --scale vp20
     """
+    from commands.event_admin import limit_minutes
     from duplicate.events import create_event, read_teams_file
     from duplicate.records import describe_rules
 
     rules = parse_variants(variants)
+    limit = limit_minutes(director_minutes)
     teams = read_teams_file(teams_file) if teams_file is not None else []
     name = checked_name(name, "the event name")
     teams = [(checked_name(t, "team"), [checked_name(p, "player") for p in ps]) for t, ps in teams]
@@ -152,6 +160,7 @@ def event_create_command(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
             rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
             teams=teams, rules=rules, lang=event_lang or cli_lang(), time_zone=time_zone,
+            director_minutes=limit,
         )
     click.echo(say(
         "cli.event.created", name=info.name, format=cell_word(info.format),
@@ -318,11 +327,14 @@ def event_assign_boards_command(
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes replaying the files.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@click.option("--chief", is_flag=True,
+              help="As the chief director (裁判长): a correction of a published round's "
+              "result after the directors' limit; logged as overriding it.")
 @db_option
 @db_errors
 def event_import_command(
     event: str, files: tuple[str, ...], round_no: int | None, correction: bool,
-    by: str | None, reason: str | None, jobs: int, as_json: bool,
+    by: str | None, reason: str | None, jobs: int, as_json: bool, chief: bool,
 ) -> None:
     """Import .gdn FILES of played deals into EVENT's matches (one transaction per file).
 
@@ -343,7 +355,7 @@ def event_import_command(
         with db_progress(len(files), "Importing") as tick:
             outcomes = import_each(
                 engine, event, files, round_no=round_no, correction=fix, jobs=jobs,
-                progress=tick, by=by,
+                progress=tick, by=by, chief=chief,
             )
     sums = total(outcomes)
     if as_json:
@@ -405,10 +417,14 @@ def event_play_bots_command(
               default="both", show_default=True, help="The room(s) that did not finish it.")
 @click.option("--reason", required=True, help="Why: time, withdrawal, ...")
 @click.option("--by", help="Who, when this replaces a stored result (a correction).")
+@click.option("--chief", is_flag=True,
+              help="As the chief director (裁判长): needed after the directors' limit on a "
+              "published round; logged as overriding it.")
 @db_option
 @db_errors
 def event_unfinished_command(
-    event: str, round_no: int, table: int, board: int, room: str, reason: str, by: str | None
+    event: str, round_no: int, table: int, board: int, room: str, reason: str, by: str | None,
+    chief: bool,
 ) -> None:
     """Record a board as unfinished; it is scored by the event's rule, never dropped."""
     from duplicate.events import ROOMS, Correction, record_unfinished
@@ -416,7 +432,8 @@ def event_unfinished_command(
     rooms = ROOMS if room.lower() == "both" else (room.lower(),)
     fix = Correction(reason=reason, by=by) if by else None
     with open_database() as engine:
-        n = record_unfinished(engine, event, round_no, table, board, reason, rooms, fix)
+        n = record_unfinished(engine, event, round_no, table, board, reason, rooms, fix,
+                              chief=chief)
     click.echo(say("cli.board.unfinished", round=round_no, table=table, board=board, n=n))
 
 
@@ -429,11 +446,14 @@ def event_unfinished_command(
               help="The N-S or E-W side and its levels gained, e.g. 'NS +2' or 'EW +1'.")
 @click.option("--by", required=True, help="Who makes the correction.")
 @click.option("--reason", required=True, help="Why.")
+@click.option("--chief", is_flag=True,
+              help="As the chief director (裁判长): needed after the directors' limit on a "
+              "published round; logged as overriding it.")
 @db_option
 @db_errors
 def event_correct_command(
     event: str, round_no: int, table: int, board: int, room: str, result: str, by: str,
-    reason: str,
+    reason: str, chief: bool,
 ) -> None:
     """Set a room's result on a board by a ruling, kept with who, when and why."""
     from duplicate.events import Correction, correct_result, parse_result
@@ -441,7 +461,7 @@ def event_correct_command(
     with open_database() as engine:
         before = correct_result(
             engine, event, round_no, table, board, room.lower(), parse_result(result),
-            Correction(reason=reason, by=by),
+            Correction(reason=reason, by=by), chief=chief,
         )
     click.echo(say("cli.board.corrected", round=round_no, table=table, board=board,
                    room=say(f"cli.val.{room.lower()}"), before=state_words(before, cli_lang()),
@@ -567,14 +587,16 @@ def event_export_command(
     """Write EVENT's stored records as .gdn text, each with its Table and Match tags (and
     the director's Ruling, RulingBy, RulingReason on a ruled room: docs/FORMAT.md): those
     of released boards only (every table of the round has the board in, or 'event
-    release'); the others are named on standard error."""
+    release'); the others are named on standard error. The rooms whose result no record
+    gives (a finishing order the table reported, a ruling, an unfinished board) follow
+    as ';' comment lines that say so, as the desk's and the API's export."""
     from duplicate.events import unreleased_boards
     from duplicate.review.export import export_event
 
     change = _change(unreleased, by, reason, "--unreleased")
     check_output(output, force)
     with open_database() as engine:
-        text = export_event(engine, event, round_no, unreleased=change)
+        text = export_event(engine, event, round_no, unreleased=change, results=True)
         held = {} if change is not None else unreleased_boards(engine, event)
     write_output(text, output, force)
     if round_no is not None:

@@ -109,8 +109,9 @@ def service(_sqlite_template: Path, tmp_path: Path) -> Iterator[tuple[str, Engin
 
 
 def _event(engine: Engine) -> None:
-    """Round 1 played by the bots (every board released), round 2 paired and running with
-    a late ruling and a report waiting for North: tables on every page."""
+    """Round 1 played by the bots (every board released), published, with a table's
+    request waiting on the desk; round 2 paired and running with a late ruling and a
+    report waiting for North: tables and forms on every page."""
     events.create_event(engine, EV, seed="5eed", fmt="rr", rounds=3, boards_per_round=2)
     for team, players in TEAMS:
         events.add_team(engine, EV, team, players)
@@ -118,8 +119,13 @@ def _event(engine: Engine) -> None:
     events.pair_round(engine, EV)
     events.assign_boards(engine, EV, 1, seed=seed)
     events.play_bots(engine, EV, 1)
+    first = hall.issue_tokens(engine, EV, 1, "director")
     hall.start_round(engine, EV, 1, "director")
     hall.close_round(engine, EV, 1, "director")
+    hall.publish_round(engine, EV, 1, "director")  # the chief director's box on its forms
+    hall.west_report(engine, first[0].report_token, 1, finish="E W",
+                     correction="we swapped two seats")  # a request: accept and dismiss
+    assert [r.state for r in hall.table_requests(engine, EV, 1)] == ["requested"]
     events.pair_round(engine, EV)
     events.assign_boards(engine, EV, 2, set_name=f"{EV} boards")
     cards = hall.issue_tokens(engine, EV, 2, "director")

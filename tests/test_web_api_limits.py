@@ -65,6 +65,7 @@ CONTRACT_PATHS = {
     "/api/events/{event}/time-zone": {"post"},
     "/api/events/{event}/substitutions": {"post"},
     "/api/events/{event}/withdrawals": {"post"},
+    "/api/events/{event}/director-minutes": {"get", "put"},
     "/api/events/{event}/import": {"post"},
     "/api/events/{event}/delete": {"post"},
     "/api/board-sets": {"get"},

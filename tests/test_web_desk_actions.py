@@ -2,9 +2,11 @@
 reports that wait for North confirmed or dismissed, boards unfinished and released, one
 table's cards issued again, the clock paused, resumed and moved, a late team's forfeit
 after its conceded board, teams and players renamed, substituted, withdrawn, records
-imported, board sets listed, a seed made, an event deleted; every form Post/Redirect/Get
-(a reload repeats nothing), every action logged with who and why; the round's export
-gives the results when the tables reported finishing orders only. SQLite and PostgreSQL.
+imported, board sets listed, a seed made, an event deleted, a table's request after
+publication accepted or dismissed, the directors' limit after publication set and (past
+it) overridden only as the chief director; every form Post/Redirect/Get (a reload
+repeats nothing), every action logged with who and why; the round's export gives the
+results when the tables reported finishing orders only. SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -463,6 +465,191 @@ def test_the_round_export_gives_the_results_when_tables_reported_orders_only(
         assert re.search(r"room: (N S|E S W)  NS [+-]\d$", line), line
 
 
+def test_the_command_line_export_gives_the_results_as_the_desk_does(
+    client: TestClient, migrated_url: str,
+) -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    csrf = login(client)
+    tokens = started(client, csrf)
+    engine = engine_of(client)
+    for (table, _room), (report, north) in tokens.items():
+        for board in (1, 2):
+            order = "N S" if (table + board) % 2 else "E S W"
+            done, _ = hall.west_report(engine, report, board, finish=order)
+            hall.north_confirm(engine, hall.grant_for(engine, north), board, done.id)
+    api = client.get(f"{API}/rounds/1/export", headers=BEARER).text
+    for where in (["--round", "1"], []):
+        res = CliRunner().invoke(main, ["event", "--db", migrated_url, "export", EV, *where])
+        assert res.exit_code == 0, res.output
+        lines = [line for line in res.stdout.splitlines() if line.startswith("; table")]
+        assert len(lines) == 8, res.stdout
+        for line in lines:
+            assert re.search(r"room: (N S|E S W)  NS [+-]\d$", line), line
+        assert "not given by a play record" in res.stdout or "without" in res.stdout
+        # no record was played: comment lines only, none claiming to be a record
+        assert all(line.startswith(";") for line in res.stdout.splitlines() if line.strip())
+        assert res.stdout.strip() == api.strip()
+
+
+# --- after publication: the tables' requests, the directors' limit ------------------------
+
+
+def published(client: TestClient, csrf: str) -> dict[tuple[int, str], tuple[str, str]]:
+    """Round 1 started, every board reported and confirmed, closed and published from the
+    desk; the tokens (the tables' window, from the close, is still open)."""
+    tokens = started(client, csrf)
+    engine = engine_of(client)
+    for report, north in tokens.values():
+        for board in (1, 2):
+            done, _ = hall.west_report(engine, report, board, finish="N E W")  # N-S +1
+            hall.north_confirm(engine, hall.grant_for(engine, north), board, done.id)
+    _, msg = form(client, f"{BASE}/close", csrf=csrf)
+    assert msg == "Round 1 closed and scored.", msg
+    form(client, f"{BASE}/publish", csrf=csrf)
+    assert hall.round_clock(engine, EV, 1).phase == "published"
+    return tokens
+
+
+def request_of(client: TestClient, tokens: Any, table: int, room: str, board: int,
+               finish: str) -> int:
+    report, _ = hall.west_report(engine_of(client), tokens[table, room][0], board,
+                                 finish=finish, correction="we swapped two seats")
+    assert report.state == "requested"
+    return report.id
+
+
+def ns(client: TestClient, table: int, board: int, room: str) -> int | None:
+    row = next(r for r in events.match_boards(engine_of(client), EV, 1, table)
+               if r.board == board)
+    return row.open_ns if room == "open" else row.closed_ns
+
+
+def test_a_tables_request_accepted_or_dismissed_from_the_desk(client: TestClient) -> None:
+    csrf = login(client)
+    tokens = published(client, csrf)
+    first = request_of(client, tokens, 1, "open", 1, "E N W")  # E-W up 2
+    second = request_of(client, tokens, 2, "closed", 2, "N S")
+    page = client.get(BASE).text
+    section = page.split('id="requests"', 1)[1].split("</section>", 1)[0]
+    for rid in (first, second):
+        assert f'action="{BASE}/requests/{rid}/accept"' in section
+        assert f'action="{BASE}/requests/{rid}/dismiss"' in section
+    assert section.count('name="chief"') == 2 and "we swapped two seats" in section
+    assert "Accept (counts)" in section and "Dismiss (the result stands)" in section
+    # accepted with no note: the catalogue's words are the reason; the result changes once
+    text, msg = form(client, f"{BASE}/requests/{first}/accept", csrf=csrf, note="")
+    assert msg == ("Table 1, board 1: the table's request was accepted; it counts as the "
+                   "director's correction."), msg
+    assert ns(client, 1, 1, "open") == -2
+    entry = admin(client, "hall accept")
+    assert len(entry) == 1 and entry[0]["by"] == "director"
+    assert entry[0]["reason"] == "accepted as the table asked"
+    assert f'data-accept="{first}"' not in text  # no longer waiting
+    _, msg = form(client, f"{BASE}/requests/{first}/accept", csrf=csrf, note="again")
+    assert "not waiting" in msg or "accepted" in msg, msg
+    assert len(admin(client, "hall accept")) == 1 and ns(client, 1, 1, "open") == -2
+    # dismissed: a reason is needed; the published result stands
+    before = state(client)
+    _, msg = form(client, f"{BASE}/requests/{second}/dismiss", csrf=csrf, reason=" ")
+    assert "Reason" in msg and state(client) == before
+    _, msg = form(client, f"{BASE}/requests/{second}/dismiss", csrf=csrf,
+                  reason="the scoresheet says N E W")
+    assert msg.startswith("Table 2, board 2: the table's request was dismissed"), msg
+    assert ns(client, 2, 2, "closed") == 1 and hall.table_requests(engine_of(client), EV) == []
+    assert [e["reason"] for e in admin(client, "hall dismiss")] == ["the scoresheet says N E W"]
+    # in Chinese: the buttons, the note, the message
+    third = request_of(client, tokens, 2, "open", 1, "E S W")
+    client.cookies.set("lang", "zh")
+    section = client.get(BASE).text.split('id="requests"', 1)[1].split("</section>", 1)[0]
+    for words in ("接受（计入）", "驳回（成绩不变）", "以裁判长身份", "说明（可选，记录在案）"):
+        assert words in section, words
+    _, msg = form(client, f"{BASE}/requests/{third}/accept", csrf=csrf, note="")
+    assert msg == "第2桌第1副：已接受该桌的更正申请，作为裁判更正计入成绩。", msg
+    assert admin(client, "hall accept")[-1]["reason"] == "按该桌申请更正"
+
+
+def age(client: TestClient, minutes: float) -> None:
+    """The round's publication ``minutes`` earlier (time passes)."""
+    with session_scope(engine_of(client)) as session:
+        for row in session.scalars(select(models.HallRound)):
+            assert row.published_at is not None
+            row.published_at = row.published_at - timedelta(minutes=minutes)
+
+
+def test_past_the_directors_limit_only_the_chief_director_changes_a_result(
+    client: TestClient,
+) -> None:
+    csrf = login(client)
+    tokens = published(client, csrf)
+    rid = request_of(client, tokens, 1, "closed", 2, "E N W")
+    page = client.get(BASE).text
+    assert 'name="chief"' in page.split('id="correct"', 1)[1]  # published: the box is there
+    age(client, 21)  # the default limit: 20 minutes after publication
+    before = state(client)
+    correction = {"table": "1", "board": "1", "room": "open", "result": "NS +3",
+                  "reason": "scorer's slip"}
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, **correction)
+    assert "after that only the chief director can" in msg and "\n" not in msg, msg
+    _, msg = form(client, f"{BASE}/requests/{rid}/accept", csrf=csrf, note="agreed")
+    assert "only the chief director" in msg, msg
+    _, msg = form(client, f"{BASE}/unfinished", csrf=csrf, table="1", board="1", room="open",
+                  reason="time")
+    assert "only the chief director" in msg, msg
+    client.cookies.set("lang", "zh")
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, **correction)
+    assert "此后只有裁判长可以更正" in msg, msg
+    client.cookies.set("lang", "en")
+    assert state(client) == before
+    # as the chief director: allowed, and logged as overriding the limit
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, chief="1", **correction)
+    assert msg == "Result corrected: table 1, board 1.", msg
+    _, msg = form(client, f"{BASE}/requests/{rid}/accept", csrf=csrf, note="agreed", chief="1")
+    assert "accepted" in msg, msg
+    assert ns(client, 1, 1, "open") == 3 and ns(client, 1, 2, "closed") == -2
+    log = admin(client, "chief override")
+    assert [(e["by"], e["reason"]) for e in log] == [("director", "scorer's slip"),
+                                                     ("director", "agreed")]
+    assert all("after the directors' limit" in e["detail"] for e in log)
+
+
+def test_the_directors_limit_set_from_the_event_desk(client: TestClient) -> None:
+    csrf = login(client)
+    published(client, csrf)
+    url = f"/desk/e/{EVQ}"
+    page = client.get(url).text
+    assert 'id="limit-form"' in page and "for 20 minutes after" in page
+    before = state(client)
+    for minutes, reason, words in (("soon", "x", "whole number"), ("-1", "x", "whole minutes"),
+                                   ("30", "", "Reason")):
+        _, msg = form(client, f"{url}/director-limit", csrf=csrf, minutes=minutes,
+                      reason=reason)
+        assert words in msg, (minutes, msg)
+    assert state(client) == before
+    page, msg = form(client, f"{url}/director-limit", csrf=csrf, minutes="30",
+                     reason="a long day")
+    assert msg == ("The directors may now change a published result for 30 minutes after "
+                   "its round's publication."), msg
+    assert events.director_minutes(engine_of(client), EV) == 30 and 'value="30"' in page
+    age(client, 25)  # within 30 minutes: no box needed
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, table="2", board="1", room="open",
+                  result="-1", reason="misread")
+    assert msg == "Result corrected: table 2, board 1.", msg
+    _, msg = form(client, f"{url}/director-limit", csrf=csrf, minutes="", reason="no limit")
+    assert "at any time (no limit)" in msg
+    assert events.director_minutes(engine_of(client), EV) is None
+    age(client, 24 * 60)
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, table="2", board="1", room="open",
+                  result="+2", reason="a day later")
+    assert msg == "Result corrected: table 2, board 1.", msg
+    assert admin(client, "chief override") == []
+    assert [e["detail"] for e in admin(client, "director limit")] == [
+        "directors' limit after publication: 20 min -> 30 min",
+        "directors' limit after publication: 30 min -> none"]
+
+
 # --- an event deleted; board sets and seeds -------------------------------------------------
 
 
@@ -521,7 +708,8 @@ NEW_FORMS = [
     f"{BASE}/reports/1/confirm", f"{BASE}/reports/1/dismiss", f"{BASE}/unfinished",
     f"{BASE}/release", f"{BASE}/clock/pause", f"{BASE}/clock/resume", f"{BASE}/clock/move",
     f"{BASE}/late", f"/desk/e/{EVQ}/team-change", f"/desk/e/{EVQ}/import",
-    f"/desk/e/{EVQ}/delete", "/desk/seed",
+    f"/desk/e/{EVQ}/delete", "/desk/seed", f"{BASE}/requests/1/accept",
+    f"{BASE}/requests/1/dismiss", f"/desk/e/{EVQ}/director-limit",
 ]
 
 

@@ -632,7 +632,8 @@ def test_bench_counts_lost_wrong_and_duplicated_results() -> None:
                     reason="the hall benchmark runs on PostgreSQL (GUANDAN_TEST_DATABASE_URL)")
 def test_bench_quick_run_loses_nothing() -> None:
     """``bench/bench_hall.py --quick`` end to end (one worker: it starts faster; about 15 s
-    on a quiet machine): every phase runs, every result stored once as sent."""
+    on a quiet machine): every phase runs, every result stored once as sent, the round
+    closed and published at the desk."""
     env = dict(os.environ, GUANDAN_BENCH_DATABASE_URL=os.environ["GUANDAN_TEST_DATABASE_URL"])
     t0 = time.monotonic()
     run = subprocess.run(
@@ -649,4 +650,11 @@ def test_bench_quick_run_loses_nothing() -> None:
     assert result["results"]["expected"] == 2 * 4 * 2  # two rounds of 4 tables, 2 boards
     assert result["results"]["ok"] == result["results"]["expected"], result["result_problems"]
     assert all(p["errors"] == 0 for p in result["phases"]), result["phases"]
+    # the round closed and published through the desk's forms, timed
+    desk = result["director"]
+    assert desk["desk close"]["ok"] and desk["desk publish"]["ok"], desk
+    both = desk["desk close+publish"]["s"]
+    assert both == pytest.approx(desk["desk close"]["s"] + desk["desk publish"]["s"])
+    assert any(g["goal"].startswith("the desk's close and publish of a 2-match round")
+               for g in result["goals"])
     assert time.monotonic() - t0 < 90

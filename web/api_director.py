@@ -72,6 +72,7 @@ def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
         unfinished=body.unfinished, bye_points=body.bye_points, bye_won=body.bye_won,
         teams=[_team(t.name, t.players) for t in body.teams], rules=rules,
         time_zone=body.time_zone,
+        director_minutes=body.director_minutes,
     )
     return event_out(engine, info.name)
 
@@ -187,7 +188,7 @@ def settle(
     """Settle a dispute with a finishing order, an N-S result or 'unfinished' (logged)."""
     return out(ReportOut, hall.settle_dispute(
         engine_of(request), event, report_id, by, body.reason, finish=body.finish,
-        ns_result=body.ns_result, unfinished=body.unfinished,
+        ns_result=body.ns_result, unfinished=body.unfinished, chief=body.chief,
     ))
 
 
@@ -201,7 +202,7 @@ def record_ruling(
     return out(RulingOut, hall.record_ruling(
         engine_of(request), event, n, body.table, body.category, body.effect, by,
         body.reason, team=body.team, board=body.board, room=body.room,
-        ns_result=body.ns_result,
+        ns_result=body.ns_result, chief=body.chief,
     ))
 
 
@@ -238,10 +239,12 @@ def correct(
     request: Request, by: DirectorName, body: CorrectionIn, event: EventName,
     n: RoundNo,
 ) -> CorrectionOut:
-    """Set a room's N-S result on a board, at any time (logged with who and why)."""
+    """Set a room's N-S result on a board (logged with who and why). After the directors'
+    limit on a published round: 403 unless ``chief`` (the chief director's override,
+    logged as such)."""
     hall.director_correct(
         engine_of(request), event, n, body.table, body.board, body.room, body.ns_result, by,
-        body.reason, finish=body.finish,
+        body.reason, finish=body.finish, chief=body.chief,
     )
     return CorrectionOut(
         round=n, table=body.table, board=body.board, room=body.room,
@@ -266,7 +269,7 @@ def accept_request(
     """Accept a table's request (sent after publication): it counts, logged as the
     director's correction with the table's reason, and is shown publicly as a correction."""
     return out(ReportOut, hall.accept_request(engine_of(request), event, report_id, by,
-                                              body.reason))
+                                              body.reason, chief=body.chief))
 
 
 @router.post("/events/{event}/requests/{report_id}/dismiss", response_model=ReportOut)

@@ -7,6 +7,8 @@ with ``by="director"``; the library logs who, when and why.
 * reports that wait for North: list, confirm, dismiss (a disputed one too);
 * a board unfinished with its reason, a board released;
 * the clock paused, resumed, moved; the ruling a late team's lateness calls for;
+* the directors' limit after a round's publication (``…/director-minutes``); every body
+  that changes a result takes ``chief`` (the chief director's override of that limit);
 * one table's cards issued again (``POST …/cards`` with ``{"table": n}``: in
   :mod:`web.api_director`);
 * teams renamed, withdrawn; players renamed, substituted; the event's time zone changed;
@@ -29,8 +31,11 @@ from web.api import EventName, RoundNo
 from web.api_models import ReportOut, out
 from web.api_models_director import (
     ChangeOut,
+    ConfirmIn,
     DeleteIn,
     DeskClockOut,
+    DirectorLimitIn,
+    DirectorLimitOut,
     ImportIn,
     ImportOut,
     LateIn,
@@ -62,11 +67,11 @@ def get_pending(request: Request, by: DirectorName, event: EventName,
 
 @router.post("/events/{event}/reports/{report_id}/confirm", response_model=ReportOut)
 @retry_races
-def confirm_report(request: Request, by: DirectorName, body: ReasonIn, event: EventName,
+def confirm_report(request: Request, by: DirectorName, body: ConfirmIn, event: EventName,
                    report_id: int) -> ReportOut:
     """Confirm a report that waits for North: it counts (the director its author)."""
     return out(ReportOut, hall.director_confirm(engine_of(request), event, report_id, by,
-                                                body.reason))
+                                                body.reason, chief=body.chief))
 
 
 @router.post("/events/{event}/reports/{report_id}/dismiss", response_model=ReportOut)
@@ -88,7 +93,7 @@ def record_unfinished(request: Request, by: DirectorName, body: UnfinishedIn,
     rooms = events.ROOMS if body.room == "both" else (body.room,)
     count = events.record_unfinished(
         engine_of(request), event, n, body.table, body.board, body.reason, rooms,
-        Correction(body.reason, by),
+        Correction(body.reason, by), chief=body.chief,
     )
     return UnfinishedOut(round=n, table=body.table, board=body.board, rooms=count)
 
@@ -140,6 +145,25 @@ def rule_late(request: Request, by: DirectorName, body: LateIn, event: EventName
               n: RoundNo) -> RulingOut:
     """Record the ruling the team's lateness calls for now (409 when none is due)."""
     return out(RulingOut, hall.rule_late(engine_of(request), event, n, body.team, by))
+
+
+@router.put("/events/{event}/director-minutes", response_model=DirectorLimitOut)
+@retry_races
+def set_director_minutes(request: Request, by: DirectorName, body: DirectorLimitIn,
+                         event: EventName) -> DirectorLimitOut:
+    """The chief director sets how long after a round's publication the directors may
+    change its results (``null``: no limit; logged with who and why)."""
+    before = events.set_director_minutes(engine_of(request), event, body.minutes, by,
+                                         body.reason)
+    return DirectorLimitOut(event=event, minutes=body.minutes, before=before)
+
+
+@router.get("/events/{event}/director-minutes", response_model=DirectorLimitOut)
+def get_director_minutes(request: Request, by: DirectorName,
+                         event: EventName) -> DirectorLimitOut:
+    """The event's directors' limit after a round's publication (``null``: none)."""
+    minutes = events.director_minutes(engine_of(request), event)
+    return DirectorLimitOut(event=event, minutes=minutes, before=minutes)
 
 
 def _change(action: str, event: str, detail: str, by: str, reason: str) -> ChangeOut:
@@ -204,7 +228,7 @@ def import_records(request: Request, by: DirectorName, body: ImportIn,
     ``correction_reason``."""
     fix = Correction(body.correction_reason, by) if body.correction_reason else None
     summary = events.import_texts(engine_of(request), event, body.texts, round_no=body.round,
-                                  correction=fix, by=by)
+                                  correction=fix, by=by, chief=body.chief)
     return ImportOut(**summary.to_dict())
 
 

@@ -20,6 +20,12 @@ from web.api_models import (
     TeamName,
 )
 
+#: The ``chief`` field of every body that changes a result.
+CHIEF = ("As the chief director (裁判长): after the directors' limit on a published round "
+         "only the chief director may change its results; logged as overriding the limit.")
+#: The longest directors' limit (a week, in minutes; ``duplicate.events.limit``).
+MAX_DIRECTOR_MINUTES = 7 * 24 * 60
+
 
 class TeamIn(BaseModel):
     """A team: 4 to 6 players; ``pairs`` default to players 1-2, 3-4 (5-6)."""
@@ -51,6 +57,11 @@ class EventIn(BaseModel):
     time_zone: str = Field(
         "Asia/Shanghai", max_length=64,
         description="The IANA time zone the event is played in (its pages show times in it).",
+    )
+    director_minutes: int | None = Field(
+        20, ge=0, le=MAX_DIRECTOR_MINUTES,
+        description="How long after a round's publication the directors may change its "
+                    "results (null: no limit).",
     )
 
 
@@ -100,12 +111,14 @@ class SettleIn(BaseModel):
     finish: str | None = Field(None, max_length=20)
     ns_result: NsResult | None = None
     unfinished: Reason | None = None
+    chief: bool = Field(False, description=CHIEF)
 
 
 class DecisionIn(BaseModel):
     """The director's decision on a table's request: ``reason`` is logged."""
 
     reason: str = Field(min_length=1, max_length=1000)
+    chief: bool = Field(False, description=CHIEF)
 
 
 class RulingIn(BaseModel):
@@ -117,6 +130,7 @@ class RulingIn(BaseModel):
     board: Number | None = None
     room: Literal["open", "closed"] | None = None
     ns_result: NsResult | None = None
+    chief: bool = Field(False, description=CHIEF)
 
 
 class RulingOut(Out):
@@ -163,6 +177,7 @@ class CorrectionIn(BaseModel):
         description="The finishing order the result is counted from (kept in the log).",
     )
     reason: Reason
+    chief: bool = Field(False, description=CHIEF)
 
 
 class CorrectionOut(BaseModel):
@@ -219,6 +234,26 @@ class ReasonIn(BaseModel):
     reason: Reason
 
 
+class ConfirmIn(ReasonIn):
+    """A report that waits for North confirmed by the director (``reason`` logged)."""
+
+    chief: bool = Field(False, description=CHIEF)
+
+
+class DirectorLimitIn(BaseModel):
+    """The directors' limit after a round's publication, set by the chief director."""
+
+    minutes: int | None = Field(description="Minutes (0 to a week), or null: no limit.",
+                                ge=0, le=MAX_DIRECTOR_MINUTES)
+    reason: Reason
+
+
+class DirectorLimitOut(BaseModel):
+    event: str
+    minutes: int | None = Field(description="The limit now (null: none).")
+    before: int | None = Field(description="The limit it replaced (null: none).")
+
+
 class UnfinishedIn(BaseModel):
     """A board not finished in one room or both (replacing what was in; logged)."""
 
@@ -226,6 +261,7 @@ class UnfinishedIn(BaseModel):
     board: int = Field(ge=1)
     room: Literal["open", "closed", "both"] = "both"
     reason: Reason
+    chief: bool = Field(False, description=CHIEF)
 
 
 class UnfinishedOut(BaseModel):
@@ -317,6 +353,7 @@ class ImportIn(BaseModel):
     correction_reason: str | None = Field(
         None, max_length=500, description="Replace results already in (logged)."
     )
+    chief: bool = Field(False, description=CHIEF)
 
 
 class ImportOut(BaseModel):

@@ -30,6 +30,8 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.imports`: records read, replayed, checked and stored;
 * :mod:`~duplicate.events.batch`: an import file by file, one outcome a file;
 * :mod:`~duplicate.events.results`: unfinished boards, rulings, corrections and their log;
+* :mod:`~duplicate.events.limit`: the directors' limit on changing a published result
+  (and the chief director's override);
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;
 * :mod:`~duplicate.events.bots`: the self-play bots playing a round;
 * :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data;
@@ -91,6 +93,7 @@ from duplicate.events.imports import (
     import_texts,
     prepare_text,
 )
+from duplicate.events.limit import DirectorLimitError, director_minutes, set_director_minutes
 from duplicate.events.log import admin_log
 from duplicate.events.release import release_board, released_boards, unreleased_boards
 from duplicate.events.results import (
@@ -125,6 +128,7 @@ __all__ = [
     "EventError",
     "EventInfo",
     "FileOutcome",
+    "DirectorLimitError",
     "ImportSummary",
     "MatchInfo",
     "MixedPlayer",
@@ -142,6 +146,7 @@ __all__ = [
     "create_event",
     "delete_board_set",
     "delete_event",
+    "director_minutes",
     "event_report",
     "event_rules",
     "event_standings",
@@ -173,6 +178,7 @@ __all__ = [
     "rename_team",
     "released_boards",
     "score_event",
+    "set_director_minutes",
     "set_time_zone",
     "substitute_player",
     "team_error_rate",

@@ -67,6 +67,7 @@ def import_each(
     jobs: int = 1,
     progress: Progress | None = None,
     by: str | None = None,
+    chief: bool = False,
 ) -> list[FileOutcome]:
     """Import ``.gdn`` files into the event's matches, one transaction a file, going on
     after a file that fails; returns one outcome a file, in the order given.
@@ -87,7 +88,8 @@ def import_each(
         try:
             batch = prepare.result() if prepare is not None else _prepare_file(name, rules)
             summary = import_prepared(
-                engine, event, [batch], round_no=round_no, correction=correction, by=by
+                engine, event, [batch], round_no=round_no, correction=correction, by=by,
+                chief=chief,
             )
         except DuplicateError as exc:
             outcomes.append(FileOutcome(name, None, str(exc)))

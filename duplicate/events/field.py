@@ -30,6 +30,7 @@ from duplicate.events.base import (
     _rules,
     _scale,
 )
+from duplicate.events.limit import DEFAULT_MINUTES, check_minutes
 from duplicate.i18n import LANGUAGES, phrase
 from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
@@ -65,6 +66,7 @@ def create_event(
     rules: Ruleset = COMPETITION,
     lang: str = "en",
     time_zone: str = DEFAULT_ZONE,
+    director_minutes: int | None = DEFAULT_MINUTES,
 ) -> EventInfo:
     """Create an event, and enter ``teams`` (name, players) in the same transaction.
 
@@ -74,7 +76,8 @@ def create_event(
     rules) are what its records are replayed and scored under; they never change after.
     ``lang`` (``en`` or ``zh``) is the default language of its pages and report;
     ``time_zone`` (an IANA name, default ``Asia/Shanghai``: :mod:`duplicate.zones`) the zone
-    its times are shown in."""
+    its times are shown in; ``director_minutes``: how long after a round's publication the directors may change
+    its results (``None``: no limit; :mod:`duplicate.events.limit`)."""
     check_schema(engine)
     if not name.strip():
         raise EventError("an event needs a name")
@@ -101,6 +104,7 @@ def create_event(
     if lang not in LANGUAGES:
         raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     zone = check_zone(time_zone)
+    director_minutes = check_minutes(director_minutes)
     if not isinstance(rules, Ruleset):
         raise EventError(f"an event's rules must be a Ruleset, not {type(rules).__name__}")
     if bye_points is None:
@@ -123,10 +127,14 @@ def create_event(
             bye_won=bye_won,
             lang=lang,
             time_zone=zone,
+            director_minutes=director_minutes,
             rules=rules_json(rules),
         )
         session.add(row)
         session.flush()
+        if director_minutes is None:  # an INSERT leaves None to the server's default (20)
+            row.director_minutes = None
+            session.flush()
         for team, players in teams:
             _add_team(session, row, team, players, None)
         return _info(row)

@@ -37,6 +37,7 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.field import _load_field, _seating, event_rules
+from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, GdnError, format_record, loads
@@ -189,10 +190,13 @@ class _Importer:
         ev: models.Event,
         correction: Correction | None,
         by: str | None = None,
+        *,
+        chief: bool | None = False,
     ):
         self.session = session
         self.ev = ev
         self.correction = correction
+        self.chief = chief  # the directors' limit: as the chief director; None: checked by the caller
         self.by = by or store.default_by()
         self.field = _load_field(session, ev)
         self.rules = _rules(ev)
@@ -375,6 +379,11 @@ class _Importer:
             rec_id = self._record(found.result_id, rec).id
         new = State(status, rec.ns_result, reason, rec_id, rec.digest)
         author = _author(self.correction, f"imported from {rec.where}", self.by)
+        if self.correction is not None and not backs and self.chief is not None:
+            room = (f"round {slot.key.round}, table {slot.key.table}, board {slot.board}, "
+                    f"{slot.key.room} room")
+            check_limit(self.session, self.ev, self.rounds[int(slot.key.round)][0], author.by,
+                        author.reason, room, chief=self.chief)
         store.apply_change(self.session, found.result_id, "import", new, author, where, old)
         if self.correction is not None and not backs:
             self.summary.corrected += 1
@@ -443,16 +452,18 @@ def import_prepared(
     round_no: int | None = None,
     correction: Correction | None = None,
     by: str | None = None,
+    chief: bool = False,
 ) -> ImportSummary:
     """Store prepared records, one transaction per batch (a file); see :func:`import_files`.
 
     ``by`` is who imports (the store's log; default the login name), unless ``correction``
-    says who corrects."""
+    says who corrects. A correction of a published round's result after the directors'
+    limit needs ``chief`` (:mod:`duplicate.events.limit`)."""
     check_schema(engine)
     total = ImportSummary()
     for batch in batches:
         try:
-            s = _import_batch(engine, event, batch, round_no, correction, by)
+            s = _import_batch(engine, event, batch, round_no, correction, by, chief)
         except IntegrityError:
             # a concurrent import kept changing these rooms through every new attempt
             where = batch[0].where.split(": board")[0] if batch else "<empty>"
@@ -478,11 +489,12 @@ def _import_batch(
     round_no: int | None,
     correction: Correction | None,
     by: str | None,
+    chief: bool = False,
 ) -> ImportSummary:
     """One file in one transaction; run again from a fresh read when a concurrent import
     stored a room of it meanwhile (its rooms are then found: unchanged, or refused)."""
     with session_scope(engine) as session:
-        imp = _Importer(session, _event_row(session, event), correction, by)
+        imp = _Importer(session, _event_row(session, event), correction, by, chief=chief)
         for rec in batch:
             imp.add(rec, round_no)
         imp.flush()
@@ -499,6 +511,7 @@ def import_files(
     jobs: int = 1,
     progress: Progress | None = None,
     by: str | None = None,
+    chief: bool = False,
 ) -> ImportSummary:
     """Import ``.gdn`` files of played deals into the event's matches.
 
@@ -528,7 +541,7 @@ def import_files(
                     progress(1)
 
     return import_prepared(
-        engine, event, batches(), round_no=round_no, correction=correction, by=by
+        engine, event, batches(), round_no=round_no, correction=correction, by=by, chief=chief
     )
 
 
@@ -541,6 +554,7 @@ def import_texts(
     correction: Correction | None = None,
     by: str | None = None,
     names: Sequence[str] | None = None,
+    chief: bool = False,
 ) -> ImportSummary:
     """Import ``.gdn`` texts (one transaction each), as :func:`import_files` does files;
     ``names`` say where each text comes from in errors (default ``<text 1>``, ...)."""
@@ -552,4 +566,5 @@ def import_texts(
         prepared = [prepare_text(t, label, rules) for t, label in zip(texts, labels, strict=True)]
     except GdnError as exc:
         raise EventError(str(exc)) from None
-    return import_prepared(engine, event, prepared, round_no=round_no, correction=correction, by=by)
+    return import_prepared(engine, event, prepared, round_no=round_no, correction=correction,
+                           by=by, chief=chief)

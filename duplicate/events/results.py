@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, select
@@ -24,6 +25,7 @@ from duplicate.events.base import (
     _rules,
     _slot,
 )
+from duplicate.events.limit import check_limit
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import Author, Change, Slot, State, StoreError, retrying
@@ -55,6 +57,16 @@ def _room(
     if now is not None:
         return now.result_id, now.state
     return store.result_row(session, slot).id, None
+
+
+def _within_limit(
+    session: Session, ev: models.Event, round_no: int, table: int, board: int, room: str,
+    author: Author, chief: bool, now: datetime | None,
+) -> None:
+    """The directors' limit on a published round (:func:`duplicate.events.limit.check_limit`)."""
+    rnd, _ = _find_match(session, ev, round_no, table)
+    where = f"round {round_no}, table {table}, board {board}, {room} room"
+    check_limit(session, ev, rnd, author.by, author.reason, where, chief=chief, now=now)
 
 
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
@@ -128,10 +140,14 @@ def record_unfinished(
     rooms: Sequence[str] = ROOMS,
     correction: Correction | None = None,
     by: str | None = None,
+    *,
+    chief: bool = False,
+    now: datetime | None = None,
 ) -> int:
     """Record that ``board`` of a match was not finished (``reason``: time, withdrawal, …)
     in ``rooms``; it is scored by the event's unfinished rule. A room that already has a
-    result needs ``correction``. Returns the number of rooms marked."""
+    result needs ``correction``. Returns the number of rooms marked. In a published round
+    the directors' limit holds (``chief``, ``now``: :mod:`duplicate.events.limit`)."""
     if not reason.strip():
         raise EventError("an unfinished board needs its reason (time, withdrawal, ...)")
     check_schema(engine)
@@ -149,6 +165,7 @@ def record_unfinished(
                     cli_hint="--by NAME --reason TEXT",
                 )
             author = _author(correction, f"unfinished: {reason.strip()}", by)
+            _within_limit(session, ev, round_no, table, board, room, author, chief, now)
             store.apply_change(session, row, "unfinished", new, author, "", old)
         return len(rooms)
 
@@ -165,12 +182,17 @@ def correct_result(
     correction: Correction,
     *,
     finish: str | None = None,
+    chief: bool = False,
+    now: datetime | None = None,
 ) -> str:
     """A director's ruling: set a room's N–S result on a board (±1..±3, or ±4 when the
     event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
     record, if any, stays stored beside it. ``finish``: the finishing order the director
     counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
-    without it the room has no order (an N–S result given). Returns what it replaced."""
+    without it the room has no order (an N–S result given). Returns what it replaced.
+    In a published round the directors' limit holds: after it only ``chief`` (the chief
+    director, logged as overriding it) may (:mod:`duplicate.events.limit`; ``now``: the
+    hall's clock, default now)."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
@@ -193,7 +215,9 @@ def correct_result(
             old.record_hash if old else None,
             store.canonical_finish(finish),
         )
-        store.apply_change(session, row, "ruling", new, _author(correction, ""), "", old)
+        author = _author(correction, "")
+        _within_limit(session, ev, round_no, table, board, room, author, chief, now)
+        store.apply_change(session, row, "ruling", new, author, "", old)
         return _describe(old)
 
 

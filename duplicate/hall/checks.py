@@ -131,7 +131,7 @@ def count_report(
         if row.record is not None:
             rec = prepare_text(row.record, "report.gdn", _rules(ev))[0]
             rec = dataclasses.replace(rec, where=f"{where}: West's report")
-            imp = _Importer(session, ev, fix, author.by)
+            imp = _Importer(session, ev, fix, author.by, chief=None)  # the caller's limit
             imp.add(rec, rnd.number)
             imp.flush()
             return

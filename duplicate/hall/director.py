@@ -30,6 +30,7 @@ from duplicate.errors import DuplicateError
 from duplicate.events import correct_result
 from duplicate.events.base import _rules
 from duplicate.events.field import _load_field
+from duplicate.events.limit import DirectorLimitError
 from duplicate.events.results import _room
 from duplicate.events.scores import _round_scores
 from duplicate.hall.base import (
@@ -44,6 +45,7 @@ from duplicate.hall.checks import parse_finish
 from duplicate.hall.rows import (
     check_board,
     check_room,
+    event_report,
     event_row,
     hall_round,
     log,
@@ -56,6 +58,7 @@ from duplicate.hall.rows import (
     reports_in,
     round_row,
     who,
+    within_limit,
 )
 from duplicate.hall.status import room_statuses
 from duplicate.hall.views import (
@@ -93,24 +96,22 @@ def settle_dispute(
     finish: str | None = None,
     ns_result: int | None = None,
     unfinished: str | None = None,
+    chief: bool = False,
+    now: datetime | None = None,
 ) -> Report:
     """The director settles a disputed report with a finishing order, an N–S result or an
-    unfinished board (exactly one): the store gets it as a ruling; the report is settled."""
+    unfinished board (exactly one): the store gets it as a ruling; the report is settled.
+    In a published round, after the directors' limit only as the chief director
+    (``chief``: :mod:`duplicate.events.limit`)."""
     by, reason = who(by, reason, "settling a dispute")
     if sum(v is not None for v in (finish, ns_result, unfinished)) != 1:
         raise HallError(phrase("hall.err.settle_one"))
     if unfinished is not None and not unfinished.strip():
         raise HallError(phrase("hall.err.unfinished_needs_reason"))
-    at = utc(None)
+    at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
-        ev = event_row(session, event)
-        row = session.get(models.HallReport, report_id)
-        rnd = session.get(models.EventRound, row.round_id) if row is not None else None
-        if row is None or rnd is None or rnd.event_id != ev.id:
-            raise HallError(
-                phrase("hall.err.event_no_report", event=repr(event), id=report_id), "not_found"
-            )
+        ev, rnd, row = event_report(session, event, report_id)
         if row.state != "disputed":
             raise HallError(
                 phrase("hall.err.not_disputed", id=report_id, state=state_phrase(row.state)),
@@ -118,6 +119,7 @@ def settle_dispute(
             )
         rules = _rules(ev)
         where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        within_limit(session, ev, rnd, by, reason, where, chief=chief, now=at)
         order = None
         if finish is not None:
             order, preview = parse_finish(finish, rules)
@@ -219,10 +221,14 @@ def director_correct(
     reason: str,
     *,
     finish: str | None = None,
+    chief: bool = False,
+    now: datetime | None = None,
 ) -> None:
     """The director sets a room's result: an N–S result or a finishing order (``finish``,
-    the result it implies; both: they must agree). Any time; a ruling in the store's log
-    with who, when, why and the order it was counted from (none for an N–S result)."""
+    the result it implies; both: they must agree). A ruling in the store's log with who,
+    when, why and the order it was counted from (none for an N–S result). Any time before
+    publication; after it within the directors' limit, or as the chief director
+    (``chief``, logged as overriding it: :mod:`duplicate.events.limit`)."""
     by, reason = who(by, reason, "a correction")
     check_room(room)
     ready(engine)
@@ -244,8 +250,10 @@ def director_correct(
     try:
         correct_result(
             engine, event, round_no, table, board, room, ns_result, Correction(reason, by),
-            finish=finish,
+            finish=finish, chief=chief, now=now,
         )
+    except DirectorLimitError as exc:  # a published result after the directors' limit
+        raise HallError(exc.phrase or str(exc), "forbidden") from None
     except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
         raise HallError(str(exc)) from None
 
@@ -278,7 +286,8 @@ def late_rulings_due(
 
 
 def rule_late(
-    engine: Engine, event: str, round_no: int, team: str, by: str, now: datetime | None = None
+    engine: Engine, event: str, round_no: int, team: str, by: str, now: datetime | None = None,
+    *, chief: bool = False,
 ) -> Ruling:
     """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
     the first board conceded, or the round forfeited; its reason stored as a code (said in
@@ -295,4 +304,4 @@ def rule_late(
     assert arrival.table is not None
     reason = coded("hall.reason.late", team=team, minutes=f"{arrival.minutes_late:.1f}")
     return record_ruling(engine, event, round_no, arrival.table, "late", due, by, reason,
-                         team=team)
+                         team=team, chief=chief)

@@ -34,6 +34,7 @@ from duplicate.hall.rows import (
     report_of,
     reports_in,
     who,
+    within_limit,
 )
 from duplicate.i18n import phrase
 
@@ -51,10 +52,11 @@ def pending_reports(engine: Engine, event: str, round_no: int | None = None) -> 
 
 def director_confirm(
     engine: Engine, event: str, report_id: int, by: str, reason: str,
-    now: datetime | None = None,
+    now: datetime | None = None, *, chief: bool = False,
 ) -> Report:
     """The director confirms a report that waits for North: it counts (the store's log
-    says who and why). Confirming a confirmed report again returns it unchanged."""
+    says who and why). Confirming a confirmed report again returns it unchanged. In a
+    published round the directors' limit holds (``chief``: :mod:`duplicate.events.limit`)."""
     at = utc(now)
     by, reason = who(by, reason, "confirming a report")
     ready(engine)
@@ -67,6 +69,9 @@ def director_confirm(
                 phrase("hall.err.cannot_confirm", id=report_id, state=state_phrase(row.state)),
                 "conflict",
             )
+        within_limit(session, ev, rnd, by, reason,
+                     str(where_phrase(rnd.number, row.table_no, row.board, row.room)),
+                     chief=chief, now=at)
         if not move_report(session, row.id, "reported", state="confirmed", confirmed_at=at,
                            settled_by=by, settled_at=at, settled_reason=reason):
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")

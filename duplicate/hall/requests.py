@@ -37,6 +37,7 @@ from duplicate.hall.rows import (
     report_of,
     reports_in,
     who,
+    within_limit,
 )
 from duplicate.i18n import phrase
 
@@ -69,16 +70,19 @@ def _table_said(row: models.HallReport) -> str:
 
 def accept_request(
     engine: Engine, event: str, report_id: int, by: str, reason: str,
-    now: datetime | None = None,
+    now: datetime | None = None, *, chief: bool = False,
 ) -> Report:
     """The director accepts a table's request: it counts, as the director's correction
     (see the module). Refused (conflict) unless the report is ``requested``; the result it
-    replaces is in the store's log."""
+    replaces is in the store's log. After the directors' limit only as the chief director
+    (``chief``: :mod:`duplicate.events.limit`, logged as overriding it)."""
     by, reason = who(by, reason, "accepting a table's request")
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
         ev, rnd, row = _waiting(session, event, report_id)
+        where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        within_limit(session, ev, rnd, by, reason, where, chief=chief, now=at)
         state = row.state
         if not move_report(session, row.id, state, state="accepted", settled_by=by,
                            settled_at=at, settled_reason=reason):
@@ -86,7 +90,6 @@ def accept_request(
         session.refresh(row)
         why = f"{reason} (accepted: {_table_said(row)})"
         count_report(session, ev, rnd, row, store.Author(by, why, correction=True), at)
-        where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
         log(session, "hall accept", by, reason, f"{where}: {_table_said(row)}", ev.name)
         return report_of(row, ev.name, rnd.number)
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema
 from duplicate.events.base import EventError, _round_boards
+from duplicate.events.limit import DirectorLimitError, check_limit
 from duplicate.events.log import checked, log_change
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
 from duplicate.i18n import phrase
@@ -283,6 +284,19 @@ def log(session: Session, action: str, by: str, reason: str, detail: str, event:
     """An entry of the event's admin log (``duplicate.events.admin_log``)."""
     change = checked(by, reason, action)
     log_change(session, action, change, detail, event=event)
+
+
+def within_limit(
+    session: Session, ev: models.Event, rnd: models.EventRound, by: str, reason: str,
+    where: str, *, chief: bool, now: datetime | None,
+) -> None:
+    """The directors' limit on changing a result of a published round
+    (:func:`duplicate.events.limit.check_limit`): refused as ``forbidden`` after it, unless
+    ``chief`` (the chief director's change, logged as overriding the limit)."""
+    try:
+        check_limit(session, ev, rnd, by, reason, where, chief=chief, now=now)
+    except DirectorLimitError as exc:
+        raise HallError(exc.phrase or str(exc), "forbidden") from None
 
 
 def move_report(session: Session, report_id: int, from_state: str, **values: object) -> bool:

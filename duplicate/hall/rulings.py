@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import Engine, select
 
 from duplicate import models, store
@@ -38,6 +40,7 @@ from duplicate.hall.rows import (
     round_row,
     team_names,
     who,
+    within_limit,
 )
 from duplicate.hall.views import (
     Ruling,
@@ -69,8 +72,12 @@ def record_ruling(
     board: int | None = None,
     room: str | None = None,
     ns_result: int | None = None,
+    chief: bool = False,
+    now: datetime | None = None,
 ) -> Ruling:
-    """Record a ruling at ``table`` of the round and apply its effect (see the module)."""
+    """Record a ruling at ``table`` of the round and apply its effect (see the module).
+    A ruling with an effect changes results: in a published round, after the directors'
+    limit only as the chief director (``chief``: :mod:`duplicate.events.limit`)."""
     by, reason = who(by, reason, "a ruling")
     if category not in CATEGORIES:
         raise HallError(f"a ruling's category is one of {', '.join(CATEGORIES)}, not {category!r}")
@@ -82,7 +89,7 @@ def record_ruling(
         raise HallError(phrase("hall.err.assigned_needs"))
     if room is not None:
         check_room(room)
-    at = utc(None)
+    at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
@@ -110,6 +117,8 @@ def record_ruling(
             phrase("hall.err.where_table_board", round=round_no, table=table, board=board)
             if board else phrase("hall.err.where_table", round=round_no, table=table)
         )
+        if effect != "none":
+            within_limit(session, ev, rnd, by, reason, str(where), chief=chief, now=at)
         h = models.HallRuling
         if effect in ("conceded", "forfeit"):
             same = session.scalar(

@@ -23,10 +23,14 @@ def export_event(
     round_no: int | None = None,
     *,
     unreleased: Correction | None = None,
+    results: bool = False,
 ) -> str:
     """The stored records of the event (or of one round) as one ``.gdn`` text, in round,
     table, board order, the open room first: those of released boards only
     (:mod:`duplicate.events.release`), meant for players. ``unreleased`` (who and why)
-    exports every record, the director's own copy, and is logged."""
-    text = export_records(engine, event, round_no, unreleased=unreleased)
+    exports every record, the director's own copy, and is logged. ``results``: the rooms
+    whose result no record gives (a finishing order the table reported, a ruling, an
+    unfinished board) follow as ``;`` comment lines that say so
+    (:func:`duplicate.events.export_records`)."""
+    text = export_records(engine, event, round_no, unreleased=unreleased, results=results)
     return text + ("\n" if text and not text.endswith("\n") else "")

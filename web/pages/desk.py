@@ -90,6 +90,12 @@ def text_of(value: str | None) -> str | None:
     return value or None
 
 
+def chief_of(value: str | None) -> bool:
+    """A form's box "as chief director (裁判长)": ticked or not (the directors' limit on a
+    published round: ``duplicate.events.limit``)."""
+    return (value or "").strip() not in ("", "0", "off", "false")
+
+
 def int_of(value: str | None, field: str, required: bool = False) -> int | None:
     """A form's whole-number field (``field`` the catalogue key of its label)."""
     text = text_of(value)
@@ -305,6 +311,8 @@ def event_page(request: Request, event: str) -> Response:
         rounds=rounds, latest=latest, arrivals=arrivals, sets=sets,
         default_set=own if own in sets else "",
         unassigned=[r.number for r, _ in rounds if not r.boards],
+        director_minutes=events.director_minutes(engine, info.name),
+        published=any(clock.phase == "published" for _, clock in rounds),
     )
 
 

@@ -2,6 +2,8 @@
 
 * a report that waits for North: confirm or dismiss it (``hall.director_confirm``,
   ``hall.director_dismiss``; a disputed report may be dismissed too);
+* a table's request after publication: accept it (an optional note) or dismiss it (a
+  reason) (``hall.accept_request``, ``hall.dismiss_request``);
 * a board unfinished with its reason (``events.record_unfinished``, as the director's
   correction when a result was in), a board released (``events.release_board``);
 * the clock paused, resumed, moved (``hall.pause_clock``, ``resume_clock``,
@@ -13,7 +15,10 @@
   shows the same cards and issues nothing.
 
 Every action is one library call as the director, with the director's reason where the
-library logs one (:func:`web.pages.desk.act`: CSRF, login, Post/Redirect/Get).
+library logs one (:func:`web.pages.desk.act`: CSRF, login, Post/Redirect/Get). A form
+that changes a result carries the box "as chief director (裁判长)" (:func:`web.pages.desk.chief_of`):
+after the directors' limit on a published round only the chief director may
+(``duplicate.events.limit``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from web.pages.desk import (
     DeskInput,
     Flash,
     act,
+    chief_of,
     int_of,
     redirect,
     secure,
@@ -68,11 +74,13 @@ def reason_of(reason: str) -> str:
 
 @router.post("/desk/e/{event}/round/{round_no}/reports/{report_id}/confirm")
 def confirm_report(request: Request, event: str, round_no: int, report_id: int,
-                   csrf: str = Form(""), reason: str = Form("")) -> Response:
+                   csrf: str = Form(""), reason: str = Form(""),
+                   chief: str = Form("")) -> Response:
     """Confirm a report that waits for North: it counts (``hall.director_confirm``)."""
 
     def action(engine: Engine, who: str) -> Flash:
-        report = hall.director_confirm(engine, event, report_id, who, reason_of(reason))
+        report = hall.director_confirm(engine, event, report_id, who, reason_of(reason),
+                                       chief=chief_of(chief))
         return "desk.flash.confirmed", {"table": report.table, "board": report.board}
 
     return act(request, csrf, round_url(event, round_no), action)
@@ -90,6 +98,41 @@ def dismiss_report(request: Request, event: str, round_no: int, report_id: int,
     return act(request, csrf, round_url(event, round_no), action)
 
 
+# --- a table's request after publication ----------------------------------------------------
+
+
+@router.post("/desk/e/{event}/round/{round_no}/requests/{report_id}/accept")
+def accept_request(request: Request, event: str, round_no: int, report_id: int,
+                   csrf: str = Form(""), note: str = Form(""),
+                   chief: str = Form("")) -> Response:
+    """Accept a table's request sent after publication: it counts as the director's
+    correction (``hall.accept_request``); the note is optional (the catalogue's "accepted
+    as the table asked", in the page's language, when empty)."""
+    from web.render import language_of
+
+    def action(engine: Engine, who: str) -> Flash:
+        from duplicate.i18n import translator
+
+        why = text_of(note) or translator(language_of(request))("desk.requests.accepted_note")
+        report = hall.accept_request(engine, event, report_id, who, why, chief=chief_of(chief))
+        return "desk.flash.request_accepted", {"table": report.table, "board": report.board}
+
+    return act(request, csrf, round_url(event, round_no), action)
+
+
+@router.post("/desk/e/{event}/round/{round_no}/requests/{report_id}/dismiss")
+def dismiss_request(request: Request, event: str, round_no: int, report_id: int,
+                    csrf: str = Form(""), reason: str = Form("")) -> Response:
+    """Dismiss a table's request: the published result stands (``hall.dismiss_request``;
+    a reason is needed)."""
+
+    def action(engine: Engine, who: str) -> Flash:
+        report = hall.dismiss_request(engine, event, report_id, who, reason_of(reason))
+        return "desk.flash.request_dismissed", {"table": report.table, "board": report.board}
+
+    return act(request, csrf, round_url(event, round_no), action)
+
+
 # --- boards -----------------------------------------------------------------------------------
 
 
@@ -97,6 +140,7 @@ def dismiss_report(request: Request, event: str, round_no: int, report_id: int,
 def record_unfinished(
     request: Request, event: str, round_no: int, csrf: str = Form(""), table: str = Form(""),
     board: str = Form(""), room: str = Form("both"), reason: str = Form(""),
+    chief: str = Form(""),
 ) -> Response:
     """Record a board unfinished with its reason, in one room or both
     (``events.record_unfinished``; logged as the director's, replacing what was in)."""
@@ -107,7 +151,7 @@ def record_unfinished(
         why = reason_of(reason)
         rooms = events.ROOMS if room == "both" else (room,)
         events.record_unfinished(engine, event, round_no, number, which, why, rooms,
-                                 Correction(why, who))
+                                 Correction(why, who), chief=chief_of(chief))
         return "desk.flash.unfinished", {"table": number, "board": which}
 
     return act(request, csrf, round_url(event, round_no), action)

@@ -5,6 +5,8 @@
   director's reason);
 * the event's time zone changed (``events.set_time_zone``, logged with the reason);
 * ``.gdn`` records imported, uploaded (``events.import_texts``; one transaction a file);
+* the directors' limit after a round's publication, set by the chief director
+  (``events.set_director_minutes``: minutes, or none);
 * an event deleted, after a page that asks for its name and the reason
   (``events.delete_event``);
 * ``GET /desk/sets``: the stored board sets (``boards.list_sets``), and a new secret seed
@@ -35,6 +37,7 @@ from web.pages.desk import (
     DeskInput,
     Flash,
     act,
+    chief_of,
     event_url,
     int_of,
     redirect,
@@ -52,6 +55,23 @@ SEED = "guandan_desk_seed"
 SEED_AGE = 30 * 60
 #: The most files, and bytes per file, one import from the desk takes.
 MAX_FILES, MAX_FILE_BYTES = 64, 2 * 1024 * 1024
+
+
+@router.post("/desk/e/{event}/director-limit")
+def director_limit(request: Request, event: str, csrf: str = Form(""), minutes: str = Form(""),
+                   reason: str = Form("")) -> Response:
+    """The chief director sets how long after a round's publication the directors may
+    change its results (``events.set_director_minutes``; empty: no limit; logged)."""
+
+    def action(engine: Engine, who: str) -> Flash:
+        limit = int_of(minutes, "desk.field.director_minutes")
+        events.set_director_minutes(engine, event, limit, who,
+                                    _required(reason, "desk.field.reason"))
+        if limit is None:
+            return "desk.flash.director_no_limit", {}
+        return "desk.flash.director_minutes", {"minutes": limit}
+
+    return act(request, csrf, event_url(event), action)
 
 
 def _required(value: str, field: str) -> str:
@@ -116,6 +136,7 @@ def time_zone(
 def import_records(
     request: Request, event: str, csrf: str = Form(""), round_no: str = Form(""),
     correction: str = Form(""), files: Annotated[list[UploadFile] | None, File()] = None,
+    chief: str = Form(""),
 ) -> Response:
     """Import uploaded ``.gdn`` files (``events.import_texts``): a different record for a
     board already in needs the correction's reason."""
@@ -138,7 +159,7 @@ def import_records(
         summary = events.import_texts(
             engine, event, texts, round_no=int_of(round_no, "desk.field.round"),
             correction=Correction(why, who) if why else None, by=who,
-            names=[name[:200] for name, _ in given],
+            names=[name[:200] for name, _ in given], chief=chief_of(chief),
         )
         return "desk.flash.imported", {
             "files": len(texts), "records": summary.records, "added": summary.added,

@@ -30,6 +30,7 @@ from web.pages.desk import (
     DeskInput,
     Flash,
     act,
+    chief_of,
     event_url,
     int_of,
     show,
@@ -92,6 +93,7 @@ def round_page(request: Request, event: str, round_no: int) -> Response:
         disputes=hall.disputes(engine, info.name, round_no),
         rulings=hall.rulings(engine, info.name, round_no),
         requests=hall.table_requests(engine, info.name, round_no),
+        director_minutes=events.director_minutes(engine, info.name),
         history=[_said(h, language_of(request)) for h in events.result_log(engine, info.name,
                                                                        round_no)],
         live=_live(engine, info.name, round_no, bool(rnd.boards)), poll_ms=POLL_MS,
@@ -164,7 +166,7 @@ def record_ruling(
     request: Request, event: str, round_no: int, csrf: str = Form(""), table: str = Form(""),
     category: str = Form(""), effect: str = Form("none"), team: str = Form(""),
     board: str = Form(""), room: str = Form(""), result: str = Form(""),
-    reason: str = Form(""),
+    reason: str = Form(""), chief: str = Form(""),
 ) -> Response:
     """Record a ruling (``hall.record_ruling``): its category, effect and reason."""
 
@@ -173,7 +175,7 @@ def record_ruling(
         ruling = hall.record_ruling(
             engine, event, round_no, number, category.strip(), effect.strip(), who,
             reason.strip(), team=text_of(team), board=int_of(board, "desk.field.board"),
-            room=text_of(room), ns_result=result_of(result),
+            room=text_of(room), ns_result=result_of(result), chief=chief_of(chief),
         )
         return "desk.flash.ruled", {"table": ruling.table}
 
@@ -184,7 +186,7 @@ def record_ruling(
 def settle_dispute(
     request: Request, event: str, round_no: int, report_id: int, csrf: str = Form(""),
     reason: str = Form(""), finish: str = Form(""), result: str = Form(""),
-    unfinished: str = Form(""),
+    unfinished: str = Form(""), chief: str = Form(""),
 ) -> Response:
     """Settle a disputed report (``hall.settle_dispute``): exactly one of a finishing
     order, a result or an unfinished reason, with the reason of the decision."""
@@ -192,7 +194,7 @@ def settle_dispute(
     def action(engine: Engine, who: str) -> Flash:
         report = hall.settle_dispute(
             engine, event, report_id, who, reason.strip(), finish=text_of(finish),
-            ns_result=result_of(result), unfinished=text_of(unfinished),
+            ns_result=result_of(result), unfinished=text_of(unfinished), chief=chief_of(chief),
         )
         return "desk.flash.settled", {"table": report.table, "board": report.board}
 
@@ -227,9 +229,10 @@ def publish_round(request: Request, event: str, round_no: int,
 def correct_result(
     request: Request, event: str, round_no: int, csrf: str = Form(""), table: str = Form(""),
     board: str = Form(""), room: str = Form(""), result: str = Form(""),
-    reason: str = Form(""),
+    reason: str = Form(""), chief: str = Form(""),
 ) -> Response:
-    """The director sets a room's result (``hall.director_correct``: logged, any time)."""
+    """The director sets a room's result (``hall.director_correct``: logged; after the
+    directors' limit on a published round only as the chief director)."""
 
     def action(engine: Engine, who: str) -> Flash:
         number = int_of(table, "desk.field.table", True) or 0
@@ -238,7 +241,7 @@ def correct_result(
         if ns is None:
             raise DeskInput("desk.error.required", field={"t": "desk.field.result"})
         hall.director_correct(engine, event, round_no, number, which, room.strip(), ns, who,
-                              reason.strip())
+                              reason.strip(), chief=chief_of(chief))
         return "desk.flash.corrected", {"table": number, "board": which}
 
     return act(request, csrf, round_url(event, round_no), action)
