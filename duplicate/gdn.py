@@ -494,6 +494,7 @@ class _Reader:
         blank_before = False
         last_play: Play | None = None
         size = 0  # characters of the current deal so far
+        substance = False  # the current deal has a line that is not a comment
 
         for number, raw in enumerate(self.lines, start=self.first_line):
             if len(raw) > MAX_LINE:
@@ -503,7 +504,7 @@ class _Reader:
                     rec = DealRecord(file=self.file, line=number)
                 if not skipping:
                     self._fail(rec, GdnError(_TOO_LONG, file=self.file, line=number))
-                skipping = True
+                skipping = substance = True
                 blank_before = False
                 continue
             bad = self.bad_lines.pop(number, None) if self.bad_lines else None
@@ -514,6 +515,7 @@ class _Reader:
             if self.scan and "{" not in text and text.lstrip()[0] != "[":
                 # a play or comment line cannot begin a deal: only its effect on state counts
                 blank_before = False
+                substance = substance or not text.lstrip().startswith(";")
                 if rec is None:
                     rec = DealRecord(file=self.file, line=number)
                 continue
@@ -524,7 +526,7 @@ class _Reader:
                     rec = DealRecord(file=self.file, line=number)
                 if not skipping:  # only a deal's first error counts (lenient reading)
                     self._fail(rec, GdnError(e.reason, file=self.file, line=number))
-                skipping = True
+                skipping = substance = True
                 blank_before = False  # as for any other line that is not blank (split_deals)
                 continue
             content = content.strip()
@@ -537,9 +539,10 @@ class _Reader:
             ):
                 yield self._finish(rec, skipping)
                 rec, seen, in_play, skipping, last_play = None, set(), False, False, None
-                size = 0
+                size, substance = 0, False
             blank_before = False
             size += len(raw) + 1
+            substance = substance or bool(content)
             if rec is None:
                 if not content and comments:
                     # comments before the first tag belong to the next deal
@@ -547,7 +550,7 @@ class _Reader:
                     rec.comments.extend(comments)
                     if bad is not None and not self.scan:
                         self._fail(rec, GdnError(bad, file=self.file, line=number))
-                        skipping = True
+                        skipping = substance = True
                     continue
                 rec = DealRecord(file=self.file, line=number)
             second_play = False
@@ -598,7 +601,8 @@ class _Reader:
                     e = GdnError(e.reason, file=self.file, line=e.line or number, seat=e.seat)
                 self._fail(rec, e)
                 skipping = True
-        if rec is not None:
+        if rec is not None and substance:
+            # comment lines with no tag after them are no deal (a file of comments only)
             yield self._finish(rec, skipping)
 
     @staticmethod

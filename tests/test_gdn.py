@@ -401,3 +401,16 @@ def test_writer_refuses_what_the_text_cannot_hold(change: object, reason: str) -
     assert reason in str(info.value) and info.value.file == "c.gdn"
     with pytest.raises(GdnError, match=reason.replace("(", r"\(")):
         gdn.to_json(rec)
+
+
+def test_comment_lines_alone_are_no_deal(tmp_path: Path) -> None:
+    """FORMAT.md allows comment lines anywhere: a file of comments only (a round's export
+    where every room gave a result and no record) holds no deal, and says so the same way
+    in every reader, instead of a deal 'with no Level tag'."""
+    from duplicate.gdn import count_deals, iter_pieces, loads, split_deals
+
+    text = "; table 1, board 2, open room: E S W  NS -2\n\n; table 1, board 2, closed room\n"
+    assert loads(text) == [] and split_deals(text) == []
+    path = tmp_path / "results.gdn"
+    path.write_text(text, encoding="utf-8")
+    assert count_deals(path) == 0 and list(iter_pieces(path, 10)) == []
