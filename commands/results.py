@@ -41,6 +41,9 @@ _ROOM = click.option(
     "--reason", metavar="TEXT", default="reported without a record", show_default=True, help="Why."
 )
 @click.option("--correction", is_flag=True, help="Replace a stored result that differs.")
+@click.option("--chief", is_flag=True,
+              help="As the chief director (裁判长): a correction of a published round's "
+              "result after the directors' limit (logged as such).")
 @db_option
 @db_errors
 def event_result_command(
@@ -54,6 +57,7 @@ def event_result_command(
     by: str | None,
     reason: str,
     correction: bool,
+    chief: bool,
 ) -> None:
     """Report a room's result without its record (a phone at the table sends the finishing
     order). A record imported later backs it when it agrees and is refused when it does
@@ -72,7 +76,8 @@ def event_result_command(
     who = Author(by or default_by(), reason, correction=correction)
     with open_database() as engine:
         change = report_result(
-            engine, event, round_no, table, board, room.lower(), who, finish=finish, ns_result=ns
+            engine, event, round_no, table, board, room.lower(), who, finish=finish, ns_result=ns,
+            chief=chief,
         )
     lang = cli_lang()
     where = say("cli.where", round=round_no, table=table, board=board,

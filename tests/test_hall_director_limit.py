@@ -267,3 +267,24 @@ def test_the_command_line_takes_chief_and_sets_the_limit(h: Hall, migrated_url: 
     assert events.director_minutes(h.engine, "Short Cup") == 5
     run("event", "create", "Open Cup", "--director-minutes", "none")
     assert events.director_minutes(h.engine, "Open Cup") is None
+
+
+def test_a_result_reported_as_a_correction_is_held_to_the_limit(
+    h: Hall, migrated_url: str
+) -> None:
+    """'guandan event result --correction' changes a published result as a director does:
+    past the limit it is refused with nothing changed and nothing logged, and '--chief'
+    changes it, logged as overriding the limit."""
+    published(h)
+    age(h, 21)
+    before = snapshot(h.engine)
+    args = ["event", "result", EVENT, "--db", migrated_url, "--round", "1", "--table", "1",
+            "--board", "2", "--room", "open", "--finish", "E S W", "--by", "TD Wu",
+            "--reason", "the sheet said East", "--correction"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 1 and LIMIT_EN in res.output, res.output
+    assert snapshot(h.engine) == before and overrides(h) == []
+    res = CliRunner().invoke(main, [*args, "--chief"])
+    assert res.exit_code == 0, res.output
+    assert room_result(h.engine, 1, 2, "open") == -2
+    assert len(overrides(h)) == 1

@@ -26,6 +26,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _event_row
 from duplicate.events.log import checked, log_change
 from duplicate.i18n import phrase
+from duplicate.zones import local, offset_text
 
 #: The limit when the chief director set none (seeds/000 更正: 20 minutes).
 DEFAULT_MINUTES = 20
@@ -44,6 +45,12 @@ class DirectorLimitError(EventError):
 
 def _aware(when: datetime) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def _clock(at: datetime, zone: str) -> str:
+    """``20:15 UTC+8``: the time of day in the event's zone, with its offset."""
+    when = local(at, zone)
+    return f"{when:%H:%M} {offset_text(when)}"
 
 
 def published_at(session: Session, rnd: models.EventRound) -> datetime | None:
@@ -80,7 +87,7 @@ def check_limit(
     if not chief:
         raise DirectorLimitError(phrase(
             "events.err.director_limit", round=rnd.number, minutes=limit,
-            published=published.strftime("%H:%M"), until=until.strftime("%H:%M"),
+            published=_clock(published, ev.time_zone), until=_clock(until, ev.time_zone),
         ), cli_hint="--chief")
     detail = (f"{where}: changed by the chief director "
               f"{int((at - until).total_seconds() // 60)} min after the directors' limit "

@@ -107,13 +107,25 @@ def report_result(
     *,
     finish: str | None = None,
     ns_result: int | None = None,
+    chief: bool = False,
+    now: datetime | None = None,
 ) -> Change | None:
     """A room's result reported without a record (``store.report_result``): the finishing
     order from the table (``finish``, e.g. ``"N S"``) or the N–S result. ``None``: the same
-    result was in already."""
+    result was in already. A correction (``author.correction``) of a published round is a
+    director's change: held to the directors' limit unless ``chief``, in the same
+    transaction (:mod:`duplicate.events.limit`)."""
     slot = result_slot(engine, event, round_no, table, board, room)
+
+    def limit(session: Session) -> None:
+        if author.correction:
+            ev = _event_row(session, event)
+            _within_limit(session, ev, round_no, table, board, room, author, chief, now)
+
     try:
-        return store.report_result(engine, slot, author, finish=finish, ns_result=ns_result)
+        return store.report_result(
+            engine, slot, author, finish=finish, ns_result=ns_result, guard=limit
+        )
     except StoreError as exc:
         raise EventError(
             f"round {round_no}, table {table}, board {board}, {room} room: {exc}"

@@ -5,10 +5,11 @@ line call."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
 
 from duplicate import models
 from duplicate.db import check_schema, session_scope
@@ -86,11 +87,13 @@ def report_result(
     *,
     finish: Sequence[Seat] | str | None = None,
     ns_result: int | None = None,
+    guard: Callable[[Session], object] | None = None,
 ) -> Change | None:
     """A result reported without a record: a finishing order (``finish``) or the N–S result.
 
     A report equal to the current result changes nothing (``None``); one that differs is
-    refused unless ``author.correction``."""
+    refused unless ``author.correction``. ``guard`` runs first in the same transaction
+    (a check that raises to refuse the report, e.g. the directors' limit)."""
     if (finish is None) == (ns_result is None):
         raise StoreError("report either the finishing order or the N–S result")
     check_schema(engine)
@@ -101,6 +104,8 @@ def report_result(
         text = " ".join(text.upper().replace(",", " ").split())
     assert ns_result is not None
     with session_scope(engine) as session:
+        if guard is not None:
+            guard(session)
         row = result_row(session, slot)
         new = _state_for(row, ns_result, text)
         return apply_change(session, row.id, "report", new, author, slot.key.describe())
