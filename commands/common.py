@@ -257,8 +257,12 @@ def error_text(exc: BaseException) -> str:
 
     if not isinstance(exc, DuplicateError):
         return str(exc)
-    text = exc.text(cli_lang())
-    return f"{text}: {exc.cli_hint}" if exc.cli_hint else text
+    lang = cli_lang()
+    text = exc.text(lang)
+    if not exc.cli_hint:
+        return text
+    hint = exc.cli_hint if isinstance(exc.cli_hint, str) else exc.cli_hint.text(lang)
+    return f"{text}{'：' if lang == 'zh' else ': '}{hint}"
 
 
 def os_error_text(exc: OSError) -> str:
@@ -441,11 +445,8 @@ def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | Non
     """
     if not failed:
         return
-    first = display_text(next((e for e in errors if e), "see the listing"))
-    click.echo(
-        f"Error: {failed} of {total} deal{'' if total == 1 else 's'} not {verb}; first: {first}",
-        err=True,
-    )
+    first = display_text(next((e for e in errors if e), None) or say("cli.failure.see_listing"))
+    click.echo(say(f"cli.failure.{verb}", n=total, failed=failed, first=first), err=True)
 
 
 
