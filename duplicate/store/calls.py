@@ -151,7 +151,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
     if res.record.plays is None:
         raise StoreError(phrase("store.err.no_plays"))
     if deal_id(res.record.hands) != slot.key.deal_id:
-        raise StoreError(phrase("store.err.not_board", key=slot.key.describe()))
+        raise StoreError(phrase("store.err.not_board", slot=slot.key.describe()))
     canonical = format_record(res.record) + "\n"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
