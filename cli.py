@@ -12,7 +12,7 @@ import click
 
 from commands.analyse import analyse_command
 from commands.arena import agent_command, arena_group
-from commands.common import bound_integers, db_option, lang_option
+from commands.common import LangGroup, bound_integers, db_option, lang_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
 from commands.engine import plays_command, read_command, version_command
@@ -22,7 +22,7 @@ from commands.records import compare_command, import_command, replay_command, si
 from commands.serve import serve_command, table_cards_command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="guandan-duplicate")
 @db_option
 @lang_option

@@ -131,6 +131,37 @@ def lang_option(func: F) -> F:
     )(func)
 
 
+class _ErrorIn(click.ClickException):
+    """A command's error line (``Error: …``) in the language of its output."""
+
+    def __init__(self, message: str, lang: str) -> None:
+        super().__init__(message)
+        self.lang = lang
+
+    def show(self, file: Any = None) -> None:
+        from duplicate.i18n import gettext
+
+        click.echo(gettext(self.lang, "cli.error", message=self.format_message()),
+                   file=file, err=file is None)
+
+
+class LangGroup(click.Group):
+    """The root group: a command's error line (a refusal of the library, a file that cannot
+    be written) in the output's language, as its message already is. Usage errors keep
+    click's words."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError:
+            raise
+        except click.ClickException as exc:
+            lang = cli_lang()
+            if lang == "en" or isinstance(exc, _ErrorIn) or exc.exit_code != _ErrorIn.exit_code:
+                raise
+            raise _ErrorIn(exc.format_message(), lang) from exc
+
+
 def explicit_lang() -> str | None:
     """``guandan --lang`` or $GUANDAN_LANG when one was given, else ``None`` (a command
     with a default of its own, such as a report folder's language, then keeps it)."""
@@ -244,7 +275,7 @@ def db_errors(func: F) -> F:
 
             url = click.get_current_context().meta.get(DB_URL_KEY) or os.environ.get(ENV_VAR)
             # no credential of the URL in it (a server may quote the user name)
-            raise click.ClickException(f"the database failed: {error_reason(exc, url)}") from exc
+            raise click.ClickException(say("cli.db_failed", reason=error_reason(exc, url))) from exc
 
     return wrapper  # type: ignore[return-value]
 

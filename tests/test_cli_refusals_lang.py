@@ -130,3 +130,24 @@ def test_store_refusals_and_worded_values() -> None:
     assert (str(seat), seat.text("zh")) == (
         "f: seat S is 'A' in the seating of table 2, not 'B'", "f：按第2桌的座位表，南家是 'A'，不是 'B'")
     assert store.default_by()  # the store's own words are untouched
+
+
+def test_director_refusals_in_chinese(migrated_url: str, migrated_engine: Engine) -> None:
+    make_round(migrated_engine)
+    cases = (
+        (["event", "--db", migrated_url, "result", "Cup", "--round", "1", "--table", "1",
+          "--board", "9", "--room", "open", "--result", "NS +2"],
+         "第1轮打的是第1到2副，不是第9副", "round 1 plays boards 1 to 2, not board 9"),
+        (["event", "--db", migrated_url, "rename-team", "Cup", "Nobody", "T9", "--by", "Li",
+          "--reason", "typo"],
+         "赛事 'Cup' 没有名为 'Nobody' 的队伍", "event 'Cup' has no team named 'Nobody'"),
+        (["event", "--db", migrated_url, "correct", "Cup", "--round", "1", "--table", "1",
+          "--board", "1", "--room", "open", "--result", "NS +9", "--by", "Li", "--reason", "x"],
+         "无效的结果 'NS +9'", "invalid result 'NS +9'"),
+    )
+    for args, zh_words, en_words in cases:
+        code, zh = run("--lang", "zh", *args)
+        assert code == 1 and zh_words in zh, zh
+        assert chinese(zh.replace("Nobody", "")) == [], zh
+        code, en = run(*args)
+        assert code == 1 and en_words in en, en
