@@ -150,6 +150,14 @@ class LangGroup(click.Group):
     be written) in the output's language, as its message already is. Usage errors keep
     click's words."""
 
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """``--help`` after the eager ``--lang``, wherever it stands: ``guandan --help
+        --lang zh`` is in Chinese too (the root has no required option to miss)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.is_eager = False
+        return option
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

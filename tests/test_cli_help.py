@@ -148,3 +148,9 @@ def test_the_check_finds_english_words() -> None:
         "Options"]
     assert untranslated_help("示例：guandan event create \"Huai'an Cup\" --rounds 3", allowed) == []
     assert untranslated_help("用 search:PLAYOUTS 或 jiefeng_next=true，当ST", allowed) == ["ST"]
+
+
+def test_lang_after_help_on_the_root_still_chooses_chinese() -> None:
+    text = invoke("--help", "--lang", "zh")
+    assert text.startswith("用法：") and text == invoke("--lang", "zh", "--help")
+    assert invoke("-h").startswith("Usage:")
