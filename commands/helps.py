@@ -180,7 +180,9 @@ def wrap(text: str, width: int, indent: str = "") -> str:
     for n, para in enumerate(re.split(r"\n\s*\n", text.strip())):
         if n:
             lines.append("")
-        if para.startswith("\b") or all("guandan " in line for line in para.splitlines()):
+        rows = para.splitlines()
+        if para.startswith("\b") or "guandan " in rows[0] and all(
+                "guandan " in line or line.startswith(" ") for line in rows[1:]):
             # as written: a \b paragraph, and examples (one command line a line)
             lines += [indent + line.rstrip() for line in para.lstrip("\b").strip("\n").splitlines()]
             continue
