@@ -151,3 +151,19 @@ def test_director_refusals_in_chinese(migrated_url: str, migrated_engine: Engine
         assert chinese(zh.replace("Nobody", "")) == [], zh
         code, en = run(*args)
         assert code == 1 and en_words in en, en
+
+
+def test_seed_file_refusals_in_chinese(tmp_path: Path) -> None:
+    seed = tmp_path / "cup.seed"
+    assert run("deals", "seed", str(seed))[0] == 0
+    for args, zh_words, en_words in (
+        (["deals", "seed", str(seed)], "已存在：不会覆盖", "already exists: not overwritten"),
+        (["deals", "generate", str(tmp_path / "none.seed"), "-n", "2"], "无法读取种子文件",
+         "cannot read seed file"),
+        (["deals", "generate", str(seed), "-n", "2", "--level-schedule", "often"],
+         "无效的级牌安排 'often'", "invalid level schedule 'often'"),
+    ):
+        code, zh = run("--lang", "zh", *args)
+        assert code != 0 and zh_words in zh and "错误：" in zh, zh
+        code, en = run(*args)
+        assert en_words in en, en
