@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import itertools
 import json
@@ -261,7 +262,6 @@ def db_option(func: F) -> F:
 
 def db_errors(func: F) -> F:
     """Turn the library's exceptions into one clear line and exit code 1."""
-    import functools
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -300,8 +300,29 @@ def error_text(exc: BaseException) -> str:
     text = exc.text(lang)
     if not exc.cli_hint:
         return text
-    hint = exc.cli_hint if isinstance(exc.cli_hint, str) else exc.cli_hint.text(lang)
+    hint = hint_text(exc.cli_hint, lang)
     return f"{text}{'：' if lang == 'zh' else ': '}{hint}"
+
+
+def hint_text(hint: Any, lang: str) -> str:
+    """A library error's command-line hint in ``lang``: a phrase in it; an English hint
+    the catalogue holds as ``cli.hint.*`` (its ``msgid`` the very text) in its words; any
+    other (an option's syntax, ``--by NAME``) as it is."""
+    if not isinstance(hint, str):
+        return str(hint.text(lang))
+    if lang == "en":
+        return hint
+    from duplicate.i18n import gettext
+
+    key = _hint_keys().get(hint)
+    return gettext(lang, key) if key else hint
+
+
+@functools.lru_cache(maxsize=1)
+def _hint_keys() -> dict[str, str]:
+    from duplicate.i18n import source_ids
+
+    return {ids[0]: key for key, ids in source_ids().items() if key.startswith("cli.hint.")}
 
 
 def os_error_text(exc: OSError) -> str:

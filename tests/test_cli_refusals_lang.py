@@ -167,3 +167,10 @@ def test_seed_file_refusals_in_chinese(tmp_path: Path) -> None:
         assert code != 0 and zh_words in zh and "错误：" in zh, zh
         code, en = run(*args)
         assert en_words in en, en
+
+
+def test_a_hint_the_catalogue_holds_is_in_chinese(migrated_url: str) -> None:
+    code, zh = run("--lang", "zh", "event", "--db", migrated_url, "standings", "Nope")
+    assert code == 1 and "没有名为 'Nope' 的赛事：请用 'guandan event create' 创建" in zh, zh
+    code, en = run("event", "--db", migrated_url, "standings", "Nope")
+    assert en.rstrip().endswith(": create it with 'guandan event create'"), en
