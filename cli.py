@@ -12,16 +12,17 @@ import click
 
 from commands.analyse import analyse_command
 from commands.arena import agent_command, arena_group
-from commands.common import bound_integers, db_option, lang_option
+from commands.common import LangGroup, bound_integers, db_option, lang_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
 from commands.engine import plays_command, read_command, version_command
 from commands.events import event_group
+from commands.helps import install as help_in_language
 from commands.records import compare_command, import_command, replay_command, simulate_command
 from commands.serve import serve_command, table_cards_command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="guandan-duplicate")
 @db_option
 @lang_option
@@ -47,6 +48,8 @@ for _command in (
 event_group.add_command(table_cards_command)
 # every integer of the command line within the store's range (duplicate.limits)
 bound_integers(main)
+# every --help in the output's language (guandan --lang zh ... --help)
+help_in_language(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

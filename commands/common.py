@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import itertools
 import json
@@ -131,6 +132,45 @@ def lang_option(func: F) -> F:
     )(func)
 
 
+class _ErrorIn(click.ClickException):
+    """A command's error line (``Error: …``) in the language of its output."""
+
+    def __init__(self, message: str, lang: str) -> None:
+        super().__init__(message)
+        self.lang = lang
+
+    def show(self, file: Any = None) -> None:
+        from duplicate.i18n import gettext
+
+        click.echo(gettext(self.lang, "cli.error", message=self.format_message()),
+                   file=file, err=file is None)
+
+
+class LangGroup(click.Group):
+    """The root group: a command's error line (a refusal of the library, a file that cannot
+    be written) in the output's language, as its message already is. Usage errors keep
+    click's words."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """``--help`` after the eager ``--lang``, wherever it stands: ``guandan --help
+        --lang zh`` is in Chinese too (the root has no required option to miss)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.is_eager = False
+        return option
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError:
+            raise
+        except click.ClickException as exc:
+            lang = cli_lang()
+            if lang == "en" or isinstance(exc, _ErrorIn) or exc.exit_code != _ErrorIn.exit_code:
+                raise
+            raise _ErrorIn(exc.format_message(), lang) from exc
+
+
 def explicit_lang() -> str | None:
     """``guandan --lang`` or $GUANDAN_LANG when one was given, else ``None`` (a command
     with a default of its own, such as a report folder's language, then keeps it)."""
@@ -222,7 +262,6 @@ def db_option(func: F) -> F:
 
 def db_errors(func: F) -> F:
     """Turn the library's exceptions into one clear line and exit code 1."""
-    import functools
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -244,7 +283,7 @@ def db_errors(func: F) -> F:
 
             url = click.get_current_context().meta.get(DB_URL_KEY) or os.environ.get(ENV_VAR)
             # no credential of the URL in it (a server may quote the user name)
-            raise click.ClickException(f"the database failed: {error_reason(exc, url)}") from exc
+            raise click.ClickException(say("cli.db_failed", reason=error_reason(exc, url))) from exc
 
     return wrapper  # type: ignore[return-value]
 
@@ -257,8 +296,33 @@ def error_text(exc: BaseException) -> str:
 
     if not isinstance(exc, DuplicateError):
         return str(exc)
-    text = exc.text(cli_lang())
-    return f"{text}: {exc.cli_hint}" if exc.cli_hint else text
+    lang = cli_lang()
+    text = exc.text(lang)
+    if not exc.cli_hint:
+        return text
+    hint = hint_text(exc.cli_hint, lang)
+    return f"{text}{'：' if lang == 'zh' else ': '}{hint}"
+
+
+def hint_text(hint: Any, lang: str) -> str:
+    """A library error's command-line hint in ``lang``: a phrase in it; an English hint
+    the catalogue holds as ``cli.hint.*`` (its ``msgid`` the very text) in its words; any
+    other (an option's syntax, ``--by NAME``) as it is."""
+    if not isinstance(hint, str):
+        return str(hint.text(lang))
+    if lang == "en":
+        return hint
+    from duplicate.i18n import gettext
+
+    key = _hint_keys().get(hint)
+    return gettext(lang, key) if key else hint
+
+
+@functools.lru_cache(maxsize=1)
+def _hint_keys() -> dict[str, str]:
+    from duplicate.i18n import source_ids
+
+    return {ids[0]: key for key, ids in source_ids().items() if key.startswith("cli.hint.")}
 
 
 def os_error_text(exc: OSError) -> str:
@@ -441,11 +505,8 @@ def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | Non
     """
     if not failed:
         return
-    first = display_text(next((e for e in errors if e), "see the listing"))
-    click.echo(
-        f"Error: {failed} of {total} deal{'' if total == 1 else 's'} not {verb}; first: {first}",
-        err=True,
-    )
+    first = display_text(next((e for e in errors if e), None) or say("cli.failure.see_listing"))
+    click.echo(say(f"cli.failure.{verb}", n=total, failed=failed, first=first), err=True)
 
 
 

@@ -217,11 +217,12 @@ def version_command() -> None:
     """Print the package version and which engine core is in use (native or pure Python)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from engine.core import describe
+    from engine.core import why
 
     try:
         v = version("guandan-duplicate")
     except PackageNotFoundError:  # run from a checkout that was never installed
-        v = "unknown"
+        v = say("cli.version.unknown")
     click.echo(f"guandan-duplicate {v}")
-    click.echo(describe())
+    kind, detail = why()
+    click.echo(say(f"cli.version.{kind}", detail=detail))

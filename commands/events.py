@@ -364,7 +364,7 @@ def event_import_command(
     else:
         for o in outcomes:
             if o.summary is None:
-                click.echo(say("cli.import.not_stored", file=o.file, error=o.error))
+                click.echo(say("cli.import.not_stored", file=o.file, error=o.message(cli_lang())))
                 continue
             s = o.summary
             click.echo(say("cli.import.file", file=o.file, n=s.records, added=s.added,
@@ -373,7 +373,7 @@ def event_import_command(
                 click.echo("  " + say("cli.import.unfinished", board=board))
         n, failed = len(outcomes), sums["failed"]
         if failed:
-            first = next(o.error for o in outcomes if o.error)
+            first = next(o.message(cli_lang()) for o in outcomes if o.error)
             click.echo(say("cli.import.failed", n=n, failed=failed, first=first), err=True)
         click.echo(say("cli.import.total", n=n, stored=n - failed, failed=failed,
                        records=say("cli.import.records", n=sums["records"]),

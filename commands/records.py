@@ -114,18 +114,22 @@ class _Tally:
     first_error: str | None = None
     first_cause: str | None = None
 
-    def rows(self, items: Iterable[Any]) -> Iterator[dict[str, object]]:
-        """The rows of ``items`` (outcomes or reports), counted as they pass."""
+    def rows(self, items: Iterable[Any], lang: str | None = None) -> Iterator[dict[str, object]]:
+        """The rows of ``items`` (outcomes or reports), counted as they pass; with ``lang``
+        (a table for a person) an error the library words (``message``) in that language."""
         for item in items:
             self.total += 1
             self.statuses[item.status] += 1
+            row = item.to_dict()
+            if lang is not None and item.error and hasattr(item, "message"):
+                row["error"] = item.message(lang)
             if not item.ok:
                 self.failed += 1
                 if self.first_error is None and item.error:
-                    self.first_error = item.error
+                    self.first_error = row["error"]
                 if self.first_cause is None and item.error and item.status != "rolled back":
-                    self.first_cause = item.error
-            yield item.to_dict()
+                    self.first_cause = row["error"]
+            yield row
 
 
 _IMPORT_COLUMNS = ("file", "line", "board", "room", "status", "record_id", "version", "error")
@@ -195,16 +199,15 @@ def import_command(
             progress=tick,
             by=by,
         )
-        emit_rows(tally.rows(outcomes), fmt, _IMPORT_COLUMNS)  # printed as they come
+        emit_rows(tally.rows(outcomes, cli_lang() if fmt == "table" else None), fmt,
+                  _IMPORT_COLUMNS)  # printed as they come
     failed, n, counts = tally.failed, tally.total, tally.statuses
     if fmt == "table":
         # The deals rolled back with a failing one say so; name the one that failed.
         first_failure(failed, n, "stored", [tally.first_cause or tally.first_error])
-        click.echo(
-            f"{n} deal{'' if n == 1 else 's'}: {counts['stored']} stored, "
-            f"{counts['unchanged']} already stored, {counts['corrected']} corrected, "
-            f"{failed} not stored"
-        )
+        click.echo(say("cli.import_deals.total", n=n, stored=counts["stored"],
+                       unchanged=counts["unchanged"], corrected=counts["corrected"],
+                       failed=failed))
     if failed:
         click.get_current_context().exit(1)
 

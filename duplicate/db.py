@@ -34,6 +34,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.errors import DatabaseError, DatabaseUrlError
+from duplicate.i18n import Term, phrase
 
 #: Environment variable naming the database URL.
 ENV_VAR = "GUANDAN_DATABASE_URL"
@@ -254,9 +255,8 @@ def check_reachable(engine: Engine) -> None:
         with engine.connect():
             pass
     except OperationalError as exc:
-        raise DatabaseError(
-            f"cannot open database {_display(engine)}: {error_reason(exc, engine.url)}"
-        ) from None
+        raise DatabaseError(phrase("db.cannot_open", db=_display(engine),
+                                   reason=error_reason(exc, engine.url))) from None
 
 
 def error_reason(exc: SQLAlchemyError, url: str | URL | None = None) -> str:
@@ -371,21 +371,18 @@ def check_schema(engine: Engine) -> None:
         and os.path.isdir(os.path.dirname(os.path.abspath(path)))
     ):
         # Connecting would create an empty file: refuse first and leave the disk as it was.
-        raise DatabaseError(
-            f"database {_display(engine)} is at revision none (empty), not {head}: "
-            f"run 'guandan db upgrade'"
-        )
+        raise DatabaseError(phrase("db.not_migrated", db=_display(engine),
+                                   revision=Term("none (empty)", "db.empty"), head=head))
     try:
         current = current_revision(engine)
     except OperationalError as exc:
-        raise DatabaseError(
-            f"cannot open database {_display(engine)}: {error_reason(exc, engine.url)}"
-        ) from None
+        raise DatabaseError(phrase("db.cannot_open", db=_display(engine),
+                                   reason=error_reason(exc, engine.url))) from None
     if current != head:
-        raise DatabaseError(
-            f"database {_display(engine)} is at revision {current or 'none (empty)'}, "
-            f"not {head}: run 'guandan db upgrade'"
-        )
+        raise DatabaseError(phrase(
+            "db.not_migrated", db=_display(engine), head=head,
+            revision=current or Term("none (empty)", "db.empty"),
+        ))  # fmt: skip
 
 
 def _display(engine: Engine) -> str:

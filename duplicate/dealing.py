@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from duplicate.errors import GeneratorError, LevelScheduleError, SeedFileError
+from duplicate.i18n import phrase
 from engine.cards import (
     FULL_PACK,
     KIND_BIT,
@@ -230,10 +231,10 @@ class LevelSchedule:
             try:
                 return cls("fixed", parse_level(text[6:]))
             except InvalidCardError as exc:
-                raise LevelScheduleError(f"invalid level schedule {spec!r}: {exc}") from None
+                raise LevelScheduleError(phrase("seed.schedule_level", spec=repr(spec),
+                                                error=str(exc))) from None
         raise LevelScheduleError(
-            f"invalid level schedule {spec!r}: expected fixed, fixed:LEVEL (e.g. fixed:7), "
-            f"cycle or random"
+            phrase("seed.schedule", spec=repr(spec))
         )
 
     def __str__(self) -> str:
@@ -405,13 +406,9 @@ class SeedFile:
     def key(self, delayed: str | None = None) -> bytes:
         """The generator key, checking the delayed value against what the file announced."""
         if self.delayed_info is not None and not delayed:
-            raise SeedFileError(
-                f"the seed file announces delayed information ({self.delayed_info}): give its value"
-            )
+            raise SeedFileError(phrase("seed.delayed_needed", info=self.delayed_info))
         if self.delayed_info is None and delayed:
-            raise SeedFileError(
-                "the seed file announces no delayed information: none may be mixed in"
-            )
+            raise SeedFileError(phrase("seed.delayed_none"))
         return derive_key(self.secret, delayed)
 
 
@@ -436,28 +433,32 @@ def parse_seed_file(data: bytes, source: str = "<seed>") -> SeedFile:
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SeedFileError(f"{source}: not a seed file (invalid JSON: {exc})") from None
+        raise SeedFileError(phrase("seed.not_json", source=source, error=str(exc))) from None
     if not isinstance(doc, dict) or doc.get("format") != SEED_FORMAT:
-        raise SeedFileError(f'{source}: not a seed file (expected "format": "{SEED_FORMAT}")')
+        raise SeedFileError(phrase("seed.not_format", source=source, format=SEED_FORMAT))
     secret_hex = doc.get("secret")
     generator = doc.get("generator")
     delayed_info = doc.get("delayed_info")
     if not isinstance(secret_hex, str):
-        raise SeedFileError(f'{source}: "secret" must be a hex string')
+        raise SeedFileError(phrase("seed.field_type", source=source, field="secret",
+                                   kind=phrase("seed.kind.hex")))
     try:
         secret = bytes.fromhex(secret_hex)
     except ValueError:
-        raise SeedFileError(f'{source}: "secret" is not hexadecimal') from None
+        raise SeedFileError(phrase("seed.not_hex", source=source)) from None
     if len(secret) != SECRET_BYTES:
-        raise SeedFileError(f'{source}: "secret" has {len(secret)} bytes, expected {SECRET_BYTES}')
+        raise SeedFileError(phrase("seed.secret_size", source=source, n=len(secret),
+                                   expected=SECRET_BYTES))
     if not isinstance(generator, str):
-        raise SeedFileError(f'{source}: "generator" must be a string')
+        raise SeedFileError(phrase("seed.field_type", source=source, field="generator",
+                                   kind=phrase("seed.kind.string")))
     if delayed_info is not None and not isinstance(delayed_info, str):
-        raise SeedFileError(f'{source}: "delayed_info" must be a string or null')
+        raise SeedFileError(phrase("seed.field_type", source=source, field="delayed_info",
+                                   kind=phrase("seed.kind.string_or_null")))
     try:
         get_generator(generator)
     except GeneratorError as exc:
-        raise SeedFileError(f"{source}: {exc}") from None
+        raise SeedFileError(phrase("seed.at", source=source, error=exc.phrase or str(exc))) from None
     return SeedFile(secret, generator, delayed_info or None, data)
 
 
@@ -466,7 +467,8 @@ def read_seed_file(path: str | os.PathLike[str]) -> SeedFile:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise SeedFileError(f"cannot read seed file {os.fspath(path)!r}: {exc.strerror}") from None
+        raise SeedFileError(phrase("seed.unreadable", path=repr(os.fspath(path)),
+                                   reason=str(exc.strerror))) from None
     return parse_seed_file(data, os.fspath(path))
 
 
@@ -484,13 +486,10 @@ def create_seed_file(
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        raise SeedFileError(
-            f"seed file {os.fspath(path)!r} already exists: not overwritten"
-        ) from None
+        raise SeedFileError(phrase("seed.exists", path=repr(os.fspath(path)))) from None
     except OSError as exc:
-        raise SeedFileError(
-            f"cannot create seed file {os.fspath(path)!r}: {exc.strerror}"
-        ) from None
+        raise SeedFileError(phrase("seed.uncreatable", path=repr(os.fspath(path)),
+                                   reason=str(exc.strerror))) from None
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     return parse_seed_file(data, os.fspath(path))

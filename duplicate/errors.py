@@ -17,10 +17,11 @@ class DuplicateError(Exception):
     English text, or a catalogue :class:`~duplicate.i18n.Phrase` (the refusals a table's
     phone or the director's desk may show), English as ``str()`` and in the asker's
     language as :meth:`text`. ``cli_hint`` (optional) is how to do it at the command line
-    (``--by NAME --reason TEXT``, ``guandan event create``): the command line adds it after
-    the message, the web service and the library's other callers leave it out."""
+    (``--by NAME --reason TEXT``, ``guandan event create``; a :class:`Phrase` when it holds
+    words): the command line adds it after the message, the web service and the library's
+    other callers leave it out."""
 
-    def __init__(self, *args: object, cli_hint: str | None = None) -> None:
+    def __init__(self, *args: object, cli_hint: str | Phrase | None = None) -> None:
         first = args[0] if args else None
         self.phrase = first if isinstance(first, Phrase) else None
         super().__init__(*((str(first), *args[1:]) if self.phrase is not None else args))

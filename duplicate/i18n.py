@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import jinja2
 from babel.messages.catalog import Catalog
@@ -205,11 +205,36 @@ def translator(lang: str | None) -> Callable[..., str]:
     return t
 
 
+@runtime_checkable
+class Worded(Protocol):
+    """A value of a phrase that is put into words only when the language is known: a
+    :class:`Phrase`, a :class:`Term`, a stored result (``duplicate.logwords.StateText``)."""
+
+    def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A word English shows as the library writes it (a seat letter ``N``, a room tag
+    ``open``) and another language takes from the catalogue's ``key`` (``seat.N``: 北)."""
+
+    english: str
+    key: str
+
+    def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str:
+        code = normalise_language(lang)
+        return self.english if code == DEFAULT_LANGUAGE else gettext(code, self.key)
+
+    def __str__(self) -> str:
+        return self.english
+
+
 class Phrase:
     """A message of the catalogue with its values, put into words only when a language is
     known: a library refusal raised as ``HallError(phrase("hall.err.…", where=…))`` reads
     in English as ``str()`` and in the asker's language as ``text(lang)``. A value that is
-    itself a ``Phrase`` (a place, a state) is put into the same language."""
+    itself :class:`Worded` (a phrase: a place, a state; a :class:`Term`) is put into the
+    same language."""
 
     __slots__ = ("key", "values")
 
@@ -222,7 +247,7 @@ class Phrase:
         return gettext(
             normalise_language(lang),
             self.key,
-            **{k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.values.items()},
+            **{k: v.text(lang) if isinstance(v, Worded) else v for k, v in self.values.items()},
         )
 
     def __str__(self) -> str:

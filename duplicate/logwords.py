@@ -7,12 +7,40 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["reason_words", "state_words"]
+__all__ = ["StateText", "reason_words", "state_words"]
 
 
 _STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
 _UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
 _RECORD = re.compile(r"^record ([0-9a-f]+)$")
+
+
+class StateText:
+    """A stored result as the library describes it (``State.describe()``), a value of a
+    catalogue phrase: English as it is, another language in a player's words
+    (:func:`state_words`)."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, english: str) -> None:
+        self.english = english
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+
+        return state_words(self.english, normalise_language(lang)) or self.english
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"StateText({self.english!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StateText) and other.english == self.english
+
+    def __hash__(self) -> int:
+        return hash(self.english)
 
 
 def state_words(text: str | None, lang: str) -> str | None:

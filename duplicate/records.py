@@ -37,6 +37,7 @@ import hashlib
 import itertools
 import json
 import os
+import pickle
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
@@ -52,7 +53,9 @@ from duplicate.db import check_schema, error_reason, session_scope
 from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
+from duplicate.i18n import Phrase, phrase, translator
 from duplicate.limits import TEXT_LIMITS, shown
+from duplicate.logwords import StateText
 from duplicate.replay import NO_DEALS, finish_text, replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
@@ -112,19 +115,17 @@ class Correction:
 
     def __post_init__(self) -> None:
         if not self.reason.strip():
-            raise RecordImportError("a correction needs a reason")
+            raise RecordImportError(phrase("records.correction.reason"))
         if not self.by.strip():
-            raise RecordImportError("a correction needs the name of who makes it")
+            raise RecordImportError(phrase("records.correction.by"))
         if len(self.by) > _BY_MAX:  # models.ResultChange.made_by
-            raise RecordImportError(
-                f"the name of who makes a correction has at most {_BY_MAX} characters, "
-                f"not {len(self.by):,}"
-            )
+            raise RecordImportError(phrase("records.correction.by_long", limit=_BY_MAX,
+                                           length=f"{len(self.by):,}"))
         if len(self.reason.strip()) > TEXT_LIMITS["reason"]:
-            raise RecordImportError(
-                f"the reason of a correction has at most {TEXT_LIMITS['reason']} characters, "
-                f"not {len(self.reason.strip()):,}"
-            )
+            raise RecordImportError(phrase(
+                "records.correction.reason_long", limit=TEXT_LIMITS["reason"],
+                length=f"{len(self.reason.strip()):,}",
+            ))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,15 +146,22 @@ class ImportOutcome:
     record_id: int | None = None
     version: int | None = None
     error: str | None = None
+    #: the error as the catalogue's phrase, when it is one (:meth:`message`)
+    phrase: Phrase | None = None
 
     @property
     def ok(self) -> bool:
         """True when the database holds the record."""
         return self.status in OK_STATUSES
 
+    def message(self, lang: str | None) -> str | None:
+        """The error in ``lang`` (``error`` is its English)."""
+        return self.phrase.text(lang) if self.phrase is not None else self.error
+
     def to_dict(self) -> dict[str, object]:
-        """The outcome as a JSON-ready dict (``guandan import --json``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The outcome as a JSON-ready dict (``guandan import --json``; the error in
+        English)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "phrase"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +209,9 @@ class _Rollback(Exception):
 
 
 def _outcome(rec: DealRecord, status: str, **kw: object) -> ImportOutcome:
+    """``rec``'s outcome; a ``phrase`` gives its English ``error`` too."""
+    if isinstance(kw.get("phrase"), Phrase):
+        kw.setdefault("error", str(kw["phrase"]))
     return ImportOutcome(rec.file, rec.line, rec.board, rec.room, status, **kw)  # type: ignore[arg-type]
 
 
@@ -213,23 +224,20 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + "a hand record (no [Play]) is a board, not a "
-            "played deal: store boards with 'guandan deals'",
+            phrase=phrase("records.not_played", where=_where(rec)),
         )
     if res.result is None:
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + f"the deal is unfinished after "
-            f"{len(rec.plays)} plays: only finished deals are stored",
+            phrase=phrase("records.unfinished", where=_where(rec), n=len(rec.plays)),
         )
     for tag, limit in _TAG_LIMITS.items():
         if len(rec.tags.get(tag, "")) > limit:
             return _outcome(
                 rec,
                 "refused",
-                error=_where(rec) + f"the {tag} tag is longer than the {limit} characters "
-                "the database keeps",
+                phrase=phrase("records.tag_long", where=_where(rec), tag=tag, limit=limit),
             )
     # The stored text states the computed Finish and Result, so that a record that left
     # them out and the same record with them are one record (canonical form, FORMAT.md).
@@ -310,20 +318,37 @@ def _where(rec: DealRecord) -> str:
 
 
 def _describe(prep: _Prepared) -> str:
-    rec, key = prep.record, prep.key
-    parts = [f"board {rec.board}" if rec.board else f"DealId {key.deal_id[:12]}…"]
-    parts += [
-        f"{name} {value!r}"
-        for name, value in zip(
-            ("event", "round", "table", "room"),
-            (key.event, key.round, key.table, key.room),
-            strict=True,
-        )
-        if value
-    ]
-    if prep.rules != COMPETITION:
-        parts.append(f"rules {describe_rules(prep.rules)}")
-    return ", ".join(parts)
+    return str(_Described(prep))
+
+
+class _Described:
+    """A record's board and room in a few words (``board 3, room 'Open'``), in the
+    reader's language when it is a value of a phrase."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, prep: _Prepared) -> None:
+        rec, key = prep.record, prep.key
+        parts = [("board", rec.board) if rec.board else ("deal", key.deal_id[:12])]
+        parts += [
+            (name, repr(value))
+            for name, value in zip(
+                ("event", "round", "table", "room"),
+                (key.event, key.round, key.table, key.room),
+                strict=True,
+            )
+            if value
+        ]
+        if prep.rules != COMPETITION:
+            parts.append(("rules", describe_rules(prep.rules)))
+        self.parts = tuple(parts)
+
+    def text(self, lang: str | None = "en") -> str:
+        t = translator(lang)
+        return t("list.sep").join(t(f"records.part.{name}", value=v) for name, v in self.parts)
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 def _board_for(session: Session, prep: _Prepared, board_set: str | None) -> models.Board | None:
@@ -332,35 +357,32 @@ def _board_for(session: Session, prep: _Prepared, board_set: str | None) -> mode
     if board_set is not None:
         set_row = session.scalar(select(models.BoardSet).where(models.BoardSet.name == board_set))
         if set_row is None:
-            raise RecordImportError(f"no board set named {shown(board_set)} in the database")
+            raise RecordImportError(phrase("records.set.missing", set=shown(board_set)))
         try:
             number = int((rec.board or "").strip())
         except ValueError:
-            raise RecordImportError(
-                f"the record has no board number (Board tag {rec.board!r}) to find in set "
-                f"{board_set!r}"
-            ) from None
+            raise RecordImportError(phrase("records.set.no_number", tag=repr(rec.board),
+                                           set=repr(board_set))) from None
         board = session.scalar(
             select(models.Board).where(
                 models.Board.set_id == set_row.id, models.Board.number == number
             )
         )
         if board is None:
-            raise RecordImportError(f"set {board_set!r} has no board {number}")
+            raise RecordImportError(phrase("records.set.no_board", set=repr(board_set),
+                                           board=number))
         if board.deal_id != prep.deal_id:
-            raise RecordImportError(
-                f"the hands differ from board {number} of set {board_set!r} "
-                f"(DealId {prep.deal_id[:12]}… is not {board.deal_id[:12]}…)"
-            )
+            raise RecordImportError(phrase(
+                "records.set.hands", board=number, set=repr(board_set), mine=prep.deal_id[:12],
+                stored=board.deal_id[:12],
+            ))  # fmt: skip
     else:
         board = session.scalar(select(models.Board).where(models.Board.deal_id == prep.deal_id))
         if board is None:
             return None
     if (board.level, board.leader) != (rec.level, int(rec.leader)):
-        raise RecordImportError(
-            f"the record's level and leader differ from stored board {board.number} "
-            f"(DealId {board.deal_id[:12]}…), which states them"
-        )
+        raise RecordImportError(phrase("records.set.level", board=board.number,
+                                       deal_id=board.deal_id[:12]))
     return board
 
 
@@ -378,7 +400,8 @@ def _store(
     try:
         board = _board_for(session, prep, board_set)
     except RecordImportError as e:
-        return _outcome(rec, "refused", error=_where(rec) + str(e))
+        return _outcome(rec, "refused", phrase=phrase("records.at", where=_where(rec),
+                                                      error=e.phrase or str(e)))
     return store.in_savepoint(session, lambda: _store_once(session, prep, board, correction, by))
 
 
@@ -396,8 +419,7 @@ def _store_once(
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + f"{_describe(prep)} is a room of an event's match: import "
-            "it with 'guandan event import'",
+            phrase=phrase("records.event_room", where=_where(rec), what=_Described(prep)),
         )
     current = store.current_state(session, row.id) if row is not None else None
     versions = _versions(session, row.id) if row is not None else []
@@ -411,25 +433,21 @@ def _store_once(
         and current.ns_result == prep.ns_score
     )
     if current is not None and correction is None and not agrees:
-        stored = (
-            f"a different record of {_describe(prep)} is stored (version {len(versions)}, "
-            f"from {versions[-1].source or 'unknown'})"
+        refusal = (
+            phrase("records.conflict.record", where=_where(rec), what=_Described(prep),
+                   version=len(versions),
+                   source=versions[-1].source or phrase("records.unknown_source"))
             if versions and current.record_id is not None
-            else f"{_describe(prep)} holds {current.describe()}, this record says "
-            f"{State('played', prep.ns_score).describe().split(' (')[0]}"
+            else phrase("records.conflict.result", where=_where(rec), what=_Described(prep),
+                        stored=StateText(current.describe()),
+                        new=StateText(State("played", prep.ns_score).describe().split(" (")[0]))
         )
-        return _outcome(
-            rec,
-            "refused",
-            error=_where(rec) + f"{stored}: import this one as a correction, with a reason, "
-            "to replace it",
-        )
+        return _outcome(rec, "refused", phrase=refusal)
     if current is None and correction is not None:
         return _outcome(
             rec,
             "refused",
-            error=_where(rec) + f"nothing to correct: no record of {_describe(prep)} "
-            "is stored (import it without --correction)",
+            phrase=phrase("records.nothing_to_correct", where=_where(rec), what=_Described(prep)),
         )
     source = f"{rec.file}:{rec.line}" if rec.file is not None else None
     if row is None:
@@ -513,7 +531,7 @@ class _Spool:
 
     def __init__(self) -> None:
         self._items: list[tuple[ImportOutcome, bool]] = []
-        self._file: IO[str] | None = None
+        self._file: IO[bytes] | None = None
         self._count = 0
 
     def __len__(self) -> int:
@@ -525,17 +543,15 @@ class _Spool:
             self._items.append((outcome, stored))
             return
         if self._file is None:
-            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
-        self._file.write(json.dumps([*(getattr(outcome, f.name) for f in fields(outcome)),
-                                     stored]) + "\n")
+            self._file = tempfile.TemporaryFile("w+b")
+        pickle.dump((outcome, stored), self._file)  # our own data, read back below only
 
     def __iter__(self) -> Iterator[tuple[ImportOutcome, bool]]:
         yield from self._items
         if self._file is not None:
             self._file.seek(0)
-            for line in self._file:
-                *values, stored = json.loads(line)
-                yield ImportOutcome(*values), stored
+            for _ in range(self._count - len(self._items)):
+                yield pickle.load(self._file)  # noqa: S301 - written by append above
 
     def close(self) -> None:
         if self._file is not None:
@@ -574,9 +590,9 @@ def _import_stream(
                     with session_scope(engine) as session:
                         outcome = _store(session, item, board_set, correction, by)
                 except IntegrityError:
-                    outcome = _outcome(item.record, "refused", error=_RACE)
+                    outcome = _outcome(item.record, "refused", phrase=phrase("records.race"))
                 except SQLAlchemyError as e:  # locked, disk full, server gone: not stored
-                    outcome = _outcome(item.record, "error", error=_database_error(item, e))
+                    outcome = _outcome(item.record, "error", phrase=_database_error(item, e))
                 yield outcome
         except GdnError as e:
             yield _broken_off(e)
@@ -619,14 +635,15 @@ def _import_stream(
         # disk full, server gone): nothing of the file is stored; every deal says so, the
         # deals not yet read included.
         if isinstance(e, IntegrityError):
-            status, error = "rolled back", _RACE
+            status, reason = "rolled back", phrase("records.race")
         else:
-            status, error = "error", f"the database failed, nothing of it stored: {error_reason(e)}"
+            status, reason = "error", phrase("records.db_failed", reason=error_reason(e))
 
         def undone(o: ImportOutcome) -> ImportOutcome:
-            text = error if status == "rolled back" else f"{o.file or '<record>'}: {error}"
+            why = (reason if status == "rolled back"
+                   else phrase("records.at", where=f"{o.file or '<record>'}: ", error=reason))
             return dataclasses.replace(
-                o, status=status, record_id=None, version=None, error=text
+                o, status=status, record_id=None, version=None, error=str(why), phrase=why
             )
 
         yield from (undone(o) if db else o for o, db in outcomes)
@@ -651,16 +668,14 @@ def _broken_off(exc: GdnError) -> ImportOutcome:
     return ImportOutcome(exc.file, exc.line, None, None, "error", error=str(exc))
 
 
-def _database_error(item: _Prepared, exc: SQLAlchemyError) -> str:
+def _database_error(item: _Prepared, exc: SQLAlchemyError) -> Phrase:
     """One line for a database failure while storing ``item``'s file."""
     where = item.record.file or "<record>"
-    return f"{where}: the database failed, nothing of it stored: {error_reason(exc)}"
+    return phrase("records.at", where=f"{where}: ",
+                  error=phrase("records.db_failed", reason=error_reason(exc)))
 
 
 #: The message when a unique key was stored by a concurrent import between check and write.
-_RACE = "another import stored the same board and room meanwhile: nothing stored, import again"
-
-
 def _read_error(rec: DealRecord) -> ImportOutcome:
     return _outcome(rec, "error", error=str(rec.errors[0]))
 
@@ -671,7 +686,8 @@ def _not_stored(outcome: ImportOutcome) -> ImportOutcome:
         status="rolled back",
         record_id=None,
         version=None,
-        error="not stored: another deal of the file failed",
+        error=str(phrase("records.rolled_back")),
+        phrase=phrase("records.rolled_back"),
     )
 
 

@@ -104,13 +104,26 @@ def implementation() -> str:
     return "python" if native is None else "native"
 
 
-def describe() -> str:
-    """One line for ``guandan version``: the implementation in use and why."""
+def why() -> tuple[str, str]:
+    """Why this implementation is in use, for a line in the reader's language: ``("native",
+    "")``, ``("unbuilt", reason)`` (the compiled core does not load: the reason, as the
+    import system gives it), or ``("chosen", "GUANDAN_CORE=python")``."""
     if native is not None:
-        return "engine core: native (compiled C, engine/_native)"
+        return "native", ""
     if _compiled is None:
-        return f"engine core: pure Python (the compiled core is not built: {_missing})"
-    return f"engine core: pure Python ({ENV}=python)"
+        return "unbuilt", _missing
+    return "chosen", f"{ENV}=python"
+
+
+def describe() -> str:
+    """One line in English: the implementation in use and why (``guandan version`` says
+    it in the output's language from :func:`why`)."""
+    kind, detail = why()
+    if kind == "native":
+        return "engine core: native (compiled C, engine/_native)"
+    if kind == "unbuilt":
+        return f"engine core: pure Python (the compiled core is not built: {detail})"
+    return f"engine core: pure Python ({detail})"
 
 
 use(os.environ.get(ENV, "auto").strip().lower())

@@ -99,17 +99,19 @@ def test_bad_actions() -> None:
 
 
 def test_every_arena_message_has_both_languages_with_the_same_fields() -> None:
-    import string
+    """The arena's lines are the catalogue's domain ``arena``: each key in English and
+    in Chinese (check_catalogue compares their fields), and the helpers read them."""
+    from arena.messages import both, text
+    from duplicate.i18n import check_catalogue, messages
 
-    from arena.messages import MESSAGES
-
-    def fields(text: str) -> set[str]:
-        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-    for key, langs in MESSAGES.items():
-        assert set(langs) == {"en", "zh"}, key
-        assert fields(langs["en"]) == fields(langs["zh"]), key
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in langs["zh"]), key
+    keys = [k for k in messages() if k.startswith("arena.")]
+    assert len(keys) >= 15
+    assert [p for p in check_catalogue() if p.startswith("arena.")] == []
+    for key in keys:
+        zh = messages()[key]["zh"].forms[0]
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in zh), key
+    assert text("records", "zh", path="x.gdn") == "牌谱已写入 x.gdn"
+    assert both("abandoned", why="w") == "match abandoned: w / 比赛中止：w"
 
 
 def test_client_ids_from_urls_and_agents_from_ids() -> None:

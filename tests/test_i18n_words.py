@@ -333,6 +333,8 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert ascii_punctuation("头游 东, 二游 西 (南北双下)") == ["下)", "东,", "西 ("]
     assert ascii_punctuation("东\n  (2)") == []  # not touching
     assert ascii_punctuation("头游东、二游西，南北双下（裁定）") == []
+    assert help_prose("用 search[:PLAYOUTS]（默认1,2）标 ?（一级）") == "用  （默认 ）标  （一级）"
+    assert re.search(r"[,(]", help_prose("头游, 二游 (双下)"))
     assert chinese_left("累进分 接风 given", terms) == ["接风", "累进分"]
 
 
@@ -386,7 +388,7 @@ def test_one_name_for_one_quantity_and_boards_are_fu() -> None:
     assert not [k for k, text in zh.items() if "牌数" in text]  # boards: 副数
     assert not [k for k, text in zh.items() if "胜场" in text or re.search("胜轮(?!次)", text)]
     assert not [k for k, text in zh.items()
-                if "比赛分" in text and not k.startswith("pairs.")]  # pairs' matchpoints only
+                if "比赛分" in text and not k.startswith(("pairs.", "help.pairs"))]  # pairs' only
     assert gettext("zh", "report.col.points") == gettext("zh", "cli.col.points") == "总积分"
     assert gettext("zh", "report.stats.boards") == "副数"
 
@@ -400,11 +402,22 @@ SYNTAX = {"desk.error.lineup", "desk.field.lineups", "desk.field.teams",
           "report.analysis.players_note"}
 
 
+def help_prose(text: str) -> str:
+    """A ``--help`` text without what the reader types: ASCII words holding a letter or
+    digit (``search[:PLAYOUTS]``, ``1,2``, ``'TEAM: player, player'``) and the marks an
+    analysis prints (`` ?``, `` ??``, `` !``)."""
+    text = re.sub(r"'[^'\n]*'", " ", text)
+    text = re.sub(r"[!-~]*[A-Za-z0-9][!-~]*", " ", text)
+    return re.sub(r"(?<= )[?!]+(?![!-~])", " ", text)
+
+
 def test_chinese_text_takes_chinese_punctuation() -> None:
     bad = {}
     for key, texts in i18n.messages().items():
         for form in texts["zh"].forms:
             text = re.sub(r"\{[a-z_]+\}", "", form)
+            if key.startswith("help."):  # a help shows what is typed: options, examples
+                text = help_prose(text)
             if key not in SYNTAX and re.search(r"[,;()!?]|(?<![0-9A-Za-z]):", text):
                 bad[key] = form
     assert bad == {}

@@ -27,7 +27,7 @@ def _team_row(session: Session, ev: models.Event, name: str) -> models.EventTeam
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no team named {shown(nfc(name))}")
+        raise EventError(phrase("admin.no_team", event=repr(ev.name), team=shown(nfc(name))))
     return row
 
 
@@ -38,14 +38,14 @@ def _player_row(session: Session, ev: models.Event, name: str) -> models.EventPl
         )
     )
     if row is None:
-        raise EventError(f"event {ev.name!r} has no player named {shown(nfc(name))}")
+        raise EventError(phrase("admin.no_player", event=repr(ev.name), player=shown(nfc(name))))
     return row
 
 
 def _new_name(what: Literal["team", "player"], name: str) -> str:
     new = nfc(name)
     if not new:
-        raise EventError(f"a {what} needs a name")
+        raise EventError(phrase(f"admin.needs_name.{what}"))
     return check_text(new, what)
 
 
@@ -55,7 +55,7 @@ def _free_player_name(session: Session, ev: models.Event, name: str) -> None:
             models.EventPlayer.event_id == ev.id, models.EventPlayer.name == name
         )
     ):
-        raise EventError(f"{name!r} already plays in event {ev.name!r}")
+        raise EventError(phrase("admin.plays_already", player=repr(name), event=repr(ev.name)))
 
 
 def rename_team(engine: Engine, event: str, old: str, new: str, *, by: str, reason: str) -> None:
@@ -67,13 +67,13 @@ def rename_team(engine: Engine, event: str, old: str, new: str, *, by: str, reas
         ev = _event_row(session, event)
         team = _team_row(session, ev, old)
         if name == team.name:
-            raise EventError(f"team {name!r} has that name already")
+            raise EventError(phrase("admin.same_name", team=repr(name)))
         if session.scalar(
             select(models.EventTeam.id).where(
                 models.EventTeam.event_id == ev.id, models.EventTeam.name == name
             )
         ):
-            raise EventError(f"a team named {name!r} is already entered in event {ev.name!r}")
+            raise EventError(phrase("admin.team_taken", team=repr(name), event=repr(ev.name)))
         log_change(session, "rename team", change, f"{team.name!r} -> {name!r}", event=ev.name)
         team.name = name
 
@@ -147,7 +147,8 @@ def substitute_player(
         trow = _team_row(session, ev, team)
         player = _player_row(session, ev, out)
         if player.team_id != trow.id:
-            raise EventError(f"{player.name!r} does not play for team {trow.name!r}")
+            raise EventError(phrase("admin.not_in_team", player=repr(player.name),
+                                    team=repr(trow.name)))
         _free_player_name(session, ev, name)
         log_change(
             session, "substitute", change, f"team {trow.name!r}: {player.name!r} -> {name!r}",
@@ -177,10 +178,8 @@ def _successors(
         )
     ) or 0
     if count >= MAX_PLAYERS:
-        raise EventError(
-            f"team {team.name!r} has {count} players, at most {MAX_PLAYERS}: "
-            f"{player.name!r} has played, so a substitute joins the team beside them"
-        )
+        raise EventError(phrase("admin.team_full", team=repr(team.name), count=count,
+                                limit=MAX_PLAYERS, player=repr(player.name)))
     sub = models.EventPlayer(event_id=ev.id, team_id=team.id, position=count + 1, name=name)
     session.add(sub)
     session.flush()
@@ -226,7 +225,7 @@ def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str
         ev = _event_row(session, event)
         trow = _team_row(session, ev, team)
         if trow.id in withdrawn_teams(session, ev):
-            raise EventError(f"team {trow.name!r} is already withdrawn from event {ev.name!r}")
+            raise EventError(phrase("admin.withdrawn", team=repr(trow.name), event=repr(ev.name)))
         rounds = session.scalar(
             select(func.count()).select_from(models.EventRound).where(
                 models.EventRound.event_id == ev.id
@@ -294,7 +293,7 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
     with session_scope(engine) as session:
         bset = session.scalar(select(models.BoardSet).where(models.BoardSet.name == nfc(name)))
         if bset is None:
-            raise EventError(f"no board set named {shown(nfc(name))}")
+            raise EventError(phrase("records.set.missing_short", set=shown(nfc(name))))
         used = session.execute(
             select(models.EventRound.number, models.Event.name)
             .join(models.Event, models.EventRound.event_id == models.Event.id)
@@ -303,10 +302,8 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
             .limit(1)
         ).first()
         if used is not None:
-            raise EventError(
-                f"set {bset.name!r} is used by round {used[0]} of event {used[1]!r}: "
-                f"only an unused set can be deleted"
-            )
+            raise EventError(phrase("admin.set_used", set=repr(bset.name), round=used[0],
+                                    event=repr(used[1])))
         recorded = session.scalar(
             select(func.count())
             .select_from(models.RoomResult)
@@ -315,8 +312,7 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
         )
         if recorded:
             raise EventError(
-                f"set {bset.name!r} has {recorded} stored deal records of its boards: only "
-                f"an unused set can be deleted",
+                phrase("admin.set_recorded", set=repr(bset.name), n=recorded),
                 cli_hint="they were imported with 'guandan import --set'",
             )
         log_change(

@@ -204,7 +204,7 @@ def _rules(row: models.Event) -> Ruleset:
 def _event_row(session: Session, name: str) -> models.Event:
     row = session.scalar(select(models.Event).where(models.Event.name == name))
     if row is None:
-        raise EventError(f"no event named {shown(name)}",
+        raise EventError(phrase("admin.no_event", event=shown(name)),
                          cli_hint="create it with 'guandan event create'")
     return row
 

@@ -16,17 +16,24 @@ from duplicate.errors import DuplicateError
 from duplicate.events.base import EventError, ImportSummary, Progress
 from duplicate.events.field import event_rules
 from duplicate.events.imports import Prepared, _prepare_file, import_prepared
+from duplicate.i18n import Phrase
 from duplicate.records import Correction
 
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
     """One file of an import: what was stored (``summary``), or why nothing was (``error``:
-    the file, line, board and room, and the reason)."""
+    the file, line, board and room, and the reason; in English, and as the catalogue's
+    ``phrase`` when it is one, for :meth:`message`)."""
 
     file: str
     summary: ImportSummary | None
     error: str | None = None
+    phrase: Phrase | None = None
+
+    def message(self, lang: str | None) -> str | None:
+        """Why nothing was stored, in ``lang``."""
+        return self.phrase.text(lang) if self.phrase is not None else self.error
 
     @property
     def ok(self) -> bool:
@@ -92,7 +99,7 @@ def import_each(
                 chief=chief,
             )
         except DuplicateError as exc:
-            outcomes.append(FileOutcome(name, None, str(exc)))
+            outcomes.append(FileOutcome(name, None, str(exc), exc.phrase))
         else:
             outcomes.append(FileOutcome(name, summary))
         if progress is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -41,8 +42,9 @@ from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, GdnError, format_record, loads
-from duplicate.i18n import phrase
+from duplicate.i18n import Phrase, Term, messages, phrase
 from duplicate.limits import LimitError, shown, tag_number
+from duplicate.logwords import StateText
 from duplicate.pairing import (
     MatchSeating,
 )
@@ -102,6 +104,26 @@ def _where(rec: DealRecord) -> str:
     return f"{place}: board {rec.board or '?'}, room {rec.room or '?'}"
 
 
+_WHERE = re.compile(r"^(?P<place>.*): board (?P<board>.+), room (?P<room>.+)$", re.S)
+
+
+def where_words(where: str) -> Phrase | str:
+    """A record's place as :func:`_where` writes it (``FILE:LINE: board 3, room Open``,
+    English, the store's source) as a phrase of the reader's language."""
+    m = _WHERE.match(where)
+    if m is None:
+        return where
+    room = m.group("room")
+    key = f"report.room.{room.strip().lower()}"
+    return phrase("imports.where", place=m.group("place"), board=m.group("board"),
+                  room=Term(room, key) if key in messages() else room)
+
+
+def _room_word(room: str) -> Term:
+    """``open``/``closed`` as the library writes them in English, 开室/闭室 in Chinese."""
+    return Term(room, f"report.room.{room}")
+
+
 def prepare_text(
     text: str, file: str | None = None, rules: Ruleset = COMPETITION
 ) -> list[Prepared]:
@@ -116,23 +138,23 @@ def prepare_text(
     for rec in loads(text, file=file, strict=True):
         res = replay(rec, rules)
         if res.error is not None:
-            under = "" if rules == COMPETITION else f" under the rules {describe_rules(rules)}"
-            raise EventError(f"{_where(rec)}: does not replay{under}: {res.error}")
+            where = where_words(_where(rec))
+            raise EventError(
+                phrase("imports.no_replay", where=where, error=str(res.error))
+                if rules == COMPETITION else
+                phrase("imports.no_replay_under", where=where, error=str(res.error),
+                       rules=describe_rules(rules))
+            )
         if rec.plays is None:
-            raise EventError(f"{_where(rec)}: a hand record without plays is not a result")
+            raise EventError(phrase("imports.no_plays", where=where_words(_where(rec))))
         reason = _unfinished_reason(rec.tags)
         if res.result is None and not reason:
-            raise EventError(
-                f"{_where(rec)}: the record stops after {len(rec.plays)} plays, before the deal "
-                f"is over: an unfinished board needs its reason in an [{UNFINISHED_TAG} "
-                f'"time"] tag (time, withdrawal, ...)'
-            )
+            raise EventError(phrase("imports.stops_early", where=where_words(_where(rec)),
+                                    n=len(rec.plays), tag=UNFINISHED_TAG))
         marked = res.result is not None and reason is not None and MARK_BY in rec.tags
         if res.result is not None and reason is not None and not marked:
-            raise EventError(
-                f"{_where(rec)}: the record has an {UNFINISHED_TAG} tag ({reason!r}) but the "
-                f"deal is over: remove the tag"
-            )
+            raise EventError(phrase("imports.over_but_tagged", where=where_words(_where(rec)),
+                                    tag=UNFINISHED_TAG, reason=repr(reason)))
         done = res.record
         canonical = format_record(done) + "\n"
         ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
@@ -161,17 +183,19 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise EventError(f"cannot read {path!r}: {exc.strerror}") from None
+        raise EventError(phrase("imports.unreadable", path=repr(path),
+                                reason=str(exc.strerror or exc))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise EventError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise EventError(phrase("imports.not_utf8", path=path, reason=exc.reason,
+                                byte=exc.start)) from None
     try:
         prepared = prepare_text(text, path, rules)
     except GdnError as exc:
         raise EventError(str(exc)) from None
     if not prepared:  # an empty file is a mistake (wrong file, failed export), not a success
-        raise EventError(f"{path}: no deal in the file (it is empty or holds only comments)")
+        raise EventError(phrase("imports.no_deal", path=path))
     return prepared
 
 
@@ -216,7 +240,8 @@ class _Importer:
                 rnd = _round_row(self.session, self.ev, number)
                 boards = _round_board_set(self.session, self.ev, rnd)
             except EventError as exc:
-                raise EventError(f"{where}: {exc}") from None
+                raise EventError(phrase("imports.at", where=where_words(where),
+                                        error=exc.phrase or str(exc))) from None
             matches = _matches(self.session, rnd)
             for m in matches:
                 seating = _seating(self.field, m)
@@ -232,62 +257,66 @@ class _Importer:
         self.summary.records += 1
         where = rec.where
         if rec.rules != self.rules:  # a caller of import_prepared that replayed it otherwise
-            raise EventError(
-                f"{where}: replayed under the rules {describe_rules(rec.rules)}, but event "
-                f"{self.ev.name!r} plays under {describe_rules(self.rules)}"
-            )
+            raise EventError(phrase(
+                "imports.rules_differ", where=where_words(where), rules=describe_rules(rec.rules),
+                event=repr(self.ev.name), event_rules=describe_rules(self.rules),
+            ))  # fmt: skip
         tag_round = rec.tags.get("Round")
         try:  # a number the store holds, in ASCII digits ('-1', '10^30', '²' are refused)
             tagged = tag_number(tag_round, "Round")
             board_no = tag_number(rec.tags.get("Board"), "Board")
         except LimitError as exc:
-            raise EventError(f"{where}: {exc}") from None
+            raise EventError(phrase("imports.at", where=where_words(where),
+                                    error=exc.phrase or str(exc))) from None
         if round_no is None:
             if tagged is None:
-                raise EventError(f"{where}: the record has no Round tag", cli_hint="or give --round")
+                raise EventError(phrase("imports.no_round_tag", where=where_words(where)),
+                                 cli_hint=phrase("imports.hint.round"))
             round_no = tagged
         elif tagged is not None and tagged != round_no:
-            raise EventError(f"{where}: Round tag {shown(str(tag_round))} is not round {round_no}")
+            raise EventError(phrase("imports.round_tag", where=where_words(where),
+                                    tag=shown(str(tag_round)), round=round_no))
         boards = self._round(round_no, where)
         if board_no is None or board_no not in boards:
             first, last = min(boards), max(boards)
-            raise EventError(
-                f"{where}: round {round_no} plays boards {first} to {last} of its set, "
-                f"not board {board_no or '?'}"
-            )
+            raise EventError(phrase(
+                "imports.board_range", where=where_words(where), round=round_no, first=first,
+                last=last, board=board_no or "?",
+            ))  # fmt: skip
         number = board_no
         board = boards[number]
         room = (rec.tags.get("Room") or "").strip().lower()
         if room not in ROOMS:
-            raise EventError(f"{where}: Room must be Open or Closed")
+            raise EventError(phrase("imports.room_tag", where=where_words(where)))
         names = [  # compared in Unicode normal form C, as stored
             unicodedata.normalize("NFC", rec.tags.get(t, "")).strip()
             for t in ("North", "East", "South", "West")
         ]
         found = self.by_player.get((round_no, room, names[0]))
         if found is None:
-            raise EventError(
-                f"{where}: no match of round {round_no} seats {names[0] or '(no North)'!r} "
-                f"at N in the {room} room"
-            )
+            raise EventError(phrase(
+                "imports.no_match", where=where_words(where), round=round_no,
+                north=repr(names[0]) if names[0] else phrase("imports.no_north"),
+                room=_room_word(room),
+            ))  # fmt: skip
         match, seating = found
         seats = seating.open_room if room == "open" else seating.closed_room
         for seat, got in zip(Seat, names, strict=True):
             if seats[seat] != got:
-                raise EventError(
-                    f"{where}: seat {seat.name} is {seats[seat]!r} in the seating of table "
-                    f"{match.table_no}, not {got!r}"
-                )
+                raise EventError(phrase(
+                    "imports.seat", where=where_words(where), seat=Term(seat.name, f"seat.{seat.name}"),
+                    seated=repr(seats[seat]), table=match.table_no, got=repr(got),
+                ))  # fmt: skip
         for what, mine, stored in (
             ("hands", rec.hands, board.hands),
             ("level", rec.level, board.level),
             ("first leader", rec.leader, int(board.leader)),
         ):
             if mine != stored:
-                raise EventError(
-                    f"{where}: the {what} differ from board {number} of the round's set "
-                    f"(DealId {board.deal_id}): not this board"
-                )
+                raise EventError(phrase(
+                    f"imports.not_board.{what.replace(' ', '_')}", where=where_words(where),
+                    board=number, deal_id=board.deal_id,
+                ))  # fmt: skip
         rnd, ids = self.rounds[round_no]
         self._store(_slot(self.ev, rnd, match, board, room, ids.get(number)), rec, where)
 
@@ -305,7 +334,7 @@ class _Importer:
         if found is None:
             if rec.mark is not None:
                 raise EventError(phrase(
-                    "events.err.mark_no_room", where=where, reason=repr(rec.mark),
+                    "events.err.mark_no_room", where=where_words(where), reason=repr(rec.mark),
                     by=repr(rec.tags.get(MARK_BY)),
                 ))  # fmt: skip
             return False
@@ -318,8 +347,8 @@ class _Importer:
                 if rec.mark is None:
                     return False
                 raise EventError(phrase(
-                    "events.err.mark_differs", where=where, reason=repr(rec.mark),
-                    stored=_describe(old),
+                    "events.err.mark_differs", where=where_words(where), reason=repr(rec.mark),
+                    stored=StateText(_describe(old)),
                 ))  # fmt: skip
         elif old.record_hash == rec.digest:
             return False  # the same record: decided as ever below
@@ -338,10 +367,7 @@ class _Importer:
         reason = None if status == "played" else rec.unfinished or ENDS_EARLY
         if key in self.pending:
             if self.pending[key] != rec.digest:
-                raise EventError(
-                    f"{where}: a different record of the same board and room "
-                    "is earlier in this import"
-                )
+                raise EventError(phrase("imports.twice", where=where_words(where)))
             self.summary.unchanged += 1
             return
         self.pending[key] = rec.digest
@@ -368,9 +394,8 @@ class _Importer:
         backs = old.record_id is None and as_recorded
         if self.correction is None and not backs:
             raise EventError(
-                f"{where}: table {slot.key.table} already has {_describe(old)} for this "
-                f"board and room, this record says {_describe(new)}: a different record is a "
-                f"correction (who and why)",
+                phrase("imports.conflict", where=where_words(where), table=slot.key.table,
+                       stored=StateText(_describe(old)), new=StateText(_describe(new))),
                 cli_hint="--correction --reason TEXT --by NAME",
             )
         if old.record_hash == rec.digest and old.record_id is not None:
@@ -467,10 +492,7 @@ def import_prepared(
         except IntegrityError:
             # a concurrent import kept changing these rooms through every new attempt
             where = batch[0].where.split(": board")[0] if batch else "<empty>"
-            raise EventError(
-                f"{where}: another import stored results of these boards meanwhile; "
-                f"nothing of this file was stored: import it again"
-            ) from None
+            raise EventError(phrase("imports.race", where=where)) from None
         total.files += 1
         total.records += s.records
         total.added += s.added

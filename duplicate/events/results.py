@@ -26,6 +26,8 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.limit import check_limit
+from duplicate.i18n import Term, phrase
+from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import Author, Change, Slot, State, StoreError, retrying
@@ -72,13 +74,12 @@ def _within_limit(
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
     boards = _round_boards(ev, rnd)
     if not boards:
-        raise EventError(f"event {ev.name!r}, round {rnd.number} has no boards assigned")
+        raise EventError(phrase("results.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
-        raise EventError(
-            f"round {rnd.number} plays boards {boards[0]} to {boards[-1]}, not board {board}"
-        )
+        raise EventError(phrase("results.board_range", round=rnd.number, first=boards[0],
+                                last=boards[-1], board=board))
     if room not in ROOMS:
-        raise EventError(f"room must be open or closed, not {room!r}")
+        raise EventError(phrase("results.room", room=repr(room)))
 
 
 def result_slot(
@@ -127,9 +128,9 @@ def report_result(
             engine, slot, author, finish=finish, ns_result=ns_result, guard=limit
         )
     except StoreError as exc:
-        raise EventError(
-            f"round {round_no}, table {table}, board {board}, {room} room: {exc}"
-        ) from None
+        raise EventError(phrase("results.at", round=round_no, table=table, board=board,
+                                room=Term(room, f"report.room.{room}"),
+                                error=exc.phrase or str(exc))) from None
 
 
 def room_history(
@@ -161,7 +162,7 @@ def record_unfinished(
     result needs ``correction``. Returns the number of rooms marked. In a published round
     the directors' limit holds (``chief``, ``now``: :mod:`duplicate.events.limit`)."""
     if not reason.strip():
-        raise EventError("an unfinished board needs its reason (time, withdrawal, ...)")
+        raise EventError(phrase("store.err.unfinished_reason"))
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
@@ -172,8 +173,9 @@ def record_unfinished(
                 continue
             if old is not None and correction is None:
                 raise EventError(
-                    f"round {round_no}, table {table}, board {board}, {room} room already has "
-                    f"{_describe(old)}: changing it is a correction (who and why)",
+                    phrase("results.has", round=round_no, table=table, board=board,
+                           room=Term(room, f"report.room.{room}"),
+                           stored=StateText(_describe(old))),
                     cli_hint="--by NAME --reason TEXT",
                 )
             author = _author(correction, f"unfinished: {reason.strip()}", by)
@@ -213,11 +215,12 @@ def correct_result(
             try:
                 implied = store.result_of_finish(finish, _rules(ev))
             except StoreError as exc:
-                raise EventError(str(exc)) from None
+                raise EventError(exc.phrase or str(exc)) from None
             if implied != ns_result:
-                raise EventError(
-                    f"the finishing order {finish!r} gives N–S {implied:+d}, not {ns_result:+d}"
-                )
+                raise EventError(phrase(
+                    "results.finish_differs", finish=repr(finish),
+                    implied=StateText(_ns_text(implied)), given=StateText(_ns_text(ns_result)),
+                ))  # fmt: skip
         row, old = _room(session, ev, round_no, table, board, room)
         new = State(
             "played",
@@ -236,12 +239,17 @@ def correct_result(
 _RESULT_RE = re.compile(r"^\s*+(NS|N-S|EW|E-W)\s*+\+?\s*+([1-4])\s*+$", re.IGNORECASE)
 
 
+def _ns_text(ns_result: int) -> str:
+    """``NS +2`` / ``EW +1``: a result as the library writes it."""
+    return f"{'NS' if ns_result > 0 else 'EW'} +{abs(ns_result)}"
+
+
 def parse_result(text: str) -> int:
     """A room result as written in records (``NS +2``, ``EW +1``) to N–S's view (+2, −1)."""
     m = _RESULT_RE.match(text)
     if m is None:
         shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
-        raise EventError(f"invalid result {shown}: expected e.g. 'NS +2' or 'EW +1'")
+        raise EventError(phrase("results.invalid", result=shown))
     levels = int(m.group(2))
     return levels if m.group(1).upper().startswith("N") else -levels
 

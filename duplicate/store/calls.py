@@ -95,7 +95,7 @@ def report_result(
     refused unless ``author.correction``. ``guard`` runs first in the same transaction
     (a check that raises to refuse the report, e.g. the directors' limit)."""
     if (finish is None) == (ns_result is None):
-        raise StoreError("report either the finishing order or the N–S result")
+        raise StoreError(phrase("store.err.report_one"))
     check_schema(engine)
     text = None
     if finish is not None:
@@ -115,7 +115,7 @@ def report_result(
 def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> Change | None:
     """The board was not finished in that room (``reason``: time, withdrawal, …)."""
     if not reason.strip():
-        raise StoreError("an unfinished board needs its reason (time, withdrawal, ...)")
+        raise StoreError(phrase("store.err.unfinished_reason"))
     check_schema(engine)
     with session_scope(engine) as session:
         row = result_row(session, slot)
@@ -149,14 +149,14 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
     except GdnError as exc:
         raise StoreError(str(exc)) from None
     if len(recs) != 1:
-        raise StoreError(f"one record of the room, not {len(recs)}")
+        raise StoreError(phrase("store.err.one_record", n=len(recs)))
     res = replay(recs[0], rules)
     if res.error is not None:
-        raise StoreError(f"the record does not replay: {res.error}")
+        raise StoreError(phrase("store.err.no_replay", error=str(res.error)))
     if res.record.plays is None:
-        raise StoreError("a hand record without plays is not a result")
+        raise StoreError(phrase("store.err.no_plays"))
     if deal_id(res.record.hands) != slot.key.deal_id:
-        raise StoreError(f"the record's hands are not the board of {slot.key.describe()}")
+        raise StoreError(phrase("store.err.not_board", slot=slot.key.describe()))
     canonical = format_record(res.record) + "\n"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None

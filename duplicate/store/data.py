@@ -11,6 +11,7 @@ from typing import Any
 
 from duplicate import models
 from duplicate.errors import DuplicateError
+from duplicate.i18n import phrase
 from engine.ruleset import COMPETITION, Ruleset
 
 #: What a change did: a record ``import``\\ed into an empty room, a result ``report``\\ed
@@ -107,9 +108,9 @@ class Author:
 
     def __post_init__(self) -> None:
         if not self.by.strip() or len(self.by.strip()) > 200:
-            raise StoreError("a change needs the name of who makes it (at most 200 characters)")
+            raise StoreError(phrase("store.err.by", limit=200))
         if not self.reason.strip():
-            raise StoreError("a change needs its reason")
+            raise StoreError(phrase("store.err.reason"))
 
 
 def default_by() -> str:

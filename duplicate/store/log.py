@@ -27,6 +27,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
+from duplicate.i18n import phrase
+from duplicate.logwords import StateText
 from duplicate.store.data import (
     Author,
     Change,
@@ -261,10 +263,8 @@ def decide(old: State | None, new: State, action: str, author: Author, where: st
     if agrees and new.record_id is not None and old.record_id is None:
         return "attach"  # a record backs the result reported without one
     if not author.correction:
-        raise StoreError(
-            f"{where}: the stored result is {old.describe()}, this one {new.describe()}: "
-            f"replacing it is a correction (who, why)"
-        )
+        raise StoreError(phrase("store.err.conflict", where=where,
+                                stored=StateText(old.describe()), new=StateText(new.describe())))
     return "correction"
 
 
