@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine import core as _core
 from engine.cards import (
     FIELD,
     FULL_PACK,
@@ -440,6 +441,13 @@ class Deal:
         reading of its cards, or not beating the play to beat (§4).
         """
         actor = self._check_actor(seat)
+        native = _core.native
+        if native is not None:  # the three checks below at once; they name a failure
+            try:
+                if native.is_legal(self._hands[actor], combo, self.level, self._to_beat, self.rules):
+                    return
+            except (GuandanError, TypeError):
+                pass
         self._check_held(actor, combo.cards)
         self._check_reading(actor, combo)
         self._check_beats(actor, combo)
