@@ -139,8 +139,8 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         # "publicInfo", "selfRank", "oppoRank", "curRank", "curPos", "curAction",
         # "greaterPos", "greaterAction"), from the cached action texts
         hand = _hand_json(deal.hand(seat), level)
-        public = ",".join([f'{{"rest":{counts[seat_of(p, rot)]},"playArea":{area[p]}}}'
-                           for p in range(4)])
+        public = ",".join([f'{{"rest":{counts[(p + rot) & 3]},"playArea":{area[p]}}}'
+                           for p in range(4)])  # position p holds seat (p + rot) % 4
         head = (
             f'{{"type":"act","stage":"play","handCards":["{hand}"],"publicInfo":[{public}],'
             f'"selfRank":"{level_str(own)}","oppoRank":"{level_str(other)}",'

@@ -502,6 +502,17 @@ class Deal:
         to beat when following) that ranks highest.
         """
         actor = self._check_actor(seat)
+        native = _core.native
+        if native is not None and ctype is not None and rank is not None:
+            # the checks below at once in the compiled core; they name a failure
+            combo = Combo(ctype, rank, cards)
+            try:
+                legal = native.is_legal(self._hands[actor], combo, self.level, self._to_beat,
+                                        self.rules)
+            except (GuandanError, TypeError):
+                legal = False
+            if legal:
+                return self._apply_play(combo)
         self._check_held(actor, cards)
         if ctype is not None and rank is not None:
             try:

@@ -4,7 +4,8 @@ errors (class and message) and the same results, action by action.
 Random deals (every level, three rule sets) are driven on two Deals at once, one per
 implementation; before each real action a handful of wrong ones is tried on both (another
 seat's turn, cards not held, a reading the cards do not have, a play that does not beat,
-a pass when leading, garbage), then the action is made on both and the states compared.
+a pass when leading, garbage; as plays and as declared cards, the way records are
+replayed), then the action is made on both and the states compared.
 """
 
 from __future__ import annotations
@@ -79,12 +80,17 @@ def test_deals_agree_action_by_action(seed: int) -> None:
         for wrong in wrong_plays(deals["native"], log, i):
             both(deals, lambda d, w=wrong: d.can_play(w))
             both(deals, lambda d, w=wrong: d.verify_play(w))
+            if isinstance(wrong, tuple) and len(wrong) == 3:  # declared, as records are replayed
+                both(deals, lambda d, w=wrong: d.copy().play_cards(w[2], w[0], w[1]))
         both(deals, lambda d, t=turn, e=entry: d.verify_play(e or Combo(0, 0, 1), t.next))
         both(deals, lambda d: d.verify_pass())
         if entry is None:
             assert both(deals, lambda d, t=turn: d.pass_(t))[0] == "ok"
-        else:
+        elif i % 2:
             assert both(deals, lambda d, t=turn, e=entry: d.play(e, t))[0] == "ok"
+        else:
+            assert both(deals, lambda d, t=turn, e=entry: d.play_cards(e.cards, e.type, e.rank,
+                                                                       t))[0] == "ok"
         assert deals["native"].state_key() == deals["python"].state_key()
     both(deals, lambda d: d.result())
     both(deals, lambda d: d.pass_())
