@@ -82,7 +82,8 @@ static PyObject *f_action_list(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     int rc;
     char *buf = NULL;
     size_t len = 0;
-    Py_BEGIN_ALLOW_THREADS
+    /* a lead (tens of microseconds) lets other threads run; a follow is too short for it */
+    PyThreadState *ts = has_tb ? NULL : PyEval_SaveThread();
     rc = generate(hand, level, has_tb ? &tb : NULL, &ru, 0, &l);
     if (rc == 0) {
         buf = malloc((l.n + 1) * (PLAY_JSON_MAX + 1));
@@ -94,7 +95,7 @@ static PyObject *f_action_list(PyObject *m, PyObject *const *a, Py_ssize_t n) {
             }
         }
     }
-    Py_END_ALLOW_THREADS
+    if (ts) PyEval_RestoreThread(ts);
     if (rc < 0 || !buf) {
         free(buf);
         plist_free(&l);
