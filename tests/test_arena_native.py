@@ -182,3 +182,35 @@ def test_other_writings_take_the_python_path(acts: list[tuple[bytes, int]]) -> N
     assert native_index(make_player("random", "0"), data, pos) == -1
     core.use("python")
     assert native_index(player, data, pos) == -1
+
+
+_GREATER = [
+    b'["Bomb","JOKER",["SB","SB","HR","HR"]]',  # the joker bomb as the arena writes it
+    b'["FourKings","B",["SB","SB","HR","HR"]]',  # as records write it: the Python path reads it
+    b'["StraightFlush","T",["HT","HJ","HQ","HK","HA"]]',
+    b'["Single","R",["HR"]]',
+    b'["Pair","B",["SB","SB"]]',
+    b'["Single","2",["S3"]]',  # not a reading of its cards
+    b'["PASS","PASS","PASS"]',
+    b"[null,null,null]",
+    b"null",
+    b"[]",
+]
+
+
+def test_every_play_to_beat_and_its_seat_is_read_alike(acts: list[tuple[bytes, int]]) -> None:
+    core.use("native")
+    player = make_player("heuristic", "0")
+    answered = 0
+    for data, pos in acts[::25]:
+        head, _, tail = data.partition(b',"greaterPos":')
+        _, _, rest = tail.partition(b',"actionList":[')
+        for by in (-1, 0, 1, 2, 3):
+            for greater in _GREATER:
+                msg = (head + b',"greaterPos":' + str(by).encode() + b',"greaterAction":'
+                       + greater + b',"actionList":[' + rest)
+                fast = native_index(player, msg, pos)
+                if fast >= 0:
+                    answered += 1
+                    assert python_answer(msg, pos) == fast, msg
+    assert answered > 100
