@@ -106,8 +106,16 @@ def _rss_kb() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
+def _under_asan() -> bool:
+    with open("/proc/self/maps") as f:
+        return "libasan" in f.read()
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
 def test_memory_stays_flat_over_a_million_calls() -> None:
+    if _under_asan():  # tools/core_sanitize.sh: freed blocks wait in ASan's quarantine
+        pytest.skip("under AddressSanitizer resident memory counts its quarantine (up to "
+                    "256 MB of freed blocks), not leaks; the ordinary build runs this test")
     small = from_ids([0, 2, 4, 6, 8, 10, 40])
 
     def burst(n: int) -> None:

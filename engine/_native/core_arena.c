@@ -80,13 +80,13 @@ static PyObject *f_action_list(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     if (py_rules(a[3], &ru) < 0) return NULL;
     plist l = {0};
     int rc;
-    char *buf = NULL;
+    char small[64 * (PLAY_JSON_MAX + 1)], *buf = NULL; /* most lists fit on the stack */
     size_t len = 0;
     /* a lead (tens of microseconds) lets other threads run; a follow is too short for it */
     PyThreadState *ts = has_tb ? NULL : PyEval_SaveThread();
     rc = generate(hand, level, has_tb ? &tb : NULL, &ru, 0, &l);
     if (rc == 0) {
-        buf = malloc((l.n + 1) * (PLAY_JSON_MAX + 1));
+        buf = l.n + 1 <= 64 ? small : malloc((l.n + 1) * (PLAY_JSON_MAX + 1));
         if (buf) {
             if (has_tb) len = (size_t)(put(buf, PASS_JSON) - buf);
             for (size_t i = 0; i < l.n; i++) {
@@ -97,12 +97,11 @@ static PyObject *f_action_list(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     }
     if (ts) PyEval_RestoreThread(ts);
     if (rc < 0 || !buf) {
-        free(buf);
         plist_free(&l);
         return PyErr_NoMemory();
     }
     PyObject *text = ascii_str(buf, len);
-    free(buf);
+    if (buf != small) free(buf);
     if (!text) {
         plist_free(&l);
         return NULL;

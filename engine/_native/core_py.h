@@ -7,7 +7,7 @@
 #include "core.h"
 
 /* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
-#define CORE_API_VERSION 1
+#define CORE_API_VERSION 2
 
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */
