@@ -7,6 +7,8 @@ trick's ``greaterPos``/``greaterAction``, every seat's ``rest``), asks the bot, 
 the index of that play in ``actionList`` (matched by type, rank and cards, so any server's
 ordering works). On ``act tribute`` it pays the first card offered (all are the highest),
 on ``act back`` it returns the lowest card in level order (the engine's default).
+The heuristic bot's answer to an ``act play`` written as the arena writes it is read and
+chosen in the compiled core when it is in use (:func:`native_index`: the same index).
 Positions stand for seats: 0..3 are N E S W, which keeps partner and next player right.
 The search policy also reads the notices (:class:`Public`: cards played, finishing order,
 tribute and return cards), all public, to sample the hidden hands.

@@ -8,7 +8,9 @@ wild hearts as themselves. Two differences from our records: the joker bomb is
 ``["PASS", "PASS", "PASS"]``.
 
 :func:`action_list` is what the server offers the seat to act: every legal play of the
-engine, one entry per distinct card choice (and reading), PASS first when following.
+engine, one entry per distinct card choice (and reading), PASS first when following;
+:func:`act_options` gives the same plays and the list's text, which the compiled core
+writes when it is in use.
 Everything here is pure: the server (:mod:`arena.server`) and the agent
 (:mod:`arena.agent`) do the input and output.
 """
