@@ -7,6 +7,8 @@ trick's ``greaterPos``/``greaterAction``, every seat's ``rest``), asks the bot, 
 the index of that play in ``actionList`` (matched by type, rank and cards, so any server's
 ordering works). On ``act tribute`` it pays the first card offered (all are the highest),
 on ``act back`` it returns the lowest card in level order (the engine's default).
+The heuristic bot's answer to an ``act play`` written as the arena writes it is read and
+chosen in the compiled core when it is in use (:func:`native_index`: the same index).
 Positions stand for seats: 0..3 are N E S W, which keeps partner and next player right.
 The search policy also reads the notices (:class:`Public`: cards played, finishing order,
 tribute and return cards), all public, to sample the hidden hands.
@@ -34,12 +36,15 @@ from arena.protocol import (
     parse_action,
 )
 from arena.wsclient import WSClient
-from duplicate.bots import Player, View, make_player
+from duplicate.bots import HeuristicPlayer, Player, View, make_player
+from engine import core as _core
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
+from engine.ruleset import COMPETITION
 from engine.seat import Seat
 
-__all__ = ["AgentStats", "Public", "choose", "play_agent", "run_agent", "split_act"]
+__all__ = ["AgentStats", "Public", "choose", "native_index", "play_agent", "run_agent",
+           "split_act"]
 
 log = logging.getLogger("arena.agent")
 
@@ -176,6 +181,17 @@ def _index_in(listed: bytes, combo: Combo | None) -> int:
     return find_action(actions, combo) if isinstance(actions, list) else -1
 
 
+def native_index(player: Player, data: bytes, pos: int) -> int:
+    """The heuristic bot's index for an ``act play`` written as the arena writes it, read
+    and chosen in the compiled core (no Python object per field or per play): the index
+    :func:`choose` would give. -1 when it is not that case (another policy, the pure-Python
+    core, another server's writing, a play not found): the Python path answers then."""
+    native = _core.native
+    if native is None or type(player) is not HeuristicPlayer:
+        return -1
+    return native.agent_index(data, pos, COMPETITION)  # type: ignore[no-any-return]
+
+
 def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,
            listed: bytes | None = None, public: Public | None = None) -> int:
     """The index to answer an ``act`` message with (``listed``: the JSON text of its
@@ -247,6 +263,12 @@ def _session(url: str, player: Player, stats: AgentStats,
         stats.messages += 1
         if data.startswith(_PLAY_NOTICE) and public is None:
             continue  # the most frequent message; the bot reads its act messages only
+        if public is None:
+            index = native_index(player, data, pos)
+            if index >= 0:
+                stats.acts += 1
+                conn.send_text(f'{{"actIndex": {index}}}')
+                continue
         split = split_act(data)
         if split is not None:
             stats.acts += 1

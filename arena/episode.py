@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from arena.protocol import (
+    act_options,
     act_text,
     action_json,
     hand_tokens,
-    legal_options,
     level_int,
     level_str,
 )
@@ -131,7 +131,7 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         pos = pos_of(seat, rot)
         to_beat = deal.to_beat
         t0 = time.process_time()
-        plays = legal_options(deal.hand(seat), level, to_beat, deal.rules)
+        plays, listed = act_options(deal.hand(seat), level, to_beat, deal.rules)
         engine += time.process_time() - t0
         own, other = ranks(pos)
         leading = to_beat is None
@@ -139,8 +139,8 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         # "publicInfo", "selfRank", "oppoRank", "curRank", "curPos", "curAction",
         # "greaterPos", "greaterAction"), from the cached action texts
         hand = _hand_json(deal.hand(seat), level)
-        public = ",".join([f'{{"rest":{counts[seat_of(p, rot)]},"playArea":{area[p]}}}'
-                           for p in range(4)])
+        public = ",".join([f'{{"rest":{counts[(p + rot) & 3]},"playArea":{area[p]}}}'
+                           for p in range(4)])  # position p holds seat (p + rot) % 4
         head = (
             f'{{"type":"act","stage":"play","handCards":["{hand}"],"publicInfo":[{public}],'
             f'"selfRank":"{level_str(own)}","oppoRank":"{level_str(other)}",'
@@ -151,7 +151,7 @@ async def play_out(table: Table, deal: Deal, rot: int, ranks: Ranks) -> EpisodeO
         )
         limit = table.limits.first_lead if not out.plays else table.limits.action
         index = await table.ask(
-            pos, act_text(head, plays), limit, len(plays) - 1,
+            pos, act_text(head, plays, listed), limit, len(plays) - 1,
             partial(fallback_index, table.limits.fallback, deal, plays, counts))
         out.acts += 1
         combo = plays[index]

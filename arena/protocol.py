@@ -8,7 +8,9 @@ wild hearts as themselves. Two differences from our records: the joker bomb is
 ``["PASS", "PASS", "PASS"]``.
 
 :func:`action_list` is what the server offers the seat to act: every legal play of the
-engine, one entry per distinct card choice (and reading), PASS first when following.
+engine, one entry per distinct card choice (and reading), PASS first when following;
+:func:`act_options` gives the same plays and the list's text, which the compiled core
+writes when it is in use.
 Everything here is pure: the server (:mod:`arena.server`) and the agent
 (:mod:`arena.agent`) do the input and output.
 """
@@ -18,8 +20,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, overload
 
+from engine import core as _core
 from engine.cards import (
     BIG_JOKER,
     KIND_TOKENS,
@@ -42,6 +45,8 @@ __all__ = [
     "NO_ACTION",
     "PASS",
     "ProtocolError",
+    "Options",
+    "act_options",
     "act_text",
     "action_json",
     "action_list",
@@ -214,14 +219,65 @@ def _new_text(combo: Combo | None) -> str:
     return text
 
 
-def act_text(message: dict[str, Any] | str, plays: Sequence[Combo | None]) -> str:
+def act_text(message: dict[str, Any] | str, plays: Sequence[Combo | None],
+             listed: str | None = None) -> str:
     """An ``act`` message as JSON text: ``message``'s fields (or their compact JSON text),
-    then ``actionList`` (the actions of ``plays``, encoded once per play and cached) and
-    ``indexRange``."""
+    then ``actionList`` (the actions of ``plays``, encoded once per play and cached, or
+    ``listed``, their text from :func:`act_options`) and ``indexRange``."""
     head = message if isinstance(message, str) else dumps(message)
+    if listed is None:
+        get = _TEXTS.get
+        listed = ",".join([get(p) or _new_text(p) for p in plays])
+    return f'{head[:-1]},"actionList":[{listed}],"indexRange":{len(plays) - 1}}}'
+
+
+class Options(Sequence[Combo | None]):
+    """The legal options of the seat to act kept packed by the compiled core: PASS
+    (``None``) first when following, then the plays of a ``PlayList``; a ``Combo`` is made
+    only for the item asked for (the one played)."""
+
+    __slots__ = ("_plays", "_shift")
+
+    def __init__(self, plays: Sequence[Combo], following: bool) -> None:
+        self._plays = plays
+        self._shift = 1 if following else 0
+
+    def __len__(self) -> int:
+        return len(self._plays) + self._shift
+
+    @overload
+    def __getitem__(self, i: int) -> Combo | None: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Combo | None]: ...
+
+    def __getitem__(self, i: int | slice) -> Combo | None | list[Combo | None]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("option index out of range")
+        if self._shift and i == 0:
+            return None
+        return self._plays[i - self._shift]
+
+
+def act_options(
+    hand: Cards, level: int, to_beat: Combo | None, rules: Ruleset = COMPETITION
+) -> tuple[Sequence[Combo | None], str]:
+    """:func:`legal_options` and the JSON text of their ``actionList`` entries joined by
+    commas (what :func:`act_text` writes between the brackets). The compiled core writes the
+    text from its packed plays, byte for byte as :func:`action_json` does, and makes no
+    ``Combo`` until one is asked for (:class:`Options`)."""
+    native = _core.native
+    if native is not None:
+        plays, text = native.action_list(hand, level, to_beat, rules)
+        return Options(plays, to_beat is not None), text
+    options = legal_options(hand, level, to_beat, rules)
     get = _TEXTS.get
-    body = ",".join([get(p) or _new_text(p) for p in plays])
-    return f'{head[:-1]},"actionList":[{body}],"indexRange":{len(plays) - 1}}}'
+    return options, ",".join([get(p) or _new_text(p) for p in options])
 
 
 def legal_options(

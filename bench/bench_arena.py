@@ -7,6 +7,7 @@ engine's share of it (legal plays for ``actionList`` and applying the plays) —
 the arena's own cost: JSON, WebSocket frames, asyncio. Then the server's work without
 sockets, and the transport alone: the same ping-pong with prebuilt messages and clients
 that answer at once (the ceiling on deals per second when neither side thinks).
+``--socket-free`` measures only server and agents in one process, on both cores.
 
     python bench/bench_arena.py --boards 50
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import resource
@@ -26,12 +28,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arena.agent import AgentStats, choose, native_index, split_act  # noqa: E402
 from arena.connection import tune_gc  # noqa: E402
 from arena.duplicate_match import play_duplicate_match  # noqa: E402
+from arena.protocol import dumps  # noqa: E402
 from arena.server import ArenaServer, Limits, Table  # noqa: E402
 from arena.wsclient import WSClient  # noqa: E402
+from duplicate.bots import make_player  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
+from engine import core  # noqa: E402
 
 
 class _Silent:
@@ -61,6 +67,60 @@ class _RandomTable(Table):
         self.messages += 2
         top = index_range if index_range is not None else int(message["indexRange"])  # type: ignore[index]
         return self.rng.randint(0, top)
+
+
+class _AgentTable(Table):
+    """A table whose seats are agents answering in this process as ``guandan agent`` does
+    (arena.agent: the compiled core's reader for the heuristic bot, else ``split_act`` and
+    ``choose``), without sockets; the agents' CPU time is counted apart from the server's."""
+
+    def setup(self, policy: str) -> None:
+        self.players = [make_player(policy, str(p)) for p in range(4)]
+        self.stats = AgentStats()
+        self.agent_cpu = 0.0
+
+    async def ask(self, pos: int, message: dict[str, Any] | str, limit: float,
+                  index_range: int | None = None, fallback: Any = None) -> int:
+        self.messages += 2
+        t0 = time.process_time()
+        data = (message if isinstance(message, str) else dumps(message)).encode()
+        player = self.players[pos]
+        index = native_index(player, data, pos)
+        if index < 0:
+            split = split_act(data)
+            index = (choose(player, split[0], pos, self.stats, split[1]) if split is not None
+                     else choose(player, json.loads(data), pos, self.stats))
+        self.agent_cpu += time.process_time() - t0
+        return index
+
+
+async def socket_free(boards: list[Any], policy: str) -> None:
+    """Server and agents in one process without sockets, on each implementation of the
+    engine in turn: CPU time a deal and an action for the server (legal plays, actionList,
+    messages, the deal) and for the agents (reading the act, the choice, the index)."""
+    before = core.implementation()
+    figures: dict[str, tuple[float, float]] = {}
+    for impl in ("native", "python"):
+        if impl == "native" and not core.available():
+            continue
+        core.use(impl)
+        table = _AgentTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[misc]
+        table.setup(policy)
+        cpu = time.process_time()
+        result = await play_duplicate_match(table, boards, ("a", "b"))
+        cpu = time.process_time() - cpu
+        server, agent = cpu - table.agent_cpu, table.agent_cpu
+        figures[impl] = (server, agent)
+        print(f"socket-free, {impl} core ({result.deals} deals, {result.acts / result.deals:.0f} "
+              f"acts a deal): server {1000 * server / result.deals:.2f} ms a deal "
+              f"({1e6 * server / result.acts:.1f} µs an action), agents "
+              f"{1000 * agent / result.deals:.2f} ms a deal ({1e6 * agent / result.acts:.1f} µs "
+              f"an action); {result.deals / cpu:.0f} deals a CPU second")
+    core.use(before)
+    if len(figures) == 2:
+        (ns, na), (ps, pa) = figures["native"], figures["python"]
+        print(f"socket-free, python / native: server {ps / ns:.1f}×, agents {pa / na:.1f}×, "
+              f"both {(ps + pa) / (ns + na):.1f}×")
 
 
 async def server_work(boards: list[Any]) -> None:
@@ -146,7 +206,8 @@ async def bench(n_boards: int, policies: list[str], tables: int = 1) -> None:
     print(f"messages/s: {messages / wall:,.0f} ({messages / deals:.0f} a deal; "
           f"{result.acts / deals:.0f} acts a deal)")
     print(f"server CPU per deal: {1000 * cpu / deals:.1f} ms, of which engine "
-          f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays, play) and arena "
+          f"{1000 * result.engine_seconds / deals:.1f} ms (legal plays and their actionList "
+          f"text, the plays) and arena "
           f"{1000 * (cpu - result.engine_seconds) / deals:.1f} ms (JSON, frames, asyncio)")
     print(f"clients' CPU per deal ({4 * tables} processes, {how}): "
           f"{1000 * client_cpu / deals:.1f} ms; CPU-bound capacity on 2 cores: "
@@ -203,10 +264,15 @@ def main() -> None:
     ap.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
     ap.add_argument("--tables", type=int, default=1, choices=[1, 2],
                     help="2: eight clients, the two rooms at once")
+    ap.add_argument("--socket-free", action="store_true",
+                    help="only the socket-free measure of server and agents, on both cores")
     args = ap.parse_args()
     tune_gc()  # as `guandan arena` does (the agents' command does it too)
-    asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
     boards = list(generate_boards(simulation_key(b"\x42"), args.boards, LevelSchedule.parse("cycle")))
+    if args.socket_free:
+        asyncio.run(socket_free(boards, args.policy))
+        return
+    asyncio.run(bench(args.boards, [args.policy] * 4, args.tables))
     asyncio.run(server_work(boards))
     asyncio.run(transport_floor(89 * args.boards))
 

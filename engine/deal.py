@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine import core as _core
 from engine.cards import (
     FIELD,
     FULL_PACK,
@@ -440,6 +441,13 @@ class Deal:
         reading of its cards, or not beating the play to beat (§4).
         """
         actor = self._check_actor(seat)
+        native = _core.native
+        if native is not None:  # the three checks below at once; they name a failure
+            try:
+                if native.is_legal(self._hands[actor], combo, self.level, self._to_beat, self.rules):
+                    return
+            except (GuandanError, TypeError):
+                pass
         self._check_held(actor, combo.cards)
         self._check_reading(actor, combo)
         self._check_beats(actor, combo)
@@ -494,6 +502,17 @@ class Deal:
         to beat when following) that ranks highest.
         """
         actor = self._check_actor(seat)
+        native = _core.native
+        if native is not None and ctype is not None and rank is not None:
+            # the checks below at once in the compiled core; they name a failure
+            combo = Combo(ctype, rank, cards)
+            try:
+                legal = native.is_legal(self._hands[actor], combo, self.level, self._to_beat,
+                                        self.rules)
+            except (GuandanError, TypeError):
+                legal = False
+            if legal:
+                return self._apply_play(combo)
         self._check_held(actor, cards)
         if ctype is not None and rank is not None:
             try:

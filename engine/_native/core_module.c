@@ -272,6 +272,18 @@ static PyTypeObject PlayListType = {
     .tp_doc = "Legal plays kept packed (type, rank, cards); a Combo is made per item asked for.",
 };
 
+/* a PlayList owning `l` (taken over: emptied here, freed on failure) */
+PyObject *playlist_new(plist *l) {
+    PlayList *pl = PyObject_New(PlayList, &PlayListType);
+    if (!pl) {
+        plist_free(l);
+        return NULL;
+    }
+    pl->l = *l;
+    memset(l, 0, sizeof *l);
+    return (PyObject *)pl;
+}
+
 /* ---- functions ------------------------------------------------------------------------- */
 
 static int gen_args(PyObject *const *a, Py_ssize_t n, Py_ssize_t want, cset *hand, int *level,
@@ -465,13 +477,15 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "engine._native._c
 PyMODINIT_FUNC PyInit__core(void) {
     core_tables_init();
     if (PyType_Ready(&PlayListType) < 0 || PyType_Ready(&NSolverType) < 0) return NULL;
-    size_t nm = sizeof methods / sizeof methods[0] - 1, nd = 0, np = 0;
+    size_t nm = sizeof methods / sizeof methods[0] - 1, nd = 0, np = 0, na = 0;
     while (DEAL_METHODS[nd].ml_name) nd++;
     while (PLAN_METHODS[np].ml_name) np++;
+    while (ARENA_METHODS[na].ml_name) na++;
     static PyMethodDef all[64];
     memcpy(all, methods, nm * sizeof(PyMethodDef));
     memcpy(all + nm, DEAL_METHODS, nd * sizeof(PyMethodDef));
-    memcpy(all + nm + nd, PLAN_METHODS, (np + 1) * sizeof(PyMethodDef));
+    memcpy(all + nm + nd, PLAN_METHODS, np * sizeof(PyMethodDef));
+    memcpy(all + nm + nd + np, ARENA_METHODS, (na + 1) * sizeof(PyMethodDef));
     moduledef.m_methods = all;
     PyObject *mod = PyModule_Create(&moduledef);
     if (!mod) return NULL;

@@ -7,7 +7,7 @@
 #include "core.h"
 
 /* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
-#define CORE_API_VERSION 1
+#define CORE_API_VERSION 2
 
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */
@@ -33,6 +33,11 @@ int py_rules(PyObject *v, rules_t *out);
 int py_to_play(PyObject *v, play_t *out, const char *what, int check_rank);
 PyObject *play_to_py(const play_t *p);
 
+/* a PlayList owning `l` (taken over) */
+PyObject *playlist_new(plist *l);
+
+/* core_arena.c */
+extern PyMethodDef ARENA_METHODS[];
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
 /* core_solver.c */
