@@ -90,7 +90,7 @@ static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
             return PyErr_Format(S.e_guandan, "max_seconds must be a non-negative number or None");
         }
     }
-    for (int i = 0; i < 4; i++) hs.k[i] = solver_hand_key(hs.h[i], s->level);
+    solver_hands(&hs, s->level);
     long long n0 = s->nodes, l0 = s->lookups, h0 = s->hits;
     s->deadline = a[8] != Py_None ? solver_now() + max_seconds : 0.0;
     s->node_limit = a[7] != Py_None ? s->nodes + max_nodes : 0;
