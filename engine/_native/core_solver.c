@@ -109,47 +109,58 @@ void solver_pt_clear(NSolver *s) {
     s->pt_cap = s->pt_n = 0;
 }
 
-/* the grouped, ordered plays of `hand` against `tb`; *owned when the caller must free */
+/* the grouped, ordered plays of `hand` against `tb` (a new array, 64 bytes a play, the
+ * caller frees) */
 int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb) {
     plist l = {0};
     if (generate(hand, s->level, tb, &s->ru, 0, &l) < 0) { plist_free(&l); return -1; }
-    splay *v = malloc(sizeof(splay) * (l.n ? l.n : 1));
-    int64_t *ord = malloc(sizeof(int64_t) * (l.n ? l.n : 1));
+    size_t m = l.n ? l.n : 1;
+    splay *v = NULL;
+    if (posix_memalign((void **)&v, 64, sizeof(splay) * m) != 0) v = NULL;
+    hkey *keys = malloc(sizeof(hkey) * m);
+    int64_t *ord = malloc(sizeof(int64_t) * m);
     size_t hcap = 16;
     while (hcap < 2 * l.n) hcap <<= 1;
     int32_t *set = malloc(sizeof(int32_t) * hcap);
-    if (!v || !ord || !set) { free(v); free(ord); free(set); plist_free(&l); return -1; }
+    if (!v || !keys || !ord || !set) { free(v); free(keys); free(ord); free(set); plist_free(&l); return -1; }
     for (size_t i = 0; i < hcap; i++) set[i] = -1;
     int n = 0;
     for (size_t i = 0; i < l.n; i++) {
+        const play_t *pl = &l.v[i];
         splay p;
-        p.play = l.v[i];
-        p.left = cs_sub(hand, p.play.cards);
-        p.key = solver_hand_key(p.left, s->level);
-        p.sig = solver_beat_sig(&p.play);
-        p.lh1 = cs_hash(p.left);
-        p.lh2 = cs_hash2(p.left);
-        uint64_t h = mix(p.key.ha, (uint64_t)p.sig);
+        memset(&p, 0, sizeof p);
+        p.left = cs_sub(hand, pl->cards);
+        hkey key = solver_hand_key(p.left, s->level);
+        p.sig = solver_beat_sig(pl);
+        uint64_t h = mix(key.ha, (uint64_t)p.sig);
         size_t j = h & (hcap - 1);
         int dup = 0;
         while (set[j] >= 0) {
-            if (v[set[j]].sig == p.sig && hk_eq(&v[set[j]].key, &p.key)) { dup = 1; break; }
+            if (v[set[j]].sig == p.sig && hk_eq(&keys[set[j]], &key)) { dup = 1; break; }
             j = (j + 1) & (hcap - 1);
         }
         if (dup) continue;
         set[j] = n;
+        p.ka = key.ha;
+        p.kb = key.hb;
+        p.lh1 = cs_hash(p.left);
+        p.lh2 = cs_hash2(p.left);
+        p.type = pl->type;
+        p.rank = pl->rank;
+        p.n = pl->n;
         int64_t cat, x, y = 0;
         if (cs_empty(p.left)) { cat = 0; x = 0; }
-        else if (p.play.type >= T_SF) {
-            int32_t pw = combo_power(p.play.type, p.play.rank, p.play.n, s->level);
+        else if (p.type >= T_SF) {
+            int32_t pw = combo_power(p.type, p.rank, p.n, s->level);
             cat = 2;
             x = (pw >> 16) * 1000 + ((pw >> 8) & 0xFF) * 20 + ((pw & 0xFF) - 1);
         } else {
             cat = 1;
-            x = -(int64_t)p.play.n;
-            y = (combo_power(p.play.type, p.play.rank, p.play.n, s->level) & 0xFF) - 1;
+            x = -(int64_t)p.n;
+            y = (combo_power(p.type, p.rank, p.n, s->level) & 0xFF) - 1;
         }
         ord[n] = (cat << 48) | ((x + 100000) << 16) | (y + 100);
+        keys[n] = key;
         v[n++] = p;
     }
     /* stable insertion sort by order */
@@ -162,13 +173,24 @@ int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
         ord[j + 1] = kx;
     }
     int b = 0;
-    while (b < n && v[b].play.type < T_SF) b++;
+    while (b < n && v[b].type < T_SF) b++;
+    free(keys);
     free(ord);
     free(set);
     plist_free(&l);
     *out = v;
     *nb = b;
     return n;
+}
+
+/* the play of a grouped play made from `hand` */
+play_t solver_play(cset hand, const splay *p) {
+    play_t r;
+    r.cards = cs_sub(hand, p->left);
+    r.type = p->type;
+    r.rank = p->rank;
+    r.n = p->n;
+    return r;
 }
 
 static inline size_t pt_slot(uint64_t hand_hash, int32_t sig, size_t cap) {
@@ -327,13 +349,14 @@ static int walk(NSolver *s, cset hand, uint64_t hh, const opps_t *op, int depth)
         int tried = 0;
         for (int i = 0; i < n && !result; i++) {
             const splay *p = &plays[i];
-            if (p->play.type >= T_SF && tried) break;
+            if (p->type >= T_SF && tried) break;
+            play_t pp = solver_play(hand, p);
             int beaten = 0;
             for (int o = 0; o < 2 && !beaten; o++) {
                 if (cs_empty(op->o[o])) continue;
                 splay *q;
                 int qnb, qowned;
-                int qn = plays_of(s, op->o[o], op->h1[o], &p->play, p->sig, &q, &qnb, &qowned);
+                int qn = plays_of(s, op->o[o], op->h1[o], &pp, p->sig, &q, &qnb, &qowned);
                 if (qn < 0) { if (owned) free(plays); return -1; }
                 if (qowned) free(q);
                 beaten = qn > 0;
@@ -484,18 +507,19 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
         } else {
             const splay *p = &plays[pass_at < 0 || i < pass_at ? i : i - 1];
             h2.h[turn] = p->left;
-            h2.ka[turn] = p->key.ha;
-            h2.kb[turn] = p->key.hb;
+            h2.ka[turn] = p->ka;
+            h2.kb[turn] = p->kb;
+            play_t pp = solver_play(hs->h[turn], p);
             h2.h1[turn] = p->lh1;
             h2.h2[turn] = p->lh2;
             if (!cs_empty(p->left)) {
-                r = solver_ge(s, &h2, nxt, &p->play, p->sig, turn, 0, first, out, t);
+                r = solver_ge(s, &h2, nxt, &pp, p->sig, turn, 0, first, out, t);
             } else {
                 int out2 = out | (1 << turn), first2 = first < 0 ? turn : first;
                 if ((out2 >> ((turn + 2) & 3)) & 1)
                     r = result_value(s, first2, turn, POP13[out2]) >= t;
                 else
-                    r = solver_ge(s, &h2, next_seat(out2, turn), &p->play, p->sig, turn, 0, first2, out2, t);
+                    r = solver_ge(s, &h2, next_seat(out2, turn), &pp, p->sig, turn, 0, first2, out2, t);
             }
         }
         if (r < 0) { result = -1; break; }

@@ -8,9 +8,11 @@
  * them) */
 typedef struct { uint64_t packed; cset rel; uint64_t ha, hb; } hkey;
 
-/* a grouped play: the play, the hand it leaves, that hand's key and two independent hashes
- * of the hand itself (the play cache and the walkover cache look hands up by them) */
-typedef struct { play_t play; cset left; hkey key; uint64_t lh1, lh2; int32_t sig; } splay;
+/* a grouped play (64 bytes, one cache line): the hand it leaves, that hand's key's two
+ * hashes (ka, kb), two independent hashes of the hand itself (lh1, lh2: the play cache and
+ * the walkover cache look hands up by them), its beat signature, type, rank and size (its
+ * cards are the hand less `left`: solver_play) */
+typedef struct { cset left; uint64_t ka, kb, lh1, lh2; int32_t sig; uint8_t type, rank, n; } splay;
 typedef struct { cset hand; int32_t sig; int used, n, nb; splay *v; } pentry;
 /* a transposition table slot: a position's two independent hashes (64 + 32 bits kept;
  * a = 0 is an empty slot), its bounds and the child that last gave a cut (16 bytes) */
@@ -56,6 +58,7 @@ void *solver_table(size_t n, size_t size);
 void solver_pt_clear(NSolver *s);
 /* the grouped, ordered plays of `hand` against `tb` (a new array the caller frees) */
 int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb);
+play_t solver_play(cset hand, const splay *p);
 /* is the value for N-S at least t? 1 / 0, or -1 when a budget stopped the search */
 int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t sig, int last, int passes,
               int first, int out, int t);

@@ -152,7 +152,8 @@ static PyObject *ns_grouped(NSolver *s, PyObject *const *a, Py_ssize_t n) {
     if (k < 0) return PyErr_NoMemory();
     PyObject *out = PyList_New(k);
     for (int i = 0; out && i < k; i++) {
-        PyObject *c = play_to_py(&v[i].play), *l = cs_to_py(v[i].left);
+        play_t pl = solver_play(hand, &v[i]);
+        PyObject *c = play_to_py(&pl), *l = cs_to_py(v[i].left);
         PyObject *t = c && l ? PyTuple_Pack(2, c, l) : NULL;
         Py_XDECREF(c);
         Py_XDECREF(l);
