@@ -71,7 +71,9 @@ static uint64_t cs_hash2(cset c) {
 static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
 void solver_hands(hands_t *hs, int level) {
+    hs->cards = 0;
     for (int i = 0; i < 4; i++) {
+        hs->cards += cs_size(hs->h[i]);
         hkey k = solver_hand_key(hs->h[i], level);
         hs->ka[i] = k.ha;
         hs->kb[i] = k.hb;
@@ -462,8 +464,11 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     uint32_t hb;
     hands_xy(hs, &hx, &hy);
     tt_hash(hx, hy, sig, turn, last, passes, first, out, &ha, &hb);
-    tentry *slot = &s->tt[(ha >> 1) & (s->tt_cap - 1)];
-    __builtin_prefetch(slot);
+    int big = hs->cards >= NEAR_CARDS;
+    tentry *near = &s->near[(ha >> 1) & (NEAR_SLOTS - 1)];
+    tentry *slot = big ? &s->tt[(ha >> 1) & (s->tt_cap - 1)] : near;
+    __builtin_prefetch(near);
+    if (big) __builtin_prefetch(slot);
     splay *plays;
     int nb, owned;
     int n = plays_of(s, hs->h[turn], hs->h1[turn], tb, sig, &plays, &nb, &owned);
@@ -474,6 +479,7 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     }
     s->lookups++;
     int lo = -INF, hi = INF, best = -1;
+    if (near->a == ha && near->b == hb) slot = near;
     if (slot->a == ha && slot->b == hb) {
         s->hits++;
         lo = slot->lo;
@@ -507,6 +513,7 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
         } else {
             const splay *p = &plays[pass_at < 0 || i < pass_at ? i : i - 1];
             h2.h[turn] = p->left;
+            h2.cards = hs->cards - p->n;
             h2.ka[turn] = p->ka;
             h2.kb[turn] = p->kb;
             play_t pp = solver_play(hs->h[turn], p);
@@ -536,14 +543,14 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
         result = !maxing;
     }
     if (result >= 0) { /* store the bounds (the slot may have been reused meanwhile) */
-        if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(s);
-        tentry *e = &s->tt[(ha >> 1) & (s->tt_cap - 1)];
-        if (!e->a) s->tt_n++;
-        e->a = ha;
-        e->b = hb;
-        e->lo = (int8_t)lo;
-        e->hi = (int8_t)hi;
-        e->best = (int16_t)best;
+        tentry e = {ha, hb, (int8_t)lo, (int8_t)hi, (int16_t)best};
+        s->near[(ha >> 1) & (NEAR_SLOTS - 1)] = e;
+        if (big) {
+            if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(s);
+            tentry *f = &s->tt[(ha >> 1) & (s->tt_cap - 1)];
+            if (!f->a) s->tt_n++;
+            *f = e;
+        }
     }
     if (owned) free(plays);
     return result;

@@ -20,6 +20,14 @@ typedef struct { uint64_t a; uint32_t b; int8_t lo, hi; int16_t best; } tentry;
 
 #define TT_BITS 20      /* the most slots the transposition table grows to */
 #define TT_START_BITS 12
+/* the near table: 2^16 slots (1 MB, it stays in the processor's cache) hold every
+ * position searched, the last one hashed to a slot; the transposition table proper only
+ * those with at least NEAR_CARDS cards in hand (a probe of a 16 MB table costs more than
+ * searching again most of the positions with fewer cards) */
+#ifndef NEAR_CARDS
+#define NEAR_CARDS 12
+#endif
+#define NEAR_SLOTS (1u << 16)
 #define PT_MAX (1u << 20)
 #define WC_MAX (1u << 20) /* entries kept before the walkover cache is emptied */
 
@@ -35,6 +43,7 @@ typedef struct {
     size_t pt_cap, pt_n;
     tentry *tt;
     size_t tt_cap, tt_n;
+    tentry *near;
     wentry *wc;
     size_t wc_cap, wc_n;
     long long nodes, lookups, hits, node_limit, next_check;
@@ -44,7 +53,7 @@ typedef struct {
 } NSolver;
 
 /* the four hands, their keys' hashes (ka, kb) and the hands' own hashes (h1, h2) */
-typedef struct { cset h[4]; uint64_t ka[4], kb[4], h1[4], h2[4]; } hands_t;
+typedef struct { cset h[4]; uint64_t ka[4], kb[4], h1[4], h2[4]; int cards; } hands_t;
 
 #define INF 99
 

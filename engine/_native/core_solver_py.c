@@ -8,6 +8,7 @@
 static void ns_dealloc(NSolver *s) {
     solver_pt_clear(s);
     free(s->tt);
+    free(s->near);
     free(s->wc);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -25,7 +26,8 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     s->dd = s->ru.plus4 ? 4 : 3;
     s->tt_cap = (size_t)1 << TT_START_BITS;
     s->tt = calloc(s->tt_cap, sizeof(tentry));
-    if (!s->tt) {
+    s->near = solver_table(NEAR_SLOTS, sizeof(tentry));
+    if (!s->tt || !s->near) {
         Py_DECREF(s);
         return PyErr_NoMemory();
     }
@@ -131,6 +133,7 @@ static PyObject *ns_clear(NSolver *s, PyObject *unused) {
     (void)unused;
     solver_pt_clear(s);
     memset(s->tt, 0, sizeof(tentry) * s->tt_cap);
+    memset(s->near, 0, sizeof(tentry) * NEAR_SLOTS);
     s->tt_n = 0;
     free(s->wc);
     s->wc = NULL;
