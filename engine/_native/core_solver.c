@@ -423,16 +423,16 @@ static inline void tt_hash(uint64_t x, uint64_t y, int32_t sig, int turn, int la
     *b = (uint32_t)(mix(y ^ 0x5851F42D4C957F2Dull, rest) >> 32);
 }
 
-/* double the transposition table (entries move by their first hash; on failure it stays) */
-static void tt_grow(NSolver *s) {
-    size_t cap = 2 * s->tt_cap;
-    tentry *t = solver_table(cap, sizeof(tentry));
+/* double a table of bounds (entries move by their first hash; on failure it stays) */
+static void tt_grow(tentry **tt, size_t *tt_cap) {
+    size_t cap = 2 * *tt_cap;
+    tentry *t = solver_table(cap, sizeof(tentry)), *old = *tt;
     if (!t) return;
-    for (size_t i = 0; i < s->tt_cap; i++)
-        if (s->tt[i].a) t[(s->tt[i].a >> 1) & (cap - 1)] = s->tt[i];
-    free(s->tt);
-    s->tt = t;
-    s->tt_cap = cap;
+    for (size_t i = 0; i < *tt_cap; i++)
+        if (old[i].a) t[(old[i].a >> 1) & (cap - 1)] = old[i];
+    free(old);
+    *tt = t;
+    *tt_cap = cap;
 }
 
 static int budget(NSolver *s) {
@@ -465,7 +465,7 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     hands_xy(hs, &hx, &hy);
     tt_hash(hx, hy, sig, turn, last, passes, first, out, &ha, &hb);
     int big = hs->cards >= NEAR_CARDS;
-    tentry *near = &s->near[(ha >> 1) & (NEAR_SLOTS - 1)];
+    tentry *near = &s->near[(ha >> 1) & (s->near_cap - 1)];
     tentry *slot = big ? &s->tt[(ha >> 1) & (s->tt_cap - 1)] : near;
     __builtin_prefetch(near);
     if (big) __builtin_prefetch(slot);
@@ -544,9 +544,12 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     }
     if (result >= 0) { /* store the bounds (the slot may have been reused meanwhile) */
         tentry e = {ha, hb, (int8_t)lo, (int8_t)hi, (int16_t)best};
-        s->near[(ha >> 1) & (NEAR_SLOTS - 1)] = e;
+        if (s->near_n * 2 >= s->near_cap && s->near_cap < ((size_t)1 << NEAR_BITS)) tt_grow(&s->near, &s->near_cap);
+        tentry *g = &s->near[(ha >> 1) & (s->near_cap - 1)];
+        if (!g->a) s->near_n++;
+        *g = e;
         if (big) {
-            if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(s);
+            if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(&s->tt, &s->tt_cap);
             tentry *f = &s->tt[(ha >> 1) & (s->tt_cap - 1)];
             if (!f->a) s->tt_n++;
             *f = e;

@@ -20,14 +20,15 @@ typedef struct { uint64_t a; uint32_t b; int8_t lo, hi; int16_t best; } tentry;
 
 #define TT_BITS 20      /* the most slots the transposition table grows to */
 #define TT_START_BITS 12
-/* the near table: 2^16 slots (1 MB, it stays in the processor's cache) hold every
- * position searched, the last one hashed to a slot; the transposition table proper only
- * those with at least NEAR_CARDS cards in hand (a probe of a 16 MB table costs more than
- * searching again most of the positions with fewer cards) */
+/* the near table: up to 2^16 slots (1 MB, it stays in the processor's cache; 4,096 at
+ * first, doubled when half full) hold every position searched, the last one hashed to a
+ * slot; the transposition table proper only those with at least NEAR_CARDS cards in hand
+ * (a probe of a 16 MB table costs more than searching again most of the positions with
+ * fewer cards) */
 #ifndef NEAR_CARDS
 #define NEAR_CARDS 12
 #endif
-#define NEAR_SLOTS (1u << 16)
+#define NEAR_BITS 16
 #define PT_MAX (1u << 20)
 #define WC_MAX (1u << 20) /* entries kept before the walkover cache is emptied */
 
@@ -44,6 +45,7 @@ typedef struct {
     tentry *tt;
     size_t tt_cap, tt_n;
     tentry *near;
+    size_t near_cap, near_n;
     wentry *wc;
     size_t wc_cap, wc_n;
     long long nodes, lookups, hits, node_limit, next_check;

@@ -26,7 +26,8 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     s->dd = s->ru.plus4 ? 4 : 3;
     s->tt_cap = (size_t)1 << TT_START_BITS;
     s->tt = calloc(s->tt_cap, sizeof(tentry));
-    s->near = solver_table(NEAR_SLOTS, sizeof(tentry));
+    s->near_cap = (size_t)1 << TT_START_BITS;
+    s->near = calloc(s->near_cap, sizeof(tentry));
     if (!s->tt || !s->near) {
         Py_DECREF(s);
         return PyErr_NoMemory();
@@ -133,7 +134,8 @@ static PyObject *ns_clear(NSolver *s, PyObject *unused) {
     (void)unused;
     solver_pt_clear(s);
     memset(s->tt, 0, sizeof(tentry) * s->tt_cap);
-    memset(s->near, 0, sizeof(tentry) * NEAR_SLOTS);
+    memset(s->near, 0, sizeof(tentry) * s->near_cap);
+    s->near_n = 0;
     s->tt_n = 0;
     free(s->wc);
     s->wc = NULL;
