@@ -2,17 +2,28 @@
 
 Positions are reached by self-play: a seeded random deal of 27 cards a hand at a random
 level, the heuristic bots playing every seat, stopped at the first position where every
-hand holds at most K cards (K = 4, 6, 8, 10 by default). Each position is solved from a
-fresh solver (empty table) on one core; the figures are the median, 90th percentile and
-maximum time, nodes per second and the table hit rate. Positions past ``--limit`` seconds
-are counted as unsettled (their time counted as the limit).
+hand holds at most K cards (K = 4, 6, 8, 10 by default; 150 positions a row). Each
+position is solved from a fresh solver (empty table) on one core; the figures are the
+median, 90th percentile and maximum time, nodes per second and the table hit rate.
+Positions past ``--limit`` seconds are counted as unsettled (their time counted as the
+limit).
+
+``--impl python native`` solves every position with each implementation in turn (the
+pure-Python search and the compiled core's, engine.core), back to back, and prints a row
+for each and their ratios over the positions both settle: nodes a second (raw speed: the
+two count nodes the same way, one per call of the search, but the core's table forgets
+more, so their node counts differ a little; the node counts' ratio is printed too) and
+time to solve (the sum of the times). Without ``--impl`` the implementation in use runs.
 
 ``--fraction N`` also plays N self-play deals and reports the share of their decisions
 whose position the solver settles within ``--budget`` seconds (what ``guandan analyse``
 can annotate exactly). ``--fresh K ...`` adds harder positions: random deals of exactly
 K cards a hand where nobody is out yet (the bots' positions often have a player out).
 
-Run: ``python bench/bench_solver.py [--cards 4 6 8 10] [--n 30] [--limit 60]``.
+Run: ``python bench/bench_solver.py [--cards 4 6 8 10] [--n 150] [--limit 60]
+[--impl python native]``. The issue's frontier (every self-play position of <= 12 cards a
+hand settled within 2 s, fresh deals of 8 cards a hand, the share of a deal's decisions
+valued exactly at 2 s each) is bench_frontier.py.
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ from analysis.estimate import bot_action
 from analysis.solver import BudgetExceeded, Solver, step
 from analysis.state import Position
 from duplicate.bots import HeuristicPlayer, Player
+from engine import core
 from engine.cards import NUM_CARDS, from_ids, size
 from engine.ruleset import COMPETITION
 
@@ -71,37 +83,75 @@ def fresh_position(seed: int, cards: int) -> tuple[int, Position]:
                            -1, 0, -1, 0)
 
 
-def bench_cards(cards: int, n: int, limit: float, fresh: bool = False) -> None:
-    times: list[float] = []
-    nodes = lookups = hits = unsettled = 0
+class Row:
+    """One implementation's results on a row of positions."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.nodes: list[int] = []
+        self.settled: list[bool] = []
+        self.lookups = self.hits = 0
+
+    def add(self, seconds: float, solver: Solver, settled: bool) -> None:
+        self.times.append(seconds)
+        self.nodes.append(solver.nodes)
+        self.settled.append(settled)
+        self.lookups += solver.lookups
+        self.hits += solver.hits
+
+    def summary(self, limit: float) -> str:
+        times = sorted(self.times)
+        total = sum(times)
+        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+        unsettled = self.settled.count(False)
+        return (f"median {statistics.median(times):.3f} s, p90 {p90:.3f} s, max {times[-1]:.3f} s, "
+                f"{sum(self.nodes) / max(total, 1e-9):,.0f} nodes/s, table hit rate "
+                f"{self.hits / max(1, self.lookups):.0%}, unsettled (> {limit:g} s) {unsettled}")
+
+
+def solve_timed(level: int, pos: Position, limit: float) -> tuple[float, Solver, bool]:
+    """Solve ``pos`` from a fresh solver: CPU seconds (the limit when unsettled), the
+    solver (its counters) and whether it settled."""
+    solver = Solver(level, max_seconds=limit)
+    t0 = time.process_time()
+    try:
+        solver.value(pos)
+    except BudgetExceeded:
+        return limit, solver, False
+    return time.process_time() - t0, solver, True
+
+
+def bench_cards(cards: int, n: int, limit: float, fresh: bool = False,
+                impls: list[str] | None = None) -> None:
+    names = impls or [core.implementation()]
+    rows = {name: Row() for name in names}
     seed = 0
-    while len(times) < n:
+    done = 0
+    while done < n:
         seed += 1
         got = (fresh_position(seed, cards) if fresh
                else position_with(1000 * cards + seed, cards))
         if got is None:
             continue
         level, pos = got
-        solver = Solver(level, max_seconds=limit)
-        t0 = time.process_time()
-        try:
-            solver.value(pos)
-            times.append(time.process_time() - t0)
-        except BudgetExceeded:
-            unsettled += 1
-            times.append(limit)
-        nodes += solver.nodes
-        lookups += solver.lookups
-        hits += solver.hits
-    times.sort()
-    total = sum(times)
-    p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+        for name in names:
+            core.use(name)
+            rows[name].add(*solve_timed(level, pos, limit))
+        done += 1
     what = f"   {cards:2d} cards a hand, fresh" if fresh else f"<= {cards:2d} cards a hand"
-    print(
-        f"{what}: {n} positions, median {statistics.median(times):.3f} s, "
-        f"p90 {p90:.3f} s, max {times[-1]:.3f} s, {nodes / total:,.0f} nodes/s, "
-        f"table hit rate {hits / max(1, lookups):.0%}, unsettled (> {limit:g} s) {unsettled}"
-    )
+    for name in names:
+        print(f"{what}, {name}: {n} positions, {rows[name].summary(limit)}")
+    if len(names) == 2:
+        a, b = rows[names[0]], rows[names[1]]
+        both = [i for i in range(n) if a.settled[i] and b.settled[i]]
+        ta = sum(a.times[i] for i in both)
+        tb = sum(b.times[i] for i in both)
+        na = sum(a.nodes[i] for i in both)
+        nb = sum(b.nodes[i] for i in both)
+        print(f"{what}, {names[1]} / {names[0]} on the {len(both)} positions both settle: "
+              f"nodes a second {nb / max(tb, 1e-9) / max(na / max(ta, 1e-9), 1e-9):.1f}x "
+              f"({na / max(ta, 1e-9):,.0f} / {nb / max(tb, 1e-9):,.0f}), time to solve "
+              f"{ta / max(tb, 1e-9):.1f}x ({ta:.3f} s / {tb:.3f} s), nodes {nb / max(na, 1):.3f}x")
 
 
 def bench_fraction(deals: int, budget: float) -> None:
@@ -133,19 +183,21 @@ def bench_fraction(deals: int, budget: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cards", type=int, nargs="+", default=[4, 6, 8, 10])
-    parser.add_argument("--n", type=int, default=30, help="positions per size")
+    parser.add_argument("--n", type=int, default=150, help="positions per size")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per position")
     parser.add_argument("--fraction", type=int, default=0, metavar="DEALS")
     parser.add_argument("--budget", type=float, default=2.0)
     parser.add_argument("--fresh", type=int, nargs="*", default=[], metavar="K",
                         help="also random deals of exactly K cards a hand, nobody out")
+    parser.add_argument("--impl", nargs="+", choices=["python", "native"], default=None,
+                        help="each position solved by each implementation, back to back")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {sys.platform}; "
           f"CPU time of one process")
     for k in args.cards:
-        bench_cards(k, args.n, args.limit)
+        bench_cards(k, args.n, args.limit, impls=args.impl)
     for k in args.fresh:
-        bench_cards(k, args.n, args.limit, fresh=True)
+        bench_cards(k, args.n, args.limit, fresh=True, impls=args.impl)
     if args.fraction:
         bench_fraction(args.fraction, args.budget)
 

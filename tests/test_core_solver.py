@@ -67,6 +67,43 @@ def test_values_agree(seed: int) -> None:
         assert got[0] == got[1], pos
 
 
+def fresh_deals(seed: int, count: int, k: int) -> Iterator[tuple[Position, int, Ruleset]]:
+    """Random deals of ``k`` cards a hand, nobody out: 4k cards in hand, so the search
+    uses both of the core's tables (the near one, and the big one from 12 cards up)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        ids = rng.sample(range(108), 4 * k)
+        hands = tuple(from_ids(ids[k * i : k * i + k]) for i in range(4))
+        yield (Position((hands[0], hands[1], hands[2], hands[3]), rng.randrange(4), None, -1, 0,
+                        -1, 0), rng.randrange(13), rng.choice(RULESETS))
+
+
+def test_values_agree_on_fresh_deals() -> None:
+    for pos, level, rules in fresh_deals(11, 6, 4):
+        got = []
+        for name in ("python", "native"):
+            core.use(name)
+            got.append(Solver(level, rules).value(pos))
+        assert got[0] == got[1], pos
+
+
+def test_a_search_cut_by_its_budget_leaves_the_tables_sound() -> None:
+    """Bounds are stored for finished searches only: after a budget stops one, the same
+    solver (its tables kept) still finds the reference value."""
+    for pos, level, rules in fresh_deals(12, 4, 4):
+        core.use("python")
+        want = Solver(level, rules).value(pos)
+        core.use("native")
+        solver = Solver(level, rules, max_nodes=300)
+        for _ in range(3):
+            try:
+                solver.value(pos)
+            except BudgetExceeded:
+                pass
+        solver.max_nodes = None
+        assert solver.value(pos) == want, pos
+
+
 def test_one_solver_keeps_its_tables_across_positions() -> None:
     """Values of successive positions from one solver (tables reused) agree too."""
     items = list(positions(9, 15, (3, 4)))

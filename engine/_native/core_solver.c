@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 static uint64_t mix(uint64_t h, uint64_t x);
 static uint64_t cs_hash(cset c);
+static uint64_t cs_hash2(cset c);
 
 static hkey hashed(hkey k) {
     k.ha = mix(mix(k.packed, 0x243F6A8885A308D3ull), cs_hash(k.rel));
@@ -63,6 +65,36 @@ static uint64_t mix(uint64_t h, uint64_t x) {
     return z ^ (z >> 31);
 }
 static uint64_t cs_hash(cset c) { return mix(mix(mix(0, c.w[0]), c.w[1]), c.w[2]); }
+static uint64_t cs_hash2(cset c) {
+    return mix(mix(mix(0x452821E638D01377ull, c.w[2]), c.w[0]), c.w[1] ^ 0xBE5466CF34E90C6Cull);
+}
+static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+void solver_hands(hands_t *hs, int level) {
+    hs->cards = 0;
+    for (int i = 0; i < 4; i++) {
+        hs->cards += cs_size(hs->h[i]);
+        hkey k = solver_hand_key(hs->h[i], level);
+        hs->ka[i] = k.ha;
+        hs->kb[i] = k.hb;
+        hs->h1[i] = cs_hash(hs->h[i]);
+        hs->h2[i] = cs_hash2(hs->h[i]);
+    }
+}
+
+/* a zeroed table; from 2 MB up aligned to 2 MB and marked for huge pages where the
+ * system has them (a table of 16 MB probed at random otherwise costs a TLB miss a probe) */
+void *solver_table(size_t n, size_t size) {
+    size_t bytes = n * size, huge = (size_t)2 << 20;
+    if (bytes < huge) return calloc(n, size);
+    void *p = NULL;
+    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, bytes);
+    return p;
+}
 
 double solver_now(void) {
     struct timespec ts;
@@ -79,45 +111,58 @@ void solver_pt_clear(NSolver *s) {
     s->pt_cap = s->pt_n = 0;
 }
 
-/* the grouped, ordered plays of `hand` against `tb`; *owned when the caller must free */
+/* the grouped, ordered plays of `hand` against `tb` (a new array, 64 bytes a play, the
+ * caller frees) */
 int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int *nb) {
     plist l = {0};
     if (generate(hand, s->level, tb, &s->ru, 0, &l) < 0) { plist_free(&l); return -1; }
-    splay *v = malloc(sizeof(splay) * (l.n ? l.n : 1));
-    int64_t *ord = malloc(sizeof(int64_t) * (l.n ? l.n : 1));
+    size_t m = l.n ? l.n : 1;
+    splay *v = NULL;
+    if (posix_memalign((void **)&v, 64, sizeof(splay) * m) != 0) v = NULL;
+    hkey *keys = malloc(sizeof(hkey) * m);
+    int64_t *ord = malloc(sizeof(int64_t) * m);
     size_t hcap = 16;
     while (hcap < 2 * l.n) hcap <<= 1;
     int32_t *set = malloc(sizeof(int32_t) * hcap);
-    if (!v || !ord || !set) { free(v); free(ord); free(set); plist_free(&l); return -1; }
+    if (!v || !keys || !ord || !set) { free(v); free(keys); free(ord); free(set); plist_free(&l); return -1; }
     for (size_t i = 0; i < hcap; i++) set[i] = -1;
     int n = 0;
     for (size_t i = 0; i < l.n; i++) {
+        const play_t *pl = &l.v[i];
         splay p;
-        p.play = l.v[i];
-        p.left = cs_sub(hand, p.play.cards);
-        p.key = solver_hand_key(p.left, s->level);
-        p.sig = solver_beat_sig(&p.play);
-        uint64_t h = mix(p.key.ha, (uint64_t)p.sig);
+        memset(&p, 0, sizeof p);
+        p.left = cs_sub(hand, pl->cards);
+        hkey key = solver_hand_key(p.left, s->level);
+        p.sig = solver_beat_sig(pl);
+        uint64_t h = mix(key.ha, (uint64_t)p.sig);
         size_t j = h & (hcap - 1);
         int dup = 0;
         while (set[j] >= 0) {
-            if (v[set[j]].sig == p.sig && hk_eq(&v[set[j]].key, &p.key)) { dup = 1; break; }
+            if (v[set[j]].sig == p.sig && hk_eq(&keys[set[j]], &key)) { dup = 1; break; }
             j = (j + 1) & (hcap - 1);
         }
         if (dup) continue;
         set[j] = n;
+        p.ka = key.ha;
+        p.kb = key.hb;
+        p.lh1 = cs_hash(p.left);
+        p.lh2 = cs_hash2(p.left);
+        p.type = pl->type;
+        p.rank = pl->rank;
+        p.n = pl->n;
         int64_t cat, x, y = 0;
         if (cs_empty(p.left)) { cat = 0; x = 0; }
-        else if (p.play.type >= T_SF) {
-            int32_t pw = combo_power(p.play.type, p.play.rank, p.play.n, s->level);
+        else if (p.type >= T_SF) {
+            int32_t pw = combo_power(p.type, p.rank, p.n, s->level);
             cat = 2;
             x = (pw >> 16) * 1000 + ((pw >> 8) & 0xFF) * 20 + ((pw & 0xFF) - 1);
         } else {
             cat = 1;
-            x = -(int64_t)p.play.n;
-            y = (combo_power(p.play.type, p.play.rank, p.play.n, s->level) & 0xFF) - 1;
+            x = -(int64_t)p.n;
+            y = (combo_power(p.type, p.rank, p.n, s->level) & 0xFF) - 1;
         }
         ord[n] = (cat << 48) | ((x + 100000) << 16) | (y + 100);
+        keys[n] = key;
         v[n++] = p;
     }
     /* stable insertion sort by order */
@@ -130,7 +175,8 @@ int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
         ord[j + 1] = kx;
     }
     int b = 0;
-    while (b < n && v[b].play.type < T_SF) b++;
+    while (b < n && v[b].type < T_SF) b++;
+    free(keys);
     free(ord);
     free(set);
     plist_free(&l);
@@ -139,13 +185,27 @@ int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
     return n;
 }
 
+/* the play of a grouped play made from `hand` */
+play_t solver_play(cset hand, const splay *p) {
+    play_t r;
+    r.cards = cs_sub(hand, p->left);
+    r.type = p->type;
+    r.rank = p->rank;
+    r.n = p->n;
+    return r;
+}
+
+static inline size_t pt_slot(uint64_t hand_hash, int32_t sig, size_t cap) {
+    return mix(hand_hash, (uint64_t)(uint32_t)sig) & (cap - 1);
+}
+
 static int pt_grow(NSolver *s) {
     size_t cap = s->pt_cap ? 2 * s->pt_cap : 1024;
-    pentry *t = calloc(cap, sizeof(pentry));
+    pentry *t = solver_table(cap, sizeof(pentry));
     if (!t) return -1;
     for (size_t i = 0; i < s->pt_cap; i++)
         if (s->pt[i].used) {
-            size_t j = mix(cs_hash(s->pt[i].hand), (uint64_t)s->pt[i].sig) & (cap - 1);
+            size_t j = pt_slot(cs_hash(s->pt[i].hand), s->pt[i].sig, cap);
             while (t[j].used) j = (j + 1) & (cap - 1);
             t[j] = s->pt[i];
         }
@@ -155,15 +215,15 @@ static int pt_grow(NSolver *s) {
     return 0;
 }
 
-/* plays of a hand: from the cache, or made (and cached while it has room); *owned = 1
- * when the caller must free the array */
-static int plays_of(NSolver *s, cset hand, const play_t *tb, int32_t sig, splay **v, int *nb, int *owned) {
+/* plays of a hand (`hh`: cs_hash(hand)): from the cache, or made (and cached while it has
+ * room); *owned = 1 when the caller must free the array */
+static int plays_of(NSolver *s, cset hand, uint64_t hh, const play_t *tb, int32_t sig, splay **v, int *nb,
+                    int *owned) {
     *owned = 0;
     if (s->pt_n * 2 >= s->pt_cap && s->pt_cap < PT_MAX && pt_grow(s) < 0) return -1;
-    uint64_t h = mix(cs_hash(hand), (uint64_t)sig);
     size_t j = 0;
     if (s->pt_cap) {
-        j = h & (s->pt_cap - 1);
+        j = pt_slot(hh, sig, s->pt_cap);
         while (s->pt[j].used) {
             if (s->pt[j].sig == sig && cs_eq(s->pt[j].hand, hand)) {
                 *v = s->pt[j].v;
@@ -219,20 +279,30 @@ static int pass_(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int3
     return solver_ge(s, hs, next_seat(out, turn), tb, sig, last, p, first, out, t);
 }
 
+/* the walkover cache's two hashes of (hand, opponent, opponent), from the hands' own
+ * hashes; a is never 0 (an empty slot), b's bit 0 is left for the answer */
+static inline void wc_hash(uint64_t h1, uint64_t o11, uint64_t o21, uint64_t h2, uint64_t o12, uint64_t o22,
+                           uint64_t *a, uint64_t *b) {
+    *a = mix(h1 ^ rotl(o11, 21) ^ rotl(o21, 42), 0x3F84D5B5B5470917ull) | 1;
+    *b = mix(h2 ^ rotl(o12, 19) ^ rotl(o22, 38), 0x9216D5D98979FB1Bull) & ~(uint64_t)1;
+}
+static inline size_t wc_slot(uint64_t a, size_t cap) { return (a >> 1) & (cap - 1); }
+
 /* the walkover cache keeps every answer (as the Python dict does: an answer found under the
  * depth limit may differ from one found higher up, so forgetting answers changes the
- * search), up to WC_MAX entries, then starts again empty */
-static wentry *wc_find(NSolver *s, cset h, cset o1, cset o2, int *found) {
+ * search), up to WC_MAX entries, then starts again empty. Returns the answer's slot, which
+ * is in use (*found) or free; NULL out of memory */
+static wentry *wc_find(NSolver *s, uint64_t a, uint64_t b, int *found) {
     if (s->wc_n * 2 >= s->wc_cap) {
         size_t cap = s->wc_cap ? 2 * s->wc_cap : 4096;
         if (s->wc_n >= WC_MAX) cap = s->wc_cap; /* full: empty it */
-        wentry *t = calloc(cap, sizeof(wentry));
+        wentry *t = solver_table(cap, sizeof(wentry));
         if (!t) return NULL;
         if (s->wc_n < WC_MAX) {
             for (size_t i = 0; i < s->wc_cap; i++)
-                if (s->wc[i].used) {
-                    size_t j = mix(mix(cs_hash(s->wc[i].h), cs_hash(s->wc[i].o1)), cs_hash(s->wc[i].o2)) & (cap - 1);
-                    while (t[j].used) j = (j + 1) & (cap - 1);
+                if (s->wc[i].a) {
+                    size_t j = wc_slot(s->wc[i].a, cap);
+                    while (t[j].a) j = (j + 1) & (cap - 1);
                     t[j] = s->wc[i];
                 }
         } else {
@@ -242,9 +312,9 @@ static wentry *wc_find(NSolver *s, cset h, cset o1, cset o2, int *found) {
         s->wc = t;
         s->wc_cap = cap;
     }
-    size_t j = mix(mix(cs_hash(h), cs_hash(o1)), cs_hash(o2)) & (s->wc_cap - 1);
-    while (s->wc[j].used) {
-        if (cs_eq(s->wc[j].h, h) && cs_eq(s->wc[j].o1, o1) && cs_eq(s->wc[j].o2, o2)) {
+    size_t j = wc_slot(a, s->wc_cap);
+    while (s->wc[j].a) {
+        if (s->wc[j].a == a && (s->wc[j].b & ~(uint64_t)1) == b) {
             *found = 1;
             return &s->wc[j];
         }
@@ -254,21 +324,25 @@ static wentry *wc_find(NSolver *s, cset h, cset o1, cset o2, int *found) {
     return &s->wc[j];
 }
 
-static int wc_put(NSolver *s, cset h, cset o1, cset o2, int got) {
+static int wc_put(NSolver *s, uint64_t a, uint64_t b, int got) {
     int found;
-    wentry *e = wc_find(s, h, o1, o2, &found);
+    wentry *e = wc_find(s, a, b, &found);
     if (!e) return -1;
     if (!found) s->wc_n++;
-    e->used = 1; e->h = h; e->o1 = o1; e->o2 = o2; e->got = (int8_t)got;
+    e->a = a;
+    e->b = b | (uint64_t)(got != 0);
     return 0;
 }
 
+/* the opponents of a walk: their cards and hashes */
+typedef struct { cset o[2]; uint64_t h1[2], h2[2]; } opps_t;
+
 /* analysis.solver.Solver._walk: can `hand` play out in plays neither opponent can beat
  * (its partner passing), the last play being anything? -1 out of memory */
-static int walk(NSolver *s, cset hand, cset o1, cset o2, int depth) {
+static int walk(NSolver *s, cset hand, uint64_t hh, const opps_t *op, int depth) {
     splay *plays;
     int nb, owned;
-    int n = plays_of(s, hand, NULL, -1, &plays, &nb, &owned);
+    int n = plays_of(s, hand, hh, NULL, -1, &plays, &nb, &owned);
     if (n < 0) return -1;
     int result = 0;
     if (n && cs_empty(plays[0].left)) {
@@ -277,14 +351,14 @@ static int walk(NSolver *s, cset hand, cset o1, cset o2, int depth) {
         int tried = 0;
         for (int i = 0; i < n && !result; i++) {
             const splay *p = &plays[i];
-            if (p->play.type >= T_SF && tried) break;
+            if (p->type >= T_SF && tried) break;
+            play_t pp = solver_play(hand, p);
             int beaten = 0;
             for (int o = 0; o < 2 && !beaten; o++) {
-                cset opp = o ? o2 : o1;
-                if (cs_empty(opp)) continue;
+                if (cs_empty(op->o[o])) continue;
                 splay *q;
                 int qnb, qowned;
-                int qn = plays_of(s, opp, &p->play, p->sig, &q, &qnb, &qowned);
+                int qn = plays_of(s, op->o[o], op->h1[o], &pp, p->sig, &q, &qnb, &qowned);
                 if (qn < 0) { if (owned) free(plays); return -1; }
                 if (qowned) free(q);
                 beaten = qn > 0;
@@ -292,13 +366,15 @@ static int walk(NSolver *s, cset hand, cset o1, cset o2, int depth) {
             if (beaten) continue;
             tried++;
             int found, got;
-            wentry *e = wc_find(s, p->left, o1, o2, &found);
+            uint64_t a, b;
+            wc_hash(p->lh1, op->h1[0], op->h1[1], p->lh2, op->h2[0], op->h2[1], &a, &b);
+            wentry *e = wc_find(s, a, b, &found);
             if (!e) { if (owned) free(plays); return -1; }
             if (found) {
-                got = e->got;
+                got = (int)(e->b & 1);
             } else {
-                got = walk(s, p->left, o1, o2, depth + 1);
-                if (got < 0 || wc_put(s, p->left, o1, o2, got) < 0) { if (owned) free(plays); return -1; }
+                got = walk(s, p->left, p->lh1, op, depth + 1);
+                if (got < 0 || wc_put(s, a, b, got) < 0) { if (owned) free(plays); return -1; }
             }
             if (got) result = 1;
         }
@@ -308,13 +384,16 @@ static int walk(NSolver *s, cset hand, cset o1, cset o2, int depth) {
 }
 
 static int walkover(NSolver *s, const hands_t *hs, int turn) {
-    cset o1 = hs->h[(turn + 1) & 3], o2 = hs->h[(turn + 3) & 3];
+    int s1 = (turn + 1) & 3, s2 = (turn + 3) & 3;
+    uint64_t a, b;
+    wc_hash(hs->h1[turn], hs->h1[s1], hs->h1[s2], hs->h2[turn], hs->h2[s1], hs->h2[s2], &a, &b);
     int found;
-    wentry *e = wc_find(s, hs->h[turn], o1, o2, &found);
+    wentry *e = wc_find(s, a, b, &found);
     if (!e) return -1;
-    if (found) return e->got;
-    int got = walk(s, hs->h[turn], o1, o2, 0);
-    if (got < 0 || wc_put(s, hs->h[turn], o1, o2, got) < 0) return -1;
+    if (found) return (int)(e->b & 1);
+    opps_t op = {{hs->h[s1], hs->h[s2]}, {hs->h1[s1], hs->h1[s2]}, {hs->h2[s1], hs->h2[s2]}};
+    int got = walk(s, hs->h[turn], hs->h1[turn], &op, 0);
+    if (got < 0 || wc_put(s, a, b, got) < 0) return -1;
     return got;
 }
 
@@ -329,25 +408,31 @@ static void walkover_range(const NSolver *s, int turn, int first, int out, int *
     else { *lo = l; *hi = h; }
 }
 
-static uint64_t tt_hash(const tkey *e, int second) {
-    uint64_t h = second ? 0x5851F42D4C957F2Dull : 0;
-    for (int i = 0; i < 4; i++) h = mix(h, second ? e->k[i].hb : e->k[i].ha);
-    return mix(h, ((uint64_t)(uint32_t)e->sig << 32) | ((uint64_t)(uint8_t)e->turn << 24) |
-                      ((uint64_t)(uint8_t)e->last << 16) | ((uint64_t)(uint8_t)e->passes << 8) |
-                      ((uint64_t)(uint8_t)e->first << 4) | (uint64_t)(uint8_t)e->out);
+/* the position's two hashes: the hand keys' hashes, each seat's turned by its own amount
+ * (x, y: hands_xy), and the rest of the position packed in one word (a is never 0, an
+ * empty slot) */
+static inline void hands_xy(const hands_t *hs, uint64_t *x, uint64_t *y) {
+    *x = hs->ka[0] ^ rotl(hs->ka[1], 16) ^ rotl(hs->ka[2], 32) ^ rotl(hs->ka[3], 48);
+    *y = hs->kb[0] ^ rotl(hs->kb[1], 11) ^ rotl(hs->kb[2], 27) ^ rotl(hs->kb[3], 45);
+}
+static inline void tt_hash(uint64_t x, uint64_t y, int32_t sig, int turn, int last, int passes, int first,
+                           int out, uint64_t *a, uint32_t *b) {
+    uint64_t rest = ((uint64_t)(uint32_t)sig << 32) | ((uint64_t)turn << 16) | ((uint64_t)(last + 1) << 12) |
+                    ((uint64_t)passes << 8) | ((uint64_t)(first + 1) << 4) | (uint64_t)out;
+    *a = mix(x, rest) | 1;
+    *b = (uint32_t)(mix(y ^ 0x5851F42D4C957F2Dull, rest) >> 32);
 }
 
-
-/* double the transposition table (entries move by their first hash; on failure it stays) */
-static void tt_grow(NSolver *s) {
-    size_t cap = 2 * s->tt_cap;
-    tentry *t = calloc(cap, sizeof(tentry));
+/* double a table of bounds (entries move by their first hash; on failure it stays) */
+static void tt_grow(tentry **tt, size_t *tt_cap) {
+    size_t cap = 2 * *tt_cap;
+    tentry *t = solver_table(cap, sizeof(tentry)), *old = *tt;
     if (!t) return;
-    for (size_t i = 0; i < s->tt_cap; i++)
-        if (s->tt[i].a) t[s->tt[i].a & (cap - 1)] = s->tt[i];
-    free(s->tt);
-    s->tt = t;
-    s->tt_cap = cap;
+    for (size_t i = 0; i < *tt_cap; i++)
+        if (old[i].a) t[(old[i].a >> 1) & (cap - 1)] = old[i];
+    free(old);
+    *tt = t;
+    *tt_cap = cap;
 }
 
 static int budget(NSolver *s) {
@@ -374,33 +459,32 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
             if (t > top) return 0;
         }
     }
+    /* the table slot is fetched from memory while the plays are looked up */
+    uint64_t ha, hx, hy;
+    uint32_t hb;
+    hands_xy(hs, &hx, &hy);
+    tt_hash(hx, hy, sig, turn, last, passes, first, out, &ha, &hb);
+    int big = hs->cards >= NEAR_CARDS;
+    tentry *near = &s->near[(ha >> 1) & (s->near_cap - 1)];
+    tentry *slot = big ? &s->tt[(ha >> 1) & (s->tt_cap - 1)] : near;
+    __builtin_prefetch(near);
+    if (big) __builtin_prefetch(slot);
     splay *plays;
     int nb, owned;
-    int n = plays_of(s, hs->h[turn], tb, sig, &plays, &nb, &owned);
+    int n = plays_of(s, hs->h[turn], hs->h1[turn], tb, sig, &plays, &nb, &owned);
     if (n < 0) { s->stop = 3; return -1; }
     if (n == 0) {
         if (owned) free(plays);
         return pass_(s, hs, turn, tb, sig, last, passes, first, out, t);
     }
-    tkey key;
-    memset(&key, 0, sizeof key);
-    memcpy(key.k, hs->k, sizeof key.k);
-    key.sig = sig;
-    key.turn = (int8_t)turn;
-    key.last = (int8_t)last;
-    key.passes = (int8_t)passes;
-    key.first = (int8_t)first;
-    key.out = (int8_t)out;
-    key.used = 1;
-    uint64_t ha = tt_hash(&key, 0), hb = tt_hash(&key, 1) | 1;
-    size_t slot = ha & (s->tt_cap - 1);
     s->lookups++;
     int lo = -INF, hi = INF, best = -1;
-    if (s->tt[slot].a == ha && s->tt[slot].b == hb) {
+    if (near->a == ha && near->b == hb) slot = near;
+    if (slot->a == ha && slot->b == hb) {
         s->hits++;
-        lo = s->tt[slot].lo;
-        hi = s->tt[slot].hi;
-        best = s->tt[slot].best;
+        lo = slot->lo;
+        hi = slot->hi;
+        best = slot->best;
         if (lo >= t) { if (owned) free(plays); return 1; }
         if (hi < t) { if (owned) free(plays); return 0; }
     }
@@ -418,32 +502,31 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     int maxing = !(turn & 1);
     int pass_at = tb ? nb : -1, total = tb ? n + 1 : n;
     int nxt = next_seat(out, turn);
-    for (int j = -1; j < total && result == -2; j++) {
-        int i;
-        if (j < 0) {
-            if (best < 0 || best >= total) continue;
-            i = best;
-        } else if (j == best) {
-            continue;
-        } else {
-            i = j;
-        }
+    hands_t h2 = *hs;
+    /* the children in search order: the last cut first, then the rest in their order */
+    int has_best = best >= 0 && best < total;
+    for (int k = 0; k < total && result == -2; k++) {
+        int i = has_best ? (k == 0 ? best : k - 1 >= best ? k : k - 1) : k;
         int r;
         if (i == pass_at) {
             r = pass_(s, hs, turn, tb, sig, last, passes, first, out, t);
         } else {
             const splay *p = &plays[pass_at < 0 || i < pass_at ? i : i - 1];
-            hands_t h2 = *hs;
             h2.h[turn] = p->left;
-            h2.k[turn] = p->key;
+            h2.cards = hs->cards - p->n;
+            h2.ka[turn] = p->ka;
+            h2.kb[turn] = p->kb;
+            play_t pp = solver_play(hs->h[turn], p);
+            h2.h1[turn] = p->lh1;
+            h2.h2[turn] = p->lh2;
             if (!cs_empty(p->left)) {
-                r = solver_ge(s, &h2, nxt, &p->play, p->sig, turn, 0, first, out, t);
+                r = solver_ge(s, &h2, nxt, &pp, p->sig, turn, 0, first, out, t);
             } else {
                 int out2 = out | (1 << turn), first2 = first < 0 ? turn : first;
                 if ((out2 >> ((turn + 2) & 3)) & 1)
                     r = result_value(s, first2, turn, POP13[out2]) >= t;
                 else
-                    r = solver_ge(s, &h2, next_seat(out2, turn), &p->play, p->sig, turn, 0, first2, out2, t);
+                    r = solver_ge(s, &h2, next_seat(out2, turn), &pp, p->sig, turn, 0, first2, out2, t);
             }
         }
         if (r < 0) { result = -1; break; }
@@ -460,16 +543,18 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
         result = !maxing;
     }
     if (result >= 0) { /* store the bounds (the slot may have been reused meanwhile) */
-        if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(s);
-        tentry *e = &s->tt[ha & (s->tt_cap - 1)];
-        if (!e->a) s->tt_n++;
-        e->a = ha;
-        e->b = hb;
-        e->lo = (int8_t)lo;
-        e->hi = (int8_t)hi;
-        e->best = (int16_t)best;
+        tentry e = {ha, hb, (int8_t)lo, (int8_t)hi, (int16_t)best};
+        if (s->near_n * 2 >= s->near_cap && s->near_cap < ((size_t)1 << NEAR_BITS)) tt_grow(&s->near, &s->near_cap);
+        tentry *g = &s->near[(ha >> 1) & (s->near_cap - 1)];
+        if (!g->a) s->near_n++;
+        *g = e;
+        if (big) {
+            if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(&s->tt, &s->tt_cap);
+            tentry *f = &s->tt[(ha >> 1) & (s->tt_cap - 1)];
+            if (!f->a) s->tt_n++;
+            *f = e;
+        }
     }
     if (owned) free(plays);
     return result;
 }
-

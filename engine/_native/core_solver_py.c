@@ -8,6 +8,7 @@
 static void ns_dealloc(NSolver *s) {
     solver_pt_clear(s);
     free(s->tt);
+    free(s->near);
     free(s->wc);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -25,7 +26,9 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     s->dd = s->ru.plus4 ? 4 : 3;
     s->tt_cap = (size_t)1 << TT_START_BITS;
     s->tt = calloc(s->tt_cap, sizeof(tentry));
-    if (!s->tt) {
+    s->near_cap = (size_t)1 << TT_START_BITS;
+    s->near = calloc(s->near_cap, sizeof(tentry));
+    if (!s->tt || !s->near) {
         Py_DECREF(s);
         return PyErr_NoMemory();
     }
@@ -90,7 +93,7 @@ static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
             return PyErr_Format(S.e_guandan, "max_seconds must be a non-negative number or None");
         }
     }
-    for (int i = 0; i < 4; i++) hs.k[i] = solver_hand_key(hs.h[i], s->level);
+    solver_hands(&hs, s->level);
     long long n0 = s->nodes, l0 = s->lookups, h0 = s->hits;
     s->deadline = a[8] != Py_None ? solver_now() + max_seconds : 0.0;
     s->node_limit = a[7] != Py_None ? s->nodes + max_nodes : 0;
@@ -131,6 +134,8 @@ static PyObject *ns_clear(NSolver *s, PyObject *unused) {
     (void)unused;
     solver_pt_clear(s);
     memset(s->tt, 0, sizeof(tentry) * s->tt_cap);
+    memset(s->near, 0, sizeof(tentry) * s->near_cap);
+    s->near_n = 0;
     s->tt_n = 0;
     free(s->wc);
     s->wc = NULL;
@@ -152,7 +157,8 @@ static PyObject *ns_grouped(NSolver *s, PyObject *const *a, Py_ssize_t n) {
     if (k < 0) return PyErr_NoMemory();
     PyObject *out = PyList_New(k);
     for (int i = 0; out && i < k; i++) {
-        PyObject *c = play_to_py(&v[i].play), *l = cs_to_py(v[i].left);
+        play_t pl = solver_play(hand, &v[i]);
+        PyObject *c = play_to_py(&pl), *l = cs_to_py(v[i].left);
         PyObject *t = c && l ? PyTuple_Pack(2, c, l) : NULL;
         Py_XDECREF(c);
         Py_XDECREF(l);
