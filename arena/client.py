@@ -237,3 +237,21 @@ class Client:
             return
         with contextlib.suppress(Exception):
             await self.ws.close(1000, reason)
+
+
+class SilentClient:
+    """A stand-in for a seat's client whose messages go nowhere: a :class:`Table` of four
+    plays without sockets (the socket-free measure of ``bench/bench_arena.py``, tests)."""
+
+    def __init__(self, pos: int) -> None:
+        self.pos, self.id, self.gone, self.agent = pos, f"c{pos}", False, ""
+        self.timeouts_in_row = self.stale = self.unsolicited = 0
+
+    def queue(self, text: str) -> None:
+        """Drop a message."""
+
+    def queue_frame(self, frame: bytes) -> None:
+        """Drop a frame."""
+
+    async def flush(self) -> None:
+        """Nothing to send."""

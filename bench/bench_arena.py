@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.agent import AgentStats, choose, native_index, split_act  # noqa: E402
+from arena.client import SilentClient  # noqa: E402
 from arena.connection import tune_gc  # noqa: E402
 from arena.duplicate_match import play_duplicate_match  # noqa: E402
 from arena.protocol import dumps  # noqa: E402
@@ -38,23 +39,6 @@ from duplicate.bots import make_player  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 from engine import core  # noqa: E402
-
-
-class _Silent:
-    """A stand-in client for the socket-free measure: frames go nowhere."""
-
-    def __init__(self, pos: int) -> None:
-        self.pos, self.id, self.gone, self.agent = pos, f"c{pos}", False, ""
-        self.timeouts_in_row = self.stale = self.unsolicited = 0
-
-    def queue(self, text: str) -> None:
-        pass
-
-    def queue_frame(self, frame: bytes) -> None:
-        pass
-
-    async def flush(self) -> None:
-        pass
 
 
 class _RandomTable(Table):
@@ -104,7 +88,7 @@ async def socket_free(boards: list[Any], policy: str) -> None:
         if impl == "native" and not core.available():
             continue
         core.use(impl)
-        table = _AgentTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[misc]
+        table = _AgentTable([SilentClient(p) for p in range(4)], Limits())  # type: ignore[misc]
         table.setup(policy)
         cpu = time.process_time()
         result = await play_duplicate_match(table, boards, ("a", "b"))
@@ -125,7 +109,7 @@ async def socket_free(boards: list[Any], policy: str) -> None:
 
 async def server_work(boards: list[Any]) -> None:
     """The arena's own work per deal without sockets or clients: legal plays, messages."""
-    table = _RandomTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[misc]
+    table = _RandomTable([SilentClient(p) for p in range(4)], Limits())  # type: ignore[misc]
     cpu = time.process_time()
     result = await play_duplicate_match(table, boards, ("a", "b"))
     cpu = time.process_time() - cpu

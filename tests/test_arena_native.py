@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from arena.agent import AgentStats, choose, native_index, split_act
+from arena.client import SilentClient
 from arena.duplicate_match import play_duplicate_match
 from arena.protocol import act_options, act_text, legal_options
 from arena.server import Limits, Table
@@ -84,19 +85,6 @@ def test_options_index_like_a_list() -> None:
         options[len(want)]
 
 
-class _Silent:
-    def __init__(self, pos: int) -> None:
-        self.pos, self.id, self.gone, self.agent = pos, f"c{pos}", False, ""
-        self.timeouts_in_row = self.stale = self.unsolicited = 0
-
-    def queue(self, text: str) -> None:
-        pass
-
-    def queue_frame(self, frame: bytes) -> None:
-        pass
-
-    async def flush(self) -> None:
-        pass
 
 
 def python_answer(data: bytes, pos: int) -> int | str:
@@ -132,7 +120,7 @@ class _CheckingTable(Table):
 @pytest.fixture(scope="module")
 def acts() -> list[tuple[bytes, int]]:
     core.use("native")
-    table = _CheckingTable([_Silent(p) for p in range(4)], Limits())  # type: ignore[list-item]
+    table = _CheckingTable([SilentClient(p) for p in range(4)], Limits())  # type: ignore[list-item]
     table.acts = []
     boards = list(generate_boards(simulation_key(b"\x07"), 6, LevelSchedule.parse("cycle")))
     asyncio.run(play_duplicate_match(table, boards, ("a", "b")))
