@@ -2,6 +2,7 @@
  * split into combinations the way a sensible beginner sorts it; docs/SELFPLAY.md). */
 #include <string.h>
 #include "core_py.h"
+#include "core_plan.h"
 
 typedef struct { int n; int k[12]; } pool_t;
 typedef struct { pool_t p[15]; int counts[15]; } pools_t;
@@ -297,13 +298,6 @@ static PyObject *f_plan_hand(PyObject *m, PyObject *const *a, Py_ssize_t n) {
 
 #define CLOSE_TO_FINISHING 5
 
-typedef struct {
-    cset hand;
-    int level, seat, by; /* by: the seat that made the play to beat, -1 when leading */
-    int counts[4];
-    const play_t *tb;
-    const rules_t *ru;
-} view_t;
 
 static int plan_plays(cset hand, int level, int bomb_max) {
     play_t b[60], o[60];
@@ -319,8 +313,8 @@ static int last_to_answer(const view_t *v) {
     return 1;
 }
 
-/* the choice: 1 and *out for a play, 0 for a pass, -1 out of memory */
-static int heuristic_act(const view_t *v, play_t *out) {
+/* the choice: 1 and *out for a play, 0 for a pass, -1 out of memory (core_plan.h) */
+int heuristic_act(const view_t *v, play_t *out) {
     play_t bombs[60], others[60];
     int nb, no, bm = v->ru->bomb_max, level = v->level;
     plan(v->hand, level, bm, bombs, &nb, others, &no);
