@@ -38,6 +38,7 @@ from analysis.solver import BudgetExceeded, Solver, step  # noqa: E402
 from analysis.state import Position  # noqa: E402
 from duplicate.bots import HeuristicPlayer, Player  # noqa: E402
 from duplicate.dealing import generate_boards  # noqa: E402
+from duplicate.search import SearchBudget, SearchPlayer  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 from engine import core  # noqa: E402
 from engine.cards import size  # noqa: E402
@@ -70,9 +71,13 @@ def positions(cards: int, seed: bytes, first: int, count: int, frontier: int, of
         yield board.number, pos, board.level, value
 
 
-def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[tuple[int, int, float, float, float, int, float, float, float]]]:
+Row = tuple[int, int, float, float, float, int, float, float, float, int]
+
+
+def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[Row]]:
     """The rows of the positions found in one chunk of boards: (board, exact, search,
-    same-CPU heuristic, same-count heuristic, same-CPU playouts, and the three CPU times)."""
+    same-CPU heuristic, same-count heuristic, same-CPU playouts, the three CPU times, and
+    whether the solver settles it with the nodes the search used)."""
     args, first = job
     rows = []
     for number, pos, level, exact in positions(
@@ -80,9 +85,21 @@ def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[tuple[int, int
             args.offline_nodes):
         solver = Solver(level, COMPETITION)
         t = time.process_time()
-        s = evaluate(pos, solver, Budget(playouts=args.playouts, seed=number,
-                                         policy=f"search:{args.inner}"), exact=False)
+        if args.exact_cards == 5 and args.search_nodes == 20_000 and args.search_noise == 0.1:
+            s_value = evaluate(pos, solver, Budget(playouts=args.playouts, seed=number,
+                                                   policy=f"search:{args.inner}"), exact=False).value
+            used = 0
+        else:  # the same playouts by a search budget the policy's name cannot give
+            s_value, used = search_estimate(pos, solver, args, number)
         t_search = time.process_time() - t
+        # would the exact solver have settled it with the nodes the search's solvers used?
+        settled = 0
+        if used:
+            try:
+                Solver(level, COMPETITION, max_nodes=used).value(pos)
+                settled = 1
+            except BudgetExceeded:
+                pass
         t = time.process_time()
         h = evaluate(pos, solver, Budget(playouts=args.playouts, seed=number), exact=False)
         t_count = time.process_time() - t
@@ -94,9 +111,25 @@ def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[tuple[int, int
         while not vals or time.process_time() - t < t_search:
             vals.append(playout(pos, solver, players, rng))
         t_cpu = time.process_time() - t
-        rows.append((number, exact, s.value, sum(vals) / len(vals), h.value, len(vals),
-                     t_search, t_cpu, t_count))
+        rows.append((number, exact, s_value, sum(vals) / len(vals), h.value, len(vals),
+                     t_search, t_cpu, t_count, settled))
     return first, rows
+
+
+def search_estimate(pos: Position, solver: Solver, args: argparse.Namespace,
+                    number: int) -> tuple[float, int]:
+    """The mean of the search's playouts (every hand seen, as ``evaluate`` makes them) with
+    the bench's search budget and noise, and the solver nodes the search used; without
+    noise the playouts are all the same and one is made."""
+    budget = SearchBudget(playouts=args.inner, exact_cards=args.exact_cards,
+                          nodes=args.search_nodes)
+    players = [SearchPlayer(f"{number}-{s}", budget) for s in range(4)]
+    rng = random.Random(f"{number}/0")
+    end = Solver(solver.level, solver.rules, max_nodes=4_000, table_limit=200_000)
+    n = args.playouts if args.search_noise > 0 else 1
+    vals = [playout(pos, solver, list(players), rng, noise=args.search_noise, end_solver=end,
+                    seen=True) for _ in range(n)]
+    return sum(vals) / n, sum(p.nodes for p in players) + end.nodes
 
 
 def _mean_ci(e: list[float]) -> tuple[float, float]:
@@ -128,6 +161,12 @@ def main() -> None:
     ap.add_argument("--frontier-nodes", type=int, default=20_000)
     ap.add_argument("--offline-nodes", type=int, default=3_000_000)
     ap.add_argument("--seed", default="0e57")
+    ap.add_argument("--exact-cards", type=int, default=5,
+                    help="the search values its candidates exactly at this many cards a hand")
+    ap.add_argument("--search-nodes", type=int, default=20_000,
+                    help="the search's solver nodes per candidate")
+    ap.add_argument("--search-noise", type=float, default=0.1,
+                    help="share of random plays in the search's playouts (0: one playout)")
     ap.add_argument("--boards", type=int, default=1000, help="most boards tried")
     ap.add_argument("--chunk", type=int, default=50, help="boards per unit of work")
     ap.add_argument("--jobs", type=int, default=1, help="processes")
@@ -135,7 +174,7 @@ def main() -> None:
     print(f"core: {'native' if core.native is not None else 'python'}; load average "
           f"{os.getloadavg()[0]:.1f}; jobs {args.jobs}", flush=True)
     jobs = [(args, first) for first in range(1, args.boards + 1, args.chunk)]
-    rows: list[tuple[int, int, float, float, float, int, float, float, float]] = []
+    rows: list[tuple[int, int, float, float, float, int, float, float, float, int]] = []
     wall = time.perf_counter()
     done = 0
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
@@ -168,7 +207,10 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.1f}")
     print("| estimate | mean abs. error | ± (95%) | CPU s / estimate |")
     print("| --- | ---: | ---: | ---: |")
-    names = {"search": f"search playouts ({args.playouts}, search:{args.inner})",
+    npl = args.playouts if args.search_noise > 0 else 1
+    names = {"search": f"search playouts ({npl}, search:{args.inner}, exact at "
+                       f"{args.exact_cards} cards within {args.search_nodes} nodes, "
+                       f"noise {args.search_noise})",
              "same_cpu": f"heuristic playouts, same CPU (mean {nplay / n:.0f})",
              "same_count": f"heuristic playouts ({args.playouts})"}
     for k, e in err.items():
@@ -179,6 +221,8 @@ def main() -> None:
     ratio, lo, hi = ratio_interval(err["search"], err["same_cpu"])
     print(f"\nsearch error / same-CPU heuristic error: {ratio:.2f} (95% bootstrap "
           f"{lo:.2f} … {hi:.2f}); paired difference {mean:+.3f} ± {half:.3f}")
+    print(f"positions the exact solver settles within the nodes the search's solvers used: "
+          f"{sum(r[9] for r in rows)} of {n}")
 
 
 if __name__ == "__main__":
