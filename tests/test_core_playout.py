@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from analysis.solver import step
 from analysis.state import Position
 from duplicate.bots import HeuristicPlayer, View, XorShift64
+from duplicate.determinise import sample_hands
 from duplicate.search import heuristic_playout, heuristic_playout_py, heuristic_playouts
 from engine import core
 from engine.bulk import SplitMix64, shuffled_hands
@@ -28,6 +29,7 @@ from engine.errors import GuandanError, IllegalPlayError
 from engine.moves import legal_readings
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
+from tests.test_search import _random_point, _some_cards, _view_of
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 native: Any = core._compiled
@@ -256,3 +258,35 @@ def test_a_batch_releases_the_gil() -> None:
     points = [span[0]] + [t for t in stamps if span[0] < t < span[1]] + [span[1]]
     gap = max(b - a for a, b in zip(points, points[1:], strict=False))
     assert gap < 0.5 * (span[1] - span[0]), f"the main thread stopped for {gap:.3f} s"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 200), st.booleans())
+def test_native_worlds_equal_the_python_ones(seed: int, actions: int, with_known: bool) -> None:
+    """duplicate.determinise.sample_hands draws the same hidden hands, and leaves the
+    generator in the same state, in C as in Python."""
+    deal = _random_point(seed, actions)
+    known = None
+    if with_known:
+        pick = XorShift64(seed)
+        known = tuple(_some_cards(deal.hand(Seat(s)), pick) for s in range(4))
+    view = _view_of(deal, known)  # type: ignore[arg-type]
+    got = []
+    for name in ("python", "native"):
+        core.use(name)
+        rng = XorShift64(f"worlds-{seed}")
+        got.append(([sample_hands(view, rng) for _ in range(3)], rng.next64()))
+    assert got[0] == got[1]
+
+
+def test_bad_input_to_the_native_draw_is_refused() -> None:
+    full = from_ids(range(108))
+    assert native.deal_unseen(full, (0, 27, 27, 27), 1)[0][0] == 0
+    for args in ((full, (0, 27, 27, 55), 1),  # more than are unseen
+                 (full, (0, 27, 27), 1), (full, (0, 27, 27, -1), 1), (full, (0, 1, 1, 1), 0),
+                 (full, (0, 1, 1, 1), 1 << 64), (full, (0, 1, 1, 1), -5), (-1, (0, 1, 1, 1), 1),
+                 (full, None, 1), (full, (0, 1, 1, 1), "x")):
+        with pytest.raises(GuandanError):
+            native.deal_unseen(*args)
+    with pytest.raises(TypeError):
+        native.deal_unseen(full, (0, 1, 1, 1))

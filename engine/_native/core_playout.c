@@ -245,7 +245,86 @@ done:
     return res;
 }
 
+
+/* ---- the search's worlds: duplicate.determinise.sample_hands's draw ------------------- */
+
+/* duplicate.bots.XorShift64 */
+static uint64_t xs_next(uint64_t *s) {
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+static uint64_t xs_below(uint64_t *s, uint64_t n) {
+    uint64_t r = (UINT64_MAX % n + 1) % n; /* 2^64 mod n: accept x < 2^64 - r */
+    for (;;) {
+        uint64_t x = xs_next(s);
+        if (!r || x <= UINT64_MAX - r) return x % n;
+    }
+}
+
+static int kind_count(const cset *c, int k) {
+    if (k < 52) return (int)(cs_field(c, k >> 2) >> (3 * (k & 3))) & 7;
+    return k == 52 ? cs_sb(c) : cs_hr(c);
+}
+
+static void add_kind(cset *c, int k) {
+    if (k < 52) cs_add_field(c, k >> 2, 1u << (3 * (k & 3)));
+    else c->w[2] += 1ull << (k == 52 ? SB_SHIFT : HR_SHIFT);
+}
+
+/* deal_unseen(unseen, needs, state) -> ((N, E, S, W), state): the unseen cards in kind
+ * order, the first sum(needs) places shuffled (partial Fisher-Yates, XorShift64 from
+ * `state`), dealt to the seats in order, needs[s] each */
+static PyObject *f_deal_unseen(PyObject *m, PyObject *const *a, Py_ssize_t n) {
+    (void)m;
+    if (!core_ready()) return NULL;
+    if (n != 3) return PyErr_Format(PyExc_TypeError, "deal_unseen takes 3 arguments, got %zd", n);
+    cset unseen;
+    if (py_to_cs(a[0], &unseen, "unseen cards") < 0) return NULL;
+    int need[4], total = 0;
+    PyObject *seq = PySequence_Fast(a[1], "");
+    if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
+        Py_XDECREF(seq);
+        PyErr_Clear();
+        return PyErr_Format(S.e_guandan, "needs must be 4 card counts (N, E, S, W)");
+    }
+    for (int s = 0; s < 4; s++)
+        if (small_int(PySequence_Fast_GET_ITEM(seq, s), 0, 108, &need[s]) < 0) {
+            Py_DECREF(seq);
+            return PyErr_Format(S.e_guandan, "needs must be 4 card counts (N, E, S, W)");
+        }
+    Py_DECREF(seq);
+    uint64_t state = PyLong_Check(a[2]) ? PyLong_AsUnsignedLongLong(a[2]) : 0;
+    if (PyErr_Occurred() || !state) {
+        PyErr_Clear();
+        return PyErr_Format(S.e_guandan, "a generator state is an int 1..2**64-1");
+    }
+    int ids[108], k = 0;
+    for (int kind = 0; kind < 54; kind++)
+        for (int c = kind_count(&unseen, kind); c > 0; c--) ids[k++] = kind;
+    for (int s = 0; s < 4; s++) total += need[s];
+    if (total > k) return PyErr_Format(S.e_guandan, "the needs ask for %d cards but %d are unseen", total, k);
+    for (int i = 0; i < total; i++) {
+        int j = i + (int)xs_below(&state, (uint64_t)(k - i));
+        int x = ids[i];
+        ids[i] = ids[j];
+        ids[j] = x;
+    }
+    cset hands[4] = {{{0, 0, 0}}, {{0, 0, 0}}, {{0, 0, 0}}, {{0, 0, 0}}};
+    for (int s = 0, at = 0; s < 4; s++)
+        for (int i = 0; i < need[s]; i++) add_kind(&hands[s], ids[at++]);
+    return Py_BuildValue("((NNNN)K)", cs_to_py(hands[0]), cs_to_py(hands[1]), cs_to_py(hands[2]),
+                         cs_to_py(hands[3]), (unsigned long long)state);
+}
+
 PyMethodDef PLAYOUT_METHODS[] = {
+    {"deal_unseen", (PyCFunction)(void (*)(void))f_deal_unseen, METH_FASTCALL,
+     "deal_unseen(unseen, needs, state) -> ((N, E, S, W), state): duplicate.determinise's "
+     "draw of the hidden hands with XorShift64 from state"},
     {"heuristic_playout", (PyCFunction)(void (*)(void))f_heuristic_playout, METH_FASTCALL,
      "heuristic_playout(hands, turn, to_beat, last, passes, first, out, level, rules) -> int: "
      "the value for N-S once four heuristic players have played the position out"},
