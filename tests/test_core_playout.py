@@ -290,3 +290,21 @@ def test_bad_input_to_the_native_draw_is_refused() -> None:
             native.deal_unseen(*args)
     with pytest.raises(TypeError):
         native.deal_unseen(full, (0, 1, 1, 1))
+
+
+def test_the_search_decides_alike_on_either_core() -> None:
+    """Native playouts and worlds change no decision: the search player makes the same
+    plays from the same views with the compiled core and in pure Python."""
+    from duplicate.search import SearchBudget, SearchPlayer
+
+    views = []
+    for seed in range(12):
+        deal = _random_point(seed, 8 * seed)
+        views.append(_view_of(deal))
+    got = []
+    for name in ("python", "native"):
+        core.use(name)
+        player = SearchPlayer(b"alike", SearchBudget(playouts=48))
+        got.append([player.act(v) for v in views] + [player.playouts, player.decisions])
+    assert got[0] == got[1]
+    assert got[1][-1] >= 5 and got[1][-2] > 100  # views were searched, with playouts
