@@ -10,16 +10,22 @@ analysis defines its values (:func:`analysis.estimate.evaluate`, the solver skip
 * ``heuristic, same CPU``: heuristic playouts until they have used the search's CPU time;
 * ``heuristic, same count``: ``--playouts`` heuristic playouts (the default estimate).
 
-Prints the mean absolute error of each against the exact value, with the CPU per estimate.
-At most 1,000 boards are tried (at 7 cards a hand about 1.5% of them give a position).
+Prints the mean absolute error of each against the exact value, with the CPU per estimate,
+and the ratio of the search's error to the same-CPU heuristic's with a 95% bootstrap
+interval (positions resampled). Boards are tried in chunks of ``--chunk`` (at 7 cards a hand
+about 1.5% of them give a position), up to ``--boards``; ``--jobs 2`` works on two chunks at
+once. Each position's estimates are seeded by its board number, so the figures do not depend
+on ``--jobs``.
 
     python bench/bench_search_estimates.py --positions 20 --cards 7
+    nice -n 10 python bench/bench_search_estimates.py --positions 200 --boards 20000 --jobs 2
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import sys
@@ -32,24 +38,20 @@ from analysis.solver import BudgetExceeded, Solver, step  # noqa: E402
 from analysis.state import Position  # noqa: E402
 from duplicate.bots import HeuristicPlayer, Player  # noqa: E402
 from duplicate.dealing import generate_boards  # noqa: E402
-from duplicate.search import heuristic_playout  # noqa: E402
+from duplicate.search import SearchBudget, SearchPlayer  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 from engine import core  # noqa: E402
 from engine.cards import size  # noqa: E402
 from engine.ruleset import COMPETITION  # noqa: E402
 
-del heuristic_playout  # imported to fail early when the search module is missing
 
-
-def positions(cards: int, count: int, seed: bytes, frontier: int, offline: int):  # type: ignore[no-untyped-def]
-    """(position, level, exact value) near the frontier, from self-played boards."""
+def positions(cards: int, seed: bytes, first: int, count: int, frontier: int, offline: int):  # type: ignore[no-untyped-def]
+    """(board number, position, level, exact value) near the frontier, from boards
+    ``first`` .. ``first + count - 1`` self-played by the heuristic."""
     from analysis.estimate import bot_action
 
     key = simulation_key(seed)
-    found = 0
-    for board in generate_boards(key, 1000):
-        if found >= count:
-            return
+    for board in generate_boards(key, count, first=first):
         solver = Solver(board.level, COMPETITION)
         pos: Position | int = Position(tuple(board.hands), int(board.leader), None, -1, 0, -1, 0)  # type: ignore[arg-type]
         h = HeuristicPlayer(0)
@@ -66,8 +68,88 @@ def positions(cards: int, count: int, seed: bytes, frontier: int, offline: int):
             value = Solver(board.level, COMPETITION, max_nodes=offline).value(pos)
         except BudgetExceeded:
             continue
-        found += 1
-        yield pos, board.level, value
+        yield board.number, pos, board.level, value
+
+
+Row = tuple[int, int, float, float, float, int, float, float, float, int]
+
+
+def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[Row]]:
+    """The rows of the positions found in one chunk of boards: (board, exact, search,
+    same-CPU heuristic, same-count heuristic, same-CPU playouts, the three CPU times, and
+    whether the solver settles it with the nodes the search used)."""
+    args, first = job
+    rows = []
+    for number, pos, level, exact in positions(
+            args.cards, bytes.fromhex(args.seed), first, args.chunk, args.frontier_nodes,
+            args.offline_nodes):
+        solver = Solver(level, COMPETITION)
+        t = time.process_time()
+        if args.exact_cards == 5 and args.search_nodes == 20_000 and args.search_noise == 0.1:
+            s_value = evaluate(pos, solver, Budget(playouts=args.playouts, seed=number,
+                                                   policy=f"search:{args.inner}"), exact=False).value
+            used = 0
+        else:  # the same playouts by a search budget the policy's name cannot give
+            s_value, used = search_estimate(pos, solver, args, number)
+        t_search = time.process_time() - t
+        # would the exact solver have settled it with the nodes the search's solvers used?
+        settled = 0
+        if used:
+            try:
+                Solver(level, COMPETITION, max_nodes=used).value(pos)
+                settled = 1
+            except BudgetExceeded:
+                pass
+        t = time.process_time()
+        h = evaluate(pos, solver, Budget(playouts=args.playouts, seed=number), exact=False)
+        t_count = time.process_time() - t
+        # heuristic playouts until they have had the search's CPU time
+        rng = random.Random(f"same-cpu/{number}")
+        players: list[Player] = [HeuristicPlayer(s) for s in range(4)]
+        vals: list[int] = []
+        t = time.process_time()
+        while not vals or time.process_time() - t < t_search:
+            vals.append(playout(pos, solver, players, rng))
+        t_cpu = time.process_time() - t
+        rows.append((number, exact, s_value, sum(vals) / len(vals), h.value, len(vals),
+                     t_search, t_cpu, t_count, settled))
+    return first, rows
+
+
+def search_estimate(pos: Position, solver: Solver, args: argparse.Namespace,
+                    number: int) -> tuple[float, int]:
+    """The mean of the search's playouts (every hand seen, as ``evaluate`` makes them) with
+    the bench's search budget and noise, and the solver nodes the search used; without
+    noise the playouts are all the same and one is made."""
+    budget = SearchBudget(playouts=args.inner, exact_cards=args.exact_cards,
+                          nodes=args.search_nodes)
+    players = [SearchPlayer(f"{number}-{s}", budget) for s in range(4)]
+    rng = random.Random(f"{number}/0")
+    end = Solver(solver.level, solver.rules, max_nodes=4_000, table_limit=200_000)
+    n = args.playouts if args.search_noise > 0 else 1
+    vals = [playout(pos, solver, list(players), rng, noise=args.search_noise, end_solver=end,
+                    seen=True) for _ in range(n)]
+    return sum(vals) / n, sum(p.nodes for p in players) + end.nodes
+
+
+def _mean_ci(e: list[float]) -> tuple[float, float]:
+    n = len(e)
+    mean = sum(e) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in e) / (n - 1)) if n > 1 else 0.0
+    return mean, 1.96 * sd / math.sqrt(n)
+
+
+def ratio_interval(a: list[float], b: list[float], draws: int = 4000) -> tuple[float, float, float]:
+    """sum(a) / sum(b) and its 95% percentile bootstrap interval (pairs resampled)."""
+    rng = random.Random(0)
+    n = len(a)
+    got = []
+    for _ in range(draws):
+        idx = [rng.randrange(n) for _ in range(n)]
+        sb = sum(b[i] for i in idx)
+        got.append(sum(a[i] for i in idx) / sb if sb else float("inf"))
+    got.sort()
+    return sum(a) / sum(b), got[int(0.025 * draws)], got[int(0.975 * draws) - 1]
 
 
 def main() -> None:
@@ -79,50 +161,68 @@ def main() -> None:
     ap.add_argument("--frontier-nodes", type=int, default=20_000)
     ap.add_argument("--offline-nodes", type=int, default=3_000_000)
     ap.add_argument("--seed", default="0e57")
+    ap.add_argument("--exact-cards", type=int, default=5,
+                    help="the search values its candidates exactly at this many cards a hand")
+    ap.add_argument("--search-nodes", type=int, default=20_000,
+                    help="the search's solver nodes per candidate")
+    ap.add_argument("--search-noise", type=float, default=0.1,
+                    help="share of random plays in the search's playouts (0: one playout)")
+    ap.add_argument("--boards", type=int, default=1000, help="most boards tried")
+    ap.add_argument("--chunk", type=int, default=50, help="boards per unit of work")
+    ap.add_argument("--jobs", type=int, default=1, help="processes")
     args = ap.parse_args()
     print(f"core: {'native' if core.native is not None else 'python'}; load average "
-          f"{os.getloadavg()[0]:.1f}", flush=True)
-    err = {"search": [], "same_cpu": [], "same_count": []}  # type: dict[str, list[float]]
-    cpu = {"search": 0.0, "same_cpu": 0.0, "same_count": 0.0}
-    nplay = 0
-    for i, (pos, level, exact) in enumerate(positions(
-            args.cards, args.positions, bytes.fromhex(args.seed), args.frontier_nodes,
-            args.offline_nodes)):
-        solver = Solver(level, COMPETITION)
-        t = time.process_time()
-        s = evaluate(pos, solver, Budget(playouts=args.playouts, seed=i,
-                                         policy=f"search:{args.inner}"), exact=False)
-        t_search = time.process_time() - t
-        cpu["search"] += t_search
-        t = time.process_time()
-        h = evaluate(pos, solver, Budget(playouts=args.playouts, seed=i), exact=False)
-        cpu["same_count"] += time.process_time() - t
-        # heuristic playouts until they have had the search's CPU time
-        rng = random.Random(f"same-cpu/{i}")
-        players: list[Player] = [HeuristicPlayer(s) for s in range(4)]
-        vals: list[int] = []
-        t = time.process_time()
-        while not vals or time.process_time() - t < t_search:
-            vals.append(playout(pos, solver, players, rng))
-        cpu["same_cpu"] += time.process_time() - t
-        nplay += len(vals)
-        err["search"].append(abs(s.value - exact))
-        err["same_count"].append(abs(h.value - exact))
-        err["same_cpu"].append(abs(sum(vals) / len(vals) - exact))
-        print(f"  {i + 1}: exact {exact:+d}; search {s.value:+.2f}; heuristic same CPU "
-              f"{sum(vals) / len(vals):+.2f} ({len(vals)}); same count {h.value:+.2f}", flush=True)
-    n = len(err["search"])
-    print(f"\n{n} positions (every hand at most {args.cards} cards, beyond "
-          f"{args.frontier_nodes} nodes, exact within {args.offline_nodes})")
+          f"{os.getloadavg()[0]:.1f}; jobs {args.jobs}", flush=True)
+    jobs = [(args, first) for first in range(1, args.boards + 1, args.chunk)]
+    rows: list[tuple[int, int, float, float, float, int, float, float, float, int]] = []
+    wall = time.perf_counter()
+    done = 0
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    it = pool.imap(chunk, jobs) if pool is not None else map(chunk, jobs)
+    for first, got in it:
+        done += args.chunk
+        rows.extend(got)
+        for r in got:
+            print(f"  board {r[0]}: exact {r[1]:+d}; search {r[2]:+.2f}; heuristic same CPU "
+                  f"{r[3]:+.2f} ({r[5]}); same count {r[4]:+.2f}", flush=True)
+        print(f"[boards {first}..{first + args.chunk - 1}: {len(rows)} positions, "
+              f"{time.perf_counter() - wall:.0f} s, load {os.getloadavg()[0]:.1f}]", flush=True)
+        if len(rows) >= args.positions:
+            break
+    if pool is not None:
+        pool.terminate()
+    rows = rows[:args.positions]
+    n = len(rows)
+    if not n:
+        print("no positions found")
+        return
+    err = {"search": [abs(r[2] - r[1]) for r in rows],
+           "same_cpu": [abs(r[3] - r[1]) for r in rows],
+           "same_count": [abs(r[4] - r[1]) for r in rows]}
+    cpu = {"search": sum(r[6] for r in rows), "same_cpu": sum(r[7] for r in rows),
+           "same_count": sum(r[8] for r in rows)}
+    nplay = sum(r[5] for r in rows)
+    print(f"\n{n} positions from boards of seed {args.seed} (every hand at most {args.cards} "
+          f"cards, beyond {args.frontier_nodes} nodes, exact within {args.offline_nodes}); "
+          f"load average {os.getloadavg()[0]:.1f}")
     print("| estimate | mean abs. error | ± (95%) | CPU s / estimate |")
     print("| --- | ---: | ---: | ---: |")
-    names = {"search": f"search playouts ({args.playouts}, search:{args.inner})",
-             "same_cpu": f"heuristic playouts, same CPU (mean {nplay / max(n, 1):.0f})",
+    npl = args.playouts if args.search_noise > 0 else 1
+    names = {"search": f"search playouts ({npl}, search:{args.inner}, exact at "
+                       f"{args.exact_cards} cards within {args.search_nodes} nodes, "
+                       f"noise {args.search_noise})",
+             "same_cpu": f"heuristic playouts, same CPU (mean {nplay / n:.0f})",
              "same_count": f"heuristic playouts ({args.playouts})"}
     for k, e in err.items():
-        mean = sum(e) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in e) / (n - 1)) if n > 1 else 0.0
-        print(f"| {names[k]} | {mean:.2f} | {1.96 * sd / math.sqrt(n):.2f} | {cpu[k] / n:.2f} |")
+        mean, half = _mean_ci(e)
+        print(f"| {names[k]} | {mean:.3f} | {half:.3f} | {cpu[k] / n:.3f} |")
+    d = [a - b for a, b in zip(err["search"], err["same_cpu"], strict=True)]
+    mean, half = _mean_ci(d)
+    ratio, lo, hi = ratio_interval(err["search"], err["same_cpu"])
+    print(f"\nsearch error / same-CPU heuristic error: {ratio:.2f} (95% bootstrap "
+          f"{lo:.2f} … {hi:.2f}); paired difference {mean:+.3f} ± {half:.3f}")
+    print(f"positions the exact solver settles within the nodes the search's solvers used: "
+          f"{sum(r[9] for r in rows)} of {n}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from analysis.state import Position
 from duplicate.bots import BotError, View, XorShift64
+from engine import core as _core
 from engine.cards import FULL_PACK, KIND_BIT, Cards, is_subset, iter_kinds, size
 
 __all__ = ["sample_hands", "unseen_cards", "world_position"]
@@ -49,7 +50,7 @@ def sample_hands(view: View, rng: XorShift64) -> tuple[Cards, Cards, Cards, Card
     """Four hands (N, E, S, W) consistent with ``view``: the seat's own hand, and for
     every other seat its known cards plus a uniform random share of the unseen cards,
     as many as its count. Raises :class:`BotError` when the counts cannot be met."""
-    unseen = list(iter_kinds(unseen_cards(view)))
+    hidden = unseen_cards(view)
     known = _known(view)
     need = [0, 0, 0, 0]
     for s in range(4):
@@ -58,12 +59,16 @@ def sample_hands(view: View, rng: XorShift64) -> tuple[Cards, Cards, Cards, Card
             if need[s] < 0:
                 raise BotError(f"seat {s} holds fewer cards than are known to be in its hand")
     total = sum(need)
-    if total > len(unseen) or (view.played is not None and total != len(unseen)):
-        raise BotError(
-            f"the counts need {total} hidden cards but {len(unseen)} are unseen"
-        )
+    n = size(hidden)
+    if total > n or (view.played is not None and total != n):
+        raise BotError(f"the counts need {total} hidden cards but {n} are unseen")
+    native = _core.native
+    if native is not None and hasattr(native, "deal_unseen"):  # the same draw in C
+        drawn, rng._state = native.deal_unseen(hidden, need, rng._state)
+        return tuple(  # type: ignore[return-value]
+            view.hand if s == view.seat else known[s] + drawn[s] for s in range(4))
+    unseen = list(iter_kinds(hidden))
     # a partial Fisher-Yates shuffle: the first ``total`` places are a uniform sample
-    n = len(unseen)
     for i in range(total):
         j = i + rng.below(n - i)
         unseen[i], unseen[j] = unseen[j], unseen[i]

@@ -45,13 +45,22 @@ from analysis.solver import BudgetExceeded, Solver, step
 from analysis.state import Position
 from duplicate.bots import BotError, HeuristicPlayer, View, XorShift64, plan_hand, seed_bytes
 from duplicate.determinise import sample_hands, world_position
+from engine import core as _core
 from engine.cards import size
 from engine.combo import Combo
 from engine.moves import legal_readings
 from engine.ruleset import Ruleset
 from engine.seat import Seat
 
-__all__ = ["DEFAULT_SEARCH", "SearchBudget", "SearchPlayer", "candidates", "heuristic_playout"]
+__all__ = [
+    "DEFAULT_SEARCH",
+    "SearchBudget",
+    "SearchPlayer",
+    "candidates",
+    "heuristic_playout",
+    "heuristic_playout_py",
+    "heuristic_playouts",
+]
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 _HEURISTIC = HeuristicPlayer(0)
@@ -141,7 +150,37 @@ def candidates(view: View, limit: int) -> list[Combo | None]:
 
 def heuristic_playout(pos: Position | int, level: int, rules: Ruleset) -> int:
     """The deal's value for N–S after four heuristic players play ``pos`` to its end, each
-    seeing its own hand."""
+    seeing its own hand. The compiled core, when in use, plays it out in C (the same
+    value, docs/CORE.md); :func:`heuristic_playout_py` is the reference."""
+    if isinstance(pos, int):
+        return pos
+    native = _core.native
+    if native is not None and hasattr(native, "heuristic_playout"):
+        return native.heuristic_playout(  # type: ignore[no-any-return]
+            pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
+            level, rules,
+        )
+    return heuristic_playout_py(pos, level, rules)
+
+
+def heuristic_playouts(pos: Position, plays: list[Combo | None], level: int,
+                       rules: Ruleset) -> list[int]:
+    """For each of ``plays`` (legal in ``pos``; ``None``: the pass), the value of the deal
+    for N–S once the seat to act has made it and four heuristic players have played the
+    rest, each seeing its own hand: :func:`heuristic_playout` of each child, in one call
+    of the compiled core when it is in use."""
+    native = _core.native
+    if native is not None and hasattr(native, "heuristic_playouts"):
+        return native.heuristic_playouts(  # type: ignore[no-any-return]
+            pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
+            level, rules, plays,
+        )
+    return [heuristic_playout_py(step(pos, c, rules), level, rules) for c in plays]
+
+
+def heuristic_playout_py(pos: Position | int, level: int, rules: Ruleset) -> int:
+    """:func:`heuristic_playout` in pure Python: ``analysis.solver.step`` around
+    :class:`~duplicate.bots.HeuristicPlayer` (the reference the compiled core follows)."""
     cur = pos
     act = _HEURISTIC.act
     while isinstance(cur, Position):
@@ -237,9 +276,9 @@ class SearchPlayer:
             per = 1 if fixed else max(1, b.playouts // (rounds * len(alive)))
             for _w in range(per):
                 pos = world_position(view, sample_hands(view, rng))
-                for i in alive:
-                    child = step(pos, cands[i], rules)
-                    vals[i].append(sign * heuristic_playout(child, level, rules))
+                got = heuristic_playouts(pos, [cands[i] for i in alive], level, rules)
+                for i, v in zip(alive, got, strict=True):
+                    vals[i].append(sign * v)
                 self.playouts += len(alive)
             if fixed:  # one world, deterministic playouts: every value is final
                 break

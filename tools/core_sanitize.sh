@@ -34,4 +34,4 @@ PY
 LD_PRELOAD="$libasan $libubsan" timeout "$limit" \
     python -m pytest -q -p no:cacheprovider tests/test_core.py tests/test_core_deal.py \
     tests/test_core_boundary.py tests/test_core_bots.py tests/test_core_solver.py \
-    tests/test_arena_native.py
+    tests/test_arena_native.py tests/test_core_playout.py

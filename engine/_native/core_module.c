@@ -477,15 +477,21 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "engine._native._c
 PyMODINIT_FUNC PyInit__core(void) {
     core_tables_init();
     if (PyType_Ready(&PlayListType) < 0 || PyType_Ready(&NSolverType) < 0) return NULL;
-    size_t nm = sizeof methods / sizeof methods[0] - 1, nd = 0, np = 0, na = 0;
+    size_t nm = sizeof methods / sizeof methods[0] - 1, nd = 0, np = 0, na = 0, nq = 0;
     while (DEAL_METHODS[nd].ml_name) nd++;
     while (PLAN_METHODS[np].ml_name) np++;
     while (ARENA_METHODS[na].ml_name) na++;
+    while (PLAYOUT_METHODS[nq].ml_name) nq++;
     static PyMethodDef all[64];
+    if (nm + nd + np + na + nq + 1 > sizeof all / sizeof all[0]) {
+        PyErr_SetString(PyExc_SystemError, "engine._native: too many methods for the table");
+        return NULL;
+    }
     memcpy(all, methods, nm * sizeof(PyMethodDef));
     memcpy(all + nm, DEAL_METHODS, nd * sizeof(PyMethodDef));
     memcpy(all + nm + nd, PLAN_METHODS, np * sizeof(PyMethodDef));
-    memcpy(all + nm + nd + np, ARENA_METHODS, (na + 1) * sizeof(PyMethodDef));
+    memcpy(all + nm + nd + np, ARENA_METHODS, na * sizeof(PyMethodDef));
+    memcpy(all + nm + nd + np + na, PLAYOUT_METHODS, (nq + 1) * sizeof(PyMethodDef));
     moduledef.m_methods = all;
     PyObject *mod = PyModule_Create(&moduledef);
     if (!mod) return NULL;

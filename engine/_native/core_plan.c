@@ -313,7 +313,7 @@ static int last_to_answer(const view_t *v) {
     return 1;
 }
 
-/* the choice: 1 and *out for a play, 0 for a pass, -1 out of memory */
+/* the choice: 1 and *out for a play, 0 for a pass, -1 out of memory (core_plan.h) */
 int heuristic_act(const view_t *v, play_t *out) {
     play_t bombs[60], others[60];
     int nb, no, bm = v->ru->bomb_max, level = v->level;

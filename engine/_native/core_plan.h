@@ -1,8 +1,10 @@
-/* The heuristic player's choice (core_plan.c), for the other binding files. */
+/* The heuristic bot's choice (core_plan.c), shared with the native playouts
+ * (core_playout.c). */
 #ifndef GUANDAN_CORE_PLAN_H
 #define GUANDAN_CORE_PLAN_H
 #include "core.h"
 
+/* what the seat to act sees: duplicate.bots.View without the public history */
 typedef struct {
     cset hand;
     int level, seat, by; /* by: the seat that made the play to beat, -1 when leading */
@@ -11,7 +13,6 @@ typedef struct {
     const rules_t *ru;
 } view_t;
 
-/* duplicate/bots.py HeuristicPlayer.act: 1 and *out for a play, 0 for a pass, -1 out of
- * memory */
+/* HeuristicPlayer.act: 1 and *out for a play, 0 for a pass, -1 out of memory */
 int heuristic_act(const view_t *v, play_t *out);
 #endif

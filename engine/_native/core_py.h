@@ -44,4 +44,6 @@ extern PyMethodDef DEAL_METHODS[];
 extern PyTypeObject NSolverType;
 /* core_plan.c */
 extern PyMethodDef PLAN_METHODS[];
+/* core_playout.c */
+extern PyMethodDef PLAYOUT_METHODS[];
 #endif
