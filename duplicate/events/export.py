@@ -107,7 +107,7 @@ def export_records(
                 exported.add(key)
             if results:
                 bare = _bare_results(session, rnd, list(matches.values()), exported, released,
-                                     change)
+                                     change, teams)
                 if bare:
                     texts.append(bare)
         if change is not None:
@@ -197,9 +197,11 @@ def _bare_results(
     with_record: set[tuple[int, int, str]],
     released: frozenset[int],
     change: object,
+    teams: dict[int, str],
 ) -> str:
     """The round's room results exported with no record (``with_record``: those that were),
-    as ``.gdn`` comment lines."""
+    as ``.gdn`` comment lines, each table's preceded by its match (``; table 3: X v Y``,
+    X's pair N-S in the open room), so that the export alone says whose results they are."""
     tables = {m.id: m.table_no for m in matches}
     now = _current(session, list(tables))
     keys = sorted(
@@ -214,7 +216,11 @@ def _bare_results(
         "not given by a play record above (the table reported the finishing order only, "
         "or the director set it): table, board, room, finishing order, N-S result",
     ]
-    for k in keys:
+    by_id = {m.id: m for m in matches}
+    for i, k in enumerate(keys):
+        if i == 0 or keys[i - 1][0] != k[0]:
+            m = by_id[k[0]]
+            lines.append(f"; table {m.table_no}: {teams[m.team_x_id]} v {teams[m.team_y_id]}")
         st = now[k].state
         if st.status == "unfinished":
             said = f"unfinished ({st.note or 'no reason given'})"
