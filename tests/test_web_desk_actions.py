@@ -351,6 +351,14 @@ def test_the_forfeit_appears_for_a_team_already_ruled_late(client: TestClient) -
                        json={"team": team}).status_code == 409
     effects = [r.effect for r in hall.rulings(engine, EV, 1) if r.team == team]
     assert effects == ["conceded", "forfeit"]
+    # the export says so: a recount from it alone knows the board and the match ruled
+    first = events.get_round(engine, EV, 1).boards[0]
+    text = client.get(f"{API}/rounds/1/export", headers=BEARER,
+                      params={"unreleased": "true", "reason": "the rulings' check"}).text
+    t = match.table
+    assert f"; table {t}: {match.team_x} v {match.team_y}\n" \
+           f"; table {t}: forfeited by {team} (a ruling)\n" \
+           f"; table {t}, board {first}: conceded by {team} (a ruling)\n" in text, text
 
 
 def test_the_late_ruling_in_one_click_from_the_desk_and_the_api(client: TestClient) -> None:
