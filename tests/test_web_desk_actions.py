@@ -353,6 +353,14 @@ def test_the_forfeit_appears_for_a_team_already_ruled_late(client: TestClient) -
                        json={"team": team}).status_code == 409
     effects = [r.effect for r in hall.rulings(engine, EV, 1) if r.team == team]
     assert effects == ["conceded", "forfeit"]
+    # the export says so: a recount from it alone knows the board and the match ruled
+    first = events.get_round(engine, EV, 1).boards[0]
+    text = client.get(f"{API}/rounds/1/export", headers=BEARER,
+                      params={"unreleased": "true", "reason": "the rulings' check"}).text
+    t = match.table
+    assert f"; table {t}: {match.team_x} v {match.team_y}\n" \
+           f"; table {t}: forfeited by {team} (a ruling)\n" \
+           f"; table {t}, board {first}: conceded by {team} (a ruling)\n" in text, text
 
 
 def test_the_late_ruling_in_one_click_from_the_desk_and_the_api(client: TestClient) -> None:
@@ -457,8 +465,15 @@ def test_the_round_export_gives_the_results_when_tables_reported_orders_only(
     text = r.text
     assert text.strip(), "the export is empty"
     assert "without" in text or "not given by a play record" in text
-    lines = [line for line in text.splitlines() if line.startswith("; table")]
+    lines = [line for line in text.splitlines() if re.match(r"; table \d+, board", line)]
     assert len(lines) == 8
+    # whose results they are: each table's match before its lines (X N-S in the open room)
+    draw = {m.table: f"{m.team_x} v {m.team_y}" for m in events.get_round(engine, EV, 1).matches}
+    matches = re.findall(r"^; table (\d+): (.+)$", text, re.MULTILINE)
+    assert [(int(t), m) for t, m in matches] == sorted(draw.items())
+    for table, match in draw.items():
+        after = text.split(f"; table {table}: {match}\n", 1)[1].splitlines()
+        assert after[0].startswith(f"; table {table}, board 1, open room: "), after[0]
     assert "; table 1, board 1, open room: E S W  NS " in text or \
         "; table 1, board 1, open room: N S  NS " in text
     for line in lines:

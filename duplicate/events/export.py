@@ -30,7 +30,13 @@ from duplicate.events.field import _load_field, _seating
 from duplicate.events.log import checked, log_change
 from duplicate.events.marks import EXPORT_TAGS, MARK_BY
 from duplicate.events.release import _released
-from duplicate.events.scores import _complete_rounds, _round_scores, _standings, _stored_rooms
+from duplicate.events.scores import (
+    _adjustments,
+    _complete_rounds,
+    _round_scores,
+    _standings,
+    _stored_rooms,
+)
 from duplicate.gdn import DealRecord, format_record, loads
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
@@ -107,7 +113,7 @@ def export_records(
                 exported.add(key)
             if results:
                 bare = _bare_results(session, rnd, list(matches.values()), exported, released,
-                                     change)
+                                     change, teams)
                 if bare:
                     texts.append(bare)
         if change is not None:
@@ -197,9 +203,12 @@ def _bare_results(
     with_record: set[tuple[int, int, str]],
     released: frozenset[int],
     change: object,
+    teams: dict[int, str],
 ) -> str:
     """The round's room results exported with no record (``with_record``: those that were),
-    as ``.gdn`` comment lines."""
+    and the rulings that score without a result (a board conceded, a match forfeited), as
+    ``.gdn`` comment lines; each table's lines follow its match (``; table 3: X v Y``, X's
+    pair N-S in the open room), so that the export alone says whose results they are."""
     tables = {m.id: m.table_no for m in matches}
     now = _current(session, list(tables))
     keys = sorted(
@@ -207,22 +216,37 @@ def _bare_results(
          if k not in with_record and (change is not None or k[1] in released)),
         key=lambda k: (tables[k[0]], k[1], k[2] != "open"),
     )
-    if not keys:
+    conceded, forfeits = _adjustments(session, rnd, matches)
+    given = {k: side for k, side in conceded.items() if change is not None or k[1] in released}
+    if not keys and not given and not forfeits:
         return ""
     lines = [
         f"; Round {rnd.number}: {len(keys)} room result{'' if len(keys) == 1 else 's'} "
         "not given by a play record above (the table reported the finishing order only, "
         "or the director set it): table, board, room, finishing order, N-S result",
     ]
-    for k in keys:
-        st = now[k].state
-        if st.status == "unfinished":
-            said = f"unfinished ({st.note or 'no reason given'})"
-        else:
-            assert st.ns_result is not None
-            order = st.finish or "-"
-            said = f"{order}  NS {st.ns_result:+d}" + (f"  ({st.note})" if st.note else "")
-        lines.append(f"; table {tables[k[0]]}, board {k[1]}, {k[2]} room: {said}")
+    for m in sorted(matches, key=lambda m: m.table_no):
+        mine = [k for k in keys if k[0] == m.id]
+        boards = sorted(b for (mid, b) in given if mid == m.id)
+        if not mine and not boards and m.id not in forfeits:
+            continue
+        names = {"x": teams[m.team_x_id], "y": teams[m.team_y_id]}
+        names["both"] = f"{names['x']} and {names['y']}"
+        lines.append(f"; table {m.table_no}: {names['x']} v {names['y']}")
+        if m.id in forfeits:
+            lines.append(f"; table {m.table_no}: forfeited by {names[forfeits[m.id]]} (a ruling)")
+        for b in boards:
+            lines.append(f"; table {m.table_no}, board {b}: conceded by "
+                         f"{names[given[m.id, b]]} (a ruling)")
+        for k in mine:
+            st = now[k].state
+            if st.status == "unfinished":
+                said = f"unfinished ({st.note or 'no reason given'})"
+            else:
+                assert st.ns_result is not None
+                order = st.finish or "-"
+                said = f"{order}  NS {st.ns_result:+d}" + (f"  ({st.note})" if st.note else "")
+            lines.append(f"; table {m.table_no}, board {k[1]}, {k[2]} room: {said}")
     return "\n".join(lines) + "\n"
 
 
