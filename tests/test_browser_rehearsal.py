@@ -479,7 +479,7 @@ def check_standings(day: Day) -> None:
     p.goto(f"{day.base}/e/{EV}")
     shoot(p, "public-standings-desktop")
     assert "after round 3" in p.inner_text("#through")
-    assert "published, 1 result(s) corrected since" in p.inner_text("#provisional-mark"), \
+    assert "published, 1 result corrected since" in p.inner_text("#provisional-mark"), \
         p.inner_text("#provisional-mark")
     shown = p.eval_on_selector_all(
         "#standings-rows tr", "rows => rows.map(r => Array.from(r.cells).map(c => c.innerText.trim()))")

@@ -210,6 +210,8 @@ def test_a_table_correction_after_publication_is_a_request_on_the_desk(h: Hall) 
     assert "both pairs agree" in c["reason"] and c["at"]
     page = h.client.get(f"/e/{EV}").text
     assert 'data-corrected="1"' in page and "we misread the order" in page
+    assert "published, 1 result corrected since" in page  # one result, not "result(s)"
+    assert "已公示，其后更正 1 项成绩" in h.client.get(f"/e/{EV}?lang=zh").text
     match = h.client.get(f"/e/{EV}/round/1/table/1").text
     assert 'id="corrections"' in match and "we misread the order" in match
     assert "both pairs agree" in h.client.get(f"/e/{EV}/round/1/board/1").text

@@ -46,7 +46,8 @@
       var fixed = !data.provisional && data.corrections && data.corrections.length;
       span.className = data.provisional ? "provisional" : fixed ? "published corrected" : "published";
       span.textContent = fixed
-        ? table.getAttribute("data-corrected-words").replace("{count}", data.corrections.length)
+        ? table.getAttribute(data.corrections.length === 1 ? "data-corrected-one" : "data-corrected-other")
+            .replace(/\d+/, String(data.corrections.length))  /* the form's one number */
         : table.getAttribute(data.provisional ? "data-provisional" : "data-published");
       if (fixed) { span.setAttribute("data-corrected", String(data.corrections.length)); }
       if (data.provisional) {
