@@ -4,9 +4,11 @@ untranslated word, and in English as the library always worded it."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import pytest
 from test_cli_refusals_lang import chinese, run
 
 #: the .gdn tags and tokens a record error names as the file writes them
@@ -14,7 +16,8 @@ TAGS = ("Deal", "Finish", "Result", "Level", "Leader", "Play", "PASS")
 
 
 def zh_words_left(text: str) -> list[str]:
-    """The untranslated words of a Chinese line, the file's tags aside."""
+    """The untranslated words of a Chinese line, the file's tags and seat letters aside."""
+    text = text.replace("N、E、S 或 W", " ")
     for tag in TAGS:
         text = text.replace(tag, " ")
     return chinese(text)
@@ -47,3 +50,52 @@ def test_event_creation_refusals_in_chinese(migrated_url: str, tmp_path: Path) -
                                      line.replace("No such file or directory", ""))) == [], line
         code, en = run(*args)
         assert code == 1 and en.strip() == f"Error: {en_line}", en
+
+
+GOLDEN = Path(__file__).parent / "golden" / "gdn" / "openguandan-26-deals.gdn"
+
+
+def test_gdn_record_errors_in_chinese(tmp_path: Path) -> None:
+    deal = GOLDEN.read_text(encoding="utf-8").split("\n\n")[0]
+    lines = deal.split("\n")
+    passed = "\n".join([*lines[:7], "W PASS SQ", *lines[8:]])
+    cases = (
+        ("result.gdn", deal.replace('[Result "', '[Result "X'),
+         "：Result 标签 'XEW +3' 无效：应写明哪一方升几级，如 \"NS +2\"",
+         ": invalid Result 'XEW +3': expected a side and its levels, e.g. \"NS +2\""),
+        ("finish.gdn", re.sub(r'\[Finish "[^"]*"\]', '[Finish "N Q"]', deal),
+         "：Finish 标签中的座位 'Q' 无效：应为 N、E、S 或 W",
+         ": invalid seat 'Q' in Finish: expected N, E, S or W"),
+        ("pass.gdn", passed, ":8：西家：过（PASS）后面还有 'SQ'", ":8: seat W: PASS with 'SQ' after it"),
+        ("hand.gdn", deal.replace('[Deal "N:', '[Deal "N:SQ '),
+         ":5：北家：北家的手牌有28张，不是27张", ":5: seat N: the hand of N has 28 cards, not 27"),
+        ("notag.gdn", re.sub(r'\[Leader "[^"]*"\]\n', "", deal), "：这副牌没有 Leader 标签",
+         ": the deal has no Leader tag"),
+        ("twice.gdn", deal.replace("[Play]", "[Play]\n[Play]"), "：一副牌中有第二个 [Play]",
+         ": a second [Play] in one deal"),
+    )
+    for name, text, zh_words, en_words in cases:
+        path = tmp_path / name
+        path.write_text(text + "\n", encoding="utf-8")
+        code, zh = run("--lang", "zh", "replay", str(path))
+        assert code == 1 and zh_words in zh, zh
+        for line in (x for x in zh.splitlines() if zh_words in x):  # the row and the summary
+            assert zh_words in line and zh_words_left(line.split(name)[-1]) == [], line
+        code, en = run("replay", str(path))
+        assert code == 1 and f"first: {path}:" in en and en_words in en, en
+        code, js = run("--lang", "zh", "replay", "--json", str(path))
+        assert en_words in json.loads(js)[0]["error"]  # rows for machines: English
+
+
+def test_gdn_error_carries_its_phrase_through_a_process_boundary() -> None:
+    import pickle
+
+    from duplicate.gdn import GdnError, loads
+
+    text = '[Board "1"]\n[Level "2"]\n[Leader "N"]\n[Deal "E:S3"]\n'
+    with pytest.raises(GdnError) as info:
+        loads(text, file="x.gdn", strict=True)
+    back = pickle.loads(pickle.dumps(info.value))  # as --jobs sends it
+    for exc in (info.value, back):
+        assert str(exc) == "x.gdn:4: the Deal tag has no hand for N, S, W"
+        assert exc.text("zh") == "x.gdn:4：Deal 标签没有北、南、西家的手牌"
