@@ -99,3 +99,34 @@ def test_gdn_error_carries_its_phrase_through_a_process_boundary() -> None:
     for exc in (info.value, back):
         assert str(exc) == "x.gdn:4: the Deal tag has no hand for N, S, W"
         assert exc.text("zh") == "x.gdn:4：Deal 标签没有北、南、西家的手牌"
+
+
+def test_board_set_refusals_in_chinese(migrated_url: str, tmp_path: Path) -> None:
+    seed = tmp_path / "cup.seed"
+    assert run("deals", "seed", str(seed))[0] == 0
+    deals = ["deals", "--db", migrated_url]
+    assert run(*deals, "generate", str(seed), "-n", "3", "--name", "cup")[0] == 0
+    code, text = run("deals", "generate", str(seed), "-n", "3", "--no-store")
+    assert code == 0
+    records = text.strip().split("\n\n")
+    twice = tmp_path / "twice.gdn"
+    twice.write_text("\n\n".join([*records, records[1]]) + "\n", encoding="utf-8")
+    for args, zh_words, en_words in (
+        ([*deals, "show", "cup", "-b", "9"], "牌组 'cup' 没有第9副（只有第1到3副）",
+         "set 'cup' has no board 9 (boards 1 to 3)"),
+        ([*deals, "show", "nope"], "数据库中没有名为 'nope' 的牌组",
+         "no board set named 'nope' in the database"),
+        ([*deals, "generate", str(seed), "-n", "3", "--name", "again"],
+         "已生成过牌组 'cup'：一个种子只生成一个牌组（请用那个牌组，或新建种子）",
+         "already made set 'cup': one seed makes one set (use that set, or create a new seed)"),
+        (["deals", "verify", str(seed), "--gdn", str(twice)], "第2副出现了两次（第一次在第",
+         ", board 2: board 2 appears twice (first at line"),
+        (["deals", "verify", str(seed), "--gdn", str(twice), "--boards", "2"],
+         "第3副不在第1到2副之内", ", board 3: board 3 is not one of boards 1 to 2"),
+    ):
+        code, zh = run("--lang", "zh", *args)
+        assert code == 1 and zh_words in zh, zh
+        line = next(x for x in zh.splitlines() if zh_words in x)
+        assert chinese(line.split("twice.gdn")[-1].replace("guandan deals seed", "")) == [], line
+        code, en = run(*args)
+        assert code == 1 and en_words in en, en
