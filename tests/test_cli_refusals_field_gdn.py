@@ -130,3 +130,33 @@ def test_board_set_refusals_in_chinese(migrated_url: str, tmp_path: Path) -> Non
         assert chinese(line.split("twice.gdn")[-1].replace("guandan deals seed", "")) == [], line
         code, en = run(*args)
         assert code == 1 and en_words in en, en
+
+
+def test_pairing_refusals_in_chinese() -> None:
+    from duplicate.pairing import (
+        MatchSeating,
+        PairingError,
+        SeatingError,
+        round_robin,
+        swiss_round,
+        validate_seating,
+    )
+    from engine.seat import Seat
+
+    with pytest.raises(PairingError) as info:
+        swiss_round(["A", "B"], [("A", "B")])
+    assert str(info.value) == ("no pairing of these 2 teams avoids a repeat: every way of "
+                               "pairing them meets some two teams a second time")
+    assert info.value.text("zh") == "这2支队伍怎么编排都会有重复对阵：无论如何配对，总有两支队伍第二次相遇"
+    with pytest.raises(PairingError) as info:
+        round_robin(["A"])
+    assert (str(info.value), info.value.text("zh")) == (
+        "a round robin needs at least 2 teams, not 1", "循环赛至少要有2支队伍，而不是1支")
+    x, y = ["a", "b", "c", "d"], ["e", "f", "g", "h"]
+    open_room = dict(zip(Seat, ["a", "e", "b", "f"], strict=True))
+    closed = dict(zip(Seat, ["g", "c", "h", "a"], strict=True))  # a sits twice
+    with pytest.raises(SeatingError) as info:
+        validate_seating(MatchSeating(open_room, closed), x, y)
+    assert str(info.value) == "closed room, seat W: a already sits in open room N"
+    assert info.value.text("zh") == "闭室西家：a 已坐在开室北家"
+    assert chinese(info.value.text("zh").replace("：a ", "：")) == []
