@@ -160,3 +160,17 @@ def test_pairing_refusals_in_chinese() -> None:
     assert str(info.value) == "closed room, seat W: a already sits in open room N"
     assert info.value.text("zh") == "闭室西家：a 已坐在开室北家"
     assert chinese(info.value.text("zh").replace("：a ", "：")) == []
+
+
+def test_import_of_a_bad_record_in_chinese(migrated_url: str, tmp_path: Path) -> None:
+    deal = GOLDEN.read_text(encoding="utf-8").split("\n\n")[0]
+    lines = deal.split("\n")
+    path = tmp_path / "pass.gdn"
+    path.write_text("\n".join([*lines[:7], "W PASS SQ", *lines[8:]]) + "\n", encoding="utf-8")
+    code, zh = run("--lang", "zh", "import", "--db", migrated_url, str(path))
+    assert code == 1 and "错误：1副牌中有1副未存；第一个：" in zh, zh
+    line = next(x for x in zh.splitlines() if x.startswith("错误："))
+    assert line.endswith("pass.gdn:8：西家：过（PASS）后面还有 'SQ'"), line
+    assert zh_words_left(line.split("pass.gdn")[-1]) == [], line
+    code, en = run("import", "--db", migrated_url, str(path))
+    assert code == 1 and "pass.gdn:8: seat W: PASS with 'SQ' after it\n" in en, en
