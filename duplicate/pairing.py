@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from duplicate.errors import PhrasedError
 from duplicate.i18n import Phrase, Term, phrase
 from engine.errors import GuandanError
 from engine.seat import Seat
@@ -19,19 +20,9 @@ from engine.seat import Seat
 TeamId = int | str
 
 
-class PairingError(GuandanError):
-    """A pairing that cannot be made (no pairing without a repeat exists) or bad input.
-
-    The message is English text or a catalogue :class:`~duplicate.i18n.Phrase` (``phrase``,
-    said in another language by :meth:`text`); ``str()`` is the English."""
-
-    def __init__(self, message: str | Phrase = "") -> None:
-        self.phrase = message if isinstance(message, Phrase) else None
-        super().__init__(str(message))
-
-    def text(self, lang: str | None) -> str:
-        """The message in ``lang`` (English when it is not from the catalogue)."""
-        return self.phrase.text(lang) if self.phrase is not None else str(self)
+class PairingError(PhrasedError, GuandanError):
+    """A pairing that cannot be made (no pairing without a repeat exists) or bad input
+    (English, or a catalogue phrase: :class:`~duplicate.errors.PhrasedError`)."""
 
 
 class SeatingError(PairingError):

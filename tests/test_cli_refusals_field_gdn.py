@@ -9,7 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 from test_cli_refusals_lang import chinese, run
+from test_event_import_fixes import make_round
 
 #: the .gdn tags and tokens a record error names as the file writes them
 TAGS = ("Deal", "Finish", "Result", "Level", "Leader", "Play", "PASS")
@@ -174,3 +176,20 @@ def test_import_of_a_bad_record_in_chinese(migrated_url: str, tmp_path: Path) ->
     assert zh_words_left(line.split("pass.gdn")[-1]) == [], line
     code, en = run("import", "--db", migrated_url, str(path))
     assert code == 1 and "pass.gdn:8: seat W: PASS with 'SQ' after it\n" in en, en
+
+
+def test_a_result_out_of_range_in_chinese(migrated_url: str, migrated_engine: Engine) -> None:
+    from duplicate.scoring import ScoringError, check_result
+
+    make_round(migrated_engine)
+    args = ["event", "--db", migrated_url, "result", "Cup", "--round", "1", "--table", "1",
+            "--board", "1", "--room", "open", "--result", "NS +4"]
+    code, zh = run("--lang", "zh", *args)
+    assert code == 1 and "：报来的结果：南北的结果须为 ±1 到 ±3（升或降的级数），而不是 4" in zh, zh
+    assert chinese(zh.replace("'Cup'", "")) == [], zh
+    code, en = run(*args)
+    assert code == 1 and ("the reported result: an N–S result must be ±1..±3 (levels won or "
+                          "conceded), not 4") in en, en
+    with pytest.raises(ScoringError) as info:
+        check_result(0)
+    assert info.value.text("zh") == "结果：南北的结果须为 ±1 到 ±3（升或降的级数），而不是 0"
