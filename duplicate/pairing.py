@@ -84,7 +84,7 @@ def first_round(teams: Sequence[TeamId], seed: str | bytes) -> Pairing:
     """Round 1 of a Swiss event, drawn from the seed: lots 1 v 2, 3 v 4, …; the last lot has the bye."""
     order = seeded_order(teams, seed, "round1")
     if not order:
-        raise PairingError("no teams to pair")
+        raise PairingError(phrase("pairing.err.no_teams"))
     bye = order.pop() if len(order) % 2 else None
     return Pairing(tuple((order[i], order[i + 1]) for i in range(0, len(order), 2)), bye)
 
@@ -246,7 +246,7 @@ def swiss_round(
     teams = list(standings)
     _check_teams(teams)
     if not teams:
-        raise PairingError("no teams to pair")
+        raise PairingError(phrase("pairing.err.no_teams"))
     idx = {str(t): i for i, t in enumerate(teams)}
     n = len(teams)
     allowed = [[i != j for j in range(n)] for i in range(n)]
