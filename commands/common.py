@@ -294,8 +294,9 @@ def error_text(exc: BaseException) -> str:
     when it says."""
     from duplicate.errors import DuplicateError
 
-    if not isinstance(exc, DuplicateError):
-        return str(exc)
+    if not isinstance(exc, DuplicateError):  # an engine error; a pairing's may be a phrase
+        said = getattr(exc, "phrase", None)
+        return str(said.text(cli_lang())) if said is not None else str(exc)
     lang = cli_lang()
     text = exc.text(lang)
     if not exc.cli_hint:

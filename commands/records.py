@@ -92,7 +92,9 @@ def replay_command(
     tally = _Tally()
     lang = cli_lang() if fmt == "table" else "en"
     with db_progress(check.total, "Replaying") as tick:  # rows printed as they come
-        emit_rows((human_replay_row(d, lang) for d in tally.rows(check.reports(tick))), fmt,
+        emit_rows((human_replay_row(d, lang)
+                   for d in tally.rows(check.reports(tick), lang if fmt == "table" else None)),
+                  fmt,
                   _REPLAY_COLUMNS)
     failed, n = tally.failed, tally.total
     if fmt == "table":

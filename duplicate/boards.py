@@ -39,6 +39,7 @@ from duplicate.errors import (
     GeneratorError,
     VerificationError,
 )
+from duplicate.i18n import Phrase, Term, phrase
 from duplicate.limits import LimitError, check_text, shown
 from engine.cards import parse_cards, rank_name
 from engine.errors import GuandanError
@@ -130,11 +131,11 @@ def generate_set(
     bad count or name.
     """
     if not 1 <= count <= MAX_BOARDS:
-        raise GeneratorError(f"invalid board count {count}: expected 1 to {MAX_BOARDS}")
+        raise GeneratorError(phrase("boards.err.count", count=count, most=MAX_BOARDS))
     try:
         check_text(name, "set")  # stored as given: a set is looked up by its exact name
     except LimitError as exc:
-        raise GeneratorError(f"invalid set name: {exc}") from None
+        raise GeneratorError(phrase("boards.err.set_name", error=exc.phrase or str(exc))) from None
     if isinstance(schedule, str):
         schedule = LevelSchedule.parse(schedule)
     key = seed.key(delayed)
@@ -143,9 +144,8 @@ def generate_set(
     for board in generate_boards(key, count, schedule, seed.generator):
         first = seen.setdefault(board.deal_id, board.number)
         if first != board.number:
-            raise BoardExistsError(
-                f"set {name!r}: board {board.number} repeats board {first} (DealId {board.deal_id})"
-            )
+            raise BoardExistsError(phrase("boards.err.repeats", set=repr(name), board=board.number,
+                                           first=first, deal_id=board.deal_id))
         boards.append(board)
         if progress is not None:
             progress(1)
@@ -189,7 +189,7 @@ def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = N
     try:
         with session_scope(engine) as session:
             if session.scalar(select(models.BoardSet.id).where(models.BoardSet.name == info.name)):
-                raise BoardExistsError(f"a board set named {info.name!r} is already stored")
+                raise BoardExistsError(phrase("boards.err.set_taken", set=repr(info.name)))
             made = session.scalar(
                 select(models.BoardSet.name).where(models.BoardSet.commitment == info.commitment)
             )
@@ -197,8 +197,8 @@ def store_set(engine: Engine, board_set: BoardSet, progress: Progress | None = N
                 # with another delayed value the boards differ, so the DealId check below
                 # would let a second set through under the same published commitment
                 raise BoardExistsError(
-                    f"the seed file (commitment {info.commitment[:16]}…) already made set "
-                    f"{made!r}: one seed makes one set (use that set, or create a new seed)",
+                    phrase("boards.err.seed_used", commitment=info.commitment[:16],
+                           set=repr(made)),
                     cli_hint="a new seed: 'guandan deals seed'",
                 )
             row = models.BoardSet(
@@ -233,7 +233,7 @@ def _clash(engine: Engine, board_set: BoardSet) -> DuplicateError:
         if session.scalar(
             select(models.BoardSet.id).where(models.BoardSet.name == board_set.info.name)
         ):
-            return BoardExistsError(f"a board set named {board_set.info.name!r} is already stored")
+            return BoardExistsError(phrase("boards.err.set_taken", set=repr(board_set.info.name)))
         found: list[tuple[str, int, str]] = []
         for start in range(0, len(ids), 500):
             rows = session.execute(
@@ -244,14 +244,11 @@ def _clash(engine: Engine, board_set: BoardSet) -> DuplicateError:
             found += [(d, n, s) for d, n, s in rows]
     if found:
         deal_id, number, set_name = min(found, key=lambda f: by_id[f[0]])
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        return BoardExistsError(
-            f"board {by_id[deal_id]} of set {board_set.info.name!r} is already stored as "
-            f"board {number} of set {set_name!r} (DealId {deal_id}){more}: nothing stored"
-        )
-    return BoardExistsError(
-        f"board set {board_set.info.name!r} clashes with stored data: not stored"
-    )
+        key = "boards.err.board_stored_more" if len(found) > 1 else "boards.err.board_stored"
+        return BoardExistsError(phrase(key, board=by_id[deal_id], set=repr(board_set.info.name),
+                                       stored=number, stored_set=repr(set_name),
+                                       deal_id=deal_id, more=len(found) - 1))
+    return BoardExistsError(phrase("boards.err.clash", set=repr(board_set.info.name)))
 
 
 def _info(row: models.BoardSet) -> SetInfo:
@@ -317,9 +314,8 @@ def load_set(engine: Engine, name: str, numbers: Iterable[int] | None = None) ->
         if wanted is not None:
             missing = sorted(set(wanted) - {r.number for r in rows})
             if missing:
-                raise BoardSetNotFoundError(
-                    f"set {name!r} has no board {missing[0]} (boards 1 to {row.board_count})"
-                )
+                raise BoardSetNotFoundError(phrase("boards.err.no_board", set=repr(name), board=missing[0],
+                                                count=row.board_count))
         info = _info(row)
         boards = tuple(_stored_board(r, row.generator, name) for r in rows)
     return BoardSet(info, boards)
@@ -330,7 +326,7 @@ def _set_row(session: Any, name: str) -> models.BoardSet:
         select(models.BoardSet).where(models.BoardSet.name == name)
     )
     if row is None:
-        raise BoardSetNotFoundError(f"no board set named {shown(name)} in the database")
+        raise BoardSetNotFoundError(phrase("boards.err.no_set", set=shown(name)))
     return row
 
 
@@ -339,15 +335,11 @@ def _set_row(session: Any, name: str) -> models.BoardSet:
 
 def _check_commitment(info: SetInfo, seed: SeedFile, commitment: str | None) -> None:
     if seed.commitment != info.commitment:
-        raise VerificationError(
-            f"set {info.name!r}: the seed file's SHA-256 is {seed.commitment}, not the stored "
-            f"commitment {info.commitment}"
-        )
+        raise VerificationError(phrase("boards.err.not_commitment", set=repr(info.name),
+                                        sha=seed.commitment, stored=info.commitment))
     if commitment is not None and commitment.strip().lower() != info.commitment:
-        raise VerificationError(
-            f"set {info.name!r}: the stored commitment {info.commitment} is not the published "
-            f"one {commitment.strip()}"
-        )
+        raise VerificationError(phrase("boards.err.not_published", set=repr(info.name),
+                                        stored=info.commitment, published=commitment.strip()))
 
 
 def reveal_set(engine: Engine, name: str, seed: SeedFile, commitment: str | None = None) -> SetInfo:
@@ -393,14 +385,12 @@ def verify_set(
     info = stored.info
     _check_commitment(info, seed, commitment)
     if seed.generator != info.generator:
-        raise VerificationError(
-            f"set {name!r} was generated by {info.generator}, the seed file names {seed.generator}"
-        )
+        raise VerificationError(phrase("boards.err.generator", set=repr(name), used=info.generator,
+                                        named=seed.generator))
     value = delayed if delayed is not None else info.delayed_value
     if (value or None) != info.delayed_value:
-        raise VerificationError(
-            f"set {name!r} was generated with delayed value {info.delayed_value!r}, not {value!r}"
-        )
+        raise VerificationError(phrase("boards.err.delayed", set=repr(name),
+                                        used=repr(info.delayed_value), given=repr(value)))
     fresh = generate_set(seed, info.board_count, name, info.level_schedule, value, progress)
     _compare(name, stored.boards, fresh.boards)
     return Verification(info, len(fresh.boards))
@@ -408,24 +398,32 @@ def verify_set(
 
 def _compare(name: str, stored: Sequence[Board], fresh: Sequence[Board]) -> None:
     if len(stored) != len(fresh):
-        raise VerificationError(
-            f"set {name!r} stores {len(stored)} boards, its seed gives {len(fresh)}"
-        )
+        raise VerificationError(phrase("boards.err.count_differs", set=repr(name), stored=len(stored),
+                                        fresh=len(fresh)))
     for old, new in zip(stored, fresh, strict=True):
         if old.number != new.number:
-            raise VerificationError(f"set {name!r}: board {new.number} is missing")
-        _compare_board(f"set {name!r}, board {old.number}", old, new, "stored")
+            raise VerificationError(phrase("boards.err.set_missing", set=repr(name), board=new.number))
+        _compare_board(phrase("boards.err.where_set", set=repr(name), board=old.number),
+                       old, new, "stored")
 
 
-def _compare_board(where: str, old: Board, new: Board, label: str) -> None:
+def _compare_board(where: Phrase, old: Board, new: Board, label: str) -> None:
     """Refuse a ``label`` (stored, published) board that differs from its regenerated twin."""
     for what, a, b in (
         ("hands (DealId)", old.deal_id, new.deal_id),
         ("level", rank_name(old.level), rank_name(new.level)),
-        ("leader", old.leader.name, new.leader.name),
+        ("leader", Term(old.leader.name, f"seat.{old.leader.name}"),
+         Term(new.leader.name, f"seat.{new.leader.name}")),
     ):
-        if a != b:
-            raise VerificationError(f"{where}: {label} {what} {a} is not the regenerated {b}")
+        if str(a) != str(b):
+            raise VerificationError(phrase(
+                "boards.err.differs", where=where, what=Term(f"{label} {what}",
+                                                             _DIFFERS[label, what]), a=a, b=b))
+
+
+#: What :func:`_compare_board` names, and its key in the catalogue.
+_DIFFERS = {(label, what): f"boards.word.{label}_{what.split()[0]}"
+            for label in ("stored", "published") for what in ("hands (DealId)", "level", "leader")}
 
 
 def verify_hand_records(
@@ -453,52 +451,46 @@ def verify_hand_records(
     from duplicate.gdn import loads
 
     if commitment is not None and commitment.strip().lower() != seed.commitment:
-        raise VerificationError(
-            f"the seed file's SHA-256 is {seed.commitment}, not the published commitment "
-            f"{commitment.strip()}"
-        )
+        raise VerificationError(phrase("boards.err.seed_not_published", sha=seed.commitment,
+                                        published=commitment.strip()))
     if isinstance(schedule, str):
         schedule = LevelSchedule.parse(schedule)
     key = seed.key(delayed)
     records = loads(text, file=source)
     if not records:
-        raise VerificationError(f"{source}: no boards to verify")
+        raise VerificationError(phrase("boards.err.nothing", source=source))
     seen: dict[int, int | None] = {}  # board number -> its line
     for rec in records:
-        where = f"{source}:{rec.line}, board {rec.board}"
+        where = phrase("boards.err.where", place=f"{source}:{rec.line}", board=rec.board)
         try:
             number = int(rec.board or "")
             published = board_from_hands(rec.hands, number, rec.level, seed.generator)
         except (ValueError, GeneratorError) as exc:
-            raise VerificationError(f"{where}: not a hand record of a set ({exc})") from None
+            raise VerificationError(phrase("boards.err.not_record", where=where, error=str(exc))) from None
         if number in seen:
-            raise VerificationError(
-                f"{where}: board {number} appears twice (first at line {seen[number]})"
-            )
+            raise VerificationError(phrase("boards.err.twice", where=where, board=number,
+                                            line=seen[number]))
         if boards is not None and number > boards:
-            raise VerificationError(f"{where}: board {number} is not one of boards 1 to {boards}")
+            raise VerificationError(phrase("boards.err.out_of_set", where=where, board=number,
+                                            count=boards))
         seen[number] = rec.line
         generator = rec.tags.get("Generator", seed.generator)
         if generator != seed.generator:
-            raise VerificationError(
-                f"{where}: generator {generator}, the seed file's is {seed.generator}"
-            )
+            raise VerificationError(phrase("boards.err.record_generator", where=where,
+                                            used=generator, named=seed.generator))
         tag = rec.tags.get("DealId", published.deal_id)
         if tag != published.deal_id:
-            raise VerificationError(
-                f"{where}: DealId {tag} is not the hash of the hands ({published.deal_id})"
-            )
+            raise VerificationError(phrase("boards.err.deal_id", where=where, tag=tag,
+                                            hash=published.deal_id))
         published = dataclasses.replace(published, leader=rec.leader)
         fresh = generate_board(key, number, schedule, seed.generator)
         _compare_board(where, published, fresh, "published")
     last = boards if boards is not None else max(seen)
     missing = [n for n in range(1, last + 1) if n not in seen]
     if missing:
-        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        raise VerificationError(
-            f"{source}: board {missing[0]} is missing{more}: a set is boards 1 to {last}, "
-            f"each once"
-        )
+        said = "boards.err.missing_more" if len(missing) > 1 else "boards.err.missing"
+        raise VerificationError(phrase(said, source=source, board=missing[0],
+                                       more=len(missing) - 1, last=last))
     return len(records)
 
 

@@ -32,6 +32,21 @@ class DuplicateError(Exception):
         return self.phrase.text(lang) if self.phrase is not None else str(self)
 
 
+class PhrasedError(Exception):
+    """Base for an error that is not a :class:`DuplicateError` (a pairing's or a score's,
+    which are ``engine.errors.GuandanError``) whose message may be a catalogue
+    :class:`~duplicate.i18n.Phrase`: ``str()`` is the English, :meth:`text` another
+    language. Put it first among the bases: ``class PairingError(PhrasedError, GuandanError)``."""
+
+    def __init__(self, message: str | Phrase = "") -> None:
+        self.phrase = message if isinstance(message, Phrase) else None
+        super().__init__(str(message))
+
+    def text(self, lang: str | None) -> str:
+        """The message in ``lang`` (English when it is not from the catalogue)."""
+        return self.phrase.text(lang) if self.phrase is not None else str(self)
+
+
 class DatabaseUrlError(DuplicateError):
     """A database URL that SQLAlchemy cannot use."""
 

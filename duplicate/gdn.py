@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from duplicate.errors import DuplicateError
+from duplicate.i18n import Phrase, Term, gettext, normalise_language, phrase
 from duplicate.names import clean_name, control_character, describe_character
 from engine.cards import (
     FULL_PACK,
@@ -107,7 +108,9 @@ class GdnError(DuplicateError):
     """A record that cannot be read or does not replay, with where and why.
 
     Attributes:
-        reason: what is wrong, in one line.
+        reason: what is wrong, in one line (English).
+        worded: the reason as raised: a catalogue :class:`~duplicate.i18n.Phrase` (said in
+            the reader's language by :meth:`text`), or English text (an engine's message).
         file: the file name (``None`` for a string read without a name).
         line: the 1-based line number in that file (``None`` when unknown, e.g. JSON).
         seat: the seat whose play or hand is at fault, if any.
@@ -115,24 +118,33 @@ class GdnError(DuplicateError):
 
     def __init__(
         self,
-        reason: str,
+        reason: str | Phrase,
         *,
         file: str | None = None,
         line: int | None = None,
         seat: Seat | None = None,
     ) -> None:
-        self.reason = reason
+        self.reason = str(reason)
+        self.worded = reason
         self.file = file
         self.line = line
         self.seat = seat
-        super().__init__(self._text())
+        super().__init__(self._phrase())
+
+    def _where(self) -> str:
+        where = self.file if self.file is not None else "<record>"
+        return where if self.line is None else f"{where}:{self.line}"
+
+    def _phrase(self) -> Phrase:
+        """The whole message as a phrase: where (file:line as it is), the seat, the reason."""
+        if self.seat is None:
+            return phrase("gdn.at", where=self._where(), reason=self.worded)
+        return phrase("gdn.at_seat", where=self._where(), reason=self.worded,
+                      seat=_seat(self.seat))
 
     def _text(self) -> str:
-        where = self.file if self.file is not None else "<record>"
-        if self.line is not None:
-            where += f":{self.line}"
         seat = f" seat {self.seat.name}:" if self.seat is not None else ""
-        return f"{where}:{seat} {self.reason}"
+        return f"{self._where()}:{seat} {self.reason}"
 
     def __str__(self) -> str:
         return self._text()
@@ -140,6 +152,23 @@ class GdnError(DuplicateError):
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only arguments need help to cross a process boundary (``--jobs``).
         return (_rebuild_error, (type(self), self.__dict__.copy()))
+
+
+def _seat(seat: Seat) -> Term:
+    """A seat in an error: its letter in English (``N``), its word in another language (北)."""
+    return Term(seat.name, f"seat.{seat.name}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Seats:
+    """Seats listed in an error: ``N, E`` in English, 北、东 in Chinese."""
+
+    names: tuple[str, ...]
+
+    def text(self, lang: str | None = "en") -> str:
+        if normalise_language(lang) == "en":
+            return ", ".join(self.names)
+        return "、".join(gettext(normalise_language(lang), f"seat.{n}") for n in self.names)
 
 
 def _rebuild_error(cls: type[GdnError], state: dict[str, Any]) -> GdnError:
@@ -176,7 +205,7 @@ class Play:
             return f"{self.seat.name} PASS"
         if self.type is None or self.rank is None:
             raise GdnError(
-                "a play is written with its type and rank; replay the record to fill them in",
+                phrase("gdn.err.play_untyped"),
                 line=self.line,
                 seat=self.seat,
             )
@@ -234,7 +263,7 @@ class DealRecord:
         """True when the record was read without error."""
         return not self.errors
 
-    def error(self, reason: str, *, tag: str | None = None, seat: Seat | None = None) -> GdnError:
+    def error(self, reason: str | Phrase, *, tag: str | None = None, seat: Seat | None = None) -> GdnError:
         """A :class:`GdnError` located at ``tag``'s line (or the record's first line)."""
         line = self.lines.get(tag, self.line) if tag is not None else self.line
         return GdnError(reason, file=self.file, line=line, seat=seat)
@@ -292,14 +321,13 @@ def _split_comments(text: str, line: int) -> tuple[str, list[str]]:
     if "\r" in text:
         # a lone CR is a line break to Python's text files (universal newlines) but not to
         # bytes read here, and no writer can put it back: refused rather than kept
-        raise GdnError("a carriage return (CR) inside a line: lines end with LF or CRLF", line=line)
+        raise GdnError(phrase("gdn.err.cr"), line=line)
     bad = control_character(text)
     if bad is not None:
         # a NUL is stored by SQLite and refused by PostgreSQL, an ESC drives terminals:
         # refused on read, in tags, plays and comments alike
         raise GdnError(
-            f"a control character {describe_character(bad)} in the line: only printable text "
-            "and tabs are allowed",
+            phrase("gdn.err.control", char=describe_character(bad)),
             line=line,
         )
     if ";" not in text and "{" not in text:
@@ -325,7 +353,7 @@ def _split_comments(text: str, line: int) -> tuple[str, list[str]]:
             end = text.find("}", i + 1)
             if end < 0:
                 raise GdnError(
-                    "unclosed '{' comment: a {…} comment ends on its own line", line=line
+                    phrase("gdn.err.unclosed", brace="'{'", comment="{…}"), line=line
                 )
             comments.append(text[i + 1 : end].strip())
             content.append(" ")
@@ -365,21 +393,19 @@ def _parse_hands(value: str) -> tuple[Cards, Cards, Cards, Cards]:
     """The four hands of a ``Deal`` tag: ``N:<cards> E:<cards> S:<cards> W:<cards>``."""
     parts = _HAND_RE.split(value.strip())
     if parts[0].strip():
-        raise GdnError(
-            f"the Deal tag starts with {_shown(parts[0].split()[0])}, not a seat and ':'"
-        )
+        raise GdnError(phrase("gdn.err.deal_start", shown=_shown(parts[0].split()[0])))
     hands: list[Cards | None] = [None, None, None, None]
     for i in range(1, len(parts), 2):
         seat = _SEATS[parts[i]]
         if hands[seat] is not None:
-            raise GdnError(f"the Deal tag gives the hand of {seat.name} twice", seat=seat)
+            raise GdnError(phrase("gdn.err.hand_twice", seat=_seat(seat)), seat=seat)
         try:
             hands[seat] = _parse_cards_fast(parts[i + 1].split())
         except GuandanError as e:
-            raise GdnError(f"in the hand of {seat.name}: {e}", seat=seat) from None
+            raise GdnError(phrase("gdn.err.in_hand", seat=_seat(seat), error=str(e)), seat=seat) from None
     missing = [s.name for s in Seat if hands[s] is None]
     if missing:
-        raise GdnError(f"the Deal tag has no hand for {', '.join(missing)}")
+        raise GdnError(phrase("gdn.err.no_hand", seats=_Seats(tuple(missing))))
     north, east, south, west = (h or 0 for h in hands)
     return (north, east, south, west)
 
@@ -392,12 +418,12 @@ def _parse_finish(value: str) -> tuple[Seat, ...] | None:
     for tok in toks:
         seat = _SEATS.get(tok)
         if seat is None:
-            raise GdnError(f"invalid seat {_shown(tok)} in Finish: expected N, E, S or W")
+            raise GdnError(phrase("gdn.err.finish_seat", shown=_shown(tok)))
         if seat in seats:
-            raise GdnError(f"seat {seat.name} appears twice in Finish")
+            raise GdnError(phrase("gdn.err.finish_twice", seat=_seat(seat)))
         seats.append(seat)
     if len(seats) < 2:
-        raise GdnError("Finish lists at least the first two seats to finish")
+        raise GdnError(phrase("gdn.err.finish_short"))
     return tuple(seats)
 
 
@@ -406,9 +432,7 @@ def _parse_result(value: str) -> tuple[Side, int] | None:
         return None
     m = _RESULT_RE.fullmatch(value)
     if m is None:
-        raise GdnError(
-            f'invalid Result {_shown(value)}: expected a side and its levels, e.g. "NS +2"'
-        )
+        raise GdnError(phrase("gdn.err.result_syntax", shown=_shown(value)))
     side = _SIDES[m.group(1).upper()]
     digits = m.group(3)
     # the sign and the digits are taken apart: int() refuses "+\t2" and over 4300 digits
@@ -418,7 +442,7 @@ def _parse_result(value: str) -> tuple[Side, int] | None:
     if levels < 0:  # lenient: "NS -2" is "EW +2"
         side, levels = side.other, -levels
     if not 1 <= levels <= 4:
-        raise GdnError(f"invalid Result {_shown(value)}: a deal gains the winners 1 to 4 levels")
+        raise GdnError(phrase("gdn.err.result_levels", shown=_shown(value)))
     return side, levels
 
 
@@ -426,10 +450,10 @@ def _parse_play(content: str, line: int) -> Play:
     toks = content.split()
     seat = _SEATS.get(toks[0])
     if seat is None:
-        raise GdnError(f"a play starts with a seat N, E, S or W, not {_shown(toks[0])}", line=line)
+        raise GdnError(phrase("gdn.err.play_seat", shown=_shown(toks[0])), line=line)
     if len(toks) > 1 and toks[1].upper() == "PASS":
         if len(toks) > 2:
-            raise GdnError(f"PASS with {_shown(toks[2])} after it", line=line, seat=seat)
+            raise GdnError(phrase("gdn.err.pass_more", shown=_shown(toks[2])), line=line, seat=seat)
         return Play(seat, 0, line=line)
     i = 1
     ctype = _TYPES_BY_LOWER.get(toks[1].lower()) if len(toks) > 1 else None
@@ -439,23 +463,23 @@ def _parse_play(content: str, line: int) -> Play:
     if rank is not None:
         if ctype is None:
             raise GdnError(
-                f"rank {_shown(toks[i])} without a combination type", line=line, seat=seat
+                phrase("gdn.err.rank_alone", shown=_shown(toks[i])), line=line, seat=seat
             )
         i += 1
     elif ctype is not None:
         raise GdnError(
-            f"{ctype.record_name} without a rank: a play declares both type and rank, or neither",
+            phrase("gdn.err.type_alone", type=ctype.record_name),
             line=line,
             seat=seat,
         )
     if len(toks) == i:
-        raise GdnError("a play has cards, or is PASS", line=line, seat=seat)
+        raise GdnError(phrase("gdn.err.no_cards"), line=line, seat=seat)
     try:
         cards = _parse_cards_fast(toks[i:])
     except GuandanError as e:
         if ctype is None and len(toks) > 1 and toks[1][:1].isalpha() and len(toks[1]) > 3:
             raise GdnError(
-                f"unknown combination type {_shown(toks[1])}", line=line, seat=seat
+                phrase("gdn.err.unknown_type", shown=_shown(toks[1])), line=line, seat=seat
             ) from None
         raise GdnError(str(e), line=line, seat=seat) from None
     return Play(seat, cards, ctype, rank, line)
@@ -484,7 +508,7 @@ class _Reader:
         # scan only: find where deals begin (same rules as reading), parse nothing else
         self.scan = scan
         # line number -> why it cannot be read (iter_file: bytes that are not UTF-8)
-        self.bad_lines: dict[int, str] = {}
+        self.bad_lines: dict[int, str | Phrase] = {}
 
     def records(self) -> Iterator[DealRecord]:
         rec: DealRecord | None = None
@@ -525,7 +549,7 @@ class _Reader:
                 if rec is None:
                     rec = DealRecord(file=self.file, line=number)
                 if not skipping:  # only a deal's first error counts (lenient reading)
-                    self._fail(rec, GdnError(e.reason, file=self.file, line=number))
+                    self._fail(rec, GdnError(e.worded, file=self.file, line=number))
                 skipping = substance = True
                 blank_before = False  # as for any other line that is not blank (split_deals)
                 continue
@@ -566,15 +590,15 @@ class _Reader:
                     raise GdnError(bad, line=number)
                 if size > MAX_DEAL_CHARS:
                     raise GdnError(
-                        f"the deal spans more than {MAX_DEAL_CHARS:,} characters", line=number
+                        phrase("gdn.err.deal_long", most=f"{MAX_DEAL_CHARS:,}"), line=number
                     )
                 if tag is not None:
                     if tag[0] == "Play":
                         if second_play:
-                            raise GdnError("a second [Play] in one deal", line=number)
+                            raise GdnError(phrase("gdn.err.second_play"), line=number)
                         if tag[1]:
                             raise GdnError(
-                                f"[Play] takes no value, not {_shown(tag[1])}", line=number
+                                phrase("gdn.err.play_value", shown=_shown(tag[1])), line=number
                             )
                         rec.plays = []
                         rec.lines["Play"] = number
@@ -584,21 +608,22 @@ class _Reader:
                 elif not content:
                     self._comment(rec, last_play, comments)
                 elif content.startswith("["):
-                    raise GdnError(f"malformed tag line {_shown(content)}", line=number)
+                    raise GdnError(phrase("gdn.err.bad_tag", shown=_shown(content)), line=number)
                 elif not in_play:
                     raise GdnError(
-                        f"a play or text {_shown(content.split()[0])} before [Play]", line=number
+                        phrase("gdn.err.before_play", shown=_shown(content.split()[0])),
+                        line=number,
                     )
                 else:
                     if "Finish" in seen or "Result" in seen:
-                        raise GdnError("a play after the Finish or Result tag", line=number)
+                        raise GdnError(phrase("gdn.err.after_finish"), line=number)
                     last_play = _parse_play(content, number)
                     last_play.comments.extend(comments)
                     assert rec.plays is not None
                     rec.plays.append(last_play)
             except GdnError as e:
                 if e.file is None:
-                    e = GdnError(e.reason, file=self.file, line=e.line or number, seat=e.seat)
+                    e = GdnError(e.worded, file=self.file, line=e.line or number, seat=e.seat)
                 self._fail(rec, e)
                 skipping = True
         if rec is not None and substance:
@@ -633,8 +658,8 @@ class _Reader:
         rec.lines[name] = number
         if len(value) > MAX_TAG_VALUE:
             raise GdnError(
-                f"the value of tag {name} has {len(value):,} characters: at most "
-                f"{MAX_TAG_VALUE:,}",
+                phrase("gdn.err.tag_long", name=name, count=f"{len(value):,}",
+                       most=f"{MAX_TAG_VALUE:,}"),
                 file=self.file,
                 line=number,
             )
@@ -652,9 +677,9 @@ class _Reader:
             else:
                 rec.tags[name] = clean_name(value)  # names compare equal in any Unicode form
         except GdnError as e:
-            raise GdnError(e.reason, file=self.file, line=number, seat=e.seat) from None
+            raise GdnError(e.worded, file=self.file, line=number, seat=e.seat) from None
         except GuandanError as e:
-            raise GdnError(f"{name}: {e}", file=self.file, line=number) from None
+            raise GdnError(phrase("gdn.err.tag_error", name=name, error=str(e)), file=self.file, line=number) from None
 
     def _fail(self, rec: DealRecord, err: GdnError) -> None:
         if self.strict:
@@ -667,7 +692,7 @@ class _Reader:
             return rec
         for name in ("Level", "Leader", "Deal"):
             if name not in rec.lines:
-                self._fail(rec, rec.error(f"the deal has no {name} tag"))
+                self._fail(rec, rec.error(phrase("gdn.err.no_tag", name=name)))
                 return rec
         for seat in Seat:
             n = size(rec.hands[seat])
@@ -675,7 +700,7 @@ class _Reader:
                 self._fail(
                     rec,
                     rec.error(
-                        f"the hand of {seat.name} has {n} cards, not {HAND_SIZE}",
+                        phrase("gdn.err.hand_size", seat=_seat(seat), count=n, size=HAND_SIZE),
                         tag="Deal",
                         seat=seat,
                     ),
@@ -683,12 +708,12 @@ class _Reader:
                 return rec
         if sum(rec.hands) != FULL_PACK:
             self._fail(
-                rec, rec.error("the four hands are not the two packs of 108 cards", tag="Deal")
+                rec, rec.error(phrase("gdn.err.not_packs"), tag="Deal")
             )
         return rec
 
 
-_TOO_LONG = f"the line has more than {MAX_LINE:,} characters"
+_TOO_LONG = Phrase("gdn.err.line_long", {"most": f"{MAX_LINE:,}"})
 
 
 def decode(data: str | bytes, file: str | None = None) -> str:
@@ -697,7 +722,7 @@ def decode(data: str | bytes, file: str | None = None) -> str:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            raise GdnError(f"not UTF-8 text: {e.reason} at byte {e.start}", file=file) from None
+            raise GdnError(phrase("gdn.err.not_utf8", reason=e.reason, byte=e.start), file=file) from None
     # every byte-order mark at the start, not just one: split_deals hands on text whose BOM
     # is gone, and a piece must read as the whole (two BOMs read as one, or as a line error,
     # depending on how often the text was decoded)
@@ -758,7 +783,7 @@ def _file_text_lines(fp: IO[bytes], name: str) -> Iterator[str]:
             text = body.decode("utf-8")
         except UnicodeDecodeError as e:
             raise GdnError(
-                f"not UTF-8 text: {e.reason} at byte {offset + e.start}", file=name
+                phrase("gdn.err.not_utf8", reason=e.reason, byte=offset + e.start), file=name
             ) from None
         if first:
             text, first = text.lstrip("\ufeff"), False
@@ -835,7 +860,7 @@ def iter_file(
     try:
         fp = open(path, "rb")  # closed by the generator below
     except OSError as exc:
-        raise GdnError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+        raise GdnError(phrase("gdn.err.unreadable", reason=exc.strerror or str(exc)), file=name) from None
     return _iter_open_file(fp, name, strict, progress)
 
 
@@ -870,8 +895,8 @@ def _iter_open_file(
             try:
                 out.append(raw.decode("utf-8"))
             except UnicodeDecodeError as e:
-                reader.bad_lines[number] = (
-                    f"not UTF-8 text: {e.reason} at byte {base + e.start}"
+                reader.bad_lines[number] = phrase(
+                    "gdn.err.not_utf8", reason=e.reason, byte=base + e.start
                 )
                 out.append(raw.decode("utf-8", "replace"))
             base += len(raw) + 1

@@ -12,18 +12,26 @@ from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from duplicate.errors import PhrasedError
+from duplicate.i18n import Phrase, Term, phrase
 from engine.errors import GuandanError
 from engine.seat import Seat
 
 TeamId = int | str
 
 
-class PairingError(GuandanError):
-    """A pairing that cannot be made (no pairing without a repeat exists) or bad input."""
+class PairingError(PhrasedError, GuandanError):
+    """A pairing that cannot be made (no pairing without a repeat exists) or bad input
+    (English, or a catalogue phrase: :class:`~duplicate.errors.PhrasedError`)."""
 
 
 class SeatingError(PairingError):
     """A match seating that breaks the two-room swap of RULES.md §11."""
+
+
+def _seat(seat: Seat) -> Term:
+    """A seat in an error: its letter in English (``N``), its word in another language (北)."""
+    return Term(seat.name, f"seat.{seat.name}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +54,10 @@ def _check_teams(teams: Sequence[TeamId]) -> None:
     seen: set[str] = set()
     for t in teams:
         if isinstance(t, bool) or not isinstance(t, (int, str)):
-            raise PairingError(f"a team id must be an int or a str, not {t!r}")
+            raise PairingError(phrase("pairing.err.team_id", team=repr(t)))
         key = str(t)
         if key in seen:
-            raise PairingError(f"team {t!r} appears twice")
+            raise PairingError(phrase("pairing.err.team_twice", team=repr(t)))
         seen.add(key)
 
 
@@ -76,7 +84,7 @@ def first_round(teams: Sequence[TeamId], seed: str | bytes) -> Pairing:
     """Round 1 of a Swiss event, drawn from the seed: lots 1 v 2, 3 v 4, …; the last lot has the bye."""
     order = seeded_order(teams, seed, "round1")
     if not order:
-        raise PairingError("no teams to pair")
+        raise PairingError(phrase("pairing.err.no_teams"))
     bye = order.pop() if len(order) % 2 else None
     return Pairing(tuple((order[i], order[i + 1]) for i in range(0, len(order), 2)), bye)
 
@@ -238,7 +246,7 @@ def swiss_round(
     teams = list(standings)
     _check_teams(teams)
     if not teams:
-        raise PairingError("no teams to pair")
+        raise PairingError(phrase("pairing.err.no_teams"))
     idx = {str(t): i for i, t in enumerate(teams)}
     n = len(teams)
     allowed = [[i != j for j in range(n)] for i in range(n)]
@@ -262,10 +270,7 @@ def swiss_round(
                 tuple((teams[a], teams[b]) for a, b in pairs),
                 None if bye is None else teams[bye],
             )
-    raise PairingError(
-        f"no pairing of these {n} teams avoids a repeat: every way of pairing them "
-        "meets some two teams a second time"
-    )
+    raise PairingError(phrase("pairing.err.repeat", n=n))
 
 
 def round_robin(teams: Sequence[TeamId]) -> list[Pairing]:
@@ -278,7 +283,7 @@ def round_robin(teams: Sequence[TeamId]) -> list[Pairing]:
     ts: list[TeamId | None] = list(teams)
     _check_teams(teams)
     if len(ts) < 2:
-        raise PairingError(f"a round robin needs at least 2 teams, not {len(ts)}")
+        raise PairingError(phrase("pairing.err.rr_two", count=len(ts)))
     if len(ts) % 2:
         ts.insert(0, None)  # the fixed place is the bye: keeps X and Y exactly balanced
     n = len(ts)
@@ -337,30 +342,29 @@ def validate_seating(
     closed one, Y the reverse, and no player may sit twice. Raises :class:`SeatingError`."""
     both = set(x_players) & set(y_players)
     if both:
-        raise SeatingError(f"player(s) {', '.join(sorted(both))} listed in both teams")
+        raise SeatingError(phrase("pairing.err.both_teams", players=", ".join(sorted(both))))
     rooms = (
-        ("open room", seating.open_room, x_players),
-        ("closed room", seating.closed_room, y_players),
+        (Term("open room", "pairing.word.open"), seating.open_room, x_players),
+        (Term("closed room", "pairing.word.closed"), seating.closed_room, y_players),
     )
-    seen: dict[str, str] = {}
+    seen: dict[str, Phrase] = {}
     for room, seats, ns_team in rooms:
         if set(seats) != set(Seat):
-            raise SeatingError(f"{room}: every seat N, E, S, W must be filled")
+            raise SeatingError(phrase("pairing.err.unfilled", room=room))
         for seat in Seat:
             player = seats[seat]
             if player in seen:
-                raise SeatingError(
-                    f"{room}, seat {seat.name}: {player} already sits in {seen[player]}"
-                )
-            seen[player] = f"{room} {seat.name}"
+                raise SeatingError(phrase("pairing.err.sits_twice", room=room, seat=_seat(seat),
+                                           player=player, where=seen[player]))
+            seen[player] = phrase("pairing.word.place", room=room, seat=_seat(seat))
             want_ns = seat in (Seat.N, Seat.S)
             team = "X" if player in x_players else "Y" if player in y_players else None
             if team is None:
-                raise SeatingError(f"{room}, seat {seat.name}: {player} is in neither team")
+                raise SeatingError(phrase("pairing.err.neither", room=room, seat=_seat(seat),
+                                           player=player))
             ns_team_name = "X" if ns_team is x_players else "Y"
             if (team == ns_team_name) != want_ns:
-                side = "N–S" if want_ns else "E–W"
-                raise SeatingError(
-                    f"{room}, seat {seat.name}: {player} of team {team} may not sit {side} "
-                    f"(team {ns_team_name} sits N–S in the {room})"
-                )
+                side = Term("N–S", "pairing.word.ns") if want_ns else Term("E–W", "pairing.word.ew")
+                raise SeatingError(phrase("pairing.err.wrong_side", room=room, seat=_seat(seat),
+                                          player=player, team=team, side=side,
+                                          ns=ns_team_name))

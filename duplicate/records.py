@@ -219,7 +219,7 @@ def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
     """Replay ``rec``; the data to store, or the outcome saying why it cannot be."""
     res = replay(rec, rules)
     if res.error is not None:
-        return _outcome(rec, "error", error=str(res.error))
+        return _outcome(rec, "error", error=str(res.error), phrase=res.error.phrase)
     if rec.plays is None:
         return _outcome(
             rec,
@@ -665,7 +665,8 @@ def _import_stream(
 
 def _broken_off(exc: GdnError) -> ImportOutcome:
     """The outcome of a file that cannot be read on from some line (not UTF-8)."""
-    return ImportOutcome(exc.file, exc.line, None, None, "error", error=str(exc))
+    return ImportOutcome(exc.file, exc.line, None, None, "error", error=str(exc),
+                         phrase=exc.phrase)
 
 
 def _database_error(item: _Prepared, exc: SQLAlchemyError) -> Phrase:
@@ -677,7 +678,7 @@ def _database_error(item: _Prepared, exc: SQLAlchemyError) -> Phrase:
 
 #: The message when a unique key was stored by a concurrent import between check and write.
 def _read_error(rec: DealRecord) -> ImportOutcome:
-    return _outcome(rec, "error", error=str(rec.errors[0]))
+    return _outcome(rec, "error", error=str(rec.errors[0]), phrase=rec.errors[0].phrase)
 
 
 def _not_stored(outcome: ImportOutcome) -> ImportOutcome:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
+from duplicate.i18n import Phrase
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -331,15 +332,21 @@ class DealReport:
     result: str | None
     status: str
     error: str | None
+    #: the error as the catalogue words it (:meth:`message`), when it does
+    said: Phrase | None = None
 
     @property
     def ok(self) -> bool:
         """True unless the deal failed to read or replay."""
         return self.status != "error"
 
+    def message(self, lang: str | None) -> str | None:
+        """The error in ``lang`` (English as :attr:`error` when the catalogue lacks it)."""
+        return self.said.text(lang) if self.said is not None else self.error
+
     def to_dict(self) -> dict[str, object]:
         """The report as a JSON-ready dict (``guandan replay --json``)."""
-        return {f: getattr(self, f) for f in self.__slots__}
+        return {f: getattr(self, f) for f in self.__slots__ if f != "said"}
 
 
 def report(record: DealRecord, rules: Ruleset = COMPETITION) -> DealReport:
@@ -362,6 +369,7 @@ def report(record: DealRecord, rules: Ruleset = COMPETITION) -> DealReport:
         result=result.result_tag if result is not None else None,
         status=status,
         error=str(res.error) if res.error is not None else None,
+        said=res.error.phrase if res.error is not None else None,
     )
 
 
@@ -385,7 +393,7 @@ NO_DEALS = "no deal in the file (it is empty or holds only comments)"
 
 
 def _file_error(file: str | None, err: GdnError) -> DealReport:
-    return DealReport(file, err.line, None, None, 0, None, None, "error", str(err))
+    return DealReport(file, err.line, None, None, 0, None, None, "error", str(err), err.phrase)
 
 
 def _check_piece(piece: tuple[str, int, str, Ruleset]) -> list[DealReport]:

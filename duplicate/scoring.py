@@ -17,6 +17,8 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
+from duplicate.errors import PhrasedError
+from duplicate.i18n import Phrase, Term, phrase
 from engine.deal import DealResult
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
@@ -34,8 +36,9 @@ WBF_BRIDGE_K = 15.0
 GUANDAN_K = 6.0
 
 
-class ScoringError(GuandanError):
-    """Bad input to a scoring function: a result out of range, an unknown scale, ..."""
+class ScoringError(PhrasedError, GuandanError):
+    """Bad input to a scoring function: a result out of range, an unknown scale, ...
+    (English, or a catalogue phrase: :class:`~duplicate.errors.PhrasedError`)."""
 
 
 # --- one board ------------------------------------------------------------------------
@@ -54,7 +57,7 @@ def room_result(winner: Side, levels: int, rules: Ruleset = COMPETITION) -> int:
     """
     top = max_levels(rules)
     if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= top:
-        raise ScoringError(f"levels gained must be an integer 1..{top}, not {levels!r}")
+        raise ScoringError(phrase("scoring.err.levels", top=top, got=repr(levels)))
     return levels if Side(winner) == Side.NS else -levels
 
 
@@ -63,7 +66,12 @@ def deal_result_ns(result: DealResult, rules: Ruleset = COMPETITION) -> int:
     return room_result(result.winner, result.levels, rules)
 
 
-def check_result(ns_result: int, rules: Ruleset = COMPETITION, where: str = "result") -> int:
+#: Where :func:`check_result` says the result is when its caller does not say.
+_RESULT = Term("result", "scoring.word.result")
+
+
+def check_result(ns_result: int, rules: Ruleset = COMPETITION,
+                 where: str | Phrase | Term = _RESULT) -> int:
     """Validate an N–S room result (±1..±3, or ±4 with ``double_down_plus4``) and return it."""
     top = max_levels(rules)
     if (
@@ -71,9 +79,8 @@ def check_result(ns_result: int, rules: Ruleset = COMPETITION, where: str = "res
         or not isinstance(ns_result, int)
         or not 1 <= abs(ns_result) <= top
     ):
-        raise ScoringError(
-            f"{where}: an N–S result must be ±1..±{top} (levels won or conceded), not {ns_result!r}"
-        )
+        raise ScoringError(phrase("scoring.err.ns_result", where=where, top=top,
+                                  got=repr(ns_result)))
     return ns_result
 
 
@@ -328,7 +335,7 @@ def scale_from_dict(data: Mapping[str, Any]) -> WinDrawLoss | VictoryPoints:
             return VictoryPoints(**params)
     except TypeError as exc:
         raise ScoringError(f"bad parameters for scale {name!r}: {exc}") from None
-    raise ScoringError(f"unknown scale {name!r}: expected 'wdl' or 'vp20'")
+    raise ScoringError(phrase("scoring.err.scale", name=repr(name)))
 
 
 def calibrate_k(swings: Iterable[float], sigmas: float = 2.5) -> float:
@@ -386,7 +393,7 @@ def score_match(
     seen: set[int] = set()
     for r in results:
         if r.board in seen:
-            raise ScoringError(f"board {r.board} appears twice in the match")
+            raise ScoringError(phrase("scoring.err.board_twice", board=r.board))
         seen.add(r.board)
     scored = tuple(score_board(r, unfinished, rules) for r in results)
     counted = [b.swing for b in scored if b.swing is not None]

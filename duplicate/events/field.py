@@ -31,7 +31,7 @@ from duplicate.events.base import (
     _scale,
 )
 from duplicate.events.limit import DEFAULT_MINUTES, check_minutes
-from duplicate.i18n import LANGUAGES, phrase
+from duplicate.i18n import LANGUAGES, Term, phrase
 from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
     MatchSeating,
@@ -48,6 +48,8 @@ from engine.seat import Seat
 
 #: The longest event seed (hex digits; ``models.Event.seed`` holds 128).
 MAX_SEED = 128
+#: A teams file's line, as its errors show it (``events.err.teams_syntax`` in Chinese).
+_TEAMS_SYNTAX = "'TEAM: player, player, ...'"
 
 
 def create_event(
@@ -80,41 +82,37 @@ def create_event(
     its results (``None``: no limit; :mod:`duplicate.events.limit`)."""
     check_schema(engine)
     if not name.strip():
-        raise EventError("an event needs a name")
+        raise EventError(phrase("events.err.needs_name"))
     name = check_text(name, "event")  # at most 200 characters; not '.' or '..'
     if fmt not in FORMATS:
-        raise EventError(f"unknown event format {fmt!r}: expected swiss or rr")
+        raise EventError(phrase("events.err.format", fmt=repr(fmt)))
     sc = _scale(scale)
     try:
         rule = UnfinishedRule(unfinished.replace("-", "_"))
     except ValueError:
-        raise EventError(
-            f"unknown unfinished-board rule {unfinished!r}: expected average or not-scored"
-        ) from None
+        raise EventError(phrase("events.err.unfinished_rule", rule=repr(unfinished))) from None
     if boards_per_round < 1 or rounds < 1:
-        raise EventError(
-            f"an event needs at least 1 round of 1 board, not {rounds} of {boards_per_round}"
-        )
+        raise EventError(phrase("events.err.too_few", rounds=rounds, boards=boards_per_round))
     check_int(rounds, "the number of rounds")
     check_int(boards_per_round, "the number of boards a round")
     seed = seed.strip().lower() if seed else secrets.token_hex(16)
     if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > MAX_SEED:
-        raise EventError(f"the event seed must be 1 to {MAX_SEED} hexadecimal digits, "
-                         f"not {shown(seed)}")
+        raise EventError(phrase("events.err.seed", most=MAX_SEED, seed=shown(seed)))
     if lang not in LANGUAGES:
-        raise EventError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+        raise EventError(phrase("events.err.language", lang=repr(lang),
+                                langs=", ".join(LANGUAGES)))
     zone = check_zone(time_zone)
     director_minutes = check_minutes(director_minutes)
     if not isinstance(rules, Ruleset):
-        raise EventError(f"an event's rules must be a Ruleset, not {type(rules).__name__}")
+        raise EventError(phrase("events.err.rules_type", kind=type(rules).__name__))
     if bye_points is None:
         bye_points = 2.0 if isinstance(sc, WinDrawLoss) else 12.0
     cents = round(bye_points * 100)
     if cents < 0 or abs(bye_points * 100 - cents) > 1e-6:
-        raise EventError(f"bye points must be 0 or more with two decimals, not {bye_points}")
+        raise EventError(phrase("events.err.bye_points", points=bye_points))
     with session_scope(engine) as session:
         if session.scalar(select(models.Event.id).where(models.Event.name == name)):
-            raise EventError(f"an event named {name!r} already exists")
+            raise EventError(phrase("events.err.exists", name=repr(name)))
         row = models.Event(
             name=name,
             seed=seed,
@@ -266,12 +264,13 @@ def parse_teams_file(text: str, source: str = "<teams>") -> list[tuple[str, list
         if not line or line.startswith("#"):
             continue
         if ":" not in line:
-            raise EventError(f"{source}:{number}: expected 'TEAM: player, player, ...'")
+            raise EventError(phrase("events.err.teams_line", where=f"{source}:{number}",
+                                    syntax=Term(_TEAMS_SYNTAX, "events.err.teams_syntax")))
         team, rest = line.split(":", 1)
         players = [p.strip() for p in rest.split(",") if p.strip()]
         teams.append((team.strip(), players))
     if not teams:
-        raise EventError(f"{source}: no team in the file")
+        raise EventError(phrase("events.err.teams_none", where=source))
     return teams
 
 
@@ -280,11 +279,11 @@ def read_teams_file(path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise EventError(f"cannot read teams file {os.fspath(path)!r}: {exc.strerror}") from None
+        raise EventError(phrase("events.err.teams_unreadable", path=repr(os.fspath(path)),
+                                  reason=exc.strerror)) from None
     except UnicodeDecodeError as exc:
-        raise EventError(
-            f"teams file {os.fspath(path)!r} is not UTF-8 text: {exc.reason} at byte {exc.start}"
-        ) from None
+        raise EventError(phrase("events.err.teams_not_utf8", path=repr(os.fspath(path)),
+                                  reason=exc.reason, byte=exc.start)) from None
     return parse_teams_file(text, os.fspath(path))
 
 

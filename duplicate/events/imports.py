@@ -193,7 +193,7 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     try:
         prepared = prepare_text(text, path, rules)
     except GdnError as exc:
-        raise EventError(str(exc)) from None
+        raise EventError(exc.phrase or str(exc)) from None
     if not prepared:  # an empty file is a mistake (wrong file, failed export), not a success
         raise EventError(phrase("imports.no_deal", path=path))
     return prepared
@@ -587,6 +587,6 @@ def import_texts(
     try:
         prepared = [prepare_text(t, label, rules) for t, label in zip(texts, labels, strict=True)]
     except GdnError as exc:
-        raise EventError(str(exc)) from None
+        raise EventError(exc.phrase or str(exc)) from None
     return import_prepared(engine, event, prepared, round_no=round_no, correction=correction,
                            by=by, chief=chief)

@@ -210,7 +210,9 @@ def correct_result(
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        check_result(ns_result, _rules(ev), where=f"event {event!r}, board {board}, {room} room")
+        check_result(ns_result, _rules(ev), where=phrase(
+            "scoring.where_event", event=repr(event), board=board,
+            room=phrase(f"hall.room.{room}") if room in ("open", "closed") else f"{room} room"))
         if finish is not None:
             try:
                 implied = store.result_of_finish(finish, _rules(ev))

@@ -86,7 +86,8 @@ def pair_round(
                                       played, byes)  # fmt: skip
             except PairingError as exc:
                 raise EventError(phrase(
-                    "events.err.pairing", event=repr(event), number=number, reason=str(exc)
+                    "events.err.pairing", event=repr(event), number=number,
+                    reason=exc.phrase or str(exc)
                 )) from None
         return _store_round(session, ev, f, number, pairing, lineups or {})
 

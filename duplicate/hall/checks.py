@@ -75,7 +75,8 @@ def check_record(
     try:
         recs = prepare_text(text, "report.gdn", _rules(ev))
     except (DuplicateError, ValueError) as exc:  # EventError, GdnError, GuandanError
-        raise HallError(phrase("hall.err.record_bad", where=where, reason=str(exc))) from None
+        raise HallError(phrase("hall.err.record_bad", where=where,
+                               reason=getattr(exc, "phrase", None) or str(exc))) from None
     if len(recs) != 1:
         raise HallError(phrase("hall.err.record_count", where=where, count=len(recs)))
     rec = recs[0]

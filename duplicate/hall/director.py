@@ -126,9 +126,10 @@ def settle_dispute(
             ns_result = preview.ns_result
         if ns_result is not None:
             try:
-                check_result(ns_result, rules, where=where)
+                check_result(ns_result, rules,
+                             where=where_phrase(rnd.number, row.table_no, row.board, row.room))
             except ValueError as exc:
-                raise HallError(str(exc)) from None
+                raise HallError(getattr(exc, "phrase", None) or str(exc)) from None
         result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
         if unfinished is not None:
             new = store.State("unfinished", None, unfinished.strip())

@@ -136,9 +136,12 @@ def record_ruling(
             assert board is not None and room is not None and ns_result is not None
             rules = _rules(ev)
             try:
-                check_result(ns_result, rules, where=f"{where}, {room} room")
+                check_result(ns_result, rules, where=phrase(
+                    "scoring.where_room", where=where,
+                    room=phrase(f"hall.room.{room}") if room in ("open", "closed")
+                    else f"{room} room"))
             except ValueError as exc:
-                raise HallError(str(exc)) from None
+                raise HallError(getattr(exc, "phrase", None) or str(exc)) from None
             result_id, old = _room(session, ev, round_no, table, board, room)
             keep = (old.record_id, old.record_hash) if old is not None else (None, None)
             new = store.State("played", ns_result, store.RULING_NOTE, keep[0], keep[1])

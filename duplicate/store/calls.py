@@ -15,7 +15,7 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
-from duplicate.i18n import phrase
+from duplicate.i18n import Term, phrase
 from duplicate.replay import finish_text, replay
 from duplicate.scoring import check_result, room_result
 from duplicate.store.data import (
@@ -73,9 +73,9 @@ def _state_for(row: models.RoomResult, ns: int, finish: str | None) -> State:
     """A played result given by hand, checked against the room's rules (±1..±3, ±4)."""
     rules = load_rules(row.rules, f"room result {row.id}")
     try:
-        check_result(ns, rules, where="the reported result")
+        check_result(ns, rules, where=Term("the reported result", "scoring.word.reported"))
     except GuandanError as exc:
-        raise StoreError(str(exc)) from None
+        raise StoreError(getattr(exc, "phrase", None) or str(exc)) from None
     return State("played", ns, None, None, None, finish)
 
 
