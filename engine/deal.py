@@ -442,7 +442,7 @@ class Deal:
             raise self._error(
                 IllegalPlayError,
                 f"{actor.name}'s play is not a valid reading: {exc}",
-                "engine.not_reading", seat=actor.name, reason=str(exc),
+                "engine.not_reading", seat=actor.name, why=str(exc),
             ) from exc
         if reading != combo:
             raise self._error(
@@ -541,7 +541,7 @@ class Deal:
             except InvalidComboError as exc:
                 raise self._error(
                     IllegalPlayError, f"{actor.name}'s play is not a valid reading: {exc}",
-                    "engine.not_reading", seat=actor.name, reason=str(exc),
+                    "engine.not_reading", seat=actor.name, why=str(exc),
                 ) from exc
             self._check_beats(actor, combo)
         elif ctype is None and rank is None:
@@ -552,7 +552,7 @@ class Deal:
                     IllegalPlayError,
                     f"{actor.name} cannot play {format_cards(cards, self.level)}: {exc}",
                     "engine.cannot_play", seat=actor.name,
-                    cards=format_cards(cards, self.level), reason=str(exc),
+                    cards=format_cards(cards, self.level), why=str(exc),
                 ) from exc
             self._check_beats(actor, combo)
         else:
