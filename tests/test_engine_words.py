@@ -44,6 +44,10 @@ def _left(line: str) -> list[str]:
      ":8: seat S: S's ThreeWithTwo 4 (S4 H4 D4 H6 H6) does not beat E's ThreeWithTwo 5"),
     ("token.gdn", SECOND, SECOND[:-2] + "XX", ":8：南家：牌 'XX' 无效：一张牌写作花色字母加点数",
      ":8: seat S: invalid card 'XX': a card is a suit S H C D and a rank 2-9 T J Q K A"),
+    ("reading.gdn", SECOND, "S Pair 5 H6 H6",
+     ":8：南家：南家的出牌不是这些牌的有效读法：打2时 H6 H6 不是 Pair 5：这些牌可读作 Pair 6",
+     ":8: seat S: S's play is not a valid reading: H6 H6 is not Pair 5 at level 2: it reads as "
+     "Pair 6"),
     ("lead.gdn", FIRST, "E PASS", ":7：东家：东家首出，不能过：首出者必须出牌",
      ":7: seat E: E leads and may not pass: the leader must play"),
 ])
