@@ -155,6 +155,23 @@ class GdnError(DuplicateError):
         return (_rebuild_error, (type(self), self.__dict__.copy()))
 
 
+@dataclass(frozen=True)
+class ErrorWords:
+    """A record error as the value of another phrase: in English its whole ``str()`` (a
+    replay's ``[position …]`` included, as it always read), in another language its
+    :meth:`GdnError.text`."""
+
+    error: GdnError
+
+    def text(self, lang: str | None = "en") -> str:
+        """The error in ``lang``."""
+        code = normalise_language(lang)
+        return str(self.error) if code == "en" else self.error.text(code)
+
+    def __str__(self) -> str:
+        return str(self.error)
+
+
 def _seat(seat: Seat) -> Term:
     """A seat in an error: its letter in English (``N``), its word in another language (北)."""
     return Term(seat.name, f"seat.{seat.name}")

@@ -119,3 +119,20 @@ def test_the_catalogue_english_is_the_engine_message() -> None:
         assert str(exc) == str(said) or str(exc).startswith(f"{said} [position ")
         assert _left(said.text("zh")) == [], said.text("zh")
     assert engine_phrase(ValueError("plain")) == "plain"
+
+
+def test_a_record_sent_to_the_hall_is_refused_in_the_readers_language(tmp_path: Path) -> None:
+    """The check a table's phone report goes through (``prepare_text``, then the hall's
+    ``hall.err.record_bad``): the engine's reason in Chinese, the English whole."""
+    from duplicate.errors import DuplicateError
+    from duplicate.events.imports import prepare_text
+
+    deal = GOLDEN.read_text(encoding="utf-8").split("\n\n")[0]
+    with pytest.raises(DuplicateError) as info:
+        prepare_text(deal.replace(FIRST, "W" + FIRST[1:], 1), "report.gdn")
+    english = str(info.value)
+    assert english.startswith("report.gdn:1: board 1, room ?: does not replay: report.gdn:7: "
+                              "seat W: W acted out of turn: it is E's turn [position N:")
+    zh = info.value.text("zh")
+    assert zh.endswith("report.gdn:7：西家：西家不该出牌：现在轮到东家"), zh
+    assert _left(zh.replace("?", " ")) == [], zh
