@@ -360,4 +360,8 @@ def engine_phrase(exc: BaseException) -> Phrase | str:
         why = engine_phrase(cause)
         if str(why) == worded["why"]:
             worded["why"] = why
-    return Phrase(key, worded)
+    said = Phrase(key, worded)
+    english, whole = str(said), str(exc)
+    if whole != english and not whole.startswith(f"{english} [position "):
+        return whole  # the catalogue's English is not the engine's: keep the engine's words
+    return said
