@@ -136,3 +136,23 @@ def test_a_record_sent_to_the_hall_is_refused_in_the_readers_language(tmp_path: 
     zh = info.value.text("zh")
     assert zh.endswith("report.gdn:7：西家：西家不该出牌：现在轮到东家"), zh
     assert _left(zh.replace("?", " ")) == [], zh
+
+
+def test_a_bad_record_from_a_tables_phone_is_refused_in_its_language(migrated_url: str) -> None:
+    from test_hall_truth import _record
+    from test_web_api import open_hall, refused
+
+    for h in open_hall(migrated_url):
+        text, finish = _record(h, 1, "open", 1)
+        head, plays = text.split("[Play]\n", 1)
+        first = plays.split("\n", 1)[0]
+        wrong = "NESW"[("NESW".index(first[0]) + 1) % 4]  # the next seat plays first
+        bad = head + "[Play]\n" + wrong + plays[1:]
+        url = f"/api/table/{h.token(1, 'open', 'report')}/reports"
+        body = {"board": 1, "finish": finish, "record": bad}
+        zh = refused(h.client.post(url + "?lang=zh", json=body), 422)["message"]
+        seats = {"N": "北", "E": "东", "S": "南", "W": "西"}
+        assert f"{seats[wrong]}家不该出牌：现在轮到{seats[first[0]]}家" in zh, zh
+        assert _left(zh) == [], zh
+        en = refused(h.client.post(url, json=body), 422)["message"]
+        assert f"{wrong} acted out of turn: it is {first[0]}'s turn [position " in en, en
