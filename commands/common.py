@@ -296,7 +296,14 @@ def error_text(exc: BaseException) -> str:
 
     if not isinstance(exc, DuplicateError):  # an engine error; a pairing's may be a phrase
         said = getattr(exc, "phrase", None)
-        return str(said.text(cli_lang())) if said is not None else str(exc)
+        if said is not None:
+            return str(said.text(cli_lang()))
+        if cli_lang() != "en":  # English keeps the engine's message whole, position and all
+            from duplicate.i18n import engine_phrase
+
+            worded = engine_phrase(exc)
+            return worded if isinstance(worded, str) else worded.text(cli_lang())
+        return str(exc)
     lang = cli_lang()
     text = exc.text(lang)
     if not exc.cli_hint:

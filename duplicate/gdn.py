@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from duplicate.errors import DuplicateError
-from duplicate.i18n import Phrase, Term, gettext, normalise_language, phrase
+from duplicate.i18n import Phrase, Term, engine_phrase, gettext, normalise_language, phrase
 from duplicate.names import clean_name, control_character, describe_character
 from engine.cards import (
     FULL_PACK,
@@ -110,7 +110,8 @@ class GdnError(DuplicateError):
     Attributes:
         reason: what is wrong, in one line (English).
         worded: the reason as raised: a catalogue :class:`~duplicate.i18n.Phrase` (said in
-            the reader's language by :meth:`text`), or English text (an engine's message).
+            the reader's language by :meth:`text`; an engine error's by its key), or English
+            text.
         file: the file name (``None`` for a string read without a name).
         line: the 1-based line number in that file (``None`` when unknown, e.g. JSON).
         seat: the seat whose play or hand is at fault, if any.
@@ -152,6 +153,23 @@ class GdnError(DuplicateError):
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only arguments need help to cross a process boundary (``--jobs``).
         return (_rebuild_error, (type(self), self.__dict__.copy()))
+
+
+@dataclass(frozen=True)
+class ErrorWords:
+    """A record error as the value of another phrase: in English its whole ``str()`` (a
+    replay's ``[position …]`` included, as it always read), in another language its
+    :meth:`GdnError.text`."""
+
+    error: GdnError
+
+    def text(self, lang: str | None = "en") -> str:
+        """The error in ``lang``."""
+        code = normalise_language(lang)
+        return str(self.error) if code == "en" else self.error.text(code)
+
+    def __str__(self) -> str:
+        return str(self.error)
 
 
 def _seat(seat: Seat) -> Term:
@@ -402,7 +420,7 @@ def _parse_hands(value: str) -> tuple[Cards, Cards, Cards, Cards]:
         try:
             hands[seat] = _parse_cards_fast(parts[i + 1].split())
         except GuandanError as e:
-            raise GdnError(phrase("gdn.err.in_hand", seat=_seat(seat), error=str(e)), seat=seat) from None
+            raise GdnError(phrase("gdn.err.in_hand", seat=_seat(seat), error=engine_phrase(e)), seat=seat) from None
     missing = [s.name for s in Seat if hands[s] is None]
     if missing:
         raise GdnError(phrase("gdn.err.no_hand", seats=_Seats(tuple(missing))))
@@ -481,7 +499,7 @@ def _parse_play(content: str, line: int) -> Play:
             raise GdnError(
                 phrase("gdn.err.unknown_type", shown=_shown(toks[1])), line=line, seat=seat
             ) from None
-        raise GdnError(str(e), line=line, seat=seat) from None
+        raise GdnError(engine_phrase(e), line=line, seat=seat) from None
     return Play(seat, cards, ctype, rank, line)
 
 
@@ -679,7 +697,7 @@ class _Reader:
         except GdnError as e:
             raise GdnError(e.worded, file=self.file, line=number, seat=e.seat) from None
         except GuandanError as e:
-            raise GdnError(phrase("gdn.err.tag_error", name=name, error=str(e)), file=self.file, line=number) from None
+            raise GdnError(phrase("gdn.err.tag_error", name=name, error=engine_phrase(e)), file=self.file, line=number) from None
 
     def _fail(self, rec: DealRecord, err: GdnError) -> None:
         if self.strict:

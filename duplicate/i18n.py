@@ -335,3 +335,33 @@ def install(env: jinja2.Environment) -> None:
         gettext=_template_gettext, ngettext=_template_ngettext, newstyle=False,
         pgettext=_template_pgettext, npgettext=_template_npgettext,
     )
+
+
+#: the values of an engine error that name a seat by its letter (N), worded as a Term (北)
+_ENGINE_SEATS = frozenset({"seat", "turn", "last"})
+
+
+def engine_phrase(exc: BaseException) -> Phrase | str:
+    """The engine error ``exc`` as the reader's language words it: a :class:`Phrase` of the
+    ``engine`` catalogue domain from its ``key`` and ``values`` (a seat letter becomes its
+    word, N: 北; the reason it quotes from the engine error it was raised from, ``why``,
+    that error's phrase), or its English text when it has no key the catalogue knows. The
+    phrase in English is the engine's message without the deal's ``[position …]``."""
+    key = getattr(exc, "key", None)
+    values = getattr(exc, "values", None)
+    if not isinstance(key, str) or not isinstance(values, dict) or key not in messages():
+        return str(exc)
+    worded: dict[str, Any] = {
+        k: Term(v, f"seat.{v}") if k in _ENGINE_SEATS and v in ("N", "E", "S", "W") else v
+        for k, v in values.items()
+    }
+    cause = exc.__cause__
+    if "why" in worded and cause is not None:  # the engine's own reason it quotes (``from``)
+        why = engine_phrase(cause)
+        if str(why) == worded["why"]:
+            worded["why"] = why
+    said = Phrase(key, worded)
+    english, whole = str(said), str(exc)
+    if whole != english and not whole.startswith(f"{english} [position "):
+        return whole  # the catalogue's English is not the engine's: keep the engine's words
+    return said

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
-from duplicate.i18n import Phrase
+from duplicate.i18n import Phrase, engine_phrase
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -56,7 +56,7 @@ class ReplayError(GdnError):
 
     def __init__(
         self,
-        reason: str,
+        reason: str | Phrase,
         *,
         file: str | None = None,
         line: int | None = None,
@@ -130,9 +130,16 @@ class ReplayResult:
 
 
 def _fail(
-    record: DealRecord, reason: str, *, line: int | None, seat: Seat | None, deal: Deal | None
+    record: DealRecord,
+    error: str | GuandanError,
+    *,
+    line: int | None,
+    seat: Seat | None,
+    deal: Deal | None,
 ) -> ReplayError:
-    """A :class:`ReplayError` from an engine message, its ``[position …]`` split off."""
+    """A :class:`ReplayError` from an engine message or error, its ``[position …]`` split
+    off; an engine error is worded in the reader's language (:func:`engine_phrase`)."""
+    reason = str(error)
     position = ""
     cut = reason.find(_POSITION_MARK)
     if cut >= 0 and reason.endswith("]"):
@@ -140,7 +147,10 @@ def _fail(
         reason = reason[:cut]
     elif deal is not None:
         position = deal.position()
-    return ReplayError(reason, file=record.file, line=line, seat=seat, position=position)
+    worded = engine_phrase(error) if isinstance(error, GuandanError) else reason
+    if not isinstance(worded, str) and str(worded) != reason:
+        worded = reason  # the catalogue's English differs from the engine's: keep the engine's
+    return ReplayError(worded, file=record.file, line=line, seat=seat, position=position)
 
 
 def start(record: DealRecord, rules: Ruleset = COMPETITION) -> Deal:
@@ -155,7 +165,7 @@ def start(record: DealRecord, rules: Ruleset = COMPETITION) -> Deal:
     try:
         deal = Deal(record.hands, record.level, record.leader, rules)
     except GuandanError as e:
-        raise _fail(record, str(e), line=line, seat=None, deal=None) from None
+        raise _fail(record, e, line=line, seat=None, deal=None) from None
     stated = record.tags.get("DealId")
     if stated is not None and stated.strip() not in ("", "?"):
         actual = deal_id(record.hands)
@@ -198,7 +208,7 @@ def _act(record: DealRecord, deal: Deal, play: Play) -> Action:
     except GuandanError as e:
         if deal.turn is None:
             raise _after_end(record, play, deal) from None
-        raise _fail(record, str(e), line=play.line, seat=play.seat, deal=deal) from None
+        raise _fail(record, e, line=play.line, seat=play.seat, deal=deal) from None
 
 
 def _after_end(record: DealRecord, play: Play, deal: Deal) -> ReplayError:

@@ -110,7 +110,8 @@ def parse_kind(token: str) -> Kind:
     if kind is None:
         raise InvalidCardError(
             f"invalid card {token!r}: a card is a suit S H C D and a rank "
-            f"2-9 T J Q K A (e.g. S5, HT), or SB / HR for the small / big joker"
+            f"2-9 T J Q K A (e.g. S5, HT), or SB / HR for the small / big joker",
+            "engine.bad_card", token=repr(token),
         )
     return kind
 
@@ -127,7 +128,10 @@ def parse_cards(text: str | Iterable[str]) -> Cards:
         bit = KIND_BIT[parse_kind(tok)]
         cards += bit
         if (cards >> (bit.bit_length() - 1)) & _FIELD_MASK > 2:
-            raise InvalidCardError(f"card {tok!r} appears more than twice: there are only two packs")
+            raise InvalidCardError(
+                f"card {tok!r} appears more than twice: there are only two packs",
+                "engine.card_thrice", token=repr(tok),
+            )
     return cards
 
 
@@ -223,7 +227,8 @@ def parse_rank(text: str) -> int:
     if t == "10":
         t = "T"
     if len(t) != 1 or t not in RANK_NAMES:
-        raise InvalidCardError(f"invalid rank {text!r}: expected one of 2-9 T J Q K A B R")
+        raise InvalidCardError(f"invalid rank {text!r}: expected one of 2-9 T J Q K A B R",
+                               "engine.bad_rank", text=repr(text))
     return RANK_NAMES.index(t)
 
 
@@ -231,7 +236,8 @@ def parse_level(text: str | int) -> int:
     """Parse a deal level: a rank 2..A (``7``, ``T``, ``10``, ``A``), as rank index 0..12."""
     r = parse_rank(str(text))
     if r > RANK_A:
-        raise InvalidCardError(f"invalid level {text!r}: a level is a rank from 2 to A")
+        raise InvalidCardError(f"invalid level {text!r}: a level is a rank from 2 to A",
+                               "engine.bad_level", text=repr(text))
     return r
 
 

@@ -39,7 +39,8 @@ class ComboType(IntEnum):
         t = _BY_NAME.get(name.lower())
         if t is None:
             raise InvalidComboError(
-                f"unknown combination type {name!r}: expected one of {', '.join(_NAMES)}"
+                f"unknown combination type {name!r}: expected one of {', '.join(_NAMES)}",
+                "engine.unknown_type", shown=repr(name), names=", ".join(_NAMES),
             )
         return t
 

@@ -186,7 +186,8 @@ def check_hands(hands: Sequence[Cards]) -> tuple[Cards, Cards, Cards, Cards]:
     cards, not empty, and together within the two packs; raises :class:`GuandanError`
     naming the hand at fault."""
     if len(hands) != 4:
-        raise GuandanError(f"a deal needs 4 hands (N, E, S, W), not {len(hands)}")
+        raise GuandanError(f"a deal needs 4 hands (N, E, S, W), not {len(hands)}",
+                           "engine.four_hands", n=len(hands))
     total = 0
     for seat, hand in zip(_SEATS, hands, strict=True):
         if (
@@ -196,14 +197,17 @@ def check_hands(hands: Sequence[Cards]) -> tuple[Cards, Cards, Cards, Cards]:
             or hand & GUARD_BITS
             or not is_subset(hand, FULL_PACK)
         ):
-            raise GuandanError(f"hand of {seat.name} is not a valid set of cards: {hand!r}")
+            raise GuandanError(f"hand of {seat.name} is not a valid set of cards: {hand!r}",
+                               "engine.bad_hand", seat=seat.name, shown=repr(hand))
         if hand == 0:
-            raise GuandanError(f"hand of {seat.name} is empty: every player starts with cards")
+            raise GuandanError(f"hand of {seat.name} is empty: every player starts with cards",
+                               "engine.empty_hand", seat=seat.name)
         if not is_subset(hand, FULL_PACK - total):
             extra = _missing(hand, FULL_PACK - total)
             raise GuandanError(
                 f"hand of {seat.name} holds {format_cards(extra)}, more copies than the two "
-                f"packs have together with the other hands"
+                f"packs have together with the other hands",
+                "engine.too_many_copies", seat=seat.name, cards=format_cards(extra),
             )
         total += hand
     return (hands[0], hands[1], hands[2], hands[3])
@@ -264,9 +268,11 @@ class Deal:
         rules: Ruleset = COMPETITION,
     ) -> None:
         if not isinstance(level, int) or not 0 <= level <= 12:
-            raise GuandanError(f"invalid level {level!r}: a level is a rank index 0..12 (2..A)")
+            raise GuandanError(f"invalid level {level!r}: a level is a rank index 0..12 (2..A)",
+                               "engine.bad_level_index", level=repr(level))
         if not isinstance(leader, Seat):
-            raise GuandanError(f"invalid leader {leader!r}: expected a Seat")
+            raise GuandanError(f"invalid leader {leader!r}: expected a Seat", "engine.bad_leader",
+                               shown=repr(leader))
         self.initial_hands = check_hands(hands)
         self.level = level
         self.leader = leader
@@ -378,8 +384,10 @@ class Deal:
         out = "".join(s.name for s in self._finish) or "-"
         return f"{hands} level={rank_name(self.level)} turn={turn} beat={beat} out={out}"
 
-    def _error(self, cls: type[GuandanError], reason: str) -> GuandanError:
-        return cls(f"{reason} [position {self.position()}]")
+    def _error(
+        self, cls: type[GuandanError], reason: str, key: str | None = None, **values: str | int
+    ) -> GuandanError:
+        return cls(f"{reason} [position {self.position()}]", key, **values)
 
     # --- verification ------------------------------------------------------------------
 
@@ -387,25 +395,31 @@ class Deal:
         """The seat to act; raises when the deal is over or ``seat`` is not it."""
         turn = self._turn
         if turn is None:
-            raise self._error(GameOverError, "the deal is over: no more plays or passes")
+            raise self._error(GameOverError, "the deal is over: no more plays or passes",
+                              "engine.deal_over")
         if seat is not None and seat != turn:
             if seat not in _SEATS:
-                raise self._error(GuandanError, f"invalid seat {seat!r}: expected N, E, S or W")
+                raise self._error(GuandanError, f"invalid seat {seat!r}: expected N, E, S or W",
+                                  "engine.bad_seat", shown=repr(seat))
             raise self._error(
-                OutOfTurnError, f"{Seat(seat).name} acted out of turn: it is {turn.name}'s turn"
+                OutOfTurnError, f"{Seat(seat).name} acted out of turn: it is {turn.name}'s turn",
+                "engine.out_of_turn", seat=Seat(seat).name, turn=turn.name,
             )
         return turn
 
     def _check_held(self, actor: Seat, cards: Cards) -> None:
         hand = self._hands[actor]
         if cards <= 0 or cards & GUARD_BITS or cards & ~_ALL_KINDS_MASK:
-            raise self._error(IllegalPlayError, f"{actor.name} plays no cards: {cards!r}")
+            raise self._error(IllegalPlayError, f"{actor.name} plays no cards: {cards!r}",
+                              "engine.no_cards", seat=actor.name, cards=repr(cards))
         if not is_subset(cards, hand):
             lack = _missing(cards, hand)
             raise self._error(
                 IllegalPlayError,
                 f"{actor.name} does not hold {format_cards(lack, self.level)} "
                 f"(plays {format_cards(cards, self.level)})",
+                "engine.not_held", seat=actor.name, lack=format_cards(lack, self.level),
+                cards=format_cards(cards, self.level),
             )
 
     def _check_beats(self, actor: Seat, combo: Combo) -> None:
@@ -416,6 +430,9 @@ class Deal:
                 IllegalPlayError,
                 f"{actor.name}'s {combo.describe()} ({format_cards(combo.cards)}) does not beat "
                 f"{self._last.name}'s {tb.describe()} ({format_cards(tb.cards)})",
+                "engine.not_beat", seat=actor.name, combo=combo.describe(),
+                cards=format_cards(combo.cards), last=self._last.name, last_combo=tb.describe(),
+                last_cards=format_cards(tb.cards),
             )
 
     def _check_reading(self, actor: Seat, combo: Combo) -> None:
@@ -425,12 +442,15 @@ class Deal:
             raise self._error(
                 IllegalPlayError,
                 f"{actor.name}'s play is not a valid reading: {exc}",
+                "engine.not_reading", seat=actor.name, why=str(exc),
             ) from exc
         if reading != combo:
             raise self._error(
                 IllegalPlayError,
                 f"{actor.name}'s play {combo.describe()} ({format_cards(combo.cards)}) is not "
                 f"a valid reading of its cards",
+                "engine.not_reading_of", seat=actor.name, combo=combo.describe(),
+                cards=format_cards(combo.cards),
             )
 
     def verify_play(self, combo: Combo, seat: Seat | None = None) -> None:
@@ -465,7 +485,8 @@ class Deal:
         actor = self._check_actor(seat)
         if self._to_beat is None:
             raise self._error(
-                IllegalPlayError, f"{actor.name} leads and may not pass: the leader must play"
+                IllegalPlayError, f"{actor.name} leads and may not pass: the leader must play",
+                "engine.lead_pass", seat=actor.name,
             )
 
     def can_pass(self, seat: Seat | None = None) -> bool:
@@ -519,7 +540,8 @@ class Deal:
                 combo = read_declared(cards, self.level, ctype, rank, self.rules)
             except InvalidComboError as exc:
                 raise self._error(
-                    IllegalPlayError, f"{actor.name}'s play is not a valid reading: {exc}"
+                    IllegalPlayError, f"{actor.name}'s play is not a valid reading: {exc}",
+                    "engine.not_reading", seat=actor.name, why=str(exc),
                 ) from exc
             self._check_beats(actor, combo)
         elif ctype is None and rank is None:
@@ -529,6 +551,8 @@ class Deal:
                 raise self._error(
                     IllegalPlayError,
                     f"{actor.name} cannot play {format_cards(cards, self.level)}: {exc}",
+                    "engine.cannot_play", seat=actor.name,
+                    cards=format_cards(cards, self.level), why=str(exc),
                 ) from exc
             self._check_beats(actor, combo)
         else:
@@ -536,6 +560,8 @@ class Deal:
                 IllegalPlayError,
                 f"{actor.name}'s play declares only its "
                 f"{'type' if ctype is not None else 'rank'}: a declared reading needs both",
+                "engine.half_declared" if ctype is not None else "engine.half_declared_rank",
+                seat=actor.name,
             )
         return self._apply_play(combo)
 
@@ -653,7 +679,8 @@ class Deal:
     def undo(self) -> Action:
         """Take back the last action, restoring exactly the state before it; return it."""
         if not self._actions:
-            raise self._error(GuandanError, "nothing to undo: no action has been made")
+            raise self._error(GuandanError, "nothing to undo: no action has been made",
+                              "engine.no_undo")
         (
             self._hands,
             self._turn,
@@ -681,7 +708,8 @@ class Deal:
     def result(self) -> DealResult:
         """The result of the finished deal (§6–7): finishing order, winner, levels gained."""
         if not self._over:
-            raise self._error(DealNotOverError, "the deal is not over yet: no result")
+            raise self._error(DealNotOverError, "the deal is not over yet: no result",
+                              "engine.not_over")
         f = self._finish
         order = (f[0], f[1], f[2], f[3])
         first = order[0]

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 
 class GuandanError(ValueError):
-    """Base of every error the engine raises for bad input or an illegal action."""
+    """Base of every error the engine raises for bad input or an illegal action.
+
+    The message is English. ``key`` (``engine.out_of_turn``) and ``values`` (strings and
+    integers) say the same as data, so that a reader in another language can word it: the
+    ``duplicate`` library finds the key in its ``engine`` catalogue domain. An error raised
+    without a key (the compiled core's, a caller's own) has ``key`` None."""
+
+    def __init__(self, message: str = "", key: str | None = None, **values: str | int) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, str | int] = values
 
 
 class InvalidCardError(GuandanError):

@@ -81,10 +81,13 @@ def _check_combo(combo: Combo, what: str, rank: bool = True) -> None:
     and, with ``rank``, a rank out of range for its type); whether it is a reading of its
     cards is another question."""
     if not isinstance(combo, Combo) or len(combo) != 3 or not isinstance(combo[0], ComboType):
-        raise InvalidComboError(f"{what} {_shown(combo)} is not a Combo")
+        raise InvalidComboError(f"{what} {_shown(combo)} is not a Combo", "engine.not_combo",
+                                what=what, shown=_shown(combo))
     top = 12 if combo.type.is_sequence else BIG_JOKER
     if rank and (not isinstance(combo.rank, int) or not 0 <= combo.rank <= top):
-        raise InvalidComboError(f"{what} {combo!r} has no valid rank for {combo.type.record_name}")
+        raise InvalidComboError(f"{what} {combo!r} has no valid rank for {combo.type.record_name}",
+                                "engine.combo_rank", what=what, shown=repr(combo),
+                                type=combo.type.record_name)
     check_cards(combo.cards, f"{what} cards")
 
 

@@ -75,14 +75,16 @@ def check_cards(cards: Cards, what: str = "cards") -> None:
         or cards & LOW_BITS & (cards >> 1)
     ):
         raise InvalidCardError(
-            f"{what} {cards!r} is not a valid Cards value (54 kinds, each at most twice)"
+            f"{what} {cards!r} is not a valid Cards value (54 kinds, each at most twice)",
+            "engine.bad_cards_value", what=what, cards=repr(cards),
         )
 
 
 def check_level(level: int) -> None:
     """Raise :class:`InvalidCardError` unless ``level`` is a rank index 0..12 (2..A)."""
     if not isinstance(level, int) or not 0 <= level <= 12:
-        raise InvalidCardError(f"invalid level {level!r}: a level is a rank index 0..12 (2..A)")
+        raise InvalidCardError(f"invalid level {level!r}: a level is a rank index 0..12 (2..A)",
+                               "engine.bad_level_index", level=repr(level))
 
 
 def _single_bit_index(mask: int) -> int:
@@ -224,15 +226,22 @@ def read_declared(
     check_cards(cards)
     check_level(level)
     if not isinstance(ctype, ComboType):
-        raise InvalidComboError(f"{ctype!r} is not a combination type")
+        raise InvalidComboError(f"{ctype!r} is not a combination type", "engine.not_type",
+                                shown=repr(ctype))
     if not isinstance(rank, int) or not 0 <= rank <= BIG_JOKER:
-        raise InvalidComboError(f"{rank!r} is not a rank (0..14, 2..A then B and R)")
+        raise InvalidComboError(f"{rank!r} is not a rank (0..14, 2..A then B and R)",
+                                "engine.not_rank", shown=repr(rank))
     keys = reading_keys(cards, level, rules)
     if (ctype, rank) in keys:
         return Combo(ctype, rank, cards)
     raise InvalidComboError(
         f"{format_cards(cards) or '(no cards)'} is not {ctype.record_name} {rank_name(rank)} "
-        f"at level {rank_name(level)}: {_describe_readings(keys)}"
+        f"at level {rank_name(level)}: {_describe_readings(keys)}",
+        "engine.not_declared" if keys else "engine.not_declared_none",
+        cards=format_cards(cards) or "(no cards)", type=ctype.record_name,
+        rank=rank_name(rank), level=rank_name(level),
+        **({"readings": ", ".join(f"{t.record_name} {rank_name(r)}" for t, r in keys)}
+           if keys else {}),
     )
 
 
@@ -258,7 +267,9 @@ def choose_reading(
     options = readings(cards, level, rules)
     if not options:
         raise InvalidComboError(
-            f"{format_cards(cards) or '(no cards)'} is no combination at level {rank_name(level)}"
+            f"{format_cards(cards) or '(no cards)'} is no combination at level {rank_name(level)}",
+            "engine.no_combination", cards=format_cards(cards) or "(no cards)",
+            level=rank_name(level),
         )
     if to_beat is not None:
         legal = [c for c in options if c.beats(to_beat, level)]
@@ -266,7 +277,11 @@ def choose_reading(
             raise IllegalPlayError(
                 f"{format_cards(cards)} ({', '.join(c.describe() for c in options)}) does not "
                 f"beat {to_beat.describe()} {format_cards(to_beat.cards)} at level "
-                f"{rank_name(level)}"
+                f"{rank_name(level)}",
+                "engine.no_reading_beats", cards=format_cards(cards),
+                readings=", ".join(c.describe() for c in options),
+                beat=to_beat.describe(), beat_cards=format_cards(to_beat.cards),
+                level=rank_name(level),
             )
         options = legal
     return max(options, key=lambda c: c.power(level))
@@ -286,17 +301,19 @@ def parse_play(
     check_level(level)
     toks = text.split()
     if not toks:
-        raise InvalidComboError("empty play: expected 'Type rank cards…' or cards")
+        raise InvalidComboError("empty play: expected 'Type rank cards…' or cards",
+                                "engine.empty_play")
     first = toks[0]
     if first.upper() == "PASS":
-        raise InvalidComboError("PASS is not a combination")
+        raise InvalidComboError("PASS is not a combination", "engine.pass_not_combo")
     if len(first) <= 3 and (first in ("SB", "HR") or first[:1].upper() in "SHCD"):
         # no declaration: the cards alone, read by §5
         return choose_reading(parse_cards(toks), level, to_beat, rules)
     ctype = ComboType.from_name(first)
     if len(toks) < 3 or len(toks[1]) > 2 or toks[1].upper() not in (*RANK_NAMES, "10"):
         raise InvalidComboError(
-            f"{text.strip()!r}: a play is 'Type rank cards…' (e.g. 'Straight 3 S3 H4 C5 D6 H7')"
+            f"{text.strip()!r}: a play is 'Type rank cards…' (e.g. 'Straight 3 S3 H4 C5 D6 H7')",
+            "engine.play_form", shown=repr(text.strip()),
         )
     rank = parse_rank(toks[1])
     return read_declared(parse_cards(toks[2:]), level, ctype, rank, rules)

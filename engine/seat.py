@@ -40,7 +40,8 @@ class Seat(IntEnum):
         """Parse ``N``/``E``/``S``/``W`` (case-insensitive)."""
         t = text.strip().upper()
         if t not in ("N", "E", "S", "W"):
-            raise GuandanError(f"invalid seat {text!r}: expected N, E, S or W")
+            raise GuandanError(f"invalid seat {text!r}: expected N, E, S or W",
+                               "engine.bad_seat", shown=repr(text))
         return cls[t]
 
 
@@ -65,5 +66,6 @@ class Side(IntEnum):
         """Parse ``NS``/``EW`` (also ``N-S``, ``E–W``)."""
         t = text.strip().upper().replace("-", "").replace("–", "")
         if t not in ("NS", "EW"):
-            raise GuandanError(f"invalid side {text!r}: expected NS or EW")
+            raise GuandanError(f"invalid side {text!r}: expected NS or EW",
+                               "engine.bad_side", side=repr(text))
         return cls[t]

@@ -41,7 +41,7 @@ from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
-from duplicate.gdn import DealRecord, GdnError, format_record, loads
+from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads
 from duplicate.i18n import Phrase, Term, messages, phrase
 from duplicate.limits import LimitError, shown, tag_number
 from duplicate.logwords import StateText
@@ -140,9 +140,9 @@ def prepare_text(
         if res.error is not None:
             where = where_words(_where(rec))
             raise EventError(
-                phrase("imports.no_replay", where=where, error=str(res.error))
+                phrase("imports.no_replay", where=where, error=ErrorWords(res.error))
                 if rules == COMPETITION else
-                phrase("imports.no_replay_under", where=where, error=str(res.error),
+                phrase("imports.no_replay_under", where=where, error=ErrorWords(res.error),
                        rules=describe_rules(rules))
             )
         if rec.plays is None:

@@ -21,7 +21,7 @@ from duplicate.events.imports import _Importer, prepare_text
 from duplicate.events.results import _room
 from duplicate.hall.base import Grant, HallError, Preview, where_phrase
 from duplicate.hall.rows import event_row, ready
-from duplicate.i18n import Phrase, phrase
+from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.records import Correction
 from engine.ruleset import Ruleset
 from engine.seat import Seat
@@ -76,7 +76,7 @@ def check_record(
         recs = prepare_text(text, "report.gdn", _rules(ev))
     except (DuplicateError, ValueError) as exc:  # EventError, GdnError, GuandanError
         raise HallError(phrase("hall.err.record_bad", where=where,
-                               reason=getattr(exc, "phrase", None) or str(exc))) from None
+                               reason=getattr(exc, "phrase", None) or engine_phrase(exc))) from None
     if len(recs) != 1:
         raise HallError(phrase("hall.err.record_count", where=where, count=len(recs)))
     rec = recs[0]
