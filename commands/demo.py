@@ -65,10 +65,9 @@ def demo_command(
     writes tables.html beside the report: round 2's table cards, a QR code per table and
     seat, to report a board from a phone (with --host 0.0.0.0 on the same network).
     """
-    from duplicate.demo import DEFAULT_DB, is_demo_report, run_demo
+    from duplicate.demo import DEFAULT_DB, run_demo
 
-    # an earlier demo's report is the demo's own: a second 'guandan demo' just works
-    check_output_dir(outdir, force or is_demo_report(outdir))
+    check_output_dir(outdir, force)
     # the service's settings are checked before the demo runs: a bad password is said at
     # once, not after a report was written
     served = _demo_settings(db_url or DEFAULT_DB, director_password) if serve else None

@@ -34,19 +34,6 @@ from duplicate.i18n import translator
 from duplicate.review.source import write_event_site
 from engine.seat import Seat
 
-#: The name of a demo's event: "Demo " and the first 12 digits of its board set's commitment.
-DEMO_NAME = re.compile(r"Demo [0-9a-f]{12}")
-
-
-def is_demo_report(folder: str | Path) -> bool:
-    """Whether ``folder`` holds a report the demo wrote (its manifest names a demo's event):
-    a later demo writes over it without ``--force``."""
-    from duplicate.review.site import folder_event
-
-    name = folder_event(folder)
-    return name is not None and DEMO_NAME.fullmatch(name) is not None
-
-
 #: The demo's database when none is given: a SQLite file in the current directory.
 DEFAULT_DB = "sqlite:///guandan-demo.sqlite"
 
@@ -122,7 +109,7 @@ def run_demo(
         upgrade(engine)
         say(t("demo.migrated", url=display_url(engine.url)))
         # named by the board set's commitment, which tells nothing of the seed
-        name = f"Demo {seed_file.commitment[:12]}"  # DEMO_NAME
+        name = f"Demo {seed_file.commitment[:12]}"
         if any(e.name == name for e in events.list_events(engine)):
             raise DemoError(
                 "this database already holds the demo of that seed: give another --seed "

@@ -77,23 +77,3 @@ def test_demo_is_reproducible_and_checks_its_seed(tmp_path: Path) -> None:
     assert bad.output.strip() == (
         "Error: the seed must be hexadecimal, at most 64 digits (e.g. 1f2e), not 'xyz'"
     )
-
-
-def test_a_second_demo_writes_over_the_first_demos_report_but_not_over_other_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A newcomer runs 'guandan demo' twice in the same folder: the second run works (the
-    folder holds the first demo's report); a folder of anything else is still refused."""
-    runner = CliRunner()
-    monkeypatch.chdir(tmp_path)
-    first = runner.invoke(main, ["demo"])
-    assert first.exit_code == 0, first.output
-    second = runner.invoke(main, ["--lang", "zh", "demo"])
-    assert second.exit_code == 0, second.output
-    assert "guandan-demo-report" in second.output.splitlines()[-1]
-    other = tmp_path / "mine"
-    other.mkdir()
-    (other / "notes.txt").write_text("mine", encoding="utf-8")
-    refused = runner.invoke(main, ["demo", "--out", "mine"])
-    assert refused.exit_code == 1 and "is not empty" in refused.output
-    assert (other / "notes.txt").read_text(encoding="utf-8") == "mine"
