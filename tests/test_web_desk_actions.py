@@ -499,8 +499,10 @@ def test_the_command_line_export_gives_the_results_as_the_desk_does(
     for where in (["--round", "1"], []):
         res = CliRunner().invoke(main, ["event", "--db", migrated_url, "export", EV, *where])
         assert res.exit_code == 0, res.output
-        lines = [line for line in res.stdout.splitlines() if line.startswith("; table")]
+        lines = [line for line in res.stdout.splitlines() if line.startswith("; table")
+                 and " room: " in line]  # the results, after each table's "X v Y" line
         assert len(lines) == 8, res.stdout
+        assert sum(" v " in line for line in res.stdout.splitlines()) == 2  # two matches
         for line in lines:
             assert re.search(r"room: (N S|E S W)  NS [+-]\d$", line), line
         assert "not given by a play record" in res.stdout or "without" in res.stdout
