@@ -46,6 +46,12 @@ log = logging.getLogger("arena")
 
 #: the port the agents' launch scripts expect (PROTOCOL.md §1)
 DEFAULT_PORT = 23456
+#: Seconds between a table's seating and its first message. The last client seated may
+#: have just connected: a threaded ws4py client (the competition's sample clients) that
+#: reads its first message in the same read as the handshake's answer handles it on two
+#: threads at once and dies ('NoneType' object has no attribute 'parser'); over a real
+#: network the two never come together, on loopback they did once the game work was fast.
+SETTLE = 0.05
 
 
 def log_writer(path: str | Path) -> tuple[Callable[[int, str], None], Callable[[], None]]:
@@ -134,8 +140,11 @@ class ArenaServer:
             await asyncio.sleep(0.02)
 
     async def next_table(self, timeout: float | None = None) -> Table:
-        """Wait for four clients to make a table (``TimeoutError`` after ``timeout`` s)."""
-        return await asyncio.wait_for(self._tables.get(), timeout)
+        """Wait for four clients to make a table (``TimeoutError`` after ``timeout`` s),
+        then :data:`SETTLE` seconds before its first message."""
+        table = await asyncio.wait_for(self._tables.get(), timeout)
+        await asyncio.sleep(SETTLE)
+        return table
 
     async def close(self) -> None:
         """Stop listening and close every connection."""
