@@ -87,17 +87,6 @@ static int playout(ppos_t p, int level, const rules_t *ru, int *value) {
     return -2;
 }
 
-static int small_int(PyObject *o, int lo, int hi, int *out) {
-    int overflow = 0;
-    long x = PyLong_Check(o) ? PyLong_AsLongAndOverflow(o, &overflow) : lo - 1;
-    if (overflow || x < lo || x > hi) {
-        PyErr_Clear();
-        return -1;
-    }
-    *out = (int)x;
-    return 0;
-}
-
 static int is_reading(const play_t *c, int level, const rules_t *ru) {
     uint8_t t[32], r[32];
     int k = reading_keys(c->cards, level, ru, t, r);

@@ -6,6 +6,18 @@
 #include <Python.h>
 #include "core.h"
 
+/* an int of Python in lo..hi into *out: 0, or -1 (no Python error set) for anything else */
+static inline int small_int(PyObject *o, int lo, int hi, int *out) {
+    int overflow = 0;
+    long x = PyLong_Check(o) ? PyLong_AsLongAndOverflow(o, &overflow) : lo - 1;
+    if (overflow || x < lo || x > hi) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
 /* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
 #define CORE_API_VERSION 2
 

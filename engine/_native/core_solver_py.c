@@ -35,17 +35,6 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return (PyObject *)s;
 }
 
-static int small_int(PyObject *o, int lo, int hi, int *out) {
-    int overflow = 0;
-    long x = PyLong_Check(o) ? PyLong_AsLongAndOverflow(o, &overflow) : lo - 1;
-    if (overflow || x < lo || x > hi) {
-        PyErr_Clear();
-        return -1;
-    }
-    *out = (int)x;
-    return 0;
-}
-
 /* value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds)
  *   -> (value or None, stop reason, nodes, lookups, hits) */
 static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
