@@ -23,8 +23,9 @@ from duplicate.i18n import translator
 from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
-from duplicate.review.render import render, status_text, when_text
+from duplicate.review.render import render, status_text
 from duplicate.review.stats import PlayerStats
+from duplicate.zones import when_text
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 

@@ -31,12 +31,6 @@ def signed(value: int | float | None) -> str:
     return f"{int(value):+d}" if value else "0"
 
 
-def when_text(at: str | datetime | None, zone: str = "UTC", lang: str | None = "en") -> str:
-    """A moment of the log as a person reads it: the event's local time to the minute with
-    its offset (``1 Dec 2026 20:15 (UTC+8)``; :func:`duplicate.zones.when_text`)."""
-    return zones.when_text(at, zone, lang)
-
-
 @jinja2.pass_context
 def _when(context: Any, at: str | datetime | None, clock: bool = False) -> str:
     """The template's ``local_time(at)``: ``at`` in the page's language and the zone of the page's
