@@ -288,3 +288,29 @@ def test_a_result_reported_as_a_correction_is_held_to_the_limit(
     assert res.exit_code == 0, res.output
     assert room_result(h.engine, 1, 2, "open") == -2
     assert len(overrides(h)) == 1
+
+
+def test_a_late_teams_ruling_past_the_limit_takes_the_chief_field(h: Hall) -> None:
+    """The late team's one-click ruling holds the limit like every other path: 403 with
+    nothing changed, then made as the chief director (API ``chief``), logged as such."""
+    published(h)
+    age(h, 21)
+    with session_scope(h.engine) as session:  # the round began an hour before; nobody checked in
+        for row in session.scalars(select(models.HallRound)):
+            assert row.published_at is not None
+            row.started_at = row.published_at - timedelta(hours=1)
+        for checkin in session.scalars(select(models.HallCheckin)):
+            session.delete(checkin)
+    due = h.director("GET", "/rounds/1/late")
+    assert due.status_code == 200, due.text
+    assert due.json(), "a team that never checked in is due a ruling"
+    team, effect = sorted(due.json().items())[0]
+    before = snapshot(h.engine)
+    rulings = len(hall.rulings(h.engine, EVENT, 1))
+    error = refused(h.director("POST", "/rounds/1/late", json={"team": team}), 403)
+    assert LIMIT_EN in error["message"]
+    assert snapshot(h.engine) == before and len(hall.rulings(h.engine, EVENT, 1)) == rulings
+    r = h.director("POST", "/rounds/1/late", json={"team": team, "chief": True})
+    assert r.status_code == 201, r.text
+    assert r.json()["effect"] == effect and r.json()["team"] == team
+    assert [e["by"] for e in overrides(h)] == ["director"]

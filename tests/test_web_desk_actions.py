@@ -632,6 +632,27 @@ def test_past_the_directors_limit_only_the_chief_director_changes_a_result(
     assert all("after the directors' limit" in e["detail"] for e in log)
 
 
+def test_a_late_teams_ruling_past_the_limit_from_the_desk_takes_the_chief_box(
+    client: TestClient,
+) -> None:
+    csrf = login(client)
+    published(client, csrf)
+    engine = engine_of(client)
+    team = events.get_round(engine, EV, 1).matches[0].team_y
+    back_in_time(engine, 60)  # nobody checked in: every team an hour late
+    age(client, 21)
+    page = client.get(BASE).text
+    row = page.split(f'data-team="{team}"', 1)[1].split("</tr>", 1)[0]
+    assert 'class="danger rule-late"' in row and 'name="chief"' in row
+    before = state(client)
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=team)
+    assert "after that only the chief director can" in msg and "\n" not in msg, msg
+    assert state(client) == before
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=team, chief="1")
+    assert msg == f"{team} forfeits the round (late).", msg
+    assert [e["by"] for e in admin(client, "chief override")] == ["director"]
+
+
 def test_the_directors_limit_set_from_the_event_desk(client: TestClient) -> None:
     csrf = login(client)
     published(client, csrf)

@@ -143,8 +143,10 @@ def late_due(request: Request, by: DirectorName, event: EventName, n: RoundNo) -
 @retry_races
 def rule_late(request: Request, by: DirectorName, body: LateIn, event: EventName,
               n: RoundNo) -> RulingOut:
-    """Record the ruling the team's lateness calls for now (409 when none is due)."""
-    return out(RulingOut, hall.rule_late(engine_of(request), event, n, body.team, by))
+    """Record the ruling the team's lateness calls for now (409 when none is due; 403 after
+    the directors' limit on a published round unless ``chief``)."""
+    return out(RulingOut, hall.rule_late(engine_of(request), event, n, body.team, by,
+                                         chief=body.chief))
 
 
 @router.put("/events/{event}/director-minutes", response_model=DirectorLimitOut)

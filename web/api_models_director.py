@@ -304,6 +304,7 @@ class DeskClockOut(ClockOut):
 
 class LateIn(BaseModel):
     team: TeamName
+    chief: bool = Field(False, description=CHIEF)
 
 
 class RenameIn(BaseModel):

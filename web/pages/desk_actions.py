@@ -202,14 +202,14 @@ def clock_action(request: Request, event: str, round_no: int, what: str,
 
 @router.post("/desk/e/{event}/round/{round_no}/late")
 def rule_late(request: Request, event: str, round_no: int, csrf: str = Form(""),
-              team: str = Form("")) -> Response:
+              team: str = Form(""), chief: str = Form("")) -> Response:
     """Record the ruling a late team's lateness calls for now (``hall.rule_late``)."""
 
     def action(engine: Engine, who: str) -> Flash:
         name = text_of(team)
         if name is None:
             raise DeskInput("desk.error.required", field={"t": "desk.field.team"})
-        ruling = hall.rule_late(engine, event, round_no, name, who)
+        ruling = hall.rule_late(engine, event, round_no, name, who, chief=chief_of(chief))
         return f"desk.flash.late_{ruling.effect}", {"team": name}
 
     return act(request, csrf, round_url(event, round_no), action)
