@@ -579,7 +579,7 @@ def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) 
     try:
         make_player(value)
     except GuandanError as exc:
-        raise click.BadParameter(str(exc)) from None
+        raise click.BadParameter(error_text(exc)) from None
     return value
 
 

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from duplicate.errors import PhrasedError
+from duplicate.i18n import phrase
 from engine import core as _core
 from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
@@ -49,8 +51,9 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 
-class BotError(GuandanError):
-    """A bot was asked for something it cannot do (an unknown policy name, a bad seed)."""
+class BotError(PhrasedError, GuandanError):
+    """A bot was asked for something it cannot do (an unknown policy name, a bad seed); a
+    policy named wrong is said from the catalogue (domain ``bots``) in the reader's language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,10 +580,8 @@ def make_player(policy: str, seed: int | str | bytes = 0) -> Player:
     name, sep, spec = policy.partition(":")
     factory = POLICIES.get(name)
     if factory is None or (sep and name != "search"):
-        raise BotError(
-            f"unknown bot policy {policy!r}: expected one of {', '.join(POLICIES)} "
-            "(search:PLAYOUTS for a search budget)"
-        )
+        raise BotError(phrase("bots.policy.unknown", policy=repr(policy),
+                              names=" / ".join(POLICIES)))
     if sep:
         from duplicate.search import make_search
 

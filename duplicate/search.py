@@ -45,6 +45,7 @@ from analysis.solver import BudgetExceeded, Solver, step
 from analysis.state import Position
 from duplicate.bots import BotError, HeuristicPlayer, View, XorShift64, plan_hand, seed_bytes
 from duplicate.determinise import sample_hands, world_position
+from duplicate.i18n import phrase
 from engine import core as _core
 from engine.cards import size
 from engine.combo import Combo
@@ -98,19 +99,39 @@ class SearchBudget:
 
     @classmethod
     def parse(cls, spec: str) -> SearchBudget:
-        """The budget of a policy's ``:`` part: ``PLAYOUTS`` (e.g. ``256``), or empty for
+        """The budget of a policy's ``:`` part: ``PLAYOUTS`` (e.g. ``256``), then optionally
+        ``,exact=CARDS`` (the solver values the candidates once every hand holds this many
+        cards or fewer), ``,nodes=N`` (its nodes per world), ``,worlds=N`` (worlds solved
+        a decision), ``,candidates=N``, in any order (``16,exact=8,nodes=100000``); empty:
         the default."""
         if not spec:
             return DEFAULT_SEARCH
-        try:
-            playouts = int(spec)
-        except ValueError:
-            raise BotError(
-                f"invalid search budget {spec!r}: give the playouts per decision, e.g. search:256"
-            ) from None
-        if not 1 <= playouts <= 1_000_000:
-            raise BotError(f"invalid search budget {spec!r}: 1 to 1000000 playouts per decision")
-        return cls(playouts=playouts)
+        fields: dict[str, int] = {}
+        for i, part in enumerate(spec.split(",")):
+            key, _, raw = part.partition("=") if "=" in part else ("playouts" if i == 0 else "",
+                                                                   "", part)
+            key = key.strip()
+            if key not in _SPEC_RANGES or key in fields:
+                raise BotError(phrase("bots.budget.syntax", spec=repr(spec)))
+            low, high = _SPEC_RANGES[key]
+            try:
+                value = int(raw)
+            except ValueError:
+                value = low - 1
+            if not low <= value <= high:
+                raise BotError(phrase("bots.budget.range", spec=repr(spec), field=key, low=low,
+                                      high=high))
+            fields[key] = value
+        names = {"playouts": "playouts", "exact": "exact_cards", "nodes": "nodes",
+                 "worlds": "exact_worlds", "candidates": "candidates"}
+        return cls(**{names[k]: v for k, v in fields.items()})
+
+
+#: What a budget's spec may set, and its range.
+_SPEC_RANGES: dict[str, tuple[int, int]] = {
+    "playouts": (1, 1_000_000), "exact": (0, 27), "nodes": (1, 100_000_000),
+    "worlds": (1, 10_000), "candidates": (1, 1_000),
+}
 
 
 DEFAULT_SEARCH = SearchBudget()

@@ -211,9 +211,23 @@ def _first(cards: int, n: int) -> int:
 def test_policy_names_and_budgets() -> None:
     assert isinstance(make_player("search:64", 1), SearchPlayer)
     assert make_player("search", 1).budget.playouts == SearchBudget().playouts  # type: ignore[attr-defined]
-    for bad in ("search:0", "search:x", "heuristic:5", "searcher"):
+    for bad in ("search:0", "search:x", "heuristic:5", "searcher", "search:16,exact=28",
+                "search:16,nodes=0", "search:16,foo=1", "search:16,16", "search:16,exact=8,exact=7",
+                "search:16,exact=x"):
         with pytest.raises(BotError):
             make_player(bad)
+    budget = make_player("search:16,exact=8,nodes=100000", 1).budget  # type: ignore[attr-defined]
+    assert (budget.playouts, budget.exact_cards, budget.nodes) == (16, 8, 100_000)
+    budget = make_player("search:nodes=5000,worlds=2,candidates=9", 1).budget  # type: ignore[attr-defined]
+    assert (budget.playouts, budget.nodes, budget.exact_worlds, budget.candidates) == (
+        SearchBudget().playouts, 5000, 2, 9)
+    with pytest.raises(BotError) as caught:
+        make_player("search:16,exact=99")
+    assert "exact must be 0 to 27" in str(caught.value)
+    assert caught.value.text("zh") == "搜索预算 '16,exact=99' 无效：exact 应在 0 到 27 之间"
+    with pytest.raises(BotError) as caught:
+        make_player("searcher")
+    assert caught.value.text("zh").startswith("未知的机器人策略 'searcher'：应为 random / heuristic")
 
 
 def test_cli_names_the_search_policy() -> None:
@@ -332,6 +346,11 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     assert '"estimate"' in text and '"policy": "search:4"' in text
     bad = runner.invoke(cli_main, [*args, "--playout-policy", "mixed"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
+    bad = runner.invoke(cli_main, ["--lang", "zh", *args, "--playout-policy", "search:4,exact=99"])
+    assert bad.exit_code == 2 and "搜索预算 '4,exact=99' 无效：exact 应在 0 到 27 之间" in bad.output
+    res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4,exact=6,nodes=2000"])
+    assert res.exit_code == 0, res.output
+    assert '"policy": "search:4,exact=6,nodes=2000"' in res.output
 
 
 def test_a_view_no_deal_agrees_with_gets_the_heuristics_play() -> None:
