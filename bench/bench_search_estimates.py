@@ -85,7 +85,8 @@ def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[Row]]:
             args.offline_nodes):
         solver = Solver(level, COMPETITION)
         t = time.process_time()
-        if args.exact_cards == 5 and args.search_nodes == 20_000 and args.search_noise == 0.1:
+        if (args.exact_cards, args.search_nodes, args.search_noise, args.search_candidates) == (
+                5, 20_000, 0.1, 24):
             s_value = evaluate(pos, solver, Budget(playouts=args.playouts, seed=number,
                                                    policy=f"search:{args.inner}"), exact=False).value
             used = 0
@@ -122,7 +123,7 @@ def search_estimate(pos: Position, solver: Solver, args: argparse.Namespace,
     the bench's search budget and noise, and the solver nodes the search used; without
     noise the playouts are all the same and one is made."""
     budget = SearchBudget(playouts=args.inner, exact_cards=args.exact_cards,
-                          nodes=args.search_nodes)
+                          nodes=args.search_nodes, candidates=args.search_candidates)
     players = [SearchPlayer(f"{number}-{s}", budget) for s in range(4)]
     rng = random.Random(f"{number}/0")
     end = Solver(solver.level, solver.rules, max_nodes=4_000, table_limit=200_000)
@@ -165,6 +166,8 @@ def main() -> None:
                     help="the search values its candidates exactly at this many cards a hand")
     ap.add_argument("--search-nodes", type=int, default=20_000,
                     help="the search's solver nodes per candidate")
+    ap.add_argument("--search-candidates", type=int, default=24,
+                    help="the search's candidates per decision")
     ap.add_argument("--search-noise", type=float, default=0.1,
                     help="share of random plays in the search's playouts (0: one playout)")
     ap.add_argument("--boards", type=int, default=1000, help="most boards tried")
@@ -210,7 +213,7 @@ def main() -> None:
     npl = args.playouts if args.search_noise > 0 else 1
     names = {"search": f"search playouts ({npl}, search:{args.inner}, exact at "
                        f"{args.exact_cards} cards within {args.search_nodes} nodes, "
-                       f"noise {args.search_noise})",
+                       f"{args.search_candidates} candidates, noise {args.search_noise})",
              "same_cpu": f"heuristic playouts, same CPU (mean {nplay / n:.0f})",
              "same_count": f"heuristic playouts ({args.playouts})"}
     for k, e in err.items():

@@ -15,7 +15,8 @@
    deal's result for the seat's side in levels (+3 … −3). Once every hand holds
    :attr:`SearchBudget.exact_cards` cards or fewer, the exact solver
    (:mod:`analysis.solver`) values each candidate in each world instead, within a node
-   budget (a world it cannot settle sends the decision back to playouts).
+   budget (a world it cannot settle sends the decision back to playouts; with every hand
+   seen there is one world, and only the candidate it cannot settle is played out).
 4. **Choice.** Sequential halving over the candidates: the playout budget is split over
    ``⌈log2 K⌉`` rounds; in each round every remaining candidate is played out in the same
    new worlds (common random numbers), and the better half by mean value goes on, the
@@ -267,7 +268,8 @@ class SearchPlayer:
         beyond the node budget."""
         b = self.budget
         solver = Solver(view.level, view.rules, max_nodes=b.nodes, table_limit=200_000)
-        n_worlds = 1 if self._worlds_fixed(view) else b.exact_worlds
+        fixed = self._worlds_fixed(view)
+        n_worlds = 1 if fixed else b.exact_worlds
         sums = [0] * len(cands)
         n0 = solver.nodes
         try:
@@ -275,7 +277,15 @@ class SearchPlayer:
                 pos = world_position(view, sample_hands(view, rng))
                 for i, c in enumerate(cands):
                     child = step(pos, c, view.rules)
-                    v = child if isinstance(child, int) else solver.value(child)
+                    try:
+                        v = child if isinstance(child, int) else solver.value(child)
+                    except BudgetExceeded:
+                        if not fixed:
+                            raise
+                        # the one world of a view that sees every hand: this candidate alone
+                        # is played out (the others keep their exact values)
+                        v = heuristic_playout(child, view.level, view.rules)
+                        self.playouts += 1
                     sums[i] += sign * v
         except BudgetExceeded:
             return None
@@ -330,5 +340,5 @@ def _better(a: list[int], base: list[int], z: float) -> bool:
 
 
 def make_search(seed: bytes, spec: str = "") -> SearchPlayer:
-    """A :class:`SearchPlayer` from a seed and a budget spec (``""`` or ``PLAYOUTS``)."""
+    """A :class:`SearchPlayer` from a seed and a budget spec (:meth:`SearchBudget.parse`)."""
     return SearchPlayer(seed, SearchBudget.parse(spec))

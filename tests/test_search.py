@@ -29,6 +29,7 @@ from duplicate.simulate import play_deal, simulate_boards, simulation_key
 from engine.bulk import SplitMix64, shuffled_hands
 from engine.cards import FULL_PACK, KIND_BIT, is_subset, iter_kinds, size
 from engine.deal import Deal
+from engine.moves import legal_readings
 from engine.ruleset import COMPETITION
 from engine.seat import Seat
 
@@ -199,6 +200,35 @@ def test_exact_choice_with_every_hand_seen_is_optimal() -> None:
         child = step(pos, player.act(view))
         got = child if isinstance(child, int) else solver.value(child)
         assert got == value
+
+
+def test_every_hand_seen_a_candidate_beyond_the_nodes_alone_is_played_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every hand known and the hands within ``exact_cards``: a candidate the solver cannot
+    settle within the nodes is valued by a playout while the others keep their exact
+    values; the decision never falls back to playouts for all (as it must with sampled
+    worlds, where a mix would compare unlike values)."""
+    def no_halving(*args: Any) -> None:
+        raise AssertionError("a view that sees every hand fell back to playouts for all")
+
+    monkeypatch.setattr(SearchPlayer, "_halving", no_halving)
+    for seed in range(8):
+        rng = SplitMix64(100 + seed)
+        full = shuffled_hands(rng)
+        hands = tuple(_first(full[s], 7 + (seed + s) % 2) for s in range(4))
+        pos = Position(hands, 0, None, -1, 0, -1, 0)  # type: ignore[arg-type]
+        view = View(Seat.N, hands[0], 5, None, None, tuple(size(h) for h in hands),  # type: ignore[arg-type]
+                    known=hands)  # type: ignore[arg-type]
+        player = SearchPlayer("mixed", SearchBudget(exact_cards=8, nodes=40))
+        play = player.act(view)
+        assert play in legal_readings(hands[0], 5, None, COMPETITION)
+        assert player.playouts >= 1 and player.nodes >= 1  # some candidates each way
+    # sampled worlds: one candidate beyond the nodes sends the whole decision to playouts
+    monkeypatch.undo()
+    hidden = dataclasses.replace(view, known=None)
+    player = SearchPlayer("hidden", SearchBudget(playouts=8, exact_cards=8, nodes=40))
+    assert player.act(hidden) in legal_readings(hands[0], 5, None, COMPETITION)
 
 
 def _first(cards: int, n: int) -> int:
