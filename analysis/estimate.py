@@ -9,7 +9,8 @@ and budget give the same values on any machine under any load. A wall-clock cap
 budget. When that is not enough it plays the position out ``playouts`` times: the heuristic
 self-play bots (``duplicate.bots``) make the plays, each bot seeing its own hand and the
 public counts only (not the other hands), with one play in ten chosen at random from a
-seeded generator so that the playouts differ; as soon as every hand holds 5 cards or
+seeded generator so that the playouts differ (``Budget.noise``; with none, every playout
+is the same and one is made); as soon as every hand holds 5 cards or
 fewer, the solver settles the rest within a small node budget and the playout ends with
 that exact value (best play by all four, every hand seen). ``Budget.policy`` may name
 another playout policy: ``search`` (or ``search:PLAYOUTS``, :mod:`duplicate.search`) looks
@@ -41,6 +42,8 @@ __all__ = ["DEFAULT_BUDGET", "Budget", "Evaluation", "bot_action", "evaluate", "
 _END_NODES = 4_000
 #: the end of a playout is tried exactly once every hand holds this many cards or fewer
 _END_CARDS = 5
+#: the share of random plays in a playout, unless the budget says otherwise
+_NOISE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +57,13 @@ class Budget:
     seed: int = 0
     seconds: float | None = None
     policy: str = "heuristic"
+    noise: float = 0.1
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.playouts < 1:
             raise ValueError("a budget needs at least one node and one playout")
+        if not 0 <= self.noise <= 1:
+            raise ValueError("the share of random plays must be 0 to 1")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("a time cap must be a positive number of seconds")
         if self.policy != "heuristic":
@@ -69,6 +75,8 @@ class Budget:
                                "seed": self.seed, "seconds": self.seconds}
         if self.policy != "heuristic":
             out["policy"] = self.policy
+        if self.noise != _NOISE:
+            out["noise"] = self.noise
         return out
 
 
@@ -141,7 +149,7 @@ def playout(
     solver: Solver,
     players: list[Player],
     rng: random.Random,
-    noise: float = 0.1,
+    noise: float = _NOISE,
     end_solver: Solver | None = None,
     seen: bool = False,
 ) -> int:
@@ -213,8 +221,12 @@ def evaluate(
     end = _end_solver(solver)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
     values: list[int] = []
-    while len(values) < budget.playouts:
-        values.append(playout(pos, solver, players, rng, end_solver=end, seen=seen))
+    # without random plays every playout is the same (the bots but random are
+    # deterministic): one is made
+    playouts = budget.playouts if budget.noise > 0 or budget.policy == "random" else 1
+    while len(values) < playouts:
+        values.append(playout(pos, solver, players, rng, noise=budget.noise, end_solver=end,
+                              seen=seen))
         if deadline is not None and time.perf_counter() > deadline:
             cut = cut or len(values) < budget.playouts
             break

@@ -172,9 +172,10 @@ def budget_options(func: Any) -> Any:
 
 
 def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None,
-              policy: str = "heuristic") -> Budget:
+              policy: str = "heuristic", noise: float = DEFAULT_BUDGET.noise) -> Budget:
     """The budget the options name."""
-    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds, policy=policy)
+    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds, policy=policy,
+                  noise=noise)
 
 
 @click.command("analyse")
@@ -195,6 +196,10 @@ def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None,
               callback=check_policy,
               help="The bots of the estimates' playouts: heuristic, or search[:PLAYOUTS] (each "
               "turn looks one play ahead, every hand seen; slower, docs/BOTS.md).")
+@click.option("--playout-noise", type=click.FloatRange(min=0, max=1),
+              default=DEFAULT_BUDGET.noise, show_default=True, metavar="SHARE",
+              help="The share of random plays in a playout; 0: none, and one playout is made "
+              "(every playout would be the same).")
 @click.option("--par/--no-par", default=True, show_default=True,
               help="Also compute the par of the board (best play from the earliest position "
               "settled exactly).")
@@ -213,6 +218,7 @@ def analyse_command(
     seed: int,
     seconds: float | None,
     playout_policy: str,
+    playout_noise: float,
     par: bool,
     variants: tuple[str, ...],
     lang: str | None,
@@ -237,7 +243,7 @@ def analyse_command(
 
     lang = cli_lang(lang)
     rules = _ruleset(variants)
-    budget = budget_of(nodes, playouts, seed, seconds, playout_policy)
+    budget = budget_of(nodes, playouts, seed, seconds, playout_policy, playout_noise)
     try:
         text = Path(file).read_bytes()
     except OSError as exc:

@@ -229,6 +229,8 @@ class SearchPlayer:
         self.playouts = 0
         self.nodes = 0
         self.fallbacks = 0  # decisions left to the heuristic: no world agreed with the view
+        self._solver: Solver | None = None  # kept while every hand is seen (_fixed_solver)
+        self._solver_key: tuple[int, Ruleset] | None = None
 
     def _rng(self, view: View) -> XorShift64:
         """The decision's own stream: from the seed and everything in the view."""
@@ -262,13 +264,24 @@ class SearchPlayer:
             s == view.seat or size(known[s]) == view.counts[s] for s in range(4)
         )
 
+    def _fixed_solver(self, view: View) -> Solver:
+        """The solver of a player that sees every hand: one world, so its tables (bounds of
+        positions, true whatever came before) are kept from decision to decision."""
+        key = (view.level, view.rules)
+        if self._solver is None or self._solver_key != key:
+            self._solver = Solver(view.level, view.rules, max_nodes=self.budget.nodes,
+                                  table_limit=200_000)
+            self._solver_key = key
+        return self._solver
+
     def _exact(self, view: View, cands: list[Combo | None], rng: XorShift64,
                sign: int) -> Combo | None:
         """Each candidate's exact value summed over sampled worlds; ``None`` when a world is
         beyond the node budget."""
         b = self.budget
-        solver = Solver(view.level, view.rules, max_nodes=b.nodes, table_limit=200_000)
         fixed = self._worlds_fixed(view)
+        solver = self._fixed_solver(view) if fixed else Solver(
+            view.level, view.rules, max_nodes=b.nodes, table_limit=200_000)
         n_worlds = 1 if fixed else b.exact_worlds
         sums = [0] * len(cands)
         n0 = solver.nodes

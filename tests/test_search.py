@@ -217,7 +217,6 @@ def test_every_hand_seen_a_candidate_beyond_the_nodes_alone_is_played_out(
         rng = SplitMix64(100 + seed)
         full = shuffled_hands(rng)
         hands = tuple(_first(full[s], 7 + (seed + s) % 2) for s in range(4))
-        pos = Position(hands, 0, None, -1, 0, -1, 0)  # type: ignore[arg-type]
         view = View(Seat.N, hands[0], 5, None, None, tuple(size(h) for h in hands),  # type: ignore[arg-type]
                     known=hands)  # type: ignore[arg-type]
         player = SearchPlayer("mixed", SearchBudget(exact_cards=8, nodes=40))
@@ -277,6 +276,16 @@ def test_estimates_with_search_playouts() -> None:
     solver = Solver(deal.level, deal.rules)
     est = evaluate(pos, solver, Budget(nodes=1, playouts=3, policy="search:8"), exact=False)
     assert not est.exact and est.samples == 3 and -3 <= est.value <= 3
+    # no random plays: every playout would be the same, so one is made, and it is the value
+    # a playout without noise gives
+    quiet = Budget(nodes=1, playouts=3, policy="search:8,exact=6,nodes=5000", noise=0)
+    one = evaluate(pos, solver, quiet, exact=False)
+    assert one.samples == 1 and one.stderr == 0
+    assert evaluate(pos, solver, quiet, exact=False) == one
+    assert quiet.to_dict()["noise"] == 0 and "noise" not in Budget().to_dict()
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="random plays"):
+            Budget(noise=bad)
     assert Budget(policy="search:8").to_dict()["policy"] == "search:8"
     assert "policy" not in Budget().to_dict()
     with pytest.raises(BotError):
@@ -378,9 +387,11 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
     bad = runner.invoke(cli_main, ["--lang", "zh", *args, "--playout-policy", "search:4,exact=99"])
     assert bad.exit_code == 2 and "搜索预算 '4,exact=99' 无效：exact 应在 0 到 27 之间" in bad.output
-    res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4,exact=6,nodes=2000"])
+    res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4,exact=6,nodes=2000",
+                                   "--playout-noise", "0"])
     assert res.exit_code == 0, res.output
-    assert '"policy": "search:4,exact=6,nodes=2000"' in res.output
+    assert '"policy": "search:4,exact=6,nodes=2000"' in res.output and '"noise": 0.0' in res.output
+    assert '"samples": 1,' in res.output and '"samples": 2' not in res.output
 
 
 def test_a_view_no_deal_agrees_with_gets_the_heuristics_play() -> None:
