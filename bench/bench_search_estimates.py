@@ -6,7 +6,10 @@ fewer (the last quarter of a deal or so), kept when the exact solver settles the
 analysis would have to estimate them). Each is estimated with every hand seen, as the
 analysis defines its values (:func:`analysis.estimate.evaluate`, the solver skipped):
 
-* ``search``: ``--playouts`` playouts by the search policy (``search:--inner``);
+* ``search``: ``--playouts`` playouts by the search policy (``search:--inner``, with
+  ``--exact-cards``, ``--search-nodes``, ``--search-candidates``); with ``--search-noise 0``
+  one playout, checked equal to what ``guandan analyse --playout-policy
+  search:INNER,exact=CARDS,nodes=N --playout-noise 0`` computes (``evaluate``);
 * ``heuristic, same CPU``: heuristic playouts until they have used the search's CPU time;
 * ``heuristic, same count``: ``--playouts`` heuristic playouts (the default estimate).
 
@@ -93,6 +96,12 @@ def chunk(job: tuple[argparse.Namespace, int]) -> tuple[int, list[Row]]:
         else:  # the same playouts by a search budget the policy's name cannot give
             s_value, used = search_estimate(pos, solver, args, number)
         t_search = time.process_time() - t
+        if used and args.search_noise == 0:  # the very estimate `guandan analyse` makes
+            spec = (f"search:{args.inner},exact={args.exact_cards},nodes={args.search_nodes},"
+                    f"candidates={args.search_candidates}")
+            again = evaluate(pos, Solver(level, COMPETITION), Budget(policy=spec, noise=0),
+                             exact=False)
+            assert again.value == s_value and again.samples == 1, (number, again, s_value)
         # would the exact solver have settled it with the nodes the search's solvers used?
         settled = 0
         if used:
