@@ -10,6 +10,7 @@ import io
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import click
@@ -118,9 +119,40 @@ LANG_HELP = (
 )
 
 
+#: the language the command line being run asks for before its ``--lang`` is parsed:
+#: the ``--lang`` it holds, else $GUANDAN_LANG (set by :meth:`LangGroup.main`)
+_LINE_LANG: ContextVar[str | None] = ContextVar("guandan_line_lang", default=None)
+
+
 def _remember_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is not None:
         ctx.meta[LANG_KEY] = value
+        _LINE_LANG.set(value)
+
+
+def lang_in_args(args: Sequence[str]) -> str | None:
+    """The language a command line asks for with ``--lang zh`` or ``--lang=zh`` (the
+    first, before any ``--``), read before click parses it; ``None`` when it has none."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = (args[i + 1] if i + 1 < len(args) else None) if arg == "--lang" else (
+            arg.partition("=")[2] if arg.startswith("--lang=") else None)
+        if value in ("en", "zh"):
+            return value
+    return None
+
+
+def line_lang(ctx: click.Context | None = None) -> str:
+    """The language of click's own words (usage errors, "Usage:", "Aborted!") and of
+    ``--help``: ``guandan --lang`` once parsed, else the ``--lang`` on the command line,
+    else $GUANDAN_LANG, else English."""
+    import os
+
+    ctx = ctx or click.get_current_context(silent=True)
+    value = ((ctx.meta.get(LANG_KEY) if ctx is not None else None) or _LINE_LANG.get()
+             or os.environ.get(LANG_ENV))
+    return value if value in ("en", "zh") else "en"
 
 
 def lang_option(func: F) -> F:
@@ -148,8 +180,20 @@ class _ErrorIn(click.ClickException):
 
 class LangGroup(click.Group):
     """The root group: a command's error line (a refusal of the library, a file that cannot
-    be written) in the output's language, as its message already is. Usage errors keep
-    click's words."""
+    be written) in the output's language, as its message already is; click's own words
+    (usage errors) in the command line's language (:mod:`commands.clickwords`)."""
+
+    def main(self, args: Sequence[str] | None = None, *pos: Any, **kw: Any) -> Any:
+        """Run the command line, click's words in the language it asks for from the
+        start (:func:`line_lang`), even for an error found before ``--lang`` is parsed."""
+        import sys
+
+        line = list(sys.argv[1:] if args is None else args)
+        token = _LINE_LANG.set(lang_in_args(line))
+        try:
+            return super().main(args, *pos, **kw)
+        finally:
+            _LINE_LANG.reset(token)
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         """``--help`` after the eager ``--lang``, wherever it stands: ``guandan --help
