@@ -341,6 +341,22 @@ def install(env: jinja2.Environment) -> None:
 _ENGINE_SEATS = frozenset({"seat", "turn", "last"})
 
 
+def _engine_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """An engine error's values as the reader's language words them: a seat letter as a
+    :class:`Term`; a part with a key of its own (``engine.errors.Part``: ``S5 or H5``,
+    what is still owed) as its phrase, when the catalogue has its key."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        key, inner = getattr(v, "key", None), getattr(v, "values", None)
+        if isinstance(key, str) and isinstance(inner, dict) and key in messages():
+            out[k] = Phrase(key, _engine_values(inner))
+        elif k in _ENGINE_SEATS and v in ("N", "E", "S", "W"):
+            out[k] = Term(v, f"seat.{v}")
+        else:
+            out[k] = v
+    return out
+
+
 def engine_phrase(exc: BaseException) -> Phrase | str:
     """The engine error ``exc`` as the reader's language words it: a :class:`Phrase` of the
     ``engine`` catalogue domain from its ``key`` and ``values`` (a seat letter becomes its
@@ -351,10 +367,7 @@ def engine_phrase(exc: BaseException) -> Phrase | str:
     values = getattr(exc, "values", None)
     if not isinstance(key, str) or not isinstance(values, dict) or key not in messages():
         return str(exc)
-    worded: dict[str, Any] = {
-        k: Term(v, f"seat.{v}") if k in _ENGINE_SEATS and v in ("N", "E", "S", "W") else v
-        for k, v in values.items()
-    }
+    worded = _engine_values(values)
     cause = exc.__cause__
     if "why" in worded and cause is not None:  # the engine's own reason it quotes (``from``)
         why = engine_phrase(cause)
