@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from commands.common import check_policy, error_text
+from commands.common import check_policy, cli_lang, error_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,8 +33,10 @@ def _errors(func: F) -> F:
         except (DuplicateError, GuandanError, ConnectionError) as exc:
             raise click.ClickException(error_text(exc)) from exc
         except OSError as exc:
+            from duplicate.i18n import os_reason
+
             where = f"{exc.filename}: " if exc.filename else ""
-            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+            raise click.ClickException(f"{where}{os_reason(exc).text(cli_lang())}") from exc
 
     return wrapper  # type: ignore[return-value]
 

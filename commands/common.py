@@ -378,10 +378,22 @@ def _hint_keys() -> dict[str, str]:
 
 
 def os_error_text(exc: OSError) -> str:
-    """One line for a file system error: the path and the system's reason."""
+    """One line for a file system error: the path and the system's reason, the reason in
+    the output's language (``duplicate.i18n.os_reason``)."""
+    from duplicate.i18n import os_reason
+
+    lang = cli_lang()
     if exc.filename is None:
-        return str(exc)
-    return f"{exc.filename}: {exc.strerror or exc}"
+        return str(exc) if lang == "en" else os_reason(exc).text(lang)
+    return f"{exc.filename}: {os_reason(exc).text(lang)}"
+
+
+def cannot(key: str, path: object, exc: OSError) -> str:
+    """``cannot write 'x': <the system's reason>`` (``cli.cannot_write``,
+    ``cli.cannot_read``) in the output's language."""
+    from duplicate.i18n import os_reason
+
+    return say(key, path=repr(path), reason=os_reason(exc).text(cli_lang()))
 
 
 def db_engine() -> Any:
@@ -504,9 +516,7 @@ def write_output(text: str, output: str | None, force: bool = False) -> None:
         with click.open_file(output or "-", "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as exc:
-        raise click.ClickException(
-            f"cannot write {output!r}: {exc.strerror or exc}"
-        ) from exc
+        raise click.ClickException(cannot("cli.cannot_write", output, exc)) from exc
 
 
 def json_text(doc: Any) -> str:

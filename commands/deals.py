@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from commands.common import (
+    cannot,
     check_output,
     cli_lang,
     db_errors,
@@ -368,7 +369,7 @@ def deals_export_command(
         try:
             Path(str(output)).write_bytes(data)
         except OSError as exc:
-            raise click.ClickException(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+            raise click.ClickException(cannot("cli.cannot_write", output, exc)) from exc
         return
     if fmt == "html":
         text = render_html(board_set, event, lang)

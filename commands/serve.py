@@ -22,6 +22,7 @@ import click
 from commands.common import (
     DB_URL_KEY,
     check_output,
+    cli_lang,
     db_errors,
     db_option,
     open_database,
@@ -85,7 +86,10 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
         try:  # a worker that dies is replaced; only an address it cannot bind stops it all
             run_workers(host, port, workers, config)
         except ListenError as exc:
-            raise click.ClickException(f"cannot listen on {shown}:{port}: {exc.strerror}") from None
+            from duplicate.i18n import os_reason
+
+            raise click.ClickException(say("cli.cannot_listen", address=f"{shown}:{port}",
+                                           reason=os_reason(exc).text(cli_lang()))) from None
         return
     uvicorn.run(host=host, port=port, workers=workers, **config)
 

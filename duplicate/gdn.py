@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from duplicate.errors import DuplicateError
-from duplicate.i18n import Phrase, Term, engine_phrase, gettext, normalise_language, phrase
+from duplicate.i18n import (
+    Phrase,
+    Term,
+    engine_phrase,
+    gettext,
+    normalise_language,
+    os_reason,
+    phrase,
+)
 from duplicate.names import clean_name, control_character, describe_character
 from engine.cards import (
     FULL_PACK,
@@ -878,7 +886,7 @@ def iter_file(
     try:
         fp = open(path, "rb")  # closed by the generator below
     except OSError as exc:
-        raise GdnError(phrase("gdn.err.unreadable", reason=exc.strerror or str(exc)), file=name) from None
+        raise GdnError(phrase("gdn.err.unreadable", reason=os_reason(exc)), file=name) from None
     return _iter_open_file(fp, name, strict, progress)
 
 

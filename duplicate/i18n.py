@@ -23,6 +23,7 @@ docs/GLOSSARY.md.
 
 from __future__ import annotations
 
+import errno as _errno
 import gettext as _gettext_module
 import string
 from collections.abc import Callable, Mapping
@@ -227,6 +228,38 @@ class Term:
 
     def __str__(self) -> str:
         return self.english
+
+
+@dataclass(frozen=True, slots=True)
+class OsReason:
+    """The reason the operating system gave for an ``OSError``, put into words only when
+    the language is known: in English as the system words it (``strerror``), in another
+    language the catalogue's ``os.<errno name>`` (``os.ENOENT``: 文件或文件夹不存在), the
+    system's words again for an error the catalogue does not name."""
+
+    english: str
+    errno: int | None = None
+
+    def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str:
+        code = normalise_language(lang)
+        name = _errno.errorcode.get(self.errno) if self.errno is not None else None
+        if code == DEFAULT_LANGUAGE or name is None or f"os.{name}" not in messages():
+            return self.english
+        return gettext(code, f"os.{name}")
+
+    def __str__(self) -> str:
+        return self.english
+
+
+def os_reason(exc: OSError) -> OsReason:
+    """The system's reason for ``exc`` (its ``strerror``, else its text), worded in the
+    reader's language when put into a phrase: ``phrase(…, reason=os_reason(exc))``."""
+    return OsReason(exc.strerror or str(exc), exc.errno)
+
+
+def os_phrase(exc: OSError) -> Phrase:
+    """The system's reason for ``exc`` alone, as a phrase (an error's whole message)."""
+    return phrase("os.reason", reason=os_reason(exc))
 
 
 class Phrase:
