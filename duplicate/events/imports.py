@@ -582,7 +582,7 @@ def import_texts(
     ``names`` say where each text comes from in errors (default ``<text 1>``, ...)."""
     rules = event_rules(engine, event)
     if names is not None and len(names) != len(texts):
-        raise EventError(f"{len(texts)} texts but {len(names)} names")
+        raise EventError(phrase("events.err.texts_names", texts=len(texts), names=len(names)))
     labels = list(names) if names is not None else [f"<text {i + 1}>" for i in range(len(texts))]
     try:
         prepared = [prepare_text(t, label, rules) for t, label in zip(texts, labels, strict=True)]
