@@ -38,7 +38,7 @@ CASES: list[tuple[Callable[[], object], str, str]] = [
     (lambda: VictoryPoints(k=0), "vp20 scale factor k must be a positive number, not 0",
      "系数 k 须为正数，而不是 0"),
     (lambda: GUANDAN_VP.vp(1, 0), "a VP scale needs a positive number of boards, not 0",
-     "牌数须为正整数，而不是 0"),
+     "副数须为正整数，而不是 0"),
     (lambda: GUANDAN_VP.vp(1.5, 4), "a match margin must be an integer, not 1.5",  # type: ignore[arg-type]
      "一场比赛的分差须为整数，而不是 1.5"),
     (lambda: forfeit_match(None, "q", GUANDAN_VP, 4),  # type: ignore[arg-type]
