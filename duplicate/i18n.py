@@ -393,8 +393,8 @@ def _engine_values(values: Mapping[str, Any]) -> dict[str, Any]:
 def engine_phrase(exc: BaseException) -> Phrase | str:
     """The engine error ``exc`` as the reader's language words it: a :class:`Phrase` of the
     ``engine`` catalogue domain from its ``key`` and ``values`` (a seat letter becomes its
-    word, N: 北; the reason it quotes from the engine error it was raised from, ``why``,
-    that error's phrase), or its English text when it has no key the catalogue knows. The
+    word, N: 北; a part with a key of its own, ``S5 or H5``, its phrase; the reason it
+    quotes from the engine error it was raised from, ``why``, that error's phrase), or its English text when it has no key the catalogue knows. The
     phrase in English is the engine's message without the deal's ``[position …]``."""
     key = getattr(exc, "key", None)
     values = getattr(exc, "values", None)
