@@ -33,3 +33,32 @@ def test_the_guards_words() -> None:
     said = phrase("events.err.no_boards", event="'Cup'", round=1)
     assert str(said) == "event 'Cup', round 1 has no boards assigned"
     assert said.text("zh") == "比赛 'Cup' 第1轮还没有分配牌"
+
+
+def test_a_change_without_its_why_in_both_languages(migrated_url: str) -> None:
+    assert run("event", "--db", migrated_url, "create", "Cup")[0] == 0
+    long = "r" * 3000
+    args = ("event", "--db", migrated_url, "time-zone", "Cup", "Asia/Shanghai", "--by", "Lee",
+            "--reason", long)
+    code, zh = run("--lang", "zh", *args)
+    assert code == 1 and zh.startswith("错误：修改比赛的时区：原因有 3,000 个字符，最多 500 个")
+    code, en = run(*args)
+    assert en.startswith("Error: changing an event's time zone: the reason is 3,000 "
+                         "characters, at most 500")
+
+
+def test_every_change_the_events_check_has_its_words() -> None:
+    """Each ``checked(by, reason, "what")`` of the library names a change the catalogue
+    words (duplicate.events.log._WHAT)."""
+    import re
+    from pathlib import Path
+
+    from duplicate.events.log import _WHAT
+    from duplicate.i18n import messages
+
+    root = Path(__file__).parent.parent / "duplicate"
+    found = {m for path in root.rglob("*.py")
+             for m in re.findall(r'checked\([^()]*?, "([^"]+)"\)', path.read_text("utf-8"))}
+    assert len(found) >= 10
+    assert sorted(found - set(_WHAT)) == []
+    assert all(key in messages() for key in _WHAT.values())
