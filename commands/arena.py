@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from commands.common import check_policy, cli_lang, error_text
+from commands.common import check_policy, cli_lang, error_text, say
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -207,7 +207,7 @@ def duplicate_command(
                 table = await srv.next_table(wait)
                 second = await srv.next_table(wait) if tables_count == 2 else None
             except TimeoutError:
-                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+                raise click.ClickException(say("cli.err.no_table_clients", wait=f"{wait:g}")) from None
             table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_duplicate_match(
@@ -325,7 +325,7 @@ def tournament_command(
     _setup_logging(verbose)
     limits = _limits(limit_opts)
     if seating:
-        raise click.UsageError("a tournament seats the clients by their ids: no --seating")
+        raise click.UsageError(say("cli.err.tournament_seating"))
     agents = read_agents(agents_file)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
@@ -411,7 +411,7 @@ def ordinary_command(
             try:
                 table = await srv.next_table(wait)
             except TimeoutError:
-                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+                raise click.ClickException(say("cli.err.no_table_clients", wait=f"{wait:g}")) from None
             table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_ordinary_match(table, boards, (name_a, name_b),

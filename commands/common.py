@@ -455,7 +455,7 @@ def check_output(output: str | None, force: bool = False) -> None:
             f"{output} is a seed file: it is never written over (choose another output file)"
         )
     if os.path.lexists(output) and not force:
-        raise click.ClickException(f"{output} already exists: give --force to replace it")
+        raise click.ClickException(say("cli.err.exists", output=output))
 
 
 def check_output_dir(outdir: str, force: bool = False, *, report: str | None = None) -> None:
@@ -601,9 +601,9 @@ def correction_from(correction: bool, by: str | None, reason: str | None) -> Any
     from duplicate.records import Correction
 
     if correction and not (by and reason):
-        raise click.UsageError("--correction needs both --by NAME and --reason TEXT")
+        raise click.UsageError(say("cli.err.correction_by_reason"))
     if reason and not correction:
-        raise click.UsageError("--reason goes with --correction (--by alone names who imports)")
+        raise click.UsageError(say("cli.err.reason_correction"))
     return Correction(reason=reason, by=by) if correction and by and reason else None
 
 

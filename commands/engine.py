@@ -67,7 +67,7 @@ def _hand_option(text: str) -> Any:
     except GuandanError as exc:
         raise click.ClickException(f"--hand: {exc}") from exc
     if size(held) == 0:
-        raise click.UsageError("--hand: no cards given (e.g. --hand \"S2 S2 H3\")")
+        raise click.UsageError(say("cli.err.hand_empty"))
     if size(held) > _HAND_SIZE:
         raise click.ClickException(
             f"--hand: {size(held)} cards, but a hand holds at most {_HAND_SIZE}"
@@ -120,7 +120,7 @@ def read_command(
 
     tokens = [t for arg in cards for t in arg.split()]
     if not tokens:
-        raise click.UsageError("CARDS: no cards given (e.g. guandan read --level 7 S5 S5)")
+        raise click.UsageError(say("cli.err.cards_empty"))
     lv = _level_option(level)
     try:
         found = readings(

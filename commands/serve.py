@@ -184,7 +184,7 @@ def table_cards_command(
 
     url = public_url.strip().rstrip("/")
     if not url.startswith(("http://", "https://")):
-        raise click.BadParameter(f"{url!r} is not an http:// or https:// URL",
+        raise click.BadParameter(say("cli.err.url", shown=repr(url)),
                                  param_hint="--public-url")
     check_output(output, force)
     with open_database() as engine:

@@ -175,3 +175,16 @@ def test_the_tool_finds_the_catalogue_up_to_date() -> None:
     done = subprocess.run([sys.executable, "tools/click_catalogue.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("args", "chinese", "english"), [
+    (["simulate", "--boards", "1"], "错误：--seed HEX 和 --seed-file FILE 须给出其中一个，且只给一个",
+     "Error: give exactly one of --seed HEX and --seed-file FILE"),
+    (["read"], "错误：缺少参数 'CARDS...'。", "Error: Missing argument 'CARDS...'."),
+])
+def test_the_commands_own_usage_errors(args: list[str], chinese: str, english: str) -> None:
+    code, zh = run("--lang", "zh", *args)
+    assert code == 2 and zh.rstrip().endswith(chinese), zh
+    assert english_left(zh, tuple(args)) == [], zh
+    code, en = run(*args)
+    assert code == 2 and en.rstrip().endswith(english), en

@@ -395,7 +395,7 @@ def test_one_name_for_one_quantity_and_boards_are_fu() -> None:
 
 #: zh texts that show an input's syntax (what the form parses): their commas are the syntax
 SYNTAX = {"desk.error.lineup", "desk.field.lineups", "desk.field.teams",
-          "desk.field.teams_example", "events.err.teams_syntax", "events.err.lineup",
+          "desk.field.teams_example", "events.err.teams_syntax",
           "gdn.json.result",  # the JSON a record's result is
           # the analysis's marks ? and ?? (and ! for a value the time cap cut) are symbols
           "analysis.legend", "analysis.budget_capped", "report.analysis.note",
