@@ -602,9 +602,10 @@ def event_export_command(
     if round_no is not None:
         held = {r: b for r, b in held.items() if r == round_no}
     if held:
-        where = "; ".join(f"round {r}: boards {', '.join(map(str, b))}" for r, b in held.items())
-        click.echo(f"withheld (not every table has them in yet): {where}; "
-                   f"'guandan event release' releases a board", err=True)
+        sep = say("cli.withheld.sep")
+        where = sep.join(say("cli.withheld.round", round=r, boards=", ".join(map(str, b)))
+                         for r, b in held.items())
+        click.echo(say("cli.withheld", where=where), err=True)
 
 
 @event_group.command("report")

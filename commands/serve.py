@@ -44,10 +44,7 @@ def server_settings(
     from web.settings import DEFAULT_THREADS, ENV_PASSWORD, Settings, SettingsError
 
     if not director_password:
-        raise click.UsageError(
-            f"the director's password is needed: give --director-password or set "
-            f"${ENV_PASSWORD} (at least 8 characters; the desk and the director's API use it)"
-        )
+        raise click.UsageError(say("cli.err.password", env=f"${ENV_PASSWORD}"))
     try:
         return Settings(
             db_url=resolve_url(db_url), director_password=director_password,

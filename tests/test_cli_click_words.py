@@ -188,3 +188,15 @@ def test_the_commands_own_usage_errors(args: list[str], chinese: str, english: s
     assert english_left(zh, tuple(args)) == [], zh
     code, en = run(*args)
     assert code == 2 and en.rstrip().endswith(english), en
+
+
+def test_serve_without_a_password_in_both_languages() -> None:
+    env = {"GUANDAN_DIRECTOR_PASSWORD": ""}
+    code, zh = run("--lang", "zh", "serve", env=env)
+    assert code == 2 and "错误：需要裁判密码：请给出 --director-password 或设置 " \
+        "$GUANDAN_DIRECTOR_PASSWORD（至少8个字符" in zh
+    assert english_left(zh) == [], zh
+    code, en = run("serve", env=env)
+    assert code == 2 and "Error: the director's password is needed: give --director-password" \
+        " or set $GUANDAN_DIRECTOR_PASSWORD (at least 8 characters; the desk and the " \
+        "director's API use it)" in en
