@@ -200,3 +200,10 @@ def test_serve_without_a_password_in_both_languages() -> None:
     assert code == 2 and "Error: the director's password is needed: give --director-password" \
         " or set $GUANDAN_DIRECTOR_PASSWORD (at least 8 characters; the desk and the " \
         "director's API use it)" in en
+
+
+def test_an_options_engine_error_in_both_languages() -> None:
+    code, zh = run("--lang", "zh", "plays", "--level", "2", "--hand", "S2 XX")
+    assert code == 1 and zh.startswith("错误：--hand：牌 'XX' 无效：")
+    code, en = run("plays", "--level", "2", "--hand", "S2 XX")
+    assert code == 1 and en.startswith("Error: --hand: invalid card 'XX': a card is a suit")
