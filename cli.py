@@ -12,6 +12,7 @@ import click
 
 from commands.analyse import analyse_command
 from commands.arena import agent_command, arena_group
+from commands.clickwords import install as click_in_language
 from commands.common import LangGroup, bound_integers, db_option, lang_option
 from commands.deals import db_group, deals_group
 from commands.demo import demo_command, pairs_command
@@ -50,6 +51,8 @@ event_group.add_command(table_cards_command)
 bound_integers(main)
 # every --help in the output's language (guandan --lang zh ... --help)
 help_in_language(main)
+# click's own words (usage errors, "Try ... for help.") in the command line's language
+click_in_language()
 
 
 if __name__ == "__main__":  # pragma: no cover

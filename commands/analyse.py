@@ -14,7 +14,7 @@ import click
 from analysis.annotate import Annotation, Decision
 from analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation
 from analysis.rooms import RoomsAnalysis
-from commands.common import check_policy, cli_lang, error_text
+from commands.common import cannot, check_policy, cli_lang, error_text
 from engine.combo import Combo
 from engine.errors import GuandanError
 from engine.ruleset import Ruleset
@@ -247,7 +247,7 @@ def analyse_command(
     try:
         text = Path(file).read_bytes()
     except OSError as exc:
-        raise click.ClickException(f"cannot read {file!r}: {exc.strerror}") from exc
+        raise click.ClickException(cannot("cli.cannot_read", file, exc)) from exc
     out = []
     try:
         records = loads(text, file=file)
@@ -300,7 +300,7 @@ def analyse_comparisons(
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(error_text(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"cannot read {file!r}: {exc.strerror}") from exc
+        raise click.ClickException(cannot("cli.cannot_read", file, exc)) from exc
     lines: list[str] = []
     for r, level in results:
         text = rooms_lines(r, level, lang)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from commands.common import check_policy, error_text
+from commands.common import check_policy, cli_lang, error_text, say
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,8 +33,10 @@ def _errors(func: F) -> F:
         except (DuplicateError, GuandanError, ConnectionError) as exc:
             raise click.ClickException(error_text(exc)) from exc
         except OSError as exc:
+            from duplicate.i18n import os_reason
+
             where = f"{exc.filename}: " if exc.filename else ""
-            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+            raise click.ClickException(f"{where}{os_reason(exc).text(cli_lang())}") from exc
 
     return wrapper  # type: ignore[return-value]
 
@@ -205,7 +207,7 @@ def duplicate_command(
                 table = await srv.next_table(wait)
                 second = await srv.next_table(wait) if tables_count == 2 else None
             except TimeoutError:
-                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+                raise click.ClickException(say("cli.err.no_table_clients", wait=f"{wait:g}")) from None
             table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_duplicate_match(
@@ -323,7 +325,7 @@ def tournament_command(
     _setup_logging(verbose)
     limits = _limits(limit_opts)
     if seating:
-        raise click.UsageError("a tournament seats the clients by their ids: no --seating")
+        raise click.UsageError(say("cli.err.tournament_seating"))
     agents = read_agents(agents_file)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
@@ -409,7 +411,7 @@ def ordinary_command(
             try:
                 table = await srv.next_table(wait)
             except TimeoutError:
-                raise click.ClickException(f"no table of four clients within {wait:g} s") from None
+                raise click.ClickException(say("cli.err.no_table_clients", wait=f"{wait:g}")) from None
             table.log, close_log = log_writer(log_path) if log_path else (None, _nothing)
             try:
                 return await play_ordinary_match(table, boards, (name_a, name_b),

@@ -10,6 +10,7 @@ import io
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import click
@@ -118,9 +119,40 @@ LANG_HELP = (
 )
 
 
+#: the language the command line being run asks for before its ``--lang`` is parsed:
+#: the ``--lang`` it holds, else $GUANDAN_LANG (set by :meth:`LangGroup.main`)
+_LINE_LANG: ContextVar[str | None] = ContextVar("guandan_line_lang", default=None)
+
+
 def _remember_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is not None:
         ctx.meta[LANG_KEY] = value
+        _LINE_LANG.set(value)
+
+
+def lang_in_args(args: Sequence[str]) -> str | None:
+    """The language a command line asks for with ``--lang zh`` or ``--lang=zh`` (the
+    first, before any ``--``), read before click parses it; ``None`` when it has none."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = (args[i + 1] if i + 1 < len(args) else None) if arg == "--lang" else (
+            arg.partition("=")[2] if arg.startswith("--lang=") else None)
+        if value in ("en", "zh"):
+            return value
+    return None
+
+
+def line_lang(ctx: click.Context | None = None) -> str:
+    """The language of click's own words (usage errors, "Usage:", "Aborted!") and of
+    ``--help``: ``guandan --lang`` once parsed, else the ``--lang`` on the command line,
+    else $GUANDAN_LANG, else English."""
+    import os
+
+    ctx = ctx or click.get_current_context(silent=True)
+    value = ((ctx.meta.get(LANG_KEY) if ctx is not None else None) or _LINE_LANG.get()
+             or os.environ.get(LANG_ENV))
+    return value if value in ("en", "zh") else "en"
 
 
 def lang_option(func: F) -> F:
@@ -148,8 +180,20 @@ class _ErrorIn(click.ClickException):
 
 class LangGroup(click.Group):
     """The root group: a command's error line (a refusal of the library, a file that cannot
-    be written) in the output's language, as its message already is. Usage errors keep
-    click's words."""
+    be written) in the output's language, as its message already is; click's own words
+    (usage errors) in the command line's language (:mod:`commands.clickwords`)."""
+
+    def main(self, args: Sequence[str] | None = None, *pos: Any, **kw: Any) -> Any:
+        """Run the command line, click's words in the language it asks for from the
+        start (:func:`line_lang`), even for an error found before ``--lang`` is parsed."""
+        import sys
+
+        line = list(sys.argv[1:] if args is None else args)
+        token = _LINE_LANG.set(lang_in_args(line))
+        try:
+            return super().main(args, *pos, **kw)
+        finally:
+            _LINE_LANG.reset(token)
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         """``--help`` after the eager ``--lang``, wherever it stands: ``guandan --help
@@ -334,10 +378,22 @@ def _hint_keys() -> dict[str, str]:
 
 
 def os_error_text(exc: OSError) -> str:
-    """One line for a file system error: the path and the system's reason."""
+    """One line for a file system error: the path and the system's reason, the reason in
+    the output's language (``duplicate.i18n.os_reason``)."""
+    from duplicate.i18n import os_reason
+
+    lang = cli_lang()
     if exc.filename is None:
-        return str(exc)
-    return f"{exc.filename}: {exc.strerror or exc}"
+        return str(exc) if lang == "en" else os_reason(exc).text(lang)
+    return f"{exc.filename}: {os_reason(exc).text(lang)}"
+
+
+def cannot(key: str, path: object, exc: OSError) -> str:
+    """``cannot write 'x': <the system's reason>`` (``cli.cannot_write``,
+    ``cli.cannot_read``) in the output's language."""
+    from duplicate.i18n import os_reason
+
+    return say(key, path=repr(path), reason=os_reason(exc).text(cli_lang()))
 
 
 def db_engine() -> Any:
@@ -399,7 +455,7 @@ def check_output(output: str | None, force: bool = False) -> None:
             f"{output} is a seed file: it is never written over (choose another output file)"
         )
     if os.path.lexists(output) and not force:
-        raise click.ClickException(f"{output} already exists: give --force to replace it")
+        raise click.ClickException(say("cli.err.exists", output=output))
 
 
 def check_output_dir(outdir: str, force: bool = False, *, report: str | None = None) -> None:
@@ -460,9 +516,7 @@ def write_output(text: str, output: str | None, force: bool = False) -> None:
         with click.open_file(output or "-", "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as exc:
-        raise click.ClickException(
-            f"cannot write {output!r}: {exc.strerror or exc}"
-        ) from exc
+        raise click.ClickException(cannot("cli.cannot_write", output, exc)) from exc
 
 
 def json_text(doc: Any) -> str:
@@ -547,9 +601,9 @@ def correction_from(correction: bool, by: str | None, reason: str | None) -> Any
     from duplicate.records import Correction
 
     if correction and not (by and reason):
-        raise click.UsageError("--correction needs both --by NAME and --reason TEXT")
+        raise click.UsageError(say("cli.err.correction_by_reason"))
     if reason and not correction:
-        raise click.UsageError("--reason goes with --correction (--by alone names who imports)")
+        raise click.UsageError(say("cli.err.reason_correction"))
     return Correction(reason=reason, by=by) if correction and by and reason else None
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from commands.common import (
+    cannot,
     check_output,
     cli_lang,
     db_errors,
@@ -295,7 +296,7 @@ def deals_verify_command(
     from duplicate.boards import set_info, verify_hand_records, verify_set
 
     if (set_name is None) == (gdn_file is None):
-        raise click.UsageError("give exactly one of --set NAME and --gdn FILE")
+        raise click.UsageError(say("cli.err.set_or_gdn"))
     seed = read_seed(seed_file)
     if gdn_file is not None:
         from duplicate.gdn import decode
@@ -314,7 +315,7 @@ def deals_verify_command(
         return
     assert set_name is not None
     if board_count is not None:
-        raise click.UsageError("--boards goes with --gdn (a stored set knows its boards)")
+        raise click.UsageError(say("cli.err.boards_gdn"))
     with open_database() as engine:
         total = set_info(engine, set_name).board_count
         with db_progress(total, "Verifying") as tick:
@@ -353,7 +354,7 @@ def deals_export_command(
     from duplicate.handrecords import render_html
 
     if fmt == "pdf" and output in (None, "-"):
-        raise click.UsageError("-f pdf writes a file: give -o FILE.pdf")
+        raise click.UsageError(say("cli.err.pdf_file"))
     check_output(output, force)
     with open_database() as engine:
         board_set = load_set(engine, name)
@@ -368,7 +369,7 @@ def deals_export_command(
         try:
             Path(str(output)).write_bytes(data)
         except OSError as exc:
-            raise click.ClickException(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+            raise click.ClickException(cannot("cli.cannot_write", output, exc)) from exc
         return
     if fmt == "html":
         text = render_html(board_set, event, lang)

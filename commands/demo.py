@@ -133,6 +133,7 @@ def _serve_demo(
     from urllib.parse import quote
 
     from commands.serve import run_server
+    from duplicate.i18n import Term
     from web.cards import token_url
 
     password = settings.director_password
@@ -140,17 +141,21 @@ def _serve_demo(
     ev = quote(event, safe="")
     round_no = cards[0].round_no if cards else 1
     click.echo("")
-    click.echo(f"the hall: {base}/  (the event: {base}/e/{ev})")
-    click.echo(f"director's desk: {base}/desk"
-               + (f"  (password: {password})" if shown else ""))
-    click.echo(f"  round {round_no} is running: {base}/desk/e/{ev}/round/{round_no}")
-    click.echo(f"table links (a QR code per table and seat, scan one with a phone): {tables.resolve().as_uri()}")
+    click.echo(say("demo.serve.hall", hall=f"{base}/", event=f"{base}/e/{ev}"))
+    click.echo(say("demo.serve.desk", desk=f"{base}/desk")
+               + (say("demo.serve.password", password=password) if shown else ""))
+    click.echo(say("demo.serve.round", round=round_no,
+                   url=f"{base}/desk/e/{ev}/round/{round_no}"))
+    click.echo(say("demo.serve.tables", uri=tables.resolve().as_uri()))
+    lang = cli_lang()
     for card in cards:
-        click.echo(f"  table {card.table} {card.room} room: West reports {token_url(base, card.report_token)}"
-                   f"  North confirms {token_url(base, card.confirm_token)}")
+        room = Term(card.room, f"report.room.{card.room}").text(lang)
+        click.echo(say("demo.serve.table", table=card.table, room=room,
+                       report=token_url(base, card.report_token),
+                       confirm=token_url(base, card.confirm_token)))
     if host == "127.0.0.1":
-        click.echo("  (a phone on this network reaches the links with --host 0.0.0.0)")
-    click.echo(f"API: {base}/api/docs")
+        click.echo(say("demo.serve.host"))
+    click.echo(say("demo.serve.api", url=f"{base}/api/docs"))
     run_server(settings, host, port, 1, "warning")
 
 

@@ -9,6 +9,11 @@ import click
 from commands.common import F, cli_lang, emit_rows, error_text, output_options, say
 
 
+def colon() -> str:
+    """The colon after an option's name in an error line, in the output's language."""
+    return "：" if cli_lang() == "zh" else ": "
+
+
 def _rules_options(func: F) -> F:
     """Add the rule variants that change readings (RULES.md §3) to an engine command."""
     func = click.option(
@@ -65,9 +70,9 @@ def _hand_option(text: str) -> Any:
     try:
         held = parse_cards(text)
     except GuandanError as exc:
-        raise click.ClickException(f"--hand: {exc}") from exc
+        raise click.ClickException(f"--hand{colon()}{error_text(exc)}") from exc
     if size(held) == 0:
-        raise click.UsageError("--hand: no cards given (e.g. --hand \"S2 S2 H3\")")
+        raise click.UsageError(say("cli.err.hand_empty"))
     if size(held) > _HAND_SIZE:
         raise click.ClickException(
             f"--hand: {size(held)} cards, but a hand holds at most {_HAND_SIZE}"
@@ -120,7 +125,7 @@ def read_command(
 
     tokens = [t for arg in cards for t in arg.split()]
     if not tokens:
-        raise click.UsageError("CARDS: no cards given (e.g. guandan read --level 7 S5 S5)")
+        raise click.UsageError(say("cli.err.cards_empty"))
     lv = _level_option(level)
     try:
         found = readings(
@@ -183,7 +188,7 @@ def plays_command(
     try:
         to_beat = None if follow is None else parse_play(follow, lv, None, rules)
     except GuandanError as exc:
-        raise click.ClickException(f"--follow: {exc}") from exc
+        raise click.ClickException(f"--follow{colon()}{error_text(exc)}") from exc
     try:
         found = (
             list(legal_plays(held, lv, to_beat, rules))

@@ -174,7 +174,7 @@ def limit_minutes(text: str) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise click.BadParameter(f"expected whole minutes or 'none', not {text[:40]!r}") from None
+        raise click.BadParameter(say("cli.err.minutes", shown=repr(text[:40]))) from None
 
 
 @click.command("director-limit")

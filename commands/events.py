@@ -81,10 +81,10 @@ def _change(flag: bool, by: str | None, reason: str | None, name: str) -> Any:
 
     if not flag:
         if by is not None or reason is not None:
-            raise click.UsageError(f"--by and --reason go with {name}")
+            raise click.UsageError(say("cli.err.by_reason_with", name=name))
         return None
     if not by or not reason:
-        raise click.UsageError(f"{name} needs --by NAME and --reason TEXT")
+        raise click.UsageError(say("cli.err.needs_by_reason", name=name))
     return Correction(reason=reason, by=by)
 
 
@@ -219,7 +219,7 @@ def event_team_add_command(
     for p in pairs:
         parts = [x.strip() for x in p.split(",")]
         if len(parts) != 2:
-            raise click.BadParameter(f"{p!r} is not two players A,B", param_hint="--pair")
+            raise click.BadParameter(say("cli.err.pair", shown=repr(p)), param_hint="--pair")
         pair_list.append((checked_name(parts[0], "player"), checked_name(parts[1], "player")))
     event, team = checked_name(event, "the event name"), checked_name(team, "team")
     players = tuple(checked_name(p, "player") for p in players)
@@ -305,10 +305,10 @@ def event_assign_boards_command(
     from duplicate.events import assign_boards
 
     if (set_name is None) == (seed_file is None):
-        raise click.UsageError("give exactly one of --set NAME and --seed-file FILE")
+        raise click.UsageError(say("cli.err.set_or_seed"))
     seed = read_seed(seed_file) if seed_file is not None else None
     if seed is not None and seed.delayed_info is not None and not delayed:
-        raise click.UsageError("the seed file announces delayed information: give --delayed")
+        raise click.UsageError(say("cli.err.delayed"))
     with open_database() as engine:
         rnd = assign_boards(
             engine, event, round_no, set_name=set_name, seed=seed, schedule=schedule,
@@ -602,9 +602,10 @@ def event_export_command(
     if round_no is not None:
         held = {r: b for r, b in held.items() if r == round_no}
     if held:
-        where = "; ".join(f"round {r}: boards {', '.join(map(str, b))}" for r, b in held.items())
-        click.echo(f"withheld (not every table has them in yet): {where}; "
-                   f"'guandan event release' releases a board", err=True)
+        sep = say("cli.withheld.sep")
+        where = sep.join(say("cli.withheld.round", round=r, boards=", ".join(map(str, b)))
+                         for r, b in held.items())
+        click.echo(say("cli.withheld", where=where), err=True)
 
 
 @event_group.command("report")

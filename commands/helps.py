@@ -18,23 +18,21 @@ from __future__ import annotations
 
 import copy
 import inspect
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import click
 
-from commands.common import LANG_ENV, LANG_KEY
+from commands.common import line_lang
 
 ROOT = "guandan"
 
 
 def help_lang(ctx: click.Context) -> str:
-    """The language of the help: ``guandan --lang`` (given before the command), else
-    $GUANDAN_LANG, else English."""
-    value = ctx.meta.get(LANG_KEY) or os.environ.get(LANG_ENV)
-    return value if value in ("en", "zh") else "en"
+    """The language of the help: ``guandan --lang`` (given before the command; before it
+    is parsed, the ``--lang`` of the command line), else $GUANDAN_LANG, else English."""
+    return line_lang(ctx)
 
 
 def command_path(ctx: click.Context) -> str:

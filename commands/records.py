@@ -295,11 +295,11 @@ def simulate_command(
     from engine.errors import GuandanError
 
     if (seed_hex is None) == (seed_file is None):
-        raise click.UsageError("give exactly one of --seed HEX and --seed-file FILE")
+        raise click.UsageError(say("cli.err.seed_or_file"))
     if stats and fmt == "csv":
-        raise click.UsageError("--stats has no CSV form: use the table or --json")
+        raise click.UsageError(say("cli.err.stats_csv"))
     if output == "-" and fmt != "table":
-        raise click.UsageError(f"-o - writes the records to standard output: no room for --{fmt}")
+        raise click.UsageError(say("cli.err.stdout_fmt", fmt=fmt))
     check_output(output, force)
     try:
         if seed_file is not None:

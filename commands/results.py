@@ -71,7 +71,7 @@ def event_result_command(
     from duplicate.store import Author, default_by
 
     if (finish is None) == (result is None):
-        raise click.UsageError("give either --finish or --result")
+        raise click.UsageError(say("cli.err.finish_or_result"))
     ns = parse_result(result) if result is not None else None
     who = Author(by or default_by(), reason, correction=correction)
     with open_database() as engine:

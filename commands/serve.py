@@ -22,6 +22,7 @@ import click
 from commands.common import (
     DB_URL_KEY,
     check_output,
+    cli_lang,
     db_errors,
     db_option,
     open_database,
@@ -43,10 +44,7 @@ def server_settings(
     from web.settings import DEFAULT_THREADS, ENV_PASSWORD, Settings, SettingsError
 
     if not director_password:
-        raise click.UsageError(
-            f"the director's password is needed: give --director-password or set "
-            f"${ENV_PASSWORD} (at least 8 characters; the desk and the director's API use it)"
-        )
+        raise click.UsageError(say("cli.err.password", env=f"${ENV_PASSWORD}"))
     try:
         return Settings(
             db_url=resolve_url(db_url), director_password=director_password,
@@ -85,7 +83,10 @@ def run_server(settings: Settings, host: str, port: int, workers: int, log_level
         try:  # a worker that dies is replaced; only an address it cannot bind stops it all
             run_workers(host, port, workers, config)
         except ListenError as exc:
-            raise click.ClickException(f"cannot listen on {shown}:{port}: {exc.strerror}") from None
+            from duplicate.i18n import os_reason
+
+            raise click.ClickException(say("cli.cannot_listen", address=f"{shown}:{port}",
+                                           reason=os_reason(exc).text(cli_lang()))) from None
         return
     uvicorn.run(host=host, port=port, workers=workers, **config)
 
@@ -180,7 +181,7 @@ def table_cards_command(
 
     url = public_url.strip().rstrip("/")
     if not url.startswith(("http://", "https://")):
-        raise click.BadParameter(f"{url!r} is not an http:// or https:// URL",
+        raise click.BadParameter(say("cli.err.url", shown=repr(url)),
                                  param_hint="--public-url")
     check_output(output, force)
     with open_database() as engine:

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError, loads
+from duplicate.i18n import os_reason, phrase
 from duplicate.replay import Position, _check_tags, _steps, start
 from duplicate.scoring import room_result
 from duplicate.scoring import swing as board_swing
@@ -800,7 +801,8 @@ def compare_file(
     try:
         text = p.read_bytes()
     except OSError as e:
-        raise CompareError(f"cannot read {str(p)!r}: {e.strerror}") from e
+        raise CompareError(phrase("imports.unreadable", path=repr(str(p)),
+                                  reason=os_reason(e))) from e
     records = loads(text, file=str(p))
     if not records:  # an empty file is a mistake, not a match of no boards
         raise CompareError(f"{p}: no deal in the file (it is empty or holds only comments)")

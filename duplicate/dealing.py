@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from duplicate.errors import GeneratorError, LevelScheduleError, SeedFileError
-from duplicate.i18n import phrase
+from duplicate.i18n import os_reason, phrase
 from engine.cards import (
     FULL_PACK,
     KIND_BIT,
@@ -468,7 +468,7 @@ def read_seed_file(path: str | os.PathLike[str]) -> SeedFile:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise SeedFileError(phrase("seed.unreadable", path=repr(os.fspath(path)),
-                                   reason=str(exc.strerror))) from None
+                                   reason=os_reason(exc))) from None
     return parse_seed_file(data, os.fspath(path))
 
 
@@ -489,7 +489,7 @@ def create_seed_file(
         raise SeedFileError(phrase("seed.exists", path=repr(os.fspath(path)))) from None
     except OSError as exc:
         raise SeedFileError(phrase("seed.uncreatable", path=repr(os.fspath(path)),
-                                   reason=str(exc.strerror))) from None
+                                   reason=os_reason(exc))) from None
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     return parse_seed_file(data, os.fspath(path))

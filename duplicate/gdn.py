@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from duplicate.errors import DuplicateError
-from duplicate.i18n import Phrase, Term, engine_phrase, gettext, normalise_language, phrase
+from duplicate.i18n import (
+    Phrase,
+    Term,
+    engine_phrase,
+    gettext,
+    normalise_language,
+    os_reason,
+    phrase,
+)
 from duplicate.names import clean_name, control_character, describe_character
 from engine.cards import (
     FULL_PACK,
@@ -878,7 +886,7 @@ def iter_file(
     try:
         fp = open(path, "rb")  # closed by the generator below
     except OSError as exc:
-        raise GdnError(phrase("gdn.err.unreadable", reason=exc.strerror or str(exc)), file=name) from None
+        raise GdnError(phrase("gdn.err.unreadable", reason=os_reason(exc)), file=name) from None
     return _iter_open_file(fp, name, strict, progress)
 
 
@@ -1153,11 +1161,38 @@ def loads_json(text: str | bytes, *, file: str | None = None) -> list[DealRecord
         data = json.loads(text)
     except ValueError as e:
         line = getattr(e, "lineno", None)
-        raise GdnError(f"JSON: not valid JSON: {e}", file=file, line=line) from None
+        raise GdnError(_json_phrase(_not_json(e)), file=file, line=line) from None
     except RecursionError:  # json's decoder recurses once per level of nesting
-        raise GdnError("JSON: arrays or objects nested too deeply", file=file) from None
+        raise GdnError(_json_phrase(phrase("gdn.json.nested")), file=file) from None
     objs = data if isinstance(data, list) else [data]
     return [from_json(o, file=file) for o in objs]
+
+
+#: json's reasons for text that is no JSON -> their catalogue keys (others stay English)
+_JSON_REASONS = {
+    "Expecting value": "gdn.json.msg.value",
+    "Extra data": "gdn.json.msg.extra",
+    "Expecting property name enclosed in double quotes": "gdn.json.msg.name",
+    "Expecting ',' delimiter": "gdn.json.msg.comma",
+    "Expecting ':' delimiter": "gdn.json.msg.colon",
+    "Unterminated string starting at": "gdn.json.msg.unterminated",
+    "Invalid control character at": "gdn.json.msg.control",
+    "Invalid \\escape": "gdn.json.msg.escape",
+}
+
+
+def _json_phrase(reason: str | Phrase) -> Phrase:
+    """``JSON: <reason>``: a refusal of the JSON form of a record."""
+    return phrase("gdn.json.at", reason=reason)
+
+
+def _not_json(e: ValueError) -> Phrase:
+    """Why text is not JSON, json's own reason worded when the catalogue knows it."""
+    if isinstance(e, json.JSONDecodeError):
+        key = _JSON_REASONS.get(e.msg)
+        return phrase("gdn.json.decode", msg=Term(e.msg, key) if key else e.msg,
+                      line=e.lineno, column=e.colno, pos=e.pos)
+    return phrase("gdn.json.invalid", error=str(e))
 
 
 def _key_names(keys: Iterable[object]) -> str:
@@ -1169,11 +1204,11 @@ def _key_names(keys: Iterable[object]) -> str:
 def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
     """The :class:`DealRecord` of a JSON object made by :func:`to_json` (validated)."""
 
-    def fail(reason: str, seat: Seat | None = None) -> GdnError:
-        return GdnError(f"JSON: {reason}", file=file, seat=seat)
+    def fail(reason: str | Phrase, seat: Seat | None = None) -> GdnError:
+        return GdnError(_json_phrase(reason), file=file, seat=seat)
 
     if not isinstance(obj, dict):
-        raise fail("a deal is a JSON object")
+        raise fail(phrase("gdn.json.not_object"))
     unknown = set(obj) - {
         "tags",
         "level",
@@ -1186,14 +1221,14 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
     }
     if unknown:
         # str(): a dict made in Python (not parsed from JSON text) may have other keys
-        raise fail(f"unknown key(s) {_key_names(unknown)}")
+        raise fail(phrase("gdn.json.unknown_keys", keys=_key_names(unknown)))
     rec = DealRecord(file=file)
     try:
         tags = obj.get("tags", {})
         if not isinstance(tags, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
         ):
-            raise fail("'tags' maps tag names to strings")
+            raise fail(phrase("gdn.json.tags"))
         for k, v in tags.items():
             _json_tag(k, v, fail)
         rec.tags = {k: clean_name(v) for k, v in tags.items()}
@@ -1201,12 +1236,12 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
         rec.leader = Seat.parse(_cut(_need_str(obj, "leader", fail)))
         hands = obj.get("hands")
         if not isinstance(hands, dict) or set(hands) != {s.name for s in Seat}:
-            raise fail("'hands' maps each of N, E, S, W to a list of cards")
+            raise fail(phrase("gdn.json.hands"))
         rec.hands = tuple(_json_cards(hands[s.name], s, fail) for s in Seat)  # type: ignore[assignment]
         plays = obj.get("plays")
         if plays is not None:
             if not isinstance(plays, list):
-                raise fail("'plays' is a list or null")
+                raise fail(phrase("gdn.json.plays"))
             rec.plays = [_json_play(p, i, fail) for i, p in enumerate(plays, start=1)]
         finish = obj.get("finish")
         if finish is not None:
@@ -1215,7 +1250,7 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
                 isinstance(s, str) and len(s.replace(",", " ").replace("-", " ").split()) == 1
                 for s in finish
             ):
-                raise fail("'finish' is a list of seats")
+                raise fail(phrase("gdn.json.finish"))
             rec.finish = _parse_finish(" ".join(finish))
         result = obj.get("result")
         if result is not None:
@@ -1228,32 +1263,31 @@ def from_json(obj: Any, *, file: str | None = None) -> DealRecord:
                 or not isinstance(levels, int)
                 or isinstance(levels, bool)
             ):
-                raise fail('\'result\' is {"side": "NS" or "EW", "levels": 1..4}')
+                raise fail(phrase("gdn.json.result", ns='"NS"', ew='"EW"'))
             side = result["side"]
             if side not in ("NS", "EW"):
-                raise fail(f'invalid Result side {_shown(str(side))}: expected "NS" or "EW"')
+                raise fail(phrase("gdn.json.result_side", shown=_shown(str(side))))
             if not 1 <= levels <= 4:
-                raise fail(
-                    f"invalid Result levels {levels}: a deal gains the winners 1 to 4 levels"
-                )
+                raise fail(phrase("gdn.json.result_levels", levels=levels))
             rec.result = (Side[side], levels)
         comments = obj.get("comments", [])
         if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
-            raise fail("'comments' is a list of strings")
+            raise fail(phrase("gdn.json.comments"))
         for c in comments:
-            _json_text(c, "a comment", fail)
+            _json_text(c, phrase("gdn.json.what_comment"), fail)
         rec.comments = list(comments)
     except GdnError as e:
         if e.reason.startswith("JSON: "):
             raise
-        raise fail(e.reason, e.seat) from None
+        raise fail(e.worded, e.seat) from None
     except GuandanError as e:
-        raise fail(str(e)) from None
+        raise fail(engine_phrase(e)) from None
     for seat in Seat:
         if size(rec.hands[seat]) != HAND_SIZE:
-            raise fail(f"the hand of {seat.name} has {size(rec.hands[seat])} cards, not 27", seat)
+            raise fail(phrase("gdn.err.hand_size", seat=_seat(seat),
+                              count=size(rec.hands[seat]), size=HAND_SIZE), seat)
     if sum(rec.hands) != FULL_PACK:
-        raise fail("the four hands are not the two packs of 108 cards")
+        raise fail(phrase("gdn.err.not_packs"))
     return rec
 
 
@@ -1269,78 +1303,82 @@ def _json_tag(name: str, value: str, fail: Any) -> None:
     another: a bad name, a typed tag, a known tag in another case, a line break."""
     known = _KNOWN_BY_LOWER.get(name.lower())
     if known == "Play":
-        raise fail("Play is no tag: 'plays' holds the play list")
+        raise fail(phrase("gdn.json.play_tag"))
     if known in _TYPED_TAGS:
-        raise fail(f"tag {known} is a key of its own, not one of 'tags'")
+        raise fail(phrase("gdn.json.typed_tag", name=known))
     if not _TAG_NAME_RE.fullmatch(name):
-        raise fail(f"invalid tag name {_shown(name)} (a letter, then letters, digits or _)")
+        raise fail(phrase("gdn.json.tag_name", shown=_shown(name)))
     if known is not None and known != name:
-        raise fail(f"tag {name!r} is written {known!r}")
+        raise fail(phrase("gdn.json.tag_case", name=repr(name), known=repr(known)))
     if "\n" in value or "\r" in value:
-        raise fail(f"the value of tag {name} holds a line break")
-    _json_text(value, f"the value of tag {name}", fail)
+        raise fail(phrase("gdn.json.tag_break", name=name))
+    _json_text(value, phrase("gdn.json.what_tag", name=name), fail, tag=True)
 
 
-def _json_text(value: str, what: str, fail: Any) -> None:
-    """Refuse in JSON what the ``.gdn`` reader refuses: control characters, long values."""
+def _json_text(value: str, what: Phrase, fail: Any, *, tag: bool = False) -> None:
+    """Refuse in JSON what the ``.gdn`` reader refuses: control characters, long values
+    (``what``: a comment, the value of a tag)."""
     bad = control_character(value)
     if bad is not None:
-        raise fail(f"{what} holds a control character {describe_character(bad)}")
-    if len(value) > MAX_TAG_VALUE and what.startswith("the value"):
-        raise fail(f"{what} has {len(value):,} characters: at most {MAX_TAG_VALUE:,}")
+        raise fail(phrase("gdn.json.control", what=what, char=describe_character(bad)))
+    if len(value) > MAX_TAG_VALUE and tag:
+        raise fail(phrase("gdn.json.value_long", what=what, count=f"{len(value):,}",
+                          most=f"{MAX_TAG_VALUE:,}"))
     if len(value) > MAX_LINE:
-        raise fail(f"{what} has more than {MAX_LINE:,} characters")
+        raise fail(phrase("gdn.json.text_long", what=what, most=f"{MAX_LINE:,}"))
 
 
 def _need_str(obj: dict[str, Any], key: str, fail: Any) -> str:
     value = obj.get(key)
     if not isinstance(value, str):
-        raise fail(f"'{key}' is a string")
+        raise fail(phrase("gdn.json.need_str", name=key))
     return value
 
 
 def _json_cards(value: Any, seat: Seat | None, fail: Any) -> Cards:
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise fail("cards are a list of card tokens", seat)
+        raise fail(phrase("gdn.json.cards"), seat)
     try:
         return _parse_cards_fast(value)
     except GuandanError as e:
-        raise fail(str(e), seat) from None
+        raise fail(engine_phrase(e), seat) from None
 
 
 def _json_play(item: Any, index: int, fail: Any) -> Play:
     if not isinstance(item, dict) or not isinstance(item.get("seat"), str):
-        raise fail(f"play {index} is an object with a 'seat'")
+        raise fail(phrase("gdn.json.play_object", index=index))
     unknown = set(item) - {"seat", "pass", "type", "rank", "cards", "comments"}
     if unknown:
-        raise fail(f"play {index}: unknown key(s) {_key_names(unknown)}")
+        raise fail(phrase("gdn.json.play_keys", index=index, keys=_key_names(unknown)))
     if not isinstance(item.get("pass", False), bool):
-        raise fail(f"play {index}: 'pass' is true, false or absent")
+        raise fail(phrase("gdn.json.play_pass", index=index))
     try:
         seat = Seat.parse(item["seat"])
     except GuandanError as e:
-        raise fail(f"play {index}: {e}") from None
+        raise fail(phrase("gdn.json.play_error", index=index, error=engine_phrase(e))) from None
     comments = item.get("comments", [])
     if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
-        raise fail(f"play {index}: 'comments' is a list of strings", seat)
+        raise fail(phrase("gdn.json.play_comments", index=index), seat)
     for c in comments:
-        _json_text(c, f"play {index}: a comment", fail)
+        _json_text(c, phrase("gdn.json.what_play_comment", index=index), fail)
     if item.get("pass") is True:
         if "cards" in item or "type" in item or "rank" in item:
-            raise fail(f"play {index}: a pass has no cards, type or rank", seat)
+            raise fail(phrase("gdn.json.pass_cards", index=index), seat)
         return Play(seat, 0, comments=list(comments))
     ctype = rank = None
     if item.get("type") is not None:
         ctype = _TYPES_BY_LOWER.get(str(item["type"]).lower())
         if ctype is None:
-            raise fail(f"play {index}: unknown combination type {_shown(str(item['type']))}", seat)
+            raise fail(phrase("gdn.json.play_type", index=index,
+                              shown=_shown(str(item["type"]))), seat)
     if item.get("rank") is not None:
         rank = _RANKS.get(str(item["rank"]))
         if rank is None:
-            raise fail(f"play {index}: invalid rank {_shown(str(item['rank']))}", seat)
+            raise fail(phrase("gdn.json.play_rank", index=index,
+                              shown=_shown(str(item["rank"]))), seat)
     if (ctype is None) != (rank is None):
-        raise fail(f"play {index}: a play declares both 'type' and 'rank', or neither", seat)
+        raise fail(phrase("gdn.json.type_rank", index=index), seat)
     cards = _json_cards(item.get("cards"), seat, fail)
     if cards == 0:
-        raise fail(f"play {index}: a play has cards, or is a pass", seat)
+        raise fail(phrase("gdn.json.play_no_cards", index=index), seat)
     return Play(seat, cards, ctype, rank, comments=list(comments))

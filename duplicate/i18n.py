@@ -23,6 +23,7 @@ docs/GLOSSARY.md.
 
 from __future__ import annotations
 
+import errno as _errno
 import gettext as _gettext_module
 import string
 from collections.abc import Callable, Mapping
@@ -229,6 +230,38 @@ class Term:
         return self.english
 
 
+@dataclass(frozen=True, slots=True)
+class OsReason:
+    """The reason the operating system gave for an ``OSError``, put into words only when
+    the language is known: in English as the system words it (``strerror``), in another
+    language the catalogue's ``os.<errno name>`` (``os.ENOENT``: 文件或文件夹不存在), the
+    system's words again for an error the catalogue does not name."""
+
+    english: str
+    errno: int | None = None
+
+    def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str:
+        code = normalise_language(lang)
+        name = _errno.errorcode.get(self.errno) if self.errno is not None else None
+        if code == DEFAULT_LANGUAGE or name is None or f"os.{name}" not in messages():
+            return self.english
+        return gettext(code, f"os.{name}")
+
+    def __str__(self) -> str:
+        return self.english
+
+
+def os_reason(exc: OSError) -> OsReason:
+    """The system's reason for ``exc`` (its ``strerror``, else its text), worded in the
+    reader's language when put into a phrase: ``phrase(…, reason=os_reason(exc))``."""
+    return OsReason(exc.strerror or str(exc), exc.errno)
+
+
+def os_phrase(exc: OSError) -> Phrase:
+    """The system's reason for ``exc`` alone, as a phrase (an error's whole message)."""
+    return phrase("os.reason", reason=os_reason(exc))
+
+
 class Phrase:
     """A message of the catalogue with its values, put into words only when a language is
     known: a library refusal raised as ``HallError(phrase("hall.err.…", where=…))`` reads
@@ -341,20 +374,33 @@ def install(env: jinja2.Environment) -> None:
 _ENGINE_SEATS = frozenset({"seat", "turn", "last"})
 
 
+def _engine_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """An engine error's values as the reader's language words them: a seat letter as a
+    :class:`Term`; a part with a key of its own (``engine.errors.Part``: ``S5 or H5``,
+    what is still owed) as its phrase, when the catalogue has its key."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        key, inner = getattr(v, "key", None), getattr(v, "values", None)
+        if isinstance(key, str) and isinstance(inner, dict) and key in messages():
+            out[k] = Phrase(key, _engine_values(inner))
+        elif k in _ENGINE_SEATS and v in ("N", "E", "S", "W"):
+            out[k] = Term(v, f"seat.{v}")
+        else:
+            out[k] = v
+    return out
+
+
 def engine_phrase(exc: BaseException) -> Phrase | str:
     """The engine error ``exc`` as the reader's language words it: a :class:`Phrase` of the
     ``engine`` catalogue domain from its ``key`` and ``values`` (a seat letter becomes its
-    word, N: 北; the reason it quotes from the engine error it was raised from, ``why``,
-    that error's phrase), or its English text when it has no key the catalogue knows. The
+    word, N: 北; a part with a key of its own, ``S5 or H5``, its phrase; the reason it
+    quotes from the engine error it was raised from, ``why``, that error's phrase), or its English text when it has no key the catalogue knows. The
     phrase in English is the engine's message without the deal's ``[position …]``."""
     key = getattr(exc, "key", None)
     values = getattr(exc, "values", None)
     if not isinstance(key, str) or not isinstance(values, dict) or key not in messages():
         return str(exc)
-    worded: dict[str, Any] = {
-        k: Term(v, f"seat.{v}") if k in _ENGINE_SEATS and v in ("N", "E", "S", "W") else v
-        for k, v in values.items()
-    }
+    worded = _engine_values(values)
     cause = exc.__cause__
     if "why" in worded and cause is not None:  # the engine's own reason it quotes (``from``)
         why = engine_phrase(cause)

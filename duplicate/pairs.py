@@ -27,6 +27,7 @@ from typing import Any
 
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, loads
+from duplicate.i18n import os_reason, phrase
 from duplicate.replay import replay
 from duplicate.scoring import (
     PairsMethod,
@@ -526,6 +527,7 @@ def score_pairs_files(
         try:
             data = p.read_bytes()
         except OSError as e:
-            raise PairsError(f"cannot read {str(p)!r}: {e.strerror}") from e
+            raise PairsError(phrase("imports.unreadable", path=repr(str(p)),
+                                    reason=os_reason(e))) from e
         records.extend(loads(data, file=str(p)))
     return score_pairs_event(records, method, rules, unfinished=unfinished, tables=tables)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
-from duplicate.i18n import Phrase, engine_phrase
+from duplicate.i18n import Phrase, engine_phrase, os_phrase
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -451,7 +451,7 @@ class FileCheck:
                     yield item, first, text, self.rules
             except (GdnError, OSError) as e:  # changed since it was counted
                 yield _file_error(item, e if isinstance(e, GdnError) else GdnError(
-                    e.strerror or str(e), file=item))
+                    os_phrase(e), file=item))
 
     def _results(self) -> Iterator[list[DealReport]]:
         if self.jobs == 1:
@@ -503,7 +503,7 @@ def check_files(
             work.append(_file_error(name, e))
             continue
         except OSError as e:
-            work.append(_file_error(name, GdnError(e.strerror or str(e), file=name)))
+            work.append(_file_error(name, GdnError(os_phrase(e), file=name)))
             continue
         if not deals:  # an empty file is a mistake (wrong file, failed export), not a pass
             work.append(_file_error(name, GdnError(NO_DEALS, file=name)))

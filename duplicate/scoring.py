@@ -172,19 +172,20 @@ def score_board(
     arrival) is scored as a swing of :data:`CONCEDED_SWING` to the opponents and that many
     levels gained by them, whatever the rooms hold; conceded by both teams, 0.
     """
-    where = f"board {result.board}"
     if result.conceded_by is not None:
         if result.conceded_by not in SIDES_XY:
-            raise ScoringError(f"{where}: conceded by x, y or both, not {result.conceded_by!r}")
+            raise ScoringError(phrase("scoring.err.conceded_by", board=result.board,
+                                      got=repr(result.conceded_by)))
         given = {"x": -CONCEDED_SWING, "y": CONCEDED_SWING, "both": 0}[result.conceded_by]
         return BoardScore(result.board, BoardStatus.CONCEDED, given, max(given, 0), max(-given, 0))
     lx = ly = 0
     if result.open_ns is not None:
-        check_result(result.open_ns, rules, f"{where}, open room")
+        check_result(result.open_ns, rules, phrase("scoring.where.open", board=result.board))
         lx += max(result.open_ns, 0)
         ly += max(-result.open_ns, 0)
     if result.closed_ns is not None:
-        check_result(result.closed_ns, rules, f"{where}, closed room")
+        check_result(result.closed_ns, rules,
+                     phrase("scoring.where.closed", board=result.board))
         ly += max(result.closed_ns, 0)
         lx += max(-result.closed_ns, 0)
     if result.status is BoardStatus.PLAYED:
@@ -224,9 +225,8 @@ class WinDrawLoss:
 
     def __post_init__(self) -> None:
         if not self.win >= self.draw >= self.loss:
-            raise ScoringError(
-                f"wdl scale needs win >= draw >= loss, not {self.win}/{self.draw}/{self.loss}"
-            )
+            raise ScoringError(phrase("scoring.err.wdl", win=self.win, draw=self.draw,
+                                      loss=self.loss))
 
     def points(self, margin: int, boards: int) -> tuple[float, float]:
         """X's and Y's points for X's ``margin`` (``boards`` is not used by this scale)."""
@@ -244,9 +244,9 @@ class WinDrawLoss:
 def vp_raw(margin: float, blitz: float) -> float:
     """The WBF formula, unrounded: min(20, 10 + 10·(1 − r^(M/B)) / (1 − r)) for M ≥ 0."""
     if margin < 0:
-        raise ScoringError(f"vp_raw takes the winner's margin (>= 0), not {margin}")
+        raise ScoringError(phrase("scoring.err.vp_margin", margin=margin))
     if blitz <= 0:
-        raise ScoringError(f"the VP scale parameter B must be positive, not {blitz}")
+        raise ScoringError(phrase("scoring.err.blitz", blitz=blitz))
     decay: float = WBF_R ** (margin / blitz)
     return min(20.0, 10.0 + 10.0 * (1.0 - decay) / (1.0 - WBF_R))
 
@@ -286,12 +286,12 @@ class VictoryPoints:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.k, (int, float)) and math.isfinite(self.k) and self.k > 0):
-            raise ScoringError(f"vp20 scale factor k must be a positive number, not {self.k!r}")
+            raise ScoringError(phrase("scoring.err.k", k=repr(self.k)))
 
     def blitz(self, boards: int) -> float:
         """The scale parameter B = k·√boards: the margin that earns 20–0."""
         if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
-            raise ScoringError(f"a VP scale needs a positive number of boards, not {boards!r}")
+            raise ScoringError(phrase("scoring.err.boards", boards=repr(boards)))
         return self.k * math.sqrt(boards)
 
     def table(self, boards: int) -> tuple[float, ...]:
@@ -301,7 +301,7 @@ class VictoryPoints:
     def vp(self, margin: int, boards: int) -> float:
         """Team X's VP for its ``margin`` (negative when X lost): winner's VP or 20 − it."""
         if isinstance(margin, bool) or not isinstance(margin, int):
-            raise ScoringError(f"a match margin must be an integer, not {margin!r}")
+            raise ScoringError(phrase("scoring.err.margin", margin=repr(margin)))
         cents = _vp_table_cents(self.blitz(boards))
         win = cents[min(abs(margin), len(cents) - 1)]
         return (win if margin >= 0 else 2000 - win) / 100
@@ -334,7 +334,8 @@ def scale_from_dict(data: Mapping[str, Any]) -> WinDrawLoss | VictoryPoints:
         if name == "vp20":
             return VictoryPoints(**params)
     except TypeError as exc:
-        raise ScoringError(f"bad parameters for scale {name!r}: {exc}") from None
+        raise ScoringError(phrase("scoring.err.scale_params", name=repr(name),
+                                  error=str(exc))) from None
     raise ScoringError(phrase("scoring.err.scale", name=repr(name)))
 
 
@@ -347,11 +348,11 @@ def calibrate_k(swings: Iterable[float], sigmas: float = 2.5) -> float:
     """
     xs = [float(s) for s in swings]
     if len(xs) < 2:
-        raise ScoringError(f"calibrate_k needs at least 2 swings, got {len(xs)}")
+        raise ScoringError(phrase("scoring.err.calibrate_few", count=len(xs)))
     mean = sum(xs) / len(xs)
     sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
     if sd == 0:
-        raise ScoringError("calibrate_k: every swing is the same, the spread is 0")
+        raise ScoringError(phrase("scoring.err.calibrate_same"))
     return sigmas * sd
 
 
@@ -428,7 +429,7 @@ def forfeit_match(
     as if every board were conceded (0 when both forfeit); the boards played, if any, stay
     listed but do not count."""
     if forfeited_by not in SIDES_XY:
-        raise ScoringError(f"a match is forfeited by x, y or both, not {forfeited_by!r}")
+        raise ScoringError(phrase("scoring.err.forfeited_by", got=repr(forfeited_by)))
     top, bottom = scale_extremes(scale)
     whole = CONCEDED_SWING * boards
     margin, px, py = {
@@ -464,9 +465,7 @@ def matchpoints(scores: Sequence[float]) -> list[float]:
 def neuberg(mp: float, played: int, expected: int) -> float:
     """Neuberg's formula M′ = (M + 1)·E/A − 1 (2-per-beat scale) for a board played A ≠ E times."""
     if played < 1 or expected < 1:
-        raise ScoringError(
-            f"Neuberg needs positive counts, not played={played} expected={expected}"
-        )
+        raise ScoringError(phrase("scoring.err.neuberg", played=played, expected=expected))
     return (mp + 1.0) * expected / played - 1.0
 
 
@@ -490,7 +489,7 @@ def butler_datum(scores: Sequence[float]) -> float:
     exactly three the datum is the middle one. Ties are dropped one copy at a time.
     """
     if not scores:
-        raise ScoringError("a Butler datum needs at least one score")
+        raise ScoringError(phrase("scoring.err.butler"))
     s = sorted(scores)
     kept = s[1:-1] if len(s) >= 3 else s
     return sum(kept) / len(kept)

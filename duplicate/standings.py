@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from duplicate.i18n import Phrase, phrase
 from duplicate.pairing import TeamId, draw_key
 from duplicate.scoring import MatchScore, ScoringError
 
@@ -98,11 +99,16 @@ FRIENDLY_TIEBREAKS = (
 )
 
 
-def _cents(value: float, where: str) -> int:
+def _where(round_no: object, team: object) -> Phrase:
+    """``round 2, team 'Reds'``: a result's place in an error."""
+    return phrase("standings.where", round=round_no, team=repr(team))
+
+
+def _cents(value: float, where: Phrase) -> int:
     """Points as integer hundredths, so that sums and ties are exact."""
     c = round(value * 100)
     if abs(value * 100 - c) > 1e-6:
-        raise StandingsError(f"{where}: points must have at most two decimals, not {value!r}")
+        raise StandingsError(phrase("standings.err.cents", where=where, value=repr(value)))
     return c
 
 
@@ -116,7 +122,7 @@ def progressive_score(points_by_round: Sequence[float]) -> float:
     running = 0
     total = 0
     for r, p in enumerate(points_by_round, 1):
-        running += _cents(p, f"round {r}")
+        running += _cents(p, phrase("standings.where.round", round=r))
         if r >= 2:
             total += running
     return total / 100
@@ -154,21 +160,22 @@ def standings(
     team_list = list(teams)
     known = {str(t): t for t in team_list}
     if len(known) != len(team_list):
-        raise StandingsError("a team appears twice in the team list")
+        raise StandingsError(phrase("standings.err.team_twice"))
     rows: dict[str, list[TeamRound]] = {k: [] for k in known}
     seen: set[tuple[int, str]] = set()
     last_round = 0
     for res in results:
         key = str(res.team)
-        where = f"round {res.round}, team {res.team!r}"
+        where = _where(res.round, res.team)
         if key not in known:
-            raise StandingsError(f"{where}: not a team of this event")
+            raise StandingsError(phrase("standings.err.not_team", where=where))
         if res.opponent is not None and str(res.opponent) not in known:
-            raise StandingsError(f"{where}: opponent {res.opponent!r} is not a team of this event")
+            raise StandingsError(phrase("standings.err.opponent", where=where,
+                                        opponent=repr(res.opponent)))
         if isinstance(res.round, bool) or not isinstance(res.round, int) or res.round < 1:
-            raise StandingsError(f"{where}: a round number must be a positive integer")
+            raise StandingsError(phrase("standings.err.round", where=where))
         if (res.round, key) in seen:
-            raise StandingsError(f"{where}: two results for one round")
+            raise StandingsError(phrase("standings.err.two_results", where=where))
         seen.add((res.round, key))
         rows[key].append(res)
         last_round = max(last_round, res.round)
@@ -177,7 +184,7 @@ def standings(
     for key, rs in rows.items():
         pts = [0] * last_round
         for r in rs:
-            pts[r.round - 1] = _cents(r.points, f"round {r.round}, team {r.team!r}")
+            pts[r.round - 1] = _cents(r.points, _where(r.round, r.team))
         by_round[key] = pts
     totals = {k: sum(v) for k, v in by_round.items()}
 

@@ -34,7 +34,7 @@ from engine.cards import (
 )
 from engine.combo import Combo
 from engine.deal import Deal, DealResult, check_hands
-from engine.errors import GameOverError, GuandanError, TributeError
+from engine.errors import GameOverError, GuandanError, Part, TributeError, joined
 from engine.reading import check_cards, check_level
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
@@ -56,6 +56,33 @@ Chooser = Callable[[Seat, list[Kind]], Kind]
 #: picks the play of the seat to act in a deal, or None to pass
 Policy = Callable[[Deal], Combo | None]
 
+
+
+def _error(english: str, key: str, **values: str | int | Part) -> TributeError:
+    """A :class:`TributeError` whose message is ``english`` with ``values`` filled in,
+    ``key`` and ``values`` saying the same as data (engine.errors)."""
+    return TributeError(english.format(**{k: str(v) for k, v in values.items()}), key,
+                        **values)
+
+
+def _seat(seat: Seat) -> Part:
+    return Part(seat.name, "engine.seat", seat=seat.name)
+
+
+def _rank(rank: int) -> Part | str:
+    """A rank as records write it; ten (``T``) a part of its own, which Chinese reads 10."""
+    name = rank_name(rank)
+    return Part(name, "engine.rank_ten") if name == "T" else name
+
+
+def _either(kinds: Sequence[Kind]) -> Part | str:
+    """``S5 or H5``: the cards one of which is to be given."""
+    return joined([KIND_TOKENS[k] for k in kinds], "engine.either", " or ")
+
+
+def _no_tribute(seat: Seat) -> TributeError:
+    return _error("{seat} holds no card that can be paid as tribute: wild hearts are never "
+                  "demanded (RULES.md §9)", "engine.tribute_no_card", seat=seat.name)
 
 class Transfer(NamedTuple):
     """One card given in the tribute phase (§9).
@@ -98,7 +125,8 @@ class TributePhase:
         rules: Ruleset = COMPETITION,
     ) -> None:
         if len(hands) != 4:
-            raise TributeError(f"the tribute phase needs 4 hands (N, E, S, W), not {len(hands)}")
+            raise _error("the tribute phase needs 4 hands (N, E, S, W), not {n}",
+                         "engine.tribute_four_hands", n=len(hands))
         check_level(level)
         for seat, hand in zip(Seat, hands, strict=True):
             check_cards(hand, f"{seat.name}'s hand")
@@ -150,7 +178,8 @@ class TributePhase:
     def leader(self) -> Seat:
         """Who leads the deal (§9); only once the phase is complete."""
         if not self.is_complete:
-            raise TributeError(f"the tribute phase is not complete: {self.describe_pending()}")
+            raise _error("the tribute phase is not complete: {pending}",
+                         "engine.tribute_not_complete", pending=self.pending_part())
         if self.resisted:
             return self.first
         if not self.double_down:
@@ -161,9 +190,17 @@ class TributePhase:
 
     def describe_pending(self) -> str:
         """What is still owed, in words."""
-        parts = [f"{s.name} owes a tribute" for s in self.pending_tributes()]
-        parts += [f"{s.name} owes a return" for s in self.pending_returns()]
-        return "; ".join(parts) or "nothing is owed"
+        return str(self.pending_part())
+
+    def pending_part(self) -> Part | str:
+        """What is still owed, as words with keys (:class:`engine.errors.Part`)."""
+        parts: list[Part | str] = [
+            Part(f"{s.name} owes a tribute", "engine.tribute_owes", seat=s.name)
+            for s in self.pending_tributes()]
+        parts += [Part(f"{s.name} owes a return", "engine.return_owes", seat=s.name)
+                  for s in self.pending_returns()]
+        return joined(parts, "engine.then", "; ") or Part("nothing is owed",
+                                                         "engine.tribute_nothing_owed")
 
     # --- legal cards -------------------------------------------------------------------
 
@@ -199,49 +236,53 @@ class TributePhase:
         """The seat, or :class:`TributeError` when ``seat`` is no :class:`Seat`."""
         if isinstance(seat, Seat):
             return seat
-        raise TributeError(f"{what}: {seat!r} is not a seat (N, E, S or W)")
+        raise _error(f"{what}: {{shown}} is not a seat (N, E, S or W)",
+                     ("engine.tribute_not_a_seat" if what == "tribute"
+                      else "engine.return_not_a_seat"), shown=repr(seat))
 
     def _held(self, seat: Seat, card: Kind, what: str) -> None:
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(KIND_TOKENS):
-            raise TributeError(f"{seat.name}'s {what}: {card!r} is not a card kind")
+            raise _error(f"{{seat}}'s {what}: {{shown}} is not a card kind",
+                         ("engine.tribute_not_a_kind" if what == "tribute"
+                          else "engine.return_not_a_kind"), seat=seat.name, shown=repr(card))
         if not count(self._hands[seat], card):
-            raise TributeError(
-                f"{seat.name} cannot give {KIND_TOKENS[card]} as {what}: not in their hand"
-            )
+            raise _error(f"{{seat}} cannot give {{card}} as {what}: not in their hand",
+                         ("engine.tribute_not_held" if what == "tribute"
+                          else "engine.return_not_held"), seat=seat.name, card=KIND_TOKENS[card])
 
     def verify_tribute(self, seat: Seat, card: Kind) -> None:
         """Raise :class:`TributeError` unless ``seat`` may pay ``card`` as tribute now."""
         seat = self._check_seat(seat, "tribute")
         if self.resisted:
-            raise TributeError(
-                f"{seat.name} owes no tribute: the tribute is resisted (抗贡, §9), the payers "
-                f"hold both big jokers"
-            )
+            raise _error("{seat} owes no tribute: the tribute is resisted (抗贡, §9), the "
+                         "payers hold both big jokers", "engine.tribute_resisted",
+                         seat=seat.name)
         if seat not in self.payers:
-            payers = " and ".join(p.name for p in self.payers)
-            verb = "pays" if len(self.payers) == 1 else "pay"
-            raise TributeError(f"{seat.name} owes no tribute: only {payers} {verb} (§9)")
+            payers = joined([_seat(p) for p in self.payers], "engine.both", " and ")
+            if len(self.payers) == 1:
+                raise _error("{seat} owes no tribute: only {payers} pays (§9)",
+                             "engine.tribute_only_one_pays", seat=seat.name, payers=payers)
+            raise _error("{seat} owes no tribute: only {payers} pay (§9)",
+                         "engine.tribute_only_they_pay", seat=seat.name, payers=payers)
         if seat in self._paid:
-            raise TributeError(
-                f"{seat.name} has already paid tribute ({KIND_TOKENS[self._paid[seat]]})"
-            )
+            raise _error("{seat} has already paid tribute ({card})", "engine.tribute_paid",
+                         seat=seat.name, card=KIND_TOKENS[self._paid[seat]])
         self._held(seat, card, "tribute")
         legal = self.legal_tributes(seat)
         if not legal:
             # Only possible with hands of wild hearts alone (never with 27 dealt cards).
-            raise TributeError(
-                f"{seat.name} holds no card that can be paid as tribute: wild hearts are "
-                f"never demanded (RULES.md §9)"
-            )
+            raise _no_tribute(seat)
         if card not in legal:
+            must = _either(legal)
             if card == wild_kind(self.level):
-                why = "wild hearts are never demanded as tribute"
-            else:
-                why = "the tribute is the highest card in level order, wild hearts excepted"
-            raise TributeError(
-                f"{seat.name} cannot pay {KIND_TOKENS[card]} as tribute: {why} (RULES.md §9); "
-                f"must pay {' or '.join(KIND_TOKENS[k] for k in legal)}"
-            )
+                raise _error("{seat} cannot pay {card} as tribute: wild hearts are never "
+                             "demanded as tribute (RULES.md §9); must pay {legal}",
+                             "engine.tribute_wild", seat=seat.name, card=KIND_TOKENS[card],
+                             legal=must)
+            raise _error("{seat} cannot pay {card} as tribute: the tribute is the highest "
+                         "card in level order, wild hearts excepted (RULES.md §9); must pay "
+                         "{legal}", "engine.tribute_not_highest", seat=seat.name,
+                         card=KIND_TOKENS[card], legal=must)
 
     def can_tribute(self, seat: Seat, card: Kind) -> bool:
         """True when :meth:`verify_tribute` would accept."""
@@ -294,24 +335,24 @@ class TributePhase:
         """Raise :class:`TributeError` unless ``seat`` may return ``card`` now."""
         seat = self._check_seat(seat, "return")
         if seat in self._returned:
-            raise TributeError(
-                f"{seat.name} has already returned {KIND_TOKENS[self._returned[seat]]}"
-            )
+            raise _error("{seat} has already returned {card}", "engine.return_returned",
+                         seat=seat.name, card=KIND_TOKENS[self._returned[seat]])
         if seat not in self.pending_returns():
             order = self.previous.finish_order
             receivers = order[:2] if self.double_down else order[:1]
             if not self.resisted and seat in receivers and self.pending_tributes():
-                raise TributeError(f"{seat.name} cannot return yet: {self.describe_pending()}")
-            raise TributeError(f"{seat.name} owes no return card (§9)")
+                raise _error("{seat} cannot return yet: {pending}", "engine.return_not_yet",
+                             seat=seat.name, pending=self.pending_part())
+            raise _error("{seat} owes no return card (§9)", "engine.return_owes_none",
+                         seat=seat.name)
         self._held(seat, card, "return")
         legal = self.legal_returns(seat)
         if card not in legal:
             limit = self.rules.return_limit(self.level)
-            raise TributeError(
-                f"{seat.name} cannot return {KIND_TOKENS[card]}: the return card is of rank "
-                f"{rank_name(limit)} or below, or the lowest card when there is none "
-                f"(RULES.md §9); may return {' or '.join(KIND_TOKENS[k] for k in legal)}"
-            )
+            raise _error("{seat} cannot return {card}: the return card is of rank {limit} or "
+                         "below, or the lowest card when there is none (RULES.md §9); may "
+                         "return {legal}", "engine.return_too_high", seat=seat.name,
+                         card=KIND_TOKENS[card], limit=_rank(limit), legal=_either(legal))
 
     def can_return(self, seat: Seat, card: Kind) -> bool:
         """True when :meth:`verify_return` would accept."""
@@ -343,10 +384,7 @@ class TributePhase:
         for seat in self.pending_tributes():
             options = self.legal_tributes(seat)
             if not options:
-                raise TributeError(
-                    f"{seat.name} holds no card that can be paid as tribute: wild hearts are "
-                    f"never demanded (RULES.md §9)"
-                )
+                raise _no_tribute(seat)
             self.tribute(seat, choose_tribute(seat, options) if choose_tribute else options[0])
         for seat in self.pending_returns():
             options = self.legal_returns(seat)
@@ -573,7 +611,8 @@ class Match:
 
     def _need_phase(self) -> TributePhase:
         if self._phase is None:
-            raise TributeError("no tribute phase is under way: call deal_hands first")
+            raise _error("no tribute phase is under way: call deal_hands first",
+                         "engine.tribute_none")
         return self._phase
 
     def legal_tributes(self, seat: Seat) -> list[Kind]:
@@ -648,7 +687,8 @@ class Match:
             leader = self.first_leader
         else:
             if not phase.is_complete:
-                raise TributeError(f"the tribute phase is not complete: {phase.describe_pending()}")
+                raise _error("the tribute phase is not complete: {pending}",
+                             "engine.tribute_not_complete", pending=phase.pending_part())
             dealt = phase.hands
             leader = phase.leader
         self._deal = Deal(dealt, self._deal_level, leader, self.rules)

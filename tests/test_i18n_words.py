@@ -396,6 +396,7 @@ def test_one_name_for_one_quantity_and_boards_are_fu() -> None:
 #: zh texts that show an input's syntax (what the form parses): their commas are the syntax
 SYNTAX = {"desk.error.lineup", "desk.field.lineups", "desk.field.teams",
           "desk.field.teams_example", "events.err.teams_syntax",
+          "gdn.json.result",  # the JSON a record's result is
           # the analysis's marks ? and ?? (and ! for a value the time cap cut) are symbols
           "analysis.legend", "analysis.budget_capped", "report.analysis.note",
           "report.analysis.col.dubious", "report.analysis.col.blunders",
@@ -415,7 +416,8 @@ def test_chinese_text_takes_chinese_punctuation() -> None:
     bad = {}
     for key, texts in i18n.messages().items():
         for form in texts["zh"].forms:
-            text = re.sub(r"\{[a-z_]+\}", "", form)
+            # placeholders: {name}, {name!r}, and click's %(prog)s
+            text = re.sub(r"\{[a-z_]+(?:![rsa])?\}|%\([a-z]+\)s", "", form)
             if key.startswith("help."):  # a help shows what is typed: options, examples
                 text = help_prose(text)
             if key not in SYNTAX and re.search(r"[,;()!?]|(?<![0-9A-Za-z]):", text):

@@ -265,7 +265,7 @@ def _round_board_set(
     rebuilding a board from its hands is the costly part)."""
     if rnd.board_set_id is None or rnd.first_board is None:
         raise EventError(
-            f"event {ev.name!r}, round {rnd.number} has no boards assigned",
+            phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number),
             cli_hint="run 'guandan event assign-boards'",
         )
     numbers = _round_boards(ev, rnd)
@@ -300,7 +300,8 @@ def _find_match(
         )
     )
     if m is None:
-        raise EventError(f"event {ev.name!r}, round {round_no} has no table {table}")
+        raise EventError(phrase("events.err.no_table", event=repr(ev.name), round=round_no,
+                                table=table))
     return rnd, m
 
 

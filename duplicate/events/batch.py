@@ -16,7 +16,7 @@ from duplicate.errors import DuplicateError
 from duplicate.events.base import EventError, ImportSummary, Progress
 from duplicate.events.field import event_rules
 from duplicate.events.imports import Prepared, _prepare_file, import_prepared
-from duplicate.i18n import Phrase
+from duplicate.i18n import Phrase, phrase
 from duplicate.records import Correction
 
 
@@ -87,7 +87,7 @@ def import_each(
     """
     names = [os.fspath(p) for p in paths]
     if not names:
-        raise EventError("no file to import")
+        raise EventError(phrase("events.err.no_file"))
     rules = event_rules(engine, event)  # the event must exist
     outcomes: list[FileOutcome] = []
 

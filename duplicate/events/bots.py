@@ -24,6 +24,7 @@ from duplicate.events.field import _load_field, _match_info
 from duplicate.events.imports import import_texts
 from duplicate.events.rounds import get_round
 from duplicate.gdn import format_record
+from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.simulate import play_deal, player_seed
 from engine.combo import Combo
 from engine.errors import GuandanError
@@ -78,7 +79,9 @@ def _bot(policy: str, seed: bytes, event_seed: str, team: str) -> Player:
     try:
         return make_player(policy, seed)
     except GuandanError as exc:
-        raise EventError(f"{exc} (or mixed)") from None
+        said = getattr(exc, "phrase", None)
+        why = said if isinstance(said, Phrase) else engine_phrase(exc)
+        raise EventError(phrase("events.err.or_mixed", error=why)) from None
 
 
 def bot_records(
@@ -98,7 +101,8 @@ def bot_records(
     """
     for policy in (x_policy, y_policy):
         if policy not in BOT_POLICIES and policy.partition(":")[0] != "search":
-            raise EventError(f"unknown bot policy {policy!r}: expected {', '.join(BOT_POLICIES)}")
+            raise EventError(phrase("events.err.bot_policy", policy=repr(policy),
+                                    names=", ".join(BOT_POLICIES)))
         if policy != "mixed":
             _bot(policy, b"check", "", "")  # a bad search budget is refused before any play
     check_schema(engine)

@@ -31,7 +31,7 @@ from duplicate.events.base import (
     _scale,
 )
 from duplicate.events.limit import DEFAULT_MINUTES, check_minutes
-from duplicate.i18n import LANGUAGES, Term, phrase
+from duplicate.i18n import LANGUAGES, Term, os_reason, phrase
 from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
     MatchSeating,
@@ -280,7 +280,7 @@ def read_teams_file(path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise EventError(phrase("events.err.teams_unreadable", path=repr(os.fspath(path)),
-                                  reason=exc.strerror)) from None
+                                  reason=os_reason(exc))) from None
     except UnicodeDecodeError as exc:
         raise EventError(phrase("events.err.teams_not_utf8", path=repr(os.fspath(path)),
                                   reason=exc.reason, byte=exc.start)) from None

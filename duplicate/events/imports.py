@@ -42,7 +42,7 @@ from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe
 from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads
-from duplicate.i18n import Phrase, Term, messages, phrase
+from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
 from duplicate.limits import LimitError, shown, tag_number
 from duplicate.logwords import StateText
 from duplicate.pairing import (
@@ -184,7 +184,7 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise EventError(phrase("imports.unreadable", path=repr(path),
-                                reason=str(exc.strerror or exc))) from None
+                                reason=os_reason(exc))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -582,7 +582,7 @@ def import_texts(
     ``names`` say where each text comes from in errors (default ``<text 1>``, ...)."""
     rules = event_rules(engine, event)
     if names is not None and len(names) != len(texts):
-        raise EventError(f"{len(texts)} texts but {len(names)} names")
+        raise EventError(phrase("events.err.texts_names", texts=len(texts), names=len(names)))
     labels = list(names) if names is not None else [f"<text {i + 1}>" for i in range(len(texts))]
     try:
         prepared = [prepare_text(t, label, rules) for t, label in zip(texts, labels, strict=True)]

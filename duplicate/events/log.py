@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _utc
+from duplicate.i18n import Term, phrase
 from duplicate.limits import TEXT_LIMITS, check_text
 
 #: Longest ``made_by`` the log stores (``duplicate.limits``; its column is ``String(200)``).
@@ -35,18 +36,43 @@ class Change:
     reason: str
 
 
+#: what a change is (the ``what`` of :func:`checked`) -> the key of its words
+_WHAT = {
+    "releasing a board": "events.what.release",
+    "exporting unreleased boards": "events.what.export_unreleased",
+    "reusing boards": "events.what.reuse",
+    "a change as the chief director": "events.what.override",
+    "setting the directors' limit": "events.what.limit",
+    "renaming a team": "events.what.rename_team",
+    "renaming a player": "events.what.rename_player",
+    "substituting a player": "events.what.substitute",
+    "withdrawing a team": "events.what.withdraw",
+    "changing an event's time zone": "events.what.time_zone",
+    "deleting an event": "events.what.delete_event",
+    "deleting a board set": "events.what.delete_set",
+}
+
+
+def what_words(what: str) -> Term | str:
+    """What a change is, in the reader's language when the catalogue words it."""
+    key = _WHAT.get(what)
+    return Term(what, key) if key else what
+
+
 def checked(by: str | None, reason: str | None, what: str) -> Change:
     """Who and why of a change, stripped (NFC); refused when either is missing."""
     who = nfc(by) if by else ""
     why = nfc(reason) if reason else ""
     if not who or not why:
-        raise EventError(f"{what} needs who and why", cli_hint="--by NAME --reason TEXT")
+        raise EventError(phrase("events.err.who_why", what=what_words(what)),
+                         cli_hint="--by NAME --reason TEXT")
     if len(who) > MAX_BY:
-        raise EventError(f"{what}: who did it is {len(who):,} characters, at most {MAX_BY}",
-                         cli_hint="--by NAME")
+        raise EventError(phrase("events.err.by_long", what=what_words(what),
+                                count=f"{len(who):,}", most=MAX_BY), cli_hint="--by NAME")
     if len(why) > TEXT_LIMITS["reason"]:
-        raise EventError(f"{what}: the reason is {len(why):,} characters, at most "
-                         f"{TEXT_LIMITS['reason']}", cli_hint="--reason TEXT")
+        raise EventError(phrase("events.err.reason_long", what=what_words(what),
+                                count=f"{len(why):,}", most=TEXT_LIMITS["reason"]),
+                         cli_hint="--reason TEXT")
     return Change(check_text(who, "by"), check_text(why, "reason"))
 
 

@@ -122,7 +122,8 @@ def _store_round(
     session.flush()
     unknown = set(lineups) - set(f.by_name)
     if unknown:
-        raise EventError(f"event {ev.name!r}: no team named {shown(sorted(unknown)[0])}")
+        raise EventError(phrase("events.err.no_team", event=repr(ev.name),
+                                team=shown(sorted(unknown)[0])))
     matches = []
     for table, (x, y) in enumerate(pairing.tables, 1):
         tx, ty = f.by_name[str(x)], f.by_name[str(y)]
@@ -150,9 +151,8 @@ def _lineup(
     pairs = {p.number: p for p in f.team_pairs[team.id]}
     a, b = numbers
     if a == b or a not in pairs or b not in pairs:
-        raise EventError(
-            f"team {team.name!r}: line-up {a},{b} is not two of its pairs (1 to {len(pairs)})"
-        )
+        raise EventError(phrase("events.err.lineup", team=repr(team.name), a=a, b=b,
+                                top=len(pairs)))
     return pairs[a], pairs[b]
 
 
@@ -218,7 +218,7 @@ def assign_boards(
     """
     change = checked(reuse.by, reuse.reason, "reusing boards") if reuse is not None else None
     if (set_name is None) == (seed is None):
-        raise EventError("give either a stored board set or a seed file, not both or neither")
+        raise EventError(phrase("events.err.set_or_seed"))
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)

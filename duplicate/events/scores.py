@@ -264,7 +264,7 @@ def score_event(engine: Engine, event: str, round_no: int | None = None) -> list
             out.extend(scored)
             rnd.scored_at = now
         if not out and round_no is None:
-            raise EventError(f"event {event!r} has no match to score: pair a round first")
+            raise EventError(phrase("events.err.nothing_to_score", event=repr(event)))
         return out
 
 

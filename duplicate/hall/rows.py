@@ -20,7 +20,7 @@ from duplicate import models
 from duplicate.db import check_schema
 from duplicate.events.base import EventError, _round_boards
 from duplicate.events.limit import DirectorLimitError, check_limit
-from duplicate.events.log import checked, log_change
+from duplicate.events.log import checked, log_change, what_words
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
 from duplicate.i18n import phrase
 from duplicate.limits import shown
@@ -272,11 +272,11 @@ def report_of(row: models.HallReport, event: str, round_no: int) -> Report:
 def who(by: str, reason: str, what: str) -> tuple[str, str]:
     """Who and why of a director's action, stripped (NFC); invalid when either is empty."""
     if not by or not by.strip():
-        raise HallError(f"{what} needs who does it")
+        raise HallError(phrase("events.err.who", what=what_words(what)))
     try:
         change = checked(by, reason, what)
     except EventError as exc:  # missing or too long
-        raise HallError(str(exc)) from None
+        raise HallError(exc.phrase if exc.phrase is not None else str(exc)) from None
     return change.by, change.reason
 
 
