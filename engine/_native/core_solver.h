@@ -15,8 +15,13 @@ typedef struct { uint64_t packed; cset rel; uint64_t ha, hb; } hkey;
 typedef struct { cset left; uint64_t ka, kb, lh1, lh2; int32_t sig; uint8_t type, rank, n; } splay;
 typedef struct { cset hand; int32_t sig; int used, n, nb; splay *v; } pentry;
 /* a transposition table slot: a position's two independent hashes (64 + 32 bits kept;
- * a = 0 is an empty slot), its bounds and the child that last gave a cut (16 bytes) */
+ * a = 0 is an empty slot), its bounds and the child that last gave a cut (16 bytes, four
+ * to a bucket of one cache line, the newest first) */
 typedef struct { uint64_t a; uint32_t b; int8_t lo, hi; int16_t best; } tentry;
+#define TT_WAYS 4
+#ifndef WALK_DEPTH
+#define WALK_DEPTH 4
+#endif
 
 #define TT_BITS 20      /* the most slots the transposition table grows to */
 #define TT_START_BITS 12
