@@ -82,8 +82,9 @@ void solver_hands(hands_t *hs, int level) {
     }
 }
 
-/* a zeroed table; from 2 MB up aligned to 2 MB and marked for huge pages where the
- * system has them (a table of 16 MB probed at random otherwise costs a TLB miss a probe) */
+/* a zeroed table aligned to a cache line (a bucket of the tables of bounds is one); from
+ * 2 MB up aligned to 2 MB and marked for huge pages where the system has them (a table of
+ * 16 MB probed at random otherwise costs a TLB miss a probe) */
 void *solver_table(size_t n, size_t size) {
     size_t bytes = n * size, huge = (size_t)2 << 20;
     void *p = NULL;
