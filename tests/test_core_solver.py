@@ -87,6 +87,36 @@ def test_values_agree_on_fresh_deals() -> None:
         assert got[0] == got[1], pos
 
 
+def following_positions(seed: int, count: int, k: int) -> Iterator[tuple[Position, int, Ruleset]]:
+    """Deals of ``k`` cards a hand, nobody out, the leader's random play made: the seat to
+    act follows (where the core's search also bounds a follower's walkover)."""
+    rng = random.Random(seed)
+    core.use("python")
+    for _ in range(count):
+        level = rng.randrange(13)
+        ids = rng.sample(range(108), 4 * k)
+        rules = rng.choice(RULESETS)
+        deal = Deal([from_ids(ids[k * i : k * i + k]) for i in range(4)], level,
+                    Seat(rng.randrange(4)), rules)
+        deal.play(rng.choice(deal.legal_readings()))
+        yield from_deal(deal), level, rules
+
+
+def test_values_agree_when_following() -> None:
+    """Following positions: the same values as the reference, which has no follower's
+    walkover bound; the bound is in use (the core visits fewer nodes in all)."""
+    nodes = {"python": 0, "native": 0}
+    for pos, level, rules in following_positions(21, 24, 5):
+        got = []
+        for name in ("python", "native"):
+            core.use(name)
+            solver = Solver(level, rules)
+            got.append(solver.value(pos))
+            nodes[name] += solver.nodes
+        assert got[0] == got[1], pos
+    assert nodes["native"] < nodes["python"], nodes
+
+
 def test_a_search_cut_by_its_budget_leaves_the_tables_sound() -> None:
     """Bounds are stored for finished searches only: after a budget stops one, the same
     solver (its tables kept) still finds the reference value."""

@@ -82,15 +82,15 @@ void solver_hands(hands_t *hs, int level) {
     }
 }
 
-/* a zeroed table; from 2 MB up aligned to 2 MB and marked for huge pages where the
- * system has them (a table of 16 MB probed at random otherwise costs a TLB miss a probe) */
+/* a zeroed table aligned to a cache line (a bucket of the tables of bounds is one); from
+ * 2 MB up aligned to 2 MB and marked for huge pages where the system has them (a table of
+ * 16 MB probed at random otherwise costs a TLB miss a probe) */
 void *solver_table(size_t n, size_t size) {
     size_t bytes = n * size, huge = (size_t)2 << 20;
-    if (bytes < huge) return calloc(n, size);
     void *p = NULL;
-    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+    if (posix_memalign(&p, bytes < huge ? 64 : huge, bytes ? bytes : 64) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
+    if (bytes >= huge) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     memset(p, 0, bytes);
     return p;
@@ -347,7 +347,7 @@ static int walk(NSolver *s, cset hand, uint64_t hh, const opps_t *op, int depth)
     int result = 0;
     if (n && cs_empty(plays[0].left)) {
         result = 1;
-    } else if (depth < 4) {
+    } else if (depth < WALK_DEPTH) {
         int tried = 0;
         for (int i = 0; i < n && !result; i++) {
             const splay *p = &plays[i];
@@ -397,6 +397,45 @@ static int walkover(NSolver *s, const hands_t *hs, int turn) {
     return got;
 }
 
+/* can `turn`, following, play one of its `plays` that neither opponent can beat and then
+ * walk over (or go out with it)? Then it is the next player out. -1 out of memory */
+static int follow_walk(NSolver *s, const hands_t *hs, int turn, const splay *plays, int n) {
+    int s1 = (turn + 1) & 3, s2 = (turn + 3) & 3;
+    opps_t op = {{hs->h[s1], hs->h[s2]}, {hs->h1[s1], hs->h1[s2]}, {hs->h2[s1], hs->h2[s2]}};
+    int tried = 0;
+    for (int i = 0; i < n; i++) {
+        const splay *p = &plays[i];
+        if (cs_empty(p->left)) return 1;
+        if (p->type >= T_SF && tried) break;
+        play_t pp = solver_play(hs->h[turn], p);
+        int beaten = 0;
+        for (int o = 0; o < 2 && !beaten; o++) {
+            if (cs_empty(op.o[o])) continue;
+            splay *q;
+            int qnb, qowned;
+            int qn = plays_of(s, op.o[o], op.h1[o], &pp, p->sig, &q, &qnb, &qowned);
+            if (qn < 0) return -1;
+            if (qowned) free(q);
+            beaten = qn > 0;
+        }
+        if (beaten) continue;
+        tried++;
+        int found, got;
+        uint64_t a, b;
+        wc_hash(p->lh1, op.h1[0], op.h1[1], p->lh2, op.h2[0], op.h2[1], &a, &b);
+        wentry *e = wc_find(s, a, b, &found);
+        if (!e) return -1;
+        if (found) {
+            got = (int)(e->b & 1);
+        } else {
+            got = walk(s, p->left, p->lh1, &op, 0);
+            if (got < 0 || wc_put(s, a, b, got) < 0) return -1;
+        }
+        if (got) return 1;
+    }
+    return 0;
+}
+
 /* Solver._walkover_range: bounds on the value for N-S when `turn` is next out */
 static void walkover_range(const NSolver *s, int turn, int first, int out, int *lo, int *hi) {
     int side, l, h;
@@ -423,13 +462,35 @@ static inline void tt_hash(uint64_t x, uint64_t y, int32_t sig, int turn, int la
     *b = (uint32_t)(mix(y ^ 0x5851F42D4C957F2Dull, rest) >> 32);
 }
 
+/* the bucket of a position in a table of cap slots (TT_WAYS a bucket, one cache line) */
+static inline tentry *tt_bucket(tentry *t, size_t cap, uint64_t a) {
+    return &t[((a >> 1) & (cap / TT_WAYS - 1)) * TT_WAYS];
+}
+static inline tentry *tt_find(tentry *k, uint64_t a, uint32_t b) {
+    for (int i = 0; i < TT_WAYS; i++)
+        if (k[i].a == a && k[i].b == b) return &k[i];
+    return NULL;
+}
+/* store e in its bucket: over the position's own slot, else first, the others moved down
+ * one (the oldest dropped: a bucket keeps the last four positions stored in it); 1 when
+ * the bucket had room */
+static int tt_put(tentry *t, size_t cap, tentry e) {
+    tentry *k = tt_bucket(t, cap, e.a);
+    for (int i = 0; i < TT_WAYS; i++)
+        if (k[i].a == e.a && k[i].b == e.b) { k[i] = e; return 0; }
+    int fresh = !k[TT_WAYS - 1].a;
+    memmove(&k[1], &k[0], sizeof(tentry) * (TT_WAYS - 1));
+    k[0] = e;
+    return fresh;
+}
+
 /* double a table of bounds (entries move by their first hash; on failure it stays) */
 static void tt_grow(tentry **tt, size_t *tt_cap) {
     size_t cap = 2 * *tt_cap;
     tentry *t = solver_table(cap, sizeof(tentry)), *old = *tt;
     if (!t) return;
     for (size_t i = 0; i < *tt_cap; i++)
-        if (old[i].a) t[(old[i].a >> 1) & (cap - 1)] = old[i];
+        if (old[i].a) tt_put(t, cap, old[i]);
     free(old);
     *tt = t;
     *tt_cap = cap;
@@ -459,16 +520,15 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
             if (t > top) return 0;
         }
     }
-    /* the table slot is fetched from memory while the plays are looked up */
+    /* the table's buckets are fetched from memory while the plays are looked up */
     uint64_t ha, hx, hy;
     uint32_t hb;
     hands_xy(hs, &hx, &hy);
     tt_hash(hx, hy, sig, turn, last, passes, first, out, &ha, &hb);
     int big = hs->cards >= NEAR_CARDS;
-    tentry *near = &s->near[(ha >> 1) & (s->near_cap - 1)];
-    tentry *slot = big ? &s->tt[(ha >> 1) & (s->tt_cap - 1)] : near;
-    __builtin_prefetch(near);
-    if (big) __builtin_prefetch(slot);
+    tentry *nearb = tt_bucket(s->near, s->near_cap, ha), *bigb = big ? tt_bucket(s->tt, s->tt_cap, ha) : NULL;
+    __builtin_prefetch(nearb);
+    if (big) __builtin_prefetch(bigb);
     splay *plays;
     int nb, owned;
     int n = plays_of(s, hs->h[turn], hs->h1[turn], tb, sig, &plays, &nb, &owned);
@@ -479,8 +539,9 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
     }
     s->lookups++;
     int lo = -INF, hi = INF, best = -1;
-    if (near->a == ha && near->b == hb) slot = near;
-    if (slot->a == ha && slot->b == hb) {
+    tentry *slot = tt_find(nearb, ha, hb);
+    if (!slot && big) slot = tt_find(bigb, ha, hb);
+    if (slot) {
         s->hits++;
         lo = slot->lo;
         hi = slot->hi;
@@ -497,6 +558,20 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
             walkover_range(s, turn, first, out, &wlo, &whi);
             if (wlo >= t) { if (lo < wlo) lo = wlo; result = 1; }
             else if (whi < t) { if (hi > whi) hi = whi; result = 0; }
+        }
+    }
+    /* following: a play neither opponent can beat, then a walkover, makes it the next
+     * player out (tried only when that would settle t) */
+    if (tb && result == -2) {
+        int wlo, whi;
+        walkover_range(s, turn, first, out, &wlo, &whi);
+        if (wlo >= t || whi < t) {
+            int w = follow_walk(s, hs, turn, plays, n);
+            if (w < 0) { if (owned) free(plays); s->stop = 3; return -1; }
+            if (w) {
+                if (wlo >= t) { if (lo < wlo) lo = wlo; result = 1; }
+                else { if (hi > whi) hi = whi; result = 0; }
+            }
         }
     }
     int maxing = !(turn & 1);
@@ -542,17 +617,13 @@ int solver_ge(NSolver *s, const hands_t *hs, int turn, const play_t *tb, int32_t
         else if (lo < t) lo = t;
         result = !maxing;
     }
-    if (result >= 0) { /* store the bounds (the slot may have been reused meanwhile) */
+    if (result >= 0) { /* store the bounds */
         tentry e = {ha, hb, (int8_t)lo, (int8_t)hi, (int16_t)best};
         if (s->near_n * 2 >= s->near_cap && s->near_cap < ((size_t)1 << NEAR_BITS)) tt_grow(&s->near, &s->near_cap);
-        tentry *g = &s->near[(ha >> 1) & (s->near_cap - 1)];
-        if (!g->a) s->near_n++;
-        *g = e;
+        s->near_n += tt_put(s->near, s->near_cap, e);
         if (big) {
             if (s->tt_n * 2 >= s->tt_cap && s->tt_cap < ((size_t)1 << TT_BITS)) tt_grow(&s->tt, &s->tt_cap);
-            tentry *f = &s->tt[(ha >> 1) & (s->tt_cap - 1)];
-            if (!f->a) s->tt_n++;
-            *f = e;
+            s->tt_n += tt_put(s->tt, s->tt_cap, e);
         }
     }
     if (owned) free(plays);

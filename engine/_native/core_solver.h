@@ -15,14 +15,19 @@ typedef struct { uint64_t packed; cset rel; uint64_t ha, hb; } hkey;
 typedef struct { cset left; uint64_t ka, kb, lh1, lh2; int32_t sig; uint8_t type, rank, n; } splay;
 typedef struct { cset hand; int32_t sig; int used, n, nb; splay *v; } pentry;
 /* a transposition table slot: a position's two independent hashes (64 + 32 bits kept;
- * a = 0 is an empty slot), its bounds and the child that last gave a cut (16 bytes) */
+ * a = 0 is an empty slot), its bounds and the child that last gave a cut (16 bytes, four
+ * to a bucket of one cache line, the newest first) */
 typedef struct { uint64_t a; uint32_t b; int8_t lo, hi; int16_t best; } tentry;
+#define TT_WAYS 4
+#ifndef WALK_DEPTH
+#define WALK_DEPTH 4 /* a walk is at most WALK_DEPTH + 1 plays (6 measured: the same nodes) */
+#endif
 
 #define TT_BITS 20      /* the most slots the transposition table grows to */
 #define TT_START_BITS 12
 /* the near table: up to 2^16 slots (1 MB, it stays in the processor's cache; 4,096 at
- * first, doubled when half full) hold every position searched, the last one hashed to a
- * slot; the transposition table proper only those with at least NEAR_CARDS cards in hand
+ * first, doubled when half full) hold every position searched, the last four hashed to a
+ * bucket; the transposition table proper only those with at least NEAR_CARDS cards in hand
  * (a probe of a 16 MB table costs more than searching again most of the positions with
  * fewer cards) */
 #ifndef NEAR_CARDS

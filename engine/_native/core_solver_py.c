@@ -25,9 +25,9 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     }
     s->dd = s->ru.plus4 ? 4 : 3;
     s->tt_cap = (size_t)1 << TT_START_BITS;
-    s->tt = calloc(s->tt_cap, sizeof(tentry));
+    s->tt = solver_table(s->tt_cap, sizeof(tentry));
     s->near_cap = (size_t)1 << TT_START_BITS;
-    s->near = calloc(s->near_cap, sizeof(tentry));
+    s->near = solver_table(s->near_cap, sizeof(tentry));
     if (!s->tt || !s->near) {
         Py_DECREF(s);
         return PyErr_NoMemory();
