@@ -146,6 +146,37 @@ class Solver:
             raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded")
         return int(value)
 
+    def test(self, pos: Position, t: int) -> bool:
+        """True when the value of ``pos`` for N–S is at least ``t``: one null-window
+        question, cheaper than :meth:`value`, within the same budgets (raises
+        :class:`BudgetExceeded`). ``t`` is one of the possible values."""
+        if t not in self.values:
+            raise ValueError(f"{t} is not a possible value of a deal")
+        native = _core.native
+        if native is not None:
+            if self._native is None:
+                self._native = native.Solver(self.level, self.rules)
+            self._native.probe(t)
+            got = self._native.value(
+                pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
+                self.max_nodes, self.max_seconds,
+            )
+            r, nodes, lookups, hits = got
+            self.nodes += nodes
+            self.lookups += lookups
+            self.hits += hits
+            if r < 0:
+                raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
+            return bool(r)
+        self._deadline = (
+            time.perf_counter() + self.max_seconds if self.max_seconds is not None else 0.0
+        )
+        self._node_limit = self.nodes + self.max_nodes if self.max_nodes is not None else 0
+        self._next_check = self.nodes
+        if len(self.tt) > self.table_limit:
+            self.tt.clear()
+        return self.at_least(pos, t)
+
     def at_least(self, pos: Position, t: int) -> bool:
         """True when the value of ``pos`` for N–S is at least ``t`` (one null-window search)."""
         h = pos.hands

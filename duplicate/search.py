@@ -277,34 +277,72 @@ class SearchPlayer:
     def _exact(self, view: View, cands: list[Combo | None], rng: XorShift64,
                sign: int) -> Combo | None:
         """Each candidate's exact value summed over sampled worlds; ``None`` when a world is
-        beyond the node budget."""
+        beyond the node budget (with every hand seen: :meth:`_exact_seen`)."""
+        if self._worlds_fixed(view):
+            return self._exact_seen(view, cands, rng, sign)
         b = self.budget
-        fixed = self._worlds_fixed(view)
-        solver = self._fixed_solver(view) if fixed else Solver(
-            view.level, view.rules, max_nodes=b.nodes, table_limit=200_000)
-        n_worlds = 1 if fixed else b.exact_worlds
+        solver = Solver(view.level, view.rules, max_nodes=b.nodes, table_limit=200_000)
         sums = [0] * len(cands)
         n0 = solver.nodes
         try:
-            for _ in range(n_worlds):
+            for _ in range(b.exact_worlds):
                 pos = world_position(view, sample_hands(view, rng))
                 for i, c in enumerate(cands):
                     child = step(pos, c, view.rules)
-                    try:
-                        v = child if isinstance(child, int) else solver.value(child)
-                    except BudgetExceeded:
-                        if not fixed:
-                            raise
-                        # the one world of a view that sees every hand: this candidate alone
-                        # is played out (the others keep their exact values)
-                        v = heuristic_playout(child, view.level, view.rules)
-                        self.playouts += 1
-                    sums[i] += sign * v
+                    sums[i] += sign * (child if isinstance(child, int) else solver.value(child))
         except BudgetExceeded:
             return None
         finally:
             self.nodes += solver.nodes - n0
         best = max(range(len(cands)), key=lambda i: (sums[i], -i))
+        return cands[best]
+
+    def _exact_seen(self, view: View, cands: list[Combo | None], rng: XorShift64,
+                    sign: int) -> Combo | None:
+        """Every hand seen, one world: the candidates the solver settles within the nodes
+        have their exact values; each other one is asked only whether it beats the best
+        so far (a null-window question, then its value bisected upwards while the answers
+        come), and played out by the heuristic when even that is beyond the nodes.
+        ``None`` when no candidate settles."""
+        solver = self._fixed_solver(view)
+        n0 = solver.nodes
+        pos = world_position(view, sample_hands(view, rng))
+        children = [step(pos, c, view.rules) for c in cands]
+        exact: dict[int, int] = {}  # candidate -> its value for the seat's side
+        later: list[int] = []
+        try:
+            for i, child in enumerate(children):
+                try:
+                    exact[i] = sign * (child if isinstance(child, int) else solver.value(child))
+                except BudgetExceeded:
+                    later.append(i)
+            if not exact:
+                return None
+            values = solver.values  # the possible values for N-S, ascending
+            best = max(exact, key=lambda i: (exact[i], -i))
+            for i in later:
+                child = children[i]
+                assert not isinstance(child, int)
+                try:
+                    while True:  # does it do better for the side than the best so far?
+                        ns = sign * exact[best]
+                        if sign > 0:
+                            if ns == values[-1] or not solver.test(child, values[values.index(ns) + 1]):
+                                break
+                            got = values[values.index(ns) + 1]
+                        else:
+                            if ns == values[0] or solver.test(child, ns):
+                                break
+                            got = values[values.index(ns) - 1]
+                        exact[i], best = sign * got, i
+                except BudgetExceeded:
+                    if i != best:  # no answer: its playout against the exact values
+                        v = sign * heuristic_playout(child, view.level, view.rules)
+                        self.playouts += 1
+                        if v > exact[best]:
+                            exact[i], best = v, i
+        finally:
+            self.nodes += solver.nodes - n0
         return cands[best]
 
     def _halving(self, view: View, cands: list[Combo | None], rng: XorShift64,

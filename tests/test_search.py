@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analysis.estimate import Budget, evaluate
-from analysis.solver import Solver, step
+from analysis.solver import BudgetExceeded, Solver, step
 from analysis.state import Position, from_deal
 from arena.agent import Public, _view, run_agent
 from arena.duplicate_match import MatchResult, play_duplicate_match
@@ -202,32 +202,48 @@ def test_exact_choice_with_every_hand_seen_is_optimal() -> None:
         assert got == value
 
 
-def test_every_hand_seen_a_candidate_beyond_the_nodes_alone_is_played_out(
+def test_every_hand_seen_a_candidate_beyond_the_nodes_is_asked_if_it_does_better(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Every hand known and the hands within ``exact_cards``: a candidate the solver cannot
-    settle within the nodes is valued by a playout while the others keep their exact
-    values; the decision never falls back to playouts for all (as it must with sampled
-    worlds, where a mix would compare unlike values)."""
-    def no_halving(*args: Any) -> None:
-        raise AssertionError("a view that sees every hand fell back to playouts for all")
-
-    monkeypatch.setattr(SearchPlayer, "_halving", no_halving)
-    for seed in range(8):
-        rng = SplitMix64(100 + seed)
+    """Every hand known: the best candidate made unsettleable for ``value`` is still found
+    by the null-window questions (``Solver.test``) against the others' exact values; and
+    with nothing settled at all, the decision goes to one playout a candidate."""
+    real_value = Solver.value
+    checked = 0
+    for seed in range(60):
+        if checked == 4:
+            break
+        rng = SplitMix64(200 + seed)
         full = shuffled_hands(rng)
-        hands = tuple(_first(full[s], 7 + (seed + s) % 2) for s in range(4))
-        view = View(Seat.N, hands[0], 5, None, None, tuple(size(h) for h in hands),  # type: ignore[arg-type]
+        hands = tuple(_first(full[s], 5 + (seed + s) % 3) for s in range(4))
+        pos = Position(hands, seed % 4, None, -1, 0, -1, 0)  # type: ignore[arg-type]
+        seat = Seat(seed % 4)
+        sign = 1 if seat % 2 == 0 else -1
+        view = View(seat, hands[seat], 5, None, None, tuple(size(h) for h in hands),  # type: ignore[arg-type]
                     known=hands)  # type: ignore[arg-type]
-        player = SearchPlayer("mixed", SearchBudget(exact_cards=8, nodes=40))
-        play = player.act(view)
-        assert play in legal_readings(hands[0], 5, None, COMPETITION)
-        assert player.playouts >= 1 and player.nodes >= 1  # some candidates each way
-    # sampled worlds: one candidate beyond the nodes sends the whole decision to playouts
-    monkeypatch.undo()
-    hidden = dataclasses.replace(view, known=None)
-    player = SearchPlayer("hidden", SearchBudget(playouts=8, exact_cards=8, nodes=40))
-    assert player.act(hidden) in legal_readings(hands[0], 5, None, COMPETITION)
+        big = Solver(5, COMPETITION)
+        cands = candidates(view, 24)
+        worth = [sign * big.value(c) if not isinstance(c := step(pos, x), int) else sign * c
+                 for x in cands]
+        top = max(worth)
+        if worth[0] == top:
+            continue  # the first tried (the heuristic's choice) must not be the best
+        hidden = [step(pos, x) for x, w in zip(cands, worth, strict=True) if w == top]
+
+        def value(self: Solver, p: Position, hidden: Any = hidden) -> int:
+            if p in hidden:  # every best candidate beyond the nodes for a value
+                raise BudgetExceeded("made unsettleable")
+            return real_value(self, p)
+
+        monkeypatch.setattr(Solver, "value", value)
+        play = SearchPlayer("asked", SearchBudget(exact_cards=8)).act(view)
+        monkeypatch.setattr(Solver, "value", real_value)
+        assert worth[cands.index(play)] == top, seed
+        checked += 1
+    assert checked >= 3
+    player = SearchPlayer("none", SearchBudget(exact_cards=8, nodes=1))
+    assert player.act(view) in legal_readings(hands[seat], 5, None, COMPETITION)
+    assert player.playouts == len(cands)  # one playout a candidate
 
 
 def _first(cards: int, n: int) -> int:
