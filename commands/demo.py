@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from commands.common import (
+    cell_word,
     check_output_dir,
     cli_lang,
     db_errors,
@@ -140,17 +141,18 @@ def _serve_demo(
     ev = quote(event, safe="")
     round_no = cards[0].round_no if cards else 1
     click.echo("")
-    click.echo(f"the hall: {base}/  (the event: {base}/e/{ev})")
-    click.echo(f"director's desk: {base}/desk"
-               + (f"  (password: {password})" if shown else ""))
-    click.echo(f"  round {round_no} is running: {base}/desk/e/{ev}/round/{round_no}")
-    click.echo(f"table links (a QR code per table and seat, scan one with a phone): {tables.resolve().as_uri()}")
+    click.echo(say("out.demo.hall", base=base, ev=ev))
+    click.echo(say("out.demo.desk", base=base)
+               + (say("out.demo.password", password=password) if shown else ""))
+    click.echo(say("out.demo.desk_round", base=base, ev=ev, round=round_no))
+    click.echo(say("out.demo.table_links", uri=tables.resolve().as_uri()))
     for card in cards:
-        click.echo(f"  table {card.table} {card.room} room: West reports {token_url(base, card.report_token)}"
-                   f"  North confirms {token_url(base, card.confirm_token)}")
+        click.echo(say("out.demo.table_card", table=card.table, room=cell_word(card.room),
+                       report=token_url(base, card.report_token),
+                       confirm=token_url(base, card.confirm_token)))
     if host == "127.0.0.1":
-        click.echo("  (a phone on this network reaches the links with --host 0.0.0.0)")
-    click.echo(f"API: {base}/api/docs")
+        click.echo(say("out.demo.phone"))
+    click.echo(say("out.demo.api", base=base))
     run_server(settings, host, port, 1, "warning")
 
 

@@ -30,7 +30,8 @@ from duplicate.events.base import (
 )
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _adjustments, _stored_rooms
-from duplicate.zones import when_text
+from duplicate.i18n import phrase
+from duplicate.zones import When
 
 
 def _released(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
@@ -93,21 +94,19 @@ def release_board(
         rnd = _round_row(session, ev, round_no)
         boards = _round_boards(ev, rnd)
         if not boards:
-            raise EventError(f"event {ev.name!r}, round {round_no} has no boards assigned")
+            raise EventError(phrase("out.release.no_boards", event=repr(ev.name), round=round_no))
         if board not in boards:
-            raise EventError(
-                f"round {round_no} plays boards {boards[0]} to {boards[-1]}, not board {board}"
-            )
+            raise EventError(phrase("out.release.not_in_round", round=round_no, first=boards[0],
+                                    last=boards[-1], board=board))
         old = session.scalar(
             select(models.EventRelease).where(
                 models.EventRelease.round_id == rnd.id, models.EventRelease.board == board
             )
         )
         if old is not None:
-            raise EventError(
-                f"event {ev.name!r}, round {round_no}, board {board} was already released by "
-                f"{old.made_by!r} at {when_text(old.made_at, ev.time_zone)}"
-            )
+            raise EventError(phrase("out.release.already", event=repr(ev.name), round=round_no,
+                                    board=board, by=repr(old.made_by),
+                                    when=When(old.made_at, ev.time_zone)))
         session.add(
             models.EventRelease(
                 round_id=rnd.id,

@@ -1,0 +1,220 @@
+"""``guandan --lang zh …`` prints no English words where a Chinese player reads, and the
+English output stays as it was: the demo's hall lines, the import table's rooms and
+statuses, the output-file refusals, withheld and released boards, rule variants in words,
+and the refusals listed one test each below (catalogue domain ``outputs``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli import main
+
+#: a run of English words: what a Chinese line must not hold (names, paths, options and
+#: the Latin words docs/GLOSSARY.md allows are taken out first)
+ENGLISH_RUN = re.compile(r"[A-Za-z]{3,}( [A-Za-z]{2,})+")
+
+
+def english_runs(text: str, *allowed: str) -> list[str]:
+    """The English word runs of ``text`` once the ``allowed`` texts are taken out."""
+    for word in sorted(allowed, key=len, reverse=True):
+        text = text.replace(word, " ")
+    text = re.sub(r"(https?|file)://\S+|--[a-z-]+|'guandan [^']*'|“guandan [^”]*”", " ", text)
+    return [m.group(0) for m in ENGLISH_RUN.finditer(text)]
+
+
+def run(args: list[str], lang: str = "zh", **kw: object) -> Result:
+    return CliRunner().invoke(main, ["--lang", lang, *args], **kw)  # type: ignore[arg-type]
+
+
+def has_chinese(text: str) -> bool:
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'g.sqlite'}"
+    assert run(["db", "upgrade", "--db", url], "en").exit_code == 0
+    return url
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> Path:
+    path = tmp_path / "s.gdn"
+    r = run(["simulate", "--boards", "1", "--seed", "2f", "-o", str(path)], "en")
+    assert r.exit_code == 0, r.output
+    return path
+
+
+# 1. the demo's hall block -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_demo_serve_hall_lines_in_the_output_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("commands.serve.run_server", lambda *a: None)
+    r = run(["demo", "--serve", "--seed", "2f", "--boards", "4", "--port", "8765"], lang)
+    assert r.exit_code == 0, r.output
+    tail = r.output[r.output.index("closed" if lang == "en" else "公示") - 40:]
+    if lang == "en":
+        assert "round 1 closed and published (公示)" in r.output
+        assert re.search(r"round 2: 2 tables paired, boards 5 to 8, clock running; table 1 "
+                         r"open room has reported boards 5 and 6", r.output)
+        assert "director's desk: http://127.0.0.1:8765/desk  (password: " in r.output
+        assert re.search(r"  table 1 open room: West reports http://\S+  North confirms ", tail)
+        assert "  (a phone on this network reaches the links with --host 0.0.0.0)" in tail
+        assert "API: http://127.0.0.1:8765/api/docs" in tail
+        return
+    assert "第1轮已结束并公示" in r.output
+    assert "第2轮：已编排2桌，牌号5至8，计时开始；1号桌开室已报分第5、6副" in r.output
+    assert "裁判台：http://127.0.0.1:8765/desk（密码：" in tail
+    assert "第2轮进行中：" in tail and "1号桌开室：西家报分 " in tail and "北家核对" in tail
+    assert "接口文档：http://127.0.0.1:8765/api/docs" in tail
+    from duplicate.demo import HALL_TEAMS, TEAMS
+
+    names = [n for team, players in TEAMS + HALL_TEAMS for n in (team, *players)]
+    assert english_runs(tail, *names) == []
+
+
+# 2. the import table: rooms and statuses -------------------------------------------
+
+
+def test_import_table_rooms_and_statuses(db: str, records: Path) -> None:
+    first = run(["import", "--db", db, str(records)])
+    assert first.exit_code == 0, first.output
+    assert "开室" in first.output and "闭室" in first.output and "已保存" in first.output
+    assert "Open" not in first.output and "stored" not in first.output
+    again = run(["import", "--db", db, str(records)])
+    assert "未变" in again.output and "unchanged" not in again.output
+    en = run(["import", "--db", db, str(records)], "en")
+    assert re.search(r"\b1\s+Open\s+unchanged\b", en.output), en.output
+
+
+def test_cell_word_statuses() -> None:
+    import click
+
+    from commands.common import LANG_KEY, cell_word
+
+    with click.Context(main) as ctx:
+        ctx.meta[LANG_KEY] = "zh"
+        assert [cell_word(w) for w in ("Open", "Closed", "rolled back", "corrected",
+                                        "refused")] == ["开室", "闭室", "已撤回", "已更正", "被拒"]
+    with click.Context(main) as ctx:
+        ctx.meta[LANG_KEY] = "en"
+        assert cell_word("Open") == "Open" and cell_word("rolled back") == "rolled back"
+
+
+# 3. output-file refusals -------------------------------------------------------------
+
+
+def test_output_refusals(tmp_path: Path, records: Path) -> None:
+    zh = run(["simulate", "--boards", "1", "--seed", "2f", "-o", str(records)])
+    assert zh.exit_code == 1 and f"{records} 已存在：加 --force 才会替换它" in zh.output
+    en = run(["simulate", "--boards", "1", "--seed", "2f", "-o", str(records)], "en")
+    assert f"Error: {records} already exists: give --force to replace it" in en.output
+    seed = tmp_path / "cup.seed"
+    assert run(["deals", "seed", str(seed)], "en").exit_code == 0
+    zh = run(["simulate", "--boards", "1", "--seed", "2f", "-o", str(seed), "--force"])
+    assert f"{seed} 是种子文件，永远不会被覆盖" in zh.output
+    assert english_runs(zh.output, str(seed)) == []
+    folder = tmp_path / "full"
+    folder.mkdir()
+    (folder / "x.txt").write_text("x")
+    import click
+
+    from commands.common import LANG_KEY, check_output_dir
+
+    with click.Context(main) as ctx:
+        ctx.meta[LANG_KEY] = "zh"
+        with pytest.raises(click.ClickException, match="不是空的：加 --force 才会写入"):
+            check_output_dir(str(folder))
+    with click.Context(main) as ctx:
+        ctx.meta[LANG_KEY] = "en"
+        with pytest.raises(click.ClickException, match="is not empty: give --force to write"):
+            check_output_dir(str(folder))
+
+
+# 5. withheld boards, a board released twice ----------------------------------------
+
+
+@pytest.fixture
+def cup(db: str, tmp_path: Path) -> str:
+    """An event 淮安杯 of two teams, round 1 paired and dealt (boards 1 to 2), no results."""
+    from duplicate import events
+    from duplicate.db import make_engine
+    from duplicate.dealing import parse_seed_file, seed_file_bytes
+
+    engine = make_engine(db)
+    try:
+        events.create_event(engine, "淮安杯", seed="2f", fmt="rr", rounds=1,
+                            boards_per_round=2)
+        events.add_team(engine, "淮安杯", "甲队", ["张", "王", "李", "赵"])
+        events.add_team(engine, "淮安杯", "乙队", ["钱", "孙", "周", "吴"])
+        events.pair_round(engine, "淮安杯")
+        events.assign_boards(engine, "淮安杯", 1, seed=parse_seed_file(seed_file_bytes(bytes(32))))
+    finally:
+        engine.dispose()
+    return db
+
+
+def test_export_names_withheld_boards(cup: str) -> None:
+    zh = run(["event", "export", "淮安杯", "--db", cup])
+    assert zh.exit_code == 0, zh.output
+    assert "暂不导出（还有桌没有交齐）：第1轮：第1、2副；用“guandan event release”放出一副牌" \
+        in zh.stderr
+    assert english_runs(zh.stderr) == []
+    en = run(["event", "export", "淮安杯", "--db", cup], "en")
+    assert ("withheld (not every table has them in yet): round 1: boards 1, 2; "
+            "'guandan event release' releases a board") in en.stderr
+
+
+def test_release_twice_says_who_and_when_in_the_readers_language(cup: str) -> None:
+    args = ["event", "release", "淮安杯", "--round", "1", "--board", "2", "--by", "吴",
+            "--reason", "桌子退出", "--db", cup]
+    assert run(args).exit_code == 0
+    zh = run(args)
+    assert zh.exit_code == 1
+    assert re.search(r"比赛 '淮安杯' 第1轮第2副已由 '吴' 于2\d{3}年\d+月\d+日 \d\d:\d\d（UTC\+8）放出",
+                     zh.output), zh.output
+    assert english_runs(zh.output) == []
+    en = run(args, "en")
+    assert re.search(r"event '淮安杯', round 1, board 2 was already released by '吴' at "
+                     r"\d+ \w{3} 2\d{3} \d\d:\d\d \(UTC\+8\)", en.output), en.output
+    zh = run([*args[:6], "9", *args[7:]])
+    assert "第1轮打的是第1至2副，没有第9副" in zh.output
+
+
+# 6. rule variants in words ---------------------------------------------------------------
+
+
+def test_rule_variants_in_words(db: str) -> None:
+    made = run(["event", "create", "村杯", "--variant", "jiefeng_next=true",
+                "--variant", "double_down_plus4=true", "--db", db])
+    assert made.exit_code == 0, made.output
+    assert "接风由下家领出、双下升4级" in made.output and "jiefeng" not in made.output
+    listed = run(["event", "list", "--db", db])
+    assert "接风由下家领出、双下升4级" in listed.output
+    assert "jiefeng_next=true, double_down_plus4=true" in run(
+        ["event", "list", "--db", db], "en").output
+    csv = run(["event", "list", "--csv", "--db", db])
+    assert "jiefeng_next=true, double_down_plus4=true" in csv.output  # for programs
+
+
+def test_report_rules_note_in_chinese() -> None:
+    from types import SimpleNamespace
+
+    from duplicate.review.source import _notes
+    from duplicate.scoring import VictoryPoints
+    from engine.ruleset import Ruleset
+
+    info = SimpleNamespace(format="rr", rounds=1, boards_per_round=2, scale=VictoryPoints(),
+                           unfinished=SimpleNamespace(value="average"),
+                           rules=Ruleset(jiefeng_next=True, a_fail_limit=3))
+    first = _notes(info, (), "zh")[0]
+    assert "接风由下家领出、打A失败3次退回打2" in first and "jiefeng" not in first
+    assert "jiefeng_next=true, a_fail_limit=3" in _notes(info, (), "en")[0]
