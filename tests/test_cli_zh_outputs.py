@@ -218,3 +218,95 @@ def test_report_rules_note_in_chinese() -> None:
     first = _notes(info, (), "zh")[0]
     assert "接风由下家领出、打A失败3次退回打2" in first and "jiefeng" not in first
     assert "jiefeng_next=true, a_fail_limit=3" in _notes(info, (), "en")[0]
+
+
+# 8. English inside Chinese messages -------------------------------------------------------
+
+
+def test_seed_file_json_and_level_schedule_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.seed"
+    bad.write_text("{bad")
+    zh = run(["simulate", "--boards", "1", "--seed-file", str(bad)])
+    assert zh.exit_code == 1 and "第1行第2列出错" in zh.output
+    assert english_runs(zh.output, str(bad)) == []
+    en = run(["simulate", "--boards", "1", "--seed-file", str(bad)], "en")
+    assert "invalid JSON: Expecting property name enclosed in double quotes: line 1 column 2" \
+        in en.output
+    zh = run(["simulate", "--boards", "1", "--seed", "2f", "--level-schedule", "fixed:Z"])
+    assert zh.exit_code == 1 and "'z'" in zh.output and "invalid rank" not in zh.output
+    en = run(["simulate", "--boards", "1", "--seed", "2f", "--level-schedule", "fixed:Z"], "en")
+    assert "invalid level schedule 'fixed:Z': invalid rank 'z': expected one of" in en.output
+
+
+def test_result_key_in_the_readers_words() -> None:
+    from duplicate.store import ResultKey
+    from duplicate.store.data import KeyWords
+    from engine.ruleset import Ruleset
+
+    key = ResultKey("ab" * 32, "淮安杯", "2", "1", "open", Ruleset(double_down_plus4=True))
+    words = key.words()
+    assert isinstance(words, KeyWords) and str(words) == key.describe()
+    assert words.text("zh") == "DealId abababababab…，比赛 '淮安杯'，第2轮，1号桌，开室，规则：双下升4级"
+    assert key.describe() == ("DealId abababababab…, event '淮安杯', round '2', table '1', "
+                              "room 'open', rules double_down_plus4=true")
+
+
+# 9. read and plays ------------------------------------------------------------------------
+
+
+def test_plays_errors_and_chinese_combination_names() -> None:
+    zh = run(["plays", "--level", "7", "--hand", "S2 S2 H3", "--follow", "Straight 3 S3 H4"])
+    assert zh.exit_code == 1 and "--follow：打7时 S3 H4 不是 顺子 3：这些牌不成牌型" in zh.output
+    en = run(["plays", "--level", "7", "--hand", "S2 S2 H3", "--follow", "Straight 3 S3 H4"],
+             "en")
+    assert "Error: --follow: S3 H4 is not Straight 3 at level 7: it is no combination" in en.output
+    for lang in ("zh", "en"):
+        r = run(["read", "--level", "Z", "S5"], lang)
+        assert r.exit_code == 1
+        assert (("--level：'Z' 不是级牌" in r.output) if lang == "zh" else
+                ("--level: invalid rank 'Z' for a level: a level is 2-9, T, J, Q, K or A"
+                 in r.output))
+    for play in ("顺子 3 S3 H4 C5 D6 S7", "顺子3 S3 H4 C5 D6 S7", "Straight 3 S3 H4 C5 D6 S7"):
+        r = run(["plays", "--level", "7", "--hand", "S4 H5 C6 D7 S8 S2", "--follow", play,
+                 "--json"])
+        assert r.exit_code == 0, r.output
+        assert '"type": "Straight"' in r.output and '"rank": "4"' in r.output
+    for name, follow in (("对子", "对子 5 S5 C5"), ("炸弹", "炸弹 9 S9 H9 C9 D9"),
+                         ("天王炸", "天王炸 B SB SB HR HR"), ("四大天王", "四大天王 B SB SB HR HR")):
+        r = run(["plays", "--level", "7", "--hand", "S2 S2", "--follow", follow])
+        assert r.exit_code == 0, (name, r.output)
+    r = run(["plays", "--level", "7", "--hand", "S2", "--follow", "对子 6 S5 C5"])
+    assert "打7时 S5 C5 不是 对子 6：这些牌可读作 对子 5" in r.output
+    r = run(["plays", "--level", "7", "--hand", "S2", "--follow", "Foo 3 S3"])
+    assert "未知牌型 'Foo'：应为 单张、对子" in r.output and "Single" not in r.output
+
+
+# 10. analyse, compare, replay, pairs -------------------------------------------------------
+
+
+def test_analysis_and_compare_refusals(tmp_path: Path, records: Path) -> None:
+    empty = tmp_path / "empty.gdn"
+    empty.write_text("; nothing\n")
+    one = tmp_path / "one.gdn"
+    one.write_text(records.read_text().split("\n\n[Event")[0] + "\n")
+    cases = [
+        (["analyse", str(records), "--from", "sideways"],
+         "起点 'sideways' 无效：应为 divergence、trick:K、action:K 或 last:N",
+         "invalid starting point 'sideways': expected divergence, trick:K, action:K or last:N"),
+        (["analyse", str(records), "--from", "action:999"], "起点 'action:999' 无效：这份牌谱共",
+         "invalid starting point 'action:999': the record has "),
+        (["compare", str(records), "--board", "9"], "没有第9副的牌谱", "no record of board 9"),
+        (["compare", str(empty)], "文件里没有牌局（文件为空或只有注释）",
+         "no deal in the file (it is empty or holds only comments)"),
+        (["replay", str(empty)], "文件里没有牌局（文件为空或只有注释）",
+         "no deal in the file (it is empty or holds only comments)"),
+        (["pairs", str(empty)], "没有牌谱：双人赛按各桌的牌谱计分",
+         "no records: a pairs event is scored from the records of its tables"),
+        (["compare", str(one)], f"第1副，开室（{one}:1）：比较至少需要同一副牌的两个房间，只有1个",
+         f"board 1, room Open ({one}:1): a comparison needs at least two rooms of a board, got 1"),
+    ]
+    for args, zh_text, en_text in cases:
+        zh, en = run(args), run(args, "en")
+        assert zh.exit_code == 1 and zh_text in zh.output, (args, zh.output)
+        assert english_runs(zh.output, str(tmp_path)) == [], (args, zh.output)
+        assert en.exit_code == 1 and en_text in en.output, (args, en.output)
