@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli import main
+from test_pairs import event_files  # noqa: F401  (the fixture)
 
 #: a run of English words: what a Chinese line must not hold (names, paths, options and
 #: the Latin words docs/GLOSSARY.md allows are taken out first)
@@ -310,3 +311,39 @@ def test_analysis_and_compare_refusals(tmp_path: Path, records: Path) -> None:
         assert zh.exit_code == 1 and zh_text in zh.output, (args, zh.output)
         assert english_runs(zh.output, str(tmp_path)) == [], (args, zh.output)
         assert en.exit_code == 1 and en_text in en.output, (args, en.output)
+
+
+# 11. pairs --html: where a pair sat -------------------------------------------------------
+
+
+def test_pairs_page_names_the_sides(event_files: list[str], tmp_path: Path) -> None:  # noqa: F811
+    zh_page, en_page = tmp_path / "zh.html", tmp_path / "en.html"
+    assert run(["pairs", *event_files, "--html", str(zh_page)]).exit_code == 0
+    assert run(["pairs", *event_files, "--html", str(en_page)], "en").exit_code == 0
+    zh, en = zh_page.read_text(encoding="utf-8"), en_page.read_text(encoding="utf-8")
+    assert "<td>南北</td>" in zh and "<td>东西</td>" in zh
+    assert "<td>NS</td>" not in zh and "<td>EW</td>" not in zh
+    assert "<td>NS</td>" in en and "<td>EW</td>" in en
+
+
+def test_pairs_sat_both_ways() -> None:
+    from duplicate.review.pairs_page import _sat
+
+    assert _sat("NS+EW", "zh") == "南北、东西" and _sat("NS+EW", "en") == "NS+EW"
+
+
+# 12. simulate: policies in words, the compare page's title -----------------------------
+
+
+def test_simulate_summary_and_compare_title(tmp_path: Path, records: Path) -> None:
+    zh = run(["simulate", "--boards", "1", "--seed", "2f", "--y", "random"])
+    assert "甲队（启发式）对乙队（随机）" in zh.output
+    en = run(["simulate", "--boards", "1", "--seed", "2f", "--y", "random"], "en")
+    assert "team X (heuristic) against team Y (random)" in en.output
+    assert '[Event "Self-play (guandan simulate)"]' in records.read_text()  # machine data
+    assert run(["compare", str(records), "--html", str(tmp_path / "zh")]).exit_code == 0
+    assert run(["compare", str(records), "--html", str(tmp_path / "en")], "en").exit_code == 0
+    zh_index = (tmp_path / "zh" / "index.html").read_text(encoding="utf-8")
+    en_index = (tmp_path / "en" / "index.html").read_text(encoding="utf-8")
+    assert "<title>机器人自战（guandan simulate）" in zh_index and "Self-play" not in zh_index
+    assert "<title>Self-play (guandan simulate)" in en_index
