@@ -63,7 +63,7 @@ def db_downgrade_command(revision: str, force: bool) -> None:
 
     with open_database() as engine:
         downgrade(engine, revision, force=force)
-        now = current_revision(engine) or "none (empty)"
+        now = current_revision(engine) or say("cli.db.empty")
         click.echo(say("cli.db.at", url=display_url(engine.url), revision=now))
 
 

@@ -347,3 +347,45 @@ def test_simulate_summary_and_compare_title(tmp_path: Path, records: Path) -> No
     en_index = (tmp_path / "en" / "index.html").read_text(encoding="utf-8")
     assert "<title>机器人自战（guandan simulate）" in zh_index and "Self-play" not in zh_index
     assert "<title>Self-play (guandan simulate)" in en_index
+
+
+# 13. db commands ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_db_downgrade_to_an_unknown_revision_is_one_line(db: str, lang: str) -> None:
+    r = run(["db", "downgrade", "zzzz", "--db", db], lang)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert (("没有版本 'zzzz'" in r.output) if lang == "zh"
+            else ("Error: no revision 'zzzz'" in r.output))
+
+
+def test_db_downgrade_refusal_and_bad_url(db: str) -> None:
+    assert run(["event", "create", "村杯", "--db", db]).exit_code == 0
+    zh = run(["db", "downgrade", "0007", "--db", db])
+    assert zh.exit_code == 1
+    assert "降级到 0007 会丢失比赛 '村杯' 的时区：未作任何改动" in zh.output
+    assert english_runs(zh.output, "guandan db downgrade 0007 --force") == []
+    en = run(["db", "downgrade", "0007", "--db", db], "en")
+    assert ("Error: downgrading to 0007 would lose the time zone of the events '村杯': nothing "
+            "changed: 'guandan db downgrade 0007 --force' downgrades and loses them") in en.output
+    zh = run(["db", "current", "--db", "foo://bar"])
+    assert "无法使用数据库地址 'foo://bar'：不认识数据库类型 foo" in zh.output
+    assert english_runs(zh.output) == []
+    en = run(["db", "current", "--db", "foo://bar"], "en")
+    assert "cannot use database URL 'foo://bar': Can't load plugin: sqlalchemy.dialects:foo" \
+        in en.output
+
+
+def test_db_downgrade_to_base_says_empty_in_chinese(db: str) -> None:
+    r = run(["db", "downgrade", "base", "--db", db])
+    assert r.exit_code == 0 and "无（空库）" in r.output and "none (empty)" not in r.output
+
+
+def test_redact_only_the_credentials() -> None:
+    from duplicate.db import redact
+
+    url = "postgresql://u:pw@db.example/x"
+    assert redact("Connection refused", url) == "Connection refused"
+    assert redact("could not connect as u with pw", url) == "could not connect as *** with ***"
