@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from test_pairs import event_files  # noqa: F401  (the fixture)
 
 from cli import main
-from test_pairs import event_files  # noqa: F401  (the fixture)
 
 #: a run of English words: what a Chinese line must not hold (names, paths, options and
 #: the Latin words docs/GLOSSARY.md allows are taken out first)
@@ -389,3 +389,42 @@ def test_redact_only_the_credentials() -> None:
     url = "postgresql://u:pw@db.example/x"
     assert redact("Connection refused", url) == "Connection refused"
     assert redact("could not connect as u with pw", url) == "could not connect as *** with ***"
+
+
+# 14. PDF without WeasyPrint; table cards' language --------------------------------------
+
+
+def test_pdf_without_weasyprint(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def no_weasyprint(name: str, *args: object) -> object:
+        if name == "weasyprint":
+            raise ModuleNotFoundError("No module named 'weasyprint'")
+        return real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importlib, "import_module", no_weasyprint)
+    seed = tmp_path / "cup.seed"
+    assert run(["deals", "seed", str(seed)], "en").exit_code == 0
+    made = run(["deals", "generate", str(seed), "--boards", "2", "--name", "杯", "--store",
+                "--db", db], "en")
+    assert made.exit_code == 0, made.output
+    args = ["deals", "export", "杯", "-f", "pdf", "-o", str(tmp_path / "x.pdf"), "--db", db]
+    zh = run(args)
+    assert zh.exit_code == 1
+    assert "PDF 牌谱需要 WeasyPrint：pip install 'guandan-duplicate[pdf]'（未安装）" in zh.output
+    en = run(args, "en")
+    assert ("PDF hand records need WeasyPrint: pip install 'guandan-duplicate[pdf]' "
+            "(No module named 'weasyprint')") in en.output
+
+
+def test_table_cards_language_help_and_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GUANDAN_LANG", raising=False)
+    en = run(["event", "table-cards", "--help"], "en")
+    assert "guandan --lang, else $GUANDAN_LANG, else en" in " ".join(en.output.split())
+    assert "default: en]" not in en.output
+    zh = run(["event", "table-cards", "--help"])
+    assert "默认：guandan --lang，其次 $GUANDAN_LANG，否则 en" in zh.output
