@@ -428,3 +428,40 @@ def test_table_cards_language_help_and_default(monkeypatch: pytest.MonkeyPatch) 
     assert "default: en]" not in en.output
     zh = run(["event", "table-cards", "--help"])
     assert "默认：guandan --lang，其次 $GUANDAN_LANG，否则 en" in zh.output
+
+
+# 15. grammar: a report said once, a round without boards -----------------------------
+
+
+def test_event_result_says_report_once(cup: str) -> None:
+    zh = run(["event", "result", "淮安杯", "--round", "1", "--table", "1", "--board", "1",
+              "--room", "open", "--finish", "N S", "--db", cup])
+    assert zh.exit_code == 0, zh.output
+    assert "第1轮第1桌第1副，开室：无结果 → 南北升3级（东西双下）（报分）\n" in zh.output
+    assert "（报分）（报分）" not in zh.output
+    en = run(["event", "result", "淮安杯", "--round", "1", "--table", "1", "--board", "2",
+              "--room", "open", "--finish", "N S", "--db", cup], "en")
+    assert "round 1, table 1, board 2, open room: no result -> NS +3 (reported, finish N S) " \
+        "(report)" in en.output
+
+
+def test_pair_round_before_boards_are_assigned(db: str) -> None:
+    from duplicate import events
+    from duplicate.db import make_engine
+
+    engine = make_engine(db)
+    try:
+        events.create_event(engine, "乡村杯", seed="2f", rounds=2, boards_per_round=2)
+        for n in "甲乙丙丁":
+            events.add_team(engine, "乡村杯", f"{n}队", [f"{n}{x}" for x in "一二三四"])
+        events.pair_round(engine, "乡村杯")
+    finally:
+        engine.dispose()
+    zh = run(["event", "pair-round", "乡村杯", "--db", db])
+    assert zh.exit_code == 1
+    assert "比赛 '乡村杯'：第1轮还没有分配牌，所以还没有结果：请先用“guandan event assign-boards”分配牌" \
+        in zh.output
+    assert "还没有分配牌 还没有结果" not in zh.output
+    en = run(["event", "pair-round", "乡村杯", "--db", db], "en")
+    assert ("round 1 has no boards assigned yet, so no results: give them with "
+            "'guandan event assign-boards'") in en.output
