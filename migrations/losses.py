@@ -55,11 +55,12 @@ def count(conn: sa.Connection, sql: str) -> int:
     return int(conn.execute(sa.text(sql)).scalar_one())
 
 
-def names(conn: sa.Connection, sql: str, limit: int = 5) -> str:
-    """The first ``limit`` values ``sql`` selects, quoted, and how many more."""
+def names(conn: sa.Connection, sql: str, limit: int = 5) -> str | Phrase:
+    """The first ``limit`` values ``sql`` selects, quoted, and whether there are more (a
+    phrase of the reader's language then)."""
     found = [str(r[0]) for r in conn.execute(sa.text(sql)).fetchmany(limit + 1)]
     shown = ", ".join(repr(n[:40] + ("…" if len(n) > 40 else "")) for n in found[:limit])
-    return shown + (" and more" if len(found) > limit else "")
+    return phrase("out.loss.and_more", names=shown) if len(found) > limit else shown
 
 
 def refuse_losses(attributes: MutableMapping[str, Any], force: bool) -> None:

@@ -465,3 +465,13 @@ def test_pair_round_before_boards_are_assigned(db: str) -> None:
     en = run(["event", "pair-round", "乡村杯", "--db", db], "en")
     assert ("round 1 has no boards assigned yet, so no results: give them with "
             "'guandan event assign-boards'") in en.output
+
+
+def test_db_downgrade_names_many_events_in_the_readers_words(db: str) -> None:
+    for n in range(6):
+        assert run(["event", "create", f"杯{n}", "--db", db]).exit_code == 0
+    zh = run(["db", "downgrade", "0013", "--db", db])
+    assert "会丢失比赛 '杯0', '杯1', '杯2', '杯3', '杯4' 等 的时区" in zh.output, zh.output
+    assert "and more" not in zh.output
+    en = run(["db", "downgrade", "0013", "--db", db], "en")
+    assert "the time zone of the events '杯0', '杯1', '杯2', '杯3', '杯4' and more" in en.output
