@@ -21,7 +21,9 @@ from typing import Any
 from analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation, evaluate, exact_value
 from analysis.solver import Solver, children, step
 from analysis.state import Position, from_deal
+from duplicate.errors import PhrasedError
 from duplicate.gdn import DealRecord
+from duplicate.i18n import phrase
 from duplicate.replay import ReplayError, replay, start
 from engine.combo import Combo
 from engine.deal import Deal
@@ -46,8 +48,9 @@ __all__ = [
 ]
 
 
-class AnalysisError(GuandanError):
-    """A record that cannot be analysed (it does not replay, a bad starting point)."""
+class AnalysisError(PhrasedError, GuandanError):
+    """A record that cannot be analysed (it does not replay, a bad starting point); its
+    message a catalogue phrase where it is the analysis's own."""
 
 
 def combo_text(combo: Combo | None) -> str:
@@ -184,17 +187,12 @@ def start_ply(
     kind, _, arg = spec.partition(":")
     if kind == "divergence":
         if divergence is None:
-            raise AnalysisError(
-                "--from divergence needs the board's other room in the file (and rooms that "
-                "played differently)"
-            )
+            raise AnalysisError(phrase("out.analyse.no_divergence"))
         return divergence
     try:
         k = int(arg)
     except ValueError:
-        raise AnalysisError(
-            f"invalid starting point {spec!r}: expected divergence, trick:K, action:K or last:N"
-        ) from None
+        raise AnalysisError(phrase("out.analyse.start_syntax", spec=repr(spec))) from None
     tricks = [p for p, (_, t) in enumerate(steps) if p == 0 or steps[p - 1][1] != t]
     if kind == "action" and 1 <= k <= len(steps):
         return k - 1
@@ -202,10 +200,8 @@ def start_ply(
         return tricks[k - 1]
     if kind == "last" and k >= 1:
         return tricks[max(0, len(tricks) - k)] if tricks else 0
-    raise AnalysisError(
-        f"invalid starting point {spec!r}: the record has {len(steps)} actions in "
-        f"{len(tricks)} tricks"
-    )
+    raise AnalysisError(phrase("out.analyse.start_range", spec=repr(spec), actions=len(steps),
+                               tricks=len(tricks)))
 
 
 def _record_action(record: DealRecord, ply: int, pos: Position, level: int, rules: Ruleset) -> Combo | None:
@@ -313,7 +309,7 @@ def annotate(
     valued too: the position it left is valued like any other."""
     steps = positions(record, rules)
     if not steps:
-        raise AnalysisError("the record has no play to analyse")
+        raise AnalysisError(phrase("out.analyse.no_play"))
     first = start_ply(start_spec, steps, divergence)
     solver = Solver(record.level, rules)
     result = replay(record, rules).result
@@ -368,7 +364,7 @@ def decision_at(
     when the solver settles them within the budget's nodes, else estimates."""
     steps = positions(record, rules)
     if not 0 <= ply < len(steps):
-        raise AnalysisError(f"the record has no action {ply + 1}")
+        raise AnalysisError(phrase("out.analyse.no_action", action=ply + 1))
     pos, trick = steps[ply]
     solver = Solver(record.level, rules)
     action = _record_action(record, ply, pos, record.level, rules)

@@ -254,14 +254,18 @@ def column_title(name: str) -> str:
 def cell_word(value: Any) -> Any:
     """A table cell in the output's language: a word from a closed set the library keeps
     in English (a state ``played``, a room ``open``, a format ``swiss``, a tie-break
-    ``swing``, an action ``ruling``) becomes the catalogue's ``cli.val.WORD`` in Chinese;
+    ``swing``, an action ``ruling``, an import's status ``stored``) becomes the catalogue's
+    ``cli.val.WORD`` (or ``out.val.WORD``) in Chinese; a room is known in any case (``Open``);
     any other value is shown as it is. --json and --csv keep the words."""
     lang = cli_lang()
     if lang == "en" or not isinstance(value, str | bool) or not str(value).isascii():
         return value
     from duplicate.i18n import catalogue
 
-    texts = catalogue().get(f"cli.val.{str(value).lower() if isinstance(value, bool) else value}")
+    word = str(value).lower() if isinstance(value, bool) else value
+    if word.lower() in ("open", "closed"):  # a record's Room tag, as it is written (Open)
+        word = word.lower()
+    texts = catalogue().get(f"cli.val.{word}") or catalogue().get(f"out.val.{word}")
     return texts[lang] if texts else value
 
 
@@ -451,11 +455,9 @@ def check_output(output: str | None, force: bool = False) -> None:
     if output is None or output == "-":
         return
     if is_seed_file(output):
-        raise click.ClickException(
-            f"{output} is a seed file: it is never written over (choose another output file)"
-        )
+        raise click.ClickException(say("out.file.seed", path=output))
     if os.path.lexists(output) and not force:
-        raise click.ClickException(say("cli.err.exists", output=output))
+        raise click.ClickException(say("out.file.exists", path=output))
 
 
 def check_output_dir(outdir: str, force: bool = False, *, report: str | None = None) -> None:
@@ -477,15 +479,10 @@ def check_output_dir(outdir: str, force: bool = False, *, report: str | None = N
 
     ours = report is not None and folder_event(outdir) == clean_name(report)
     if names and not force and not ours:
-        raise click.ClickException(
-            f"folder {outdir} is not empty: give --force to write into it, or another folder"
-        )
+        raise click.ClickException(say("out.folder.not_empty", path=outdir))
     for name in names:
         if is_seed_file(os.path.join(outdir, name)):
-            raise click.ClickException(
-                f"{os.path.join(outdir, name)} is a seed file: no report is written beside it "
-                f"(choose another folder)"
-            )
+            raise click.ClickException(say("out.folder.seed", path=os.path.join(outdir, name)))
 
 
 def read_seed(path: str) -> Any:
@@ -496,11 +493,7 @@ def read_seed(path: str) -> Any:
     seed = read_seed_file(path)
     mode = exposed_mode(path)
     if mode is not None:
-        click.echo(
-            f"Warning: seed file {path} is readable by other users (mode {mode:04o}): "
-            f"keep it secret with 'chmod 600 {path}'",
-            err=True,
-        )
+        click.echo(say("out.file.seed_exposed", path=path, mode=f"{mode:04o}"), err=True)
     return seed
 
 

@@ -64,7 +64,7 @@ def db_downgrade_command(revision: str, force: bool) -> None:
 
     with open_database() as engine:
         downgrade(engine, revision, force=force)
-        now = current_revision(engine) or "none (empty)"
+        now = current_revision(engine) or say("cli.db.empty")
         click.echo(say("cli.db.at", url=display_url(engine.url), revision=now))
 
 
@@ -215,6 +215,9 @@ def deals_list_command(fmt: str) -> None:
 @db_errors
 def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, as_json: bool) -> None:
     """Show a stored set: its generator, commitment and levels, then its boards as .gdn."""
+    # The output is .gdn text (docs/FORMAT.md): its ';' header lines are comments of that
+    # machine format and, as the records' tokens, stay in English whatever --lang says
+    # ('deals list' and 'deals export -f html' are the listings for people).
     from duplicate.boards import hand_records, load_set
 
     with open_database() as engine:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from commands.common import (
+    cell_word,
     check_output_dir,
     cli_lang,
     db_errors,
@@ -133,7 +134,6 @@ def _serve_demo(
     from urllib.parse import quote
 
     from commands.serve import run_server
-    from duplicate.i18n import Term
     from web.cards import token_url
 
     password = settings.director_password
@@ -141,21 +141,18 @@ def _serve_demo(
     ev = quote(event, safe="")
     round_no = cards[0].round_no if cards else 1
     click.echo("")
-    click.echo(say("demo.serve.hall", hall=f"{base}/", event=f"{base}/e/{ev}"))
-    click.echo(say("demo.serve.desk", desk=f"{base}/desk")
-               + (say("demo.serve.password", password=password) if shown else ""))
-    click.echo(say("demo.serve.round", round=round_no,
-                   url=f"{base}/desk/e/{ev}/round/{round_no}"))
-    click.echo(say("demo.serve.tables", uri=tables.resolve().as_uri()))
-    lang = cli_lang()
+    click.echo(say("out.demo.hall", base=base, ev=ev))
+    click.echo(say("out.demo.desk", base=base)
+               + (say("out.demo.password", password=password) if shown else ""))
+    click.echo(say("out.demo.desk_round", base=base, ev=ev, round=round_no))
+    click.echo(say("out.demo.table_links", uri=tables.resolve().as_uri()))
     for card in cards:
-        room = Term(card.room, f"report.room.{card.room}").text(lang)
-        click.echo(say("demo.serve.table", table=card.table, room=room,
+        click.echo(say("out.demo.table_card", table=card.table, room=cell_word(card.room),
                        report=token_url(base, card.report_token),
                        confirm=token_url(base, card.confirm_token)))
     if host == "127.0.0.1":
-        click.echo(say("demo.serve.host"))
-    click.echo(say("demo.serve.api", url=f"{base}/api/docs"))
+        click.echo(say("out.demo.phone"))
+    click.echo(say("out.demo.api", base=base))
     run_server(settings, host, port, 1, "warning")
 
 

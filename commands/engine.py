@@ -49,6 +49,59 @@ def _combo_row(combo: Any, level: int, tokens: list[str] | None = None) -> dict[
     return {"type": combo.type.record_name, "rank": rank_name(combo.rank), "cards": tokens}
 
 
+#: Combination names players write (docs/GLOSSARY.md) beside the catalogue's (三同张,
+#: 三连对, 天王炸), read by ``--follow`` as the record names (FORMAT.md).
+_CHINESE_ALIASES = {"单牌": "Single", "三张": "Trips", "三不带": "Trips", "连对": "ThreePair",
+                    "二连三": "TwoTrips", "火箭": "StraightFlush", "四大天王": "FourKings"}
+
+
+def _chinese_types() -> dict[str, str]:
+    """Chinese combination name -> its record name (``顺子`` -> ``Straight``)."""
+    from duplicate.i18n import gettext
+    from engine.combo import ComboType
+
+    names = {gettext("zh", f"combo.{t.record_name}"): t.record_name for t in ComboType}
+    return {**_CHINESE_ALIASES, **names}
+
+
+def _play_text(text: str) -> str:
+    """A play as ``--follow`` takes it, its type named in Chinese too (``顺子 3 S3 H4 C5 D6
+    H7``, ``顺子3 …``, ``炸弹 …``): the type replaced by its record name."""
+    stripped = text.strip()
+    for name, record in sorted(_chinese_types().items(), key=lambda kv: -len(kv[0])):
+        if stripped.startswith(name):
+            return f"{record} {stripped[len(name):].strip()}"
+    return text
+
+
+def _engine_text(exc: BaseException) -> str:
+    """:func:`error_text` of an engine error, a combination type it names (``Straight``)
+    worded in the output's language (顺子)."""
+    lang = cli_lang()
+    if lang == "en":
+        return error_text(exc)
+    from duplicate.i18n import Phrase, Term, engine_phrase, gettext
+    from engine.combo import ComboType
+
+    said = engine_phrase(exc)
+    if not isinstance(said, Phrase):
+        return said
+    types = {t.record_name for t in ComboType}
+    kind = said.values.get("type")
+    if isinstance(kind, str) and kind in types:
+        said.values["type"] = Term(kind, f"combo.{kind}")
+    readings = said.values.get("readings")
+    if isinstance(readings, str):  # "Pair 5, Trips 5": the record names worded
+        words = [r.split(" ", 1) for r in readings.split(", ")]
+        said.values["readings"] = gettext(lang, "list.sep").join(
+            f"{gettext(lang, f'combo.{w[0]}')} {w[1]}" if len(w) == 2 and w[0] in types
+            else " ".join(w) for w in words)
+    if said.key == "engine.unknown_type":
+        said.values["names"] = gettext(lang, "list.sep").join(
+            gettext(lang, f"combo.{t.record_name}") for t in ComboType)
+    return said.text(lang)
+
+
 def _level_option(text: str) -> int:
     """The ``--level`` of an engine command as a rank index; a bad one names the option."""
     from engine.cards import parse_level
@@ -57,9 +110,7 @@ def _level_option(text: str) -> int:
     try:
         return parse_level(text)
     except GuandanError as exc:
-        raise click.ClickException(
-            f"--level: invalid rank {text!r} for a level: a level is 2-9, T, J, Q, K or A"
-        ) from exc
+        raise click.ClickException(say("out.engine.level", shown=repr(text))) from exc
 
 
 def _hand_option(text: str) -> Any:
@@ -70,7 +121,8 @@ def _hand_option(text: str) -> Any:
     try:
         held = parse_cards(text)
     except GuandanError as exc:
-        raise click.ClickException(f"--hand{colon()}{error_text(exc)}") from exc
+        raise click.ClickException(say("out.engine.option", option="--hand",
+                                       error=_engine_text(exc))) from exc
     if size(held) == 0:
         raise click.UsageError(say("cli.err.hand_empty"))
     if size(held) > _HAND_SIZE:
@@ -133,7 +185,7 @@ def read_command(
         )
         shown = [KIND_TOKENS[parse_kind(t)] for t in tokens]
     except GuandanError as exc:
-        raise click.ClickException(error_text(exc)) from exc
+        raise click.ClickException(_engine_text(exc)) from exc
     rows = [_combo_row(c, lv, shown) for c in found]
     if fmt == "table" and not rows:
         if cli_lang() != "en":
@@ -186,9 +238,10 @@ def plays_command(
     lv = _level_option(level)
     held = _hand_option(hand)
     try:
-        to_beat = None if follow is None else parse_play(follow, lv, None, rules)
+        to_beat = None if follow is None else parse_play(_play_text(follow), lv, None, rules)
     except GuandanError as exc:
-        raise click.ClickException(f"--follow{colon()}{error_text(exc)}") from exc
+        raise click.ClickException(say("out.engine.option", option="--follow",
+                                       error=_engine_text(exc))) from exc
     try:
         found = (
             list(legal_plays(held, lv, to_beat, rules))
@@ -196,7 +249,7 @@ def plays_command(
             else legal_readings(held, lv, to_beat, rules)
         )
     except GuandanError as exc:
-        raise click.ClickException(error_text(exc)) from exc
+        raise click.ClickException(_engine_text(exc)) from exc
     rows = [_combo_row(c, lv) for c in found]
     _echo_plays(rows, fmt, list(found), lv)
     if fmt == "table" and cli_lang() != "en":

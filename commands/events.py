@@ -148,7 +148,7 @@ def event_create_command(
     """
     from commands.event_admin import limit_minutes
     from duplicate.events import create_event, read_teams_file
-    from duplicate.records import describe_rules
+    from duplicate.vocab import rules_text
 
     rules = parse_variants(variants)
     limit = limit_minutes(director_minutes)
@@ -165,7 +165,7 @@ def event_create_command(
     click.echo(say(
         "cli.event.created", name=info.name, format=cell_word(info.format),
         rounds=say("count.rounds", n=info.rounds), boards=say("count.boards", n=info.boards_per_round),
-        scale=cell_word(info.scale.name), rules=cell_word(describe_rules(info.rules)),
+        scale=cell_word(info.scale.name), rules=cell_word(rules_text(info.rules, cli_lang())),
         language=say(f"lang.name.{info.lang}"),
     ))
     click.echo(say("cli.event.zone", zone=info.time_zone))
@@ -182,14 +182,17 @@ def event_list_command(fmt: str) -> None:
     competition rules; --json gives every variant)."""
     from duplicate.events import list_events
     from duplicate.records import describe_rules
+    from duplicate.vocab import rules_text
 
     with open_database() as engine:
         events = list_events(engine)
     rows = [e.to_dict() for e in events]
     for r, e in zip(rows, events, strict=True):
         r["scale"] = r["scale"]["name"]
-        if fmt != "json":
+        if fmt == "csv":  # the variants as --variant takes them
             r["rules"] = describe_rules(e.rules)
+        elif fmt != "json":
+            r["rules"] = rules_text(e.rules, cli_lang())
     emit_rows(
         rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished",
                     "time_zone", "rules")
@@ -602,10 +605,10 @@ def event_export_command(
     if round_no is not None:
         held = {r: b for r, b in held.items() if r == round_no}
     if held:
-        sep = say("cli.withheld.sep")
-        where = sep.join(say("cli.withheld.round", round=r, boards=", ".join(map(str, b)))
-                         for r, b in held.items())
-        click.echo(say("cli.withheld", where=where), err=True)
+        where = say("out.list.semi").join(
+            say("out.export.held_round", round=r, boards=say("list.sep").join(map(str, b)))
+            for r, b in held.items())
+        click.echo(say("out.export.withheld", where=where), err=True)
 
 
 @event_group.command("report")

@@ -343,11 +343,23 @@ def simulate_command(
         return
     emit_rows([human_seats_row(r, cli_lang()) for r in rows] if fmt == "table" else rows, fmt)
     if fmt == "table":
-        click.echo(say("cli.compare.teams", x=team_x, y=team_y, total=f"{total:+d}")
+        click.echo(say("cli.compare.teams", x=policy_words(team_x), y=policy_words(team_y),
+                       total=f"{total:+d}")
                    + say("cli.compare.over", boards=say("count.boards", n=len(rows))))
         if summary is not None:
             click.echo()
             click.echo(format_statistics(summary, cli_lang()))
+
+
+def policy_words(policy: str) -> str:
+    """A bot policy as ``--x`` takes it (``heuristic``, ``search:16``) in the output's
+    language: 启发式, 搜索:16 (English: as it is)."""
+    if cli_lang() == "en":
+        return policy
+    name, colon, budget = policy.partition(":")
+    if name not in ("heuristic", "random", "search", "mixed"):
+        return policy
+    return f"{say(f'out.policy.{name}')}{colon}{budget}"
 
 
 # --- competitions (event, compare, demo) -----------------------------------------

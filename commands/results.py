@@ -86,9 +86,12 @@ def event_result_command(
         click.echo(say("cli.result.unchanged", where=where))
     else:
         before = state_words(change.old.describe(), lang) if change.old else say("cli.no_result")
-        click.echo(say("cli.result.changed", where=where, before=before,
-                       after=state_words(change.new.describe(), lang),
-                       action=cell_word(change.action)))
+        after, action = state_words(change.new.describe(), lang), cell_word(change.action)
+        if lang != "en" and str(after).endswith(f"（{action}）"):  # 南北升3级（报分）: said once
+            click.echo(say("out.result.changed", where=where, before=before, after=after))
+        else:
+            click.echo(say("cli.result.changed", where=where, before=before, after=after,
+                           action=action))
 
 
 @click.command("history")

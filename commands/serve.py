@@ -160,13 +160,13 @@ def serve_command(
               help="The address players' phones reach the hall at (default: "
               "$GUANDAN_PUBLIC_URL), e.g. https://hall.example.org.")
 @click.option("--by", metavar="NAME", help="Who issues the cards (default: the login name).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
-              envvar="GUANDAN_LANG", help="Language of the cards.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+              help="Language of the cards (default: guandan --lang, else $GUANDAN_LANG, else en).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @db_option
 @db_errors
 def table_cards_command(
-    event: str, round_no: int, output: str, public_url: str, by: str | None, lang: str,
+    event: str, round_no: int, output: str, public_url: str, by: str | None, lang: str | None,
     force: bool,
 ) -> None:
     """Issue new table tokens for a round of EVENT and write its printable table cards.
@@ -186,7 +186,8 @@ def table_cards_command(
     check_output(output, force)
     with open_database() as engine:
         cards = hall.issue_tokens(engine, event, round_no, by or default_by())
-    html = render_cards(lang, {**card_context(cards, url), "event": event, "round_no": round_no})
+    html = render_cards(cli_lang(lang),
+                        {**card_context(cards, url), "event": event, "round_no": round_no})
     fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(html)

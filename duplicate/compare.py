@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError, loads
-from duplicate.i18n import os_reason, phrase
+from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
 from duplicate.replay import Position, _check_tags, _steps, start
 from duplicate.scoring import room_result
 from duplicate.scoring import swing as board_swing
@@ -587,6 +587,16 @@ def _where(record: DealRecord) -> str:
     return text
 
 
+def _where_words(record: DealRecord) -> Phrase:
+    """:func:`_where` as a phrase of the reader's language (第3副，开室（file.gdn:12）)."""
+    room = record.room or "?"
+    key = f"report.room.{room.lower()}"
+    where = (f"{record.file}:{record.line}" if record.line else record.file) if record.file else None
+    return phrase("out.compare.where" if where is None else "out.compare.where_file",
+                  board=record.board or "?", room=Term(room, key) if key in messages() else room,
+                  **({} if where is None else {"file": where}))
+
+
 def split_tricks(trace: RoomTrace) -> tuple[Trick, ...]:
     """Cut a room's actions into tricks: a trick starts at every lead (no play to beat).
 
@@ -706,10 +716,10 @@ def compare_board(
     for exactly two rooms whose deals both ended.
     """
     if len(records) < 2:
-        where = f"{_where(records[0])}: " if records else ""
-        raise CompareError(
-            f"{where}a comparison needs at least two rooms of a board, got {len(records)}"
-        )
+        if not records:
+            raise CompareError(phrase("out.compare.no_room", n=0))
+        raise CompareError(phrase("out.compare.one_room", where=_where_words(records[0]),
+                                  n=len(records)))
     base = records[0]
     for other in records[1:]:
         for what, a, b in (
@@ -779,7 +789,7 @@ def group_boards(
                rec.board)
         groups.setdefault(key, []).append(rec)
     if board is not None and not groups:
-        raise CompareError(f"no record of board {board}")
+        raise CompareError(phrase("out.compare.no_board", board=board))
     return [order_rooms(g) for g in groups.values()]
 
 
@@ -805,7 +815,7 @@ def compare_file(
                                   reason=os_reason(e))) from e
     records = loads(text, file=str(p))
     if not records:  # an empty file is a mistake, not a match of no boards
-        raise CompareError(f"{p}: no deal in the file (it is empty or holds only comments)")
+        raise CompareError(phrase("out.gdn.no_deals", file=str(p)))
     return compare_records(records, board, rules)
 
 

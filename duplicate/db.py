@@ -117,7 +117,9 @@ def redact(text: str, url: str | URL | None = None) -> str:
                 value = parsed.query.get(key)
                 secrets += [value] if isinstance(value, str) else list(value or ())
     for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        text = text.replace(secret, "***")
+        # the credential where it stands as a word of its own: a user "u" leaves
+        # "Connection refused" whole
+        text = re.sub(rf"(?<!\w){re.escape(secret)}(?!\w)", "***", text)
     text = _NAMED_USER.sub(lambda m: f'{m[1]}{m[2]}"***"', text)
     return _SECRET_PARAM.sub(lambda m: f"{m[1]}=***", text)
 
@@ -179,8 +181,11 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     try:
         engine = create_engine(parsed, **kwargs)
     except (ArgumentError, ImportError) as exc:
+        reason = redact(str(exc), parsed)
+        plugin = re.search(r"Can't load plugin: sqlalchemy\.dialects:(\S+)", reason)
         raise DatabaseUrlError(
-            f"cannot use database URL {display_url(parsed)!r}: {redact(str(exc), parsed)}"
+            phrase("out.db.unknown_dialect", url=repr(display_url(parsed)), dialect=plugin[1])
+            if plugin else phrase("out.db.bad_url", url=repr(display_url(parsed)), reason=reason)
         ) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -315,10 +320,25 @@ def migration_transaction(engine: Engine) -> Iterator[Connection]:
 def _migrate(engine: Engine, step: Callable[[Config], None], **attributes: Any) -> None:
     """Run an Alembic command on ``engine`` in one transaction (:func:`migration_transaction`);
     ``attributes`` go to the migrations (``migrations/env.py``: ``force``, ``target``)."""
-    with migration_transaction(engine) as connection:
-        config = alembic_config(engine)
-        config.attributes.update(attributes, connection=connection)
-        step(config)
+    from alembic.util import CommandError
+
+    try:
+        with migration_transaction(engine) as connection:
+            config = alembic_config(engine)
+            config.attributes.update(attributes, connection=connection)
+            step(config)
+    except CommandError as exc:  # a revision Alembic does not know, a bad range: one line
+        target = str(attributes.get("target") or _revision_of(exc))
+        if "Can't locate revision" in str(exc) or "No such revision" in str(exc):
+            raise DatabaseError(phrase("out.db.no_revision", revision=repr(target))) from None
+        raise DatabaseError(phrase("out.db.migrate", revision=repr(target),
+                                   reason=str(exc))) from None
+
+
+def _revision_of(exc: Exception) -> str:
+    """The revision an Alembic error quotes (``'zzzz'``), else ``?``."""
+    found = re.search(r"'([^']*)'", str(exc))
+    return found[1] if found else "?"
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

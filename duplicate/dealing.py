@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from duplicate.errors import GeneratorError, LevelScheduleError, SeedFileError
-from duplicate.i18n import os_reason, phrase
+from duplicate.i18n import engine_phrase, normalise_language, os_reason, phrase, translator
 from engine.cards import (
     FULL_PACK,
     KIND_BIT,
@@ -232,7 +232,7 @@ class LevelSchedule:
                 return cls("fixed", parse_level(text[6:]))
             except InvalidCardError as exc:
                 raise LevelScheduleError(phrase("seed.schedule_level", spec=repr(spec),
-                                                error=str(exc))) from None
+                                                error=engine_phrase(exc))) from None
         raise LevelScheduleError(
             phrase("seed.schedule", spec=repr(spec))
         )
@@ -428,12 +428,33 @@ def seed_file_bytes(
     return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+class JsonFault:
+    """Why a text is not JSON, as a phrase's value: the decoder's words in English, the
+    place (line and column) in the catalogue's words in another language."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: UnicodeDecodeError | json.JSONDecodeError) -> None:
+        self.exc = exc
+
+    def text(self, lang: str | None = "en") -> str:
+        if normalise_language(lang) == "en":
+            return str(self.exc)
+        t = translator(lang)
+        if isinstance(self.exc, json.JSONDecodeError):
+            return str(t("out.json.bad", line=self.exc.lineno, column=self.exc.colno))
+        return str(t("out.json.not_utf8", at=self.exc.start))
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
 def parse_seed_file(data: bytes, source: str = "<seed>") -> SeedFile:
     """Parse a seed file's bytes; :class:`SeedFileError` naming ``source`` when malformed."""
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SeedFileError(phrase("seed.not_json", source=source, error=str(exc))) from None
+        raise SeedFileError(phrase("seed.not_json", source=source, error=JsonFault(exc))) from None
     if not isinstance(doc, dict) or doc.get("format") != SEED_FORMAT:
         raise SeedFileError(phrase("seed.not_format", source=source, format=SEED_FORMAT))
     secret_hex = doc.get("secret")

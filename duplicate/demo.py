@@ -132,7 +132,7 @@ def run_demo(
         say(t("demo.played", n=played.records))
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
-        cards = open_next_round(engine, name, seed_file, say) if hall_round else []
+        cards = open_next_round(engine, name, seed_file, say, lang) if hall_round else []
         index = write_event_site(engine, name, str(outdir), None if lang == "en" else lang).index
     finally:
         engine.dispose()
@@ -140,16 +140,18 @@ def run_demo(
 
 
 def open_next_round(
-    engine: Engine, name: str, seed_file: SeedFile, say: Callable[[str], None]
+    engine: Engine, name: str, seed_file: SeedFile, say: Callable[[str], None],
+    lang: str = "en",
 ) -> list[hall.TableCard]:
     """Round 1 (played) through the hall: started, closed, published; round 2 paired,
     dealt, its cards issued and its clock running, table 1's open room having reported
     and confirmed its first board and reported its second (waiting for North). Round 2's
-    cards."""
+    cards; ``say`` receives the steps in ``lang``."""
+    t = translator(lang)
     hall.start_round(engine, name, 1, DIRECTOR)
     hall.close_round(engine, name, 1, DIRECTOR)
     hall.publish_round(engine, name, 1, DIRECTOR)
-    say("round 1 closed and published (公示)")
+    say(t("out.demo.published", round=1))
     rnd = events.pair_round(engine, name)
     events.assign_boards(engine, name, rnd.number, seed=seed_file)
     cards = hall.issue_tokens(engine, name, rnd.number, DIRECTOR)
@@ -160,6 +162,6 @@ def open_next_round(
     hall.north_confirm(engine, first.confirm_token, boards[0], report.id)
     hall.west_report(engine, first.report_token, boards[1], finish="E W")
     tables = len({c.table for c in cards})
-    say(f"round {rnd.number}: {tables} tables paired, boards {boards[0]} to {boards[-1]}, "
-        f"clock running; table 1 open room has reported boards {boards[0]} and {boards[1]}")
+    say(t("out.demo.round_running", round=rnd.number, tables=tables, first=boards[0],
+          last=boards[-1], second=boards[1]))
     return cards

@@ -20,7 +20,7 @@ from duplicate import vocab
 from duplicate.boards import BoardSet
 from duplicate.dealing import Board
 from duplicate.errors import DuplicateError
-from duplicate.i18n import translator
+from duplicate.i18n import Term, phrase, translator
 from duplicate.review.render import render, static_text
 from engine.cards import KIND_HR, KIND_SB, wild_kind
 from engine.seat import Seat
@@ -93,9 +93,9 @@ def render_pdf(board_set: BoardSet, title: str | None = None, lang: str = "en") 
     try:
         weasyprint = importlib.import_module("weasyprint")
     except ImportError as exc:  # an optional extra, or its system libraries (Pango) missing
-        raise DuplicateError(
-            f"PDF hand records need WeasyPrint: pip install 'guandan-duplicate[pdf]' ({exc})"
-        ) from exc
+        missing = isinstance(exc, ModuleNotFoundError)  # else its system libraries' reason
+        reason = Term(str(exc), "out.pdf.not_installed") if missing else str(exc)
+        raise DuplicateError(phrase("out.pdf.weasyprint", reason=reason)) from exc
     pdf = weasyprint.HTML(string=render_html(board_set, title, lang)).write_pdf()
     assert isinstance(pdf, bytes)
     return pdf

@@ -403,7 +403,7 @@ def score_pairs_event(
     how = parse_method(method)
     played = [_table(rec, rules) for rec in records]
     if not played:
-        raise PairsError("no records: a pairs event is scored from the records of its tables")
+        raise PairsError(phrase("out.pairs.no_records"))
     boards = _group(played)
     names = _check_players(played)
     most = max(len(g) for g in boards.values())

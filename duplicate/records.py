@@ -56,7 +56,7 @@ from duplicate.gdn import DealRecord, GdnError
 from duplicate.i18n import Phrase, phrase, translator
 from duplicate.limits import TEXT_LIMITS, shown
 from duplicate.logwords import StateText
-from duplicate.replay import NO_DEALS, finish_text, replay
+from duplicate.replay import finish_text, replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
@@ -470,7 +470,7 @@ def _store_once(
     )
     new = State("played", prep.ns_score, None, stored_rec.id, prep.content_hash)
     # an IntegrityError here: another import logged a change since ``current`` was read
-    done = store.apply_change(session, row.id, "import", new, author, _describe(prep), current)
+    done = store.apply_change(session, row.id, "import", new, author, _Described(prep), current)
     if done is None:  # pragma: no cover - the same record was found unchanged above
         return _outcome(rec, "unchanged", record_id=stored_rec.id, version=len(versions))
     status = "stored" if correction is None else "corrected"
@@ -722,7 +722,8 @@ def import_files(
             yield _broken_off(e)
             continue
         if first is None:  # nothing to store is a mistake (wrong file), not a success
-            yield ImportOutcome(name, None, None, None, "error", error=f"{name}: {NO_DEALS}")
+            said = phrase("out.gdn.no_deals", file=name)
+            yield ImportOutcome(name, None, None, None, "error", error=str(said), phrase=said)
             continue
         yield from _import_stream(
             engine,

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
-from duplicate.i18n import Phrase, engine_phrase, os_phrase
+from duplicate.i18n import Phrase, engine_phrase, os_phrase, phrase
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -506,7 +506,7 @@ def check_files(
             work.append(_file_error(name, GdnError(os_phrase(e), file=name)))
             continue
         if not deals:  # an empty file is a mistake (wrong file, failed export), not a pass
-            work.append(_file_error(name, GdnError(NO_DEALS, file=name)))
+            work.append(_file_error(name, GdnError(phrase("out.gdn.no_deals_here"), file=name)))
             continue
         total += deals
         pieces += -(-deals // _BATCH)

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from analysis.estimate import Budget
 from duplicate import vocab
 from duplicate.compare import BoardComparison
-from duplicate.i18n import translator
+from duplicate.i18n import normalise_language, translator
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.pages import (
     ReportError,
@@ -90,6 +90,16 @@ def boards_of(comparisons: Iterable[BoardComparison],
     return tuple(lines)
 
 
+def _event_title(event: str | None, lang: str | None) -> str | None:
+    """A record's Event tag as a page's title: ``guandan simulate``'s own tag (the records
+    keep it, machine data) in the page's language, any other as it is."""
+    from duplicate.simulate import EVENT
+
+    if event == EVENT and lang is not None and normalise_language(lang) != "en":
+        return str(translator(lang)("out.sim.title"))
+    return event
+
+
 def match_report(comparisons: Sequence[BoardComparison], title: str | None = None,
                  lang: str = "en", rules: Ruleset = COMPETITION) -> EventReport:
     """An event report from boards' comparisons (``guandan compare --html``): one match a
@@ -129,5 +139,5 @@ def match_report(comparisons: Sequence[BoardComparison], title: str | None = Non
             closed_players=first.rooms[1].players,
             table=int(table) if table.isdigit() else None,
         ))
-    name = title or comparisons[0].event or t("report.match_untitled")
+    name = title or _event_title(comparisons[0].event, lang) or t("report.match_untitled")
     return EventReport(name, (), tuple(matches), lang=lang)

@@ -36,6 +36,7 @@ from engine.cards import (
     wild_kind,
 )
 from engine.combo import Combo, ComboType
+from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 SUIT_GLYPHS = "♠♥♣♦"
@@ -285,3 +286,29 @@ def schedule_text(schedule: str, lang: str = "en") -> str:
         return level_text(parse_level(level), lang) if level else t("schedule.fixed")
     key = f"schedule.{name}"
     return t(key) if key in catalogue() else schedule
+
+
+def rules_text(rules: Ruleset, lang: str = "en") -> str:
+    """The rules in a few words for a person: in English as ``describe_rules`` gives them
+    (``competition``, or the variants as ``--variant`` takes them, ``jiefeng_next=true``);
+    in another language each variant that differs from the competition rules named in its
+    words (RULES.md: 接风由下家领出, 双下升4级), or the competition rules' name."""
+    from duplicate.store import describe_rules
+
+    if lang == "en":
+        return describe_rules(rules)
+    t = translator(lang)
+    base = COMPETITION.to_dict()
+    words = []
+    for name, value in rules.to_dict().items():
+        if base[name] == value:
+            continue
+        if isinstance(value, bool):
+            words.append(t(f"out.rule.{name}.{str(value).lower()}"))
+        elif name == "return_max_rank":
+            words.append(t("out.rule.return_max_rank", rank=rank_label(int(value), lang)))
+        elif name == "a_fail_limit" and value == 0:
+            words.append(t("out.rule.a_fail_limit.never"))
+        else:
+            words.append(t(f"out.rule.{name}", value=value))
+    return t("list.sep").join(words) if words else t("report.rules.competition")

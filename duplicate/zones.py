@@ -98,6 +98,27 @@ def when_text(at: str | datetime | None, zone: str = "UTC", lang: str | None = "
                  day=when.day, time=when.strftime("%H:%M"), zone=offset_text(when)))
 
 
+class When:
+    """A time as a phrase's value: put into words (:func:`when_text`) in the phrase's
+    language when it is known (``phrase("…", when=When(at, zone))``)."""
+
+    __slots__ = ("at", "zone")
+
+    def __init__(self, at: str | datetime | None, zone: str = "UTC") -> None:
+        self.at, self.zone = at, zone
+
+    def text(self, lang: str | None = "en") -> str:
+        return when_text(self.at, self.zone, lang)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, When) and (self.at, self.zone) == (other.at, other.zone)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def clock_text(at: str | datetime | None, zone: str = "UTC", lang: str | None = "en") -> str:
     """``at`` as the time of day in ``zone`` with its offset (``20:15 (UTC+8)``): the
     times of one round's clock."""

@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from duplicate.errors import DatabaseError
+from duplicate.i18n import Phrase, phrase, translator
 
 #: The key of ``config.attributes`` holding the losses found so far.
 LOSSES = "guandan.losses"
@@ -30,16 +31,13 @@ def offline() -> bool:
     return bool(context.is_offline_mode())
 
 
-def would_lose(phrase: str) -> None:
-    """Note that the running downgrade would lose what ``phrase`` says."""
+def would_lose(phrase: str | Phrase) -> None:
+    """Note that the running downgrade would lose what ``phrase`` says (a catalogue phrase,
+    ``out.loss.*``, said in the reader's language)."""
     from alembic import context
 
     attributes: MutableMapping[str, Any] = context.config.attributes
     attributes.setdefault(LOSSES, []).append(phrase)
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def rows_of(conn: sa.Connection, *tables: str) -> None:
@@ -49,7 +47,7 @@ def rows_of(conn: sa.Connection, *tables: str) -> None:
     for table in tables:
         n = int(conn.execute(sa.text(f'SELECT COUNT(*) FROM "{table}"')).scalar_one())
         if n:
-            would_lose(f"{_plural(n, 'row')} of {table}")
+            would_lose(phrase("out.loss.rows", n=n, table=table))
 
 
 def count(conn: sa.Connection, sql: str) -> int:
@@ -57,11 +55,12 @@ def count(conn: sa.Connection, sql: str) -> int:
     return int(conn.execute(sa.text(sql)).scalar_one())
 
 
-def names(conn: sa.Connection, sql: str, limit: int = 5) -> str:
-    """The first ``limit`` values ``sql`` selects, quoted, and how many more."""
+def names(conn: sa.Connection, sql: str, limit: int = 5) -> str | Phrase:
+    """The first ``limit`` values ``sql`` selects, quoted, and whether there are more (a
+    phrase of the reader's language then)."""
     found = [str(r[0]) for r in conn.execute(sa.text(sql)).fetchmany(limit + 1)]
     shown = ", ".join(repr(n[:40] + ("…" if len(n) > 40 else "")) for n in found[:limit])
-    return shown + (" and more" if len(found) > limit else "")
+    return phrase("out.loss.and_more", names=shown) if len(found) > limit else shown
 
 
 def refuse_losses(attributes: MutableMapping[str, Any], force: bool) -> None:
@@ -71,6 +70,22 @@ def refuse_losses(attributes: MutableMapping[str, Any], force: bool) -> None:
         return
     target = attributes.get("target") or "REVISION"
     raise DatabaseError(
-        f"downgrading to {target} would lose {'; '.join(losses)}: nothing changed",
-        cli_hint=f"'guandan db downgrade {target} --force' downgrades and loses them",
+        phrase("out.db.would_lose", target=target, losses=_Losses(tuple(losses))),
+        cli_hint=phrase("out.db.force_hint", target=target),
     )
+
+
+class _Losses:
+    """The losses of a refused downgrade, each in the reader's language, one after another."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[str | Phrase, ...]) -> None:
+        self.items = items
+
+    def text(self, lang: str | None = "en") -> str:
+        sep = translator(lang)("out.list.semi")
+        return str(sep.join(i.text(lang) if isinstance(i, Phrase) else i for i in self.items))
+
+    def __str__(self) -> str:
+        return self.text("en")

@@ -19,13 +19,13 @@ def test_nothing_to_score_in_both_languages(migrated_url: str) -> None:
 
 
 def test_the_guards_words() -> None:
-    from duplicate.events.release import _When
+    from duplicate.zones import When
 
-    said = phrase("events.err.released", event="'Cup'", round=2, board=3, by="'Lee'",
-                  at=_When(datetime(2026, 12, 1, 12, 15, tzinfo=UTC), "Asia/Shanghai"))
+    said = phrase("out.release.already", event="'Cup'", round=2, board=3, by="'Lee'",
+                  when=When(datetime(2026, 12, 1, 12, 15, tzinfo=UTC), "Asia/Shanghai"))
     assert str(said) == ("event 'Cup', round 2, board 3 was already released by 'Lee' at "
                          "1 Dec 2026 20:15 (UTC+8)")
-    assert said.text("zh").startswith("比赛 'Cup' 第2轮第3副已由 'Lee' 于 2026年12月1日")
+    assert said.text("zh").startswith("比赛 'Cup' 第2轮第3副已由 'Lee' 于2026年12月1日")
     assert english_left(said.text("zh").replace("UTC", "")) == []
     said = phrase("events.err.not_round_board", round=2, first=5, last=8, board=9)
     assert str(said) == "round 2 plays boards 5 to 8, not board 9"

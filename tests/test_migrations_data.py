@@ -103,7 +103,7 @@ def test_a_downgrade_that_would_lose_data_is_refused_unless_forced(
         assert lost in message, (lost, message)
     assert message.startswith("downgrading to 0003 would lose ")
     assert message.endswith(": nothing changed")
-    assert refused.value.cli_hint == "'guandan db downgrade 0003 --force' downgrades and loses them"
+    assert str(refused.value.cli_hint) == "'guandan db downgrade 0003 --force' downgrades and loses them"
     assert snapshot(db_engine) == before
     # down to where nothing is lost: not refused
     with db_engine.begin() as conn:

@@ -409,7 +409,7 @@ class _Importer:
                     f"{slot.key.room} room")
             check_limit(self.session, self.ev, self.rounds[int(slot.key.round)][0], author.by,
                         author.reason, room, chief=self.chief)
-        store.apply_change(self.session, found.result_id, "import", new, author, where, old)
+        store.apply_change(self.session, found.result_id, "import", new, author, where_words(where), old)
         if self.correction is not None and not backs:
             self.summary.corrected += 1
         else:

@@ -12,7 +12,6 @@ report follow this one rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine, select
@@ -32,21 +31,7 @@ from duplicate.events.base import (
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _adjustments, _stored_rooms
 from duplicate.i18n import phrase
-from duplicate.zones import when_text
-
-
-@dataclass(frozen=True, slots=True)
-class _When:
-    """A stored time in an error, as a person of the reader's language reads it."""
-
-    at: str | datetime | None
-    zone: str
-
-    def text(self, lang: str | None = "en") -> str:
-        return when_text(self.at, self.zone, lang)
-
-    def __str__(self) -> str:
-        return self.text()
+from duplicate.zones import When
 
 
 def _released(session: Session, ev: models.Event, rnd: models.EventRound) -> frozenset[int]:
@@ -109,19 +94,19 @@ def release_board(
         rnd = _round_row(session, ev, round_no)
         boards = _round_boards(ev, rnd)
         if not boards:
-            raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=round_no))
+            raise EventError(phrase("out.release.no_boards", event=repr(ev.name), round=round_no))
         if board not in boards:
-            raise EventError(phrase("events.err.not_round_board", round=round_no,
-                                    first=boards[0], last=boards[-1], board=board))
+            raise EventError(phrase("out.release.not_in_round", round=round_no, first=boards[0],
+                                    last=boards[-1], board=board))
         old = session.scalar(
             select(models.EventRelease).where(
                 models.EventRelease.round_id == rnd.id, models.EventRelease.board == board
             )
         )
         if old is not None:
-            raise EventError(phrase("events.err.released", event=repr(ev.name), round=round_no,
+            raise EventError(phrase("out.release.already", event=repr(ev.name), round=round_no,
                                     board=board, by=repr(old.made_by),
-                                    at=_When(old.made_at, ev.time_zone)))
+                                    when=When(old.made_at, ev.time_zone)))
         session.add(
             models.EventRelease(
                 round_id=rnd.id,

@@ -99,6 +99,9 @@ def _round_scores(
         out, missing = _score_round(session, ev, f, rnd)
         if memo is not None:
             memo[key] = (out, missing)
+    if strict and missing and missing[0].key == "events.err.missing_boards":
+        raise EventError(phrase("out.events.no_boards", event=repr(ev.name), round=rnd.number),
+                         cli_hint=phrase("out.events.assign_hint"))
     if strict and missing:
         raise EventError(
             phrase("events.err.no_result_more", event=repr(ev.name), first=missing[0],

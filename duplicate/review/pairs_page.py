@@ -15,6 +15,17 @@ def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:g}"
 
 
+def _sat(direction: str, lang: str) -> str:
+    """Where a pair sat, ``NS``, ``EW`` or ``NS+EW``: as it is in English, in the page's
+    words in another language (南北, 东西, 南北、东西)."""
+    if lang == "en":
+        return direction
+    sides = direction.split("+")
+    if not all(s in ("NS", "EW") for s in sides):
+        return direction
+    return str(translator(lang)("list.sep").join(vocab.side_name(s == "NS", lang) for s in sides))
+
+
 def render_pairs(result: PairsResult, title: str, lang: str = "en") -> str:
     """The session's page, self-contained (the stylesheet inlined)."""
     t = translator(lang)
@@ -23,7 +34,7 @@ def render_pairs(result: PairsResult, title: str, lang: str = "en") -> str:
     for p in result.ranking:
         fields.setdefault(p.field, []).append({
             "rank": f"{p.rank}{'=' if p.tied else ''}", "pair": p.pair,
-            "direction": p.direction, "boards": str(p.boards), "total": _fmt(p.total),
+            "direction": _sat(p.direction, lang), "boards": str(p.boards), "total": _fmt(p.total),
             "average": _fmt(p.average), "percent": _fmt(p.percentage),
         })
     boards: dict[str, list[dict[str, str]]] = {}

@@ -210,6 +210,7 @@ def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -
 def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
     """:func:`event_notes` from the event's settings (``events.EventInfo``)."""
     from duplicate.records import describe_rules
+    from duplicate.vocab import rules_text
 
     t = translator(lang)
     fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
@@ -218,7 +219,8 @@ def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
               boards=t("count.boards", n=info.boards_per_round),
               scale=t(f"desk.scale.{info.scale.name}"),
               unfinished=t(f"report.unfinished_rule.{info.unfinished.value}"),
-              rules=t("report.rules.competition") if rules == "competition" else rules)
+              rules=t("report.rules.competition") if rules == "competition"
+              else rules_text(info.rules, lang))
     after = next((m for m in (_AFTER.search(n) for n in notes) if m), None)
     second = (t("report.note.after", round=after.group(1)) if after
               else t("report.note.none"))

@@ -108,7 +108,7 @@ def report_result(
             guard(session)
         row = result_row(session, slot)
         new = _state_for(row, ns_result, text)
-        return apply_change(session, row.id, "report", new, author, slot.key.describe())
+        return apply_change(session, row.id, "report", new, author, slot.key.words())
 
 
 @retrying
@@ -120,7 +120,7 @@ def mark_unfinished(engine: Engine, slot: Slot, reason: str, author: Author) -> 
     with session_scope(engine) as session:
         row = result_row(session, slot)
         new = State("unfinished", None, reason.strip())
-        return apply_change(session, row.id, "unfinished", new, author, slot.key.describe())
+        return apply_change(session, row.id, "unfinished", new, author, slot.key.words())
 
 
 @retrying
@@ -133,7 +133,7 @@ def rule_result(engine: Engine, slot: Slot, ns_result: int, author: Author) -> C
         cur = current_state(session, row.id)
         rec = (cur.record_id, cur.record_hash) if cur else (None, None)
         new = State("played", state.ns_result, RULING_NOTE, rec[0], rec[1])
-        done = apply_change(session, row.id, "ruling", new, author, slot.key.describe(), cur)
+        done = apply_change(session, row.id, "ruling", new, author, slot.key.words(), cur)
         assert done is not None
         return done
 
@@ -156,7 +156,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
     if res.record.plays is None:
         raise StoreError(phrase("store.err.no_plays"))
     if deal_id(res.record.hands) != slot.key.deal_id:
-        raise StoreError(phrase("store.err.not_board", slot=slot.key.describe()))
+        raise StoreError(phrase("store.err.not_board", slot=slot.key.words()))
     canonical = format_record(res.record) + "\n"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
@@ -178,7 +178,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
         status = "played" if ns is not None else "unfinished"
         note = None if ns is not None else unfinished_note(res.record.tags)
         new = State(status, ns, note, rec.id, digest)
-        return apply_change(session, row.id, "import", new, author, slot.key.describe(), old)
+        return apply_change(session, row.id, "import", new, author, slot.key.words(), old)
 
 
 #: The note of a record that stops before the deal is over without saying why.

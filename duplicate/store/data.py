@@ -148,6 +148,49 @@ class ResultKey:
             parts.append(f"rules {describe_rules(self.rules)}")
         return ", ".join(parts)
 
+    def words(self) -> KeyWords:
+        """The key in a few words, in the language of the phrase it is a value of (English:
+        :meth:`describe`)."""
+        return KeyWords(self)
+
+
+class KeyWords:
+    """A :class:`ResultKey` as a phrase's value: :meth:`ResultKey.describe` in English, the
+    catalogue's words (``out.key.*``: 比赛、第2轮、1号桌、开室) in another language."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: ResultKey) -> None:
+        self.key = key
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language, translator
+
+        code = normalise_language(lang)
+        if code == "en":
+            return self.key.describe()
+        t = translator(code)
+        k = self.key
+        parts = [t("out.key.deal", deal=k.deal_id[:12])]
+        if k.event:
+            parts.append(t("out.key.event", event=repr(k.event)))
+        if k.round:
+            parts.append(t("out.key.round", round=k.round))
+        if k.table:
+            parts.append(t("out.key.table", table=k.table))
+        if k.room:
+            room = k.room.lower()
+            parts.append(t(f"out.key.room.{room}") if room in ("open", "closed")
+                         else t("out.key.room", room=repr(k.room)))
+        if k.rules != COMPETITION:
+            from duplicate.vocab import rules_text
+
+            parts.append(t("out.key.rules", rules=rules_text(k.rules, code)))
+        return str(t("out.list.comma").join(parts))
+
+    def __str__(self) -> str:
+        return self.text("en")
+
 
 @dataclass(frozen=True, slots=True)
 class Slot:

@@ -27,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
-from duplicate.i18n import phrase
+from duplicate.i18n import Worded, phrase
 from duplicate.logwords import StateText
 from duplicate.store.data import (
     Author,
@@ -241,7 +241,9 @@ def change_values(
     }
 
 
-def decide(old: State | None, new: State, action: str, author: Author, where: str) -> str | None:
+def decide(
+    old: State | None, new: State, action: str, author: Author, where: str | Worded
+) -> str | None:
     """The action a change is logged as, ``None`` when it changes nothing; raises when it
     contradicts the current result without being a correction (both named)."""
     if old is None:
@@ -301,7 +303,7 @@ def apply_change(
     action: str,
     new: State,
     author: Author,
-    where: str,
+    where: str | Worded,
     old: State | None | _Unread = UNREAD,
     *,
     at: datetime | None = None,

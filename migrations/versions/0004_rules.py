@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from duplicate.errors import DatabaseError
+from duplicate.i18n import phrase
 from migrations.losses import offline, would_lose
 
 revision: str = "0004"
@@ -78,16 +79,13 @@ def _variants_lost(bind: sa.Connection) -> None:
     for name, rules in bind.execute(sa.text("SELECT name, rules FROM events ORDER BY id")):
         variants = _variants(rules)
         if variants:
-            would_lose(f"the rule variants of event {name!r} ({variants})")
+            would_lose(phrase("out.loss.event_variants", event=repr(name), variants=variants))
     records = 0
     for rules, n in bind.execute(sa.text("SELECT rules, COUNT(*) FROM deal_records GROUP BY rules")):
         if _variants(rules):
             records += int(n)
     if records:
-        would_lose(
-            f"the rule variants of {records} deal record{'' if records == 1 else 's'} "
-            "(read by the competition rules after)"
-        )
+        would_lose(phrase("out.loss.record_variants", n=records))
 
 
 def downgrade() -> None:

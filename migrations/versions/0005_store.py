@@ -35,6 +35,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from duplicate.errors import DatabaseError
+from duplicate.i18n import phrase
 from migrations.losses import count, offline, would_lose
 
 revision: str = "0005"
@@ -448,14 +449,13 @@ def _losses(conn: sa.Connection) -> None:
         f"('import', 'report', 'attach', 'unfinished') AND made_by <> '{UNKNOWN}'",
     )
     if log:
-        would_lose(f"who made {log} of the log's imports, reports and marks, when and why")
+        would_lose(phrase("out.loss.log_authors", n=log))
     finishes = count(
         conn,
         "SELECT COUNT(*) FROM result_changes WHERE finish IS NOT NULL AND record_id IS NULL",
     )
     if finishes:
-        would_lose(f"{finishes} finishing order{'' if finishes == 1 else 's'} reported "
-                   "without a record")
+        would_lose(phrase("out.loss.finishes", n=finishes))
     event_records = (
         "FROM play_records p JOIN room_results r ON r.id = p.result_id "
         "WHERE r.match_id IS NOT NULL"
@@ -466,11 +466,10 @@ def _losses(conn: sa.Connection) -> None:
         "result_changes c WHERE c.result_id = r.id ORDER BY c.id DESC LIMIT 1), -1)",
     )
     if earlier:
-        would_lose(f"{earlier} record{'' if earlier == 1 else 's'} of event rooms "
-                   "replaced by a later one")
+        would_lose(phrase("out.loss.replaced", n=earlier))
     sources = count(conn, f"SELECT COUNT(*) {event_records} AND p.source IS NOT NULL")
     if sources:
-        would_lose(f"the file and line of {sources} event record{'' if sources == 1 else 's'}")
+        would_lose(phrase("out.loss.sources", n=sources))
 
 
 def downgrade() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from duplicate.i18n import phrase
 from migrations.losses import names, offline, would_lose
 
 revision: str = "0007"
@@ -38,7 +39,7 @@ def downgrade() -> None:
     if not offline():
         zh = names(op.get_bind(), "SELECT name FROM events WHERE lang <> 'en' ORDER BY id")
         if zh:
-            would_lose(f"the language (Chinese) of the events {zh}")
+            would_lose(phrase("out.loss.lang", events=zh))
     with op.batch_alter_table("events", schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f("ck_events_lang"), type_="check")
         batch_op.drop_column("lang")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from duplicate.i18n import phrase
 from migrations.losses import names, offline, would_lose
 
 revision: str = "0014"
@@ -49,14 +50,14 @@ def downgrade() -> None:
         bind = op.get_bind()
         zoned = names(bind, "SELECT name FROM events WHERE time_zone <> 'UTC' ORDER BY id")
         if zoned:
-            would_lose(f"the time zone of the events {zoned}")
+            would_lose(phrase("out.loss.zone", events=zoned))
         limited = names(
             bind,
             "SELECT name FROM events WHERE director_minutes IS NULL"
             " OR director_minutes <> 20 ORDER BY id",
         )
         if limited:
-            would_lose(f"the directors' correction limit of the events {limited}")
+            would_lose(phrase("out.loss.limit", events=limited))
     with op.batch_alter_table("events", schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f("ck_events_director_minutes"), type_="check")
         batch_op.drop_column("director_minutes")
