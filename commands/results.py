@@ -38,7 +38,8 @@ _ROOM = click.option(
 @click.option("--result", "result", metavar="'NS +2'", help="Or the result, e.g. 'EW +1'.")
 @click.option("--by", metavar="NAME", help="Who reports it (default: the login name).")
 @click.option(
-    "--reason", metavar="TEXT", default="reported without a record", show_default=True, help="Why."
+    "--reason", metavar="TEXT", default=None,
+    help="Why (default: reported without a record, logged in each reader's language).",
 )
 @click.option("--correction", is_flag=True, help="Replace a stored result that differs.")
 @click.option("--chief", is_flag=True,
@@ -55,7 +56,7 @@ def event_result_command(
     finish: str | None,
     result: str | None,
     by: str | None,
-    reason: str,
+    reason: str | None,
     correction: bool,
     chief: bool,
 ) -> None:
@@ -73,7 +74,10 @@ def event_result_command(
     if (finish is None) == (result is None):
         raise click.UsageError("give either --finish or --result")
     ns = parse_result(result) if result is not None else None
-    who = Author(by or default_by(), reason, correction=correction)
+    from duplicate.logtext import coded
+
+    who = Author(by or default_by(), reason or coded("lw.reason.no_record"),
+                 correction=correction)
     with open_database() as engine:
         change = report_result(
             engine, event, round_no, table, board, room.lower(), who, finish=finish, ns_result=ns,
@@ -104,6 +108,7 @@ def event_history_command(
     """Every change of a board's result in one room: action, who, when (in the event's time
     zone), why, before, after."""
     from duplicate.events import get_event, room_history
+    from duplicate.logtext import said, who_said
 
     with open_database() as engine:
         rows = room_history(engine, event, round_no, table, board, room.lower())
@@ -111,9 +116,11 @@ def event_history_command(
     lang = cli_lang()
     emit_rows(
         ({**c.to_dict(), "at": minute_text(c.to_dict().get("at"), zone),
-          "reason": reason_words(c.to_dict().get("reason"), lang),
+          "by": who_said(c.by, lang),
+          "reason": reason_words(said(c.reason, lang), lang),
           "before": state_words(c.to_dict().get("before"), lang),
-          "after": state_words(c.to_dict().get("after"), lang)} if not as_json else c.to_dict()
+          "after": state_words(c.to_dict().get("after"), lang)} if not as_json
+         else {**c.to_dict(), "reason": said(c.reason)}
          for c in rows),
         "json" if as_json else "table",
         ("action", "by", "at", "reason", "before", "after"),

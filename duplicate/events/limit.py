@@ -17,6 +17,7 @@ The publication time is ``hall_rounds.published_at`` (set by ``hall.publish_roun
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -26,6 +27,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _event_row
 from duplicate.events.log import checked, log_change
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, nested
 from duplicate.zones import local, offset_text
 
 #: The limit when the chief director set none (seeds/000 更正: 20 minutes).
@@ -129,8 +131,13 @@ def set_director_minutes(
         ev = _event_row(session, event)
         before = ev.director_minutes
         ev.director_minutes = minutes
-        said = "none" if minutes is None else f"{minutes} min"
-        was = "none" if before is None else f"{before} min"
         log_change(session, "director limit", change,
-                   f"directors' limit after publication: {was} -> {said}", event=ev.name)
+                   coded("lw.detail.limit", before=_limit(before), after=_limit(minutes)),
+                   event=ev.name)
         return before
+
+
+def _limit(minutes: int | None) -> dict[str, Any]:
+    """A directors' limit as a value of a logged phrase (``30 min``, ``none``)."""
+    return nested("lw.limit.none") if minutes is None else nested("lw.limit.minutes",
+                                                                  minutes=minutes)

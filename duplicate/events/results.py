@@ -27,6 +27,7 @@ from duplicate.events.base import (
 )
 from duplicate.events.limit import check_limit
 from duplicate.i18n import Term, phrase
+from duplicate.logtext import said
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
@@ -294,7 +295,7 @@ def _changes_of(
             "action": c.action,
             "by": c.by,
             "at": c.at.isoformat(),
-            "reason": c.reason,
+            "reason": said(c.reason),
             "before": _describe(c.old),
             "after": _describe(c.new),
             "kind": c.action,

@@ -22,6 +22,7 @@ from duplicate.events.results import _room
 from duplicate.hall.base import Grant, HallError, Preview, where_phrase
 from duplicate.hall.rows import event_row, ready
 from duplicate.i18n import Phrase, engine_phrase, phrase
+from duplicate.logtext import coded
 from duplicate.records import Correction
 from engine.ruleset import Ruleset
 from engine.seat import Seat
@@ -110,7 +111,7 @@ def table_author(row: models.HallReport) -> store.Author:
     and the table's own typed reason for a correction (else: West's report, confirmed by
     North)."""
     by = row.reported_by
-    reason = row.correction or "West's report, confirmed by North"
+    reason = row.correction or coded("lw.reason.table")
     return store.Author(by, reason, correction=row.correction is not None)
 
 

@@ -44,6 +44,7 @@ from duplicate.hall.rows import (
     who,
 )
 from duplicate.i18n import Phrase, phrase
+from duplicate.logtext import coded
 
 #: Minutes late after which a team concedes the first board, then forfeits the round.
 CONCEDE_AFTER, FORFEIT_AFTER = 5.0, 10.0
@@ -91,9 +92,9 @@ def start_round(
             )
             session.add(hr)
             session.flush()
-            detail = f"round {round_no}: {minutes} min, warning {warning_minutes}, "
-            detail += f"corrections {correction_minutes} min after the close"
-            log(session, "hall start", by, "round started", detail, ev.name)
+            detail = coded("lw.detail.start", round=round_no, minutes=minutes,
+                           warning=warning_minutes, corrections=correction_minutes)
+            log(session, "hall start", by, coded("lw.reason.started"), detail, ev.name)
             return make_clock(ev.name, round_no, hr, at)
     except IntegrityError:  # another desk started it at the same moment
         raise HallError(_started(event, round_no), "conflict") from None

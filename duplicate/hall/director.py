@@ -66,6 +66,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
+from duplicate.logtext import coded
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying
@@ -186,7 +187,8 @@ def close_round(
         rnd.scored_at = at
         hr.closed_at = at
         session.flush()
-        log(session, "hall close", by, "round closed and scored", f"round {round_no}", ev.name)
+        log(session, "hall close", by, coded("lw.reason.closed"),
+            coded("lw.detail.round", round=round_no), ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -206,7 +208,8 @@ def publish_round(
         if hr.published_at is None:
             hr.published_at = at
             session.flush()
-            log(session, "hall publish", by, "round published", f"round {round_no}", ev.name)
+            log(session, "hall publish", by, coded("lw.reason.published"),
+                coded("lw.detail.round", round=round_no), ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -296,7 +299,6 @@ def rule_late(
     already: a second click does nothing twice)."""
     from duplicate.hall.clock import arrivals
     from duplicate.hall.rulings import record_ruling
-    from duplicate.hall.words import coded
 
     due = late_rulings_due(engine, event, round_no, now).get(team)
     if due is None:

@@ -271,10 +271,11 @@ def _said(change: dict[str, Any], lang: str) -> dict[str, Any]:
     """A change of the result log in the page's language: the results and the reasons the
     library wrote in words (a reason a table or director typed stays as typed)."""
     from duplicate.i18n import catalogue, translator
+    from duplicate.logtext import said
     from duplicate.logwords import reason_words, state_words
 
     key = f"cli.val.{change['action']}"
     what = translator(lang)(key) if key in catalogue() else change["action"]
     return change | {"what": what, "before": state_words(change["before"], lang),
                      "after": state_words(change["after"], lang),
-                     "reason": reason_words(change["reason"], lang)}
+                     "reason": reason_words(said(change["reason"], lang), lang)}
