@@ -18,11 +18,18 @@ from commands.common import (
 from commands.words import minute_text
 from duplicate.logwords import reason_words, state_words
 
+def _room_tag(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from duplicate.seatwords import room_tag
+
+    return room_tag(value).lower()
+
+
 _ROOM = click.option(
     "--room",
-    type=click.Choice(["open", "closed"], case_sensitive=False),
+    type=click.Choice(["open", "closed", "开室", "闭室"], case_sensitive=False),
     required=True,
-    help="The room.",
+    callback=_room_tag,
+    help="The room (open or closed; 开室 or 闭室).",
 )
 
 
@@ -33,9 +40,11 @@ _ROOM = click.option(
 @click.option(
     "--finish",
     metavar="'N S'",
-    help="The finishing order: the first two seats for a double down, else three.",
+    help="The finishing order: the first two seats for a double down, else three "
+    "(N S E, or 北 南 / 北东南).",
 )
-@click.option("--result", "result", metavar="'NS +2'", help="Or the result, e.g. 'EW +1'.")
+@click.option("--result", "result", metavar="'NS +2'",
+              help="Or the result, e.g. 'EW +1' (or 南北+2, 东西+1).")
 @click.option("--by", metavar="NAME", help="Who reports it (default: the login name).")
 @click.option(
     "--reason", metavar="TEXT", default=None,

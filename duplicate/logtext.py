@@ -149,3 +149,33 @@ def who_said(by: str | None, lang: str = "en") -> str | None:
         return by
     values = {k: gettext(code, v) if k == "room" else v for k, v in found[1].items()}
     return gettext(code, found[0], **values)
+
+
+class Named:
+    """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
+    (``'淮安队'``), in Chinese “淮安队”."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+
+        return str(_value("team", self.name, normalise_language(lang)))
+
+    def __str__(self) -> str:
+        return repr(self.name)
+
+
+def finish_said(finish: str | None, lang: str = "en") -> str:
+    """A finishing order as stored (``E W``, ``N S E``) in words (``头游东、二游西``);
+    anything that is not seat letters as stored."""
+    from duplicate.vocab import finish_text
+    from engine.seat import Seat
+
+    seats = (finish or "").split()
+    if not seats or not all(s in Seat.__members__ for s in seats):
+        return finish or ""
+    return finish_text([Seat[s] for s in seats], lang)

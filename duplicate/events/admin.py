@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
-from duplicate.events.log import Change, checked, log_change, nfc
+from duplicate.events.log import checked, log_change, nfc
 from duplicate.i18n import phrase
 from duplicate.limits import check_text, shown
 from duplicate.logtext import coded

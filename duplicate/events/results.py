@@ -30,6 +30,7 @@ from duplicate.i18n import Term, phrase
 from duplicate.logtext import said
 from duplicate.logwords import StateText
 from duplicate.records import Correction
+from duplicate.seatwords import finish_letters, result_letters
 from duplicate.scoring import check_result
 from duplicate.store import Author, Change, Slot, State, StoreError, retrying
 
@@ -118,6 +119,8 @@ def report_result(
     director's change: held to the directors' limit unless ``chief``, in the same
     transaction (:mod:`duplicate.events.limit`)."""
     slot = result_slot(engine, event, round_no, table, board, room)
+    if finish is not None:
+        finish = finish_letters(finish)  # 北 南 as N S
 
     def limit(session: Session) -> None:
         if author.correction:
@@ -248,8 +251,9 @@ def _ns_text(ns_result: int) -> str:
 
 
 def parse_result(text: str) -> int:
-    """A room result as written in records (``NS +2``, ``EW +1``) to N–S's view (+2, −1)."""
-    m = _RESULT_RE.match(text)
+    """A room result as written in records (``NS +2``, ``EW +1``; or as a Chinese director
+    types it, ``南北+2``: :mod:`duplicate.seatwords`) to N–S's view (+2, −1)."""
+    m = _RESULT_RE.match(result_letters(text))
     if m is None:
         shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
         raise EventError(phrase("results.invalid", result=shown))

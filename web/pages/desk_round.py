@@ -239,7 +239,7 @@ def correct_result(
         which = int_of(board, "desk.field.board", True) or 0
         ns = result_of(result)
         if ns is None:
-            raise DeskInput("desk.error.required", field={"t": "desk.field.result"})
+            raise DeskInput("desk.error.required", field={"t": "lw.field.result"})
         hall.director_correct(engine, event, round_no, number, which, room.strip(), ns, who,
                               reason.strip(), chief=chief_of(chief))
         return "desk.flash.corrected", {"table": number, "board": which}
