@@ -18,6 +18,7 @@ from commands.common import (
 from commands.words import minute_text
 from duplicate.logwords import reason_words, state_words
 
+
 def _room_tag(ctx: click.Context, param: click.Parameter, value: str) -> str:
     from duplicate.seatwords import room_tag
 

@@ -30,8 +30,8 @@ from duplicate.i18n import Term, phrase
 from duplicate.logtext import said
 from duplicate.logwords import StateText
 from duplicate.records import Correction
-from duplicate.seatwords import finish_letters, result_letters
 from duplicate.scoring import check_result
+from duplicate.seatwords import finish_letters, result_letters
 from duplicate.store import Author, Change, Slot, State, StoreError, retrying
 
 
