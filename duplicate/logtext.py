@@ -54,6 +54,22 @@ def nested(key: str, **values: Any) -> dict[str, Any]:
     return {"@": key, **values}
 
 
+def term(english: str, key: str) -> dict[str, Any]:
+    """A word as a value of a coded phrase: English as the library writes it (``late``),
+    another language the catalogue's ``key`` (``desk.category.late``: 迟到)."""
+    return {"@term": english, "key": key}
+
+
+def who_code(by: str | None) -> dict[str, Any]:
+    """Who did something as a value of a coded phrase (said by :func:`who_said`)."""
+    return {"@who": by}
+
+
+def unfinished_code(reason: str | None) -> dict[str, Any]:
+    """Why a board was not finished as a value of a coded phrase (:func:`unfinished_said`)."""
+    return {"@unfinished": reason}
+
+
 def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
     """The key and values of a stored phrase (coded, or an old English sentence known),
     or ``None`` when ``text`` is a person's own words."""
@@ -78,6 +94,12 @@ def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
 def _value(name: str, value: Any, lang: str) -> Any:
     from duplicate.i18n import gettext
 
+    if isinstance(value, dict) and "@who" in value:  # who did it (table 1 open West)
+        return who_said(value["@who"], lang)
+    if isinstance(value, dict) and "@unfinished" in value:  # why a board was not finished
+        return unfinished_said(value["@unfinished"], lang)
+    if isinstance(value, dict) and isinstance(value.get("@term"), str):  # a word: english, key
+        return value["@term"] if lang == "en" else gettext(lang, str(value.get("key")))
     if isinstance(value, dict) and isinstance(value.get("@"), str):
         inner = {k: _value(k, v, lang) for k, v in value.items() if k != "@"}
         return gettext(lang, value["@"], **inner)
@@ -179,3 +201,14 @@ def finish_said(finish: str | None, lang: str = "en") -> str:
     if not seats or not all(s in Seat.__members__ for s in seats):
         return finish or ""
     return finish_text([Seat[s] for s in seats], lang)
+
+
+def stored(value: Any) -> Any:
+    """A value of a phrase as a coded phrase stores it: a catalogue phrase (``where``:
+    ``round 1, table 2, board 3, open room``) as ``{"@": key, ...}``, said in the
+    reader's language when shown; anything else as it is."""
+    from duplicate.i18n import Phrase
+
+    if isinstance(value, Phrase):
+        return nested(value.key, **{k: stored(v) for k, v in value.values.items()})
+    return value

@@ -137,6 +137,29 @@ def test_api_log_in_the_askers_language(h: Hall) -> None:
     assert any(x["detail"] == "Asia/Shanghai -> Asia/Tokyo" for x in en)
 
 
+def test_hall_entries_in_chinese(h: Hall, migrated_url: str) -> None:
+    e = h.engine
+    hall.pause_clock(e, EVENT, 1, "裁判", "停电")
+    hall.resume_clock(e, EVENT, 1, "裁判", "来电")
+    hall.move_clock(e, EVENT, 1, 5, "裁判", "补时")
+    report = h.report(1, "closed", 2, finish="E W").json()
+    token = h.token(1, "closed", "confirm")
+    h.client.post(f"/api/table/{token}/reports/{report['id']}/dispute", json={"note": "错"})
+    settled = hall.settle_dispute(e, EVENT, report["id"], "裁判", "北家有理", finish="北 南")
+    assert settled.state == "settled"
+    hall.record_ruling(e, EVENT, 1, 2, "warning", "none", "裁判", "大声", team="Team C")
+    zh = run("--lang", "zh", "event", "log", EVENT, "--db", migrated_url)
+    for words in ("暂停计时", "第1轮：暂停计时", "继续计时", "第1轮：结束时间调整+5分钟",
+                  "裁定争议", "第1轮第1桌闭室第2副：争议已裁定，南北+3，出完顺序 N S", "判罚"):
+        assert words in zh, (words, zh)
+    assert not english_runs(zh, ("Hall Cup", "Team C")), english_runs(zh, ("Hall Cup",))
+    en = [(x["action"], x["detail"]) for x in events.admin_log(e, EVENT)]
+    assert ("hall pause", "round 1: clock paused") in en
+    assert ("hall move clock", "round 1: end moved +5 min") in en
+    assert ("hall settle", "round 1, table 1, board 2, closed room: dispute settled, N–S +3, "
+            "finish N S") in en, en
+
+
 # --- 2. a board's history -------------------------------------------------------------------
 
 

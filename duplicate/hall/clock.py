@@ -253,7 +253,8 @@ def pause_clock(
         if hr.paused_at is None:
             hr.paused_at = at
             session.flush()
-            log(session, "hall pause", by, reason, f"round {round_no}: clock paused", ev.name)
+            log(session, "hall pause", by, reason, coded("lw.detail.paused", round=round_no),
+                ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -275,7 +276,7 @@ def resume_clock(
             hr.paused_at = None
             session.flush()
             log(session, "hall resume", by, reason,
-                f"round {round_no}: clock runs again ({seconds} s paused)", ev.name)
+                coded("lw.detail.resumed", round=round_no, seconds=seconds), ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -300,5 +301,5 @@ def move_clock(
         hr.shift_seconds = shift
         session.flush()
         log(session, "hall move clock", by, reason,
-            f"round {round_no}: end moved {minutes:+d} min", ev.name)
+            coded("lw.detail.moved", round=round_no, minutes=f"{minutes:+d}"), ev.name)
         return make_clock(ev.name, round_no, hr, at)

@@ -66,7 +66,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded
+from duplicate.logtext import coded, nested, stored
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying
@@ -143,9 +143,13 @@ def settle_dispute(
                            settled_at=at, settled_reason=reason):
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
-        said = "unfinished" if ns_result is None else f"N–S {ns_result:+d}"
-        said += f", finish {order}" if order else ""
-        log(session, "hall settle", by, reason, f"{where}: dispute settled, {said}", ev.name)
+        said = (nested("lw.said.unfinished") if ns_result is None
+                else nested("lw.said.ns", ns=f"{ns_result:+d}"))
+        if order:
+            said = nested("lw.said.finish", said=said, order=order)
+        where_said = stored(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        log(session, "hall settle", by, reason,
+            coded("lw.detail.settled", where=where_said, said=said), ev.name)
         return report_of(row, ev.name, rnd.number)
 
 
