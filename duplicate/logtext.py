@@ -25,6 +25,11 @@ _NAMES = frozenset({"team", "old", "new", "event", "set", "player"})
 #: English sentences stored before codes were, with the key that says them.
 _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^round (?P<round>\d+), board (?P<board>\d+)$"), "lw.detail.board"),
+    (re.compile(r"^round (?P<round>\d+), table (?P<table>\d+), board (?P<board>\d+), "
+                r"(?P<room>open|closed) room$"), "lw.where"),
+    (re.compile(r"^round (?P<round>\d+), table (?P<table>\d+), board (?P<board>\d+)$"),
+     "lw.where_board"),
+    (re.compile(r"^round (?P<round>\d+), table (?P<table>\d+)$"), "lw.where_table"),
     (re.compile(r"^round (?P<round>\d+)$"), "lw.detail.round"),
     (re.compile(r"^round started$"), "lw.reason.started"),
     (re.compile(r"^round closed and scored$"), "lw.reason.closed"),
@@ -103,6 +108,10 @@ def _value(name: str, value: Any, lang: str) -> Any:
     if isinstance(value, dict) and isinstance(value.get("@"), str):
         inner = {k: _value(k, v, lang) for k, v in value.items() if k != "@"}
         return gettext(lang, value["@"], **inner)
+    if name == "room" and value in ("open", "closed") and lang != "en":
+        return gettext(lang, f"hall.room.{value}")
+    if name == "where" and isinstance(value, str):  # a place the library wrote in English
+        return said(value, lang)
     if name in _NAMES and isinstance(value, str):
         return repr(value) if lang == "en" else f"“{value}”"
     return value

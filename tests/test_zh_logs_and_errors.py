@@ -121,6 +121,13 @@ def test_old_english_rows_still_shown_and_known_ones_said() -> None:
     assert said("something a person typed", "zh") == "something a person typed"
     assert said("@@lw.no.such.key {}", "zh") == "@@lw.no.such.key {}"
     assert said(coded("lw.detail.round", round=3), "en") == "round 3"
+    over = coded("lw.detail.override", where="round 1, table 2, board 3, open room", late=5,
+                 limit=20, published="2026-12-01 10:00")
+    assert said(over, "zh") == ("第1轮第2桌开室第3副：裁判长在裁判更正时限（公示后20分钟，"
+                                "公示于 2026-12-01 10:00 UTC）过后5分钟更正")
+    assert said(over, "en") == (
+        "round 1, table 2, board 3, open room: changed by the chief director 5 min after the "
+        "directors' limit (20 min after publication at 2026-12-01 10:00 UTC) was over")
     assert who_said("table 1 open West", "zh") == "第1桌开室西家"
     assert who_said("table 1 open West", "en") == "table 1 open West"
     assert check_catalogue() == []

@@ -91,9 +91,9 @@ def check_limit(
             "events.err.director_limit", round=rnd.number, minutes=limit,
             published=_clock(published, ev.time_zone), until=_clock(until, ev.time_zone),
         ), cli_hint="--chief")
-    detail = (f"{where}: changed by the chief director "
-              f"{int((at - until).total_seconds() // 60)} min after the directors' limit "
-              f"({limit} min after publication at {published:%Y-%m-%d %H:%M} UTC) was over")
+    detail = coded("lw.detail.override", where=where,
+                   late=int((at - until).total_seconds() // 60), limit=limit,
+                   published=f"{published:%Y-%m-%d %H:%M}")
     log_change(session, OVERRIDE, checked(by, reason, "a change as the chief director"), detail,
                event=ev.name)
     return True
