@@ -30,7 +30,7 @@ _ROOM = click.option(
     type=click.Choice(["open", "closed", "开室", "闭室"], case_sensitive=False),
     required=True,
     callback=_room_tag,
-    help="The room (open or closed; 开室 or 闭室).",
+    help="The room.",
 )
 
 
@@ -41,15 +41,12 @@ _ROOM = click.option(
 @click.option(
     "--finish",
     metavar="'N S'",
-    help="The finishing order: the first two seats for a double down, else three "
-    "(N S E, or 北 南 / 北东南).",
+    help="The finishing order: the first two seats for a double down, else three.",
 )
-@click.option("--result", "result", metavar="'NS +2'",
-              help="Or the result, e.g. 'EW +1' (or 南北+2, 东西+1).")
+@click.option("--result", "result", metavar="'NS +2'", help="Or the result, e.g. 'EW +1'.")
 @click.option("--by", metavar="NAME", help="Who reports it (default: the login name).")
 @click.option(
-    "--reason", metavar="TEXT", default=None,
-    help="Why (default: reported without a record, logged in each reader's language).",
+    "--reason", metavar="TEXT", default=None, help="Why.",
 )
 @click.option("--correction", is_flag=True, help="Replace a stored result that differs.")
 @click.option("--chief", is_flag=True,
