@@ -127,7 +127,7 @@ def event_history_command(
           "reason": reason_words(said(c.reason, lang), lang),
           "before": state_words(c.to_dict().get("before"), lang),
           "after": state_words(c.to_dict().get("after"), lang)} if not as_json
-         else {**c.to_dict(), "reason": said(c.reason)}
+         else c.to_dict()
          for c in rows),
         "json" if as_json else "table",
         ("action", "by", "at", "reason", "before", "after"),

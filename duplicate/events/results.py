@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -140,10 +141,14 @@ def report_result(
 def room_history(
     engine: Engine, event: str, round_no: int, table: int, board: int, room: str
 ) -> list[Change]:
-    """Every change of a match's board in one room, oldest first: who, when, why, old, new."""
-    return store.result_history(
-        engine, result_slot(engine, event, round_no, table, board, room).key
-    )
+    """Every change of a match's board in one room, oldest first: who, when, why (a reason
+    the program wrote in English: :func:`duplicate.logtext.said`), old, new."""
+    return [
+        replace(c, reason=said(c.reason) or c.reason)
+        for c in store.result_history(
+            engine, result_slot(engine, event, round_no, table, board, room).key
+        )
+    ]
 
 
 @retrying
