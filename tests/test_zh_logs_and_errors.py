@@ -274,6 +274,8 @@ def test_error_pages_in_chinese(h: Hall) -> None:
     c = h.client
     page = visible(c.get(f"/e/{EV}/no/such", headers=ZH).text)
     assert "没有这个页面" in page and not english_runs(page, ("Hall Cup",)), page
+    r = c.post(f"/e/{EV}", headers=ZH)
+    assert r.status_code == 405 and "不接受 POST 请求" in visible(r.text), visible(r.text)
     page = visible(c.get(f"/e/{EV}/round/1/board/99", headers=ZH).text)
     assert "第1轮没有第99副牌" in page, page
     r = c.post("/desk/login", data={"password": "wrong"}, headers=ZH)
