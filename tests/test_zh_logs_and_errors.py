@@ -19,6 +19,7 @@ from cli import main
 from duplicate import events, hall
 from duplicate.i18n import check_catalogue
 from duplicate.logtext import coded, said, who_said
+from duplicate.logwords import reason_words
 from duplicate.seatwords import finish_letters, result_letters
 
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}
@@ -128,6 +129,10 @@ def test_old_english_rows_still_shown_and_known_ones_said() -> None:
     assert said(over, "en") == (
         "round 1, table 2, board 3, open room: changed by the chief director 5 min after the "
         "directors' limit (20 min after publication at 2026-12-01 10:00 UTC) was over")
+    assert reason_words("imported from bots round 1 table 1:1", "zh") == (
+        "导入自机器人对局 第1轮第1桌（第1行）")
+    assert reason_words("imported from bots round 1 table 1:1", "en") == (
+        "imported from bots round 1 table 1:1")
     assert who_said("table 1 open West", "zh") == "第1桌开室西家"
     assert who_said("table 1 open West", "en") == "table 1 open West"
     assert check_catalogue() == []
