@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from commands.common import (
+    cli_lang,
     db_errors,
     db_option,
     emit_rows,
@@ -47,12 +48,15 @@ def event_log_command(event: str | None, fmt: str) -> None:
     renames, substitutions, withdrawals, time zones, deletions; who, when (in the event's
     time zone; a change of no event or of a deleted one in UTC), why."""
     from duplicate.events import admin_log, list_events
+    from duplicate.logtext import who_said
 
+    lang = cli_lang() if fmt == "table" else "en"  # --json and --csv keep the English
     with open_database() as engine:
-        rows = admin_log(engine, event)
+        rows = admin_log(engine, event, lang)
         zones = {e.name: e.time_zone for e in list_events(engine)}
     if fmt == "table":  # for a person: the time to the minute in its event's zone
-        rows = [{**r, "at": minute_text(r.get("at"), zones.get(r.get("event") or "", "UTC"))}
+        rows = [{**r, "at": minute_text(r.get("at"), zones.get(r.get("event") or "", "UTC")),
+                 "by": who_said(r.get("by"), lang)}
                 for r in rows]
     emit_rows(rows, fmt, ("at", "action", "event", "set", "detail", "by", "reason"))
 

@@ -18,10 +18,18 @@ from commands.common import (
 from commands.words import minute_text
 from duplicate.logwords import reason_words, state_words
 
+
+def _room_tag(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from duplicate.seatwords import room_tag
+
+    return room_tag(value).lower()
+
+
 _ROOM = click.option(
     "--room",
-    type=click.Choice(["open", "closed"], case_sensitive=False),
+    type=click.Choice(["open", "closed", "开室", "闭室"], case_sensitive=False),
     required=True,
+    callback=_room_tag,
     help="The room.",
 )
 
@@ -38,7 +46,7 @@ _ROOM = click.option(
 @click.option("--result", "result", metavar="'NS +2'", help="Or the result, e.g. 'EW +1'.")
 @click.option("--by", metavar="NAME", help="Who reports it (default: the login name).")
 @click.option(
-    "--reason", metavar="TEXT", default="reported without a record", show_default=True, help="Why."
+    "--reason", metavar="TEXT", default=None, help="Why.",
 )
 @click.option("--correction", is_flag=True, help="Replace a stored result that differs.")
 @click.option("--chief", is_flag=True,
@@ -55,7 +63,7 @@ def event_result_command(
     finish: str | None,
     result: str | None,
     by: str | None,
-    reason: str,
+    reason: str | None,
     correction: bool,
     chief: bool,
 ) -> None:
@@ -73,7 +81,10 @@ def event_result_command(
     if (finish is None) == (result is None):
         raise click.UsageError(say("cli.err.finish_or_result"))
     ns = parse_result(result) if result is not None else None
-    who = Author(by or default_by(), reason, correction=correction)
+    from duplicate.logtext import coded
+
+    who = Author(by or default_by(), reason or coded("lw.reason.no_record"),
+                 correction=correction)
     with open_database() as engine:
         change = report_result(
             engine, event, round_no, table, board, room.lower(), who, finish=finish, ns_result=ns,
@@ -107,6 +118,7 @@ def event_history_command(
     """Every change of a board's result in one room: action, who, when (in the event's time
     zone), why, before, after."""
     from duplicate.events import get_event, room_history
+    from duplicate.logtext import said, who_said
 
     with open_database() as engine:
         rows = room_history(engine, event, round_no, table, board, room.lower())
@@ -114,9 +126,11 @@ def event_history_command(
     lang = cli_lang()
     emit_rows(
         ({**c.to_dict(), "at": minute_text(c.to_dict().get("at"), zone),
-          "reason": reason_words(c.to_dict().get("reason"), lang),
+          "by": who_said(c.by, lang),
+          "reason": reason_words(said(c.reason, lang), lang),
           "before": state_words(c.to_dict().get("before"), lang),
-          "after": state_words(c.to_dict().get("after"), lang)} if not as_json else c.to_dict()
+          "after": state_words(c.to_dict().get("after"), lang)} if not as_json
+         else c.to_dict()
          for c in rows),
         "json" if as_json else "table",
         ("action", "by", "at", "reason", "before", "after"),

@@ -76,6 +76,7 @@ def state_words(text: str | None, lang: str) -> str | None:
     return t("cli.state.noted", result=words, note=note)
 
 
+_BOTS = re.compile(r"^bots round (\d+) table (\d+)(?::(\d+))?$")
 _IMPORTED = re.compile(r"^imported from (.*?)(?:: board (\d+), room (\w+))?$")
 
 
@@ -91,6 +92,10 @@ def reason_words(text: str | None, lang: str) -> str | None:
 
     t = translator(lang)
     source = m.group(1)
+    bots = _BOTS.match(source)
+    if bots:  # a round the bots played (``duplicate.events.bots``)
+        source = (t("lw.reason.bots_line", round=bots[1], table=bots[2], line=bots[3])
+                  if bots[3] else t("lw.reason.bots", round=bots[1], table=bots[2]))
     if m.group(2):
         room = m.group(3).lower()
         source = t("cli.reason.where", source=source, board=m.group(2),

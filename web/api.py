@@ -20,7 +20,9 @@ from sqlalchemy import Engine
 
 from duplicate import events, hall
 from duplicate.boards import board_to_dict, load_set
+from duplicate.i18n import phrase
 from duplicate.limits import INT_MAX
+from duplicate.logtext import Named
 from web.api_models import (
     BoardOut,
     BoardTableOut,
@@ -240,10 +242,9 @@ def get_board(
     engine = engine_of(request)
     rnd = events.get_round(engine, event, n)
     if b not in rnd.boards:
-        raise HTTPException(404, f"round {n} of {event!r} has no board {b}")
+        raise HTTPException(404, phrase("lw.err.no_board", round=n, event=Named(event), board=b))
     if not hall.board_released(engine, event, n, b) and director_or_none(request) is None:
-        raise HTTPException(403, f"board {b} is still being played: it is shown when every "
-                                 f"table has it in")
+        raise HTTPException(403, phrase("lw.err.held", board=b))
     assert rnd.board_set is not None
     board = load_set(engine, rnd.board_set, [b]).boards[0]
     deal = board_to_dict(board)

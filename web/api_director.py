@@ -17,6 +17,7 @@ from fastapi.responses import PlainTextResponse
 
 from duplicate import events, hall
 from duplicate.dealing import parse_seed_file
+from duplicate.logtext import action_said
 from duplicate.names import checked_name
 from duplicate.records import Correction
 from web.api import ERRORS, EventName, RoundNo, event_out, round_out, team_out
@@ -41,6 +42,7 @@ from web.api_models_director import (
 )
 from web.cards import card_json, public_base
 from web.deps import DirectorName, engine_of, retry_races
+from web.render import language_of
 
 router = APIRouter(
     prefix="/api", tags=["director"], responses={
@@ -322,8 +324,11 @@ def get_log(request: Request, by: DirectorName, event: EventName) -> LogOut:
         for status in room.boards if status.report is not None
     ]
     reports.sort(key=lambda r: (r.reported_at, r.id))
+    lang = language_of(request)  # the log's words in the asker's language; action stays a key
+    admin = [{**e, "action_text": action_said(e["action"], lang)}
+             for e in events.admin_log(engine, event, lang)]
     return LogOut(
-        admin=events.admin_log(engine, event), results=results,
+        admin=admin, results=results,
         history=events.result_log(engine, event),
         rulings=[out(RulingOut, r) for r in hall.rulings(engine, event)],
         reports=[out(ReportOut, r) for r in reports],

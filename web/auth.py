@@ -35,7 +35,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from duplicate import sessions
-from duplicate.i18n import phrase
+from duplicate.i18n import gettext, phrase
 from web.settings import Settings
 
 COOKIE = "guandan_desk"
@@ -183,8 +183,7 @@ def director_dep(request: Request) -> str:
     if session is None:
         raise HTTPException(
             status_code=401,
-            detail="the director's login is needed (log in at /desk/login, or send "
-            "Authorization: Bearer <director password>)",
+            detail=phrase("lw.err.login"),
             headers={"WWW-Authenticate": "Bearer"},
         )
     if _is_api(request) and request.method not in _SAFE_METHODS:
@@ -247,7 +246,9 @@ def login(
         return JSONResponse({"error": "too_many_requests", "message": exc.detail},
                             status_code=exc.status_code, headers=exc.headers)
     if not right:
-        message = "wrong director password"
+        from web.render import language_of
+
+        message = gettext(language_of(request), "lw.err.password")
         if _wants_json(request):
             return JSONResponse({"error": "unauthorized", "message": message}, status_code=401)
         from web.errors import error_page

@@ -22,6 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
+from duplicate.i18n import Phrase, gettext, translator
 from engine.errors import GuandanError
 from web.render import language_of, page
 
@@ -115,17 +116,26 @@ async def _library_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     status = exc.status_code
-    message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    lang = language_of(request)
+    detail: Any = exc.detail
+    if isinstance(detail, Phrase):
+        message = detail.text(lang)
+    else:
+        message = detail if isinstance(detail, str) else str(detail)
     if status == 404 and message == "Not Found":
-        message = f"no such page: {request.url.path}"
+        message = gettext(lang, "lw.err.no_page", path=request.url.path)
     elif status == 405 and message == "Method Not Allowed":
-        message = f"{request.method} is not allowed on {request.url.path}"
+        message = gettext(lang, "lw.err.method", method=request.method, path=request.url.path)
     headers = getattr(exc, "headers", None)
     return answer(request, status, STATUS_KIND.get(status, "error"), message, headers)
 
 
-def validation_message(exc: RequestValidationError) -> str:
-    """Each wrong field of a request, where and why: ``body.board: Input should be ...``."""
+def validation_message(exc: RequestValidationError, lang: str = "en") -> str:
+    """Each wrong field of a request, where and why: in English as pydantic says it
+    (``body.board: Input should be ...``), in another language the field, the part of the
+    request it is in, and what it should be (``提交内容中的 board：应为整数``)."""
+    if lang != "en":
+        return _fields_said(exc, lang)
     parts = []
     for err in exc.errors()[:5]:
         where = ".".join(str(x) for x in err.get("loc", ()))
@@ -133,9 +143,47 @@ def validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+#: pydantic's error types -> what the field should be (``lw.valid.*``), and the value of
+#: the error's ``ctx`` the words quote (``limit``).
+_EXPECTED: dict[str, tuple[str, str | None]] = {
+    "int_parsing": ("lw.valid.int", None), "int_type": ("lw.valid.int", None),
+    "int_from_float": ("lw.valid.int", None), "float_parsing": ("lw.valid.float", None),
+    "float_type": ("lw.valid.float", None), "bool_parsing": ("lw.valid.bool", None),
+    "bool_type": ("lw.valid.bool", None), "string_type": ("lw.valid.string", None),
+    "missing": ("lw.valid.missing", None), "greater_than_equal": ("lw.valid.ge", "ge"),
+    "greater_than": ("lw.valid.gt", "gt"), "less_than_equal": ("lw.valid.le", "le"),
+    "less_than": ("lw.valid.lt", "lt"), "string_too_long": ("lw.valid.too_long", "max_length"),
+    "string_too_short": ("lw.valid.too_short", "min_length"),
+    "too_long": ("lw.valid.too_long", "max_length"),
+    "too_short": ("lw.valid.too_short", "min_length"),
+    "literal_error": ("lw.valid.choice", "expected"), "enum": ("lw.valid.choice", "expected"),
+    "json_invalid": ("lw.valid.json", None), "dict_type": ("lw.valid.object", None),
+    "model_type": ("lw.valid.object", None), "model_attributes_type": ("lw.valid.object", None),
+    "list_type": ("lw.valid.list", None),
+}
+
+
+def _fields_said(exc: RequestValidationError, lang: str) -> str:
+    t = translator(lang)
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = [str(x) for x in err.get("loc", ())]
+        part = loc[0] if loc and loc[0] in ("path", "query", "body", "header", "cookie") else ""
+        field = ".".join(loc[1:] if part else loc)
+        where = (t("lw.valid.where", field=field, part=t(f"lw.part.{part}")) if part and field
+                 else t(f"lw.part.{part}") if part else field)
+        key, name = _EXPECTED.get(str(err.get("type")), ("lw.valid.other", None))
+        ctx = err.get("ctx") or {}
+        what = (t(key, **({"limit": ctx.get(name, "")} if key != "lw.valid.choice"
+                          else {"expected": ctx.get(name, "")}))
+                if name is not None else t(key))
+        parts.append(t("lw.valid.field", where=where, what=what))
+    return t("list.sep").join(parts) or t("lw.err.invalid")
+
+
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    return answer(request, 422, "invalid", validation_message(exc))
+    return answer(request, 422, "invalid", validation_message(exc, language_of(request)))
 
 
 async def _database_error(request: Request, exc: Exception) -> Response:
@@ -147,17 +195,18 @@ async def _database_error(request: Request, exc: Exception) -> Response:
     if lost_race(exc):
         log.warning("a write lost its race every time on %s", route)
         return answer(request, 409, "conflict",
-                      "a simultaneous change to the same thing came first: try again")
+                      gettext(language_of(request), "lw.err.conflict"))
     if isinstance(exc, OperationalError):
         log.error("database unavailable on %s %s", request.method, route, exc_info=exc)
-        return answer(request, 503, "unavailable", "the database is unavailable: try again")
+        return answer(request, 503, "unavailable",
+                      gettext(language_of(request), "lw.err.unavailable"))
     return await _internal_error(request, exc)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     route = getattr(request.scope.get("route"), "path", "?")  # the pattern: never a token
     log.error("internal error on %s %s", request.method, route, exc_info=exc)
-    return answer(request, 500, "internal", "internal error: the director has the details")
+    return answer(request, 500, "internal", gettext(language_of(request), "lw.err.internal"))
 
 
 def install(app: FastAPI) -> None:

@@ -34,6 +34,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from duplicate.i18n import LANGUAGES, negotiate, normalise_language, translator
+from duplicate.logtext import finish_said, unfinished_said
 from duplicate.review.render import make_environment
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -55,6 +56,7 @@ def environment() -> jinja2.Environment:
         )
     )
     env.filters["pathpart"] = pathpart
+    env.globals.update(finish_said=finish_said, unfinished_said=unfinished_said)
     return env
 
 

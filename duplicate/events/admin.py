@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
-from duplicate.events.log import Change, checked, log_change, nfc
+from duplicate.events.log import checked, log_change, nfc
 from duplicate.i18n import phrase
 from duplicate.limits import check_text, shown
+from duplicate.logtext import coded
 from duplicate.zones import check_zone
 
 
@@ -74,7 +75,7 @@ def rename_team(engine: Engine, event: str, old: str, new: str, *, by: str, reas
             )
         ):
             raise EventError(phrase("admin.team_taken", team=repr(name), event=repr(ev.name)))
-        log_change(session, "rename team", change, f"{team.name!r} -> {name!r}", event=ev.name)
+        log_change(session, "rename team", change, coded("lw.detail.renamed", old=team.name, new=name), event=ev.name)
         team.name = name
 
 
@@ -90,7 +91,8 @@ def rename_player(
         ev = _event_row(session, event)
         player = _player_row(session, ev, old)
         _free_player_name(session, ev, name)
-        log_change(session, "rename player", change, f"{player.name!r} -> {name!r}", event=ev.name)
+        log_change(session, "rename player", change,
+                   coded("lw.detail.renamed", old=player.name, new=name), event=ev.name)
         player.name = name
 
 
@@ -151,7 +153,7 @@ def substitute_player(
                                     team=repr(trow.name)))
         _free_player_name(session, ev, name)
         log_change(
-            session, "substitute", change, f"team {trow.name!r}: {player.name!r} -> {name!r}",
+            session, "substitute", change, coded("lw.detail.substitute", team=trow.name, old=player.name, new=name),
             event=ev.name,
         )  # fmt: skip
         pairs = _pair_ids(session, player)
@@ -238,7 +240,7 @@ def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str
             )
         )  # fmt: skip
         log_change(
-            session, "withdraw team", change, f"team {trow.name!r} after round {rounds}",
+            session, "withdraw team", change, coded("lw.detail.withdraw", team=trow.name, round=rounds),
             event=ev.name,
         )  # fmt: skip
 
@@ -254,7 +256,8 @@ def set_time_zone(engine: Engine, event: str, zone: str, *, by: str, reason: str
         old = ev.time_zone or "UTC"
         if new == old:
             raise EventError(phrase("events.err.same_zone", event=repr(ev.name), zone=new))
-        log_change(session, "time zone", change, f"{old} -> {new}", event=ev.name)
+        log_change(session, "time zone", change, coded("lw.detail.zone", before=old, after=new),
+                   event=ev.name)
         ev.time_zone = new
         return old
 
@@ -276,14 +279,12 @@ def delete_event(engine: Engine, event: str, *, by: str, reason: str) -> None:
                 models.EventRound.event_id == ev.id
             )
         )
-        _log_deletion(session, change, ev, f"{teams} teams, {rounds} rounds")
+        log_change(session, "delete event", change,
+                   coded("lw.detail.delete_event", event=ev.name, teams=teams, rounds=rounds),
+                   event=ev.name)
         # rounds first: their matches point at the teams without a cascade of their own
         session.execute(delete(models.EventRound).where(models.EventRound.event_id == ev.id))
         session.execute(delete(models.Event).where(models.Event.id == ev.id))
-
-
-def _log_deletion(session: Session, change: Change, ev: models.Event, what: str) -> None:
-    log_change(session, "delete event", change, f"event {ev.name!r}: {what}", event=ev.name)
 
 
 def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None:
@@ -316,7 +317,7 @@ def delete_board_set(engine: Engine, name: str, *, by: str, reason: str) -> None
                 cli_hint="they were imported with 'guandan import --set'",
             )
         log_change(
-            session, "delete set", change, f"set {bset.name!r}: {bset.board_count} boards",
+            session, "delete set", change, coded("lw.detail.delete_set", set=bset.name, boards=bset.board_count),
             board_set=bset.name,
         )  # fmt: skip
         session.execute(delete(models.BoardSet).where(models.BoardSet.id == bset.id))

@@ -18,6 +18,7 @@ from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
 from duplicate.i18n import phrase
 from duplicate.limits import shown
+from duplicate.logtext import Named
 from duplicate.records import load_rules
 from duplicate.scoring import (
     UnfinishedRule,
@@ -300,7 +301,7 @@ def _find_match(
         )
     )
     if m is None:
-        raise EventError(phrase("events.err.no_table", event=repr(ev.name), round=round_no,
+        raise EventError(phrase("lw.err.no_table", event=Named(ev.name), round=round_no,
                                 table=table))
     return rnd, m
 

@@ -17,6 +17,7 @@ The publication time is ``hall_rounds.published_at`` (set by ``hall.publish_roun
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -26,6 +27,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _event_row
 from duplicate.events.log import checked, log_change
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, nested
 from duplicate.zones import local, offset_text
 
 #: The limit when the chief director set none (seeds/000 更正: 20 minutes).
@@ -89,9 +91,9 @@ def check_limit(
             "events.err.director_limit", round=rnd.number, minutes=limit,
             published=_clock(published, ev.time_zone), until=_clock(until, ev.time_zone),
         ), cli_hint="--chief")
-    detail = (f"{where}: changed by the chief director "
-              f"{int((at - until).total_seconds() // 60)} min after the directors' limit "
-              f"({limit} min after publication at {published:%Y-%m-%d %H:%M} UTC) was over")
+    detail = coded("lw.detail.override", where=where,
+                   late=int((at - until).total_seconds() // 60), limit=limit,
+                   published=f"{published:%Y-%m-%d %H:%M}")
     log_change(session, OVERRIDE, checked(by, reason, "a change as the chief director"), detail,
                event=ev.name)
     return True
@@ -129,8 +131,13 @@ def set_director_minutes(
         ev = _event_row(session, event)
         before = ev.director_minutes
         ev.director_minutes = minutes
-        said = "none" if minutes is None else f"{minutes} min"
-        was = "none" if before is None else f"{before} min"
         log_change(session, "director limit", change,
-                   f"directors' limit after publication: {was} -> {said}", event=ev.name)
+                   coded("lw.detail.limit", before=_limit(before), after=_limit(minutes)),
+                   event=ev.name)
         return before
+
+
+def _limit(minutes: int | None) -> dict[str, Any]:
+    """A directors' limit as a value of a logged phrase (``30 min``, ``none``)."""
+    return nested("lw.limit.none") if minutes is None else nested("lw.limit.minutes",
+                                                                  minutes=minutes)

@@ -99,9 +99,15 @@ def log_change(
     )
 
 
-def admin_log(engine: Engine, event: str | None = None) -> list[dict[str, Any]]:
+def admin_log(
+    engine: Engine, event: str | None = None, lang: str = "en"
+) -> list[dict[str, Any]]:
     """The log, oldest first: every entry, or those of event ``event`` (which need not
-    exist any more)."""
+    exist any more). The detail and a reason the program wrote (stored as codes,
+    :mod:`duplicate.logtext`) in ``lang``; a reason a person typed as typed; the action
+    is the log's word (``rename team``: a program's key, ``logtext.action_said`` says it)."""
+    from duplicate.logtext import said
+
     check_schema(engine)
     with session_scope(engine) as session:
         query = select(models.AdminLog).order_by(models.AdminLog.id)
@@ -113,9 +119,9 @@ def admin_log(engine: Engine, event: str | None = None) -> list[dict[str, Any]]:
                 "action": e.action,
                 "event": e.event,
                 "set": e.board_set,
-                "detail": e.detail,
+                "detail": said(e.detail, lang),
                 "by": e.made_by,
-                "reason": e.reason,
+                "reason": said(e.reason, lang),
             }
             for e in session.scalars(query)
         ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -27,9 +28,11 @@ from duplicate.events.base import (
 )
 from duplicate.events.limit import check_limit
 from duplicate.i18n import Term, phrase
+from duplicate.logtext import said
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
+from duplicate.seatwords import finish_letters, result_letters
 from duplicate.store import Author, Change, Slot, State, StoreError, retrying
 
 
@@ -117,6 +120,8 @@ def report_result(
     director's change: held to the directors' limit unless ``chief``, in the same
     transaction (:mod:`duplicate.events.limit`)."""
     slot = result_slot(engine, event, round_no, table, board, room)
+    if finish is not None:
+        finish = finish_letters(finish)  # 北 南 as N S
 
     def limit(session: Session) -> None:
         if author.correction:
@@ -136,10 +141,14 @@ def report_result(
 def room_history(
     engine: Engine, event: str, round_no: int, table: int, board: int, room: str
 ) -> list[Change]:
-    """Every change of a match's board in one room, oldest first: who, when, why, old, new."""
-    return store.result_history(
-        engine, result_slot(engine, event, round_no, table, board, room).key
-    )
+    """Every change of a match's board in one room, oldest first: who, when, why (a reason
+    the program wrote in English: :func:`duplicate.logtext.said`), old, new."""
+    return [
+        replace(c, reason=said(c.reason) or c.reason)
+        for c in store.result_history(
+            engine, result_slot(engine, event, round_no, table, board, room).key
+        )
+    ]
 
 
 @retrying
@@ -247,8 +256,9 @@ def _ns_text(ns_result: int) -> str:
 
 
 def parse_result(text: str) -> int:
-    """A room result as written in records (``NS +2``, ``EW +1``) to N–S's view (+2, −1)."""
-    m = _RESULT_RE.match(text)
+    """A room result as written in records (``NS +2``, ``EW +1``; or as a Chinese director
+    types it, ``南北+2``: :mod:`duplicate.seatwords`) to N–S's view (+2, −1)."""
+    m = _RESULT_RE.match(result_letters(text))
     if m is None:
         shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
         raise EventError(phrase("results.invalid", result=shown))
@@ -294,7 +304,7 @@ def _changes_of(
             "action": c.action,
             "by": c.by,
             "at": c.at.isoformat(),
-            "reason": c.reason,
+            "reason": said(c.reason),
             "before": _describe(c.old),
             "after": _describe(c.new),
             "kind": c.action,

@@ -22,7 +22,9 @@ from duplicate.events.results import _room
 from duplicate.hall.base import Grant, HallError, Preview, where_phrase
 from duplicate.hall.rows import event_row, ready
 from duplicate.i18n import Phrase, engine_phrase, phrase
+from duplicate.logtext import coded
 from duplicate.records import Correction
+from duplicate.seatwords import finish_letters
 from engine.ruleset import Ruleset
 from engine.seat import Seat
 
@@ -40,6 +42,7 @@ def parse_finish(finish: str, rules: Ruleset) -> tuple[str, Preview]:
     the result it implies; invalid on a bad order."""
     if not isinstance(finish, str) or len(finish) > 40:
         raise HallError(phrase("hall.err.finish_form"))
+    finish = finish_letters(finish)  # 北 南 as N S
     try:
         ns = store.result_of_finish(finish, rules)  # reads the seats and refuses a bad order
     except store.StoreError as exc:
@@ -110,7 +113,7 @@ def table_author(row: models.HallReport) -> store.Author:
     and the table's own typed reason for a correction (else: West's report, confirmed by
     North)."""
     by = row.reported_by
-    reason = row.correction or "West's report, confirmed by North"
+    reason = row.correction or coded("lw.reason.table")
     return store.Author(by, reason, correction=row.correction is not None)
 
 

@@ -44,6 +44,7 @@ from duplicate.hall.rows import (
     who,
 )
 from duplicate.i18n import Phrase, phrase
+from duplicate.logtext import coded
 
 #: Minutes late after which a team concedes the first board, then forfeits the round.
 CONCEDE_AFTER, FORFEIT_AFTER = 5.0, 10.0
@@ -91,9 +92,9 @@ def start_round(
             )
             session.add(hr)
             session.flush()
-            detail = f"round {round_no}: {minutes} min, warning {warning_minutes}, "
-            detail += f"corrections {correction_minutes} min after the close"
-            log(session, "hall start", by, "round started", detail, ev.name)
+            detail = coded("lw.detail.start", round=round_no, minutes=minutes,
+                           warning=warning_minutes, corrections=correction_minutes)
+            log(session, "hall start", by, coded("lw.reason.started"), detail, ev.name)
             return make_clock(ev.name, round_no, hr, at)
     except IntegrityError:  # another desk started it at the same moment
         raise HallError(_started(event, round_no), "conflict") from None
@@ -252,7 +253,8 @@ def pause_clock(
         if hr.paused_at is None:
             hr.paused_at = at
             session.flush()
-            log(session, "hall pause", by, reason, f"round {round_no}: clock paused", ev.name)
+            log(session, "hall pause", by, reason, coded("lw.detail.paused", round=round_no),
+                ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -274,7 +276,7 @@ def resume_clock(
             hr.paused_at = None
             session.flush()
             log(session, "hall resume", by, reason,
-                f"round {round_no}: clock runs again ({seconds} s paused)", ev.name)
+                coded("lw.detail.resumed", round=round_no, seconds=seconds), ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -299,5 +301,5 @@ def move_clock(
         hr.shift_seconds = shift
         session.flush()
         log(session, "hall move clock", by, reason,
-            f"round {round_no}: end moved {minutes:+d} min", ev.name)
+            coded("lw.detail.moved", round=round_no, minutes=f"{minutes:+d}"), ev.name)
         return make_clock(ev.name, round_no, hr, at)

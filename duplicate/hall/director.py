@@ -66,6 +66,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, nested, stored
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying
@@ -142,9 +143,13 @@ def settle_dispute(
                            settled_at=at, settled_reason=reason):
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
-        said = "unfinished" if ns_result is None else f"N–S {ns_result:+d}"
-        said += f", finish {order}" if order else ""
-        log(session, "hall settle", by, reason, f"{where}: dispute settled, {said}", ev.name)
+        said = (nested("lw.said.unfinished") if ns_result is None
+                else nested("lw.said.ns", ns=f"{ns_result:+d}"))
+        if order:
+            said = nested("lw.said.finish", said=said, order=order)
+        where_said = stored(where_phrase(rnd.number, row.table_no, row.board, row.room))
+        log(session, "hall settle", by, reason,
+            coded("lw.detail.settled", where=where_said, said=said), ev.name)
         return report_of(row, ev.name, rnd.number)
 
 
@@ -186,7 +191,8 @@ def close_round(
         rnd.scored_at = at
         hr.closed_at = at
         session.flush()
-        log(session, "hall close", by, "round closed and scored", f"round {round_no}", ev.name)
+        log(session, "hall close", by, coded("lw.reason.closed"),
+            coded("lw.detail.round", round=round_no), ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -206,7 +212,8 @@ def publish_round(
         if hr.published_at is None:
             hr.published_at = at
             session.flush()
-            log(session, "hall publish", by, "round published", f"round {round_no}", ev.name)
+            log(session, "hall publish", by, coded("lw.reason.published"),
+                coded("lw.detail.round", round=round_no), ev.name)
         return make_clock(ev.name, round_no, hr, at)
 
 
@@ -296,7 +303,6 @@ def rule_late(
     already: a second click does nothing twice)."""
     from duplicate.hall.clock import arrivals
     from duplicate.hall.rulings import record_ruling
-    from duplicate.hall.words import coded
 
     due = late_rulings_due(engine, event, round_no, now).get(team)
     if due is None:

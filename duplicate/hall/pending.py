@@ -37,6 +37,7 @@ from duplicate.hall.rows import (
     within_limit,
 )
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, stored
 
 
 def _report(
@@ -78,7 +79,7 @@ def director_confirm(
         session.refresh(row)
         count_report(session, ev, rnd, row, store.Author(by, reason, correction=row.correction is not None), at)
         where = where_phrase(rnd.number, row.table_no, row.board, row.room)
-        log(session, "hall confirm", by, reason, f"{where}: report confirmed by the director",
+        log(session, "hall confirm", by, reason, coded("lw.detail.confirmed", where=stored(where)),
             ev.name)
         return report_of(row, ev.name, rnd.number)
 
@@ -104,6 +105,7 @@ def director_dismiss(
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
         where = where_phrase(rnd.number, row.table_no, row.board, row.room)
-        log(session, "hall dismiss", by, reason, f"{where}: report dismissed", ev.name)
+        log(session, "hall dismiss", by, reason, coded("lw.detail.dismissed", where=stored(where)),
+            ev.name)
         return report_of(row, ev.name, rnd.number)
 

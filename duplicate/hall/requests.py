@@ -40,6 +40,7 @@ from duplicate.hall.rows import (
     within_limit,
 )
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, nested, stored, unfinished_code, who_code
 
 #: The state a table's request waits on the desk in.
 WAITING = ("requested",)
@@ -68,6 +69,18 @@ def _table_said(row: models.HallReport) -> str:
     return f"{row.reported_by} reported {said}{asked}"
 
 
+def _request_said(round_no: int, row: models.HallReport) -> str:
+    """The log's detail of a table's request decided (a coded phrase, :mod:`duplicate.logtext`):
+    where, who reported what, and the table's reason."""
+    where = stored(where_phrase(round_no, row.table_no, row.board, row.room))
+    said = (row.finish if row.finish is not None
+            else nested("lw.said.unfinished_why", why=unfinished_code(row.unfinished)))
+    words = {"where": where, "who": who_code(row.reported_by), "said": said}
+    if row.correction:
+        return coded("lw.detail.request_why", why=row.correction, **words)
+    return coded("lw.detail.request", **words)
+
+
 def accept_request(
     engine: Engine, event: str, report_id: int, by: str, reason: str,
     now: datetime | None = None, *, chief: bool = False,
@@ -90,7 +103,7 @@ def accept_request(
         session.refresh(row)
         why = f"{reason} (accepted: {_table_said(row)})"
         count_report(session, ev, rnd, row, store.Author(by, why, correction=True), at)
-        log(session, "hall accept", by, reason, f"{where}: {_table_said(row)}", ev.name)
+        log(session, "hall accept", by, reason, _request_said(rnd.number, row), ev.name)
         return report_of(row, ev.name, rnd.number)
 
 
@@ -109,6 +122,5 @@ def dismiss_request(
                            settled_at=at, settled_reason=reason):
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
-        where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
-        log(session, "hall dismiss", by, reason, f"{where}: {_table_said(row)}", ev.name)
+        log(session, "hall dismiss", by, reason, _request_said(rnd.number, row), ev.name)
         return report_of(row, ev.name, rnd.number)

@@ -24,6 +24,7 @@ from duplicate.events.log import checked, log_change, what_words
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
 from duplicate.i18n import phrase
 from duplicate.limits import shown
+from duplicate.logtext import Named
 
 #: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
 DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10
@@ -60,7 +61,8 @@ def round_row(session: Session, ev: models.Event, number: int) -> models.EventRo
         )
     )
     if row is None:
-        raise HallError(f"event {ev.name!r} has no round {number}", "not_found")
+        raise HallError(phrase("lw.err.no_round", event=Named(ev.name), round=number),
+                        "not_found")
     return row
 
 
@@ -74,7 +76,8 @@ def match_row(
         )
     )
     if m is None:
-        raise HallError(f"event {ev.name!r}, round {rnd.number} has no table {table}", "not_found")
+        raise HallError(phrase("lw.err.no_table", event=Named(ev.name), round=rnd.number,
+                               table=table), "not_found")
     return m
 
 

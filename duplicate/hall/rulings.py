@@ -46,6 +46,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, stored, term
 from duplicate.scoring import check_result
 from duplicate.store import retrying
 
@@ -154,7 +155,10 @@ def record_ruling(
         )  # fmt: skip
         session.add(row)
         session.flush()
-        detail = f"{where}: {category}, {effect}" + (f" ({team})" if team else "")
+        words = {"where": stored(where), "category": term(category, f"desk.category.{category}"),
+                 "effect": term(effect, f"desk.effect.{effect}")}
+        detail = (coded("lw.detail.ruling_team", name=team, **words) if team
+                  else coded("lw.detail.ruling", **words))
         log(session, "hall ruling", by, reason, detail, ev.name)
         return _ruling(row, ev.name, round_no, team)
 

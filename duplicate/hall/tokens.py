@@ -36,6 +36,7 @@ from duplicate.hall.rows import (
     window_over,
 )
 from duplicate.i18n import phrase
+from duplicate.logtext import coded, nested
 
 #: The longest token accepted for a look-up (ours are 32 characters).
 MAX_TOKEN = 200
@@ -123,10 +124,11 @@ def issue_tokens(
                         tokens["confirm"],
                     )  # fmt: skip
                 )
-        which = f"table {table}" if table is not None else "every table"
+        which = (nested("lw.which.table", table=table) if table is not None
+                 else nested("lw.which.all"))
         log(
-            session, "hall tokens", by, "table cards issued",
-            f"round {round_no}, {which}: {len(cards)} cards (earlier tokens void)", ev.name,
+            session, "hall tokens", by, coded("lw.reason.tokens"),
+            coded("lw.detail.tokens", round=round_no, which=which, cards=len(cards)), ev.name,
         )  # fmt: skip
         return cards
 

@@ -50,8 +50,10 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
     """The N–S result of a finishing order (RULES.md §7): the first two seats when they are
     partners (双下), else at least the first three."""
     if isinstance(finish, str):
+        from duplicate.seatwords import finish_letters
+
         try:
-            seats = [Seat[t] for t in finish.replace(",", " ").upper().split()]
+            seats = [Seat[t] for t in finish_letters(finish).replace(",", " ").upper().split()]
         except KeyError:
             raise StoreError(phrase("store.finish.seats", finish=repr(finish))) from None
     else:

@@ -239,7 +239,7 @@ def correct_result(
         which = int_of(board, "desk.field.board", True) or 0
         ns = result_of(result)
         if ns is None:
-            raise DeskInput("desk.error.required", field={"t": "desk.field.result"})
+            raise DeskInput("desk.error.required", field={"t": "lw.field.result"})
         hall.director_correct(engine, event, round_no, number, which, room.strip(), ns, who,
                               reason.strip(), chief=chief_of(chief))
         return "desk.flash.corrected", {"table": number, "board": which}
@@ -271,10 +271,11 @@ def _said(change: dict[str, Any], lang: str) -> dict[str, Any]:
     """A change of the result log in the page's language: the results and the reasons the
     library wrote in words (a reason a table or director typed stays as typed)."""
     from duplicate.i18n import catalogue, translator
+    from duplicate.logtext import said
     from duplicate.logwords import reason_words, state_words
 
     key = f"cli.val.{change['action']}"
     what = translator(lang)(key) if key in catalogue() else change["action"]
     return change | {"what": what, "before": state_words(change["before"], lang),
                      "after": state_words(change["after"], lang),
-                     "reason": reason_words(change["reason"], lang)}
+                     "reason": reason_words(said(change["reason"], lang), lang)}

@@ -31,7 +31,8 @@ from duplicate import events, hall, vocab
 from duplicate.boards import load_set
 from duplicate.compare import compare_board
 from duplicate.gdn import loads
-from duplicate.i18n import translator
+from duplicate.i18n import phrase, translator
+from duplicate.logtext import Named
 from duplicate.review.pages import render_board
 from duplicate.review.source import stored_rooms
 from engine.seat import Seat
@@ -119,7 +120,8 @@ def _held(request: Request, event: str, n: int, b: int) -> Response | None:
     engine = engine_of(request)
     rnd = events.get_round(engine, event, n)
     if b not in rnd.boards:
-        raise hall.HallError(f"round {n} of {event!r} has no board {b}", kind="not_found")
+        raise hall.HallError(phrase("lw.err.no_board", round=n, event=Named(event), board=b),
+                             kind="not_found")
     if hall.board_released(engine, event, n, b) or director_or_none(request) is not None:
         return None
     response = page(request, "public_board_held.html", event=event, round_no=n, board=b)

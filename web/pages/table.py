@@ -28,6 +28,7 @@ from duplicate import hall
 from duplicate.errors import DuplicateError
 from duplicate.gdn import decode
 from duplicate.i18n import phrase
+from duplicate.logtext import Named
 from web.deps import TableGrant, engine_of
 from web.errors import classify, message_of
 from web.render import language_of, page
@@ -46,7 +47,7 @@ def finish_of(first: str, second: str, third: str) -> str:
     seats = [s.strip().upper() for s in (first, second, third) if s and s.strip()]
     for s in seats:
         if s not in SEATS:
-            raise hall.HallError(f"{s!r} is not a seat (N, E, S or W)", kind="invalid")
+            raise hall.HallError(phrase("lw.err.not_seat", seat=Named(s)), kind="invalid")
     return " ".join(seats)
 
 

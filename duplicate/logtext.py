@@ -1,0 +1,223 @@
+"""The logs' words in the reader's language: what the program writes into a log row (a
+detail, a reason, an action word) stored as a catalogue key and its values, said when
+shown.
+
+A text the program generates is stored by :func:`coded` (``@@key {"value": ...}``), never
+as an English sentence, so that a Chinese page or ``--lang zh`` says it in Chinese;
+:func:`said` puts a stored text into words: a coded phrase from the catalogue (a value
+that is itself coded, ``{"@": key, ...}``, said the same way; a name said in the
+language's quotes), one of the English sentences stored before codes were (old
+databases) when it is known, anything else (a person's typed words) as stored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: What starts a coded phrase in a stored text.
+MARK = "@@"
+
+#: Values that are names: quoted as English ``repr`` does ('淮安队'), in Chinese “淮安队”.
+_NAMES = frozenset({"team", "old", "new", "event", "set", "player"})
+
+#: English sentences stored before codes were, with the key that says them.
+_LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^round (?P<round>\d+), board (?P<board>\d+)$"), "lw.detail.board"),
+    (re.compile(r"^round (?P<round>\d+), table (?P<table>\d+), board (?P<board>\d+), "
+                r"(?P<room>open|closed) room$"), "lw.where"),
+    (re.compile(r"^round (?P<round>\d+), table (?P<table>\d+), board (?P<board>\d+)$"),
+     "lw.where_board"),
+    (re.compile(r"^round (?P<round>\d+), table (?P<table>\d+)$"), "lw.where_table"),
+    (re.compile(r"^round (?P<round>\d+)$"), "lw.detail.round"),
+    (re.compile(r"^round started$"), "lw.reason.started"),
+    (re.compile(r"^round closed and scored$"), "lw.reason.closed"),
+    (re.compile(r"^round published$"), "lw.reason.published"),
+    (re.compile(r"^table cards issued$"), "lw.reason.tokens"),
+    (re.compile(r"^West's report, confirmed by North$"), "lw.reason.table"),
+    (re.compile(r"^reported without a record$"), "lw.reason.no_record"),
+    (re.compile(r"^(?P<before>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+) -> "
+                r"(?P<after>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+)$"), "lw.detail.zone"),
+    (re.compile(r"^round (?P<round>\d+): (?P<minutes>\d+) min, warning (?P<warning>\d+), "
+                r"corrections (?P<corrections>\d+) min after the close$"), "lw.detail.start"),
+    (re.compile(r"^(?P<team>.+) arrived (?P<minutes>\d+(?:\.\d+)?) minutes late$"),
+     "hall.reason.late"),
+)
+
+#: Why a board was not finished, as the phones store it, with the key that says it.
+UNFINISHED = {"time": "lw.unfinished.time"}
+
+
+def coded(key: str, **values: Any) -> str:
+    """A catalogue phrase as stored text (``@@key {"value": ...}``)."""
+    return f"{MARK}{key} {json.dumps(values, ensure_ascii=False, sort_keys=True)}"
+
+
+def nested(key: str, **values: Any) -> dict[str, Any]:
+    """A phrase as a value of a coded phrase (said in the same language)."""
+    return {"@": key, **values}
+
+
+def term(english: str, key: str) -> dict[str, Any]:
+    """A word as a value of a coded phrase: English as the library writes it (``late``),
+    another language the catalogue's ``key`` (``desk.category.late``: 迟到)."""
+    return {"@term": english, "key": key}
+
+
+def who_code(by: str | None) -> dict[str, Any]:
+    """Who did something as a value of a coded phrase (said by :func:`who_said`)."""
+    return {"@who": by}
+
+
+def unfinished_code(reason: str | None) -> dict[str, Any]:
+    """Why a board was not finished as a value of a coded phrase (:func:`unfinished_said`)."""
+    return {"@unfinished": reason}
+
+
+def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The key and values of a stored phrase (coded, or an old English sentence known),
+    or ``None`` when ``text`` is a person's own words."""
+    if not text:
+        return None
+    if text.startswith(MARK):
+        key, _, raw = text[len(MARK):].partition(" ")
+        try:
+            values = json.loads(raw) if raw else {}
+        except ValueError:
+            return None
+        if key and isinstance(values, dict):
+            return key, values
+        return None
+    for pattern, key in _LEGACY:
+        m = pattern.match(text)
+        if m:
+            return key, m.groupdict()
+    return None
+
+
+def _value(name: str, value: Any, lang: str) -> Any:
+    from duplicate.i18n import gettext
+
+    if isinstance(value, dict) and "@who" in value:  # who did it (table 1 open West)
+        return who_said(value["@who"], lang)
+    if isinstance(value, dict) and "@unfinished" in value:  # why a board was not finished
+        return unfinished_said(value["@unfinished"], lang)
+    if isinstance(value, dict) and isinstance(value.get("@term"), str):  # a word: english, key
+        return value["@term"] if lang == "en" else gettext(lang, str(value.get("key")))
+    if isinstance(value, dict) and isinstance(value.get("@"), str):
+        inner = {k: _value(k, v, lang) for k, v in value.items() if k != "@"}
+        return gettext(lang, value["@"], **inner)
+    if name == "room" and value in ("open", "closed") and lang != "en":
+        return gettext(lang, f"hall.room.{value}")
+    if name == "where" and isinstance(value, str):  # a place the library wrote in English
+        return said(value, lang)
+    if name in _NAMES and isinstance(value, str):
+        return repr(value) if lang == "en" else f"“{value}”"
+    return value
+
+
+def said(text: str | None, lang: str = "en") -> str | None:
+    """A stored detail or reason in ``lang``: a coded phrase (or an old English sentence
+    the program wrote) from the catalogue; a person's words, and a phrase whose key the
+    catalogue does not know, as stored."""
+    from duplicate.i18n import CatalogueError, gettext, normalise_language
+
+    found = decoded(text)
+    if found is None:
+        return text
+    code = normalise_language(lang)
+    key, values = found
+    try:
+        return gettext(code, key, **{k: _value(k, v, code) for k, v in values.items()})
+    except (CatalogueError, KeyError, ValueError, IndexError):
+        return text
+
+
+def action_said(action: str | None, lang: str = "en") -> str | None:
+    """A log's action word (``rename team``, ``hall start``) in ``lang`` (the catalogue's
+    ``cli.val.ACTION``); English, and a word it does not know, as stored."""
+    from duplicate.i18n import catalogue, normalise_language
+
+    code = normalise_language(lang)
+    texts = catalogue().get(f"cli.val.{action}") if action else None
+    return texts[code] if texts and code in texts and code != "en" else action
+
+
+def unfinished_said(reason: str | None, lang: str = "en") -> str:
+    """Why a board was not finished in ``lang``: a code the phones store (``time``) in
+    words, a coded phrase from the catalogue, typed words as typed."""
+    from duplicate.i18n import gettext, normalise_language
+
+    if reason in UNFINISHED:
+        return gettext(normalise_language(lang), UNFINISHED[reason])
+    return said(reason, lang) or ""
+
+
+_TABLE = re.compile(r"^table (?P<table>\d+) (?P<room>open|closed) (?P<seat>North|West)$")
+
+
+def who_key(by: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The key and values that say who did something (``director``, a table's seat,
+    ``table 3 open West``), or ``None`` for any other name (said as stored)."""
+    if by == "director":
+        return "hall.who.director", {}
+    m = _TABLE.match(by or "")
+    if m:
+        return f"hall.who.{m['seat'].lower()}", {"table": int(m["table"]),
+                                                  "room": f"hall.room.{m['room']}"}
+    return None
+
+
+def who_said(by: str | None, lang: str = "en") -> str | None:
+    """Who did something in ``lang`` (``第1桌开室西家``); English, and a person's name, as
+    stored."""
+    from duplicate.i18n import gettext, normalise_language
+
+    code = normalise_language(lang)
+    found = who_key(by)
+    if found is None or code == "en":
+        return by
+    values = {k: gettext(code, v) if k == "room" else v for k, v in found[1].items()}
+    return gettext(code, found[0], **values)
+
+
+class Named:
+    """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
+    (``'淮安队'``), in Chinese “淮安队”."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+
+        return str(_value("team", self.name, normalise_language(lang)))
+
+    def __str__(self) -> str:
+        return repr(self.name)
+
+
+def finish_said(finish: str | None, lang: str = "en") -> str:
+    """A finishing order as stored (``E W``, ``N S E``) in words (``头游东、二游西``);
+    anything that is not seat letters as stored."""
+    from duplicate.vocab import finish_text
+    from engine.seat import Seat
+
+    seats = (finish or "").split()
+    if not seats or not all(s in Seat.__members__ for s in seats):
+        return finish or ""
+    return finish_text([Seat[s] for s in seats], lang)
+
+
+def stored(value: Any) -> Any:
+    """A value of a phrase as a coded phrase stores it: a catalogue phrase (``where``:
+    ``round 1, table 2, board 3, open room``) as ``{"@": key, ...}``, said in the
+    reader's language when shown; anything else as it is."""
+    from duplicate.i18n import Phrase
+
+    if isinstance(value, Phrase):
+        return nested(value.key, **{k: stored(v) for k, v in value.values.items()})
+    return value
