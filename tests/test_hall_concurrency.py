@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 from test_hall_support import EVENT, make_event
@@ -62,13 +63,19 @@ def _rows(engine: Engine, table: int, room: str, board: int) -> int:
         )
 
 
-def test_two_phones_report_one_board_at_once(migrated_url: str) -> None:
+@pytest.mark.parametrize("by_token", [False, True], ids=["grant", "token"])
+def test_two_phones_report_one_board_at_once(migrated_url: str, by_token: bool) -> None:
+    """Two or four phones report one board at once, with a grant looked up first or with
+    the token itself (as the API does: the token, the live report and the stored result
+    read in one statement): one report stored, the others get it or a conflict."""
     engines = [make_engine(migrated_url) for _ in range(4)]
     e = engines[0]
     try:
         cards = make_event(e, boards=8)
         for (table, room), card in sorted(cards.items()):
-            west = hall.grant_for(e, card.report_token)
+            west: hall.Grant | str = (
+                card.report_token if by_token else hall.grant_for(e, card.report_token)
+            )
             for board in range(1, 9):
                 if board % 2:  # different results: exactly one wins, the other conflicts
                     outs = _race([

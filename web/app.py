@@ -45,6 +45,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
+from duplicate.i18n import messages
 from web import errors
 from web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
@@ -207,13 +208,16 @@ def pool_options(db_url: str, threads: int = DEFAULT_THREADS) -> dict[str, Any]:
 
 def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Size the worker's thread pool (FastAPI runs the path operations there; anyio's
-    default is 40) when it starts, and freeze what is loaded out of the garbage collector
-    (modules, the application, its routes and models: a full collection walking them
-    paused every request in the worker)."""
+    default is 40) when it starts, read the message catalogue (else the first requests
+    of every thread would each parse every ``.po`` file at once, holding up the worker),
+    and freeze what is loaded out of the garbage collector (modules, the application, its
+    routes and models, the catalogue: a full collection walking them paused every request
+    in the worker)."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        messages()
         gc.freeze()  # what is loaded by now stays: full collections no longer walk it
         yield
 

@@ -33,10 +33,11 @@ settles it (``duplicate.hall.director``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import Engine, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
 from duplicate.db import session_scope
@@ -64,11 +65,21 @@ from duplicate.hall.rows import (
     window_over,
 )
 from duplicate.hall.status import room_statuses
-from duplicate.hall.tokens import TokenRows, grant_rows
+from duplicate.hall.tokens import GRANT, TokenRows, grant_rows, token_row
 from duplicate.hall.views import TableView
 from duplicate.i18n import Phrase, phrase
 from duplicate.limits import TEXT_LIMITS
-from duplicate.store.log import retrying, room_now
+from duplicate.store.log import (
+    NOW_CHANGE,
+    NOW_COLUMNS,
+    NOW_RECORD,
+    NOW_RESULT,
+    Now,
+    latest_change,
+    now_of,
+    retrying,
+    room_now,
+)
 
 #: Longest inputs accepted from a phone.
 MAX_REASON, MAX_NOTE = TEXT_LIMITS["reason"], TEXT_LIMITS["note"]  # duplicate.limits
@@ -88,6 +99,27 @@ _OWN = (
     .outerjoin(_h, (_h.id == bindparam("report_id")) & (_h.round_id == _r.id))
     .where(_e.name == bindparam("event"))
 )
+
+
+_t, _m, _lv = models.HallToken, models.EventMatch, aliased(models.HallReport)
+#: West's report in one read: the token's row with its table (:data:`tokens.GRANT`), the
+#: live report of the board (``board``) in the token's room, and the room's current
+#: result in the store (``board_key``: the board as the store names it). With the insert
+#: and the commit, a report is three round trips.
+_REPORT = (
+    GRANT.add_columns(_lv, *NOW_COLUMNS)
+    .outerjoin(
+        _lv,
+        (_lv.round_id == _t.round_id) & (_lv.table_no == _t.table_no) & (_lv.room == _t.room)
+        & (_lv.board == bindparam("board")) & _lv.live.is_(True),
+    )
+    .outerjoin(NOW_CHANGE, NOW_CHANGE.id == latest_change(_m.id, bindparam("board_key"), _t.room))
+    .outerjoin(NOW_RESULT, NOW_RESULT.id == NOW_CHANGE.result_id)
+    .outerjoin(NOW_RECORD, NOW_RECORD.id == NOW_CHANGE.record_id)
+)  # fmt: skip
+#: A new report: one statement that gives its id back (the unit of work's flush of one
+#: object cost more than the rest of the report).
+_INSERT = insert(_h).returning(_h.id)
 
 
 class _Retry(Exception):
@@ -133,12 +165,16 @@ def west_report(
         try:
             with session_scope(engine) as session:
                 rows: TokenRows | None = None
+                found: _Found | None = None
                 if isinstance(grant, Grant):
                     g = grant
                 else:
-                    g, rows = grant_rows(session, grant, at)
+                    g, rows, row = token_row(
+                        session, grant, at, _REPORT, board=board, board_key=str(board)
+                    )
+                    found = (row[5], now_of(row[6:]))
                 return _report_once(
-                    session, g, board, finish, unfinished, record, correction, at, rows
+                    session, g, board, finish, unfinished, record, correction, at, rows, found
                 )
         except (IntegrityError, _Retry):
             if attempt == 2:
@@ -157,13 +193,17 @@ def _report_once(
     correction: str | None,
     at: datetime,
     rows: TokenRows | None = None,
+    found: _Found | None = None,
 ) -> tuple[Report, bool]:
+    """The report in ``session``; ``rows`` and ``found``: what the token's query read
+    already (the table's rows; the live report and the room's stored result)."""
     unfinished, correction = _validate(g, finish, unfinished, correction)
     where = where_of(g, board)
     if rows is not None and rows[2] is not None:  # the token's query brought them
         ev, rnd, m, hr = rows[0], rows[1], rows[2], rows[3]
     else:
         ev, rnd, m, hr = table_rows(session, g.event, g.round_no, g.table)
+        found = None
     check_board(ev, rnd, board)
     closed = hr is not None and hr.closed_at is not None
     published = hr is not None and hr.published_at is not None
@@ -176,10 +216,13 @@ def _report_once(
     if record is not None:
         s = room_of(*seating(session, m), g.room)[2]
         check_record(session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns)
-    h = models.HallReport
-    live = session.scalar(
-        _LIVE, {"round_id": rnd.id, "table": g.table, "room": g.room, "board": board}
-    )
+    if found is not None:
+        live, stored = found
+    else:
+        live = session.scalar(
+            _LIVE, {"round_id": rnd.id, "table": g.table, "room": g.room, "board": board}
+        )
+        stored = _NOT_READ
     if live is not None:
         if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
             return report_of(live, ev.name, rnd.number), False
@@ -200,32 +243,37 @@ def _report_once(
     elif closed and correction is None:
         raise HallError(phrase("hall.err.closed_nothing", where=where), "closed")
     elif correction is None:
-        _check_stored(session, m, board, g.room, finish, ns, unfinished, where)
-    row = h(
+        if stored is _NOT_READ:
+            stored = room_now(session, m.id, board, g.room)
+        _check_stored(stored, finish, ns, unfinished, where)
+    values = dict(
         round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
         unfinished=unfinished, ns_result=ns, record=record, correction=correction,
         state="requested" if published else "reported", live=True, rev=1,
         reported_by=f"table {g.table} {g.room} West",
         reported_at=at,
     )  # fmt: skip
-    session.add(row)
-    session.flush()
+    # the unique key on (round, table, room, board, live) refuses a second live report
+    new_id = session.connection().execute(_INSERT, values).scalar_one()
+    row = _h(id=new_id, **values)  # not in the session: only read, for the answer
     return report_of(row, ev.name, rnd.number), True
 
 
+#: What the token's query read for a report: the live report, the room's stored result.
+_Found = tuple["models.HallReport | None", "Now | None"]
+#: ``stored`` when the token's query did not read it (a grant given, not a token).
+_NOT_READ: Any = object()
+
+
 def _check_stored(
-    session: Session,
-    m: models.EventMatch,
-    board: int,
-    room: str,
+    now: Now | None,
     finish: str | None,
     ns: int | None,
     unfinished: str | None,
     where: Phrase,
 ) -> None:
     """A first report of a room whose result came otherwise (a director's ruling, an
-    import) must say the same, or be a correction."""
-    now = room_now(session, m.id, board, room)
+    import) must say the same, or be a correction: ``now`` is the room's result."""
     if now is None:
         return
     st = now.state

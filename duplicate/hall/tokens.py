@@ -15,9 +15,11 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Engine, bindparam, select, update
+from sqlalchemy import Engine, Executable, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -168,8 +170,8 @@ def cards_again(
 
 
 #: A token's row with its round, event, clock and match: built once (building a statement
-#: costs about as much as running it), run with the token's hash.
-_GRANT = (
+#: costs about as much as running it), run with the token's hash (``digest``).
+GRANT = (
     select(
         models.HallToken, models.EventRound, models.Event, models.HallRound, models.EventMatch
     )
@@ -203,15 +205,25 @@ def grant_for(engine: Engine, token: str, now: datetime | None = None) -> Grant:
 def grant_rows(session: Session, token: str, at: datetime) -> tuple[Grant, TokenRows]:
     """:func:`grant_for` inside a transaction, with the rows the token's table is made of,
     in one query (a phone's write looks its token up in the transaction that writes)."""
+    grant, rows, _row = token_row(session, token, at, GRANT)
+    return grant, rows
+
+
+def token_row(
+    session: Session, token: str, at: datetime, query: Executable, **params: Any
+) -> tuple[Grant, TokenRows, Sequence[Any]]:
+    """:func:`grant_rows` with ``query``: :data:`GRANT` or a statement built on it that
+    reads more in the same round trip (its further columns come after the first five, its
+    further ``params`` with the token's hash), and the whole row."""
     if not token or len(token) > MAX_TOKEN:
         raise HallError(phrase("hall.err.unknown_token"), "forbidden")
     digest = token_hash(token)
-    row = session.execute(_GRANT, {"digest": digest}).first()
+    row = session.execute(query, {"digest": digest, **params}).first()
     if row is None or not hmac.compare_digest(row[0].token_hash, digest):
         raise HallError(phrase("hall.err.unknown_token"), "forbidden")
-    tok, rnd, ev, hr, m = row
+    tok, rnd, ev, hr, m = row[:5]
     if tok.void:
         raise HallError(phrase("hall.err.card_replaced"), "forbidden")
     if window_over(hr, at):
         raise HallError(phrase("hall.err.round_over", round=rnd.number), "closed")
-    return Grant(ev.name, rnd.number, tok.table_no, tok.room, tok.role), (ev, rnd, m, hr)
+    return Grant(ev.name, rnd.number, tok.table_no, tok.room, tok.role), (ev, rnd, m, hr), row

@@ -157,16 +157,47 @@ _ROOM_NOW = (
 )  # fmt: skip
 
 
+def latest_change(match_id: Any, board: Any, room: Any) -> Any:
+    """The id of one room's latest change (``NULL``: nothing stored) as a scalar subquery
+    on expressions of an enclosing statement (match id, board as text, room), so that a
+    statement about a table can read the room's current result in the same round trip
+    (with :data:`NOW_COLUMNS` of the change it names and :func:`now_of`)."""
+    return (
+        select(_c.id)
+        .join(_r, _r.id == _c.result_id)
+        .where(_r.match_id == match_id, _r.board == board, _r.room == room)
+        .order_by(_c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+#: What :func:`latest_change` names, as columns of an enclosing statement: join
+#: ``NOW_CHANGE`` on that id, then ``NOW_RESULT`` and ``NOW_RECORD`` on the change.
+NOW_CHANGE, NOW_RESULT, NOW_RECORD = aliased(_c), aliased(_r), aliased(_p)
+NOW_COLUMNS = (
+    NOW_RESULT.id, NOW_RESULT.match_id, NOW_RESULT.board, NOW_RESULT.room, NOW_CHANGE.status,
+    NOW_CHANGE.ns_result, NOW_CHANGE.note, NOW_CHANGE.record_id, NOW_RECORD.content_hash,
+    NOW_CHANGE.finish, NOW_CHANGE.seq,
+)  # fmt: skip
+
+
+def now_of(values: Any) -> Now | None:
+    """:data:`NOW_COLUMNS`' values (``_ROOM_NOW``'s) as a :class:`Now` (``None``: nothing
+    stored)."""
+    rid, mid, b, rm, status, ns, note, rec, h, finish, seq = values
+    if rid is None:
+        return None
+    return Now(rid, mid, b, rm, State(status, ns, note, rec, h, finish, seq))
+
+
 def room_now(session: Session, match_id: int, board: int, room: str) -> Now | None:
     """The current result of one room of an event's match (``None``: nothing stored):
     :func:`current_changes` of that room, with a statement built once."""
     row = session.execute(
         _ROOM_NOW, {"match_id": match_id, "board": str(board), "room": room}
     ).first()
-    if row is None:
-        return None
-    rid, mid, b, rm, status, ns, note, rec, h, finish, seq = row
-    return Now(rid, mid, b, rm, State(status, ns, note, rec, h, finish, seq))
+    return None if row is None else now_of(row)
 
 
 def current_state(session: Session, result_id: int) -> State | None:

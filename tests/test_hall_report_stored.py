@@ -1,0 +1,111 @@
+"""West's first report of a room whose result is already in the store (entered at the desk,
+imported, an unfinished board): it must say the same, or be a correction. Run with the
+token itself (the API's way: token, live report and stored result in one statement) and
+with a grant looked up first, on every backend."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine, func, select
+from test_hall_support import EVENT, make_event, minutes
+
+from duplicate import events, hall, models
+from duplicate.db import make_engine
+from duplicate.hall import HallError
+from duplicate.store import Author
+
+AT = minutes(20)
+
+
+def _west(engine: Engine, token: str, by_token: bool) -> hall.Grant | str:
+    return token if by_token else hall.grant_for(engine, token, now=AT)
+
+
+def _reports(engine: Engine) -> int:
+    with engine.connect() as c:
+        return int(c.scalar(select(func.count()).select_from(models.HallReport)) or 0)
+
+
+@pytest.mark.parametrize("by_token", [False, True], ids=["grant", "token"])
+def test_a_first_report_must_match_the_stored_result(migrated_url: str, by_token: bool) -> None:
+    e = make_engine(migrated_url)
+    try:
+        cards = make_event(e, boards=4)
+        card = cards[(1, "open")]
+        b1, b2, b3, _b4 = events.get_round(e, EVENT, 1).boards
+        desk = Author("director", "entered at the desk")
+        events.report_result(e, EVENT, 1, 1, b1, "open", desk, finish="N S")
+        events.record_unfinished(e, EVENT, 1, 1, b2, "time", rooms=("open",))
+        west = _west(e, card.report_token, by_token)
+
+        # a different result than the stored one: refused (409), nothing stored
+        with pytest.raises(HallError) as err:
+            hall.west_report(e, west, b1, finish="E W", now=AT)
+        assert err.value.kind == "conflict"
+        assert "N S" in str(err.value) or "stored" in str(err.value)
+        with pytest.raises(HallError) as err:
+            hall.west_report(e, west, b2, unfinished="withdrawal", now=AT)
+        assert err.value.kind == "conflict"
+        with pytest.raises(HallError) as err:
+            hall.west_report(e, west, b2, finish="N E S", now=AT)
+        assert err.value.kind == "conflict"
+        assert _reports(e) == 0
+
+        # the same result: stored as a report; a correction: stored although it differs
+        same, created = hall.west_report(e, west, b1, finish="N S", now=AT)
+        assert created and same.state == "reported" and same.finish == "N S"
+        same2, created = hall.west_report(e, west, b2, unfinished="time", now=AT)
+        assert created and same2.unfinished == "time"
+        fixed, created = hall.west_report(
+            e, west, b3, finish="E W", now=AT
+        )  # nothing stored for b3: any result
+        assert created and fixed.finish == "E W"
+        assert _reports(e) == 3
+
+        # the closed room of table 1 has nothing stored for b1: its report is free
+        other = _west(e, cards[(1, "closed")].report_token, by_token)
+        rep, created = hall.west_report(e, other, b1, finish="W N E", now=AT)
+        assert created and rep.room == "closed"
+
+        # a later report of b1 in the open room: the live one decides (same: not created)
+        again, created = hall.west_report(e, west, b1, finish="N S", now=AT)
+        assert not created and again.id == same.id
+        corrected, created = hall.west_report(
+            e, west, b1, finish="E W", correction="wrong seat tapped", now=AT
+        )
+        assert created and corrected.id != same.id and corrected.correction == "wrong seat tapped"
+        with e.connect() as c:
+            h = models.HallReport
+            live = c.execute(
+                select(h.id, h.state).where(h.board == b1, h.room == "open", h.live.is_(True))
+            ).all()
+        assert [tuple(r) for r in live] == [(corrected.id, "reported")]
+    finally:
+        e.dispose()
+
+
+@pytest.mark.parametrize("by_token", [False, True], ids=["grant", "token"])
+def test_a_report_refused_before_the_store_is_read(migrated_url: str, by_token: bool) -> None:
+    """A confirm card, a void card, a board the round does not play: refused, nothing
+    stored (the one statement that reads the token reads nothing else for them)."""
+    e = make_engine(migrated_url)
+    try:
+        cards = make_event(e, boards=4)
+        card = cards[(2, "closed")]
+        boards = events.get_round(e, EVENT, 1).boards
+        with pytest.raises(HallError) as err:
+            hall.west_report(e, _west(e, card.confirm_token, by_token), boards[0], finish="N S",
+                             now=AT)
+        assert err.value.kind == "forbidden"
+        with pytest.raises(HallError) as err:
+            hall.west_report(e, _west(e, card.report_token, by_token), max(boards) + 1,
+                             finish="N S", now=AT)
+        assert err.value.kind == "not_found"
+        if by_token:  # a grant is what a token allowed when it was looked up
+            hall.issue_tokens(e, EVENT, 1, "director", table=2)  # the card is reprinted
+            with pytest.raises(HallError) as err:
+                hall.west_report(e, card.report_token, boards[0], finish="N S", now=AT)
+            assert err.value.kind == "forbidden"
+        assert _reports(e) == 0
+    finally:
+        e.dispose()
