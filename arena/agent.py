@@ -37,6 +37,8 @@ from arena.protocol import (
 )
 from arena.wsclient import WSClient
 from duplicate.bots import HeuristicPlayer, Player, View, make_player
+from duplicate.errors import PhrasedError
+from duplicate.i18n import os_reason, phrase
 from engine import core as _core
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
@@ -47,6 +49,11 @@ __all__ = ["AgentStats", "Public", "choose", "native_index", "play_agent", "run_
            "split_act"]
 
 log = logging.getLogger("arena.agent")
+
+
+class AgentConnectionError(PhrasedError, ConnectionError):
+    """The agent cannot reach the server, or the server closed the connection: a
+    catalogue phrase (``str()`` English, :meth:`text` another language)."""
 
 #: how the arena writes a play notice (other servers' spacing just gets parsed)
 _PLAY_NOTICE = b'{"type":"notify","stage":"play"'
@@ -244,7 +251,8 @@ def play_agent(
             log.warning("%s: closed (%s %s): connecting again", url, code, reason)
             time.sleep(0.1)
             continue
-        raise ConnectionError(f"{url}: the server closed the connection ({code} {reason})")
+        raise AgentConnectionError(phrase("rest.agent.closed", url=url, code=code,
+                                          reason=reason))
 
 
 def _session(url: str, player: Player, stats: AgentStats,
@@ -258,7 +266,8 @@ def _session(url: str, player: Player, stats: AgentStats,
         conn = WSClient(url, max_size=16 * 1024 * 1024)
         conn.open(connect_timeout)
     except (OSError, InvalidHandshake, InvalidURI) as exc:
-        raise ConnectionError(f"cannot connect to {url}: {exc}") from None
+        why = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        raise AgentConnectionError(phrase("rest.agent.no_connect", url=url, why=why)) from None
     for data in conn.messages():
         stats.messages += 1
         if data.startswith(_PLAY_NOTICE) and public is None:

@@ -32,6 +32,7 @@ from typing import Any
 from arena.protocol import ProtocolError, cards_of, level_of, parse_action
 from arena.server import ArenaError
 from duplicate.gdn import DealRecord, Play
+from duplicate.i18n import Term, os_reason, phrase
 from duplicate.replay import replay
 from engine.cards import KIND_BIT, TOKEN_KINDS, Cards, format_cards
 from engine.seat import Seat
@@ -65,9 +66,11 @@ def _messages(text: str, file: str) -> Iterator[tuple[int, dict[str, Any]]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise LogError(f"{file}:{n}: not JSON ({exc.msg})") from None
+            raise LogError(phrase("rest.arena.log.not_json", where=f"{file}:{n}",
+                                  why=Term(exc.msg, "rest.arena.log.json_why"))) from None
         if not isinstance(obj, dict):
-            raise LogError(f"{file}:{n}: a line is a JSON object, not {type(obj).__name__}")
+            raise LogError(phrase("rest.arena.log.not_object", where=f"{file}:{n}",
+                                  kind=type(obj).__name__))
         for key in ("message", "msg", "data"):
             if isinstance(obj.get(key), dict) and "type" not in obj:
                 obj = obj[key]
@@ -199,7 +202,7 @@ def read_log(text: str, file: str = "<log>", event: str = EVENT) -> list[DealRec
     """Every deal of a log as a replayed record (Board = its number in the log)."""
     records = [_record(d, i, file, event) for i, d in enumerate(_deals(text, file), 1)]
     if not records:
-        raise LogError(f"{file}: no deal in the log (no notify episodeOver)")
+        raise LogError(phrase("rest.arena.log.no_deal", file=file))
     return records
 
 
@@ -208,7 +211,8 @@ def import_log(path: str | Path, event: str = EVENT) -> list[DealRecord]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise LogError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+        raise LogError(phrase("rest.arena.log.unreadable", path=repr(str(path)),
+                              reason=os_reason(exc))) from None
     except UnicodeDecodeError:
-        raise LogError(f"{path}: not UTF-8 text") from None
+        raise LogError(phrase("rest.arena.log.not_utf8", path=str(path))) from None
     return read_log(text, str(path), event)

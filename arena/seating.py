@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from arena.connection import ArenaError
-from arena.messages import both
+from arena.messages import said
 
 __all__ = ["ClientPath", "agent_of", "parse_path", "read_seating", "seating_help"]
 
@@ -60,11 +60,11 @@ def agent_of(client_id: str, agents: Sequence[str]) -> str | None:
 
 def seating_help(agents: Sequence[str], ids: Sequence[str]) -> str:
     """How to seat clients whose ids name no agent: a seating file's line, or ids that
-    name their agents (English and Chinese)."""
+    name their agents (in the language the command line chose)."""
     a, b = agents[0], agents[1]
     seen = list(dict.fromkeys(ids))[:4]
     shown = seen + ["<id>"] * (4 - len(seen))
-    return both("seating_help", a=a, b=b, line=" ".join(shown), p0=shown[0], p1=shown[1],
+    return said("seating_help", a=a, b=b, line=" ".join(shown), p0=shown[0], p1=shown[1],
                 p2=shown[2], p3=shown[3])
 
 

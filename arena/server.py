@@ -26,7 +26,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 
 from arena.client import Client
 from arena.connection import ArenaConnection, ArenaError, Fault, Limits
-from arena.messages import both
+from arena.messages import said
 from arena.seating import PATH_PREFIX, ClientPath, agent_of, parse_path, read_seating, seating_help
 from arena.table import Table
 
@@ -175,7 +175,7 @@ class ArenaServer:
 
     async def _refuse(self, ws: ServerConnection, who: str, why: str) -> None:
         self.refused.append((who, why))
-        log.warning("%s", both("refused", id=who, why=why))
+        log.warning("%s", said("refused", id=who, why=why))
         if self.by_agent and why.startswith("the id names no agent"):
             assert self.agents is not None
             log.warning("%s", seating_help(self.agents, [i for i, _ in self.refused]))

@@ -32,12 +32,15 @@ from arena.duplicate_match import MatchResult, play_duplicate_match
 from arena.rating import BoardGame, Rating, rate
 from arena.server import ArenaError, ArenaServer, Limits, Table
 from duplicate.dealing import Board
+from duplicate.i18n import os_reason, phrase
 from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
 
 __all__ = ["AgentSpec", "Standing", "Tournament", "read_agents", "run_tournament",
            "subprocess_launcher"]
 
 _NAME = re.compile(r"[A-Za-z0-9._~@+=-]{1,60}")
+#: an agent's name: it begins its clients' ids (``<name>-1``), which take these characters
+AGENT_NAME = _NAME
 
 #: starts one client of an agent at a URL; the awaitable ends when the client has ended
 Launcher = Callable[["AgentSpec", str], Awaitable[Any]]
@@ -87,7 +90,8 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ArenaError(f"cannot read tournament file {str(path)!r}: {exc.strerror}") from None
+        raise ArenaError(phrase("rest.arena.agents.unreadable", path=repr(str(path)),
+                                reason=os_reason(exc))) from None
     agents: list[AgentSpec] = []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
@@ -95,18 +99,18 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
             continue
         name, sep, command = line.partition(":")
         name, command = name.strip(), command.strip()
+        where = f"{path}:{n}"
         if not sep or not name or not command:
-            raise ArenaError(f"{path}:{n}: expected 'NAME: COMMAND with {{url}}'")
+            raise ArenaError(phrase("rest.arena.agents.line", where=where))
         if not _NAME.fullmatch(name):
-            raise ArenaError(f"{path}:{n}: agent name {name!r}: use 1-60 letters, digits "
-                             "or ._~@+=- (it becomes the clients' ids)")
+            raise ArenaError(phrase("rest.arena.agents.name", where=where, name=repr(name)))
         if "{url}" not in command:
-            raise ArenaError(f"{path}:{n}: the command of {name!r} has no {{url}}")
+            raise ArenaError(phrase("rest.arena.agents.no_url", where=where, name=repr(name)))
         if any(a.name == name for a in agents):
-            raise ArenaError(f"{path}:{n}: agent {name!r} is registered twice")
+            raise ArenaError(phrase("rest.arena.agents.twice", where=where, name=repr(name)))
         agents.append(AgentSpec(name, command))
     if len(agents) < 2:
-        raise ArenaError(f"{path}: a tournament needs at least two agents")
+        raise ArenaError(phrase("rest.arena.agents.few", path=str(path)))
     return agents
 
 

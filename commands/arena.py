@@ -94,11 +94,53 @@ def _board_options(func: F) -> F:
     return func
 
 
+def _said(key: str, **values: Any) -> str:
+    """The arena's message ``arena.<key>`` in the output's language (--lang)."""
+    from arena.messages import text
+
+    return text(key, cli_lang(), **values)
+
+
+def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """A result table's rows for the screen: in English as they are (the field names, as
+    --json writes them); in another language the column titles and the finishing orders
+    (``S N``: 头游南、二游北) in its words."""
+    lang = cli_lang()
+    if lang == "en":
+        return rows
+    from duplicate.i18n import catalogue, gettext
+    from duplicate.logtext import finish_said
+
+    def title(key: str) -> str:
+        for name in names:
+            if key == f"swing_{name}":
+                return gettext(lang, "rest.col.swing_of", name=name)
+        for known in (f"cli.col.{key}", f"rest.col.{key}"):
+            if known in catalogue():
+                return gettext(lang, known)
+        return key
+
+    return [{title(k): finish_said(v, lang) if k.endswith("_finish") else v
+             for k, v in row.items()} for row in rows]
+
+
+def _agent_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """An agent's name as the clients' ids carry it (``/game/<name>-1``): refused here,
+    in the output's language, when no client could name it."""
+    from arena.tournament import AGENT_NAME
+
+    if not AGENT_NAME.fullmatch(value):
+        raise click.BadParameter(say("rest.arena.name_rule", name=value))
+    return value
+
+
 def _setup_logging(verbose: bool) -> None:
     """Logging, and the garbage collector tuned for a long-running arena process."""
     from arena.connection import tune_gc
+    from arena.messages import use_language
 
     tune_gc()
+    use_language(cli_lang())  # the server's log lines in the output's language
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
@@ -133,10 +175,9 @@ def _server(host: str, port: int, limits: Any, seating: str | None, names: tuple
 
 
 def _print_seating(table: Any) -> None:
-    from arena.messages import both
 
     for c in table.clients:
-        click.echo(both("seat_line", table=table.number, pos=c.pos, id=c.id, agent=c.agent),
+        click.echo(_said("seat_line", table=table.number, pos=c.pos, id=c.id, agent=c.agent),
                    err=True)
 
 
@@ -151,9 +192,9 @@ def arena_group() -> None:
 
 
 @arena_group.command("duplicate")
-@click.option("--a", "name_a", default="A", show_default=True,
+@click.option("--a", "name_a", default="A", show_default=True, callback=_agent_name,
               help="Agent A's name (clients at positions 0 and 2: N-S in the open room).")
-@click.option("--b", "name_b", default="B", show_default=True,
+@click.option("--b", "name_b", default="B", show_default=True, callback=_agent_name,
               help="Agent B's name (positions 1 and 3).")
 @_board_options
 @_server_options
@@ -191,7 +232,6 @@ def duplicate_command(
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
     """
     from arena.duplicate_match import load_boards, play_duplicate_match
-    from arena.messages import both
     from arena.server import log_writer
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
@@ -202,7 +242,7 @@ def duplicate_command(
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), tables_count) as srv:
-            click.echo(both("listening", url=srv.url, n=4 * tables_count), err=True)
+            click.echo(_said("listening", url=srv.url, n=4 * tables_count), err=True)
             try:
                 table = await srv.next_table(wait)
                 second = await srv.next_table(wait) if tables_count == 2 else None
@@ -234,19 +274,19 @@ def duplicate_command(
         return
     from commands.common import emit_rows
 
-    emit_rows([b.row(result.names) for b in result.boards], "table")
-    click.echo(both("match_line", a=name_a, b=name_b, margin=result.score.margin,
+    emit_rows(_worded_rows([b.row(result.names) for b in result.boards], result.names), "table")
+    click.echo(_said("match_line", a=name_a, b=name_b, margin=result.score.margin,
                     boards=len(result.boards), pa=result.score.points_x,
                     pb=result.score.points_y))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))
-        click.echo(both("forfeit", agent=who, s=limits.reconnect))
+        click.echo(_said("forfeit", agent=who, s=limits.reconnect))
     elif result.abandoned:
-        click.echo(both("abandoned", why=result.abandoned))
+        click.echo(_said("abandoned", why=result.abandoned))
     if result.faults:
-        click.echo(both("faults", n=len(result.faults)))
-    click.echo(both("records", path=result.file))
+        click.echo(_said("faults", n=len(result.faults)))
+    click.echo(_said("records", path=result.file))
 
 
 @click.command("agent")
@@ -273,12 +313,11 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
     """
     from arena.agent import play_agent
     from arena.connection import tune_gc
-    from arena.messages import both
 
     tune_gc()
     stats = play_agent(url, policy, seed, connect_timeout, reconnect)
     if not quiet:
-        click.echo(both("agent_done", episodes=stats.episodes, acts=stats.acts,
+        click.echo(_said("agent_done", episodes=stats.episodes, acts=stats.acts,
                         games=stats.games), err=True)
 
 
@@ -316,7 +355,6 @@ def tournament_command(
     from pathlib import Path
 
     from arena.duplicate_match import load_boards
-    from arena.messages import both
     from arena.rating import METHOD
     from arena.tournament import read_agents, run_tournament
     from commands.common import emit_rows
@@ -331,12 +369,12 @@ def tournament_command(
                          set_name=set_name, db_url=db_url, schedule=schedule)
 
     def progress(m: Any) -> None:
-        click.echo(both("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
+        click.echo(_said("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
                         boards=len(m.boards), pa=m.score.points_x, pb=m.score.points_y),
                    err=True)
 
     logs = Path(out_dir) / "agent-logs"
-    click.echo(both("logs", path=logs), err=True)
+    click.echo(_said("logs", path=logs), err=True)
     result = asyncio.run(run_tournament(
         agents, boards, host=host, port=port, limits=limits,
         scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL, out_dir=out_dir,
@@ -360,17 +398,17 @@ def tournament_command(
                                "logs": [str(p) for p in result.logs]},
                               ensure_ascii=False, indent=2))
         return
-    click.echo(both("standings"))
-    emit_rows(table, "table")
+    click.echo(_said("standings"))
+    emit_rows(_worded_rows(table), "table")
     click.echo()
-    click.echo(both("rating"))
-    emit_rows(ratings, "table")
+    click.echo(_said("rating"))
+    emit_rows(_worded_rows(ratings), "table")
 
 
 @arena_group.command("ordinary")
-@click.option("--a", "name_a", default="A", show_default=True,
+@click.option("--a", "name_a", default="A", show_default=True, callback=_agent_name,
               help="Agent A's name (clients at positions 0 and 2: N-S).")
-@click.option("--b", "name_b", default="B", show_default=True,
+@click.option("--b", "name_b", default="B", show_default=True, callback=_agent_name,
               help="Agent B's name (positions 1 and 3: E-W).")
 @_board_options
 @_server_options
@@ -396,7 +434,6 @@ def ordinary_command(
     first leader is board 1's. A's clients sit N-S (positions 0, 2), B's E-W.
     """
     from arena.duplicate_match import load_boards
-    from arena.messages import both
     from arena.ordinary import play_ordinary_match
     from arena.server import log_writer
 
@@ -407,7 +444,7 @@ def ordinary_command(
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), 1) as srv:
-            click.echo(both("listening", url=srv.url, n=4), err=True)
+            click.echo(_said("listening", url=srv.url, n=4), err=True)
             try:
                 table = await srv.next_table(wait)
             except TimeoutError:
@@ -426,15 +463,15 @@ def ordinary_command(
         doc["file"] = str(result.file) if result.file else None
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    click.echo(both("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
+    click.echo(_said("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))
-        click.echo(both("forfeit", agent=who, s=limits.reconnect))
+        click.echo(_said("forfeit", agent=who, s=limits.reconnect))
     elif result.abandoned:
-        click.echo(both("abandoned", why=result.abandoned))
-    click.echo(both("records", path=result.file))
+        click.echo(_said("abandoned", why=result.abandoned))
+    click.echo(_said("records", path=result.file))
 
 
 @arena_group.command("import-log")
@@ -454,7 +491,6 @@ def import_log_command(files: tuple[str, ...], source: str, output: str, event: 
     line or illegal play stops it with the file and line. docs/ARENA.md says how the log
     is read.
     """
-    from arena.messages import both
     from arena.openguandan import import_log
     from duplicate.gdn import dumps
 
@@ -464,4 +500,4 @@ def import_log_command(files: tuple[str, ...], source: str, output: str, event: 
         records.extend(import_log(f, event))
     with click.open_file(output, "w", encoding="utf-8") as out:
         out.write(dumps(records))
-    click.echo(both("imported", n=len(records), file=", ".join(files), out=output), err=True)
+    click.echo(_said("imported", n=len(records), file=", ".join(files), out=output), err=True)

@@ -252,21 +252,16 @@ def plays_command(
         raise click.ClickException(_engine_text(exc)) from exc
     rows = [_combo_row(c, lv) for c in found]
     _echo_plays(rows, fmt, list(found), lv)
-    if fmt == "table" and cli_lang() != "en":
+    if fmt == "table":  # counted messages of the catalogue, in the output's language
         from duplicate.vocab import describe_play
 
-        beating = "" if to_beat is None else say("cli.plays.beating",
-                                                 play=describe_play(to_beat, lv, cli_lang()))
+        lang = cli_lang()
+        shown = "" if to_beat is None else (
+            to_beat.describe() if lang == "en" else describe_play(to_beat, lv, lang))
+        beating = "" if to_beat is None else say("cli.plays.beating", play=shown)
         key = "cli.plays.count_all" if all_plays else "cli.plays.count"
         click.echo(say(key, n=len(rows), beating=beating) if rows
                    else say("cli.plays.none", beating=beating))
-    elif fmt == "table":
-        what = "play" if all_plays else "reading"
-        against = "" if to_beat is None else f" beating {to_beat.describe()}"
-        if rows:
-            click.echo(f"{len(rows)} legal {what}{'s' if len(rows) != 1 else ''}{against}")
-        else:
-            click.echo(f"no legal play{against}: pass")
 
 
 

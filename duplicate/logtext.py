@@ -110,6 +110,8 @@ def _value(name: str, value: Any, lang: str) -> Any:
         return gettext(lang, value["@"], **inner)
     if name == "room" and value in ("open", "closed") and lang != "en":
         return gettext(lang, f"hall.room.{value}")
+    if name == "order" and isinstance(value, str) and lang != "en":  # a finish as stored (N S)
+        return finish_said(value, lang)
     if name == "where" and isinstance(value, str):  # a place the library wrote in English
         return said(value, lang)
     if name in _NAMES and isinstance(value, str):

@@ -162,7 +162,7 @@ def test_hall_entries_in_chinese(h: Hall, migrated_url: str) -> None:
     hall.record_ruling(e, EVENT, 1, 2, "warning", "none", "裁判", "大声", team="Team C")
     zh = run("--lang", "zh", "event", "log", EVENT, "--db", migrated_url)
     for words in ("暂停计时", "第1轮：暂停计时", "继续计时", "第1轮：结束时间调整+5分钟",
-                  "裁定争议", "第1轮第1桌闭室第2副：争议已裁定，南北+3，出完顺序 N S", "判罚"):
+                  "裁定争议", "第1轮第1桌闭室第2副：争议已裁定，南北+3，出完顺序 头游北、二游南", "判罚"):
         assert words in zh, (words, zh)
     assert not english_runs(zh, ("Hall Cup", "Team C")), english_runs(zh, ("Hall Cup",))
     en = [(x["action"], x["detail"]) for x in events.admin_log(e, EVENT)]

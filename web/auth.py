@@ -190,7 +190,7 @@ def director_dep(request: Request) -> str:
         sent = request.headers.get(CSRF_HEADER, "")
         if not sent or not _equal(sent, session["csrf"]):
             raise HTTPException(
-                status_code=403, detail=f"missing or wrong CSRF token (header {CSRF_HEADER})"
+                status_code=403, detail=phrase("rest.web.csrf_header", header=CSRF_HEADER)
             )
     return DIRECTOR
 
@@ -205,7 +205,7 @@ def check_csrf(request: Request, form_value: str | None) -> None:
     """403 unless ``form_value`` is the CSRF token of the request's director session."""
     session = session_of(request)
     if session is None or not form_value or not _equal(form_value, session["csrf"]):
-        raise HTTPException(status_code=403, detail="missing or wrong CSRF token: reload the page")
+        raise HTTPException(status_code=403, detail=phrase("rest.web.csrf_form"))
 
 
 def safe_next(target: str | None) -> str:
