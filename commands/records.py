@@ -447,7 +447,7 @@ def compare_command(
             try:
                 write_report(html_dir, report, rules=rules, analyse=budget)
             except ReportError as exc:  # the --html folder cannot be made or written
-                raise click.ClickException(f"--html: {exc}") from exc
+                raise click.ClickException(f"--html: {error_text(exc)}") from exc
     except (GuandanError, DuplicateError) as exc:
         raise click.ClickException(error_text(exc)) from exc
     except OSError as exc:  # the --html folder cannot be made or written

@@ -52,7 +52,7 @@ def server_settings(
             threads=threads or DEFAULT_THREADS,
         )
     except SettingsError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(exc.text(cli_lang())) from None
 
 
 def run_server(settings: Settings, host: str, port: int, workers: int, log_level: str) -> None:

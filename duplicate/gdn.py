@@ -1034,34 +1034,32 @@ def _check_writable(rec: DealRecord) -> None:
     """Refuse what the canonical text cannot hold (strict on write): bad tag names, tags
     that are typed fields, line breaks in values and comments, plays without type and rank."""
 
-    def fail(reason: str, line: int | None = None, seat: Seat | None = None) -> GdnError:
-        return GdnError(f"cannot write: {reason}", file=rec.file, line=line, seat=seat)
+    def fail(reason: Phrase, line: int | None = None, seat: Seat | None = None) -> GdnError:
+        return GdnError(phrase("rest.gdn.write", reason=reason), file=rec.file, line=line,
+                        seat=seat)
 
     for name, value in rec.tags.items():
         if not _TAG_NAME_RE.fullmatch(name):
-            raise fail(f"invalid tag name {name!r} (a letter, then letters, digits or _)")
+            raise fail(phrase("rest.gdn.tag_name", name=repr(name)))
         if _KNOWN_BY_LOWER.get(name.lower()) in _TYPED_TAGS or name.lower() == "play":
-            raise fail(f"tag {name} is a field of the record, not one of its text tags")
+            raise fail(phrase("rest.gdn.tag_field", name=name))
         if "\n" in value or "\r" in value:
-            raise fail(f"the value of tag {name} holds a line break")
+            raise fail(phrase("rest.gdn.tag_break", name=name))
         bad = control_character(value)
         if bad is not None:  # the reader would refuse it
-            raise fail(f"the value of tag {name} holds a control character {describe_character(bad)}")
+            raise fail(phrase("rest.gdn.tag_control", name=name, char=describe_character(bad)))
     texts: list[tuple[str, int | None, Seat | None]] = [(c, None, None) for c in rec.comments]
     for play in rec.plays or ():
         if not play.is_pass and (play.type is None or play.rank is None):
-            raise fail(
-                "a play is written with its type and rank; replay the record to fill them in",
-                play.line,
-                play.seat,
-            )
+            raise fail(phrase("rest.gdn.untyped"), play.line, play.seat)
         texts.extend((c, play.line, play.seat) for c in play.comments)
     for text, line, seat in texts:
         if "\n" in text or "\r" in text:
-            raise fail(f"a comment holds a line break: {text!r}", line, seat)
+            raise fail(phrase("rest.gdn.comment_break", text=repr(text)), line, seat)
         bad = control_character(text)
         if bad is not None:
-            raise fail(f"a comment holds a control character {describe_character(bad)}", line, seat)
+            raise fail(phrase("rest.gdn.comment_control", char=describe_character(bad)), line,
+                       seat)
 
 
 def format_record(rec: DealRecord) -> str:

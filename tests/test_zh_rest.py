@@ -168,3 +168,81 @@ def test_a_settled_disputes_finishing_order_in_words() -> None:
     assert not english_runs(zh_text), zh_text
     assert said(detail, "en") == ("round 1, table 1, board 2, closed room: dispute settled, "
                                   "N–S +3, finish N S")
+
+
+# --- 2. guandan plays: counted lines from the catalogue ------------------------------------
+
+
+def test_plays_counts_are_counted_messages_in_both_languages() -> None:
+    from duplicate.i18n import ngettext
+
+    code, out = en("plays", "--level", "7", "--hand", "S2 H3")
+    assert code == 0 and out.splitlines()[-1] == "2 legal readings"
+    assert ngettext("en", "cli.plays.count", 2, beating="") == "2 legal readings"
+    code, out = en("plays", "--level", "7", "--hand", "S2 H3", "--all", "--follow", "Single 2 S2")
+    assert code == 0 and out.splitlines()[-1] == "1 legal play beating Single 2"
+    code, out = en("plays", "--level", "7", "--hand", "S2 H3", "--follow", "Pair 3 S3 C3")
+    assert (code, out) == (0, "no legal play beating Pair 3: pass\n")
+    code, out = zh("plays", "--level", "7", "--hand", "S2 H3", "--all", "--follow", "Single 2 S2")
+    assert code == 0 and out.splitlines()[-1] == "1种合法出法（压过单张2）", out
+    code, out = zh("plays", "--level", "7", "--hand", "S2 H3", "--follow", "Pair 3 S3 C3")
+    assert code == 0 and out == "没有合法出法（压过对子3）：过\n", out
+
+
+# --- 5. settings, the report writer and the .gdn writer -----------------------------------
+
+
+def test_settings_errors_in_the_chosen_language() -> None:
+    args = ("serve", "--director-password", "a long enough password", "--public-url", "ftp://x")
+    code, out = zh(*args)
+    assert code == 2 and "公开网址须以 http:// 或 https:// 开头，不能是 'ftp://x'" in out, out
+    code, out = en(*args)
+    assert code == 2 and "the public URL must start with http:// or https://, not 'ftp://x'" in out
+    from web.settings import Settings, SettingsError
+
+    try:
+        Settings("sqlite://", "short", "s" * 40)
+    except SettingsError as exc:
+        assert "裁判密码至少要有" in exc.text("zh") and not english_runs(exc.text("zh"))
+        assert str(exc).startswith("the director password must have at least")
+    else:
+        raise AssertionError("a short password was taken")
+
+
+def test_report_writing_errors_in_the_chosen_language(tmp_path: Path) -> None:
+    blocker = tmp_path / "plain-file"
+    blocker.write_text("x", encoding="utf-8")
+    match = tmp_path / "match.gdn"
+    assert en("simulate", "--seed", "1f", "--boards", "1", "-o", str(match))[0] == 0
+    code, out = zh("compare", str(match), "--html", str(blocker / "h"))
+    assert code == 1 and "--html: 无法把报告写入" in out and "不是文件夹" in out, out
+    assert not english_runs(out, str(blocker / "h")), out
+    code, out = en("compare", str(match), "--html", str(blocker / "h"))
+    assert code == 1 and "--html: cannot write the report into" in out and "Not a directory" in out
+
+
+def test_gdn_writer_refusals_in_the_chosen_language(tmp_path: Path) -> None:
+    from duplicate.gdn import GdnError, dumps, loads
+
+    match = tmp_path / "match.gdn"
+    assert en("simulate", "--seed", "1f", "--boards", "1", "-o", str(match))[0] == 0
+    rec = loads(match.read_text(encoding="utf-8"))[0]
+    for change, english, chinese in (
+        (lambda r: r.tags.update({"bad name": "x"}), "cannot write: invalid tag name 'bad name'",
+         "无法写出：标签名 'bad name' 无效"),
+        (lambda r: r.tags.update(Event="two\nlines"), "the value of tag Event holds a line break",
+         "标签 Event 的值含有换行"),
+        (lambda r: r.comments.append("a\x07b"), "a comment holds a control character U+0007",
+         "注释含有控制字符 U+0007"),
+    ):
+        broken = loads(match.read_text(encoding="utf-8"))[0]
+        change(broken)
+        try:
+            dumps(broken)
+        except GdnError as exc:
+            assert english in str(exc), str(exc)
+            said = exc.text("zh")
+            assert chinese in said and not english_runs(said, "bad name"), said
+        else:
+            raise AssertionError("written")
+    assert dumps(rec)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from duplicate.errors import DuplicateError
+from duplicate.i18n import phrase
 from duplicate.sessions import Throttle
 
 ENV_DB = "GUANDAN_DB"
@@ -59,23 +60,17 @@ class Settings:
 
     def __post_init__(self) -> None:
         if len(self.director_password) < MIN_PASSWORD:
-            raise SettingsError(
-                f"the director password must have at least {MIN_PASSWORD} characters "
-                f"(--director-password or ${ENV_PASSWORD})"
-            )
+            raise SettingsError(phrase("rest.settings.password", min=MIN_PASSWORD,
+                                       env=f"${ENV_PASSWORD}"))
         if len(self.secret_key) < MIN_SECRET:
-            raise SettingsError(
-                f"the secret key must have at least {MIN_SECRET} characters "
-                f"(--secret-key or ${ENV_SECRET})"
-            )
+            raise SettingsError(phrase("rest.settings.secret", min=MIN_SECRET,
+                                       env=f"${ENV_SECRET}"))
         if not 1 <= self.threads <= MAX_THREADS:
-            raise SettingsError(
-                f"threads must be 1 to {MAX_THREADS} (--threads or ${ENV_THREADS}), "
-                f"not {self.threads}"
-            )
+            raise SettingsError(phrase("rest.settings.threads", max=MAX_THREADS,
+                                       env=f"${ENV_THREADS}", threads=self.threads))
         url = self.public_url.strip()
         if url and not url.startswith(("http://", "https://")):
-            raise SettingsError(f"the public URL must start with http:// or https://, not {url!r}")
+            raise SettingsError(phrase("rest.settings.public_url", url=repr(url)))
         object.__setattr__(self, "public_url", url.rstrip("/"))
 
     @classmethod
@@ -88,16 +83,14 @@ class Settings:
         env = os.environ if environ is None else environ
         password = env.get(ENV_PASSWORD, "")
         if not password:
-            raise SettingsError(
-                f"no director password: set ${ENV_PASSWORD} (guandan serve "
-                f"--director-password sets it for its workers)"
-            )
+            raise SettingsError(phrase("rest.settings.no_password", env=f"${ENV_PASSWORD}"))
         secret = env.get(ENV_SECRET, "")
         if not secret:
-            raise SettingsError(f"no secret key: set ${ENV_SECRET}")
+            raise SettingsError(phrase("rest.settings.no_secret", env=f"${ENV_SECRET}"))
         threads = env.get(ENV_THREADS, "") or str(DEFAULT_THREADS)
         if not threads.isdigit():
-            raise SettingsError(f"${ENV_THREADS} must be a number, not {threads!r}")
+            raise SettingsError(phrase("rest.settings.threads_number", env=f"${ENV_THREADS}",
+                                       threads=repr(threads)))
         return cls(
             db_url=resolve_url(env.get(ENV_DB) or None),
             director_password=password,

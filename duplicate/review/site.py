@@ -21,6 +21,7 @@ from typing import Any
 from analysis.estimate import Budget
 from duplicate.compare import compare_board
 from duplicate.gdn import loads
+from duplicate.i18n import os_reason, phrase
 from duplicate.review.analysis import FOLDER as ANALYSIS_FOLDER
 from duplicate.review.analysis import AnalysisStore, analyse_board, merge_figures, player_figures
 from duplicate.review.model import BoardLine, EventReport, MatchSummary
@@ -129,7 +130,7 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     lang = lang or event.lang
     out = Path(outdir)
     if out.exists() and not out.is_dir():
-        raise ReportError(f"report folder {str(out)!r} exists and is not a folder")
+        raise ReportError(phrase("rest.site.not_folder", path=repr(str(out))))
     old = _load_manifest(out, lang)
     old_pages: dict[str, str] = old.get("pages", {})
     old_boards: dict[str, dict[str, Any]] = old.get("boards", {})
@@ -142,7 +143,7 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     for m in event.matches:
         mname = match_page(m)
         if mname in seen_match:
-            raise ReportError(f"two matches with the same page name {mname!r}: keys must differ")
+            raise ReportError(phrase("rest.site.match_twice", page=repr(mname)))
         seen_match.add(mname)
         lines = []
         for line in m.boards:
@@ -154,7 +155,8 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
                 continue
             name = board_page(m, line)
             if name in boards:
-                raise ReportError(f"match {m.key!r}: two boards with the same page name {name!r}")
+                raise ReportError(phrase("rest.site.board_twice", match=repr(m.key),
+                                         page=repr(name)))
             digest = _sha("\x00".join((line.digest or repr(line.comparison), event.name,
                                        m.team_x, m.team_y, m.round, repr(analyse))))
             prev = old_boards.get(name)
@@ -221,8 +223,8 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     try:
         return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw), event.name)
     except OSError as exc:  # a folder that cannot be made or written: one clear line
-        raise ReportError(f"cannot write the report into {str(out)!r}: "
-                          f"{exc.strerror or exc}") from exc
+        why = os_reason(exc) if exc.strerror else str(exc)
+        raise ReportError(phrase("rest.site.unwritable", path=repr(str(out)), why=why)) from exc
 
 
 def _write(out: Path, pages: dict[str, str], old_pages: dict[str, str],
