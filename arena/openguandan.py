@@ -100,7 +100,7 @@ def _deals(text: str, file: str) -> Iterator[_Deal]:
                 deal = _Deal(n)
             pos = msg.get("myPos")
             if not isinstance(pos, int) or not 0 <= pos <= 3:
-                raise LogError(f"{at}: beginning without a myPos 0..3")
+                raise LogError(phrase("rest.arena.log.no_my_pos", where=at))
             deal.dealt[pos] = _cards(msg.get("handCards"), f"{at}: handCards")
             if "curRank" in msg:
                 deal.level = _level(msg["curRank"], at)
@@ -113,29 +113,29 @@ def _deals(text: str, file: str) -> Iterator[_Deal]:
                     giver, receiver, card = item
                     deal.moves.append((int(giver), int(receiver), str(card)))
                 except (TypeError, ValueError):
-                    raise LogError(f"{at}: a {stage} result is [from, to, card]") from None
+                    raise LogError(phrase("rest.arena.log.moves", where=at, stage=stage)) from None
         elif stage == "play":
             pos = msg.get("curPos")
             if not isinstance(pos, int) or not 0 <= pos <= 3:
-                raise LogError(f"{at}: notify play without a curPos 0..3")
+                raise LogError(phrase("rest.arena.log.no_cur_pos", where=at))
             deal.plays.append((pos, msg.get("curAction"), n))
         elif stage == "episodeOver":
             if deal.level is None and "curRank" in msg:
                 deal.level = _level(msg["curRank"], at)
             order = msg.get("order")
             if not isinstance(order, list) or sorted(order) != [0, 1, 2, 3]:
-                raise LogError(f"{at}: episodeOver without an order of the four positions")
+                raise LogError(phrase("rest.arena.log.no_order", where=at))
             deal.order = order
             for item in msg.get("restCards") or []:
                 try:
                     pos, tokens = item
                 except (TypeError, ValueError):
-                    raise LogError(f"{at}: restCards holds [position, cards] pairs") from None
+                    raise LogError(phrase("rest.arena.log.rest_cards", where=at)) from None
                 deal.rest[int(pos)] = _cards(tokens, f"{at}: restCards")
             yield deal
             deal = None
     if deal is not None and deal.plays:
-        raise LogError(f"{file}:{deal.line}: the log ends inside a deal (no episodeOver)")
+        raise LogError(phrase("rest.arena.log.ends_inside", where=f"{file}:{deal.line}"))
 
 
 def _level(value: Any, at: str) -> int:
@@ -148,9 +148,9 @@ def _level(value: Any, at: str) -> int:
 def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
     at = f"{file}:{d.line}"
     if d.level is None:
-        raise LogError(f"{at}: deal {number} states no level (curRank)")
+        raise LogError(phrase("rest.arena.log.no_level", where=at, number=number))
     if not d.plays:
-        raise LogError(f"{at}: deal {number} has no play")
+        raise LogError(phrase("rest.arena.log.no_play", where=at, number=number))
     plays: list[Play] = []
     held = dict(d.rest)
     for pos, action, n in d.plays:

@@ -63,6 +63,12 @@ def test_arena_errors_in_the_chosen_language(tmp_path: Path) -> None:
     assert not english_runs(out, str(log)), out
     code, out = en("arena", "import-log", str(log))
     assert code == 1 and "log.jsonl:1: not JSON (Expecting value)" in out, out
+    log.write_text('{"type": "notify", "stage": "play", "curPos": 9}\n', encoding="utf-8")
+    code, out = zh("arena", "import-log", str(log))
+    assert code == 1 and "log.jsonl:1：notify play 消息缺少 0..3 的 curPos" in out, out
+    assert not english_runs(out, str(log), "notify play"), out
+    code, out = en("arena", "import-log", str(log))
+    assert code == 1 and "log.jsonl:1: notify play without a curPos 0..3" in out, out
     url = "ws://127.0.0.1:1/game/x"
     code, out = zh("agent", "--url", url, "--connect-timeout", "2")
     assert code == 1 and f"无法连接 {url}：" in out and "连接被拒绝" in out, out
