@@ -212,14 +212,17 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
     of every thread would each parse every ``.po`` file at once, holding up the worker),
     and freeze what is loaded out of the garbage collector (modules, the application, its
     routes and models, the catalogue: a full collection walking them paused every request
-    in the worker)."""
+    in the worker); when it stops, close the database pool's connections."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         messages()
         gc.freeze()  # what is loaded by now stays: full collections no longer walk it
-        yield
+        try:
+            yield
+        finally:  # the pool's connections closed now, not whenever the engine is collected
+            _app.state.engine.dispose()
 
     return lifespan
 
