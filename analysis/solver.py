@@ -112,13 +112,7 @@ class Solver:
         native = _core.native
         if native is not None:
             return self._native_value(native, pos)
-        self._deadline = (
-            time.perf_counter() + self.max_seconds if self.max_seconds is not None else 0.0
-        )
-        self._node_limit = self.nodes + self.max_nodes if self.max_nodes is not None else 0
-        self._next_check = self.nodes
-        if len(self.tt) > self.table_limit:
-            self.tt.clear()
+        self._arm()
         vals = self.values
         lo, hi = 0, len(vals) - 1
         while lo < hi:
@@ -168,6 +162,11 @@ class Solver:
             if r < 0:
                 raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
             return bool(r)
+        self._arm()
+        return self.at_least(pos, t)
+
+    def _arm(self) -> None:
+        """The budgets of one call of :meth:`value` or :meth:`test` set from now."""
         self._deadline = (
             time.perf_counter() + self.max_seconds if self.max_seconds is not None else 0.0
         )
@@ -175,7 +174,6 @@ class Solver:
         self._next_check = self.nodes
         if len(self.tt) > self.table_limit:
             self.tt.clear()
-        return self.at_least(pos, t)
 
     def at_least(self, pos: Position, t: int) -> bool:
         """True when the value of ``pos`` for N–S is at least ``t`` (one null-window search)."""

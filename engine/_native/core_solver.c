@@ -337,6 +337,20 @@ static int wc_put(NSolver *s, uint64_t a, uint64_t b, int got) {
 /* the opponents of a walk: their cards and hashes */
 typedef struct { cset o[2]; uint64_t h1[2], h2[2]; } opps_t;
 
+/* can either opponent of `op` beat the play `pp` (signature `sig`)? -1 out of memory */
+static int opps_beat(NSolver *s, const opps_t *op, const play_t *pp, int32_t sig) {
+    for (int o = 0; o < 2; o++) {
+        if (cs_empty(op->o[o])) continue;
+        splay *q;
+        int qnb, qowned;
+        int qn = plays_of(s, op->o[o], op->h1[o], pp, sig, &q, &qnb, &qowned);
+        if (qn < 0) return -1;
+        if (qowned) free(q);
+        if (qn > 0) return 1;
+    }
+    return 0;
+}
+
 /* analysis.solver.Solver._walk: can `hand` play out in plays neither opponent can beat
  * (its partner passing), the last play being anything? -1 out of memory */
 static int walk(NSolver *s, cset hand, uint64_t hh, const opps_t *op, int depth) {
@@ -353,16 +367,8 @@ static int walk(NSolver *s, cset hand, uint64_t hh, const opps_t *op, int depth)
             const splay *p = &plays[i];
             if (p->type >= T_SF && tried) break;
             play_t pp = solver_play(hand, p);
-            int beaten = 0;
-            for (int o = 0; o < 2 && !beaten; o++) {
-                if (cs_empty(op->o[o])) continue;
-                splay *q;
-                int qnb, qowned;
-                int qn = plays_of(s, op->o[o], op->h1[o], &pp, p->sig, &q, &qnb, &qowned);
-                if (qn < 0) { if (owned) free(plays); return -1; }
-                if (qowned) free(q);
-                beaten = qn > 0;
-            }
+            int beaten = opps_beat(s, op, &pp, p->sig);
+            if (beaten < 0) { if (owned) free(plays); return -1; }
             if (beaten) continue;
             tried++;
             int found, got;
@@ -408,16 +414,8 @@ static int follow_walk(NSolver *s, const hands_t *hs, int turn, const splay *pla
         if (cs_empty(p->left)) return 1;
         if (p->type >= T_SF && tried) break;
         play_t pp = solver_play(hs->h[turn], p);
-        int beaten = 0;
-        for (int o = 0; o < 2 && !beaten; o++) {
-            if (cs_empty(op.o[o])) continue;
-            splay *q;
-            int qnb, qowned;
-            int qn = plays_of(s, op.o[o], op.h1[o], &pp, p->sig, &q, &qnb, &qowned);
-            if (qn < 0) return -1;
-            if (qowned) free(q);
-            beaten = qn > 0;
-        }
+        int beaten = opps_beat(s, &op, &pp, p->sig);
+        if (beaten < 0) return -1;
         if (beaten) continue;
         tried++;
         int found, got;
