@@ -325,15 +325,15 @@ class SearchPlayer:
                 assert not isinstance(child, int)
                 try:
                     while True:  # does it do better for the side than the best so far?
-                        ns = sign * exact[best]
-                        if sign > 0:
-                            if ns == values[-1] or not solver.test(child, values[values.index(ns) + 1]):
+                        k = values.index(sign * exact[best])
+                        if sign > 0:  # N–S: is it at least the next value up?
+                            if k == len(values) - 1 or not solver.test(child, values[k + 1]):
                                 break
-                            got = values[values.index(ns) + 1]
-                        else:
-                            if ns == values[0] or solver.test(child, ns):
+                            got = values[k + 1]
+                        else:  # E–W: is it below the best's value for N–S?
+                            if k == 0 or solver.test(child, values[k]):
                                 break
-                            got = values[values.index(ns) - 1]
+                            got = values[k - 1]
                         exact[i], best = sign * got, i
                 except BudgetExceeded:
                     if i != best:  # no answer: its playout against the exact values
