@@ -458,7 +458,8 @@ def event_correct_command(
     event: str, round_no: int, table: int, board: int, room: str, result: str, by: str,
     reason: str, chief: bool,
 ) -> None:
-    """Set a room's result on a board by a ruling, kept with who, when and why."""
+    """Set a room's result on a board by a ruling, kept with who, when and why (the same
+    ruling again changes nothing and logs nothing)."""
     from duplicate.events import Correction, correct_result, parse_result
 
     with open_database() as engine:
@@ -466,6 +467,11 @@ def event_correct_command(
             engine, event, round_no, table, board, room.lower(), parse_result(result),
             Correction(reason=reason, by=by), chief=chief,
         )
+    if before is None:  # the room holds this very ruling already: nothing logged
+        click.echo(say("cli.board.unchanged", round=round_no, table=table, board=board,
+                       room=say(f"cli.val.{room.lower()}"),
+                       after=state_words(result, cli_lang())))
+        return
     click.echo(say("cli.board.corrected", round=round_no, table=table, board=board,
                    room=say(f"cli.val.{room.lower()}"), before=state_words(before, cli_lang()),
                    after=state_words(result, cli_lang())))

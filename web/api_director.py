@@ -243,14 +243,16 @@ def correct(
 ) -> CorrectionOut:
     """Set a room's N-S result on a board (logged with who and why). After the directors'
     limit on a published round: 403 unless ``chief`` (the chief director's override,
-    logged as such)."""
-    hall.director_correct(
+    logged as such). The same ruling again changes nothing: ``changed`` false, nothing
+    logged."""
+    changed = hall.director_correct(
         engine_of(request), event, n, body.table, body.board, body.room, body.ns_result, by,
         body.reason, finish=body.finish, chief=body.chief,
     )
     return CorrectionOut(
         round=n, table=body.table, board=body.board, room=body.room,
         ns_result=body.ns_result, by=by, reason=body.reason, finish=body.finish,
+        changed=changed,
     )
 
 

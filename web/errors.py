@@ -159,7 +159,7 @@ _EXPECTED: dict[str, tuple[str, str | None]] = {
     "literal_error": ("lw.valid.choice", "expected"), "enum": ("lw.valid.choice", "expected"),
     "json_invalid": ("lw.valid.json", None), "dict_type": ("lw.valid.object", None),
     "model_type": ("lw.valid.object", None), "model_attributes_type": ("lw.valid.object", None),
-    "list_type": ("lw.valid.list", None),
+    "list_type": ("lw.valid.list", None), "extra_forbidden": ("lw.valid.extra", None),
 }
 
 

@@ -207,13 +207,15 @@ def correct_result(
     finish: str | None = None,
     chief: bool = False,
     now: datetime | None = None,
-) -> str:
+) -> str | None:
     """A director's ruling: set a room's N–S result on a board (±1..±3, or ±4 when the
     event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
     record, if any, stays stored beside it. ``finish``: the finishing order the director
     counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
-    without it the room has no order (an N–S result given). Returns what it replaced.
-    In a published round the directors' limit holds: after it only ``chief`` (the chief
+    without it the room has no order (an N–S result given). Returns what it replaced, or
+    ``None`` when the room already holds this very ruling (the same result, by a ruling,
+    from the same order): nothing is written, nothing logged (a second run of the same
+    correction changes nothing). In a published round the directors' limit holds: after it only ``chief`` (the chief
     director, logged as overriding it) may (:mod:`duplicate.events.limit`; ``now``: the
     hall's clock, default now)."""
     check_schema(engine)
@@ -241,6 +243,8 @@ def correct_result(
             old.record_hash if old else None,
             store.canonical_finish(finish),
         )
+        if old is not None and old == new and old.finish == new.finish:
+            return None
         author = _author(correction, "")
         _within_limit(session, ev, round_no, table, board, room, author, chief, now)
         store.apply_change(session, row, "ruling", new, author, "", old)

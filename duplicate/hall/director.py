@@ -231,12 +231,13 @@ def director_correct(
     finish: str | None = None,
     chief: bool = False,
     now: datetime | None = None,
-) -> None:
+) -> bool:
     """The director sets a room's result: an N–S result or a finishing order (``finish``,
     the result it implies; both: they must agree). A ruling in the store's log with who,
     when, why and the order it was counted from (none for an N–S result). Any time before
     publication; after it within the directors' limit, or as the chief director
-    (``chief``, logged as overriding it: :mod:`duplicate.events.limit`)."""
+    (``chief``, logged as overriding it: :mod:`duplicate.events.limit`). ``False`` when
+    the room already holds this very ruling: nothing written, nothing logged."""
     by, reason = who(by, reason, "a correction")
     check_room(room)
     ready(engine)
@@ -256,7 +257,7 @@ def director_correct(
     if ns_result is None:
         raise HallError(phrase("hall.err.correct_needs"))
     try:
-        correct_result(
+        before = correct_result(
             engine, event, round_no, table, board, room, ns_result, Correction(reason, by),
             finish=finish, chief=chief, now=now,
         )
@@ -264,6 +265,7 @@ def director_correct(
         raise HallError(exc.phrase or str(exc), "forbidden") from None
     except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
         raise HallError(str(exc)) from None
+    return before is not None
 
 
 def late_rulings_due(

@@ -1,0 +1,115 @@
+"""What a hostile tester of the hall found, each kept fixed: a late team's ruling takes
+no typed minutes (the round clock measures lateness, and the log says so); the director
+API refuses a field its schema does not list (a ``by``: the author is the logged-in
+director); a correction that changes nothing logs nothing (command line, API, desk); a
+board the director rules leaves no report of it waiting for North (the phone and the
+desk say the same); a replay of a record of a rule variant names ``--variant``. SQLite
+and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from test_web_desk import EV, PASSWORD, engine_of, login
+from test_web_desk_actions import API, BASE, form, started
+
+from cli import main
+from duplicate import events, hall
+from web.app import create_app
+from web.settings import Settings
+
+BEARER = {"Authorization": f"Bearer {PASSWORD}"}
+
+
+@pytest.fixture
+def client(migrated_url: str) -> Iterator[TestClient]:
+    settings = Settings(db_url=migrated_url, director_password=PASSWORD, secret_key="k" * 40)
+    app = create_app(settings)
+    with TestClient(app) as c:
+        yield c
+    app.state.engine.dispose()
+
+
+def logged(client: TestClient) -> Any:
+    """Everything a director's action may write: the admin log, the store's changes, the
+    rulings, the reports."""
+    engine = engine_of(client)
+    return (events.admin_log(engine, EV), events.list_corrections(engine, EV),
+            events.result_log(engine, EV), [r.to_dict() for r in hall.rulings(engine, EV)],
+            [r.to_dict() for r in hall.pending_reports(engine, EV)])
+
+
+# --- a correction that changes nothing ------------------------------------------------------
+
+
+def test_the_same_correction_again_logs_nothing_on_api_and_desk(client: TestClient) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    body = {"table": 1, "board": 1, "room": "open", "ns_result": 2, "reason": "sheet misread"}
+    r = client.post(f"{API}/rounds/1/corrections", headers=BEARER, json=body)
+    assert r.status_code == 200 and r.json()["changed"] is True, r.text
+    before = logged(client)
+    assert len(before[1]) == 1
+    again = client.post(f"{API}/rounds/1/corrections", headers=BEARER,
+                        json={**body, "reason": "once more"})
+    assert again.status_code == 200 and again.json()["changed"] is False, again.text
+    assert logged(client) == before
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, table="1", board="1", room="open",
+                  result="NS +2", reason="and again")
+    assert msg == "Nothing changed: table 1, board 1 already has that result by a ruling.", msg
+    assert logged(client) == before
+    # a different result is a change: logged
+    _, msg = form(client, f"{BASE}/corrections", csrf=csrf, table="1", board="1", room="open",
+                  result="NS +3", reason="recounted")
+    assert msg == "Result corrected: table 1, board 1.", msg
+    assert len(events.list_corrections(engine_of(client), EV)) == 2
+
+
+def test_the_same_correction_twice_on_the_command_line(client: TestClient,
+                                                       migrated_url: str) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    args = ["event", "--db", migrated_url, "correct", EV, "--round", "1", "--table", "1",
+            "--board", "2", "--room", "closed", "--result", "EW +1", "--by", "TD Wu",
+            "--reason", "misread"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    before = logged(client)
+    second = CliRunner().invoke(main, args)
+    assert second.exit_code == 0, second.output
+    assert second.output.strip().count("\n") == 0 and "nothing changed" in second.output, \
+        second.output
+    assert logged(client) == before
+    assert [c["by"] for c in events.list_corrections(engine_of(client), EV)] == ["TD Wu"]
+
+
+# --- who corrects: the logged-in director, never a name in the body -------------------------
+
+
+def test_a_by_in_the_body_is_refused_not_ignored(client: TestClient) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    before = logged(client)
+    body = {"table": 1, "board": 1, "room": "open", "ns_result": 2, "reason": "misread",
+            "by": "Chief Li"}
+    r = client.post(f"{API}/rounds/1/corrections", headers=BEARER, json=body)
+    assert r.status_code == 422, r.text
+    message = r.json()["message"]
+    assert "body.by" in message and "\n" not in message, message
+    zh = client.post(f"{API}/rounds/1/corrections", json=body,
+                     headers={**BEARER, "Accept-Language": "zh-CN"})
+    assert zh.status_code == 422 and "不是此请求的字段" in zh.json()["message"], zh.text
+    assert logged(client) == before
+    # the schema says what it takes: no "by", and nothing else either
+    schema = client.get("/api/openapi.json").json()["components"]["schemas"]["CorrectionIn"]
+    assert "by" not in schema["properties"] and schema["additionalProperties"] is False
+    del body["by"]
+    r = client.post(f"{API}/rounds/1/corrections", headers=BEARER, json=body)
+    assert r.status_code == 200 and r.json()["by"] == "director", r.text
+    fixed = events.list_corrections(engine_of(client), EV)
+    assert [(c["by"], c["reason"]) for c in fixed] == [("director", "misread")]
