@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from test_web_desk import EV, PASSWORD, engine_of, login
-from test_web_desk_actions import API, BASE, form, started
+from test_web_desk_actions import API, BASE, back_in_time, form, started
 
 from cli import main
 from duplicate import events, hall
@@ -113,3 +113,42 @@ def test_a_by_in_the_body_is_refused_not_ignored(client: TestClient) -> None:
     assert r.status_code == 200 and r.json()["by"] == "director", r.text
     fixed = events.list_corrections(engine_of(client), EV)
     assert [(c["by"], c["reason"]) for c in fixed] == [("director", "misread")]
+
+
+# --- a late team: the round clock's minutes, never typed ones -------------------------------
+
+LATE_TYPED = ("Lateness is the round clock's, from the start to the team's check-in: "
+              "minutes cannot be typed.")
+
+
+def test_a_late_ruling_takes_no_typed_minutes_and_logs_the_clocks(client: TestClient) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    engine = engine_of(client)
+    first, second = events.get_round(engine, EV, 1).matches
+    hall.check_in(engine, EV, 1, first.team_x, "director")
+    back_in_time(engine, 6)
+    hall.check_in(engine, EV, 1, first.team_y, "director")  # 6 minutes after the start
+    assert hall.late_rulings_due(engine, EV, 1)[first.team_y] == "conceded"
+    before = logged(client)
+    for bad in ("-3", "5.9", "100000", "x"):
+        _, msg = form(client, f"{BASE}/late", csrf=csrf, team=first.team_y, minutes=bad)
+        assert msg == LATE_TYPED, msg
+    r = client.post(f"{API}/rounds/1/late", headers=BEARER,
+                    json={"team": first.team_y, "minutes": -3})
+    assert r.status_code == 422 and "body.minutes" in r.json()["message"], r.text
+    assert logged(client) == before
+    # without minutes: the ruling, its reason the clock's number and which one it is
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=first.team_y)
+    arrival = next(a for a in hall.arrivals(engine, EV, 1) if a.team == first.team_y)
+    assert arrival.checked_in_at is not None and 6 <= arrival.minutes_late < 6.1
+    r = client.post(f"{API}/rounds/1/late", headers=BEARER, json={"team": second.team_x})
+    assert r.status_code == 201, r.text
+    said = [x["reason_text"] for x in client.get(f"{API}/rulings", headers=BEARER).json()]
+    assert said[0] == (f"{first.team_y} checked in {arrival.minutes_late:.1f} minutes after "
+                       "the start (by the round clock)"), said
+    assert said[1].startswith(f"{second.team_x} not checked in 6."), said
+    assert said[1].endswith(" minutes after the start (by the round clock)"), said
+    client.cookies.set("lang", "zh")
+    page = client.get(BASE).text
+    assert f"{first.team_y}开赛后{arrival.minutes_late:.1f}分钟签到（按本轮计时）" in page

@@ -799,20 +799,22 @@ def test_stored_phrases_are_said_in_the_pages_language(client: TestClient) -> No
     hall.record_ruling(engine, EV, 1, match.table, "warning", "none", "Chief Wang",
                        "slow play")  # a person's own words stay as typed
     english = rulings_rows(client.get(BASE).text)
-    late = re.compile(r"^(.+) arrived (\d+\.\d) minutes late$")
+    late = re.compile(r"^(.+) not checked in (\d+\.\d) minutes after the start "
+                      r"\(by the round clock\)$")
     assert late.match(english[0][7]) and english[0][8] == "director"
     assert english[1][7] == f"{match.team_x} arrived 5.7 minutes late"
     assert english[2][7:9] == ["slow play", "Chief Wang"]
     client.cookies.set("lang", "zh")
     chinese = rulings_rows(client.get(BASE).text)
     minutes = late.match(english[0][7])[2]  # type: ignore[index]
-    assert chinese[0][7] == f"{team}迟到{minutes}分钟" and chinese[0][8] == "裁判"
+    assert chinese[0][7] == f"{team}开赛{minutes}分钟后仍未签到（按本轮计时）"
+    assert chinese[0][8] == "裁判"
     assert chinese[1][7] == f"{match.team_x}迟到5.7分钟"
     assert chinese[2][7:9] == ["slow play", "Chief Wang"]
     for row in chinese:
         assert "arrived" not in " ".join(row) and "director" not in " ".join(row)
     stored = [r.reason for r in hall.rulings(engine, EV, 1)]
-    assert stored[0].startswith("@@hall.reason.late ") and "arrived" not in stored[0]
+    assert stored[0].startswith("@@hall.reason.late_out ") and "arrived" not in stored[0]
     api = client.get(f"{API}/rulings", headers=BEARER).json()
     assert [r["reason_text"] for r in api] == [english[0][7], english[1][7], "slow play"]
     assert api[0]["reason"] == stored[0]

@@ -302,7 +302,9 @@ def rule_late(
     """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
     the first board conceded, or the round forfeited; its reason stored as a code (said in
     each page's language: ``hall.words``). Refused when nothing is due (on time, ruled
-    already: a second click does nothing twice)."""
+    already: a second click does nothing twice). Lateness is the round clock's, never a
+    number typed: from the start to the team's check-in, or to ``now`` while it has not
+    checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``)."""
     from duplicate.hall.clock import arrivals
     from duplicate.hall.rulings import record_ruling
 
@@ -311,6 +313,7 @@ def rule_late(
         raise HallError(phrase("hall.act.late_nothing_due", team=team), "conflict")
     arrival = next(a for a in arrivals(engine, event, round_no, now) if a.team == team)
     assert arrival.table is not None
-    reason = coded("hall.reason.late", team=team, minutes=f"{arrival.minutes_late:.1f}")
+    key = "hall.reason.late_in" if arrival.checked_in_at is not None else "hall.reason.late_out"
+    reason = coded(key, team=team, minutes=f"{arrival.minutes_late:.1f}")
     return record_ruling(engine, event, round_no, arrival.table, "late", due, by, reason,
                          team=team, chief=chief)

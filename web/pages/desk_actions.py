@@ -202,10 +202,15 @@ def clock_action(request: Request, event: str, round_no: int, what: str,
 
 @router.post("/desk/e/{event}/round/{round_no}/late")
 def rule_late(request: Request, event: str, round_no: int, csrf: str = Form(""),
-              team: str = Form(""), chief: str = Form("")) -> Response:
-    """Record the ruling a late team's lateness calls for now (``hall.rule_late``)."""
+              team: str = Form(""), chief: str = Form(""),
+              minutes: str = Form("")) -> Response:
+    """Record the ruling a late team's lateness calls for now (``hall.rule_late``). The
+    lateness is the round clock's: a ``minutes`` sent with the form is refused, not
+    ignored (the log would show another number than the one typed)."""
 
     def action(engine: Engine, who: str) -> Flash:
+        if minutes.strip():
+            raise DeskInput("desk.error.late_minutes")
         name = text_of(team)
         if name is None:
             raise DeskInput("desk.error.required", field={"t": "desk.field.team"})
