@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from test_web_desk import EV, PASSWORD, engine_of, login
-from test_web_desk_actions import API, BASE, back_in_time, form, started
+from test_web_desk_actions import API, BASE, back_in_time, form, started, west
 
 from cli import main
-from duplicate import events, hall
+from duplicate import events, hall, models
+from duplicate.db import session_scope
 from web.app import create_app
 from web.settings import Settings
 
@@ -152,3 +154,79 @@ def test_a_late_ruling_takes_no_typed_minutes_and_logs_the_clocks(client: TestCl
     client.cookies.set("lang", "zh")
     page = client.get(BASE).text
     assert f"{first.team_y}开赛后{arrival.minutes_late:.1f}分钟签到（按本轮计时）" in page
+
+
+# --- a board the director decides: no report of it waits, on the desk or the phones ----------
+
+
+def views_agree(client: TestClient, tokens: Any) -> dict[tuple[int, str, int], str]:
+    """Every board's state as North's phone shows it, checked against the desk: a board
+    is *waiting for North* on the phone exactly when the desk lists its report as
+    waiting (API and page). The phones' states."""
+    phones: dict[tuple[int, str, int], str] = {}
+    for (table, room), (_, confirm) in tokens.items():
+        view = client.get(f"/api/table/{confirm}").json()
+        for b in view["boards"]:
+            phones[table, room, b["board"]] = b["state"]
+    pending = client.get(f"{API}/rounds/1/pending", headers=BEARER).json()
+    desk = {(r["table"], r["room"], r["board"]) for r in pending}
+    assert desk == {k for k, v in phones.items() if v == "reported"}, (desk, phones)
+    page = client.get(BASE).text
+    for r in pending:
+        assert f'data-report="{r["id"]}"' in page
+    return phones
+
+
+def test_a_ruled_board_leaves_no_report_waiting_for_north(client: TestClient) -> None:
+    csrf = login(client)
+    tokens = started(client, csrf)
+    engine = engine_of(client)
+    first = events.get_round(engine, EV, 1).matches[0]
+    table = first.table
+    waiting = west(client, tokens, table, "closed", 1, "N S")  # North has not confirmed
+    other = west(client, tokens, table, "open", 2, "E W")
+    assert views_agree(client, tokens)[table, "closed", 1] == "reported"
+    # the late team concedes the first board: the report of it is set aside, visibly
+    hall.check_in(engine, EV, 1, first.team_x, "director")
+    back_in_time(engine, 6)
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=first.team_y)
+    phones = views_agree(client, tokens)
+    assert phones[table, "closed", 1] == "ruled" and phones[table, "open", 1] == "ruled"
+    assert phones[table, "open", 2] == "reported"
+    dismissed = [e for e in events.admin_log(engine, EV) if e["action"] == "hall dismiss"]
+    assert len(dismissed) == 1 and dismissed[0]["by"] == "director", dismissed
+    assert "report set aside by the director's decision" in dismissed[0]["detail"]
+    assert f"table {table}, board 1, closed room" in dismissed[0]["detail"]
+    # North's late confirmation of it changes nothing
+    before = logged(client)
+    r = client.post(f"/api/table/{tokens[table, 'closed'][1]}/reports/{waiting}/confirm")
+    assert r.status_code == 404 and "no report" in r.json()["message"], r.text
+    assert logged(client) == before
+    # a correction of board 2's open room sets its waiting report aside too
+    r = client.post(f"{API}/rounds/1/corrections", headers=BEARER, json={
+        "table": table, "board": 2, "room": "open", "ns_result": 1, "reason": "sheet"})
+    assert r.status_code == 200, r.text
+    assert views_agree(client, tokens)[table, "open", 2] == "ruled"
+    r = client.post(f"/api/table/{tokens[table, 'open'][1]}/reports/{other}/confirm")
+    assert r.status_code == 404, r.text
+    row = next(x for x in events.match_boards(engine, EV, 1, table) if x.board == 2)
+    assert row.open_ns == 1  # the director's result stands
+    with session_scope(engine) as session:
+        rows = {r.id: r for r in session.scalars(select(models.HallReport))}
+        for rid, why in ((waiting, first.team_y), (other, "sheet")):
+            assert (rows[rid].state, rows[rid].live, rows[rid].settled_by) == (
+                "replaced", None, "director")
+            assert why in (rows[rid].settled_reason or "")
+
+
+def test_a_report_sent_after_the_ruling_waits_on_both_views(client: TestClient) -> None:
+    csrf = login(client)
+    tokens = started(client, csrf)
+    engine = engine_of(client)
+    first = events.get_round(engine, EV, 1).matches[0]
+    hall.record_ruling(engine, EV, 1, first.table, "late", "conceded", "director", "late",
+                       team=first.team_y)
+    assert views_agree(client, tokens)[first.table, "open", 1] == "ruled"
+    west(client, tokens, first.table, "open", 1, "N S")  # West reports the conceded board
+    assert views_agree(client, tokens)[first.table, "open", 1] == "reported"
+

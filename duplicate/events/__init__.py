@@ -30,6 +30,8 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.imports`: records read, replayed, checked and stored;
 * :mod:`~duplicate.events.batch`: an import file by file, one outcome a file;
 * :mod:`~duplicate.events.results`: unfinished boards, rulings, corrections and their log;
+* :mod:`~duplicate.events.waiting`: a table's report that waits, set aside when the
+  director decides its board;
 * :mod:`~duplicate.events.limit`: the directors' limit on changing a published result
   (and the chief director's override);
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;

@@ -27,6 +27,7 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.limit import check_limit
+from duplicate.events.waiting import set_aside_waiting
 from duplicate.i18n import Term, phrase
 from duplicate.logtext import said
 from duplicate.logwords import StateText
@@ -168,7 +169,9 @@ def record_unfinished(
 ) -> int:
     """Record that ``board`` of a match was not finished (``reason``: time, withdrawal, …)
     in ``rooms``; it is scored by the event's unfinished rule. A room that already has a
-    result needs ``correction``. Returns the number of rooms marked. In a published round
+    result needs ``correction``. A table's report that waits on the board in that room is
+    set aside (:mod:`duplicate.events.waiting`). Returns the number of rooms marked. In a
+    published round
     the directors' limit holds (``chief``, ``now``: :mod:`duplicate.events.limit`)."""
     if not reason.strip():
         raise EventError(phrase("store.err.unfinished_reason"))
@@ -190,6 +193,9 @@ def record_unfinished(
             author = _author(correction, f"unfinished: {reason.strip()}", by)
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
             store.apply_change(session, row, "unfinished", new, author, "", old)
+            rnd, _ = _find_match(session, ev, round_no, table)
+            set_aside_waiting(session, ev.name, rnd, table, author.by, author.reason,
+                              board=board, room=room, at=now)
         return len(rooms)
 
 
@@ -212,7 +218,9 @@ def correct_result(
     event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
     record, if any, stays stored beside it. ``finish``: the finishing order the director
     counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
-    without it the room has no order (an N–S result given). Returns what it replaced, or
+    without it the room has no order (an N–S result given). A table's report that waits on
+    the board in that room is set aside (:mod:`duplicate.events.waiting`). Returns what it
+    replaced, or
     ``None`` when the room already holds this very ruling (the same result, by a ruling,
     from the same order): nothing is written, nothing logged (a second run of the same
     correction changes nothing). In a published round the directors' limit holds: after it only ``chief`` (the chief
@@ -248,6 +256,9 @@ def correct_result(
         author = _author(correction, "")
         _within_limit(session, ev, round_no, table, board, room, author, chief, now)
         store.apply_change(session, row, "ruling", new, author, "", old)
+        rnd, _ = _find_match(session, ev, round_no, table)
+        set_aside_waiting(session, ev.name, rnd, table, author.by, author.reason, board=board,
+                          room=room, at=now)
         return _describe(old)
 
 
