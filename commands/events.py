@@ -458,8 +458,7 @@ def event_correct_command(
     event: str, round_no: int, table: int, board: int, room: str, result: str, by: str,
     reason: str, chief: bool,
 ) -> None:
-    """Set a room's result on a board by a ruling, kept with who, when and why (the same
-    ruling again changes nothing and logs nothing)."""
+    """Set a room's result on a board by a ruling, kept with who, when and why."""
     from duplicate.events import Correction, correct_result, parse_result
 
     with open_database() as engine:

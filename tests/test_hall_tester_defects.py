@@ -10,18 +10,22 @@ and PostgreSQL.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import Engine, select
+from test_variants_events import JIEFENG, make_event
 from test_web_desk import EV, PASSWORD, engine_of, login
 from test_web_desk_actions import API, BASE, back_in_time, form, started, west
 
 from cli import main
 from duplicate import events, hall, models
+from duplicate.boards import generate_set, store_set
 from duplicate.db import session_scope
+from duplicate.dealing import parse_seed_file, seed_file_bytes
 from web.app import create_app
 from web.settings import Settings
 
@@ -230,3 +234,26 @@ def test_a_report_sent_after_the_ruling_waits_on_both_views(client: TestClient) 
     west(client, tokens, first.table, "open", 1, "N S")  # West reports the conceded board
     assert views_agree(client, tokens)[first.table, "open", 1] == "reported"
 
+
+# --- a replay of a record played under a rule variant --------------------------------------
+
+VARIANT_HINT = ("A record does not say the rules it was played under: one played under a "
+                "rule variant of RULES.md replays only with it, e.g. --variant "
+                "jiefeng_next=true ('guandan event list' shows an event's rules).")
+
+
+def test_replay_of_a_variant_events_bots_names_variant(migrated_engine: Engine,
+                                                      tmp_path: Path) -> None:
+    seed = parse_seed_file(seed_file_bytes(bytes(range(32))))
+    store_set(migrated_engine, generate_set(seed, 8, "S", "fixed", None))
+    make_event(migrated_engine, "Folk", JIEFENG)
+    out = tmp_path / "folk.gdn"
+    events.play_bots(migrated_engine, "Folk", 1, out=out)  # 接风 to the 下家
+    plain = CliRunner().invoke(main, ["replay", str(out)])
+    assert plain.exit_code == 1, plain.output
+    assert "out of turn" in plain.stderr and VARIANT_HINT in plain.stderr, plain.stderr
+    zh = CliRunner().invoke(main, ["--lang", "zh", "replay", str(out)])
+    assert zh.exit_code == 1 and "不该出牌" in zh.stderr, zh.stderr
+    assert "须加该变体才能重放，如 --variant jiefeng_next=true" in zh.stderr, zh.stderr
+    given = CliRunner().invoke(main, ["replay", "--variant", "jiefeng_next=true", str(out)])
+    assert given.exit_code == 0 and "--variant" not in given.stderr, given.output
