@@ -174,6 +174,9 @@ class RulingOut(Out):
 
 
 class CorrectionIn(In):
+    """A room's result set by the director, logged with why (``reason``) and who: the
+    logged-in director, never a name in the body (a ``by`` is refused)."""
+
     table: Number
     board: Number
     room: Literal["open", "closed"]
@@ -313,6 +316,9 @@ class DeskClockOut(ClockOut):
 
 
 class LateIn(In):
+    """The ruling a late team's lateness calls for; the lateness is the round clock's
+    (from the start to the check-in), never typed (a ``minutes`` is refused)."""
+
     team: TeamName
     chief: bool = Field(False, description=CHIEF)
 
