@@ -160,6 +160,30 @@ def test_a_late_ruling_takes_no_typed_minutes_and_logs_the_clocks(client: TestCl
     assert f"{first.team_y}开赛后{arrival.minutes_late:.1f}分钟签到（按本轮计时）" in page
 
 
+
+def test_a_late_ruling_is_the_one_the_page_showed_or_none(client: TestClient) -> None:
+    csrf = login(client)
+    started(client, csrf)
+    engine = engine_of(client)
+    first = events.get_round(engine, EV, 1).matches[0]
+    hall.check_in(engine, EV, 1, first.team_x, "director")
+    back_in_time(engine, 6)
+    page = client.get(BASE).text
+    assert '<input type="hidden" name="effect" value="conceded">' in page
+    back_in_time(engine, 5)  # the page is out of date: the forfeit is due now
+    assert hall.late_rulings_due(engine, EV, 1)[first.team_y] == "forfeit"
+    before = logged(client)
+    _, msg = form(client, f"{BASE}/late", csrf=csrf, team=first.team_y, effect="conceded")
+    assert "now calls for a forfeited match, not the conceded board" in msg, msg
+    assert "nothing was recorded" in msg and "\n" not in msg
+    r = client.post(f"{API}/rounds/1/late", headers=BEARER,
+                    json={"team": first.team_y, "effect": "conceded"})
+    assert r.status_code == 409, r.text
+    assert logged(client) == before
+    r = client.post(f"{API}/rounds/1/late", headers=BEARER,
+                    json={"team": first.team_y, "effect": "forfeit"})
+    assert r.status_code == 201 and r.json()["effect"] == "forfeit", r.text
+
 # --- a board the director decides: no report of it waits, on the desk or the phones ----------
 
 

@@ -146,7 +146,7 @@ def rule_late(request: Request, by: DirectorName, body: LateIn, event: EventName
     """Record the ruling the team's lateness calls for now (409 when none is due; 403 after
     the directors' limit on a published round unless ``chief``)."""
     return out(RulingOut, hall.rule_late(engine_of(request), event, n, body.team, by,
-                                         chief=body.chief))
+                                         chief=body.chief, expect=body.effect))
 
 
 @router.put("/events/{event}/director-minutes", response_model=DirectorLimitOut)

@@ -320,6 +320,9 @@ class LateIn(In):
     (from the start to the check-in), never typed (a ``minutes`` is refused)."""
 
     team: TeamName
+    effect: Literal["conceded", "forfeit"] | None = Field(
+        None, description="The ruling the director was shown (GET …/late): refused (409, "
+        "nothing recorded) when the clock now calls for the other one.")
     chief: bool = Field(False, description=CHIEF)
 
 

@@ -297,20 +297,26 @@ def late_rulings_due(
 
 def rule_late(
     engine: Engine, event: str, round_no: int, team: str, by: str, now: datetime | None = None,
-    *, chief: bool = False,
+    *, chief: bool = False, expect: str | None = None,
 ) -> Ruling:
     """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
     the first board conceded, or the round forfeited; its reason stored as a code (said in
     each page's language: ``hall.words``). Refused when nothing is due (on time, ruled
     already: a second click does nothing twice). Lateness is the round clock's, never a
     number typed: from the start to the team's check-in, or to ``now`` while it has not
-    checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``)."""
+    checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``).
+    ``expect``: the ruling the director was shown (``conceded`` or ``forfeit``); refused
+    (conflict, nothing recorded) when the clock now calls for the other one."""
     from duplicate.hall.clock import arrivals
     from duplicate.hall.rulings import record_ruling
 
     due = late_rulings_due(engine, event, round_no, now).get(team)
     if due is None:
         raise HallError(phrase("hall.act.late_nothing_due", team=team), "conflict")
+    if expect is not None and expect != due:
+        shown = phrase(f"desk.effect.{expect}") if expect in ("conceded", "forfeit") else expect
+        raise HallError(phrase("hall.act.late_other_due", team=team, shown=shown,
+                               due=phrase(f"desk.effect.{due}")), "conflict")
     arrival = next(a for a in arrivals(engine, event, round_no, now) if a.team == team)
     assert arrival.table is not None
     key = "hall.reason.late_in" if arrival.checked_in_at is not None else "hall.reason.late_out"
