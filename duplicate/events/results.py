@@ -171,8 +171,8 @@ def record_unfinished(
     in ``rooms``; it is scored by the event's unfinished rule. A room that already has a
     result needs ``correction``. A table's report that waits on the board in that room is
     set aside (:mod:`duplicate.events.waiting`). Returns the number of rooms marked. In a
-    published round
-    the directors' limit holds (``chief``, ``now``: :mod:`duplicate.events.limit`)."""
+    published round the directors' limit holds (``chief``, ``now``:
+    :mod:`duplicate.events.limit`)."""
     if not reason.strip():
         raise EventError(phrase("store.err.unfinished_reason"))
     check_schema(engine)
@@ -220,12 +220,11 @@ def correct_result(
     counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
     without it the room has no order (an N–S result given). A table's report that waits on
     the board in that room is set aside (:mod:`duplicate.events.waiting`). Returns what it
-    replaced, or
-    ``None`` when the room already holds this very ruling (the same result, by a ruling,
-    from the same order): nothing is written, nothing logged (a second run of the same
-    correction changes nothing). In a published round the directors' limit holds: after it only ``chief`` (the chief
-    director, logged as overriding it) may (:mod:`duplicate.events.limit`; ``now``: the
-    hall's clock, default now)."""
+    replaced, or ``None`` when the room already holds this very ruling (the same result,
+    by a ruling, from the same order): nothing is written, nothing logged (a second run of
+    the same correction changes nothing). In a published round the directors' limit
+    holds: after it only ``chief`` (the chief director, logged as overriding it) may
+    (:mod:`duplicate.events.limit`; ``now``: the hall's clock, default now)."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
