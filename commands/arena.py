@@ -263,9 +263,11 @@ def duplicate_command(
 
     result = asyncio.run(run())
     if report_dir:
-        from arena.report import arena_report, write_arena_report
+        from arena.report import arena_report, match_title, write_arena_report
 
-        write_arena_report(report_dir, arena_report(f"Arena: {name_a} v {name_b}", [result]))
+        lang = cli_lang()
+        write_arena_report(report_dir, arena_report(match_title(name_a, name_b, lang), [result],
+                                                    lang=lang))
     if as_json:
         doc = result.summary()
         doc["boards_detail"] = [b.row(result.names) for b in result.boards]
@@ -382,13 +384,17 @@ def tournament_command(
     ))
     table = [s.row(i + 1) for i, s in enumerate(result.standings)]
     if report_dir:
-        from arena.report import arena_report, write_arena_report
+        from arena.report import (
+            arena_report,
+            rating_notes,
+            tournament_title,
+            write_arena_report,
+        )
 
-        notes = [f"{r.name}: rating {r.rating:+.0f} ({r.low:+.0f} to {r.high:+.0f})"
-                 for r in result.ratings] + [METHOD]
+        lang = cli_lang()
         write_arena_report(report_dir, arena_report(
-            f"Arena tournament ({len(agents)} agents, {count} boards)", result.matches,
-            result.standings, notes))
+            tournament_title(len(agents), count, lang), result.matches, result.standings,
+            rating_notes(result.ratings, lang), lang=lang))
     ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
                 "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
     if as_json:
