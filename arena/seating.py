@@ -22,6 +22,7 @@ from urllib.parse import parse_qs
 
 from arena.connection import ArenaError
 from arena.messages import said
+from duplicate.i18n import os_reason, phrase
 
 __all__ = ["ClientPath", "agent_of", "parse_path", "read_seating", "seating_help"]
 
@@ -74,7 +75,8 @@ def read_seating(path: str | Path) -> list[list[str]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ArenaError(f"cannot read seating file {str(path)!r}: {exc.strerror}") from None
+        raise ArenaError(phrase("rest.arena.seating.unreadable", path=repr(str(path)),
+                                reason=os_reason(exc))) from None
     tables: list[list[str]] = []
     seen: set[str] = set()
     for n, line in enumerate(text.splitlines(), 1):
@@ -82,15 +84,15 @@ def read_seating(path: str | Path) -> list[list[str]]:
         if not ids:
             continue
         if len(ids) != 4:
-            raise ArenaError(f"{path}:{n}: a table is four client ids, found {len(ids)}")
+            raise ArenaError(phrase("rest.arena.seating.four", where=f"{path}:{n}", n=len(ids)))
         for i in ids:
             if i in seen:
-                raise ArenaError(f"{path}:{n}: client id {i!r} is seated twice")
+                raise ArenaError(phrase("rest.arena.seating.twice", where=f"{path}:{n}", id=repr(i)))
             if not _ID.fullmatch(i):
-                raise ArenaError(f"{path}:{n}: {i!r} is not a client id "
-                                 "(1-64 letters, digits or ._~@+:=-)")
+                raise ArenaError(phrase("rest.arena.seating.bad_id", where=f"{path}:{n}",
+                                        id=repr(i)))
             seen.add(i)
         tables.append(ids)
     if not tables:
-        raise ArenaError(f"{path}: the seating file names no table")
+        raise ArenaError(phrase("rest.arena.seating.empty", path=str(path)))
     return tables

@@ -199,7 +199,7 @@ async def run_tournament(
     starts a client (default: the agent's command, output to ``log_dir``)."""
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
-        raise ArenaError("two agents have the same name")
+        raise ArenaError(phrase("rest.arena.err.same_agent"))
     result = Tournament()
     if launch is None:
         launch = subprocess_launcher(log_dir)

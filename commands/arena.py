@@ -101,6 +101,13 @@ def _said(key: str, **values: Any) -> str:
     return text(key, cli_lang(), **values)
 
 
+def _boards(n: int) -> str:
+    """``n`` boards counted in the output's language (1 board, 2 boards, 2副)."""
+    from duplicate.i18n import gettext
+
+    return gettext(cli_lang(), "count.boards", n=n)
+
+
 def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """A result table's rows for the screen: in English as they are (the field names, as
     --json writes them); in another language the column titles and the finishing orders
@@ -278,7 +285,7 @@ def duplicate_command(
 
     emit_rows(_worded_rows([b.row(result.names) for b in result.boards], result.names), "table")
     click.echo(_said("match_line", a=name_a, b=name_b, margin=result.score.margin,
-                    boards=len(result.boards), pa=result.score.points_x,
+                    boards=_boards(len(result.boards)), pa=result.score.points_x,
                     pb=result.score.points_y))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
@@ -319,8 +326,9 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
     tune_gc()
     stats = play_agent(url, policy, seed, connect_timeout, reconnect)
     if not quiet:
-        click.echo(_said("agent_done", episodes=stats.episodes, acts=stats.acts,
-                        games=stats.games), err=True)
+        click.echo(_said("agent_done", deals=_said("count.deals", n=stats.episodes),
+                         acts=_said("count.actions", n=stats.acts),
+                         games=_said("count.games", n=stats.games)), err=True)
 
 
 @arena_group.command("tournament")
@@ -372,7 +380,8 @@ def tournament_command(
 
     def progress(m: Any) -> None:
         click.echo(_said("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
-                        boards=len(m.boards), pa=m.score.points_x, pb=m.score.points_y),
+                        boards=_boards(len(m.boards)), pa=m.score.points_x,
+                        pb=m.score.points_y),
                    err=True)
 
     logs = Path(out_dir) / "agent-logs"
