@@ -228,6 +228,8 @@ async def _play_room(
     """Play one room of a board at ``table`` and keep its replayed record in ``bp``."""
     board = bp.board
     table.where = f"board {board.number} {room.lower()} room"
+    table.where_said = phrase("arena.fault.where_board", board=board.number,
+                              room=Term(room.lower(), f"report.room.{room.lower()}"))
     level = board.level
 
     def ranks(pos: int) -> tuple[int, int]:

@@ -169,6 +169,7 @@ async def play_ordinary_match(
                              if len(sides) == 1 else "clients of both sides did not come back")
             break
         table.where = f"deal {n + 1}"
+        table.where_said = phrase("arena.fault.where_deal", n=n + 1)
         hands = boards[n].hands
         level = match.deal_level
         levels = match.levels

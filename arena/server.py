@@ -119,7 +119,7 @@ class ArenaServer:
         sock = next(iter(self._server.sockets))
         self.port = int(sock.getsockname()[1])
         self.started = time.monotonic()
-        log.info("arena listening on ws://%s:%d%s<id>", self.host, self.port, PATH_PREFIX)
+        log.info("%s", said("log.listening", url=f"ws://{self.host}:{self.port}{PATH_PREFIX}"))
 
     @property
     def url(self) -> str:
@@ -244,7 +244,7 @@ class ArenaServer:
                 c.agent = self.agents[pos & 1]
             self._by_id[c.id] = c
         self._waiting = [c for c in self._waiting if c not in clients]
-        log.info("table %d seated: %s", table.number, " ".join(table.ids))
+        log.info("%s", said("log.seated", table=table.number, ids=" ".join(table.ids)))
         if self.on_table is not None:
             self.on_table(table)
         self._tables.put_nowait(table)

@@ -322,8 +322,10 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
     """
     from arena.agent import play_agent
     from arena.connection import tune_gc
+    from arena.messages import use_language
 
     tune_gc()
+    use_language(cli_lang())  # its warnings in the output's language
     stats = play_agent(url, policy, seed, connect_timeout, reconnect)
     if not quiet:
         click.echo(_said("agent_done", deals=_said("count.deals", n=stats.episodes),

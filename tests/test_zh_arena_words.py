@@ -158,3 +158,32 @@ def test_arena_refusals_in_chinese(tmp_path: Path) -> None:
         assert r.exit_code == 1 and zh in r.output, (args, r.output)
         assert len(r.output.strip().splitlines()) == 1, r.output
 
+
+
+def test_fault_lines_in_the_arena_language(tmp_path: Path,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    """A client's fault, as the arena logs it on standard error: in the command line's
+    language (``use_language``); the fault's record and notice stay in the protocol's
+    English."""
+    import asyncio
+    import logging
+
+    from test_arena_faults import run
+
+    from arena.messages import use_language
+
+    use_language("zh")
+    try:
+        with caplog.at_level(logging.WARNING, logger="arena"):
+            result, _ = asyncio.run(asyncio.wait_for(
+                run(1, ["garbage", "random", "random", "random"], tmp_path), 60))
+    finally:
+        use_language("en")
+    lines = [r.getMessage() for r in caplog.records if "违规" in r.getMessage()]
+    assert lines, [r.getMessage() for r in caplog.records]
+    for line in lines:
+        m = re.fullmatch(r"违规：0 号位（(\S+)）：回复格式错误（第 1 副牌(开室|闭室)）："
+                         r"回复不是 JSON：this is not JSON \{", line)
+        assert m, line
+    assert result.faults[0].text().startswith("position 0 (")  # the record's English
+    assert "malformed (board 1 " in result.faults[0].text()
