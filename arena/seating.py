@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from arena.connection import ArenaError
 from arena.messages import said
-from duplicate.i18n import os_reason, phrase
+from duplicate.i18n import Phrase, os_reason, phrase
 
 __all__ = ["ClientPath", "agent_of", "parse_path", "read_seating", "seating_help"]
 
@@ -38,16 +38,17 @@ class ClientPath:
     notices: bool
 
 
-def parse_path(path: str) -> ClientPath | str:
-    """The client's id from its URL path, or the reason it is refused."""
+def parse_path(path: str) -> ClientPath | Phrase:
+    """The client's id from its URL path, or the reason it is refused (English as
+    ``str()``, the close frame's reason)."""
     base, _, query = path.partition("?")
     if not base.startswith(PATH_PREFIX):
-        return "connect to /game/<id>"
+        return phrase("arena.refuse.path")
     rest = base[len(PATH_PREFIX):]
     if rest.startswith("gd/"):
         rest = rest[3:]  # the online platform's /game/gd/<id>
     if not _ID.fullmatch(rest):
-        return "connect to /game/<id>, the id 1-64 letters, digits or ._~@+:=-"
+        return phrase("arena.refuse.id")
     notices = "fault" in ",".join(parse_qs(query).get("notices", []))
     return ClientPath(rest, notices)
 

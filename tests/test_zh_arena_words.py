@@ -187,3 +187,36 @@ def test_fault_lines_in_the_arena_language(tmp_path: Path,
         assert m, line
     assert result.faults[0].text().startswith("position 0 (")  # the record's English
     assert "malformed (board 1 " in result.faults[0].text()
+
+
+def test_refused_client_logged_in_the_arena_language(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A refused client: the arena's log line in its language, the close frame's reason
+    (what the client reads) in the protocol's English."""
+    import asyncio
+    import logging
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from arena.messages import use_language
+    from arena.server import ArenaServer
+
+    async def refused() -> str:
+        async with ArenaServer(port=0) as srv:
+            base = srv.url.split("/game/")[0]
+            async with connect(base + "/nope") as ws:
+                try:
+                    await ws.recv()
+                except ConnectionClosed as exc:
+                    return exc.rcvd.reason if exc.rcvd is not None else ""
+        return ""
+
+    use_language("zh")
+    try:
+        with caplog.at_level(logging.WARNING, logger="arena"):
+            reason = asyncio.run(asyncio.wait_for(refused(), 20))
+    finally:
+        use_language("en")
+    assert reason == "connect to /game/<id>"
+    assert "拒绝客户端 /nope：请连接 /game/<id>" in [r.getMessage() for r in caplog.records]
