@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.exceptions import InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatus, InvalidURI
 
 from arena.messages import said
 from arena.protocol import (
@@ -36,10 +36,10 @@ from arena.protocol import (
     lowest_card_index,
     parse_action,
 )
-from arena.wsclient import WSClient
+from arena.wsclient import ClosedInHandshake, WSClient
 from duplicate.bots import HeuristicPlayer, Player, View, make_player
 from duplicate.errors import PhrasedError
-from duplicate.i18n import engine_phrase, os_reason, phrase
+from duplicate.i18n import Phrase, engine_phrase, os_reason, phrase
 from engine import core as _core
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
@@ -116,6 +116,17 @@ class Public:
         except (ProtocolError, TypeError, ValueError, IndexError, KeyError):
             log.warning("%s", said("agent.unread_notice", stage=stage))
 
+
+def _handshake_said(exc: Exception) -> Phrase | str:
+    """Why the opening handshake failed, as the catalogue words it (English: as
+    ``websockets`` says it); an error it does not name as it is."""
+    if isinstance(exc, ClosedInHandshake):
+        return phrase("arena.agent.closed_in_handshake")
+    if isinstance(exc, InvalidStatus):
+        return phrase("arena.agent.rejected", status=exc.response.status_code)
+    if isinstance(exc, InvalidMessage):
+        return phrase("arena.agent.bad_response")
+    return str(exc)
 
 def min_cards(a: Cards, b: Cards) -> Cards:
     """The cards ``a`` and ``b`` have in common (as multisets)."""
@@ -268,7 +279,7 @@ def _session(url: str, player: Player, stats: AgentStats,
         conn = WSClient(url, max_size=16 * 1024 * 1024)
         conn.open(connect_timeout)
     except (OSError, InvalidHandshake, InvalidURI) as exc:
-        why = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        why = os_reason(exc) if isinstance(exc, OSError) else _handshake_said(exc)
         raise AgentConnectionError(phrase("rest.agent.no_connect", url=url, why=why)) from None
     for data in conn.messages():
         stats.messages += 1

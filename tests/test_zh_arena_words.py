@@ -220,3 +220,33 @@ def test_refused_client_logged_in_the_arena_language(
         use_language("en")
     assert reason == "connect to /game/<id>"
     assert "拒绝客户端 /nope：请连接 /game/<id>" in [r.getMessage() for r in caplog.records]
+
+
+def test_agent_handshake_failure_in_chinese() -> None:
+    """A server that closes the connection before its handshake answer: our agent's one
+    line in Chinese, the reason too."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def close_one() -> None:
+        conn, _ = listener.accept()
+        conn.recv(4096)
+        conn.close()
+
+    thread = threading.Thread(target=close_one, daemon=True)
+    thread.start()
+    try:
+        r = CliRunner().invoke(main, ["--lang", "zh", "agent", "--url",
+                                      f"ws://127.0.0.1:{port}/game/x", "--connect-timeout", "5"])
+    finally:
+        thread.join(5)
+        listener.close()
+    assert r.exit_code == 1, r.output
+    assert "没有收到有效的 HTTP 应答" in r.output, r.output  # not websockets' English
+    assert untranslated(r.output.replace(f"ws://127.0.0.1:{port}/game/x", " "),
+                        allowed_latin()) == [], r.output
