@@ -480,8 +480,9 @@ def ordinary_command(
         doc["file"] = str(result.file) if result.file else None
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    click.echo(_said("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
-                    winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
+    click.echo(_said("ordinary_line", a=name_a, b=name_b,
+                     deals=_said("count.deals", n=doc["deals"]),
+                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))

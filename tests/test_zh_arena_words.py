@@ -250,3 +250,27 @@ def test_agent_handshake_failure_in_chinese() -> None:
     assert "没有收到有效的 HTTP 应答" in r.output, r.output  # not websockets' English
     assert untranslated(r.output.replace(f"ws://127.0.0.1:{port}/game/x", " "),
                         allowed_latin()) == [], r.output
+
+
+def test_arena_lines_count_in_both_languages() -> None:
+    """The command line's counted lines take the catalogue's plural forms: never "1 deals"."""
+    from arena.messages import text
+
+    def said(lang: str) -> list[str]:
+        return [
+            text("ordinary_line", lang, a="A", b="B", deals=text("count.deals", lang, n=1),
+                 winner="A", ln="A", le="5"),
+            text("agent_done", lang, deals=text("count.deals", lang, n=1),
+                 acts=text("count.actions", lang, n=1), games=text("count.games", lang, n=1)),
+            text("faults", lang, n=1),
+            text("imported", lang, n=1, file="t.jsonl", out="-"),
+        ]
+
+    assert said("en") == [
+        "A (N-S) against B (E-W): 1 deal, winner A, levels A-5",
+        "agent done: 1 deal (小局), 1 action, 1 game",
+        "1 client fault (see the log)",
+        "1 deal read from t.jsonl, replayed: written to -",
+    ]
+    assert said("zh")[:2] == ["A（南北）对 B（东西）：共 1 小局，胜方 A，级数 A-5",
+                              "智能体结束：1 小局，1 次出牌，1 场"]
