@@ -5,9 +5,10 @@ shown.
 A text the program generates is stored by :func:`coded` (``@@key {"value": ...}``), never
 as an English sentence, so that a Chinese page or ``--lang zh`` says it in Chinese;
 :func:`said` puts a stored text into words: a coded phrase from the catalogue (a value
-that is itself coded, ``{"@": key, ...}``, said the same way; a name said in the
-language's quotes), one of the English sentences stored before codes were (old
-databases) when it is known, anything else (a person's typed words) as stored.
+that is itself coded, ``{"@": key, ...}``, said the same way; a list of them one after
+another; a name said in the language's quotes), one of the English sentences stored
+before codes were (old databases) when it is known, anything else (a person's typed
+words) as stored.
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ def _value(name: str, value: Any, lang: str) -> Any:
     if isinstance(value, dict) and isinstance(value.get("@"), str):
         inner = {k: _value(k, v, lang) for k, v in value.items() if k != "@"}
         return gettext(lang, value["@"], **inner)
+    if isinstance(value, list):  # several phrases: one after another (; and ；)
+        return gettext(lang, "lw.list.sep").join(str(_value(name, v, lang)) for v in value)
     if name == "room" and value in ("open", "closed") and lang != "en":
         return gettext(lang, f"hall.room.{value}")
     if name == "order" and isinstance(value, str) and lang != "en":  # a finish as stored (N S)

@@ -38,6 +38,7 @@ from duplicate.events.scores import (
     _stored_rooms,
 )
 from duplicate.gdn import DealRecord, format_record, loads
+from duplicate.logtext import coded, nested
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
@@ -117,11 +118,10 @@ def export_records(
                 if bare:
                     texts.append(bare)
         if change is not None:
-            where = f"round {round_no}" if round_no is not None else "every round"
-            log_change(
-                session, "export unreleased", change, f"{where}: {len(texts)} records",
-                event=ev.name,
-            )  # fmt: skip
+            where = (nested("lw.detail.round", round=round_no) if round_no is not None
+                     else nested("lw.every_round"))
+            log_change(session, "export unreleased", change,
+                       coded("lw.detail.export", where=where, n=len(texts)), event=ev.name)
     return "\n".join(texts)
 
 

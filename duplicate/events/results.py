@@ -79,7 +79,7 @@ def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str)
     if not boards:
         raise EventError(phrase("results.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
-        raise EventError(phrase("results.board_range", round=rnd.number, first=boards[0],
+        raise EventError(phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
                                 last=boards[-1], board=board))
     if room not in ROOMS:
         raise EventError(phrase("results.room", room=repr(room)))

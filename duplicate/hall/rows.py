@@ -131,8 +131,8 @@ def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
         raise HallError(phrase("hall.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
         raise HallError(
-            phrase("hall.err.not_a_board", round=rnd.number, first=boards[0], last=boards[-1],
-                   board=board),
+            phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
+                   last=boards[-1], board=board),
             "not_found",
         )
 
