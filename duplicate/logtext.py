@@ -46,8 +46,10 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
      "hall.reason.late"),
 )
 
-#: Why a board was not finished, as the phones store it, with the key that says it.
-UNFINISHED = {"time": "lw.unfinished.time"}
+#: Why a board was not finished, as the phones (``time``) and the store (a record that
+#: stops early: ``duplicate.store.calls.ENDS_EARLY``) store it, with the key that says it.
+UNFINISHED = {"time": "lw.unfinished.time",
+              "record ends before the deal": "lw.unfinished.ends_early"}
 
 
 def coded(key: str, **values: Any) -> str:

@@ -280,3 +280,41 @@ def test_the_desk_names_and_preselects_the_events_set_in_chinese(client: TestCli
     make_event(engine, "旧杯")
     store_set(engine, generate_set(OTHER, 6, "旧杯 boards"))
     assert '<option value="旧杯 boards" selected>' in client.get(f"/desk/e/{quote('旧杯')}").text
+
+
+# --- an import's unfinished boards -----------------------------------------------------
+
+
+def test_an_imports_unfinished_boards_and_their_history_in_both_languages(
+    migrated_url: str, migrated_engine: Engine, tmp_path: Path
+) -> None:
+    """Boards a record leaves unfinished (``Unfinished "time"``): the import's lines and the
+    room's history say where and why in the reader's language; English as before."""
+    from duplicate.gdn import format_record, loads
+
+    make_event(migrated_engine)
+    events.assign_boards(migrated_engine, EV, 1, seed=SEED)
+    recs = loads(events.bot_records(migrated_engine, EV, 1)[0])
+    for rec, why in zip(recs[:2], ("time", "退赛"), strict=True):  # board 1, both rooms
+        rec.plays, rec.finish, rec.result = (rec.plays or [])[:3], None, None
+        rec.tags["Unfinished"] = why
+    path = tmp_path / "t1.gdn"
+    path.write_text("\n".join(format_record(r) for r in recs), encoding="utf-8")
+    zh = cli("zh", migrated_url, "import", EV, str(path), "--by", BY)
+    assert "  未完成：第1轮第1桌开室第1副（超时）\n" in zh, zh
+    assert "  未完成：第1轮第1桌闭室第1副（退赛）\n" in zh, zh
+    assert latin(zh) == [], zh
+    history = cli("zh", migrated_url, "history", EV, "--round", "1", "--table", "1",
+                  "--board", "1", "--room", "open")
+    assert "未完成（超时）" in history and latin(history) == [], history
+    en = cli("en", migrated_url, "history", EV, "--round", "1", "--table", "1", "--board", "1",
+             "--room", "closed")
+    assert "unfinished (退赛)" in en, en
+    from duplicate.events.imports import unfinished_board_words
+
+    line = "round 1, table 1, board 1, open room (time)"
+    assert unfinished_board_words(line, "en") == line
+    from duplicate.logwords import state_words
+
+    assert state_words("unfinished (record ends before the deal)", "zh") == (
+        "未完成（牌谱未打到本副结束）")
