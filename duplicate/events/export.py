@@ -208,7 +208,9 @@ def _bare_results(
     """The round's room results exported with no record (``with_record``: those that were),
     and the rulings that score without a result (a board conceded, a match forfeited), as
     ``.gdn`` comment lines; each table's lines follow its match (``; table 3: X v Y``, X's
-    pair N-S in the open room), so that the export alone says whose results they are."""
+    pair N-S in the open room), so that the export alone says whose results they are.
+    English in every language, as the file's tags are: part of the file format (a program
+    reads the export), not output said to a person."""
     tables = {m.id: m.table_no for m in matches}
     now = _current(session, list(tables))
     keys = sorted(
@@ -327,6 +329,9 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
                 )
             )
     info = _info(ev)
+    # The English data of an English report (EventReport.lang "en"); a page in another
+    # language says the notes again from the event's settings (review.source.event_notes)
+    # and a match's state ("3 of 8 boards in") by review.render.state_text.
     notes = (
         f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
         f"round{'s' if info.rounds != 1 else ''} of {info.boards_per_round} boards; scale "
