@@ -38,6 +38,7 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^table cards issued$"), "lw.reason.tokens"),
     (re.compile(r"^West's report, confirmed by North$"), "lw.reason.table"),
     (re.compile(r"^reported without a record$"), "lw.reason.no_record"),
+    (re.compile(r"^unfinished: (?P<reason>.+)$", re.S), "lw.reason.unfinished"),
     (re.compile(r"^(?P<before>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+) -> "
                 r"(?P<after>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+)$"), "lw.detail.zone"),
     (re.compile(r"^round (?P<round>\d+): (?P<minutes>\d+) min, warning (?P<warning>\d+), "
@@ -95,7 +96,10 @@ def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
     for pattern, key in _LEGACY:
         m = pattern.match(text)
         if m:
-            return key, m.groupdict()
+            found: dict[str, Any] = m.groupdict()
+            if key == "lw.reason.unfinished":  # why, as the phones' code or as typed
+                found["reason"] = unfinished_code(found["reason"])
+            return key, found
     return None
 
 

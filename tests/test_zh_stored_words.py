@@ -318,3 +318,31 @@ def test_an_imports_unfinished_boards_and_their_history_in_both_languages(
 
     assert state_words("unfinished (record ends before the deal)", "zh") == (
         "未完成（牌谱未打到本副结束）")
+
+
+def test_a_board_marked_unfinished_without_a_correction_says_why_in_both_languages(
+    migrated_url: str, migrated_engine: Engine,
+) -> None:
+    """The reason the program writes for a board marked unfinished (no correction: the
+    director's own 'unfinished: time') is said in the reader's language in the room's
+    history; the export's UnfinishedReason tag (a file) holds the English words, never a
+    code."""
+    from duplicate.gdn import loads
+
+    make_event(migrated_engine)
+    events.assign_boards(migrated_engine, EV, 1, seed=SEED)
+    cli("zh", migrated_url, "unfinished", EV, "--round", "1", "--table", "1", "--board", "1",
+        "--room", "open", "--reason", "time")
+    zh = cli("zh", migrated_url, "history", EV, "--round", "1", "--table", "1", "--board", "1",
+             "--room", "open")
+    assert "未完成：超时" in zh, zh
+    en = cli("en", migrated_url, "history", EV, "--round", "1", "--table", "1", "--board", "1",
+             "--room", "open")
+    assert "unfinished: time" in en, en
+    [rec] = loads(events.export_records(migrated_engine, EV, unreleased=Correction(WHY, BY)))
+    assert (rec.tags["Unfinished"], rec.tags["UnfinishedReason"]) == ("time", "unfinished: time")
+    # a row stored before, in English, is still said
+    from duplicate.logtext import said
+
+    assert said("unfinished: 退赛", "zh") == "未完成：退赛"
+    assert said("unfinished: time", "zh") == "未完成：超时"

@@ -38,7 +38,7 @@ from duplicate.events.scores import (
     _stored_rooms,
 )
 from duplicate.gdn import DealRecord, format_record, loads
-from duplicate.logtext import coded, nested
+from duplicate.logtext import coded, nested, said
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
@@ -153,14 +153,15 @@ def _decided(now: Change) -> dict[str, str]:
     unfinished mark (a board the record does not show unfinished), or the correction that
     put this record in place of another (who and why)."""
     state = now.new
+    why = said(now.reason) or ""  # a reason the program wrote (coded) in English words
     if now.action == "correction" and state.record_id is not None:
-        return {"CorrectedBy": now.by, "CorrectionReason": now.reason}
+        return {"CorrectedBy": now.by, "CorrectionReason": why}
     if state.status == "played" and state.note == store.RULING_NOTE:
         assert state.ns_result is not None
         return {"Ruling": _result_tag(state.ns_result), "RulingBy": now.by,
-                "RulingReason": now.reason}  # fmt: skip
+                "RulingReason": why}  # fmt: skip
     if state.status == "unfinished" and state.record_id is None:
-        return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": now.reason}
+        return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": why}
     return {}
 
 

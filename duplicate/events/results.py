@@ -28,7 +28,7 @@ from duplicate.events.base import (
 )
 from duplicate.events.limit import check_limit
 from duplicate.i18n import Term, phrase
-from duplicate.logtext import said
+from duplicate.logtext import coded, said, unfinished_code
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
@@ -187,7 +187,8 @@ def record_unfinished(
                            stored=StateText(_describe(old))),
                     cli_hint="--by NAME --reason TEXT",
                 )
-            author = _author(correction, f"unfinished: {reason.strip()}", by)
+            author = _author(correction, coded("lw.reason.unfinished",
+                                               reason=unfinished_code(reason.strip())), by)
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
             store.apply_change(session, row, "unfinished", new, author, "", old)
         return len(rooms)
