@@ -143,7 +143,7 @@ def test_a_reuse_of_a_revealed_set_and_of_one_board_in_both_languages(
         events.assign_boards(migrated_engine, EV, 2, set_name="春季", first=2)
     assert str(exc.value).startswith(
         "event '淮安杯', round 2: board 2 of set '春季' is one of round 1 of event '淮安杯'")
-    assert exc.value.text("zh").startswith(  # type: ignore[attr-defined]
+    assert exc.value.text("zh").startswith(
         "比赛 “淮安杯” 第2轮：牌组“春季”第2副已用于比赛“淮安杯”第1轮；")
     from duplicate.boards import reveal_set
 
@@ -222,7 +222,7 @@ def test_old_english_log_rows_show_as_stored(migrated_engine: Engine) -> None:
 def test_one_message_for_a_board_not_in_its_round(migrated_engine: Engine) -> None:
     make_event(migrated_engine)
     events.assign_boards(migrated_engine, EV, 1, seed=SEED)
-    refusals = []
+    refusals: list[EventError | hall.HallError] = []
     with pytest.raises(EventError) as exc:
         events.release_board(migrated_engine, EV, 1, 9, BY, WHY)
     refusals.append(exc.value)
@@ -233,10 +233,33 @@ def test_one_message_for_a_board_not_in_its_round(migrated_engine: Engine) -> No
         hall.board_released(migrated_engine, EV, 1, 9)
     refusals.append(hexc.value)
     for e in refusals:
-        assert e.phrase.key == "events.err.not_round_board"  # type: ignore[attr-defined]
+        assert e.phrase is not None and e.phrase.key == "events.err.not_round_board"
         assert str(e) == "round 1 plays boards 1 to 2, not board 9"
-        assert e.text("zh") == "第1轮打的是第1至2副，没有第9副"  # type: ignore[attr-defined]
+        assert e.text("zh") == "第1轮打的是第1至2副，没有第9副"
     for gone in ("out.release.not_in_round", "results.board_range", "hall.err.not_a_board"):
+        assert gone not in messages()
+
+
+def test_one_message_for_a_round_without_boards(migrated_engine: Engine) -> None:
+    make_event(migrated_engine)  # round 2 paired, no boards yet
+    refusals: list[EventError | hall.HallError] = []
+    with pytest.raises(EventError) as exc:
+        events.release_board(migrated_engine, EV, 2, 1, BY, WHY)
+    refusals.append(exc.value)
+    with pytest.raises(EventError) as exc:
+        events.result_slot(migrated_engine, EV, 2, 1, 1, "open")
+    refusals.append(exc.value)
+    with pytest.raises(hall.HallError) as hexc:
+        hall.board_released(migrated_engine, EV, 2, 1)
+    refusals.append(hexc.value)
+    with pytest.raises(hall.HallError) as hexc:
+        hall.start_round(migrated_engine, EV, 2, BY)
+    refusals.append(hexc.value)
+    for e in refusals:
+        assert e.phrase is not None and e.phrase.key == "events.err.no_boards"
+        assert str(e) == "event '淮安杯', round 2 has no boards assigned"
+        assert e.text("zh") == "比赛 '淮安杯' 第2轮还没有分配牌"
+    for gone in ("out.release.no_boards", "results.no_boards", "hall.err.no_boards"):
         assert gone not in messages()
 
 

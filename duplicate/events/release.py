@@ -95,7 +95,7 @@ def release_board(
         rnd = _round_row(session, ev, round_no)
         boards = _round_boards(ev, rnd)
         if not boards:
-            raise EventError(phrase("out.release.no_boards", event=repr(ev.name), round=round_no))
+            raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=round_no))
         if board not in boards:
             raise EventError(phrase("events.err.not_round_board", round=round_no, first=boards[0],
                                     last=boards[-1], board=board))

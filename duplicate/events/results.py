@@ -77,7 +77,7 @@ def _within_limit(
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
     boards = _round_boards(ev, rnd)
     if not boards:
-        raise EventError(phrase("results.no_boards", event=repr(ev.name), round=rnd.number))
+        raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
         raise EventError(phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
                                 last=boards[-1], board=board))

@@ -128,7 +128,7 @@ def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
     """Refuse a board the round does not play (not_found), or a round without boards."""
     boards = boards_of(ev, rnd)
     if not boards:
-        raise HallError(phrase("hall.err.no_boards", event=repr(ev.name), round=rnd.number))
+        raise HallError(phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
         raise HallError(
             phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
