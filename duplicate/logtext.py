@@ -39,6 +39,10 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^West's report, confirmed by North$"), "lw.reason.table"),
     (re.compile(r"^reported without a record$"), "lw.reason.no_record"),
     (re.compile(r"^unfinished: (?P<reason>.+)$", re.S), "lw.reason.unfinished"),
+    (re.compile(r"^(?P<reason>.*) \(accepted: (?P<who>.+?) reported (?P<order>.+?); its "
+                r"reason: (?P<why>.*)\)$", re.S), "lw.reason.accepted_why"),
+    (re.compile(r"^(?P<reason>.*) \(accepted: (?P<who>.+?) reported (?P<order>.+?)\)$", re.S),
+     "lw.reason.accepted"),
     (re.compile(r"^(?P<before>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+) -> "
                 r"(?P<after>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+)$"), "lw.detail.zone"),
     (re.compile(r"^round (?P<round>\d+): (?P<minutes>\d+) min, warning (?P<warning>\d+), "
@@ -46,6 +50,9 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?P<team>.+) arrived (?P<minutes>\d+(?:\.\d+)?) minutes late$"),
      "hall.reason.late"),
 )
+
+#: A table's report of an unfinished board inside an old English sentence.
+_GAVE_UP = re.compile(r"^unfinished \((?P<why>.*)\)$", re.S)
 
 #: Why a board was not finished, as the phones (``time``) and the store (a record that
 #: stops early: ``duplicate.store.calls.ENDS_EARLY``) store it, with the key that says it.
@@ -99,6 +106,12 @@ def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
             found: dict[str, Any] = m.groupdict()
             if key == "lw.reason.unfinished":  # why, as the phones' code or as typed
                 found["reason"] = unfinished_code(found["reason"])
+            if "who" in found:  # a table's seat, as the hall names it
+                found["who"] = who_code(found["who"])
+            gave_up = _GAVE_UP.match(found.get("order") or "")
+            if gave_up:  # a table's report of an unfinished board
+                found["order"] = nested("lw.said.unfinished_why",
+                                        why=unfinished_code(gave_up["why"]))
             return key, found
     return None
 
@@ -143,6 +156,17 @@ def said(text: str | None, lang: str = "en") -> str | None:
         return gettext(code, key, **{k: _value(k, v, code) for k, v in values.items()})
     except (CatalogueError, KeyError, ValueError, IndexError):
         return text
+
+
+def reason_said(text: str | None, lang: str = "en") -> str:
+    """Why a result changed, as stored, in ``lang``: a coded reason or a known old English
+    one (:func:`said`), an import's source (``logwords.reason_words``), typed words as
+    typed."""
+    from duplicate.i18n import normalise_language
+    from duplicate.logwords import reason_words
+
+    code = normalise_language(lang)
+    return reason_words(said(text, code), code) or ""
 
 
 def action_said(action: str | None, lang: str = "en") -> str | None:

@@ -369,3 +369,41 @@ def test_a_board_marked_unfinished_without_a_correction_says_why_in_both_languag
 
     assert said("unfinished: 退赛", "zh") == "未完成：退赛"
     assert said("unfinished: time", "zh") == "未完成：超时"
+
+
+# --- a table's request accepted after publication ---------------------------------------
+
+
+def test_an_accepted_request_is_said_in_the_readers_language(migrated_url: str) -> None:
+    """The director accepts a table's correction after publication: the result's reason
+    (stored as '<why> (accepted: table 1 open West reported E W; its reason: …)', English
+    words the public API returns) is said in Chinese on the public pages, the desk's
+    history and the command line's; English as stored."""
+    from test_web_api import EV as EVQ
+    from test_web_api import EVENT, finish_round, open_hall
+    from test_zh_logs_and_errors import login, visible
+
+    for h in open_hall(migrated_url):
+        finish_round(h)
+        assert h.director("POST", "/rounds/1/close").status_code == 200
+        assert h.director("POST", "/rounds/1/publish").status_code == 200
+        r = h.report(1, "open", 1, finish="E W", correction="看错了顺序")
+        assert r.status_code == 201, r.text
+        r = h.director("POST", f"/requests/{r.json()['id']}/accept", json={"reason": "双方同意"})
+        assert r.status_code == 200, r.text
+        english = ("双方同意 (accepted: table 1 open West reported E W; its reason: 看错了顺序)")
+        [c] = h.client.get(f"/api/events/{EVQ}/standings").json()["corrections"]
+        assert c["reason"] == english  # the API's words, as before
+        zh = "双方同意（同意第1桌开室西家的报分：头游东、二游西；理由：看错了顺序）"
+        for path in (f"/e/{EVQ}?lang=zh", f"/e/{EVQ}/round/1/board/1?lang=zh"):
+            page = visible(h.client.get(path).text)
+            assert zh in page and "accepted" not in page, (path, page)
+        assert english in visible(h.client.get(f"/e/{EVQ}/round/1/board/1?lang=en").text)
+        login(h)
+        desk = visible(h.client.get(f"/desk/e/{EVQ}/round/1?lang=zh").text)
+        assert zh in desk and "accepted" not in desk, desk
+        res = CliRunner().invoke(main, ["--lang", "zh", "event", "history", EVENT, "--round",
+                                        "1", "--table", "1", "--board", "1", "--room", "open",
+                                        "--db", migrated_url])
+        assert res.exit_code == 0 and zh in res.output and "accepted" not in res.output, \
+            res.output
