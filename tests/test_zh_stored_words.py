@@ -407,3 +407,16 @@ def test_an_accepted_request_is_said_in_the_readers_language(migrated_url: str) 
                                         "--db", migrated_url])
         assert res.exit_code == 0 and zh in res.output and "accepted" not in res.output, \
             res.output
+
+
+def test_the_halls_unknown_event_and_room_refusals_in_chinese(migrated_engine: Engine) -> None:
+    with pytest.raises(hall.HallError) as exc:
+        hall.round_clock(migrated_engine, "无此赛", 1)
+    assert exc.value.kind == "not_found" and str(exc.value) == "no event named '无此赛'"
+    assert exc.value.text("zh") == "没有名为 '无此赛' 的赛事"
+    make_event(migrated_engine)
+    events.assign_boards(migrated_engine, EV, 1, seed=SEED)
+    with pytest.raises(hall.HallError) as exc:
+        hall.director_correct(migrated_engine, EV, 1, 1, 1, "lobby", 2, BY, WHY)
+    assert str(exc.value) == "room must be open or closed, not 'lobby'"
+    assert exc.value.text("zh") == "牌室必须是 open（开室）或 closed（闭室），不能是 'lobby'"

@@ -49,7 +49,7 @@ def event_row(session: Session, name: str) -> models.Event:
     """The event named ``name``."""
     row = session.scalar(select(models.Event).where(models.Event.name == name))
     if row is None:
-        raise HallError(f"no event named {shown(name)}", "not_found")
+        raise HallError(phrase("admin.no_event", event=shown(name)), "not_found")
     return row
 
 
@@ -140,7 +140,7 @@ def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
 def check_room(room: str) -> None:
     """Refuse a room that is not ``open`` or ``closed``."""
     if room not in ("open", "closed"):
-        raise HallError(f"room must be open or closed, not {room!r}")
+        raise HallError(phrase("results.room", room=repr(room)))
 
 
 def hall_round(
