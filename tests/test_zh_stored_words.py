@@ -3,8 +3,11 @@ board set is named as the event (no English word in a stored name; an old databa
 ``<event> boards`` is still the event's set), and the change log's details of a board
 released, boards reused and an unreleased export are said in Chinese under ``--lang zh``
 (and on the desk) and in English as before; old rows stored as English show as stored.
-One message says that a board is not one of its round's, wherever it is refused. SQLite,
-and PostgreSQL when configured (the ``migrated_url`` fixture)."""
+One message says that a board is not one of its round's (or that a round has no boards),
+wherever it is refused. An import's unfinished boards, a board marked unfinished, a table's
+request accepted after publication (public pages, desk, CLI) and the hall's unknown event
+or room are said in Chinese too. SQLite, and PostgreSQL when configured (the
+``migrated_url`` fixture)."""
 
 from __future__ import annotations
 
