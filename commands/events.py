@@ -352,6 +352,7 @@ def event_import_command(
     """
     from duplicate.events import import_each
     from duplicate.events.batch import total
+    from duplicate.events.imports import unfinished_board_words
 
     fix = correction_from(correction, by, reason)
     with open_database() as engine:
@@ -373,7 +374,8 @@ def event_import_command(
             click.echo(say("cli.import.file", file=o.file, n=s.records, added=s.added,
                            unchanged=s.unchanged, corrected=s.corrected))
             for board in s.unfinished_boards:
-                click.echo("  " + say("cli.import.unfinished", board=board))
+                click.echo("  " + say("cli.import.unfinished",
+                                      board=unfinished_board_words(board, cli_lang())))
         n, failed = len(outcomes), sums["failed"]
         if failed:
             first = next(o.message(cli_lang()) for o in outcomes if o.error)

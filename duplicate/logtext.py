@@ -5,9 +5,10 @@ shown.
 A text the program generates is stored by :func:`coded` (``@@key {"value": ...}``), never
 as an English sentence, so that a Chinese page or ``--lang zh`` says it in Chinese;
 :func:`said` puts a stored text into words: a coded phrase from the catalogue (a value
-that is itself coded, ``{"@": key, ...}``, said the same way; a name said in the
-language's quotes), one of the English sentences stored before codes were (old
-databases) when it is known, anything else (a person's typed words) as stored.
+that is itself coded, ``{"@": key, ...}``, said the same way; a list of them one after
+another; a name said in the language's quotes), one of the English sentences stored
+before codes were (old databases) when it is known, anything else (a person's typed
+words) as stored.
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^table cards issued$"), "lw.reason.tokens"),
     (re.compile(r"^West's report, confirmed by North$"), "lw.reason.table"),
     (re.compile(r"^reported without a record$"), "lw.reason.no_record"),
+    (re.compile(r"^unfinished: (?P<reason>.+)$", re.S), "lw.reason.unfinished"),
+    (re.compile(r"^(?P<reason>.*) \(accepted: (?P<who>.+?) reported (?P<order>.+?); its "
+                r"reason: (?P<why>.*)\)$", re.S), "lw.reason.accepted_why"),
+    (re.compile(r"^(?P<reason>.*) \(accepted: (?P<who>.+?) reported (?P<order>.+?)\)$", re.S),
+     "lw.reason.accepted"),
     (re.compile(r"^(?P<before>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+) -> "
                 r"(?P<after>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+)$"), "lw.detail.zone"),
     (re.compile(r"^round (?P<round>\d+): (?P<minutes>\d+) min, warning (?P<warning>\d+), "
@@ -45,8 +51,13 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
      "hall.reason.late"),
 )
 
-#: Why a board was not finished, as the phones store it, with the key that says it.
-UNFINISHED = {"time": "lw.unfinished.time"}
+#: A table's report of an unfinished board inside an old English sentence.
+_GAVE_UP = re.compile(r"^unfinished \((?P<why>.*)\)$", re.S)
+
+#: Why a board was not finished, as the phones (``time``) and the store (a record that
+#: stops early: ``duplicate.store.calls.ENDS_EARLY``) store it, with the key that says it.
+UNFINISHED = {"time": "lw.unfinished.time",
+              "record ends before the deal": "lw.unfinished.ends_early"}
 
 
 def coded(key: str, **values: Any) -> str:
@@ -92,7 +103,16 @@ def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
     for pattern, key in _LEGACY:
         m = pattern.match(text)
         if m:
-            return key, m.groupdict()
+            found: dict[str, Any] = m.groupdict()
+            if key == "lw.reason.unfinished":  # why, as the phones' code or as typed
+                found["reason"] = unfinished_code(found["reason"])
+            if "who" in found:  # a table's seat, as the hall names it
+                found["who"] = who_code(found["who"])
+            gave_up = _GAVE_UP.match(found.get("order") or "")
+            if gave_up:  # a table's report of an unfinished board
+                found["order"] = nested("lw.said.unfinished_why",
+                                        why=unfinished_code(gave_up["why"]))
+            return key, found
     return None
 
 
@@ -108,6 +128,8 @@ def _value(name: str, value: Any, lang: str) -> Any:
     if isinstance(value, dict) and isinstance(value.get("@"), str):
         inner = {k: _value(k, v, lang) for k, v in value.items() if k != "@"}
         return gettext(lang, value["@"], **inner)
+    if isinstance(value, list):  # several phrases: one after another (; and ；)
+        return gettext(lang, "lw.list.sep").join(str(_value(name, v, lang)) for v in value)
     if name == "room" and value in ("open", "closed") and lang != "en":
         return gettext(lang, f"hall.room.{value}")
     if name == "order" and isinstance(value, str) and lang != "en":  # a finish as stored (N S)
@@ -134,6 +156,17 @@ def said(text: str | None, lang: str = "en") -> str | None:
         return gettext(code, key, **{k: _value(k, v, code) for k, v in values.items()})
     except (CatalogueError, KeyError, ValueError, IndexError):
         return text
+
+
+def reason_said(text: str | None, lang: str = "en") -> str:
+    """Why a result changed, as stored, in ``lang``: a coded reason or a known old English
+    one (:func:`said`), an import's source (``logwords.reason_words``), typed words as
+    typed."""
+    from duplicate.i18n import normalise_language
+    from duplicate.logwords import reason_words
+
+    code = normalise_language(lang)
+    return reason_words(said(text, code), code) or ""
 
 
 def action_said(action: str | None, lang: str = "en") -> str | None:

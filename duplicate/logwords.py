@@ -57,7 +57,9 @@ def state_words(text: str | None, lang: str) -> str | None:
         return t("cli.no_result")
     m = _UNFINISHED.match(text)
     if m:
-        return t("cli.state.unfinished", note=m.group(1))
+        from duplicate.logtext import unfinished_said
+
+        return t("cli.state.unfinished", note=unfinished_said(m.group(1), lang))
     m = _STATE.match(text)
     if not m:
         return text

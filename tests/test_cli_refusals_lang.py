@@ -137,7 +137,7 @@ def test_director_refusals_in_chinese(migrated_url: str, migrated_engine: Engine
     cases = (
         (["event", "--db", migrated_url, "result", "Cup", "--round", "1", "--table", "1",
           "--board", "9", "--room", "open", "--result", "NS +2"],
-         "第1轮打的是第1到2副，不是第9副", "round 1 plays boards 1 to 2, not board 9"),
+         "第1轮打的是第1至2副，没有第9副", "round 1 plays boards 1 to 2, not board 9"),
         (["event", "--db", migrated_url, "rename-team", "Cup", "Nobody", "T9", "--by", "Li",
           "--reason", "typo"],
          "赛事 'Cup' 没有名为 'Nobody' 的队伍", "event 'Cup' has no team named 'Nobody'"),

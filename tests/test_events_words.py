@@ -29,7 +29,7 @@ def test_the_guards_words() -> None:
     assert english_left(said.text("zh").replace("UTC", "")) == []
     said = phrase("events.err.not_round_board", round=2, first=5, last=8, board=9)
     assert str(said) == "round 2 plays boards 5 to 8, not board 9"
-    assert said.text("zh") == "第2轮打第5到8副，没有第9副"
+    assert said.text("zh") == "第2轮打的是第5至8副，没有第9副"
     said = phrase("events.err.no_boards", event="'Cup'", round=1)
     assert str(said) == "event 'Cup', round 1 has no boards assigned"
     assert said.text("zh") == "比赛 'Cup' 第1轮还没有分配牌"

@@ -28,7 +28,7 @@ from duplicate.events.base import (
 )
 from duplicate.events.limit import check_limit
 from duplicate.i18n import Term, phrase
-from duplicate.logtext import said
+from duplicate.logtext import coded, said, unfinished_code
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
@@ -77,9 +77,9 @@ def _within_limit(
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
     boards = _round_boards(ev, rnd)
     if not boards:
-        raise EventError(phrase("results.no_boards", event=repr(ev.name), round=rnd.number))
+        raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
-        raise EventError(phrase("results.board_range", round=rnd.number, first=boards[0],
+        raise EventError(phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
                                 last=boards[-1], board=board))
     if room not in ROOMS:
         raise EventError(phrase("results.room", room=repr(room)))
@@ -187,7 +187,8 @@ def record_unfinished(
                            stored=StateText(_describe(old))),
                     cli_hint="--by NAME --reason TEXT",
                 )
-            author = _author(correction, f"unfinished: {reason.strip()}", by)
+            author = _author(correction, coded("lw.reason.unfinished",
+                                               reason=unfinished_code(reason.strip())), by)
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
             store.apply_change(session, row, "unfinished", new, author, "", old)
         return len(rooms)

@@ -305,11 +305,11 @@ def event_page(request: Request, event: str) -> Response:
     latest = numbers[-1] if numbers else None
     arrivals = hall.arrivals(engine, info.name, latest) if latest is not None else []
     sets = [s.name for s in list_sets(engine)]
-    own = f"{info.name} boards"
+    own = events.event_board_set(engine, info.name)
     return show(
         request, "desk_event.html", info=info, teams=events.list_teams(engine, info.name),
         rounds=rounds, latest=latest, arrivals=arrivals, sets=sets,
-        default_set=own if own in sets else "",
+        default_set=own or "",
         unassigned=[r.number for r, _ in rounds if not r.boards],
         director_minutes=events.director_minutes(engine, info.name),
         published=any(clock.phase == "published" for _, clock in rounds),
