@@ -132,7 +132,7 @@ def _value(name: str, value: Any, lang: str) -> Any:
         return gettext(lang, "lw.list.sep").join(str(_value(name, v, lang)) for v in value)
     if name == "room" and value in ("open", "closed") and lang != "en":
         return gettext(lang, f"hall.room.{value}")
-    if name == "order" and isinstance(value, str) and lang != "en":  # a finish as stored (N S)
+    if name in ("order", "said") and isinstance(value, str) and lang != "en":  # a finish (N S)
         return finish_said(value, lang)
     if name == "where" and isinstance(value, str):  # a place the library wrote in English
         return said(value, lang)

@@ -410,6 +410,10 @@ def test_an_accepted_request_is_said_in_the_readers_language(migrated_url: str) 
                                         "--db", migrated_url])
         assert res.exit_code == 0 and zh in res.output and "accepted" not in res.output, \
             res.output
+        res = CliRunner().invoke(main, ["--lang", "zh", "event", "log", EVENT, "--db",
+                                        migrated_url])
+        assert res.exit_code == 0 and "西家报头游东、二游西" in res.output, res.output
+        assert "报E W" not in res.output, res.output
 
 
 def test_the_halls_unknown_event_and_room_refusals_in_chinese(migrated_engine: Engine) -> None:
