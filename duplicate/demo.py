@@ -129,7 +129,9 @@ def run_demo(
         assigned = events.assign_boards(engine, name, 1, seed=seed_file)
         say(t("demo.set", name=assigned.board_set, commitment=seed_file.commitment[:16]))
         played = events.play_bots(engine, name, 1)
-        say(t("demo.played", n=played.records))
+        # each board at each table in both rooms: say boards, tables and records apart
+        say(t("demo.played", n=played.records, boards=t("count.boards", n=boards),
+              tables=t("demo.tables", n=len(rnd.matches))))
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
         cards = open_next_round(engine, name, seed_file, say, lang) if hall_round else []

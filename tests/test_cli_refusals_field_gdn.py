@@ -149,7 +149,7 @@ def test_pairing_refusals_in_chinese() -> None:
         swiss_round(["A", "B"], [("A", "B")])
     assert str(info.value) == ("no pairing of these 2 teams avoids a repeat: every way of "
                                "pairing them meets some two teams a second time")
-    assert info.value.text("zh") == "这2支队伍怎么编排都会有重复对阵：无论如何配对，总有两支队伍第二次相遇"
+    assert info.value.text("zh") == "这2支队伍怎么编排都会有重复对阵：无论如何编排，总有两支队伍第二次相遇"
     with pytest.raises(PairingError) as info:
         round_robin(["A"])
     assert (str(info.value), info.value.text("zh")) == (

@@ -303,7 +303,7 @@ def test_analysis_and_compare_refusals(tmp_path: Path, records: Path) -> None:
          "no deal in the file (it is empty or holds only comments)"),
         (["pairs", str(empty)], "没有牌谱：双人赛按各桌的牌谱计分",
          "no records: a pairs event is scored from the records of its tables"),
-        (["compare", str(one)], f"第1副，开室（{one}:1）：比较至少需要同一副牌的两个房间，只有1个",
+        (["compare", str(one)], f"第1副，开室（{one}:1）：比较至少需要同一副牌的两个牌室，只有1个",
          f"board 1, room Open ({one}:1): a comparison needs at least two rooms of a board, got 1"),
     ]
     for args, zh_text, en_text in cases:
@@ -415,7 +415,7 @@ def test_pdf_without_weasyprint(
     args = ["deals", "export", "杯", "-f", "pdf", "-o", str(tmp_path / "x.pdf"), "--db", db]
     zh = run(args)
     assert zh.exit_code == 1
-    assert "PDF 牌谱需要 WeasyPrint：pip install 'guandan-duplicate[pdf]'（未安装）" in zh.output
+    assert "PDF 牌例需要 WeasyPrint：pip install 'guandan-duplicate[pdf]'（未安装）" in zh.output
     en = run(args, "en")
     assert ("PDF hand records need WeasyPrint: pip install 'guandan-duplicate[pdf]' "
             "(No module named 'weasyprint')") in en.output

@@ -131,3 +131,100 @@ def test_ruling_by_the_director_in_words(demo: tuple[Path, str, str]) -> None:
     assert "director" not in r.output and "  裁判  " in r.output
     r = run(["event", "corrections", name, "--db", url], "en")
     assert "director" in r.output
+
+
+def test_printed_hand_records_in_chinese_brackets() -> None:
+    from duplicate.boards import BoardSet, SetInfo, generate_set  # noqa: PLC0415
+    from duplicate.dealing import parse_seed_file, seed_file_bytes  # noqa: PLC0415
+    from duplicate.handrecords import render_html  # noqa: PLC0415
+
+    s = generate_set(parse_seed_file(seed_file_bytes(bytes(range(32)))), 1, "cup")
+    i = s.info
+    board_set = BoardSet(SetInfo("Cup", i.generator, i.commitment, i.level_schedule, None, 1),
+                         s.boards)
+    zh = render_html(board_set, lang="zh")
+    assert '<b>北</b><span class="meta">（27）</span>' in zh
+    assert "牌例：牌组“Cup”" in zh
+    en = render_html(board_set, lang="en")
+    assert '<b>North</b><span class="meta"> (27)</span>' in en
+
+
+# 4. Guandan's own words ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sim") / "s.gdn"
+    r = run(["simulate", "--boards", "2", "--seed", "2f", "-o", str(path)], "en")
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def test_compare_columns_name_rooms_tricks_and_a_boards_swing(played: Path) -> None:
+    r = run(["compare", str(played)])
+    assert r.exit_code == 0, r.output
+    head = r.output.splitlines()[0].split()
+    assert head == ["牌号", "级牌", "首出", "牌室", "第一室南北", "第二室南北", "级差", "首次分歧",
+                    "圈数"]
+    assert "1     2     北    开室/闭室  1" in r.output
+    head = run(["compare", str(played)], "en").output.splitlines()[0]
+    assert head.split()[:4] == ["board", "level", "leader", "rooms"] and "tricks" in head
+
+
+def test_analyse_names_a_trick_by_its_own_word(played: Path) -> None:
+    r = run(["analyse", str(played), "--nodes", "2000", "--playouts", "2"])
+    assert r.exit_code == 0, r.output
+    assert "自第92手（第11圈）起：" in r.output
+    assert "  92 第11圈  西  三带二A" in r.output
+    assert "（+3 即南北升3级、东西双下；−1 即东西升1级）" in r.output
+    assert "轮" not in r.output and "双下东西" not in r.output
+    en = run(["analyse", str(played), "--nodes", "2000", "--playouts", "2"], "en").output
+    assert "From action 92 (trick 11):" in en
+    assert "(+3 = N–S up 3 levels, E–W double down; −1 = E–W up one)" in en
+
+
+def test_catalogue_speaks_one_word_for_each_thing() -> None:
+    """房间, 选手, 重放, 配对 and 牌套 have one word each (牌室, 牌手, 复盘, 编排, 牌组);
+    a side is never 双下 of another side; the desk's seed note names its own section."""
+    from duplicate.i18n import catalogue  # noqa: PLC0415
+
+    zh = {k: v["zh"] for k, v in catalogue().items() if "zh" in v}
+    for word in ("房间", "选手", "重放", "配对", "牌套", "双下东西", "双下南北", "出牌次数"):
+        assert [k for k, v in zh.items() if word in v] == [], word
+    assert [k for k, v in zh.items() if k.startswith(("cli.col.trick", "report.movie.")) and
+            "轮" in v] == []
+    assert zh["cli.col.tricks"] == "圈数" and zh["cli.col.tricks_won"] == "赢圈数"
+    assert zh["cli.col.swing"] == zh["cli.val.swing"] == "级差"
+    assert zh["report.col.swing"] == "级差分"  # the standings' total stays 级差分
+    assert zh["cli.col.set"] == "牌组" and zh["cli.col.room"] == "牌室"
+    assert zh["cli.col.plays"] == "手数" and zh["desk.col.pairs"] == zh["pairs.col.pair"] == "搭档"
+    assert zh["hr.title"] == "牌例：牌组“{name}”"
+    assert zh["out.pdf.weasyprint"].startswith("PDF 牌例需要 WeasyPrint：")
+    assert f"“{zh['desk.assign.heading']}”" in zh["desk.seed.note"]
+    assert zh["desk.pair"] == "编排下一轮" and zh["desk.flash.paired"] == "第{n}轮已编排。"
+
+
+# 5. counts that say boards and rooms -----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_demo_says_boards_tables_and_records(tmp_path: Path, lang: str) -> None:
+    url = f"sqlite:///{tmp_path / 'd.sqlite'}"
+    r = run(["demo", "--seed", "2f", "--boards", "4", "--db", url, "--out",
+             str(tmp_path / "rep")], lang)
+    assert r.exit_code == 0, r.output
+    if lang == "zh":
+        assert "机器人在1桌的开室和闭室各打4副，共8份牌谱，已复盘核对并保存" in r.output
+        assert r.output.splitlines()[7].split() == ["牌号", "级牌", "首出", "开室", "闭室", "级差",
+                                                    "状态"]
+    else:
+        assert ("the bots played 4 boards at 1 table, in the open and the closed room: "
+                "8 records, replayed and stored") in r.output
+
+
+def test_simulate_stats_counts_deals_played_not_boards() -> None:
+    r = run(["simulate", "--boards", "2", "--seed", "2f", "--stats"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^牌局数（副数×牌室数） +4$", r.output, re.M), r.output
+    en = run(["simulate", "--boards", "2", "--seed", "2f", "--stats"], "en").output
+    assert re.search(r"^deals played \(boards × rooms\) +4$", en, re.M), en
