@@ -228,3 +228,88 @@ def test_simulate_stats_counts_deals_played_not_boards() -> None:
     assert re.search(r"^牌局数（副数×牌室数） +4$", r.output, re.M), r.output
     en = run(["simulate", "--boards", "2", "--seed", "2f", "--stats"], "en").output
     assert re.search(r"^deals played \(boards × rooms\) +4$", en, re.M), en
+
+
+# 6. no English left in a Chinese line ----------------------------------------------------
+
+
+def test_a_bad_seed_in_the_readers_words(tmp_path: Path) -> None:
+    r = run(["simulate", "--boards", "1", "--seed", "zz"])
+    assert r.output.strip().splitlines()[-1] == "错误：--seed 的值无效：“zz”不是十六进制数（例如 1f2e）"
+    en = run(["simulate", "--boards", "1", "--seed", "zz"], "en").output
+    assert "Invalid value for --seed: 'zz' is not hexadecimal (e.g. 1f2e)" in en
+    url = f"sqlite:///{tmp_path / 'd.sqlite'}"
+    args = ["demo", "--seed", "zz", "--db", url, "--out", str(tmp_path / "r")]
+    assert run(args).output.strip() == "错误：种子须为十六进制数，最多64位（例如 1f2e），而不是“zz”"
+    assert run(args, "en").output.strip() == (
+        "Error: the seed must be hexadecimal, at most 64 digits (e.g. 1f2e), not 'zz'")
+
+
+def test_an_abbreviations_stops_stay() -> None:
+    from commands.clickwords import full_stops  # noqa: PLC0415
+
+    assert full_stops("无效：不是 (e.g. 1f2e)") == "无效：不是 (e.g. 1f2e)"
+    assert full_stops("缺少参数 'NAME'. 用") == "缺少参数 'NAME'。用"
+
+
+def test_deals_show_comments_in_the_readers_words(demo: tuple[Path, str, str]) -> None:
+    _, url, name = demo
+    r = run(["deals", "show", f"{name} boards", "--db", url])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == f"; 牌组“{name} boards”：4副，生成器 gd-sha256ctr-fy/1，级牌安排 打2"
+    assert re.fullmatch(r"; 承诺值 [0-9a-f]{64}；种子未公开", lines[1]), lines[1]
+    en = run(["deals", "show", f"{name} boards", "--db", url], "en").output.splitlines()
+    assert en[0] == f"; set {name} boards: 4 boards, generator gd-sha256ctr-fy/1, levels fixed:2"
+    assert re.fullmatch(r"; commitment [0-9a-f]{64}; seed not revealed", en[1]), en[1]
+
+
+def test_db_downgrade_names_tables_by_what_they_hold(demo: tuple[Path, str, str],
+                                                     tmp_path: Path) -> None:
+    import shutil  # noqa: PLC0415
+
+    where, _, name = demo
+    copy = tmp_path / "c.sqlite"
+    shutil.copy(where / "d.sqlite", copy)
+    r = run(["db", "downgrade", "0001", "--db", f"sqlite:///{copy}"])
+    assert r.exit_code != 0
+    assert "；1条赛事记录；2条队伍记录；8条牌手记录；1条轮次记录；" in r.output, r.output
+    assert "events" not in r.output and "event_teams" not in r.output
+    en = run(["db", "downgrade", "0001", "--db", f"sqlite:///{copy}"], "en").output
+    assert "1 row of events; 2 rows of event_teams" in en, en
+
+
+def test_tribute_refusal_names_no_function() -> None:
+    from duplicate.i18n import gettext  # noqa: PLC0415
+
+    assert gettext("zh", "engine.tribute_none") == "现在不在进贡阶段：要先发牌"
+
+
+# 8. names quoted in the reader's language ------------------------------------------------
+
+
+def test_names_quoted_in_chinese_quotation_marks(demo: tuple[Path, str, str]) -> None:
+    _, url, name = demo
+    r = run(["event", "standings", "NoSuch", "--db", url])
+    assert r.output.strip() == "错误：没有名为“NoSuch”的赛事：请用 'guandan event create' 创建"
+    r = run(["event", "matches", name, "--round", "9", "--db", url])
+    assert r.output.strip() == f"错误：赛事“{name}”没有第9轮：请先编排这一轮"
+    r = run(["deals", "show", "NoSet", "--db", url])
+    assert r.output.strip() == "错误：数据库中没有名为“NoSet”的牌组"
+    en = run(["event", "matches", name, "--round", "9", "--db", url], "en").output
+    assert f"event '{name}'" in en and "“" not in en
+
+
+def test_quoted_turns_only_a_quoted_name() -> None:
+    from duplicate.i18n import gettext, phrase, quoted  # noqa: PLC0415
+
+    assert gettext("zh", "out.seed.not_hex", seed=repr("it's")) == "“it's”不是十六进制数（例如 1f2e）"
+    assert quoted("'a' and 'b'") == "'a' and 'b'" and quoted(3) == 3 and quoted("x") == "x"
+    assert phrase("out.seed.not_hex", seed=repr("zz")).text("en") == "'zz' is not hexadecimal (e.g. 1f2e)"
+
+
+def test_the_event_is_never_bisai_where_the_catalogue_names_it() -> None:
+    from duplicate.i18n import catalogue  # noqa: PLC0415
+
+    assert [k for k, v in catalogue().items()
+            if "{event}" in v.get("zh", "") and "比赛" in v["zh"]] == []
