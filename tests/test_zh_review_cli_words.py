@@ -194,8 +194,9 @@ def test_catalogue_speaks_one_word_for_each_thing() -> None:
     assert [k for k, v in zh.items() if k.startswith(("cli.col.trick", "report.movie.")) and
             "轮" in v] == []
     assert zh["cli.col.tricks"] == "圈数" and zh["cli.col.tricks_won"] == "赢圈数"
-    assert zh["cli.col.swing"] == zh["cli.val.swing"] == "级差"
-    assert zh["report.col.swing"] == "级差分"  # the standings' total stays 级差分
+    assert zh["cli.col.swing"] == "级差"
+    # the standings' total and its tie-break stay 级差分
+    assert zh["report.col.swing"] == zh["cli.val.swing"] == zh["cli.col.total_swing"] == "级差分"
     assert zh["cli.col.set"] == "牌组" and zh["cli.col.room"] == "牌室"
     assert zh["cli.col.plays"] == "手数" and zh["desk.col.pairs"] == zh["pairs.col.pair"] == "搭档"
     assert zh["hr.title"] == "牌例：牌组“{name}”"
@@ -313,3 +314,50 @@ def test_the_event_is_never_bisai_where_the_catalogue_names_it() -> None:
 
     assert [k for k, v in catalogue().items()
             if "{event}" in v.get("zh", "") and "比赛" in v["zh"]] == []
+
+
+# 7. lists and clauses --------------------------------------------------------------------
+
+
+def test_team_list_joins_names_in_the_readers_way(demo: tuple[Path, str, str]) -> None:
+    _, url, name = demo
+    zh = run(["event", "team", "list", name, "--db", url]).output.splitlines()
+    assert zh[2].split("  ")[0:1] == ["1"]
+    assert "Zhang Wei、Li Na、Wang Fang、Liu Yang" in zh[2]
+    assert "Zhang Wei/Li Na、Wang Fang/Liu Yang" in zh[2]
+    en = run(["event", "team", "list", name, "--db", url], "en").output.splitlines()
+    assert "Zhang Wei, Li Na, Wang Fang, Liu Yang" in en[2]
+    assert "Zhang Wei/Li Na, Wang Fang/Liu Yang" in en[2]
+    csv = run(["event", "team", "list", name, "--db", url, "--csv"], "zh").output
+    assert "Zhang Wei Li Na Wang Fang Liu Yang" in csv  # the machine format as it was
+
+
+def test_event_create_says_each_setting_after_its_name(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    assert run(["db", "upgrade", "--db", url], "en").exit_code == 0
+    r = run(["event", "create", "X", "--db", url, "--scale", "vp20", "--variant",
+             "jiefeng_next=true", "--language", "zh"])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0] == ("赛事“X”：瑞士移位制，3轮，每轮8副；计分方式：20–0 胜利分；"
+                                        "规则：接风由下家领出；页面语言：中文")
+    r = run(["event", "create", "Y", "--db", url, "--scale", "vp20"], "en")
+    assert r.output.splitlines()[0] == ("event 'Y': swiss, 3 rounds of 8 boards, scale vp20, "
+                                        "rules competition, pages in English")
+
+
+# 9. one number format for points ---------------------------------------------------------
+
+
+def test_points_in_one_format_on_pages_and_in_listings(demo: tuple[Path, str, str]) -> None:
+    from duplicate.vocab import points_text  # noqa: PLC0415
+
+    assert [points_text(v) for v in (2.0, 0.0, 12.5, 13.25, -0.0, None)] == [
+        "2", "0", "12.5", "13.25", "0", ""]
+    _, url, name = demo
+    for lang in ("zh", "en"):
+        rows = run(["event", "standings", name, "--db", url], lang).output.splitlines()
+        assert rows[2].split()[:5] == ["1", "East", "Lake", "1", "2"], rows
+        assert rows[3].split()[3:6] == ["1", "0", "0"], rows
+    assert run(["event", "standings", name, "--db", url]).output.split()[6] == "级差分"
+    index = (report(demo, "zh") / "index.html").read_text(encoding="utf-8")
+    assert "<td>1</td><td>2</td><td>0</td>" in index
