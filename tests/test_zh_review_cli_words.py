@@ -361,3 +361,31 @@ def test_points_in_one_format_on_pages_and_in_listings(demo: tuple[Path, str, st
     assert run(["event", "standings", name, "--db", url]).output.split()[6] == "级差分"
     index = (report(demo, "zh") / "index.html").read_text(encoding="utf-8")
     assert "<td>1</td><td>2</td><td>0</td>" in index
+
+
+# 10. help that does not break a Chinese word ------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["event", "create"], ["event", "table-cards"]])
+def test_chinese_help_keeps_each_bracketed_aside_on_one_line(command: list[str]) -> None:
+    from duplicate.names import display_width  # noqa: PLC0415
+
+    r = run([*command, "--help"])  # click's default width (80 columns under the test runner)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    # a short aside broken over two lines: "（默⏎认：wdl）", "（必⏎填）" (a long one may break)
+    assert re.findall(r"（[^）\n]{0,12}\n\s*[^（\n]{0,12}）", r.output) == [], r.output
+    assert max(display_width(line) for line in lines if "guandan " not in line) <= 80
+    if command[1] == "create":
+        assert "（默认：wdl）" in r.output and "（默认：guandan --lang，否则英文）" in r.output
+    else:
+        assert "（必填）" in r.output
+    assert "Default: wdl" not in run([*command, "--help"], "en").output  # English as it was
+
+
+def test_wrap_breaks_an_aside_only_when_it_is_wider_than_a_line() -> None:
+    from commands.helps import wrap  # noqa: PLC0415
+
+    assert wrap("积分：胜平负或胜利分（VP）（默认：wdl）。", 30) == "积分：胜平负或胜利分（VP）\n（默认：wdl）。"
+    long = "一" * 3 + "（" + "二" * 20 + "）"
+    assert all(len(line) <= 16 for line in wrap(long, 30).splitlines())
