@@ -7,7 +7,9 @@ translators' tools (Poedit, Weblate) open them. Each message is named by its key
 ``msgctxt`` (``result.up``); its ``msgid`` is the English text, its ``msgstr`` the text in
 the file's language; a message counted by ``n`` has plural forms (``msgid_plural``,
 ``msgstr[0]`` ...), chosen by the file's ``Plural-Forms`` (so "1 rounds" cannot happen).
-Placeholders are ``{name}`` (``str.format``, flag ``python-brace-format``).
+Placeholders are ``{name}`` (``str.format``, flag ``python-brace-format``). A value the code
+quotes as Python does (``repr(name)``: ``'Cup'``) is shown in the reader's quotation marks,
+``“Cup”`` in Chinese (:func:`quoted`), by :func:`gettext` itself.
 
 The ``.po`` files are read with Babel when first asked for (no compile step: an editable
 install works as it is). Every key must have both languages with the same placeholders:
