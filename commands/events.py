@@ -520,7 +520,8 @@ def event_standings_command(event: str, through: int | None, fmt: str) -> None:
 
     with open_database() as engine:
         rows, after = event_standings(engine, event, through)
-    emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS)
+    emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS,
+              {"swing": "cli.col.total_swing"})  # the standings' swing is the total, 级差分
     if fmt == "table":
         click.echo(say("cli.standings.after", round=after) if after
                    else say("cli.standings.none"))

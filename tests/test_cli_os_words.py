@@ -50,7 +50,7 @@ def test_replay_of_a_missing_file(tmp_path: Path) -> None:
 def test_compare_of_a_missing_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "gone.gdn")
     code, zh = run("--lang", "zh", "compare", missing)
-    assert code == 1 and f"无法读取 '{missing}'：文件或文件夹不存在" in zh
+    assert code == 1 and f"无法读取“{missing}”：文件或文件夹不存在" in zh
     assert english_left(zh.replace(missing, "")) == []
     code, en = run("compare", missing)
     assert en.endswith(f"cannot read '{missing}': No such file or directory\n")
@@ -59,7 +59,7 @@ def test_compare_of_a_missing_file(tmp_path: Path) -> None:
 def test_writing_into_a_folder_that_is_not_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = str(tmp_path / "no" / "out.txt")
-    for lang, line in (("zh", f"无法写入 '{target}'：文件或文件夹不存在"),
+    for lang, line in (("zh", f"无法写入“{target}”：文件或文件夹不存在"),
                        ("en", f"cannot write '{target}': No such file or directory")):
         monkeypatch.setenv("GUANDAN_LANG", lang)
         with pytest.raises(click.ClickException) as info:

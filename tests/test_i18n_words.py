@@ -397,6 +397,7 @@ def test_one_name_for_one_quantity_and_boards_are_fu() -> None:
 SYNTAX = {"desk.error.lineup", "desk.field.lineups", "desk.field.teams",
           "desk.field.teams_example", "events.err.teams_syntax",
           "gdn.json.result",  # the JSON a record's result is
+          "out.deals.set_line", "out.deals.commit_line",  # a .gdn comment line starts with ;
           "bots.budget.syntax",  # a policy's budget: search:16,exact=8,nodes=100000
           # the analysis's marks ? and ?? (and ! for a value the time cap cut) are symbols
           "analysis.legend", "analysis.budget_capped", "report.analysis.note",

@@ -292,8 +292,8 @@ def test_any_legally_played_deal_round_trips_and_replays(rec: gdn.DealRecord) ->
 @pytest.mark.parametrize(
     ("tag", "value", "zh"),
     [
-        ("Finish", "W E", "记录的出完顺序 “W E” 与复盘不符：复盘为 E W N S（双下）"),
-        ("Result", "EW +2", "记录的结果 “EW +2” 与复盘不符：复盘为 EW +3"),
+        ("Finish", "W E", "记录的出完顺序“W E”与复盘不符：复盘为 E W N S（双下）"),
+        ("Result", "EW +2", "记录的结果“EW +2”与复盘不符：复盘为 EW +3"),
     ],
 )
 def test_a_record_that_does_not_replay_says_why_in_chinese(tag: str, value: str, zh: str) -> None:

@@ -316,10 +316,10 @@ def test_policy_names_and_budgets() -> None:
     with pytest.raises(BotError) as caught:
         make_player("search:16,exact=99")
     assert "exact must be 0 to 27" in str(caught.value)
-    assert caught.value.text("zh") == "搜索预算 '16,exact=99' 无效：exact 应在 0 到 27 之间"
+    assert caught.value.text("zh") == "搜索预算“16,exact=99”无效：exact 应在 0 到 27 之间"
     with pytest.raises(BotError) as caught:
         make_player("searcher")
-    assert caught.value.text("zh").startswith("未知的机器人策略 'searcher'：应为 random / heuristic")
+    assert caught.value.text("zh").startswith("未知的机器人策略“searcher”：应为 random / heuristic")
 
 
 def test_cli_names_the_search_policy() -> None:
@@ -449,7 +449,7 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     bad = runner.invoke(cli_main, [*args, "--playout-policy", "mixed"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
     bad = runner.invoke(cli_main, ["--lang", "zh", *args, "--playout-policy", "search:4,exact=99"])
-    assert bad.exit_code == 2 and "搜索预算 '4,exact=99' 无效：exact 应在 0 到 27 之间" in bad.output
+    assert bad.exit_code == 2 and "搜索预算“4,exact=99”无效：exact 应在 0 到 27 之间" in bad.output
     res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4,exact=6,nodes=2000",
                                    "--playout-noise", "0"])
     assert res.exit_code == 0, res.output

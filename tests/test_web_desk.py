@@ -468,11 +468,11 @@ def test_messages_and_pages_in_chinese(client: TestClient) -> None:
     status, page, msg = post(client, f"/desk/e/{EVQ}/round/1/checkin", csrf=csrf,
                              team="Tigers", back="event")
     assert msg == "Tigers 已签到。"
-    assert "签到" in page and "配对下一轮" in page and "分配牌" in page
+    assert "签到" in page and "编排下一轮" in page and "分配牌" in page
     status, page, msg = post(client, f"/desk/e/{EVQ}/round/1/close", csrf=csrf)
     assert msg.startswith("未执行，未作任何更改：")
     # the library's refusal itself is in Chinese too (the round cannot close: why)
-    assert msg == "未执行，未作任何更改：'Spring Cup' 第1轮还没有开始计时"
+    assert msg == "未执行，未作任何更改：“Spring Cup”第1轮还没有开始计时"
     for word in ("开始计时", "争议", "判罚", "结束本轮", "公示", "裁判更正", "导出"):
         assert word in page, word
     status, page, msg = post(client, f"/desk/e/{EVQ}/round/1/rulings", csrf=csrf, table="x",

@@ -149,7 +149,7 @@ def test_arena_refusals_in_chinese(tmp_path: Path) -> None:
     seating.write_text("a-1 b-1 a-2\n")
     runs = {
         ("arena", "duplicate", "--boards", "1"): "牌的来源只能给一种",
-        ("arena", "duplicate", "--boards", "1", "--seed", "zz"): "种子 'zz' 不是十六进制",
+        ("arena", "duplicate", "--boards", "1", "--seed", "zz"): "种子“zz”不是十六进制",
         ("arena", "duplicate", "--boards", "1", "--seed", "1f", "--seating", str(seating)):
             f"{seating}:1：一桌应是四个客户端编号，这里有 3 个",
     }

@@ -101,12 +101,12 @@ def test_the_events_set_and_its_log_in_chinese(
     make_event(migrated_engine)
     out = _director_flow("zh", migrated_url, seed)
     assert out["assign"] == "第1轮：牌组“淮安杯”的第1至2副\n"
-    assert "牌组“淮安杯”第1至2副已用于比赛“淮安杯”第1轮" in out["refused"], out["refused"]
+    assert "牌组“淮安杯”第1至2副已用于赛事“淮安杯”第1轮" in out["refused"], out["refused"]
     assert "牌组“淮安杯”的第1至2副" in out["reuse"]
     assert [s.name for s in list_sets(migrated_engine)] == [EV]  # the event's name, no word
     assert events.event_board_set(migrated_engine, EV) == EV == events.event_set_name(EV)
     log = out["log"]
-    for words in ("第2轮：牌组“淮安杯”第1至2副：牌组“淮安杯”第1至2副已用于比赛“淮安杯”第1轮",
+    for words in ("第2轮：牌组“淮安杯”第1至2副：牌组“淮安杯”第1至2副已用于赛事“淮安杯”第1轮",
                   "第1轮第1副", "所有轮次：0份牌谱", "第1轮：0份牌谱", "牌组"):
         assert words in log, (words, log)
     for name, text in out.items():
@@ -147,7 +147,7 @@ def test_a_reuse_of_a_revealed_set_and_of_one_board_in_both_languages(
     assert str(exc.value).startswith(
         "event '淮安杯', round 2: board 2 of set '春季' is one of round 1 of event '淮安杯'")
     assert exc.value.text("zh").startswith(
-        "比赛 “淮安杯” 第2轮：牌组“春季”第2副已用于比赛“淮安杯”第1轮；")
+        "赛事“淮安杯”第2轮：牌组“春季”第2副已用于赛事“淮安杯”第1轮；")
     from duplicate.boards import reveal_set
 
     reveal_set(migrated_engine, "春季", OTHER)
@@ -155,7 +155,7 @@ def test_a_reuse_of_a_revealed_set_and_of_one_board_in_both_languages(
                          reuse=Correction(reason=WHY, by=BY))
     [row] = events.admin_log(migrated_engine, EV, "zh")
     assert row["detail"] == ("第2轮：牌组“春季”第2至3副：牌组“春季”的种子已公开：任何人都能算出其中的牌；"
-                             "牌组“春季”第2副已用于比赛“淮安杯”第1轮")
+                             "牌组“春季”第2副已用于赛事“淮安杯”第1轮")
     [row] = events.admin_log(migrated_engine, EV, "en")
     assert row["detail"] == (
         "round 2: boards 2 to 3 of set '春季': set '春季' is revealed: anyone can compute its "
@@ -261,7 +261,7 @@ def test_one_message_for_a_round_without_boards(migrated_engine: Engine) -> None
     for e in refusals:
         assert e.phrase is not None and e.phrase.key == "events.err.no_boards"
         assert str(e) == "event '淮安杯', round 2 has no boards assigned"
-        assert e.text("zh") == "比赛 '淮安杯' 第2轮还没有分配牌"
+        assert e.text("zh") == "赛事“淮安杯”第2轮还没有分配牌"
     for gone in ("out.release.no_boards", "results.no_boards", "hall.err.no_boards"):
         assert gone not in messages()
 
@@ -420,10 +420,10 @@ def test_the_halls_unknown_event_and_room_refusals_in_chinese(migrated_engine: E
     with pytest.raises(hall.HallError) as exc:
         hall.round_clock(migrated_engine, "无此赛", 1)
     assert exc.value.kind == "not_found" and str(exc.value) == "no event named '无此赛'"
-    assert exc.value.text("zh") == "没有名为 '无此赛' 的赛事"
+    assert exc.value.text("zh") == "没有名为“无此赛”的赛事"
     make_event(migrated_engine)
     events.assign_boards(migrated_engine, EV, 1, seed=SEED)
     with pytest.raises(hall.HallError) as exc:
         hall.director_correct(migrated_engine, EV, 1, 1, 1, "lobby", 2, BY, WHY)
     assert str(exc.value) == "room must be open or closed, not 'lobby'"
-    assert exc.value.text("zh") == "牌室必须是 open（开室）或 closed（闭室），不能是 'lobby'"
+    assert exc.value.text("zh") == "牌室必须是 open（开室）或 closed（闭室），不能是“lobby”"
