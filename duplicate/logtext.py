@@ -203,11 +203,12 @@ class Named:
         return repr(self.name)
 
 
-def finish_said(finish: str | None, lang: str = "en") -> str:
+def finish_said(finish: str | None, lang: str = "en", side: bool = True) -> str:
     """A finishing order as stored (``N E S``; a double down's two seats ``N S``) in
-    words, as players write it: ``头游北、二游东、三游南``; ``头游北、二游南，东西双下``.
-    The one way the hall, the desk and the logs say a stored finishing order; anything
-    that is not seat letters as stored."""
+    words, as players write it: ``头游北、二游东、三游南``; ``头游北、二游南，东西双下``
+    (without ``side``, when the result shown with it names the double down already:
+    ``头游北、二游南``). The one way the hall, the desk and the logs say a stored
+    finishing order; anything that is not seat letters as stored."""
     from duplicate.vocab import finish_text
     from engine.seat import Seat
 
@@ -215,7 +216,7 @@ def finish_said(finish: str | None, lang: str = "en") -> str:
     if not names or not all(s in Seat.__members__ for s in names):
         return finish or ""
     seats = [Seat[s] for s in names]
-    if len(seats) == 2 and seats[0].partner == seats[1]:  # the other side double down
+    if side and len(seats) == 2 and seats[0].partner == seats[1]:  # the others double down
         rest = [s for s in Seat if s not in seats]
         return finish_text(seats + rest, lang, double_down=True)
     return finish_text(seats, lang)
