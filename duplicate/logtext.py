@@ -187,20 +187,22 @@ def who_said(by: str | None, lang: str = "en") -> str | None:
 
 class Named:
     """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
-    (``'淮安队'``), in Chinese “淮安队”."""
+    (``'淮安队'``), in Chinese “淮安队”; ``cut`` when it is the start of a longer text
+    (``'…'…``)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("cut", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, cut: bool = False) -> None:
         self.name = name
+        self.cut = cut
 
     def text(self, lang: str | None = "en") -> str:
         from duplicate.i18n import normalise_language
 
-        return str(_value("team", self.name, normalise_language(lang)))
+        return str(_value("team", self.name, normalise_language(lang))) + ("…" if self.cut else "")
 
     def __str__(self) -> str:
-        return repr(self.name)
+        return repr(self.name) + ("…" if self.cut else "")
 
 
 def finish_said(finish: str | None, lang: str = "en", side: bool = True) -> str:

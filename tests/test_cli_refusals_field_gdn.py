@@ -33,8 +33,8 @@ def test_event_creation_refusals_in_chinese(migrated_url: str, tmp_path: Path) -
     assert run("event", "--db", migrated_url, "create", "Cup")[0] == 0
     db = ["event", "--db", migrated_url, "create"]
     for args, zh_words, en_line in (
-        ([*db, "Cup"], "名为 'Cup' 的比赛已存在", "an event named 'Cup' already exists"),
-        ([*db, "Two", "--seed", "xyz"], "比赛种子须为1到128位十六进制数字，而不是 'xyz'",
+        ([*db, "Cup"], "名为 'Cup' 的赛事已存在", "an event named 'Cup' already exists"),
+        ([*db, "Two", "--seed", "xyz"], "赛事种子须为1到128位十六进制数字，而不是 'xyz'",
          "the event seed must be 1 to 128 hexadecimal digits, not 'xyz'"),
         ([*db, "Two", "--bye-points", "1.234"], "轮空得分须不小于0、最多两位小数，而不是 1.234",
          "bye points must be 0 or more with two decimals, not 1.234"),

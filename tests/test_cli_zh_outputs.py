@@ -180,7 +180,7 @@ def test_release_twice_says_who_and_when_in_the_readers_language(cup: str) -> No
     assert run(args).exit_code == 0
     zh = run(args)
     assert zh.exit_code == 1
-    assert re.search(r"比赛 '淮安杯' 第1轮第2副已由 '吴' 于2\d{3}年\d+月\d+日 \d\d:\d\d（UTC\+8）放出",
+    assert re.search(r"赛事 '淮安杯' 第1轮第2副已由 '吴' 于2\d{3}年\d+月\d+日 \d\d:\d\d（UTC\+8）放出",
                      zh.output), zh.output
     assert english_runs(zh.output) == []
     en = run(args, "en")
@@ -247,7 +247,7 @@ def test_result_key_in_the_readers_words() -> None:
     key = ResultKey("ab" * 32, "淮安杯", "2", "1", "open", Ruleset(double_down_plus4=True))
     words = key.words()
     assert isinstance(words, KeyWords) and str(words) == key.describe()
-    assert words.text("zh") == "DealId abababababab…，比赛 '淮安杯'，第2轮，1号桌，开室，规则：双下升4级"
+    assert words.text("zh") == "DealId abababababab…，赛事 '淮安杯'，第2轮，1号桌，开室，规则：双下升4级"
     assert key.describe() == ("DealId abababababab…, event '淮安杯', round '2', table '1', "
                               "room 'open', rules double_down_plus4=true")
 
@@ -365,7 +365,7 @@ def test_db_downgrade_refusal_and_bad_url(db: str) -> None:
     assert run(["event", "create", "村杯", "--db", db]).exit_code == 0
     zh = run(["db", "downgrade", "0007", "--db", db])
     assert zh.exit_code == 1
-    assert "降级到 0007 会丢失比赛 '村杯' 的时区：未作任何改动" in zh.output
+    assert "降级到 0007 会丢失赛事 '村杯' 的时区：未作任何改动" in zh.output
     assert english_runs(zh.output, "guandan db downgrade 0007 --force") == []
     en = run(["db", "downgrade", "0007", "--db", db], "en")
     assert ("Error: downgrading to 0007 would lose the time zone of the events '村杯': nothing "
@@ -459,7 +459,7 @@ def test_pair_round_before_boards_are_assigned(db: str) -> None:
         engine.dispose()
     zh = run(["event", "pair-round", "乡村杯", "--db", db])
     assert zh.exit_code == 1
-    assert "比赛 '乡村杯'：第1轮还没有分配牌，所以还没有结果：请先用“guandan event assign-boards”分配牌" \
+    assert "赛事 '乡村杯'：第1轮还没有分配牌，所以还没有结果：请先用“guandan event assign-boards”分配牌" \
         in zh.output
     assert "还没有分配牌 还没有结果" not in zh.output
     en = run(["event", "pair-round", "乡村杯", "--db", db], "en")
@@ -471,7 +471,7 @@ def test_db_downgrade_names_many_events_in_the_readers_words(db: str) -> None:
     for n in range(6):
         assert run(["event", "create", f"杯{n}", "--db", db]).exit_code == 0
     zh = run(["db", "downgrade", "0013", "--db", db])
-    assert "会丢失比赛 '杯0', '杯1', '杯2', '杯3', '杯4' 等 的时区" in zh.output, zh.output
+    assert "会丢失赛事 '杯0', '杯1', '杯2', '杯3', '杯4' 等 的时区" in zh.output, zh.output
     assert "and more" not in zh.output
     en = run(["db", "downgrade", "0013", "--db", db], "en")
     assert "the time zone of the events '杯0', '杯1', '杯2', '杯3', '杯4' and more" in en.output
