@@ -56,7 +56,7 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
         try:
             seats = [Seat[t] for t in finish_letters(finish).replace(",", " ").upper().split()]
         except KeyError:
-            raise StoreError(phrase("store.finish.seats", finish=repr(finish))) from None
+            raise StoreError(phrase("store.finish.seats", finish=FinishText(finish, quoted=True))) from None
     else:
         seats = list(finish)
     if len(set(seats)) != len(seats) or len(seats) < 2:
