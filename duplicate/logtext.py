@@ -276,3 +276,23 @@ class UnfinishedText:
 
     def __str__(self) -> str:
         return self.text("en")
+
+
+class ResultText:
+    """A room's N–S result, a value of a catalogue phrase: in English signed (``+2``, the
+    phrase names N–S), in another language in a player's words (南北升2级)."""
+
+    __slots__ = ("ns",)
+
+    def __init__(self, ns: int) -> None:
+        self.ns = ns
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+        from duplicate.vocab import result_text
+
+        code = normalise_language(lang)
+        return f"{self.ns:+d}" if code == "en" else result_text(self.ns, code)
+
+    def __str__(self) -> str:
+        return self.text("en")

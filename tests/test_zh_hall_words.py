@@ -308,3 +308,11 @@ def test_cards_desk_matches_delete_and_docs_in_one_language(h: Hall) -> None:
         events.get_round(h.engine, EVENT, 9)
     assert "赛事" in exc.value.text("zh") and "比赛" not in exc.value.text("zh")
 
+
+
+def test_a_finish_that_disagrees_with_the_result_is_said_in_words(h: Hall) -> None:
+    with pytest.raises(HallError) as exc:
+        hall.director_correct(h.engine, EVENT, 1, 1, 1, "open", 2, "裁判", "笔误", finish="N S")
+    assert exc.value.text("zh") == (
+        "出完顺序“头游北、二游南，东西双下”得出南北升3级（东西双下），不是南北升2级")
+    assert str(exc.value) == "the finishing order N S gives N–S +3, not +2"
