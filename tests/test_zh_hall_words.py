@@ -316,3 +316,11 @@ def test_a_finish_that_disagrees_with_the_result_is_said_in_words(h: Hall) -> No
     assert exc.value.text("zh") == (
         "出完顺序“头游北、二游南，东西双下”得出南北升3级（东西双下），不是南北升2级")
     assert str(exc.value) == "the finishing order N S gives N–S +3, not +2"
+
+
+def test_a_body_over_the_limit_is_refused_in_the_readers_language(h: Hall) -> None:
+    big = b"x" * (2 * 1024 * 1024)
+    for headers, said in (({**ZH, "Content-Type": "application/json"}, "提交内容超过 "),
+                          ({"Content-Type": "application/json"}, "request body over ")):
+        r = h.client.post("/api/events", content=big, headers=headers)
+        assert r.status_code == 413 and r.json()["message"].startswith(said), r.text
