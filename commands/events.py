@@ -463,14 +463,16 @@ def event_correct_command(
     """Set a room's result on a board by a ruling, kept with who, when and why."""
     from duplicate.events import Correction, correct_result, parse_result
 
+    ns = parse_result(result)
     with open_database() as engine:
         before = correct_result(
-            engine, event, round_no, table, board, room.lower(), parse_result(result),
+            engine, event, round_no, table, board, room.lower(), ns,
             Correction(reason=reason, by=by), chief=chief,
         )
+    after = f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"  # as the library writes a result
     click.echo(say("cli.board.corrected", round=round_no, table=table, board=board,
                    room=say(f"cli.val.{room.lower()}"), before=state_words(before, cli_lang()),
-                   after=state_words(result, cli_lang())))
+                   after=state_words(after, cli_lang())))
 
 
 @event_group.command("corrections")

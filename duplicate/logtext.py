@@ -194,9 +194,10 @@ _TABLE = re.compile(r"^table (?P<table>\d+) (?P<room>open|closed) (?P<seat>North
 
 def who_key(by: str | None) -> tuple[str, dict[str, Any]] | None:
     """The key and values that say who did something (``director``, a table's seat,
-    ``table 3 open West``), or ``None`` for any other name (said as stored)."""
-    if by == "director":
-        return "hall.who.director", {}
+    ``table 3 open West``, the system's login ``root`` or ``unknown`` a command stores
+    when no one is named), or ``None`` for any other name (said as stored)."""
+    if by in ("director", "root", "unknown"):  # the desk; the login names a change may store
+        return f"hall.who.{by}", {}                # (store.data.default_by)
     m = _TABLE.match(by or "")
     if m:
         return f"hall.who.{m['seat'].lower()}", {"table": int(m["table"]),
@@ -219,32 +220,41 @@ def who_said(by: str | None, lang: str = "en") -> str | None:
 
 class Named:
     """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
-    (``'淮安队'``), in Chinese “淮安队”."""
+    (``'淮安队'``), in Chinese “淮安队”; ``cut`` when it is the start of a longer text
+    (``'…'…``)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("cut", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, cut: bool = False) -> None:
         self.name = name
+        self.cut = cut
 
     def text(self, lang: str | None = "en") -> str:
         from duplicate.i18n import normalise_language
 
-        return str(_value("team", self.name, normalise_language(lang)))
+        return str(_value("team", self.name, normalise_language(lang))) + ("…" if self.cut else "")
 
     def __str__(self) -> str:
-        return repr(self.name)
+        return repr(self.name) + ("…" if self.cut else "")
 
 
-def finish_said(finish: str | None, lang: str = "en") -> str:
-    """A finishing order as stored (``E W``, ``N S E``) in words (``头游东、二游西``);
-    anything that is not seat letters as stored."""
+def finish_said(finish: str | None, lang: str = "en", side: bool = True) -> str:
+    """A finishing order as stored (``N E S``; a double down's two seats ``N S``) in
+    words, as players write it: ``头游北、二游东、三游南``; ``头游北、二游南，东西双下``
+    (without ``side``, when the result shown with it names the double down already:
+    ``头游北、二游南``). The one way the hall, the desk and the logs say a stored
+    finishing order; anything that is not seat letters as stored."""
     from duplicate.vocab import finish_text
     from engine.seat import Seat
 
-    seats = (finish or "").split()
-    if not seats or not all(s in Seat.__members__ for s in seats):
+    names = (finish or "").split()
+    if not names or not all(s in Seat.__members__ for s in names):
         return finish or ""
-    return finish_text([Seat[s] for s in seats], lang)
+    seats = [Seat[s] for s in names]
+    if side and len(seats) == 2 and seats[0].partner == seats[1]:  # the others double down
+        rest = [s for s in Seat if s not in seats]
+        return finish_text(seats + rest, lang, double_down=True)
+    return finish_text(seats, lang)
 
 
 def stored(value: Any) -> Any:
@@ -256,3 +266,66 @@ def stored(value: Any) -> Any:
     if isinstance(value, Phrase):
         return nested(value.key, **{k: stored(v) for k, v in value.values.items()})
     return value
+
+
+class FinishText:
+    """A finishing order as stored (``N S E``), a value of a catalogue phrase: in English
+    the seat letters (``quoted``: as ``repr`` quotes what a player typed), in another
+    language in words (:func:`finish_said`: ``头游北、二游南、三游东``; quoted “…”)."""
+
+    __slots__ = ("finish", "quoted")
+
+    def __init__(self, finish: str, quoted: bool = False) -> None:
+        self.finish = finish
+        self.quoted = quoted
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+
+        code = normalise_language(lang)
+        if code == "en":
+            return repr(self.finish) if self.quoted else self.finish
+        words = finish_said(self.finish, code)
+        return f"“{words}”" if self.quoted else words
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __repr__(self) -> str:
+        return f"FinishText({self.finish!r})"
+
+
+class UnfinishedText:
+    """Why a board was not finished as stored (``time``), a value of a catalogue phrase
+    said in the reader's language (:func:`unfinished_said`)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str | None) -> None:
+        self.reason = reason
+
+    def text(self, lang: str | None = "en") -> str:
+        return unfinished_said(self.reason, lang or "en")
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class ResultText:
+    """A room's N–S result, a value of a catalogue phrase: in English signed (``+2``, the
+    phrase names N–S), in another language in a player's words (南北升2级)."""
+
+    __slots__ = ("ns",)
+
+    def __init__(self, ns: int) -> None:
+        self.ns = ns
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+        from duplicate.vocab import result_text
+
+        code = normalise_language(lang)
+        return f"{self.ns:+d}" if code == "en" else result_text(self.ns, code)
+
+    def __str__(self) -> str:
+        return self.text("en")

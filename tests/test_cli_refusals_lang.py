@@ -143,7 +143,7 @@ def test_director_refusals_in_chinese(migrated_url: str, migrated_engine: Engine
          "赛事“Cup”没有名为“Nobody”的队伍", "event 'Cup' has no team named 'Nobody'"),
         (["event", "--db", migrated_url, "correct", "Cup", "--round", "1", "--table", "1",
           "--board", "1", "--room", "open", "--result", "NS +9", "--by", "Li", "--reason", "x"],
-         "无效的结果“NS +9”", "invalid result 'NS +9'"),
+         "无效的结果“NS +9”：应写作如 南北+2、东西+1", "invalid result 'NS +9'"),
     )
     for args, zh_words, en_words in cases:
         code, zh = run("--lang", "zh", *args)

@@ -255,10 +255,10 @@ def test_api_errors_in_chinese(h: Hall) -> None:
     m = _message(c.get(f"/api/events/{EV}/rounds/1/boards/1", headers=ZH), 403)
     assert "还在打" in m
     m = _message(c.get(f"/api/events/{EV}/rounds/abc/draw", headers=ZH), 422)
-    assert "网址路径中的 n：应为整数" in m, m
+    assert "网址路径中的轮次：应为整数" in m, m
     bad = c.post(f"/api/table/{h.token(1, 'open', 'report')}/reports",
                  json={"board": "x"}, headers=ZH)
-    assert "提交内容中的 board：应为整数" in _message(bad, 422)
+    assert "提交内容中的牌号：应为整数" in _message(bad, 422)
     m = _message(c.get(f"/api/events/{EV}/rounds/9/status", headers={**ZH, **_bearer()}), 404)
     assert "没有第9轮" in m, m
     r = c.post("/desk/login", data={"password": "wrong"}, headers={**ZH, "Accept": "application/json"})

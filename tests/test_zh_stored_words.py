@@ -397,7 +397,7 @@ def test_an_accepted_request_is_said_in_the_readers_language(migrated_url: str) 
         english = ("双方同意 (accepted: table 1 open West reported E W; its reason: 看错了顺序)")
         [c] = h.client.get(f"/api/events/{EVQ}/standings").json()["corrections"]
         assert c["reason"] == english  # the API's words, as before
-        zh = "双方同意（同意第1桌开室西家的报分：头游东、二游西；理由：看错了顺序）"
+        zh = "双方同意（同意第1桌开室西家的报分：头游东、二游西，南北双下；理由：看错了顺序）"
         for path in (f"/e/{EVQ}?lang=zh", f"/e/{EVQ}/round/1/board/1?lang=zh"):
             page = visible(h.client.get(path).text)
             assert zh in page and "accepted" not in page, (path, page)
@@ -412,7 +412,7 @@ def test_an_accepted_request_is_said_in_the_readers_language(migrated_url: str) 
             res.output
         res = CliRunner().invoke(main, ["--lang", "zh", "event", "log", EVENT, "--db",
                                         migrated_url])
-        assert res.exit_code == 0 and "西家报头游东、二游西" in res.output, res.output
+        assert res.exit_code == 0 and "西家报头游东、二游西，南北双下" in res.output, res.output
         assert "报E W" not in res.output, res.output
 
 

@@ -28,7 +28,7 @@ from duplicate.events.base import (
 )
 from duplicate.events.limit import check_limit
 from duplicate.i18n import Term, phrase
-from duplicate.logtext import coded, said, unfinished_code
+from duplicate.logtext import Named, coded, said, unfinished_code
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
@@ -261,8 +261,8 @@ def parse_result(text: str) -> int:
     types it, ``南北+2``: :mod:`duplicate.seatwords`) to N–S's view (+2, −1)."""
     m = _RESULT_RE.match(result_letters(text))
     if m is None:
-        shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
-        raise EventError(phrase("results.invalid", result=shown))
+        raise EventError(phrase("results.invalid",
+                                result=Named(text[:40], cut=len(text) > 40)))
     levels = int(m.group(2))
     return levels if m.group(1).upper().startswith("N") else -levels
 

@@ -41,6 +41,7 @@ from duplicate import events, hall
 from duplicate.boards import list_sets
 from duplicate.dealing import parse_seed_file
 from duplicate.errors import DuplicateError
+from duplicate.i18n import Term
 from duplicate.names import checked_name
 from duplicate.records import Correction
 from engine.errors import GuandanError
@@ -271,7 +272,8 @@ def create_event(
             raise DeskInput("desk.error.required", field={"t": "desk.field.name"})
         if "/" in title:
             raise DeskInput("desk.error.slash")
-        entered = events.parse_teams_file(teams, "teams") if text_of(teams) else []
+        entered = (events.parse_teams_file(teams, Term("teams", "desk.source.teams"))
+                   if text_of(teams) else [])
         entered = [(checked_name(t, "team"), [checked_name(p, "player") for p in ps])
                    for t, ps in entered]
         info = events.create_event(
@@ -379,7 +381,7 @@ def assign_boards(
         data = upload or (seed_text.strip().encode("utf-8") if seed_text.strip() else b"")
         if bool(text_of(set_name)) == bool(data):
             raise DeskInput("desk.error.seed")
-        seed = parse_seed_file(data, "the seed file") if data else None
+        seed = parse_seed_file(data, Term("the seed file", "desk.source.seed")) if data else None
         reason = text_of(reuse)
         rnd = events.assign_boards(
             engine, event, number, set_name=text_of(set_name), seed=seed,
