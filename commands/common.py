@@ -405,7 +405,7 @@ def os_error_text(exc: OSError) -> str:
     lang = cli_lang()
     if exc.filename is None:
         return str(exc) if lang == "en" else os_reason(exc).text(lang)
-    return f"{exc.filename}: {os_reason(exc).text(lang)}"
+    return say("gdn.at", where=exc.filename, reason=os_reason(exc).text(lang))
 
 
 def cannot(key: str, path: object, exc: OSError) -> str:
@@ -545,13 +545,14 @@ def parse_variants(variants: tuple[str, ...]) -> Any:
         name = name.strip().replace("-", "_")
         if name not in kinds or not text.strip():
             raise click.BadParameter(
-                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}",
+                say("cli.err.variant_syntax", shown=repr(item), names=", ".join(kinds)),
                 param_hint="--variant",
             )
         if kinds[name] in (bool, "bool"):
             if text.strip().lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
                 raise click.BadParameter(
-                    f"{item!r}: {name} is true or false", param_hint="--variant"
+                    say("cli.err.variant_bool", shown=repr(item), name=name),
+                    param_hint="--variant",
                 )
             values[name] = text.strip().lower() in ("true", "1", "yes", "on")
         else:
@@ -559,7 +560,8 @@ def parse_variants(variants: tuple[str, ...]) -> Any:
                 values[name] = int(text)
             except ValueError:
                 raise click.BadParameter(
-                    f"{item!r}: {name} is a number", param_hint="--variant"
+                    say("cli.err.variant_number", shown=repr(item), name=name),
+                    param_hint="--variant",
                 ) from None
     try:
         return Ruleset.from_dict(values)

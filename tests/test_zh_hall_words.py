@@ -324,3 +324,21 @@ def test_a_body_over_the_limit_is_refused_in_the_readers_language(h: Hall) -> No
                           ({"Content-Type": "application/json"}, "request body over ")):
         r = h.client.post("/api/events", content=big, headers=headers)
         assert r.status_code == 413 and r.json()["message"].startswith(said), r.text
+
+
+def test_a_rule_variant_refused_in_the_readers_words(h: Hall) -> None:
+    """An unknown rule variant, through the API and on the command line, is refused in the
+    reader's language (it was English in both)."""
+    body = {"name": "变体杯", "teams": [{"name": "甲", "players": ["a", "b", "c", "d"]},
+                                        {"name": "乙", "players": ["e", "f", "g", "h"]}],
+            "variants": {"no_such_rule": True}}
+    r = h.client.post("/api/events", headers={**BEARER, "Accept-Language": "zh-CN"}, json=body)
+    assert r.status_code == 422 and r.json()["message"] == "未知的规则变体：no_such_rule", r.text
+    r = h.client.post("/api/events", headers=BEARER, json=body)
+    assert r.json()["message"] == "unknown rule variant(s): no_such_rule", r.text
+    create = ["--lang", "zh", "event", "create", "T", "--db", "sqlite://", "--variant"]
+    res = CliRunner().invoke(main, [*create, "nothing=1"])
+    assert res.exit_code == 2 and "“nothing=1”：应写作 名称=值，名称为以下之一：" in res.output, \
+        res.output
+    res = CliRunner().invoke(main, [*create, "jiefeng_next=7"])
+    assert "jiefeng_next 只能是 true 或 false" in res.output, res.output

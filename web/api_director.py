@@ -62,8 +62,13 @@ def _team(name: str, players: list[str]) -> tuple[str, list[str]]:
 @retry_races
 def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
     """Create an event (and enter its teams, in one transaction)."""
+    from dataclasses import fields
+
     from engine.ruleset import Ruleset
 
+    unknown = sorted(set(body.variants) - {f.name for f in fields(Ruleset)})
+    if unknown:
+        raise HTTPException(422, phrase("cli.err.variant_unknown", names=", ".join(unknown)))
     try:
         rules = Ruleset.from_dict(dict(body.variants))
     except (TypeError, ValueError) as exc:
