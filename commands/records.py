@@ -316,7 +316,7 @@ def simulate_command(
                 seed = bytes.fromhex(seed_hex)
             except ValueError:
                 raise click.BadParameter(
-                    f"{seed_hex!r} is not hexadecimal (e.g. 1f2e)", param_hint="--seed"
+                    say("out.seed.not_hex", seed=repr(seed_hex)), param_hint="--seed"
                 ) from None
             key, generator = simulation_key(seed), GENERATOR_ID
         plays = simulate_boards(

@@ -108,7 +108,14 @@ from duplicate.events.results import (
     result_slot,
     room_history,
 )
-from duplicate.events.rounds import assign_boards, get_round, list_matches, pair_round
+from duplicate.events.rounds import (
+    assign_boards,
+    event_board_set,
+    event_set_name,
+    get_round,
+    list_matches,
+    pair_round,
+)
 from duplicate.events.scores import (
     BoardRow,
     ScoredMatch,
@@ -149,8 +156,10 @@ __all__ = [
     "delete_board_set",
     "delete_event",
     "director_minutes",
+    "event_board_set",
     "event_report",
     "event_rules",
+    "event_set_name",
     "event_standings",
     "export_records",
     "get_event",

@@ -29,7 +29,7 @@ from duplicate.events.base import (
 from duplicate.events.limit import check_limit
 from duplicate.events.waiting import set_aside_waiting
 from duplicate.i18n import Term, phrase
-from duplicate.logtext import said
+from duplicate.logtext import Named, coded, said, unfinished_code
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
@@ -78,9 +78,9 @@ def _within_limit(
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
     boards = _round_boards(ev, rnd)
     if not boards:
-        raise EventError(phrase("results.no_boards", event=repr(ev.name), round=rnd.number))
+        raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
-        raise EventError(phrase("results.board_range", round=rnd.number, first=boards[0],
+        raise EventError(phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
                                 last=boards[-1], board=board))
     if room not in ROOMS:
         raise EventError(phrase("results.room", room=repr(room)))
@@ -190,7 +190,8 @@ def record_unfinished(
                            stored=StateText(_describe(old))),
                     cli_hint="--by NAME --reason TEXT",
                 )
-            author = _author(correction, f"unfinished: {reason.strip()}", by)
+            author = _author(correction, coded("lw.reason.unfinished",
+                                               reason=unfinished_code(reason.strip())), by)
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
             store.apply_change(session, row, "unfinished", new, author, "", old)
             rnd, _ = _find_match(session, ev, round_no, table)
@@ -274,8 +275,8 @@ def parse_result(text: str) -> int:
     types it, ``南北+2``: :mod:`duplicate.seatwords`) to N–S's view (+2, −1)."""
     m = _RESULT_RE.match(result_letters(text))
     if m is None:
-        shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
-        raise EventError(phrase("results.invalid", result=shown))
+        raise EventError(phrase("results.invalid",
+                                result=Named(text[:40], cut=len(text) > 40)))
     levels = int(m.group(2))
     return levels if m.group(1).upper().startswith("N") else -levels
 

@@ -66,7 +66,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, nested, stored
+from duplicate.logtext import FinishText, ResultText, coded, nested, stored
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying
@@ -250,8 +250,8 @@ def director_correct(
             finish, preview = parse_finish(finish, _rules(ev))
             if ns_result is not None and ns_result != preview.ns_result:
                 raise HallError(phrase(
-                    "hall.err.finish_result_differ", finish=finish, ns=f"{ns_result:+d}",
-                    implied=f"{preview.ns_result:+d}",
+                    "hall.err.finish_result_differ", finish=FinishText(finish),
+                    ns=ResultText(ns_result), implied=ResultText(preview.ns_result),
                 ))
             ns_result = preview.ns_result
     if ns_result is None:
