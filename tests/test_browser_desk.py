@@ -177,8 +177,8 @@ def _run_round(page: Any, base: str, engine: Engine) -> None:
     cards = page.locator("section.tcard")
     assert cards.count() == 4
     assert page.locator("section.tcard figure svg").count() == 8
-    assert page.locator("figcaption:has-text('West reports / 西家报分')").count() == 4
-    assert page.locator("figcaption:has-text('North confirms / 北家确认')").count() == 4
+    assert page.locator("figcaption:has-text('West reports')").count() == 4
+    assert page.locator("figcaption:has-text('North confirms')").count() == 4
     tokens = {}
     for i in range(4):
         card = cards.nth(i)

@@ -480,7 +480,8 @@ def test_cli_table_and_csv(event_files: list[str]) -> None:
         "score",
         "top",
     ]
-    assert lines[12].split() == ["1", "A1", "&", "A2", "NS", "D1", "&", "D2", "2", "3.0", "4.0"]
+    assert lines[12].split()[:9] == ["1", "A1", "&", "A2", "NS", "D1", "&", "D2", "2"]
+    assert lines[12].split()[9:] == ["3", "4"]  # points as the pages write them
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, event_files: list[str]) -> None:
