@@ -203,9 +203,19 @@ async def _once(
     task = pending.get(k)
     if task is None:
         task = pending[k] = loop.create_task(run_in_threadpool(work, *args))
-        task.add_done_callback(lambda _: pending.pop(k, None))
+        task.add_done_callback(lambda t: _done(pending, k, t))
     result: _T = await asyncio.shield(task)  # one request gone does not stop the others'
     return result
+
+
+def _done(
+    pending: dict[Hashable, asyncio.Task[Any]], key: Hashable, task: asyncio.Task[Any]
+) -> None:
+    """A shared task ended: forgotten, and its error marked seen (every request that
+    awaited it was given it; one whose requests all went away is not logged as lost)."""
+    pending.pop(key, None)
+    if not task.cancelled():
+        task.exception()
 
 
 async def _standings_version(request: Request, engine: Engine, event: str) -> str:
