@@ -23,8 +23,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.exceptions import InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatus, InvalidURI
 
+from arena.messages import said
 from arena.protocol import (
     ProtocolError,
     action_json,
@@ -35,10 +36,10 @@ from arena.protocol import (
     lowest_card_index,
     parse_action,
 )
-from arena.wsclient import WSClient
+from arena.wsclient import ClosedInHandshake, WSClient
 from duplicate.bots import HeuristicPlayer, Player, View, make_player
 from duplicate.errors import PhrasedError
-from duplicate.i18n import os_reason, phrase
+from duplicate.i18n import Phrase, engine_phrase, os_reason, phrase
 from engine import core as _core
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
@@ -113,8 +114,19 @@ class Public:
                 if self.left[seat] <= 0 and seat not in self.finish:
                     self.finish.append(seat)
         except (ProtocolError, TypeError, ValueError, IndexError, KeyError):
-            log.warning("cannot read a %s notice: the search samples without it", stage)
+            log.warning("%s", said("agent.unread_notice", stage=stage))
 
+
+def _handshake_said(exc: Exception) -> Phrase | str:
+    """Why the opening handshake failed, as the catalogue words it (English: as
+    ``websockets`` says it); an error it does not name as it is."""
+    if isinstance(exc, ClosedInHandshake):
+        return phrase("arena.agent.closed_in_handshake")
+    if isinstance(exc, InvalidStatus):
+        return phrase("arena.agent.rejected", status=exc.response.status_code)
+    if isinstance(exc, InvalidMessage):
+        return phrase("arena.agent.bad_response")
+    return str(exc)
 
 def min_cards(a: Cards, b: Cards) -> Cards:
     """The cards ``a`` and ``b`` have in common (as multisets)."""
@@ -216,13 +228,14 @@ def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,
     try:
         combo = player.act(_view(msg, pos, public))
     except (ProtocolError, KeyError, ValueError) as exc:
-        log.warning("cannot read the act message (%s): answering 0", exc)
+        why = engine_phrase(exc) if isinstance(exc, ProtocolError) else str(exc)
+        log.warning("%s", said("agent.unread_act", why=why))
         stats.fallbacks += 1
         return 0
     index = find_action(actions, combo) if listed is None else _index_in(listed, combo)
     if index < 0:
         stats.fallbacks += 1
-        log.warning("the bot's play is not in actionList: answering 0")
+        log.warning("%s", said("agent.not_listed"))
         return 0
     return index
 
@@ -248,7 +261,7 @@ def play_agent(
             return stats
         if code in RECONNECT_CODES and stats.games == 0 and stats.reconnects < reconnect:
             stats.reconnects += 1
-            log.warning("%s: closed (%s %s): connecting again", url, code, reason)
+            log.warning("%s", said("agent.again", url=url, code=code, reason=reason))
             time.sleep(0.1)
             continue
         raise AgentConnectionError(phrase("rest.agent.closed", url=url, code=code,
@@ -266,7 +279,7 @@ def _session(url: str, player: Player, stats: AgentStats,
         conn = WSClient(url, max_size=16 * 1024 * 1024)
         conn.open(connect_timeout)
     except (OSError, InvalidHandshake, InvalidURI) as exc:
-        why = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        why = os_reason(exc) if isinstance(exc, OSError) else _handshake_said(exc)
         raise AgentConnectionError(phrase("rest.agent.no_connect", url=url, why=why)) from None
     for data in conn.messages():
         stats.messages += 1
@@ -287,7 +300,7 @@ def _session(url: str, player: Player, stats: AgentStats,
         try:
             msg = json.loads(data)
         except ValueError:
-            log.warning("server sent a frame that is not JSON: ignored")
+            log.warning("%s", said("agent.not_json"))
             continue
         if not isinstance(msg, dict):
             continue

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING
 from websockets.protocol import State
 
 from arena.connection import ArenaConnection, Limits, text_frame
+from arena.messages import said
 from arena.protocol import ProtocolError, parse_reply
+from duplicate.i18n import Phrase, engine_phrase, phrase
 
 if TYPE_CHECKING:
     from arena.table import Table
@@ -70,8 +72,9 @@ class Client:
         self.received = 0
         self.sent = 0
         self.timeouts_in_row = 0
-        #: why the arena dropped the current connection ("" when it did not)
-        self.dropped_for = ""
+        #: why the arena dropped the current connection ("" when it did not; English as
+        #: ``str()``, the close frame's reason)
+        self.dropped_for: str | Phrase = ""
         self._asked = 0  # questions sent on the current connection
         self._answered = 0  # replies counted to them
         self._waiting: asyncio.Future[str | bytes] | None = None
@@ -122,8 +125,7 @@ class Client:
         if self.table is not None:
             self.table.note_dropped(self, "unsolicited", msg)
         if self.unsolicited > self.limits.max_unsolicited:
-            log.warning("closing %s: more than %d messages when not asked",
-                        self.id, self.limits.max_unsolicited)
+            log.warning("%s", said("log.flooding", id=self.id, n=self.limits.max_unsolicited))
             self._closing = asyncio.get_running_loop().create_task(
                 ws.close(1008, "too many messages when not asked"))
 
@@ -162,8 +164,8 @@ class Client:
             try:
                 await asyncio.wait_for(ws.drain(), self.limits.action)
             except TimeoutError:
-                why = f"it has not read its messages for {self.limits.action:g} s"
-                log.warning("dropping %s: %s", self.id, why)
+                why = phrase("arena.fault.unread", s=f"{self.limits.action:g}")
+                log.warning("%s", said("log.dropping", id=self.id, why=why))
                 self.dropped_for = why
                 ws.transport.abort()
                 self.closed.set()
@@ -173,11 +175,13 @@ class Client:
         self.queue(text)
         await self.flush()
 
-    async def ask(self, text: str, index_range: int, limit: float) -> int | tuple[str, str]:
+    async def ask(self, text: str, index_range: int,
+                  limit: float) -> int | tuple[str, str | Phrase]:
         """Send an ``act`` and wait for its reply: its index, or ``(kind, detail)`` of a
-        fault (``timeout``, ``malformed``, ``range``, ``disconnected``)."""
+        fault (``timeout``, ``malformed``, ``range``, ``disconnected``), the detail a
+        catalogue phrase (English as ``str()``)."""
         if self.closed.is_set():
-            return ("disconnected", self.dropped_for or "the connection is closed")
+            return ("disconnected", self.dropped_for or phrase("arena.fault.closed"))
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[str | bytes] = loop.create_future()
         self._waiting = fut
@@ -189,15 +193,15 @@ class Client:
         try:
             await self.send(text)
             if self.closed.is_set():
-                return ("disconnected", self.dropped_for or "the connection is closed")
+                return ("disconnected", self.dropped_for or phrase("arena.fault.closed"))
             timer = loop.call_later(limit, _expire, fut)
             try:
                 msg = await fut
             except _Expired:
-                return ("timeout", f"no reply within {limit:g} s")
+                return ("timeout", phrase("arena.fault.no_reply", s=f"{limit:g}"))
             except asyncio.CancelledError:
                 if self.closed.is_set():
-                    return ("disconnected", "the connection closed while asked to act")
+                    return ("disconnected", phrase("arena.fault.closed_asked"))
                 raise
         finally:
             if timer is not None:
@@ -206,10 +210,11 @@ class Client:
         try:
             return parse_reply(msg, index_range)
         except ProtocolError as exc:
-            kind = "range" if "out of range" in str(exc) else "malformed"
-            return (kind, str(exc))
+            kind = "range" if exc.key == "arena.proto.index_range" else "malformed"
+            said = engine_phrase(exc)
+            return (kind, said if isinstance(said, Phrase) else str(exc))
 
-    def drop(self, code: int, reason: str) -> None:
+    def drop(self, code: int, reason: str | Phrase) -> None:
         """Close the connection, telling the client why (``code``, ``reason``); the seat
         is gone at once, the closing handshake runs on its own (a client that does not
         answer it is cut off after a second)."""
@@ -224,7 +229,7 @@ class Client:
 
         async def close() -> None:
             try:
-                await asyncio.wait_for(ws.close(code, reason[:120]), 1.0)
+                await asyncio.wait_for(ws.close(code, str(reason)[:120]), 1.0)
             except Exception:  # noqa: BLE001 (no closing handshake: cut it off)
                 if ws.transport is not None:
                     ws.transport.abort()

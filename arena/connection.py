@@ -28,6 +28,7 @@ except ImportError:  # pragma: no cover (websockets built without its C extensio
 
 from arena.wsclient import frame_header
 from duplicate.errors import DuplicateError
+from duplicate.i18n import Phrase, phrase
 
 __all__ = ["ArenaConnection", "ArenaError", "Fault", "Limits", "text_frame", "tune_gc"]
 
@@ -85,16 +86,16 @@ class Limits:
 
     def __post_init__(self) -> None:
         if self.action <= 0 or self.first_lead <= 0 or self.reconnect < 0:
-            raise ArenaError("time limits must be positive")
+            raise ArenaError(phrase("rest.arena.err.limits_time"))
         if self.max_message < 64:
-            raise ArenaError("the message size limit must be at least 64 bytes")
+            raise ArenaError(phrase("rest.arena.err.message_size"))
         if self.escalate_after < 1:
-            raise ArenaError("the fallback needs at least one timeout to take a seat")
+            raise ArenaError(phrase("rest.arena.err.fallback_after"))
         from duplicate.bots import POLICIES
 
         if self.fallback not in POLICIES:
-            raise ArenaError(f"unknown fallback policy {self.fallback!r}: expected one of "
-                             f"{', '.join(POLICIES)}")
+            raise ArenaError(phrase("rest.arena.err.fallback", policy=repr(self.fallback),
+                                    choices=", ".join(POLICIES)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +109,27 @@ class Fault:
     kind: str
     detail: str
     where: str = ""
+    #: the detail and the place as the catalogue words them (None: as ``detail``, ``where``)
+    said: Phrase | None = None
+    where_said: Phrase | None = None
 
     def text(self) -> str:
-        """One line for logs and records."""
+        """One line for records, notices and ``--json`` (English, as the protocol's)."""
         at = f" ({self.where})" if self.where else ""
         return f"position {self.pos} ({self.client}): {self.kind}{at}: {self.detail}"
+
+    def line(self, lang: str) -> str:
+        """The arena's log line of the fault in ``lang`` (``fault: position 1 (c1): ...``)."""
+        from arena.messages import text
+
+        values: dict[str, object] = {
+            "pos": self.pos, "client": self.client,
+            "kind": text(f"fault.kind.{self.kind}", lang),
+            "detail": self.said.text(lang) if self.said is not None else self.detail}
+        where = self.where_said.text(lang) if self.where_said is not None else self.where
+        if not where:
+            return text("fault.line", lang, **values)
+        return text("fault.line_at", lang, where=where, **values)
 
 
 class ArenaConnection(ServerConnection):

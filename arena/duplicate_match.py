@@ -41,7 +41,8 @@ from arena.episode import (
 )
 from arena.server import ArenaError, Fault, Table
 from duplicate.dealing import Board
-from duplicate.gdn import DealRecord, dumps
+from duplicate.gdn import DealRecord, ErrorWords, dumps
+from duplicate.i18n import Term, phrase
 from duplicate.replay import replay
 from duplicate.scoring import (
     JIANGSU_WDL,
@@ -150,10 +151,18 @@ def room_ns(record: DealRecord, rules: Ruleset = COMPETITION) -> int:
     """A room's N–S result from its record, after replaying it (raises when it does not)."""
     checked = replay(record, rules)
     if checked.error is not None:
-        raise ArenaError(f"board {record.board} {record.room}: {checked.error}")
+        raise ArenaError(phrase("rest.arena.err.board", board=record.board,
+                                room=_room(record.room), why=ErrorWords(checked.error)))
     if checked.result is None:
-        raise ArenaError(f"board {record.board} {record.room}: the deal did not finish")
+        raise ArenaError(phrase("rest.arena.err.unfinished", board=record.board,
+                                room=_room(record.room)))
     return room_result(checked.result.winner, checked.result.levels, rules)
+
+
+def _room(room: str | None) -> Term | str:
+    """A record's Room tag in an error: open and closed in the reader's words."""
+    key = (room or "").lower()
+    return Term(room or "", f"report.room.{key}") if key in ("open", "closed") else room or ""
 
 
 def load_boards(
@@ -172,9 +181,9 @@ def load_boards(
     from duplicate.simulate import simulation_key
 
     if sum(x is not None for x in (seed_hex, seed_file, set_name)) != 1:
-        raise ArenaError("give exactly one board source: a seed, a seed file or a stored set")
+        raise ArenaError(phrase("rest.arena.err.one_source"))
     if count < 1:
-        raise ArenaError(f"invalid number of boards {count}: play at least one")
+        raise ArenaError(phrase("rest.arena.err.count", count=count))
     if set_name is not None:
         from duplicate.boards import load_set
         from duplicate.db import make_engine
@@ -192,7 +201,7 @@ def load_boards(
         try:
             seed = bytes.fromhex(seed_hex)
         except ValueError:
-            raise ArenaError(f"seed {seed_hex!r} is not hexadecimal (e.g. 1f2e)") from None
+            raise ArenaError(phrase("rest.arena.err.seed_hex", seed=repr(seed_hex))) from None
         key, generator = simulation_key(seed), GENERATOR_ID
     return list(generate_boards(key, count, LevelSchedule.parse(schedule), generator))
 
@@ -219,6 +228,8 @@ async def _play_room(
     """Play one room of a board at ``table`` and keep its replayed record in ``bp``."""
     board = bp.board
     table.where = f"board {board.number} {room.lower()} room"
+    table.where_said = phrase("arena.fault.where_board", board=board.number,
+                              room=Term(room.lower(), f"report.room.{room.lower()}"))
     level = board.level
 
     def ranks(pos: int) -> tuple[int, int]:
@@ -278,8 +289,8 @@ def check_seating(table: Table, names: tuple[str, str]) -> None:
     have = table.agents
     if any(have) and have != want:
         seats = ", ".join(f"{p}: {c.id} ({c.agent})" for p, c in enumerate(table.clients))
-        raise ArenaError(f"table {table.number} is seated {seats}; a match of {names[0]} "
-                         f"against {names[1]} needs {names[0]} at positions 0 and 2")
+        raise ArenaError(phrase("rest.arena.err.seated", table=table.number, seats=seats,
+                                a=names[0], b=names[1]))
 
 
 def _forfeit_side(sides: set[int]) -> str:
@@ -308,11 +319,11 @@ async def play_duplicate_match(
     no client sees both rooms of a board.
     """
     if names[0] == names[1]:
-        raise ArenaError(f"the two agents need different names, both are {names[0]!r}")
+        raise ArenaError(phrase("rest.arena.err.same_names", name=repr(names[0])))
     started = time.perf_counter()
     plays = [BoardPlay(b) for b in boards]
     if not plays:
-        raise ArenaError("a match needs at least one board")
+        raise ArenaError(phrase("rest.arena.err.no_board"))
     tally = _Tally()
     tables = [table] if closed_table is None else [table, closed_table]
     for t in tables:

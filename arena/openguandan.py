@@ -31,8 +31,16 @@ from typing import Any
 
 from arena.protocol import ProtocolError, cards_of, level_of, parse_action
 from arena.server import ArenaError
-from duplicate.gdn import DealRecord, Play
-from duplicate.i18n import Term, os_reason, phrase
+from duplicate import vocab
+from duplicate.gdn import DealRecord, ErrorWords, Play
+from duplicate.i18n import (
+    DEFAULT_LANGUAGE,
+    Term,
+    engine_phrase,
+    normalise_language,
+    os_reason,
+    phrase,
+)
 from duplicate.replay import replay
 from engine.cards import KIND_BIT, TOKEN_KINDS, Cards, format_cards
 from engine.seat import Seat
@@ -44,6 +52,24 @@ EVENT = "Played by OpenGuanDan"
 
 class LogError(ArenaError):
     """A log line that cannot be read, or a deal that does not replay; names file and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Hand:
+    """Cards in an error: in English as the log's tokens (``S5 HT``), in another language
+    as its card faces (``5♠ 10♥``)."""
+
+    cards: Cards
+    level: int
+
+    def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str:
+        code = normalise_language(lang)
+        if code == DEFAULT_LANGUAGE:
+            return format_cards(self.cards)
+        return vocab.faces_text(vocab.hand_faces(self.cards, self.level, code))
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
 
 
 @dataclass(slots=True)
@@ -83,11 +109,17 @@ def _messages(text: str, file: str) -> Iterator[tuple[int, dict[str, Any]]]:
         yield n, obj
 
 
-def _cards(tokens: Any, where: str) -> Cards:
+def _protocol(where: str, exc: ProtocolError) -> LogError:
+    """A protocol error met at ``where`` (file:line), worded by its key in the reader's
+    language (``engine_phrase``), the engine's reason it quotes too."""
+    return LogError(phrase("rest.arena.log.at", where=where, why=engine_phrase(exc)))
+
+
+def _cards(tokens: Any, at: str, name: str) -> Cards:
     try:
-        return cards_of(tokens, where)
+        return cards_of(tokens, name)
     except ProtocolError as exc:
-        raise LogError(str(exc)) from None
+        raise _protocol(at, exc) from None
 
 
 def _deals(text: str, file: str) -> Iterator[_Deal]:
@@ -101,7 +133,7 @@ def _deals(text: str, file: str) -> Iterator[_Deal]:
             pos = msg.get("myPos")
             if not isinstance(pos, int) or not 0 <= pos <= 3:
                 raise LogError(phrase("rest.arena.log.no_my_pos", where=at))
-            deal.dealt[pos] = _cards(msg.get("handCards"), f"{at}: handCards")
+            deal.dealt[pos] = _cards(msg.get("handCards"), at, "handCards")
             if "curRank" in msg:
                 deal.level = _level(msg["curRank"], at)
             continue
@@ -131,7 +163,7 @@ def _deals(text: str, file: str) -> Iterator[_Deal]:
                     pos, tokens = item
                 except (TypeError, ValueError):
                     raise LogError(phrase("rest.arena.log.rest_cards", where=at)) from None
-                deal.rest[int(pos)] = _cards(tokens, f"{at}: restCards")
+                deal.rest[int(pos)] = _cards(tokens, at, "restCards")
             yield deal
             deal = None
     if deal is not None and deal.plays:
@@ -142,7 +174,7 @@ def _level(value: Any, at: str) -> int:
     try:
         return level_of(value)
     except ProtocolError as exc:
-        raise LogError(f"{at}: {exc}") from None
+        raise _protocol(at, exc) from None
 
 
 def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
@@ -157,7 +189,7 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
         try:
             combo = parse_action(action, d.level)
         except ProtocolError as exc:
-            raise LogError(f"{file}:{n}: {exc}") from None
+            raise _protocol(f"{file}:{n}", exc) from None
         if combo is None:
             plays.append(Play(Seat(pos), line=n))
         else:
@@ -170,11 +202,8 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
             dealt += bit if receiver == pos else 0
             dealt -= bit if giver == pos else 0
         if dealt != hands[pos]:
-            raise LogError(
-                f"{at}: deal {number}: position {pos}'s hand at beginning (after tribute) is "
-                f"not the cards it played and kept: {format_cards(dealt)} / "
-                f"{format_cards(hands[pos])}"
-            )
+            raise LogError(phrase("rest.arena.log.hand", where=at, number=number, pos=pos,
+                                  dealt=_Hand(dealt, d.level), kept=_Hand(hands[pos], d.level)))
     record = DealRecord(
         tags={"Event": event, "Board": str(number)},
         hands=(hands[0], hands[1], hands[2], hands[3]),
@@ -187,7 +216,8 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
     )
     checked = replay(record)
     if checked.error is not None:
-        raise LogError(f"deal {number}: {checked.error}")
+        raise LogError(phrase("rest.arena.log.deal", number=number,
+                              why=ErrorWords(checked.error)))
     assert checked.result is not None
     res = checked.result
     record.finish = res.finish_order[:2] if res.double_down else res.finish_order

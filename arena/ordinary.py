@@ -43,6 +43,7 @@ from arena.protocol import hand_tokens, level_str, lowest_card_index
 from arena.server import ArenaError, Fault, Table
 from duplicate.dealing import Board
 from duplicate.gdn import DealRecord, dumps
+from duplicate.i18n import phrase
 from engine.cards import KIND_TOKENS, size
 from engine.match import Match, TributePhase
 from engine.ruleset import COMPETITION, Ruleset
@@ -148,10 +149,10 @@ async def play_ordinary_match(
 ) -> OrdinaryResult:
     """Play until a side passes A (or ``max_deals``, then the higher level wins, §8)."""
     if names[0] == names[1]:
-        raise ArenaError(f"the two agents need different names, both are {names[0]!r}")
+        raise ArenaError(phrase("rest.arena.err.same_names", name=repr(names[0])))
     limit = min(len(boards), max_deals) if max_deals else len(boards)
     if limit < 1:
-        raise ArenaError("an ordinary match needs boards to deal its hands from")
+        raise ArenaError(phrase("rest.arena.err.ordinary_boards"))
     check_seating(table, names)
     started = time.perf_counter()
     match = Match(rules, boards[0].leader, max_deals=max_deals)
@@ -159,7 +160,7 @@ async def play_ordinary_match(
     while not match.is_over:
         n = match.deals_played
         if n >= len(boards):
-            raise ArenaError(f"the match needs more than {len(boards)} deals: give more boards")
+            raise ArenaError(phrase("rest.arena.err.more_boards", n=len(boards)))
         missing = await table.await_seats()
         if missing:
             sides = {p & 1 for p in missing}
@@ -168,6 +169,7 @@ async def play_ordinary_match(
                              if len(sides) == 1 else "clients of both sides did not come back")
             break
         table.where = f"deal {n + 1}"
+        table.where_said = phrase("arena.fault.where_deal", n=n + 1)
         hands = boards[n].hands
         level = match.deal_level
         levels = match.levels

@@ -36,7 +36,7 @@ from engine.cards import (
     rank_name,
 )
 from engine.combo import Combo, ComboType
-from engine.errors import GuandanError, InvalidComboError
+from engine.errors import GuandanError, InvalidComboError, Part
 from engine.moves import legal_plays
 from engine.reading import read_declared
 from engine.ruleset import COMPETITION, Ruleset
@@ -129,19 +129,24 @@ def level_str(level: int) -> str:
 def level_of(value: Any) -> int:
     """A level (rank index 0..12) from either form: the int 2..14 or the string."""
     if isinstance(value, bool):
-        raise ProtocolError(f"invalid level {value!r}")
+        raise _bad_level(value)
     if isinstance(value, int):
         if 2 <= value <= 14:
             return value - 2
-        raise ProtocolError(f"invalid level {value!r}: an int level is 2..14")
+        raise ProtocolError(f"invalid level {value!r}: an int level is 2..14",
+                            "arena.proto.level_int", value=repr(value))
     if isinstance(value, str):
         try:
             r = parse_rank(value)
         except GuandanError:
-            raise ProtocolError(f"invalid level {value!r}") from None
+            raise _bad_level(value) from None
         if r <= RANK_A:
             return r
-    raise ProtocolError(f"invalid level {value!r}")
+    raise _bad_level(value)
+
+
+def _bad_level(value: Any) -> ProtocolError:
+    return ProtocolError(f"invalid level {value!r}", "arena.proto.level", value=repr(value))
 
 
 def action_of(combo: Combo | None) -> list[Any]:
@@ -294,10 +299,17 @@ def legal_options(
 _TOKEN_BITS = {tok: 1 << (3 * kind) for tok, kind in TOKEN_KINDS.items()}
 
 
-def cards_of(items: Any, what: str = "cards") -> Cards:
-    """Parse a list of card tokens into ``Cards``."""
+#: what :func:`cards_of` reads when its caller does not say: cards
+CARDS = Part("cards", "arena.proto.what.cards")
+_ACTION_CARDS = Part("action cards", "arena.proto.what.action_cards")
+
+
+def cards_of(items: Any, what: str | Part = CARDS) -> Cards:
+    """Parse a list of card tokens into ``Cards``; ``what`` names them in an error (a
+    message's field, ``handCards``, or words with a key of their own)."""
     if not isinstance(items, list):
-        raise ProtocolError(f"{what}: expected a list of card tokens, got {_shown(items)}")
+        raise ProtocolError(f"{what}: expected a list of card tokens, got {_shown(items)}",
+                            "arena.proto.not_list", what=what, got=_shown(items))
     try:
         return sum(map(_TOKEN_BITS.__getitem__, items))  # every token known: the fast way
     except (KeyError, TypeError):
@@ -306,7 +318,8 @@ def cards_of(items: Any, what: str = "cards") -> Cards:
     for tok in items:
         kind = TOKEN_KINDS.get(tok) if isinstance(tok, str) else None
         if kind is None:
-            raise ProtocolError(f"{what}: {_shown(tok)} is not a card (S5, HT, SB, HR, ...)")
+            raise ProtocolError(f"{what}: {_shown(tok)} is not a card (S5, HT, SB, HR, ...)",
+                                "arena.proto.not_card", what=what, token=_shown(tok))
         total += 1 << (3 * kind)
     return total
 
@@ -319,23 +332,27 @@ def is_no_action(action: Any) -> bool:
 def parse_action(action: Any, level: int, rules: Ruleset = COMPETITION) -> Combo | None:
     """The engine's play of a protocol action (``None`` for PASS); checks the reading."""
     if not isinstance(action, list) or len(action) != 3:
-        raise ProtocolError(f"an action is [type, rank, cards], not {_shown(action)}")
+        raise ProtocolError(f"an action is [type, rank, cards], not {_shown(action)}",
+                            "arena.proto.action_shape", action=_shown(action))
     kind, rank, cards = action
     if kind == "PASS":
         return None
     if not isinstance(kind, str) or not isinstance(rank, str):
-        raise ProtocolError(f"an action's type and rank are strings: {_shown(action)}")
-    held = cards_of(cards, "action cards")
+        raise ProtocolError(f"an action's type and rank are strings: {_shown(action)}",
+                            "arena.proto.action_strings", action=_shown(action))
+    held = cards_of(cards, _ACTION_CARDS)
     try:
         if rank.upper() == JOKER_BOMB_RANK or kind == "FourKings":
             ctype, r = ComboType.FOUR_KINGS, SMALL_JOKER
         else:
             ctype, r = ComboType.from_name(kind), parse_rank(rank)
         return read_declared(held, level, ctype, r, rules)
-    except InvalidComboError as exc:
-        raise ProtocolError(f"action {_shown(action)} is not a play: {exc}") from None
+    except InvalidComboError as exc:  # the engine's reason, worded by its key (``from``)
+        raise ProtocolError(f"action {_shown(action)} is not a play: {exc}",
+                            "arena.proto.not_a_play", action=_shown(action), why=str(exc)) from exc
     except GuandanError as exc:
-        raise ProtocolError(f"action {_shown(action)}: {exc}") from None
+        raise ProtocolError(f"action {_shown(action)}: {exc}", "arena.proto.action",
+                            action=_shown(action), why=str(exc)) from exc
 
 
 def parse_reply(text: str | bytes, index_range: int) -> int:
@@ -349,14 +366,18 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
     try:
         obj = json.loads(text)
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError(f"reply is not JSON: {_shown(text)}") from None
+        raise ProtocolError(f"reply is not JSON: {_shown(text)}", "arena.proto.reply_json",
+                            reply=_shown(text)) from None
     if not isinstance(obj, dict) or "actIndex" not in obj:
-        raise ProtocolError(f'reply is not {{"actIndex": i}}: {_shown(text)}')
+        raise ProtocolError(f'reply is not {{"actIndex": i}}: {_shown(text)}',
+                            "arena.proto.reply_shape", reply=_shown(text))
     i = obj["actIndex"]
     if isinstance(i, bool) or not isinstance(i, int):
-        raise ProtocolError(f"actIndex is not an integer: {_shown(i)}")
+        raise ProtocolError(f"actIndex is not an integer: {_shown(i)}",
+                            "arena.proto.index_type", index=_shown(i))
     if not 0 <= i <= index_range:
-        raise ProtocolError(f"actIndex {i} is out of range 0..{index_range}")
+        raise ProtocolError(f"actIndex {i} is out of range 0..{index_range}",
+                            "arena.proto.index_range", index=i, last=index_range)
     return i
 
 

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from duplicate.errors import DuplicateError
+from duplicate.i18n import phrase
 
 __all__ = ["METHOD", "TOLERANCE", "BoardGame", "Rating", "fit", "fit_strengths", "rate"]
 
@@ -180,7 +181,7 @@ def _maximise(d: _Data, base: Sequence[float], basis: Sequence[Sequence[float]],
         phi, theta, ll = trial_phi, trial, new_ll
         if moved < TOLERANCE:
             return theta
-    raise RatingError(f"the rating did not converge within {MAX_ITERATIONS} Newton steps")
+    raise RatingError(phrase("rest.arena.err.converge", n=MAX_ITERATIONS))
 
 
 def _free(d: _Data) -> list[float]:
@@ -229,7 +230,7 @@ def _bound(d: _Data, theta: list[float], i: int, ll_hat: float, sign: int) -> fl
         inside, width = outside, width * 2
         outside = inside + sign * width
         if width > 64:  # the prior bounds every rating: never reached
-            raise RatingError("the profile likelihood has no 95% bound")
+            raise RatingError(phrase("rest.arena.err.bound"))
     while abs(outside - inside) > 1e-7:
         mid = (inside + outside) / 2
         if _profile(d, theta, i, mid) >= floor:

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs
 
 from arena.connection import ArenaError
 from arena.messages import said
+from duplicate.i18n import Phrase, os_reason, phrase
 
 __all__ = ["ClientPath", "agent_of", "parse_path", "read_seating", "seating_help"]
 
@@ -37,16 +38,17 @@ class ClientPath:
     notices: bool
 
 
-def parse_path(path: str) -> ClientPath | str:
-    """The client's id from its URL path, or the reason it is refused."""
+def parse_path(path: str) -> ClientPath | Phrase:
+    """The client's id from its URL path, or the reason it is refused (English as
+    ``str()``, the close frame's reason)."""
     base, _, query = path.partition("?")
     if not base.startswith(PATH_PREFIX):
-        return "connect to /game/<id>"
+        return phrase("arena.refuse.path")
     rest = base[len(PATH_PREFIX):]
     if rest.startswith("gd/"):
         rest = rest[3:]  # the online platform's /game/gd/<id>
     if not _ID.fullmatch(rest):
-        return "connect to /game/<id>, the id 1-64 letters, digits or ._~@+:=-"
+        return phrase("arena.refuse.id")
     notices = "fault" in ",".join(parse_qs(query).get("notices", []))
     return ClientPath(rest, notices)
 
@@ -74,7 +76,8 @@ def read_seating(path: str | Path) -> list[list[str]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ArenaError(f"cannot read seating file {str(path)!r}: {exc.strerror}") from None
+        raise ArenaError(phrase("rest.arena.seating.unreadable", path=repr(str(path)),
+                                reason=os_reason(exc))) from None
     tables: list[list[str]] = []
     seen: set[str] = set()
     for n, line in enumerate(text.splitlines(), 1):
@@ -82,15 +85,15 @@ def read_seating(path: str | Path) -> list[list[str]]:
         if not ids:
             continue
         if len(ids) != 4:
-            raise ArenaError(f"{path}:{n}: a table is four client ids, found {len(ids)}")
+            raise ArenaError(phrase("rest.arena.seating.four", where=f"{path}:{n}", n=len(ids)))
         for i in ids:
             if i in seen:
-                raise ArenaError(f"{path}:{n}: client id {i!r} is seated twice")
+                raise ArenaError(phrase("rest.arena.seating.twice", where=f"{path}:{n}", id=repr(i)))
             if not _ID.fullmatch(i):
-                raise ArenaError(f"{path}:{n}: {i!r} is not a client id "
-                                 "(1-64 letters, digits or ._~@+:=-)")
+                raise ArenaError(phrase("rest.arena.seating.bad_id", where=f"{path}:{n}",
+                                        id=repr(i)))
             seen.add(i)
         tables.append(ids)
     if not tables:
-        raise ArenaError(f"{path}: the seating file names no table")
+        raise ArenaError(phrase("rest.arena.seating.empty", path=str(path)))
     return tables

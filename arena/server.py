@@ -29,6 +29,7 @@ from arena.connection import ArenaConnection, ArenaError, Fault, Limits
 from arena.messages import said
 from arena.seating import PATH_PREFIX, ClientPath, agent_of, parse_path, read_seating, seating_help
 from arena.table import Table
+from duplicate.i18n import Phrase, phrase
 
 __all__ = [
     "DEFAULT_PORT",
@@ -119,7 +120,7 @@ class ArenaServer:
         sock = next(iter(self._server.sockets))
         self.port = int(sock.getsockname()[1])
         self.started = time.monotonic()
-        log.info("arena listening on ws://%s:%d%s<id>", self.host, self.port, PATH_PREFIX)
+        log.info("%s", said("log.listening", url=f"ws://{self.host}:{self.port}{PATH_PREFIX}"))
 
     @property
     def url(self) -> str:
@@ -164,54 +165,53 @@ class ArenaServer:
         assert isinstance(ws, ArenaConnection)
         path = ws.request.path if ws.request is not None else ""
         parsed = parse_path(path)
-        if isinstance(parsed, str):
+        if isinstance(parsed, Phrase):
             await self._refuse(ws, path[:70], parsed)
             return
         client = self._seat(ws, parsed)
-        if isinstance(client, str):
+        if isinstance(client, Phrase):
             await self._refuse(ws, parsed.id, client)
             return
         await client.run(ws)
 
-    async def _refuse(self, ws: ServerConnection, who: str, why: str) -> None:
-        self.refused.append((who, why))
+    async def _refuse(self, ws: ServerConnection, who: str, why: Phrase) -> None:
+        self.refused.append((who, str(why)))
         log.warning("%s", said("refused", id=who, why=why))
-        if self.by_agent and why.startswith("the id names no agent"):
+        if self.by_agent and why.key == "arena.refuse.no_agent":
             assert self.agents is not None
             log.warning("%s", seating_help(self.agents, [i for i, _ in self.refused]))
-        await ws.close(1008, why[:120])
+        await ws.close(1008, str(why)[:120])
 
-    def _seat(self, ws: ArenaConnection, who: ClientPath) -> Client | str:
+    def _seat(self, ws: ArenaConnection, who: ClientPath) -> Client | Phrase:
         """The client of a new connection (a new one in the lobby, or a seated one back),
-        or the reason it is refused."""
+        or the reason it is refused (English as ``str()``, the close frame's reason)."""
         old = self._by_id.get(who.id)
         if old is not None:
             if not old.gone:
-                return "id already connected"
+                return phrase("arena.refuse.connected")
             if old.table is not None and old.table.over:
-                return "the match is over"
+                return phrase("arena.refuse.over")
             old.attach(ws, who.notices)
             if old.table is not None:
                 old.table.rejoined(old)
             return old
         self._waiting = [c for c in self._waiting if not c.gone]
         if any(c.id == who.id for c in self._waiting):
-            return "id already connected"
+            return phrase("arena.refuse.connected")
         if self.tables is not None and self._made >= self.tables:
-            return "the tables are full" if self.seating is None else "not in the seating file"
+            return phrase("arena.refuse.full" if self.seating is None else "arena.refuse.unseated")
         agent = ""
         if self.by_agent:
             assert self.agents is not None
             found = agent_of(who.id, self.agents)
             if found is None:
-                return (f"the id names no agent: connect as /game/{self.agents[0]}-1 or "
-                        f"/game/{self.agents[1]}-1, or seat by a seating file")
+                return phrase("arena.refuse.no_agent", a=self.agents[0], b=self.agents[1])
             room = 2 * ((self.tables or 1) - self._made)  # its clients still to seat
             if sum(c.agent == found for c in self._waiting) >= room:
-                return f"{found} has all its clients at the tables already"
+                return phrase("arena.refuse.agent_full", agent=found)
             agent = found
         elif self.seating is not None and not any(who.id in t for t in self.seating):
-            return "not in the seating file"
+            return phrase("arena.refuse.unseated")
         client = Client(ws, who.id, self.limits, agent, who.notices)
         self._waiting.append(client)
         self._try_tables()
@@ -244,7 +244,7 @@ class ArenaServer:
                 c.agent = self.agents[pos & 1]
             self._by_id[c.id] = c
         self._waiting = [c for c in self._waiting if c not in clients]
-        log.info("table %d seated: %s", table.number, " ".join(table.ids))
+        log.info("%s", said("log.seated", table=table.number, ids=" ".join(table.ids)))
         if self.on_table is not None:
             self.on_table(table)
         self._tables.put_nowait(table)

@@ -38,7 +38,9 @@ from typing import Any
 
 from arena.client import DROP_TIMEOUTS, Client
 from arena.connection import Fault, Limits, text_frame
+from arena.messages import language, said
 from arena.protocol import dumps
+from duplicate.i18n import Phrase, phrase
 
 __all__ = ["Table"]
 
@@ -52,7 +54,10 @@ class Table:
     clients: list[Client]
     limits: Limits
     faults: list[Fault] = field(default_factory=list)
+    #: where play is (``board 3 open room``, ``deal 4``), as records and notices say it,
+    #: and as the catalogue words it for the log (None: ``where`` as it is)
     where: str = ""
+    where_said: Phrase | None = None
     messages: int = 0
     number: int = 1
     #: called with (position, frame) for every frame sent: a table log (``--log``)
@@ -83,11 +88,12 @@ class Table:
         """True once a seat was empty at a deal's start: the match cannot go on."""
         return bool(self.failed)
 
-    def fault(self, pos: int, kind: str, detail: str) -> Fault:
-        """Record and log a fault."""
-        f = Fault(pos, self.clients[pos].id, kind, detail, self.where)
+    def fault(self, pos: int, kind: str, detail: str | Phrase) -> Fault:
+        """Record and log a fault (the log line in the arena's language, ``said``)."""
+        f = Fault(pos, self.clients[pos].id, kind, str(detail), self.where,
+                  detail if isinstance(detail, Phrase) else None, self.where_said)
         self.faults.append(f)
-        log.warning("fault: %s", f.text())
+        log.warning("%s", f.line(language()))
         return f
 
     def note_dropped(self, client: Client, kind: str, msg: str | bytes) -> None:
@@ -96,9 +102,7 @@ class Table:
         shown = msg[:40] if isinstance(msg, str) else repr(msg[:40])
         n = client.stale if kind == "stale" else client.unsolicited
         if n <= 3 or n == client.limits.max_unsolicited:
-            what = ("a reply to a question whose time ran out" if kind == "stale"
-                    else "a message when not asked")
-            self.fault(client.pos, kind, f"{what}, dropped: {shown!r}")
+            self.fault(client.pos, kind, phrase(f"arena.fault.{kind}_dropped", shown=repr(shown)))
 
     def new_deal(self) -> None:
         """A deal starts: escalated seats go back to their clients (if connected)."""
@@ -119,8 +123,8 @@ class Table:
             await asyncio.sleep(0.02)
         missing = {c.pos for c in self.clients if c.gone}
         for pos in sorted(missing):
-            self.fault(pos, "forfeit", f"no client within {self.limits.reconnect:g} s at the "
-                       "start of the deal: the match cannot go on")
+            self.fault(pos, "forfeit", phrase("arena.fault.no_client",
+                                              s=f"{self.limits.reconnect:g}"))
         self.failed |= missing
         return missing
 
@@ -129,7 +133,7 @@ class Table:
         text = self._beginning.get(client.pos)
         if text is not None:
             client.queue(text)
-        log.info("client %s is back at position %d", client.id, client.pos)
+        log.info("%s", said("log.back", id=client.id, pos=client.pos))
 
     async def tell(self, pos: int, message: dict[str, Any]) -> None:
         """Queue a message to one position (sent with its next ``act`` or :meth:`flush`)."""
@@ -194,13 +198,12 @@ class Table:
         client.timeouts_in_row += 1
         if client.timeouts_in_row < self.limits.escalate_after:
             return 0
-        why = (f"{client.timeouts_in_row} timeouts in a row: the {self.limits.fallback} bot "
-               "plays this seat for the rest of the deal; reconnect with the same id")
+        why = phrase("arena.fault.timeouts", n=client.timeouts_in_row, bot=self.limits.fallback)
         self._escalate(pos, "escalated", why)
         client.drop(DROP_TIMEOUTS, why)
         return fallback() if fallback is not None else 0
 
-    def _escalate(self, pos: int, kind: str, why: str) -> None:
+    def _escalate(self, pos: int, kind: str, why: str | Phrase) -> None:
         self._escalated.add(pos)
         self._gone_logged[pos] = self.clients[pos].connections
         self.fault(pos, kind, why)
@@ -212,18 +215,18 @@ class Table:
         if self._gone_logged.get(pos) == client.connections:
             return
         self._gone_logged[pos] = client.connections
-        why = client.dropped_for or "the connection is closed"
-        detail = f"{why}: the {self.limits.fallback} bot plays the seat until it is back"
+        why = client.dropped_for or phrase("arena.fault.closed")
+        detail = phrase("arena.fault.gone", why=why, bot=self.limits.fallback)
         self.fault(pos, "disconnected", detail)
         self._notice(pos, "disconnected", detail, -1)
 
-    def _notice(self, pos: int, kind: str, detail: str, index: int) -> None:
+    def _notice(self, pos: int, kind: str, detail: str | Phrase, index: int) -> None:
         """The ``fault`` notice, to the clients that asked for it (an extension)."""
         to = [c for c in self.clients if (c.notices or self.limits.notices) and not c.gone]
         if not to:
             return
         text = dumps({"type": "notify", "stage": "fault", "pos": pos, "fault": kind,
-                      "detail": detail, "actIndex": index})
+                      "detail": str(detail), "actIndex": index})
         frame = text_frame(text)
         for c in to:
             self.messages += 1

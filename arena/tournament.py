@@ -139,8 +139,8 @@ def subprocess_launcher(log_dir: str | Path | None) -> Launcher:
                 proc = await asyncio.create_subprocess_exec(
                     *argv, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink)
             except OSError as exc:
-                raise ArenaError(
-                    f"cannot launch agent {agent.name!r} ({argv[0]}): {exc}") from None
+                raise ArenaError(phrase("rest.arena.err.launch", name=repr(agent.name),
+                                        program=argv[0], reason=os_reason(exc))) from None
             return await proc.wait()
         finally:
             if folder is not None:
@@ -199,7 +199,7 @@ async def run_tournament(
     starts a client (default: the agent's command, output to ``log_dir``)."""
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
-        raise ArenaError("two agents have the same name")
+        raise ArenaError(phrase("rest.arena.err.same_agent"))
     result = Tournament()
     if launch is None:
         launch = subprocess_launcher(log_dir)

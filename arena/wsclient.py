@@ -22,7 +22,14 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
 from websockets.uri import parse_uri
 
-__all__ = ["WSClient", "frame_header"]
+__all__ = ["ClosedInHandshake", "WSClient", "frame_header"]
+
+
+class ClosedInHandshake(InvalidHandshake):
+    """The server closed the connection before answering the opening handshake."""
+
+    def __init__(self) -> None:
+        super().__init__("the server closed the connection")
 
 #: how long the client waits for the server to close TCP after the closing handshake
 CLOSE_TIMEOUT = 10.0
@@ -102,7 +109,7 @@ class WSClient:
                 if self.protocol.handshake_exc is not None:
                     raise self.protocol.handshake_exc
                 if not data and self.protocol.state is State.CONNECTING:
-                    raise InvalidHandshake("the server closed the connection")
+                    raise ClosedInHandshake()
             sock.settimeout(None)
         except BaseException:
             sock.close()

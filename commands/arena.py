@@ -101,6 +101,13 @@ def _said(key: str, **values: Any) -> str:
     return text(key, cli_lang(), **values)
 
 
+def _boards(n: int) -> str:
+    """``n`` boards counted in the output's language (1 board, 2 boards, 2副)."""
+    from duplicate.i18n import gettext
+
+    return gettext(cli_lang(), "count.boards", n=n)
+
+
 def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """A result table's rows for the screen: in English as they are (the field names, as
     --json writes them); in another language the column titles and the finishing orders
@@ -263,9 +270,11 @@ def duplicate_command(
 
     result = asyncio.run(run())
     if report_dir:
-        from arena.report import arena_report, write_arena_report
+        from arena.report import arena_report, match_title, write_arena_report
 
-        write_arena_report(report_dir, arena_report(f"Arena: {name_a} v {name_b}", [result]))
+        lang = cli_lang()
+        write_arena_report(report_dir, arena_report(match_title(name_a, name_b, lang), [result],
+                                                    lang=lang))
     if as_json:
         doc = result.summary()
         doc["boards_detail"] = [b.row(result.names) for b in result.boards]
@@ -276,7 +285,7 @@ def duplicate_command(
 
     emit_rows(_worded_rows([b.row(result.names) for b in result.boards], result.names), "table")
     click.echo(_said("match_line", a=name_a, b=name_b, margin=result.score.margin,
-                    boards=len(result.boards), pa=result.score.points_x,
+                    boards=_boards(len(result.boards)), pa=result.score.points_x,
                     pb=result.score.points_y))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
@@ -313,12 +322,15 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
     """
     from arena.agent import play_agent
     from arena.connection import tune_gc
+    from arena.messages import use_language
 
     tune_gc()
+    use_language(cli_lang())  # its warnings in the output's language
     stats = play_agent(url, policy, seed, connect_timeout, reconnect)
     if not quiet:
-        click.echo(_said("agent_done", episodes=stats.episodes, acts=stats.acts,
-                        games=stats.games), err=True)
+        click.echo(_said("agent_done", deals=_said("count.deals", n=stats.episodes),
+                         acts=_said("count.actions", n=stats.acts),
+                         games=_said("count.games", n=stats.games)), err=True)
 
 
 @arena_group.command("tournament")
@@ -370,7 +382,8 @@ def tournament_command(
 
     def progress(m: Any) -> None:
         click.echo(_said("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
-                        boards=len(m.boards), pa=m.score.points_x, pb=m.score.points_y),
+                        boards=_boards(len(m.boards)), pa=m.score.points_x,
+                        pb=m.score.points_y),
                    err=True)
 
     logs = Path(out_dir) / "agent-logs"
@@ -382,13 +395,17 @@ def tournament_command(
     ))
     table = [s.row(i + 1) for i, s in enumerate(result.standings)]
     if report_dir:
-        from arena.report import arena_report, write_arena_report
+        from arena.report import (
+            arena_report,
+            rating_notes,
+            tournament_title,
+            write_arena_report,
+        )
 
-        notes = [f"{r.name}: rating {r.rating:+.0f} ({r.low:+.0f} to {r.high:+.0f})"
-                 for r in result.ratings] + [METHOD]
+        lang = cli_lang()
         write_arena_report(report_dir, arena_report(
-            f"Arena tournament ({len(agents)} agents, {count} boards)", result.matches,
-            result.standings, notes))
+            tournament_title(len(agents), count, lang), result.matches, result.standings,
+            rating_notes(result.ratings, lang), lang=lang))
     ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
                 "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
     if as_json:
@@ -463,8 +480,9 @@ def ordinary_command(
         doc["file"] = str(result.file) if result.file else None
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    click.echo(_said("ordinary_line", a=name_a, b=name_b, deals=doc["deals"],
-                    winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
+    click.echo(_said("ordinary_line", a=name_a, b=name_b,
+                     deals=_said("count.deals", n=doc["deals"]),
+                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))

@@ -111,10 +111,10 @@ class _Text(str):
 
 def full_stops(text: str) -> str:
     """A Chinese message's English full stops (click adds one after the words it looks
-    up: ``缺少参数 'NAME'.``) as ``。``."""
+    up: ``缺少参数 'NAME'.``) as ``。``; an abbreviation's stops (``e.g. 1f2e``) stay."""
     if not _CJK.search(text):
         return text
-    text = re.sub(r"\.\s+(?=\S)", "。", text)
+    text = re.sub(r"(?<![A-Za-z]\.[A-Za-z])\.\s+(?=\S)", "。", text)
     text = re.sub(r"(?<=[。？！]) +", "", text)
     return text[:-1] + "。" if text.endswith(".") and not text.endswith("..") else text
 

@@ -43,13 +43,16 @@ TABLE_WIDTH_ROWS = 1000
 
 
 def emit_rows(
-    rows: Iterable[Mapping[str, Any]], fmt: str, columns: Sequence[str] | None = None
+    rows: Iterable[Mapping[str, Any]], fmt: str, columns: Sequence[str] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> None:
     """Print ``rows`` as an aligned table, a JSON list, or CSV (sqlite-utils style).
 
     Printed as they come (an import of a million deals holds no million rows): JSON and
     CSV row by row; a table once its first :data:`TABLE_WIDTH_ROWS` rows have set the
-    column widths (a longer cell after them runs over)."""
+    column widths (a longer cell after them runs over). ``titles`` names a column's
+    heading by another catalogue key than ``cli.col.NAME`` (a field named alike in two
+    listings that are not the same thing: a board's swing 级差, the standings' 级差分)."""
     stream = iter(rows)
     if fmt == "json":  # the text of json.dumps(list, indent=2), an item at a time
         first = True
@@ -72,8 +75,9 @@ def emit_rows(
             buf.truncate()
         click.echo(buf.getvalue(), nl=False)
         return
-    cells = [[_cell(cell_word(row.get(c))) for c in cols] for row in head]
-    heads = [column_title(c) for c in cols]  # in the output's language (--lang)
+    sep = say("list.sep")  # a list in a cell: Zhang Wei、Li Na / Zhang Wei, Li Na
+    cells = [[_cell(_table_value(row.get(c)), sep) for c in cols] for row in head]
+    heads = [column_title(c, (titles or {}).get(c)) for c in cols]  # in --lang's language
     # widths in terminal columns: a Chinese character takes two (duplicate.names)
     sizes = [[display_width(v) for v in r] for r in cells]
     widths = [
@@ -81,7 +85,8 @@ def emit_rows(
     ]
     click.echo("  ".join(_pad(h, w) for h, w in zip(heads, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
-    for r in itertools.chain(cells, ([_cell(cell_word(row.get(c))) for c in cols] for row in stream)):
+    for r in itertools.chain(cells, ([_cell(_table_value(row.get(c)), sep) for c in cols]
+                                     for row in stream)):
         click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
 
 
@@ -238,16 +243,16 @@ def say(key: str, **values: Any) -> str:
     return translator(cli_lang())(key, **values)
 
 
-def column_title(name: str) -> str:
+def column_title(name: str, key: str | None = None) -> str:
     """A listing's column heading in the output's language: in English the field name
     itself (as in --json and --csv, so that scripts reading the table keep working), in
-    Chinese ``cli.col.NAME`` of the catalogue when it has one."""
+    Chinese ``cli.col.NAME`` (or ``key``) of the catalogue when it has one."""
     from duplicate.i18n import catalogue
 
     lang = cli_lang()
     if lang == "en":  # English tables keep the field names, as --json and --csv do
         return name
-    texts = catalogue().get(f"cli.col.{name}")
+    texts = catalogue().get(key or f"cli.col.{name}")
     return texts[lang] if texts else name
 
 
@@ -269,18 +274,29 @@ def cell_word(value: Any) -> Any:
     return texts[lang] if texts else value
 
 
+def _table_value(value: Any) -> Any:
+    """A cell of a table for a person: a word in the output's language (:func:`cell_word`),
+    points as the pages show them (``2``, ``12.5``: ``duplicate.vocab.points_text``)."""
+    if isinstance(value, float):
+        from duplicate.vocab import points_text
+
+        return points_text(value)
+    return cell_word(value)
+
+
 def _pad(text: str, width: int) -> str:
     """``text`` padded with spaces to ``width`` terminal columns."""
     return text + " " * (width - display_width(text))
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, sep: str = " ") -> str:
     """A value as table or CSV text; control characters written as escapes (``\\x1b``),
-    so that a name holding an escape sequence cannot drive the terminal."""
+    so that a name holding an escape sequence cannot drive the terminal. A list's items
+    are joined by ``sep`` (a table's: the output language's list separator, 、 or ``, ``)."""
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
-        return display_text(" ".join(str(v) for v in value))
+        return display_text(sep.join(str(v) for v in value))
     return display_text(str(value))
 
 
@@ -389,7 +405,7 @@ def os_error_text(exc: OSError) -> str:
     lang = cli_lang()
     if exc.filename is None:
         return str(exc) if lang == "en" else os_reason(exc).text(lang)
-    return f"{exc.filename}: {os_reason(exc).text(lang)}"
+    return say("gdn.at", where=exc.filename, reason=os_reason(exc).text(lang))
 
 
 def cannot(key: str, path: object, exc: OSError) -> str:
@@ -529,13 +545,14 @@ def parse_variants(variants: tuple[str, ...]) -> Any:
         name = name.strip().replace("-", "_")
         if name not in kinds or not text.strip():
             raise click.BadParameter(
-                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}",
+                say("cli.err.variant_syntax", shown=repr(item), names=", ".join(kinds)),
                 param_hint="--variant",
             )
         if kinds[name] in (bool, "bool"):
             if text.strip().lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
                 raise click.BadParameter(
-                    f"{item!r}: {name} is true or false", param_hint="--variant"
+                    say("cli.err.variant_bool", shown=repr(item), name=name),
+                    param_hint="--variant",
                 )
             values[name] = text.strip().lower() in ("true", "1", "yes", "on")
         else:
@@ -543,7 +560,8 @@ def parse_variants(variants: tuple[str, ...]) -> Any:
                 values[name] = int(text)
             except ValueError:
                 raise click.BadParameter(
-                    f"{item!r}: {name} is a number", param_hint="--variant"
+                    say("cli.err.variant_number", shown=repr(item), name=name),
+                    param_hint="--variant",
                 ) from None
     try:
         return Ruleset.from_dict(values)

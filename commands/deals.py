@@ -215,10 +215,12 @@ def deals_list_command(fmt: str) -> None:
 @db_errors
 def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, as_json: bool) -> None:
     """Show a stored set: its generator, commitment and levels, then its boards as .gdn."""
-    # The output is .gdn text (docs/FORMAT.md): its ';' header lines are comments of that
-    # machine format and, as the records' tokens, stay in English whatever --lang says
-    # ('deals list' and 'deals export -f html' are the listings for people).
+    # The output is .gdn text (docs/FORMAT.md): the records' tokens stay as the format has
+    # them whatever --lang says; its ';' header lines are comments, free text for a person,
+    # so they are in the output's language ('deals list' and 'deals export -f html' are the
+    # listings for people).
     from duplicate.boards import hand_records, load_set
+    from duplicate.vocab import schedule_text
 
     with open_database() as engine:
         board_set = load_set(engine, name, numbers or None)
@@ -226,11 +228,16 @@ def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, a
         click.echo(json_text(board_set.to_dict()), nl=False)
         return
     info = board_set.info
-    click.echo(f"; set {info.name}: {info.board_count} boards, generator {info.generator}, "
-               f"levels {info.level_schedule}")
-    click.echo(f"; commitment {info.commitment}"
-               + (f", delayed value {info.delayed_value!r}" if info.delayed_value else "")
-               + ("; seed revealed" if info.revealed_seed else "; seed not revealed"))
+    lang = cli_lang()
+    levels = info.level_schedule if lang == "en" else schedule_text(info.level_schedule, lang)
+    click.echo(say("out.deals.set_line", name=info.name,
+                   boards=say("count.boards", n=info.board_count),
+                   generator=info.generator, levels=levels))
+    click.echo(say("out.deals.commit_line", commitment=info.commitment,
+                   delayed=say("out.deals.delayed", value=repr(info.delayed_value))
+                   if info.delayed_value else "",
+                   revealed=say("out.deals.revealed" if info.revealed_seed
+                                else "out.deals.not_revealed")))
     click.echo()
     click.echo(hand_records(board_set.boards, event), nl=False)
 

@@ -352,6 +352,7 @@ def event_import_command(
     """
     from duplicate.events import import_each
     from duplicate.events.batch import total
+    from duplicate.events.imports import unfinished_board_words
 
     fix = correction_from(correction, by, reason)
     with open_database() as engine:
@@ -373,7 +374,8 @@ def event_import_command(
             click.echo(say("cli.import.file", file=o.file, n=s.records, added=s.added,
                            unchanged=s.unchanged, corrected=s.corrected))
             for board in s.unfinished_boards:
-                click.echo("  " + say("cli.import.unfinished", board=board))
+                click.echo("  " + say("cli.import.unfinished",
+                                      board=unfinished_board_words(board, cli_lang())))
         n, failed = len(outcomes), sums["failed"]
         if failed:
             first = next(o.message(cli_lang()) for o in outcomes if o.error)
@@ -461,14 +463,21 @@ def event_correct_command(
     """Set a room's result on a board by a ruling, kept with who, when and why."""
     from duplicate.events import Correction, correct_result, parse_result
 
+    ns = parse_result(result)
     with open_database() as engine:
         before = correct_result(
-            engine, event, round_no, table, board, room.lower(), parse_result(result),
+            engine, event, round_no, table, board, room.lower(), ns,
             Correction(reason=reason, by=by), chief=chief,
         )
+    after = f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"  # as the library writes a result
+    if before is None:  # the room holds this very ruling already: nothing logged
+        click.echo(say("cli.board.unchanged", round=round_no, table=table, board=board,
+                       room=say(f"cli.val.{room.lower()}"),
+                       after=state_words(after, cli_lang())))
+        return
     click.echo(say("cli.board.corrected", round=round_no, table=table, board=board,
                    room=say(f"cli.val.{room.lower()}"), before=state_words(before, cli_lang()),
-                   after=state_words(result, cli_lang())))
+                   after=state_words(after, cli_lang())))
 
 
 @event_group.command("corrections")
@@ -518,7 +527,8 @@ def event_standings_command(event: str, through: int | None, fmt: str) -> None:
 
     with open_database() as engine:
         rows, after = event_standings(engine, event, through)
-    emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS)
+    emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS,
+              {"swing": "cli.col.total_swing"})  # the standings' swing is the total, 级差分
     if fmt == "table":
         click.echo(say("cli.standings.after", round=after) if after
                    else say("cli.standings.none"))

@@ -168,10 +168,30 @@ _SECTIONS = {"Options": "help.click.options", "Commands": "help.click.commands",
 _EXTRA = re.compile(r"  \[([^\[\]]*)\]$")
 
 
+#: a bracketed aside of a Chinese help (``（默认：wdl）``, ``（必填）``): kept on one line
+_ASIDE = re.compile(r"（[^（）\n]*）")
+#: a line showing a command (``示例：guandan event create …``): the command line ends it
+_COMMAND_LINE = re.compile(r"guandan [^\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]*$")
+_TOKEN = re.compile(r"[\x21-\x7e]+|\s+|.")
+
+
+def _tokens(words: str) -> list[str]:
+    """The pieces a line of Chinese help may break between: a Latin word, a space, a
+    Chinese character, and a bracketed aside as one piece (:data:`_ASIDE`)."""
+    out: list[str] = []
+    at = 0
+    for m in _ASIDE.finditer(words):
+        out += _TOKEN.findall(words[at:m.start()])
+        out.append(m.group(0))
+        at = m.end()
+    return out + _TOKEN.findall(words[at:])
+
+
 def wrap(text: str, width: int, indent: str = "") -> str:
     """``text`` wrapped to ``width`` terminal columns (a Chinese character takes two,
-    and a line may break between any two of them): paragraphs kept, a ``\\b`` paragraph
-    as it is written."""
+    and a line may break between any two of them, never inside a bracketed aside such as
+    ``（默认：wdl）`` that fits on a line): paragraphs kept, a ``\\b`` paragraph and a
+    command line shown as an example as they are written."""
     from duplicate.names import display_width
 
     lines: list[str] = []
@@ -179,7 +199,7 @@ def wrap(text: str, width: int, indent: str = "") -> str:
         if n:
             lines.append("")
         rows = para.splitlines()
-        if para.startswith("\b") or "guandan " in rows[0] and all(
+        if para.startswith("\b") or _COMMAND_LINE.search(rows[0]) and all(
                 "guandan " in line or line.startswith(" ") for line in rows[1:]):
             # as written: a \b paragraph, and examples (one command line a line)
             lines += [indent + line.rstrip() for line in para.lstrip("\b").strip("\n").splitlines()]
@@ -188,7 +208,13 @@ def wrap(text: str, width: int, indent: str = "") -> str:
         words = re.sub(r"\s*\n\s*", " ", words).strip()
         line = indent
         start = len(line)
-        for token in re.findall(r"[\x21-\x7e]+|\s+|.", words):
+        tokens = _tokens(words)
+        while tokens:
+            token = tokens.pop(0)
+            if len(token) > 1 and _ASIDE.fullmatch(token) and \
+                    display_width(indent + token) > width:  # wider than a line: it breaks
+                tokens[:0] = _TOKEN.findall(token)
+                continue
             if token.isspace():
                 if len(line) > start:
                     line += " "

@@ -99,6 +99,8 @@ def replay_command(
     failed, n = tally.failed, tally.total
     if fmt == "table":
         first_failure(failed, n, "replayed", [tally.first_error])
+        if tally.deal_failed and not variants:  # a record does not name its rules
+            click.echo(say("cli.replay.variant_hint"), err=True)
         click.echo(say("cli.replay.total", n=n, replayed=n - failed, failed=failed))
     if failed:
         click.get_current_context().exit(1)
@@ -115,6 +117,8 @@ class _Tally:
     statuses: Counter[str] = field(default_factory=Counter)
     first_error: str | None = None
     first_cause: str | None = None
+    #: whether a deal that was read (it has a board) failed, not a file that could not be
+    deal_failed: bool = False
 
     def rows(self, items: Iterable[Any], lang: str | None = None) -> Iterator[dict[str, object]]:
         """The rows of ``items`` (outcomes or reports), counted as they pass; with ``lang``
@@ -127,6 +131,7 @@ class _Tally:
                 row["error"] = item.message(lang)
             if not item.ok:
                 self.failed += 1
+                self.deal_failed |= getattr(item, "board", None) is not None
                 if self.first_error is None and item.error:
                     self.first_error = row["error"]
                 if self.first_cause is None and item.error and item.status != "rolled back":
@@ -311,7 +316,7 @@ def simulate_command(
                 seed = bytes.fromhex(seed_hex)
             except ValueError:
                 raise click.BadParameter(
-                    f"{seed_hex!r} is not hexadecimal (e.g. 1f2e)", param_hint="--seed"
+                    say("out.seed.not_hex", seed=repr(seed_hex)), param_hint="--seed"
                 ) from None
             key, generator = simulation_key(seed), GENERATOR_ID
         plays = simulate_boards(

@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from duplicate.errors import GeneratorError, LevelScheduleError, SeedFileError
-from duplicate.i18n import engine_phrase, normalise_language, os_reason, phrase, translator
+from duplicate.i18n import Term, engine_phrase, normalise_language, os_reason, phrase, translator
 from engine.cards import (
     FULL_PACK,
     KIND_BIT,
@@ -449,7 +449,7 @@ class JsonFault:
         return self.text("en")
 
 
-def parse_seed_file(data: bytes, source: str = "<seed>") -> SeedFile:
+def parse_seed_file(data: bytes, source: str | Term = "<seed>") -> SeedFile:
     """Parse a seed file's bytes; :class:`SeedFileError` naming ``source`` when malformed."""
     try:
         doc = json.loads(data.decode("utf-8"))

@@ -30,7 +30,7 @@ from duplicate import events, hall, vocab
 from duplicate.db import display_url, make_engine, upgrade
 from duplicate.dealing import SECRET_BYTES, SeedFile, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
-from duplicate.i18n import translator
+from duplicate.i18n import phrase, translator
 from duplicate.review.source import write_event_site
 from engine.seat import Seat
 
@@ -99,10 +99,7 @@ def run_demo(
     # 256 bits, as every secret seed of the project (dealing.SECRET_BYTES)
     seed = (secrets.token_hex(SECRET_BYTES) if seed is None else seed).strip().lower()
     if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > 2 * SECRET_BYTES:
-        raise DemoError(
-            f"the seed must be hexadecimal, at most {2 * SECRET_BYTES} digits (e.g. 1f2e), "
-            f"not {seed!r}"
-        )
+        raise DemoError(phrase("demo.err.seed", most=2 * SECRET_BYTES, seed=repr(seed)))
     seed_file = parse_seed_file(seed_file_bytes(demo_secret(seed)))
     engine = make_engine(db_url)
     try:
@@ -111,10 +108,7 @@ def run_demo(
         # named by the board set's commitment, which tells nothing of the seed
         name = f"Demo {seed_file.commitment[:12]}"
         if any(e.name == name for e in events.list_events(engine)):
-            raise DemoError(
-                "this database already holds the demo of that seed: give another --seed "
-                "or a fresh --db"
-            )
+            raise DemoError(phrase("demo.err.exists"))
         teams = TEAMS + HALL_TEAMS if hall_round else TEAMS
         events.create_event(engine, name, seed=seed, fmt="rr", rounds=len(teams) - 1,
                             boards_per_round=boards)
@@ -129,7 +123,9 @@ def run_demo(
         assigned = events.assign_boards(engine, name, 1, seed=seed_file)
         say(t("demo.set", name=assigned.board_set, commitment=seed_file.commitment[:16]))
         played = events.play_bots(engine, name, 1)
-        say(t("demo.played", n=played.records))
+        # each board at each table in both rooms: say boards, tables and records apart
+        say(t("demo.played", n=played.records, boards=t("count.boards", n=boards),
+              tables=t("demo.tables", n=len(rnd.matches))))
         scored = events.score_event(engine, name, 1)[0]
         rows = events.match_boards(engine, name, 1, match.table)
         cards = open_next_round(engine, name, seed_file, say, lang) if hall_round else []

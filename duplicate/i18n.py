@@ -7,7 +7,9 @@ translators' tools (Poedit, Weblate) open them. Each message is named by its key
 ``msgctxt`` (``result.up``); its ``msgid`` is the English text, its ``msgstr`` the text in
 the file's language; a message counted by ``n`` has plural forms (``msgid_plural``,
 ``msgstr[0]`` ...), chosen by the file's ``Plural-Forms`` (so "1 rounds" cannot happen).
-Placeholders are ``{name}`` (``str.format``, flag ``python-brace-format``).
+Placeholders are ``{name}`` (``str.format``, flag ``python-brace-format``). A value the code
+quotes as Python does (``repr(name)``: ``'Cup'``) is shown in the reader's quotation marks,
+``“Cup”`` in Chinese (:func:`quoted`), by :func:`gettext` itself.
 
 The ``.po`` files are read with Babel when first asked for (no compile step: an editable
 install works as it is). Every key must have both languages with the same placeholders:
@@ -23,8 +25,10 @@ docs/GLOSSARY.md.
 
 from __future__ import annotations
 
+import ast
 import errno as _errno
 import gettext as _gettext_module
+import re
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -184,9 +188,39 @@ def gettext(lang: str, key: str, **values: Any) -> str:
     texts = messages().get(key)
     if texts is None:
         raise CatalogueError(f"no message {key!r} in the catalogue")
-    message = texts.get(normalise_language(lang)) or texts[DEFAULT_LANGUAGE]
+    code = normalise_language(lang)
+    message = texts.get(code) or texts[DEFAULT_LANGUAGE]
     text = message.text(values.get("n"))
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    if code == DEFAULT_LANGUAGE:
+        return text.format(**values)
+    return _QUOTE_SPACE.sub("", text.format(**{k: quoted(v) for k, v in values.items()}))
+
+
+#: the marks :func:`quoted` puts around a quoted value, and a space next to them that
+#: touches Chinese text (``赛事 “Cup”`` -> ``赛事“Cup”``): taken out once the text is whole
+_OPEN_MARK, _CLOSE_MARK = "\x02“", "”\x03"
+_CJK_TEXT = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+_QUOTE_SPACE = re.compile(
+    f"(?<=[{_CJK_TEXT}]) (?=\x02|“)|(?<=\x03|”) (?=[{_CJK_TEXT}])|[\x02\x03]"
+)
+
+
+def quoted(value: Any) -> Any:
+    """A value of a message in a language other than English: a name the code quoted as
+    Python quotes it (``repr(name)``, ``f"{name!r}"``: ``'Cup'``, what English shows) in
+    that language's quotation marks, ``“Cup”``; any other value as it is. Every message
+    of every language goes through here (:func:`gettext`), so no call site can miss it."""
+    if (isinstance(value, str) and len(value) >= 2 and value[0] == value[-1]
+            and value[0] in "'\"" and "\n" not in value):
+        try:
+            inner = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return value
+        if isinstance(inner, str) and repr(inner) == value:
+            return f"{_OPEN_MARK}{inner}{_CLOSE_MARK}"
+    return value
 
 
 def ngettext(lang: str, key: str, n: int, **values: Any) -> str:

@@ -5,9 +5,10 @@ shown.
 A text the program generates is stored by :func:`coded` (``@@key {"value": ...}``), never
 as an English sentence, so that a Chinese page or ``--lang zh`` says it in Chinese;
 :func:`said` puts a stored text into words: a coded phrase from the catalogue (a value
-that is itself coded, ``{"@": key, ...}``, said the same way; a name said in the
-language's quotes), one of the English sentences stored before codes were (old
-databases) when it is known, anything else (a person's typed words) as stored.
+that is itself coded, ``{"@": key, ...}``, said the same way; a list of them one after
+another; a name said in the language's quotes), one of the English sentences stored
+before codes were (old databases) when it is known, anything else (a person's typed
+words) as stored.
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^table cards issued$"), "lw.reason.tokens"),
     (re.compile(r"^West's report, confirmed by North$"), "lw.reason.table"),
     (re.compile(r"^reported without a record$"), "lw.reason.no_record"),
+    (re.compile(r"^unfinished: (?P<reason>.+)$", re.S), "lw.reason.unfinished"),
+    (re.compile(r"^(?P<reason>.*) \(accepted: (?P<who>.+?) reported (?P<order>.+?); its "
+                r"reason: (?P<why>.*)\)$", re.S), "lw.reason.accepted_why"),
+    (re.compile(r"^(?P<reason>.*) \(accepted: (?P<who>.+?) reported (?P<order>.+?)\)$", re.S),
+     "lw.reason.accepted"),
     (re.compile(r"^(?P<before>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+) -> "
                 r"(?P<after>UTC|[A-Za-z_]+/[A-Za-z0-9_+/-]+)$"), "lw.detail.zone"),
     (re.compile(r"^round (?P<round>\d+): (?P<minutes>\d+) min, warning (?P<warning>\d+), "
@@ -45,8 +51,13 @@ _LEGACY: tuple[tuple[re.Pattern[str], str], ...] = (
      "hall.reason.late"),
 )
 
-#: Why a board was not finished, as the phones store it, with the key that says it.
-UNFINISHED = {"time": "lw.unfinished.time"}
+#: A table's report of an unfinished board inside an old English sentence.
+_GAVE_UP = re.compile(r"^unfinished \((?P<why>.*)\)$", re.S)
+
+#: Why a board was not finished, as the phones (``time``) and the store (a record that
+#: stops early: ``duplicate.store.calls.ENDS_EARLY``) store it, with the key that says it.
+UNFINISHED = {"time": "lw.unfinished.time",
+              "record ends before the deal": "lw.unfinished.ends_early"}
 
 
 def coded(key: str, **values: Any) -> str:
@@ -92,7 +103,16 @@ def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
     for pattern, key in _LEGACY:
         m = pattern.match(text)
         if m:
-            return key, m.groupdict()
+            found: dict[str, Any] = m.groupdict()
+            if key == "lw.reason.unfinished":  # why, as the phones' code or as typed
+                found["reason"] = unfinished_code(found["reason"])
+            if "who" in found:  # a table's seat, as the hall names it
+                found["who"] = who_code(found["who"])
+            gave_up = _GAVE_UP.match(found.get("order") or "")
+            if gave_up:  # a table's report of an unfinished board
+                found["order"] = nested("lw.said.unfinished_why",
+                                        why=unfinished_code(gave_up["why"]))
+            return key, found
     return None
 
 
@@ -108,9 +128,11 @@ def _value(name: str, value: Any, lang: str) -> Any:
     if isinstance(value, dict) and isinstance(value.get("@"), str):
         inner = {k: _value(k, v, lang) for k, v in value.items() if k != "@"}
         return gettext(lang, value["@"], **inner)
+    if isinstance(value, list):  # several phrases: one after another (; and ；)
+        return gettext(lang, "lw.list.sep").join(str(_value(name, v, lang)) for v in value)
     if name == "room" and value in ("open", "closed") and lang != "en":
         return gettext(lang, f"hall.room.{value}")
-    if name == "order" and isinstance(value, str) and lang != "en":  # a finish as stored (N S)
+    if name in ("order", "said") and isinstance(value, str) and lang != "en":  # a finish (N S)
         return finish_said(value, lang)
     if name == "where" and isinstance(value, str):  # a place the library wrote in English
         return said(value, lang)
@@ -134,6 +156,17 @@ def said(text: str | None, lang: str = "en") -> str | None:
         return gettext(code, key, **{k: _value(k, v, code) for k, v in values.items()})
     except (CatalogueError, KeyError, ValueError, IndexError):
         return text
+
+
+def reason_said(text: str | None, lang: str = "en") -> str:
+    """Why a result changed, as stored, in ``lang``: a coded reason or a known old English
+    one (:func:`said`), an import's source (``logwords.reason_words``), typed words as
+    typed."""
+    from duplicate.i18n import normalise_language
+    from duplicate.logwords import reason_words
+
+    code = normalise_language(lang)
+    return reason_words(said(text, code), code) or ""
 
 
 def action_said(action: str | None, lang: str = "en") -> str | None:
@@ -161,9 +194,10 @@ _TABLE = re.compile(r"^table (?P<table>\d+) (?P<room>open|closed) (?P<seat>North
 
 def who_key(by: str | None) -> tuple[str, dict[str, Any]] | None:
     """The key and values that say who did something (``director``, a table's seat,
-    ``table 3 open West``), or ``None`` for any other name (said as stored)."""
-    if by == "director":
-        return "hall.who.director", {}
+    ``table 3 open West``, the system's login ``root`` or ``unknown`` a command stores
+    when no one is named), or ``None`` for any other name (said as stored)."""
+    if by in ("director", "root", "unknown"):  # the desk; the login names a change may store
+        return f"hall.who.{by}", {}                # (store.data.default_by)
     m = _TABLE.match(by or "")
     if m:
         return f"hall.who.{m['seat'].lower()}", {"table": int(m["table"]),
@@ -186,32 +220,41 @@ def who_said(by: str | None, lang: str = "en") -> str | None:
 
 class Named:
     """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
-    (``'淮安队'``), in Chinese “淮安队”."""
+    (``'淮安队'``), in Chinese “淮安队”; ``cut`` when it is the start of a longer text
+    (``'…'…``)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("cut", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, cut: bool = False) -> None:
         self.name = name
+        self.cut = cut
 
     def text(self, lang: str | None = "en") -> str:
         from duplicate.i18n import normalise_language
 
-        return str(_value("team", self.name, normalise_language(lang)))
+        return str(_value("team", self.name, normalise_language(lang))) + ("…" if self.cut else "")
 
     def __str__(self) -> str:
-        return repr(self.name)
+        return repr(self.name) + ("…" if self.cut else "")
 
 
-def finish_said(finish: str | None, lang: str = "en") -> str:
-    """A finishing order as stored (``E W``, ``N S E``) in words (``头游东、二游西``);
-    anything that is not seat letters as stored."""
+def finish_said(finish: str | None, lang: str = "en", side: bool = True) -> str:
+    """A finishing order as stored (``N E S``; a double down's two seats ``N S``) in
+    words, as players write it: ``头游北、二游东、三游南``; ``头游北、二游南，东西双下``
+    (without ``side``, when the result shown with it names the double down already:
+    ``头游北、二游南``). The one way the hall, the desk and the logs say a stored
+    finishing order; anything that is not seat letters as stored."""
     from duplicate.vocab import finish_text
     from engine.seat import Seat
 
-    seats = (finish or "").split()
-    if not seats or not all(s in Seat.__members__ for s in seats):
+    names = (finish or "").split()
+    if not names or not all(s in Seat.__members__ for s in names):
         return finish or ""
-    return finish_text([Seat[s] for s in seats], lang)
+    seats = [Seat[s] for s in names]
+    if side and len(seats) == 2 and seats[0].partner == seats[1]:  # the others double down
+        rest = [s for s in Seat if s not in seats]
+        return finish_text(seats + rest, lang, double_down=True)
+    return finish_text(seats, lang)
 
 
 def stored(value: Any) -> Any:
@@ -223,3 +266,66 @@ def stored(value: Any) -> Any:
     if isinstance(value, Phrase):
         return nested(value.key, **{k: stored(v) for k, v in value.values.items()})
     return value
+
+
+class FinishText:
+    """A finishing order as stored (``N S E``), a value of a catalogue phrase: in English
+    the seat letters (``quoted``: as ``repr`` quotes what a player typed), in another
+    language in words (:func:`finish_said`: ``头游北、二游南、三游东``; quoted “…”)."""
+
+    __slots__ = ("finish", "quoted")
+
+    def __init__(self, finish: str, quoted: bool = False) -> None:
+        self.finish = finish
+        self.quoted = quoted
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+
+        code = normalise_language(lang)
+        if code == "en":
+            return repr(self.finish) if self.quoted else self.finish
+        words = finish_said(self.finish, code)
+        return f"“{words}”" if self.quoted else words
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __repr__(self) -> str:
+        return f"FinishText({self.finish!r})"
+
+
+class UnfinishedText:
+    """Why a board was not finished as stored (``time``), a value of a catalogue phrase
+    said in the reader's language (:func:`unfinished_said`)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str | None) -> None:
+        self.reason = reason
+
+    def text(self, lang: str | None = "en") -> str:
+        return unfinished_said(self.reason, lang or "en")
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class ResultText:
+    """A room's N–S result, a value of a catalogue phrase: in English signed (``+2``, the
+    phrase names N–S), in another language in a player's words (南北升2级)."""
+
+    __slots__ = ("ns",)
+
+    def __init__(self, ns: int) -> None:
+        self.ns = ns
+
+    def text(self, lang: str | None = "en") -> str:
+        from duplicate.i18n import normalise_language
+        from duplicate.vocab import result_text
+
+        code = normalise_language(lang)
+        return f"{self.ns:+d}" if code == "en" else result_text(self.ns, code)
+
+    def __str__(self) -> str:
+        return self.text("en")

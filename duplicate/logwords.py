@@ -49,6 +49,7 @@ def state_words(text: str | None, lang: str) -> str | None:
     ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
     from duplicate import vocab
     from duplicate.i18n import translator
+    from duplicate.logtext import unfinished_said
 
     if lang == "en" or not text:
         return text
@@ -57,7 +58,7 @@ def state_words(text: str | None, lang: str) -> str | None:
         return t("cli.no_result")
     m = _UNFINISHED.match(text)
     if m:
-        return t("cli.state.unfinished", note=m.group(1))
+        return t("cli.state.unfinished", note=unfinished_said(m.group(1), lang))
     m = _STATE.match(text)
     if not m:
         return text
@@ -69,7 +70,7 @@ def state_words(text: str | None, lang: str) -> str | None:
     rec = _RECORD.match(note)
     if rec:
         note = t("cli.state.record", record=rec.group(1))
-    elif note == "director's ruling":
+    elif note == "director's ruling" or note.startswith("director's ruling, finish "):
         note = t("cli.val.ruling")
     elif note.startswith("reported"):
         note = t("cli.val.report")

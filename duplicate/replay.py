@@ -23,6 +23,7 @@ from typing import NamedTuple
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
 from duplicate.i18n import Phrase, engine_phrase, os_phrase, phrase
+from duplicate.logtext import Named
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -131,7 +132,7 @@ class ReplayResult:
 
 def _fail(
     record: DealRecord,
-    error: str | GuandanError,
+    error: str | Phrase | GuandanError,
     *,
     line: int | None,
     seat: Seat | None,
@@ -147,8 +148,12 @@ def _fail(
         reason = reason[:cut]
     elif deal is not None:
         position = deal.position()
-    worded = engine_phrase(error) if isinstance(error, GuandanError) else reason
-    if not isinstance(worded, str) and str(worded) != reason:
+    worded: str | Phrase = reason
+    if isinstance(error, Phrase):
+        worded = error
+    elif isinstance(error, GuandanError):
+        worded = engine_phrase(error)
+    if isinstance(error, GuandanError) and not isinstance(worded, str) and str(worded) != reason:
         worded = reason  # the catalogue's English differs from the engine's: keep the engine's
     return ReplayError(worded, file=record.file, line=line, seat=seat, position=position)
 
@@ -171,7 +176,7 @@ def start(record: DealRecord, rules: Ruleset = COMPETITION) -> Deal:
         actual = deal_id(record.hands)
         if stated.strip().lower() != actual:
             raise ReplayError(
-                f"DealId {stated!r} does not name these hands: their DealId is {actual}",
+                phrase("gdn.replay.deal_id", stated=Named(stated), actual=actual),
                 file=record.file,
                 line=record.lines.get("DealId", line),
             )
@@ -214,7 +219,7 @@ def _act(record: DealRecord, deal: Deal, play: Play) -> Action:
 def _after_end(record: DealRecord, play: Play, deal: Deal) -> ReplayError:
     return _fail(
         record,
-        "a play after the end of the deal (both of one side are out)",
+        phrase("gdn.replay.after_end"),
         line=play.line,
         seat=play.seat,
         deal=deal,
@@ -257,7 +262,7 @@ def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> No
             tag = "Finish" if record.finish is not None else "Result"
             raise _fail(
                 record,
-                f"the play list ends before the deal does, but {tag} is given",
+                phrase("gdn.replay.ends_early", tag=tag),
                 line=record.lines.get(tag),
                 seat=None,
                 deal=deal,
@@ -265,15 +270,17 @@ def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> No
         return
     if record.finish is not None and not finish_agrees(record.finish, result):
         raise ReplayError(
-            f"Finish {' '.join(s.name for s in record.finish)!r} does not match the replay: "
-            f"{result.finish_tag}{' (double down)' if result.double_down else ''}",
+            phrase("gdn.replay.finish_double" if result.double_down else "gdn.replay.finish",
+                   finish=Named(" ".join(s.name for s in record.finish)),
+                   found=result.finish_tag),
             file=record.file,
             line=record.lines.get("Finish"),
         )
     if record.result is not None and record.result != (result.winner, result.levels):
         side, levels = record.result
         raise ReplayError(
-            f"Result '{side.name} +{levels}' does not match the replay: {result.result_tag}",
+            phrase("gdn.replay.result", result=Named(f"{side.name} +{levels}"),
+                   found=result.result_tag),
             file=record.file,
             line=record.lines.get("Result"),
         )

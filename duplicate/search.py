@@ -250,8 +250,8 @@ class SearchPlayer:
         try:
             if max(view.counts) <= self.budget.exact_cards:
                 got = self._exact(view, cands, rng, sign)
-                if got is not None:
-                    return got
+                if got is not None:  # an index: the best candidate may be the pass (None)
+                    return cands[got]
             return self._halving(view, cands, rng, sign)
         except BotError:  # a view no deal agrees with (a client's bad tracking): no worlds
             self.fallbacks += 1
@@ -275,9 +275,10 @@ class SearchPlayer:
         return self._solver
 
     def _exact(self, view: View, cands: list[Combo | None], rng: XorShift64,
-               sign: int) -> Combo | None:
-        """Each candidate's exact value summed over sampled worlds; ``None`` when a world is
-        beyond the node budget (with every hand seen: :meth:`_exact_seen`)."""
+               sign: int) -> int | None:
+        """The index of the candidate whose exact values summed over sampled worlds are
+        best; ``None`` when a world is beyond the node budget (with every hand seen:
+        :meth:`_exact_seen`)."""
         if self._worlds_fixed(view):
             return self._exact_seen(view, cands, rng, sign)
         b = self.budget
@@ -294,16 +295,15 @@ class SearchPlayer:
             return None
         finally:
             self.nodes += solver.nodes - n0
-        best = max(range(len(cands)), key=lambda i: (sums[i], -i))
-        return cands[best]
+        return max(range(len(cands)), key=lambda i: (sums[i], -i))
 
     def _exact_seen(self, view: View, cands: list[Combo | None], rng: XorShift64,
-                    sign: int) -> Combo | None:
+                    sign: int) -> int | None:
         """Every hand seen, one world: the candidates the solver settles within the nodes
         have their exact values; each other one is asked only whether it beats the best
         so far (a null-window question, then its value bisected upwards while the answers
         come), and played out by the heuristic when even that is beyond the nodes.
-        ``None`` when no candidate settles."""
+        The best candidate's index; ``None`` when no candidate settles."""
         solver = self._fixed_solver(view)
         n0 = solver.nodes
         pos = world_position(view, sample_hands(view, rng))
@@ -343,7 +343,7 @@ class SearchPlayer:
                             exact[i], best = v, i
         finally:
             self.nodes += solver.nodes - n0
-        return cands[best]
+        return best
 
     def _halving(self, view: View, cands: list[Combo | None], rng: XorShift64,
                  sign: int) -> Combo | None:

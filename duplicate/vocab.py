@@ -277,6 +277,16 @@ def position_text(position: str, level: int, lang: str = "en") -> str:
     return t("list.clause_sep").join(parts)
 
 
+def points_text(value: float | int | None) -> str:
+    """Points (match points, victory points, a progressive score) as people write them, the
+    one format of the pages and the command line: ``2``, ``0``, ``12.5``, ``13.25`` (never
+    ``2.0``; scores have at most two decimals); nothing for none."""
+    if value is None:
+        return ""
+    text = f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
 def schedule_text(schedule: str, lang: str = "en") -> str:
     """A board set's level schedule (``fixed:T``, ``fixed``, ``cycle``, ``random``) in
     words: ``打10`` / ``level 10``, 固定级牌 / ``fixed``, 轮换 / ``cycle``, 随机 / ``random``."""

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from duplicate.errors import DatabaseError
-from duplicate.i18n import Phrase, phrase, translator
+from duplicate.i18n import Phrase, Term, normalise_language, phrase, translator
 
 #: The key of ``config.attributes`` holding the losses found so far.
 LOSSES = "guandan.losses"
@@ -47,7 +47,9 @@ def rows_of(conn: sa.Connection, *tables: str) -> None:
     for table in tables:
         n = int(conn.execute(sa.text(f'SELECT COUNT(*) FROM "{table}"')).scalar_one())
         if n:
-            would_lose(phrase("out.loss.rows", n=n, table=table))
+            # the table by what it holds in the reader's words (events: 赛事), its own
+            # name in English
+            would_lose(phrase("out.loss.rows", n=n, table=Term(table, f"out.table.{table}")))
 
 
 def count(conn: sa.Connection, sql: str) -> int:
@@ -55,12 +57,33 @@ def count(conn: sa.Connection, sql: str) -> int:
     return int(conn.execute(sa.text(sql)).scalar_one())
 
 
-def names(conn: sa.Connection, sql: str, limit: int = 5) -> str | Phrase:
+def names(conn: sa.Connection, sql: str, limit: int = 5) -> _Names | Phrase:
     """The first ``limit`` values ``sql`` selects, quoted, and whether there are more (a
-    phrase of the reader's language then)."""
+    phrase of the reader's language then); empty (false) when it selects none."""
     found = [str(r[0]) for r in conn.execute(sa.text(sql)).fetchmany(limit + 1)]
-    shown = ", ".join(repr(n[:40] + ("…" if len(n) > 40 else "")) for n in found[:limit])
+    shown = _Names(tuple(n[:40] + ("…" if len(n) > 40 else "") for n in found[:limit]))
     return phrase("out.loss.and_more", names=shown) if len(found) > limit else shown
+
+
+class _Names:
+    """Names as a value of a phrase, each quoted in the reader's language: English
+    ``'Cup', 'Bowl'``, Chinese ``“杯”、“碗”``."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def text(self, lang: str | None = "en") -> str:
+        if normalise_language(lang) == "en":
+            return ", ".join(repr(n) for n in self.names)
+        return str(translator(lang)("list.sep").join(f"“{n}”" for n in self.names))
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 def refuse_losses(attributes: MutableMapping[str, Any], force: bool) -> None:

@@ -162,7 +162,7 @@ def _run_round(page: Any, base: str, engine: Engine) -> None:
     assert len(rnd.matches) == 2
     page.fill("#assign-form textarea[name=seed_text]", SEED)
     submit(page, "#assign-form button[type=submit]")
-    assert flash(page) == f"Round 1: boards 1 to 2 of set {EV} boards."
+    assert flash(page) == f"Round 1: boards 1 to 2 of set {EV}."
     assert events.get_round(engine, EV, 1).boards == (1, 2)
     shoot(page, "desk_event")
 

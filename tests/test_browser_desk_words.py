@@ -127,7 +127,7 @@ def _event(engine: Engine) -> None:
                      correction="we swapped two seats")  # a request: accept and dismiss
     assert [r.state for r in hall.table_requests(engine, EV, 1)] == ["requested"]
     events.pair_round(engine, EV)
-    events.assign_boards(engine, EV, 2, set_name=f"{EV} boards")
+    events.assign_boards(engine, EV, 2, set_name=EV)
     cards = hall.issue_tokens(engine, EV, 2, "director")
     hall.start_round(engine, EV, 2, "director")
     hall.west_report(engine, cards[0].report_token, 3, finish="N S")

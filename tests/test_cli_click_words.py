@@ -33,7 +33,7 @@ def english_left(text: str, typed: tuple[str, ...] = ()) -> list[str]:
     what the user typed are taken out."""
     for word in typed:
         text = text.replace(word, " ")
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|--?[\w-]+|\b[A-Z_]{2,}\b|\d\S*", " ", text)
+    text = re.sub(r"'[^']*'|“[^”]*”|\"[^\"]*\"|--?[\w-]+|\b[A-Z_]{2,}\b|\d\S*", " ", text)
     text = re.sub(r"\bguandan(?: [a-z][\w-]*)*", " ", text)
     return re.findall(r"[A-Za-z]{2,}", text)
 
@@ -204,6 +204,6 @@ def test_serve_without_a_password_in_both_languages() -> None:
 
 def test_an_options_engine_error_in_both_languages() -> None:
     code, zh = run("--lang", "zh", "plays", "--level", "2", "--hand", "S2 XX")
-    assert code == 1 and zh.startswith("错误：--hand：牌 'XX' 无效：")
+    assert code == 1 and zh.startswith("错误：--hand：牌“XX”无效：")
     code, en = run("plays", "--level", "2", "--hand", "S2 XX")
     assert code == 1 and en.startswith("Error: --hand: invalid card 'XX': a card is a suit")

@@ -85,4 +85,4 @@ def test_the_command_line_speaks_the_catalogues_refusals_in_its_language(
     assert en.exit_code == zh.exit_code == 1
     assert en.output == ("Error: event 'Cup', team 'Late': rounds are already paired, "
                          "the field is closed\n")
-    assert zh.output == "错误：比赛 'Cup'，'Late' 队：已经编排了轮次，不能再报名\n"  # the line in zh
+    assert zh.output == "错误：赛事“Cup”，“Late”队：已经编排了轮次，不能再报名\n"  # the line in zh

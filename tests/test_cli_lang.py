@@ -34,7 +34,7 @@ def test_every_listing_column_has_both_languages() -> None:
 
 def test_lang_translates_headings_and_summaries_not_json(migrated_url: str) -> None:
     created = run("--lang", "zh", "event", "--db", migrated_url, "create", "Cup")
-    assert created.exit_code == 0 and "赛事“Cup”" in created.output and "页面语言中文" in created.output
+    assert created.exit_code == 0 and "赛事“Cup”" in created.output and "页面语言：中文" in created.output
     zh = run("event", "--db", migrated_url, "list", env={"GUANDAN_LANG": "zh"})
     assert zh.output.splitlines()[0].split() == ["名称", "赛制", "轮数", "每轮副数", "计分制",
                                                  "未完成", "时区", "规则"]

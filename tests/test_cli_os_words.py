@@ -42,7 +42,7 @@ def test_an_errno_the_catalogue_does_not_name_keeps_the_systems_words() -> None:
 def test_replay_of_a_missing_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "gone.gdn")
     code, zh = run("--lang", "zh", "replay", missing)
-    assert code == 1 and zh == f"错误：{missing}: 文件或文件夹不存在\n"
+    assert code == 1 and zh == f"错误：{missing}：文件或文件夹不存在\n"
     code, en = run("replay", missing)
     assert code == 1 and en == f"Error: {missing}: No such file or directory\n"
 
@@ -50,7 +50,7 @@ def test_replay_of_a_missing_file(tmp_path: Path) -> None:
 def test_compare_of_a_missing_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "gone.gdn")
     code, zh = run("--lang", "zh", "compare", missing)
-    assert code == 1 and f"无法读取 '{missing}'：文件或文件夹不存在" in zh
+    assert code == 1 and f"无法读取“{missing}”：文件或文件夹不存在" in zh
     assert english_left(zh.replace(missing, "")) == []
     code, en = run("compare", missing)
     assert en.endswith(f"cannot read '{missing}': No such file or directory\n")
@@ -59,7 +59,7 @@ def test_compare_of_a_missing_file(tmp_path: Path) -> None:
 def test_writing_into_a_folder_that_is_not_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = str(tmp_path / "no" / "out.txt")
-    for lang, line in (("zh", f"无法写入 '{target}'：文件或文件夹不存在"),
+    for lang, line in (("zh", f"无法写入“{target}”：文件或文件夹不存在"),
                        ("en", f"cannot write '{target}': No such file or directory")):
         monkeypatch.setenv("GUANDAN_LANG", lang)
         with pytest.raises(click.ClickException) as info:
@@ -67,7 +67,7 @@ def test_writing_into_a_folder_that_is_not_there(
         assert info.value.message == line
     monkeypatch.setenv("GUANDAN_LANG", "zh")
     assert os_error_text(IsADirectoryError(errno.EISDIR, "Is a directory", "/tmp")) == \
-        "/tmp: 这是一个文件夹"
+        "/tmp：这是一个文件夹"
 
 
 def test_a_real_process_in_chinese(tmp_path: Path) -> None:
@@ -76,4 +76,4 @@ def test_a_real_process_in_chinese(tmp_path: Path) -> None:
         [sys.executable, "-m", "cli", "replay", missing], cwd=ROOT, capture_output=True,
         text=True, env={**os.environ, "GUANDAN_LANG": "zh"}, timeout=120, check=False)
     assert done.returncode == 1
-    assert done.stderr == f"错误：{missing}: 文件或文件夹不存在\n"
+    assert done.stderr == f"错误：{missing}：文件或文件夹不存在\n"

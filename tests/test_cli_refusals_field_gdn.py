@@ -33,12 +33,12 @@ def test_event_creation_refusals_in_chinese(migrated_url: str, tmp_path: Path) -
     assert run("event", "--db", migrated_url, "create", "Cup")[0] == 0
     db = ["event", "--db", migrated_url, "create"]
     for args, zh_words, en_line in (
-        ([*db, "Cup"], "名为 'Cup' 的比赛已存在", "an event named 'Cup' already exists"),
-        ([*db, "Two", "--seed", "xyz"], "比赛种子须为1到128位十六进制数字，而不是 'xyz'",
+        ([*db, "Cup"], "名为“Cup”的赛事已存在", "an event named 'Cup' already exists"),
+        ([*db, "Two", "--seed", "xyz"], "赛事种子须为1到128位十六进制数字，而不是“xyz”",
          "the event seed must be 1 to 128 hexadecimal digits, not 'xyz'"),
         ([*db, "Two", "--bye-points", "1.234"], "轮空得分须不小于0、最多两位小数，而不是 1.234",
          "bye points must be 0 or more with two decimals, not 1.234"),
-        ([*db, "Two", "--teams-file", str(teams)], "teams.txt:2：应写成 '队名: 队员, 队员, ...' 的格式",
+        ([*db, "Two", "--teams-file", str(teams)], "teams.txt:2：应写成“队名: 队员, 队员, ...”的格式",
          f"{teams}:2: expected 'TEAM: player, player, ...'"),
         ([*db, "Two", "--teams-file", str(empty)], "empty.txt：文件中没有队伍",
          f"{empty}: no team in the file"),
@@ -63,12 +63,12 @@ def test_gdn_record_errors_in_chinese(tmp_path: Path) -> None:
     passed = "\n".join([*lines[:7], "W PASS SQ", *lines[8:]])
     cases = (
         ("result.gdn", deal.replace('[Result "', '[Result "X'),
-         "：Result 标签 'XEW +3' 无效：应写明哪一方升几级，如 \"NS +2\"",
+         "：Result 标签“XEW +3”无效：应写明哪一方升几级，如 \"NS +2\"",
          ": invalid Result 'XEW +3': expected a side and its levels, e.g. \"NS +2\""),
         ("finish.gdn", re.sub(r'\[Finish "[^"]*"\]', '[Finish "N Q"]', deal),
-         "：Finish 标签中的座位 'Q' 无效：应为 N、E、S 或 W",
+         "：Finish 标签中的座位“Q”无效：应为 N、E、S 或 W",
          ": invalid seat 'Q' in Finish: expected N, E, S or W"),
-        ("pass.gdn", passed, ":8：西家：过（PASS）后面还有 'SQ'", ":8: seat W: PASS with 'SQ' after it"),
+        ("pass.gdn", passed, ":8：西家：过（PASS）后面还有“SQ”", ":8: seat W: PASS with 'SQ' after it"),
         ("hand.gdn", deal.replace('[Deal "N:', '[Deal "N:SQ '),
          ":5：北家：北家的手牌有28张，不是27张", ":5: seat N: the hand of N has 28 cards, not 27"),
         ("notag.gdn", re.sub(r'\[Leader "[^"]*"\]\n', "", deal), "：这副牌没有 Leader 标签",
@@ -114,12 +114,12 @@ def test_board_set_refusals_in_chinese(migrated_url: str, tmp_path: Path) -> Non
     twice = tmp_path / "twice.gdn"
     twice.write_text("\n\n".join([*records, records[1]]) + "\n", encoding="utf-8")
     for args, zh_words, en_words in (
-        ([*deals, "show", "cup", "-b", "9"], "牌组 'cup' 没有第9副（只有第1到3副）",
+        ([*deals, "show", "cup", "-b", "9"], "牌组“cup”没有第9副（只有第1到3副）",
          "set 'cup' has no board 9 (boards 1 to 3)"),
-        ([*deals, "show", "nope"], "数据库中没有名为 'nope' 的牌组",
+        ([*deals, "show", "nope"], "数据库中没有名为“nope”的牌组",
          "no board set named 'nope' in the database"),
         ([*deals, "generate", str(seed), "-n", "3", "--name", "again"],
-         "已生成过牌组 'cup'：一个种子只生成一个牌组（请用那个牌组，或新建种子）",
+         "已生成过牌组“cup”：一个种子只生成一个牌组（请用那个牌组，或新建种子）",
          "already made set 'cup': one seed makes one set (use that set, or create a new seed)"),
         (["deals", "verify", str(seed), "--gdn", str(twice)], "第2副出现了两次（第一次在第",
          ", board 2: board 2 appears twice (first at line"),
@@ -149,7 +149,7 @@ def test_pairing_refusals_in_chinese() -> None:
         swiss_round(["A", "B"], [("A", "B")])
     assert str(info.value) == ("no pairing of these 2 teams avoids a repeat: every way of "
                                "pairing them meets some two teams a second time")
-    assert info.value.text("zh") == "这2支队伍怎么编排都会有重复对阵：无论如何配对，总有两支队伍第二次相遇"
+    assert info.value.text("zh") == "这2支队伍怎么编排都会有重复对阵：无论如何编排，总有两支队伍第二次相遇"
     with pytest.raises(PairingError) as info:
         round_robin(["A"])
     assert (str(info.value), info.value.text("zh")) == (
@@ -172,7 +172,7 @@ def test_import_of_a_bad_record_in_chinese(migrated_url: str, tmp_path: Path) ->
     code, zh = run("--lang", "zh", "import", "--db", migrated_url, str(path))
     assert code == 1 and "错误：1副牌中有1副未存；第一个：" in zh, zh
     line = next(x for x in zh.splitlines() if x.startswith("错误："))
-    assert line.endswith("pass.gdn:8：西家：过（PASS）后面还有 'SQ'"), line
+    assert line.endswith("pass.gdn:8：西家：过（PASS）后面还有“SQ”"), line
     assert zh_words_left(line.split("pass.gdn")[-1]) == [], line
     code, en = run("import", "--db", migrated_url, str(path))
     assert code == 1 and "pass.gdn:8: seat W: PASS with 'SQ' after it\n" in en, en

@@ -33,7 +33,7 @@ def run(*args: str) -> tuple[int, str]:
 
 def chinese(text: str) -> list[str]:
     """The untranslated words of a Chinese line (names of the fixture and tags aside)."""
-    text = re.sub(r"\S+\.gdn(?::\d+)?|'[^']*'|\"[^\"]*\"|P\d\d|T\d", " ", text)
+    text = re.sub(r"\S+\.gdn(?::\d+)?|'[^']*'|\"[^\"]*\"|“[^”]*”|P\d\d|T\d", " ", text)
     return [w for w in untranslated(text, allowed_latin() | NAMES)
             if w not in ("Round", "Board", "Room", "Open", "Closed", "Unfinished", "Play")]
 
@@ -128,7 +128,7 @@ def test_store_refusals_and_worded_values() -> None:
     seat = phrase("imports.seat", where="f", seat=Term("S", "seat.S"), seated="'A'", table=2,
                   got="'B'")
     assert (str(seat), seat.text("zh")) == (
-        "f: seat S is 'A' in the seating of table 2, not 'B'", "f：按第2桌的座位表，南家是 'A'，不是 'B'")
+        "f: seat S is 'A' in the seating of table 2, not 'B'", "f：按第2桌的座位表，南家是“A”，不是“B”")
     assert store.default_by()  # the store's own words are untouched
 
 
@@ -137,13 +137,13 @@ def test_director_refusals_in_chinese(migrated_url: str, migrated_engine: Engine
     cases = (
         (["event", "--db", migrated_url, "result", "Cup", "--round", "1", "--table", "1",
           "--board", "9", "--room", "open", "--result", "NS +2"],
-         "第1轮打的是第1到2副，不是第9副", "round 1 plays boards 1 to 2, not board 9"),
+         "第1轮打的是第1至2副，没有第9副", "round 1 plays boards 1 to 2, not board 9"),
         (["event", "--db", migrated_url, "rename-team", "Cup", "Nobody", "T9", "--by", "Li",
           "--reason", "typo"],
-         "赛事 'Cup' 没有名为 'Nobody' 的队伍", "event 'Cup' has no team named 'Nobody'"),
+         "赛事“Cup”没有名为“Nobody”的队伍", "event 'Cup' has no team named 'Nobody'"),
         (["event", "--db", migrated_url, "correct", "Cup", "--round", "1", "--table", "1",
           "--board", "1", "--room", "open", "--result", "NS +9", "--by", "Li", "--reason", "x"],
-         "无效的结果 'NS +9'", "invalid result 'NS +9'"),
+         "无效的结果“NS +9”：应写作如 南北+2、东西+1", "invalid result 'NS +9'"),
     )
     for args, zh_words, en_words in cases:
         code, zh = run("--lang", "zh", *args)
@@ -161,7 +161,7 @@ def test_seed_file_refusals_in_chinese(tmp_path: Path) -> None:
         (["deals", "generate", str(tmp_path / "none.seed"), "-n", "2"], "无法读取种子文件",
          "cannot read seed file"),
         (["deals", "generate", str(seed), "-n", "2", "--level-schedule", "often"],
-         "无效的级牌安排 'often'", "invalid level schedule 'often'"),
+         "无效的级牌安排“often”", "invalid level schedule 'often'"),
     ):
         code, zh = run("--lang", "zh", *args)
         assert code != 0 and zh_words in zh and "错误：" in zh, zh
@@ -171,6 +171,6 @@ def test_seed_file_refusals_in_chinese(tmp_path: Path) -> None:
 
 def test_a_hint_the_catalogue_holds_is_in_chinese(migrated_url: str) -> None:
     code, zh = run("--lang", "zh", "event", "--db", migrated_url, "standings", "Nope")
-    assert code == 1 and "没有名为 'Nope' 的赛事：请用 'guandan event create' 创建" in zh, zh
+    assert code == 1 and "没有名为“Nope”的赛事：请用 'guandan event create' 创建" in zh, zh
     code, en = run("event", "--db", migrated_url, "standings", "Nope")
     assert en.rstrip().endswith(": create it with 'guandan event create'"), en

@@ -166,7 +166,7 @@ def cup(db: str, tmp_path: Path) -> str:
 def test_export_names_withheld_boards(cup: str) -> None:
     zh = run(["event", "export", "淮安杯", "--db", cup])
     assert zh.exit_code == 0, zh.output
-    assert "暂不导出（还有桌没有交齐）：第1轮：第1、2副；用“guandan event release”放出一副牌" \
+    assert "暂不导出（还有桌没有交齐）：第1轮：第1、2副；用“guandan event release”公开一副牌" \
         in zh.stderr
     assert english_runs(zh.stderr) == []
     en = run(["event", "export", "淮安杯", "--db", cup], "en")
@@ -180,7 +180,7 @@ def test_release_twice_says_who_and_when_in_the_readers_language(cup: str) -> No
     assert run(args).exit_code == 0
     zh = run(args)
     assert zh.exit_code == 1
-    assert re.search(r"比赛 '淮安杯' 第1轮第2副已由 '吴' 于2\d{3}年\d+月\d+日 \d\d:\d\d（UTC\+8）放出",
+    assert re.search(r"赛事“淮安杯”第1轮第2副已由“吴”于2\d{3}年\d+月\d+日 \d\d:\d\d（UTC\+8）公开",
                      zh.output), zh.output
     assert english_runs(zh.output) == []
     en = run(args, "en")
@@ -234,7 +234,7 @@ def test_seed_file_json_and_level_schedule_errors(tmp_path: Path) -> None:
     assert "invalid JSON: Expecting property name enclosed in double quotes: line 1 column 2" \
         in en.output
     zh = run(["simulate", "--boards", "1", "--seed", "2f", "--level-schedule", "fixed:Z"])
-    assert zh.exit_code == 1 and "'z'" in zh.output and "invalid rank" not in zh.output
+    assert zh.exit_code == 1 and "“z”" in zh.output and "invalid rank" not in zh.output
     en = run(["simulate", "--boards", "1", "--seed", "2f", "--level-schedule", "fixed:Z"], "en")
     assert "invalid level schedule 'fixed:Z': invalid rank 'z': expected one of" in en.output
 
@@ -247,7 +247,7 @@ def test_result_key_in_the_readers_words() -> None:
     key = ResultKey("ab" * 32, "淮安杯", "2", "1", "open", Ruleset(double_down_plus4=True))
     words = key.words()
     assert isinstance(words, KeyWords) and str(words) == key.describe()
-    assert words.text("zh") == "DealId abababababab…，比赛 '淮安杯'，第2轮，1号桌，开室，规则：双下升4级"
+    assert words.text("zh") == "DealId abababababab…，赛事“淮安杯”，第2轮，1号桌，开室，规则：双下升4级"
     assert key.describe() == ("DealId abababababab…, event '淮安杯', round '2', table '1', "
                               "room 'open', rules double_down_plus4=true")
 
@@ -264,7 +264,7 @@ def test_plays_errors_and_chinese_combination_names() -> None:
     for lang in ("zh", "en"):
         r = run(["read", "--level", "Z", "S5"], lang)
         assert r.exit_code == 1
-        assert (("--level：'Z' 不是级牌" in r.output) if lang == "zh" else
+        assert (("--level：“Z”不是级牌" in r.output) if lang == "zh" else
                 ("--level: invalid rank 'Z' for a level: a level is 2-9, T, J, Q, K or A"
                  in r.output))
     for play in ("顺子 3 S3 H4 C5 D6 S7", "顺子3 S3 H4 C5 D6 S7", "Straight 3 S3 H4 C5 D6 S7"):
@@ -279,7 +279,7 @@ def test_plays_errors_and_chinese_combination_names() -> None:
     r = run(["plays", "--level", "7", "--hand", "S2", "--follow", "对子 6 S5 C5"])
     assert "打7时 S5 C5 不是 对子 6：这些牌可读作 对子 5" in r.output
     r = run(["plays", "--level", "7", "--hand", "S2", "--follow", "Foo 3 S3"])
-    assert "未知牌型 'Foo'：应为 单张、对子" in r.output and "Single" not in r.output
+    assert "未知牌型“Foo”：应为 单张、对子" in r.output and "Single" not in r.output
 
 
 # 10. analyse, compare, replay, pairs -------------------------------------------------------
@@ -292,9 +292,9 @@ def test_analysis_and_compare_refusals(tmp_path: Path, records: Path) -> None:
     one.write_text(records.read_text().split("\n\n[Event")[0] + "\n")
     cases = [
         (["analyse", str(records), "--from", "sideways"],
-         "起点 'sideways' 无效：应为 divergence、trick:K、action:K 或 last:N",
+         "起点“sideways”无效：应为 divergence、trick:K、action:K 或 last:N",
          "invalid starting point 'sideways': expected divergence, trick:K, action:K or last:N"),
-        (["analyse", str(records), "--from", "action:999"], "起点 'action:999' 无效：这份牌谱共",
+        (["analyse", str(records), "--from", "action:999"], "起点“action:999”无效：这份牌谱共",
          "invalid starting point 'action:999': the record has "),
         (["compare", str(records), "--board", "9"], "没有第9副的牌谱", "no record of board 9"),
         (["compare", str(empty)], "文件里没有牌局（文件为空或只有注释）",
@@ -303,7 +303,7 @@ def test_analysis_and_compare_refusals(tmp_path: Path, records: Path) -> None:
          "no deal in the file (it is empty or holds only comments)"),
         (["pairs", str(empty)], "没有牌谱：双人赛按各桌的牌谱计分",
          "no records: a pairs event is scored from the records of its tables"),
-        (["compare", str(one)], f"第1副，开室（{one}:1）：比较至少需要同一副牌的两个房间，只有1个",
+        (["compare", str(one)], f"第1副，开室（{one}:1）：比较至少需要同一副牌的两个牌室，只有1个",
          f"board 1, room Open ({one}:1): a comparison needs at least two rooms of a board, got 1"),
     ]
     for args, zh_text, en_text in cases:
@@ -357,7 +357,7 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line(db: str, lang: str) -> 
     r = run(["db", "downgrade", "zzzz", "--db", db], lang)
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
-    assert (("没有版本 'zzzz'" in r.output) if lang == "zh"
+    assert (("没有版本“zzzz”" in r.output) if lang == "zh"
             else ("Error: no revision 'zzzz'" in r.output))
 
 
@@ -365,13 +365,13 @@ def test_db_downgrade_refusal_and_bad_url(db: str) -> None:
     assert run(["event", "create", "村杯", "--db", db]).exit_code == 0
     zh = run(["db", "downgrade", "0007", "--db", db])
     assert zh.exit_code == 1
-    assert "降级到 0007 会丢失比赛 '村杯' 的时区：未作任何改动" in zh.output
+    assert "降级到 0007 会丢失赛事“村杯”的时区：未作任何改动" in zh.output
     assert english_runs(zh.output, "guandan db downgrade 0007 --force") == []
     en = run(["db", "downgrade", "0007", "--db", db], "en")
     assert ("Error: downgrading to 0007 would lose the time zone of the events '村杯': nothing "
             "changed: 'guandan db downgrade 0007 --force' downgrades and loses them") in en.output
     zh = run(["db", "current", "--db", "foo://bar"])
-    assert "无法使用数据库地址 'foo://bar'：不认识数据库类型 foo" in zh.output
+    assert "无法使用数据库地址“foo://bar”：不认识数据库类型 foo" in zh.output
     assert english_runs(zh.output) == []
     en = run(["db", "current", "--db", "foo://bar"], "en")
     assert "cannot use database URL 'foo://bar': Can't load plugin: sqlalchemy.dialects:foo" \
@@ -415,7 +415,7 @@ def test_pdf_without_weasyprint(
     args = ["deals", "export", "杯", "-f", "pdf", "-o", str(tmp_path / "x.pdf"), "--db", db]
     zh = run(args)
     assert zh.exit_code == 1
-    assert "PDF 牌谱需要 WeasyPrint：pip install 'guandan-duplicate[pdf]'（未安装）" in zh.output
+    assert "PDF 牌例需要 WeasyPrint：pip install 'guandan-duplicate[pdf]'（未安装）" in zh.output
     en = run(args, "en")
     assert ("PDF hand records need WeasyPrint: pip install 'guandan-duplicate[pdf]' "
             "(No module named 'weasyprint')") in en.output
@@ -459,7 +459,7 @@ def test_pair_round_before_boards_are_assigned(db: str) -> None:
         engine.dispose()
     zh = run(["event", "pair-round", "乡村杯", "--db", db])
     assert zh.exit_code == 1
-    assert "比赛 '乡村杯'：第1轮还没有分配牌，所以还没有结果：请先用“guandan event assign-boards”分配牌" \
+    assert "赛事“乡村杯”：第1轮还没有分配牌，所以还没有结果：请先用“guandan event assign-boards”分配牌" \
         in zh.output
     assert "还没有分配牌 还没有结果" not in zh.output
     en = run(["event", "pair-round", "乡村杯", "--db", db], "en")
@@ -471,7 +471,7 @@ def test_db_downgrade_names_many_events_in_the_readers_words(db: str) -> None:
     for n in range(6):
         assert run(["event", "create", f"杯{n}", "--db", db]).exit_code == 0
     zh = run(["db", "downgrade", "0013", "--db", db])
-    assert "会丢失比赛 '杯0', '杯1', '杯2', '杯3', '杯4' 等 的时区" in zh.output, zh.output
+    assert "会丢失赛事“杯0”、“杯1”、“杯2”、“杯3”、“杯4”等的时区" in zh.output, zh.output
     assert "and more" not in zh.output
     en = run(["db", "downgrade", "0013", "--db", db], "en")
     assert "the time zone of the events '杯0', '杯1', '杯2', '杯3', '杯4' and more" in en.output

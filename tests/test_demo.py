@@ -45,7 +45,8 @@ def test_demo_plays_scores_prints_and_reports(
         margin += swing
     assert f"margin {margin:+d} to East Lake" in result.output
     assert "open room:   N Zhang Wei, E Chen Jing, S Li Na, W Yang Lei" in result.output
-    assert "16 deals played by the bots, replayed and stored" in result.output
+    assert ("the bots played 8 boards at 1 table, in the open and the closed room: 16 records, "
+            "replayed and stored") in result.output
     report = Path(lines[-1].removeprefix("report: "))
     assert report == Path("guandan-demo-report") / "index.html" and report.is_file()
     parser = _Links()

@@ -58,7 +58,7 @@ def _cases() -> list[tuple[Callable[[], object], str, str]]:
         (lambda: resisted.tribute(W, k("HR")), "W owes no tribute: the tribute is resisted "
          "(抗贡, §9), the payers hold both big jokers", "西家不用进贡：进贡方持有两张大王，抗贡（§9）"),
         (lambda: single.tribute("X", k("S5")),  # type: ignore[arg-type]
-         "tribute: 'X' is not a seat (N, E, S or W)", "进贡：'X' 不是座位（北、东、南、西）"),
+         "tribute: 'X' is not a seat (N, E, S or W)", "进贡：“X”不是座位（北、东、南、西）"),
         (lambda: single.tribute(W, 999), "W's tribute: 999 is not a card kind",
          "西家的进贡：999 不是一种牌"),
     ]

@@ -42,7 +42,7 @@ def _left(line: str) -> list[str]:
     ("beat.gdn", SECOND, "S ThreeWithTwo 4 S4 H4 D4 H6 H6",
      ":8：南家：南家的 ThreeWithTwo 4（S4 H4 D4 H6 H6）压不过东家的 ThreeWithTwo 5",
      ":8: seat S: S's ThreeWithTwo 4 (S4 H4 D4 H6 H6) does not beat E's ThreeWithTwo 5"),
-    ("token.gdn", SECOND, SECOND[:-2] + "XX", ":8：南家：牌 'XX' 无效：一张牌写作花色字母加点数",
+    ("token.gdn", SECOND, SECOND[:-2] + "XX", ":8：南家：牌“XX”无效：一张牌写作花色字母加点数",
      ":8: seat S: invalid card 'XX': a card is a suit S H C D and a rank 2-9 T J Q K A"),
     ("reading.gdn", SECOND, "S Pair 5 H6 H6",
      ":8：南家：南家的出牌不是这些牌的有效读法：打2时 H6 H6 不是 Pair 5：这些牌可读作 Pair 6",

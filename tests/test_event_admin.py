@@ -121,21 +121,21 @@ def test_delete_an_event_and_an_unused_set(migrated_engine: Engine) -> None:
     make_event(migrated_engine)
     play(migrated_engine, 1)
     store_set(migrated_engine, generate_set(SPARE, 4, "spare"))
-    with pytest.raises(EventError, match="set 'Cup boards' is used by round 1 of event 'Cup'"):
-        events.delete_board_set(migrated_engine, "Cup boards", **WHO)
+    with pytest.raises(EventError, match="set 'Cup' is used by round 1 of event 'Cup'"):
+        events.delete_board_set(migrated_engine, "Cup", **WHO)
     events.delete_board_set(migrated_engine, "spare", **WHO)
-    assert [s.name for s in list_sets(migrated_engine)] == ["Cup boards"]
+    assert [s.name for s in list_sets(migrated_engine)] == ["Cup"]
     events.delete_event(migrated_engine, "Cup", **WHO)
     assert events.list_events(migrated_engine) == []
     with session_scope(migrated_engine) as s:
         for model in (models.EventTeam, models.EventMatch, models.RoomResult, models.EventRound):
             assert s.scalar(select(func.count()).select_from(model)) == 0
-    events.delete_board_set(migrated_engine, "Cup boards", **WHO)  # now unused
+    events.delete_board_set(migrated_engine, "Cup", **WHO)  # now unused
     entries = events.admin_log(migrated_engine)
     assert [(e["action"], e["event"], e["set"]) for e in entries] == [
         ("delete set", None, "spare"),
         ("delete event", "Cup", None),
-        ("delete set", None, "Cup boards"),
+        ("delete set", None, "Cup"),
     ]
     assert all(e["by"] == "TD Wu" and e["at"].endswith("+00:00") for e in entries)
 

@@ -270,7 +270,7 @@ def test_cli_director_commands(migrated_engine: Engine, tmp_path: Path) -> None:
         run(url, "team", "add", "Cup", t, *(f"{t}{i}" for i in range(1, 5)))
     run(url, "pair-round", "Cup")
     out = run(url, "assign-boards", "Cup", "--round", "1", "--seed-file", str(seed_file))
-    assert out == "round 1: boards 1 to 2 of set 'Cup boards'\n"
+    assert out == "round 1: boards 1 to 2 of set 'Cup'\n"
     run(url, "play-bots", "Cup", "--round", "1")
     boards = run(url, "boards", "Cup", "1", "1", "--json")
     assert [b["board"] for b in boards] == [1, 2] and {b["status"] for b in boards} == {"played"}

@@ -213,11 +213,11 @@ def test_rounds_get_distinct_boards_from_the_events_set(migrated_engine: Engine)
     make_event(migrated_engine, boards=2, rounds=3)
     events.pair_round(migrated_engine, "Cup")
     r1 = events.assign_boards(migrated_engine, "Cup", 1, seed=SEED)
-    assert (r1.board_set, r1.boards) == ("Cup boards", (1, 2))
+    assert (r1.board_set, r1.boards) == ("Cup", (1, 2))
     with pytest.raises(EventError, match="has no round 2"):
         events.assign_boards(migrated_engine, "Cup", 2, seed=SEED)
     with pytest.raises(EventError, match="needs 2 boards from board 6"):
-        events.assign_boards(migrated_engine, "Cup", 1, set_name="Cup boards", first=6)
+        events.assign_boards(migrated_engine, "Cup", 1, set_name="Cup", first=6)
     with pytest.raises(EventError, match="no board set named 'nope'"):
         events.assign_boards(migrated_engine, "Cup", 1, set_name="nope")
     # The event's set exists: another seed file is refused, never silently ignored.

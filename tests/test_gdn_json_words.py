@@ -24,7 +24,7 @@ def _obj() -> dict[str, Any]:
 def chinese_left(text: str) -> list[str]:
     """English words of a Chinese refusal: quoted tokens, card tokens, the file's name,
     JSON and the placeholders' ``U+0007 (BEL)`` aside."""
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|\bd\.json\b|\bJSON\b|U\+[0-9A-F]{4}( \(\w+\))?", " ", text)
+    text = re.sub(r"'[^']*'|“[^”]*”|\"[^\"]*\"|\bd\.json\b|\bJSON\b|U\+[0-9A-F]{4}( \(\w+\))?", " ", text)
     text = re.sub(r"\b(?:[SHCD][2-9TJQKA]|SB|HR)\b", " ", text)
     return re.findall(r"[A-Za-z]{2,}", text)
 
@@ -39,14 +39,14 @@ CASES: list[tuple[Callable[[dict[str, Any]], Any], str, str]] = [
     (lambda o: o["hands"].update(N=["S2"]), "JSON: the hand of N has 1 cards, not 27",
      "JSON：北家的手牌有1张，不是27张"),
     (lambda o: o["plays"][0].update(type="Blob"), "JSON: play 1: unknown combination type "
-     "'Blob'", "JSON：第 1 手出牌：未知的牌型 'Blob'"),
+     "'Blob'", "JSON：第 1 手出牌：未知的牌型“Blob”"),
     (lambda o: o["plays"][0].pop("rank"), "JSON: play 1: a play declares both 'type' and "
      "'rank', or neither", "JSON：第 1 手出牌：'type' 和 'rank' 要么都写，要么都不写"),
     (lambda o: o["plays"][3].update(cards=["S2"]), "JSON: play 4: a pass has no cards, type "
      "or rank", "JSON：第 4 手出牌：过牌没有牌、牌型或点数"),
     (lambda o: o.update(result={"side": "NE", "levels": 1}),
      "JSON: invalid Result side 'NE': expected \"NS\" or \"EW\"",
-     "JSON：结果中的一方 'NE' 无效：应为 \"NS\" 或 \"EW\""),
+     "JSON：结果中的一方“NE”无效：应为 \"NS\" 或 \"EW\""),
     (lambda o: o.update(result={"side": "NS"}),
      "JSON: 'result' is {\"side\": \"NS\" or \"EW\", \"levels\": 1..4}",
      "JSON：'result' 须是 {\"side\": \"NS\" 或 \"EW\", \"levels\": 1..4}"),
@@ -57,7 +57,7 @@ CASES: list[tuple[Callable[[dict[str, Any]], Any], str, str]] = [
     (lambda o: o["plays"][0].update(seat="Q"), "JSON: play 1: invalid seat 'Q'",
      "JSON：第 1 手出牌："),
     (lambda o: o["plays"][0].update(cards=["Q9"]), "seat N: JSON: invalid card 'Q9'",
-     "JSON：牌 'Q9' 无效"),
+     "JSON：牌“Q9”无效"),
 ]
 
 

@@ -102,7 +102,7 @@ def test_a_table_is_told_in_chinese_what_is_wrong(migrated_engine: Engine, cards
             call()
         told.append(exc.value)
     zh = [t.text("zh") for t in told]
-    assert "西家已报告 N S（已报告）" in zh[0] and "第1轮第1桌开室第1副" in zh[0]
+    assert "西家已报告 头游北、二游南，东西双下（已报告）" in zh[0] and "第1轮第1桌开室第1副" in zh[0]
     assert "未打完的牌须写明原因" in zh[1]
     assert "不是第2副" in zh[2]
     assert zh[3] == "这张卡用于报告；确认请用北家的卡"

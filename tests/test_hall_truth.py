@@ -208,6 +208,7 @@ def test_a_table_correction_after_publication_is_a_request_on_the_desk(h: Hall) 
         1, -3, "E W")
     assert c["by"] == "director" and "we misread the order" in c["reason"]
     assert "both pairs agree" in c["reason"] and c["at"]
+    assert "we misread the order" in c["reason_text"] and "@@" not in c["reason_text"]
     page = h.client.get(f"/e/{EV}").text
     assert 'data-corrected="1"' in page and "we misread the order" in page
     assert "published, 1 result corrected since" in page  # one result, not "result(s)"
@@ -234,6 +235,7 @@ def test_a_table_correction_after_publication_is_a_request_on_the_desk(h: Hall) 
     assert r.status_code == 200, r.text
     listed = h.client.get(f"/api/events/{EV}/standings").json()["corrections"]
     assert [x["reason"] for x in listed][-1] == "score slip" and len(listed) == 2
+    assert all("@@" not in x["reason_text"] for x in listed)
 
 
 def test_the_log_names_the_table_and_keeps_its_typed_reason(h: Hall) -> None:

@@ -73,7 +73,7 @@ def glossary_terms() -> set[str]:
 
 
 NAMES = {w for team, players in TEAMS for w in (team, *players)} | {
-    EVENT, DIRECTOR, REASON, f"{EVENT} boards", "gd-sha256ctr-fy/1",  # the set, its generator
+    EVENT, DIRECTOR, REASON, "gd-sha256ctr-fy/1",  # the event (its set is named so), the generator
     "杨雷",  # a player renamed
     "bots round 1 table 1",  # the source play-bots names its records by, as a file name
     default_by(),  # who the command line says made a change when --by is not given
@@ -238,7 +238,7 @@ def event(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> I
                                       "2", "--stats")
     for lang in ("zh", "en"):
         hr = tmp / f"hand-records-{lang}.html"
-        cli(lang, "deals", "export", "--db", url, f"{EVENT} boards", "-f", "html",
+        cli(lang, "deals", "export", "--db", url, EVENT, "-f", "html",
             "-o", str(hr))
         out.pages[lang, "hand records"] = readable(hr.read_text(encoding="utf-8"))
         out.pages[lang, "deals list"] = cli(lang, "deals", "list", "--db", url)
@@ -246,7 +246,7 @@ def event(tmp_path_factory: pytest.TempPathFactory, _sqlite_template: Path) -> I
     engine = make_engine(url)
     try:
         events.pair_round(engine, EVENT)
-        events.assign_boards(engine, EVENT, 2, set_name=f"{EVENT} boards")
+        events.assign_boards(engine, EVENT, 2, set_name=EVENT)
         cards = hall.issue_tokens(engine, EVENT, 2, by=DIRECTOR)
         hall.start_round(engine, EVENT, 2, by=DIRECTOR)
     finally:
@@ -397,6 +397,7 @@ def test_one_name_for_one_quantity_and_boards_are_fu() -> None:
 SYNTAX = {"desk.error.lineup", "desk.field.lineups", "desk.field.teams",
           "desk.field.teams_example", "events.err.teams_syntax",
           "gdn.json.result",  # the JSON a record's result is
+          "out.deals.set_line", "out.deals.commit_line",  # a .gdn comment line starts with ;
           "bots.budget.syntax",  # a policy's budget: search:16,exact=8,nodes=100000
           # the analysis's marks ? and ?? (and ! for a value the time cap cut) are symbols
           "analysis.legend", "analysis.budget_capped", "report.analysis.note",

@@ -287,3 +287,28 @@ def test_any_legally_played_deal_round_trips_and_replays(rec: gdn.DealRecord) ->
     steps = list(state_actions(back))
     assert [s.action.seat for s in steps] == [p.seat for p in rec.plays or []]
     assert [s.position.ply for s in steps] == list(range(len(steps)))
+
+
+@pytest.mark.parametrize(
+    ("tag", "value", "zh"),
+    [
+        ("Finish", "W E", "记录的出完顺序“W E”与复盘不符：复盘为 E W N S（双下）"),
+        ("Result", "EW +2", "记录的结果“EW +2”与复盘不符：复盘为 EW +3"),
+    ],
+)
+def test_a_record_that_does_not_replay_says_why_in_chinese(tag: str, value: str, zh: str) -> None:
+    lines = _board1()
+    number = next(i for i, x in enumerate(lines, 1) if x.startswith(f"[{tag} "))
+    res = replay(_one(_replace(lines, number, f'[{tag} "{value}"]')))
+    assert res.error is not None
+    said = res.error.text("zh")
+    assert zh in said and "does not" not in said and "replay" not in said
+    late = _board1()
+    del late[late.index('[Finish "E W"]') - 1]
+    res = replay(_one("\n".join(late) + "\n"))
+    assert res.error is not None
+    assert "出牌记录在牌局结束前就停了，却写了结果标签 Finish" in res.error.text("zh")
+    after = _board1()
+    after.insert(after.index('[Finish "E W"]'), "N PASS")
+    res = replay(_one("\n".join(after) + "\n"))
+    assert res.error is not None and "牌局已经结束" in res.error.text("zh")

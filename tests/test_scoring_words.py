@@ -43,7 +43,7 @@ CASES: list[tuple[Callable[[], object], str, str]] = [
      "一场比赛的分差须为整数，而不是 1.5"),
     (lambda: forfeit_match(None, "q", GUANDAN_VP, 4),  # type: ignore[arg-type]
      "a match is forfeited by x, y or both, not 'q'",
-     "弃权的一方须为 'x'、'y' 或 'both'，而不是 'q'"),
+     "弃权的一方须为 'x'、'y' 或 'both'，而不是“q”"),
     (lambda: calibrate_k([1.0]), "calibrate_k needs at least 2 swings, got 1",
      "校准系数 k 至少需要 2 个分差，只有 1 个"),
     (lambda: calibrate_k([2.0, 2.0]), "calibrate_k: every swing is the same, the spread is 0",
@@ -52,18 +52,18 @@ CASES: list[tuple[Callable[[], object], str, str]] = [
      "公式的次数须为正数，而不是实打 0、应打 3"),
     (lambda: butler_datum([]), "a Butler datum needs at least one score", "基准至少需要一个分数"),
     (lambda: standings(["A"], [tr(1, "Q", 1)], "s"),
-     "round 1, team 'Q': not a team of this event", "第1轮，队伍 'Q'：不是本赛事的队伍"),
+     "round 1, team 'Q': not a team of this event", "第1轮，队伍“Q”：不是本赛事的队伍"),
     (lambda: standings(["A", "Z"], [tr(1, "A", 1), tr(1, "A", 2)], "s"),
-     "round 1, team 'A': two results for one round", "第1轮，队伍 'A'：同一轮有两个成绩"),
+     "round 1, team 'A': two results for one round", "第1轮，队伍“A”：同一轮有两个成绩"),
     (lambda: standings(["A", "Z"], [tr(1, "A", 1.005)], "s"),
      "round 1, team 'A': points must have at most two decimals, not 1.005",
-     "第1轮，队伍 'A'：分数最多两位小数，而不是 1.005"),
+     "第1轮，队伍“A”：分数最多两位小数，而不是 1.005"),
     (lambda: standings(["A", "Z"], [tr(0, "A", 1)], "s"),
-     "round 0, team 'A': a round number must be a positive integer", "第0轮，队伍 'A'：轮次须为正整数"),
+     "round 0, team 'A': a round number must be a positive integer", "第0轮，队伍“A”：轮次须为正整数"),
     (lambda: standings(["A", "A"], [], "s"), "a team appears twice in the team list",
      "队伍名单中有一支队伍出现了两次"),
     (lambda: scale_from_dict({"name": "vp20", "q": 1}), "bad parameters for scale 'vp20': ",
-     "计分方式 'vp20' 的参数有误："),
+     "计分方式“vp20”的参数有误："),
 ]
 
 

@@ -202,6 +202,53 @@ def test_exact_choice_with_every_hand_seen_is_optimal() -> None:
         assert got == value
 
 
+def test_exact_choice_when_following_keeps_the_value_and_passes_when_passing_is_best(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Following a play, small hands, every hand known: the search's play keeps the exact
+    value; where the pass is the only best play it passes, from the exact values, without
+    falling back to playouts (the pass, ``None``, once read as "no exact answer")."""
+    solver = Solver(5, COMPETITION)
+    passes = followed = 0
+
+    def no_playouts(*_: Any) -> Any:
+        raise AssertionError("an exact decision went to playouts")
+
+    monkeypatch.setattr(SearchPlayer, "_halving", no_playouts)
+    for seed in range(400):
+        if passes >= 4 and followed >= 4:
+            break
+        rng = SplitMix64(900 + seed)
+        full = shuffled_hands(rng)
+        hands = list(_first(full[s], 3 + (seed + s) % 3) for s in range(4))
+        leader = Seat(seed % 4)
+        lead = min(legal_readings(hands[leader], 5, None, COMPETITION),
+                   key=lambda c: (c.is_bomb_class, c.power(5)))
+        start = Position(tuple(hands), int(leader), None, -1, 0, -1, 0)  # type: ignore[arg-type]
+        pos = step(start, lead)
+        if isinstance(pos, int) or pos.to_beat is None:
+            continue
+        seat = Seat(pos.turn)
+        sign = 1 if seat % 2 == 0 else -1
+        h = pos.hands
+        view = View(seat, h[seat], 5, pos.to_beat, leader, tuple(size(x) for x in h),  # type: ignore[arg-type]
+                    COMPETITION, known=h)  # type: ignore[arg-type]
+        options: list[Any] = [*legal_readings(h[seat], 5, pos.to_beat, COMPETITION), None]
+        if len(options) == 1:
+            continue  # nothing to decide
+        worth = {o: sign * (c if isinstance(c := step(pos, o), int) else solver.value(c))
+                 for o in options}
+        top = max(worth.values())
+        play = SearchPlayer("follow", SearchBudget(exact_cards=8)).act(view)
+        assert worth[play] == top, seed
+        if [o for o, w in worth.items() if w == top] == [None]:
+            assert play is None
+            passes += 1
+        else:
+            followed += 1
+    assert passes >= 4 and followed >= 4
+
+
 def test_every_hand_seen_a_candidate_beyond_the_nodes_is_asked_if_it_does_better(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -269,10 +316,10 @@ def test_policy_names_and_budgets() -> None:
     with pytest.raises(BotError) as caught:
         make_player("search:16,exact=99")
     assert "exact must be 0 to 27" in str(caught.value)
-    assert caught.value.text("zh") == "搜索预算 '16,exact=99' 无效：exact 应在 0 到 27 之间"
+    assert caught.value.text("zh") == "搜索预算“16,exact=99”无效：exact 应在 0 到 27 之间"
     with pytest.raises(BotError) as caught:
         make_player("searcher")
-    assert caught.value.text("zh").startswith("未知的机器人策略 'searcher'：应为 random / heuristic")
+    assert caught.value.text("zh").startswith("未知的机器人策略“searcher”：应为 random / heuristic")
 
 
 def test_cli_names_the_search_policy() -> None:
@@ -402,7 +449,7 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     bad = runner.invoke(cli_main, [*args, "--playout-policy", "mixed"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
     bad = runner.invoke(cli_main, ["--lang", "zh", *args, "--playout-policy", "search:4,exact=99"])
-    assert bad.exit_code == 2 and "搜索预算 '4,exact=99' 无效：exact 应在 0 到 27 之间" in bad.output
+    assert bad.exit_code == 2 and "搜索预算“4,exact=99”无效：exact 应在 0 到 27 之间" in bad.output
     res = runner.invoke(cli_main, [*args, "--playout-policy", "search:4,exact=6,nodes=2000",
                                    "--playout-noise", "0"])
     assert res.exit_code == 0, res.output

@@ -719,7 +719,7 @@ def test_board_sets_listed_and_a_seed_made_at_the_desk(client: TestClient) -> No
     csrf = login(client)
     make_event(client, csrf)
     page = client.get("/desk/sets").text
-    assert f'data-set="{EV} boards"' in page and "seed-download" not in page
+    assert f'data-set="{EV}"' in page and "seed-download" not in page
     r = client.post("/desk/seed", data={"csrf": csrf}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/desk/sets"
     page = client.get("/desk/sets").text
@@ -734,7 +734,7 @@ def test_board_sets_listed_and_a_seed_made_at_the_desk(client: TestClient) -> No
     assert client.post("/desk/seed", data={}, follow_redirects=False).status_code == 403
     # the API
     sets = client.get("/api/board-sets", headers=BEARER).json()
-    assert [s["name"] for s in sets] == [f"{EV} boards"] and "secret" not in str(sets)
+    assert [s["name"] for s in sets] == [EV] and "secret" not in str(sets)
     made = client.post("/api/seeds", headers=BEARER).json()
     assert parse_seed_file(made["seed_file"].encode()).commitment == made["commitment"]
     assert TestClient(client.app).post("/api/seeds").status_code == 401
@@ -799,20 +799,22 @@ def test_stored_phrases_are_said_in_the_pages_language(client: TestClient) -> No
     hall.record_ruling(engine, EV, 1, match.table, "warning", "none", "Chief Wang",
                        "slow play")  # a person's own words stay as typed
     english = rulings_rows(client.get(BASE).text)
-    late = re.compile(r"^(.+) arrived (\d+\.\d) minutes late$")
+    late = re.compile(r"^(.+) not checked in (\d+\.\d) minutes after the start "
+                      r"\(by the round clock\)$")
     assert late.match(english[0][7]) and english[0][8] == "director"
     assert english[1][7] == f"{match.team_x} arrived 5.7 minutes late"
     assert english[2][7:9] == ["slow play", "Chief Wang"]
     client.cookies.set("lang", "zh")
     chinese = rulings_rows(client.get(BASE).text)
     minutes = late.match(english[0][7])[2]  # type: ignore[index]
-    assert chinese[0][7] == f"{team}迟到{minutes}分钟" and chinese[0][8] == "裁判"
+    assert chinese[0][7] == f"{team}开赛{minutes}分钟后仍未签到（按本轮计时）"
+    assert chinese[0][8] == "裁判"
     assert chinese[1][7] == f"{match.team_x}迟到5.7分钟"
     assert chinese[2][7:9] == ["slow play", "Chief Wang"]
     for row in chinese:
         assert "arrived" not in " ".join(row) and "director" not in " ".join(row)
     stored = [r.reason for r in hall.rulings(engine, EV, 1)]
-    assert stored[0].startswith("@@hall.reason.late ") and "arrived" not in stored[0]
+    assert stored[0].startswith("@@hall.reason.late_out ") and "arrived" not in stored[0]
     api = client.get(f"{API}/rulings", headers=BEARER).json()
     assert [r["reason_text"] for r in api] == [english[0][7], english[1][7], "slow play"]
     assert api[0]["reason"] == stored[0]

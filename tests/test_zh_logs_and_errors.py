@@ -94,7 +94,7 @@ def test_event_log_in_chinese_and_english_as_before(h: Hall, migrated_url: str) 
     events.set_director_minutes(h.engine, EVENT, None, by="裁判长", reason="不限")
     zh = run("--lang", "zh", "event", "log", EVENT, "--db", migrated_url)
     assert "30分钟 改为 不设时限" in zh, zh
-    for words in ("“Team A” 改为 “淮安队”", "“淮安队”：“A1 Player” 换为 “王五”",
+    for words in ("“Team A”改为“淮安队”", "“淮安队”：“A1 Player”换为“王五”",
                   "时区 Asia/Shanghai 改为 Asia/Tokyo", "裁判更正时限（公示后）：20分钟 改为 30分钟",
                   "“Team D”第1轮后退赛", "开始本轮", "本轮开始", "发放桌卡", "第1轮，所有桌：4张桌卡（此前的桌卡作废）",
                   "裁判更正时限", "时区"):
@@ -255,10 +255,10 @@ def test_api_errors_in_chinese(h: Hall) -> None:
     m = _message(c.get(f"/api/events/{EV}/rounds/1/boards/1", headers=ZH), 403)
     assert "还在打" in m
     m = _message(c.get(f"/api/events/{EV}/rounds/abc/draw", headers=ZH), 422)
-    assert "网址路径中的 n：应为整数" in m, m
+    assert "网址路径中的轮次：应为整数" in m, m
     bad = c.post(f"/api/table/{h.token(1, 'open', 'report')}/reports",
                  json={"board": "x"}, headers=ZH)
-    assert "提交内容中的 board：应为整数" in _message(bad, 422)
+    assert "提交内容中的牌号：应为整数" in _message(bad, 422)
     m = _message(c.get(f"/api/events/{EV}/rounds/9/status", headers={**ZH, **_bearer()}), 404)
     assert "没有第9轮" in m, m
     r = c.post("/desk/login", data={"password": "wrong"}, headers={**ZH, "Accept": "application/json"})

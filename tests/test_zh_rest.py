@@ -201,7 +201,7 @@ def test_plays_counts_are_counted_messages_in_both_languages() -> None:
 def test_settings_errors_in_the_chosen_language() -> None:
     args = ("serve", "--director-password", "a long enough password", "--public-url", "ftp://x")
     code, out = zh(*args)
-    assert code == 2 and "公开网址须以 http:// 或 https:// 开头，不能是 'ftp://x'" in out, out
+    assert code == 2 and "公开网址须以 http:// 或 https:// 开头，不能是“ftp://x”" in out, out
     code, out = en(*args)
     assert code == 2 and "the public URL must start with http:// or https://, not 'ftp://x'" in out
     from web.settings import Settings, SettingsError
@@ -235,7 +235,7 @@ def test_gdn_writer_refusals_in_the_chosen_language(tmp_path: Path) -> None:
     rec = loads(match.read_text(encoding="utf-8"))[0]
     for change, english, chinese in (
         (lambda r: r.tags.update({"bad name": "x"}), "cannot write: invalid tag name 'bad name'",
-         "无法写出：标签名 'bad name' 无效"),
+         "无法写出：标签名“bad name”无效"),
         (lambda r: r.tags.update(Event="two\nlines"), "the value of tag Event holds a line break",
          "标签 Event 的值含有换行"),
         (lambda r: r.comments.append("a\x07b"), "a comment holds a control character U+0007",

@@ -354,7 +354,7 @@ def post_report(request: Request, body: ReportIn, token: str) -> Response:
     report was in already (a double tap stores it once), 409 when a different one is.
     The token is checked in the transaction that stores the report."""
     if body.record is not None and len(body.record.encode("utf-8")) > MAX_RECORD:
-        raise HTTPException(413, f"the play record is over {MAX_RECORD // 1024} KiB")
+        raise HTTPException(413, phrase("hall.err.record_too_big", kib=MAX_RECORD // 1024))
     report, created = hall.west_report(
         engine_of(request), token, body.board, finish=body.finish, unfinished=body.unfinished,
         record=body.record, correction=body.correction,
@@ -367,8 +367,8 @@ def _report_board(engine: Engine, grant: hall.Grant, report_id: int) -> int:
     for status in hall.table_view(engine, grant).boards:
         if status.report is not None and status.report.id == report_id:
             return status.board
-    raise HTTPException(404, f"no report {report_id} waits at table {grant.table}, "
-                             f"{grant.room} room")
+    raise HTTPException(404, phrase("hall.err.no_report_here", id=report_id, table=grant.table,
+                                    room=phrase(f"hall.room.{grant.room}")))
 
 
 @router.post("/table/{token}/reports/{report_id}/confirm", response_model=ReportOut,

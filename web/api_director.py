@@ -17,6 +17,7 @@ from fastapi.responses import PlainTextResponse
 
 from duplicate import events, hall
 from duplicate.dealing import parse_seed_file
+from duplicate.i18n import phrase
 from duplicate.logtext import action_said
 from duplicate.names import checked_name
 from duplicate.records import Correction
@@ -61,8 +62,13 @@ def _team(name: str, players: list[str]) -> tuple[str, list[str]]:
 @retry_races
 def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
     """Create an event (and enter its teams, in one transaction)."""
+    from dataclasses import fields
+
     from engine.ruleset import Ruleset
 
+    unknown = sorted(set(body.variants) - {f.name for f in fields(Ruleset)})
+    if unknown:
+        raise HTTPException(422, phrase("cli.err.variant_unknown", names=", ".join(unknown)))
     try:
         rules = Ruleset.from_dict(dict(body.variants))
     except (TypeError, ValueError) as exc:
@@ -108,7 +114,7 @@ def assign_boards(
 ) -> RoundOut:
     """Give the round its boards: a stored set, or the event's set from a seed file."""
     if (body.set_name is None) == (body.seed_file is None):
-        raise HTTPException(422, "give exactly one of set_name and seed_file")
+        raise HTTPException(422, phrase("lw.err.set_or_seed"))
     seed = (
         parse_seed_file(body.seed_file.encode("utf-8"), "seed_file")
         if body.seed_file is not None else None
@@ -243,14 +249,16 @@ def correct(
 ) -> CorrectionOut:
     """Set a room's N-S result on a board (logged with who and why). After the directors'
     limit on a published round: 403 unless ``chief`` (the chief director's override,
-    logged as such)."""
-    hall.director_correct(
+    logged as such). The same ruling again changes nothing: ``changed`` false, nothing
+    logged."""
+    changed = hall.director_correct(
         engine_of(request), event, n, body.table, body.board, body.room, body.ns_result, by,
         body.reason, finish=body.finish, chief=body.chief,
     )
     return CorrectionOut(
         round=n, table=body.table, board=body.board, room=body.room,
         ns_result=body.ns_result, by=by, reason=body.reason, finish=body.finish,
+        changed=changed,
     )
 
 
@@ -301,7 +309,7 @@ def export_round(
     change = None
     if unreleased:
         if not reason:
-            raise HTTPException(422, "unreleased=true needs a reason")
+            raise HTTPException(422, phrase("lw.err.unreleased_reason"))
         change = Correction(reason=reason, by=by)
     text = events.export_records(engine_of(request), event, n, unreleased=change,
                                  results=True)

@@ -25,6 +25,7 @@ from fastapi import APIRouter, HTTPException, Request
 from duplicate import events, hall
 from duplicate.boards import list_sets
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
+from duplicate.i18n import phrase
 from duplicate.names import checked_name
 from duplicate.records import Correction
 from web.api import EventName, RoundNo
@@ -146,7 +147,7 @@ def rule_late(request: Request, by: DirectorName, body: LateIn, event: EventName
     """Record the ruling the team's lateness calls for now (409 when none is due; 403 after
     the directors' limit on a published round unless ``chief``)."""
     return out(RulingOut, hall.rule_late(engine_of(request), event, n, body.team, by,
-                                         chief=body.chief))
+                                         chief=body.chief, expect=body.effect))
 
 
 @router.put("/events/{event}/director-minutes", response_model=DirectorLimitOut)
@@ -241,7 +242,7 @@ def delete_event(request: Request, by: DirectorName, body: DeleteIn,
     """Delete the event with its teams, rounds and results (its board sets stay; the log
     keeps the entry). ``confirm`` must be the event's name."""
     if body.confirm != event:
-        raise HTTPException(422, "confirm must be the event's name")
+        raise HTTPException(422, phrase("lw.err.confirm_name"))
     events.delete_event(engine_of(request), event, by=by, reason=body.reason)
     return _change("delete event", event, event, by, body.reason)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from duplicate.limits import INT_MAX, TEXT_LIMITS
 
@@ -162,7 +162,17 @@ class PublishedChangeOut(Out):
     action: str
     by: str
     at: datetime
-    reason: str
+    reason: str = Field(description="As stored: the director's or the table's words, or a phrase "
+                        "the program stored as a code and its values (``@@key {...}``): see "
+                        "reason_text.")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reason_text(self) -> str:
+        """The reason in English words (a coded phrase said from the catalogue)."""
+        from duplicate.logtext import said
+
+        return said(self.reason, "en") or self.reason
 
 
 class StandingsOut(Out):

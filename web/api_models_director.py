@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from web.api_models import (
     ClockOut,
@@ -27,7 +27,15 @@ CHIEF = ("As the chief director (裁判长): after the directors' limit on a pub
 MAX_DIRECTOR_MINUTES = 7 * 24 * 60
 
 
-class TeamIn(BaseModel):
+class In(BaseModel):
+    """A body the director sends: exactly the fields its schema lists; any other (a
+    ``by``: who acts is the logged-in director, never a name in the body; a ``minutes``
+    of a late team: lateness is the round clock's) is refused with 422, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class TeamIn(In):
     """A team: 4 to 6 players; ``pairs`` default to players 1-2, 3-4 (5-6)."""
 
     name: TeamName
@@ -35,7 +43,7 @@ class TeamIn(BaseModel):
     pairs: list[tuple[PlayerName, PlayerName]] | None = None
 
 
-class EventIn(BaseModel):
+class EventIn(In):
     """A new event (as ``guandan event create``). Its name is a segment of the hall's
     URLs, sent encoded (``/`` as ``%2F``); ``.`` and ``..`` are refused."""
 
@@ -65,13 +73,13 @@ class EventIn(BaseModel):
     )
 
 
-class PairIn(BaseModel):
+class PairIn(In):
     """Pair the next round; ``lineups``: team -> (open pair, closed pair), default (1, 2)."""
 
     lineups: dict[str, tuple[int, int]] = Field(default_factory=dict)
 
 
-class BoardsIn(BaseModel):
+class BoardsIn(In):
     """The round's boards: a stored set (``set_name``) or a seed file's text
     (``seed_file``: the event's whole set is generated and stored the first time)."""
 
@@ -85,13 +93,13 @@ class BoardsIn(BaseModel):
     )
 
 
-class StartIn(BaseModel):
+class StartIn(In):
     minutes: int = Field(50, ge=1, le=600)
     warning_minutes: int = Field(5, ge=0, le=120)
     correction_minutes: int = Field(10, ge=0, le=1440)
 
 
-class CheckInIn(BaseModel):
+class CheckInIn(In):
     team: TeamName
 
 
@@ -103,7 +111,7 @@ class ArrivalOut(Out):
     status: str = Field(description="waiting, on_time, late, concedes or forfeits")
 
 
-class SettleIn(BaseModel):
+class SettleIn(In):
     """The director's decision on a disputed report: exactly one of ``finish``,
     ``ns_result``, ``unfinished``; ``reason`` is logged."""
 
@@ -114,14 +122,14 @@ class SettleIn(BaseModel):
     chief: bool = Field(False, description=CHIEF)
 
 
-class DecisionIn(BaseModel):
+class DecisionIn(In):
     """The director's decision on a table's request: ``reason`` is logged."""
 
     reason: str = Field(min_length=1, max_length=1000)
     chief: bool = Field(False, description=CHIEF)
 
 
-class RulingIn(BaseModel):
+class RulingIn(In):
     table: Number
     category: Literal["warning", "violation", "foul", "late", "forfeit"]
     effect: Literal["none", "assigned", "conceded", "forfeit"]
@@ -165,7 +173,10 @@ class RulingOut(Out):
             return self.reason
 
 
-class CorrectionIn(BaseModel):
+class CorrectionIn(In):
+    """A room's result set by the director, logged with why (``reason``) and who: the
+    logged-in director, never a name in the body (a ``by`` is refused)."""
+
     table: Number
     board: Number
     room: Literal["open", "closed"]
@@ -189,6 +200,8 @@ class CorrectionOut(BaseModel):
     by: str
     reason: str
     finish: str | None = None
+    changed: bool = Field(True, description="False when the room held this very ruling "
+                          "already: nothing written, nothing logged.")
 
 
 class CardOut(BaseModel):
@@ -228,7 +241,7 @@ class LogOut(BaseModel):
 
 # --- the director's further actions (web/api_director_actions.py) --------------------------
 
-class ReasonIn(BaseModel):
+class ReasonIn(In):
     """An action's reason, logged with who and when."""
 
     reason: Reason
@@ -240,7 +253,7 @@ class ConfirmIn(ReasonIn):
     chief: bool = Field(False, description=CHIEF)
 
 
-class DirectorLimitIn(BaseModel):
+class DirectorLimitIn(In):
     """The directors' limit after a round's publication, set by the chief director."""
 
     minutes: int | None = Field(description="Minutes (0 to a week), or null: no limit.",
@@ -254,7 +267,7 @@ class DirectorLimitOut(BaseModel):
     before: int | None = Field(description="The limit it replaced (null: none).")
 
 
-class UnfinishedIn(BaseModel):
+class UnfinishedIn(In):
     """A board not finished in one room or both (replacing what was in; logged)."""
 
     table: int = Field(ge=1)
@@ -271,7 +284,7 @@ class UnfinishedOut(BaseModel):
     rooms: int = Field(description="How many rooms were marked unfinished.")
 
 
-class ReleaseIn(BaseModel):
+class ReleaseIn(In):
     board: int = Field(ge=1)
     reason: Reason
 
@@ -282,13 +295,13 @@ class ReleaseOut(BaseModel):
     released: bool = True
 
 
-class CardsIn(BaseModel):
+class CardsIn(In):
     """Which table's cards to issue again (``None``: every table's)."""
 
     table: int | None = Field(None, ge=1)
 
 
-class MoveIn(BaseModel):
+class MoveIn(In):
     """Move the round's end: minutes added (positive) or taken off (negative)."""
 
     minutes: int = Field(ge=-120, le=120, description="Not 0.")
@@ -302,12 +315,18 @@ class DeskClockOut(ClockOut):
     shift_seconds: int = Field(0, description="Seconds pauses and moves added to the end.")
 
 
-class LateIn(BaseModel):
+class LateIn(In):
+    """The ruling a late team's lateness calls for; the lateness is the round clock's
+    (from the start to the check-in), never typed (a ``minutes`` is refused)."""
+
     team: TeamName
+    effect: Literal["conceded", "forfeit"] | None = Field(
+        None, description="The ruling the director was shown (GET …/late): refused (409, "
+        "nothing recorded) when the clock now calls for the other one.")
     chief: bool = Field(False, description=CHIEF)
 
 
-class RenameIn(BaseModel):
+class RenameIn(In):
     """A name fixed (a team's or a player's)."""
 
     old: TeamName
@@ -315,7 +334,7 @@ class RenameIn(BaseModel):
     reason: Reason
 
 
-class SubstituteIn(BaseModel):
+class SubstituteIn(In):
     """Player ``new`` plays in ``out``'s place for ``team`` from now on."""
 
     team: TeamName
@@ -324,14 +343,14 @@ class SubstituteIn(BaseModel):
     reason: Reason
 
 
-class TimeZoneIn(BaseModel):
+class TimeZoneIn(In):
     """The event's time zone changed (an IANA name: Asia/Shanghai, Europe/London, UTC)."""
 
     time_zone: str = Field(max_length=64)
     reason: Reason
 
 
-class WithdrawIn(BaseModel):
+class WithdrawIn(In):
     team: TeamName
     reason: Reason
 
@@ -346,7 +365,7 @@ class ChangeOut(BaseModel):
     reason: str
 
 
-class ImportIn(BaseModel):
+class ImportIn(In):
     """``.gdn`` texts to import (one transaction each), as ``guandan event import``."""
 
     texts: list[str] = Field(min_length=1, max_length=64)
@@ -367,7 +386,7 @@ class ImportOut(BaseModel):
     unfinished_boards: list[str]
 
 
-class DeleteIn(BaseModel):
+class DeleteIn(In):
     """Deleting an event: its name again (a safeguard) and the reason."""
 
     confirm: str = Field(min_length=1, max_length=200, description="The event's name again.")

@@ -38,14 +38,13 @@ from typing import Any
 from urllib.parse import unquote
 
 import anyio.to_thread
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import CONVERTOR_TYPES
-from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
-from duplicate.i18n import messages
+from duplicate.i18n import gettext, messages, negotiate, phrase
 from web import errors
 from web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from web.settings import DEFAULT_THREADS, MAX_BODY, Settings
@@ -108,17 +107,17 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
-                    raise HTTPException(413, f"request body over {limit} bytes")
+                    raise HTTPException(413, phrase("lw.err.body_big", limit=limit))
             return message
 
         await self.app(scope, counted, send)
 
     async def _refuse(self, scope: Scope, send: Send, declared: int) -> None:
         path = scope.get("path", "")
-        message = (
-            f"request body over {self.limit} bytes" if declared >= 0
-            else "invalid Content-Length"
-        )
+        asked = dict(scope.get("headers") or []).get(b"accept-language", b"")
+        lang = negotiate(asked.decode("latin-1"))  # no cookie read before the body is
+        message = gettext(lang, "lw.err.body_big", limit=self.limit) if declared >= 0 else (
+            gettext(lang, "lw.err.content_length"))
         status = 413 if declared >= 0 else 400
         if path == "/api" or path.startswith("/api/"):
             response: Any = errors.json_error(status, errors.STATUS_KIND[status], message)

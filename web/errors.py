@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
-from duplicate.i18n import Phrase, gettext, translator
+from duplicate.i18n import Phrase, gettext, messages, translator
 from engine.errors import GuandanError
 from web.render import language_of, page
 
@@ -154,31 +154,61 @@ _EXPECTED: dict[str, tuple[str, str | None]] = {
     "greater_than": ("lw.valid.gt", "gt"), "less_than_equal": ("lw.valid.le", "le"),
     "less_than": ("lw.valid.lt", "lt"), "string_too_long": ("lw.valid.too_long", "max_length"),
     "string_too_short": ("lw.valid.too_short", "min_length"),
-    "too_long": ("lw.valid.too_long", "max_length"),
-    "too_short": ("lw.valid.too_short", "min_length"),
+    "too_long": ("lw.valid.too_many", "max_length"),  # a list's length: its items
+    "too_short": ("lw.valid.too_few", "min_length"),
     "literal_error": ("lw.valid.choice", "expected"), "enum": ("lw.valid.choice", "expected"),
     "json_invalid": ("lw.valid.json", None), "dict_type": ("lw.valid.object", None),
     "model_type": ("lw.valid.object", None), "model_attributes_type": ("lw.valid.object", None),
-    "list_type": ("lw.valid.list", None),
+    "list_type": ("lw.valid.list", None), "extra_forbidden": ("lw.valid.extra", None),
 }
+
+
+def _field_said(loc: list[Any], lang: str) -> str:
+    """A field's place in a request in words: a name the catalogue knows
+    (``lw.api.players``: 队员), an item of a list by its number (第2项), any other name
+    as the request spells it."""
+    t = translator(lang)
+    known = messages()
+    words = ""
+    for x in loc:
+        if isinstance(x, int):
+            words += t("lw.api.item", n=x + 1)
+            continue
+        name = t(f"lw.api.{x}") if f"lw.api.{x}" in known else str(x)
+        words += (t("lw.api.of") if words else "") + name
+    return words
+
+
+def _choices_said(expected: Any, lang: str) -> str:
+    """pydantic's choices (``'wdl' or 'vp20'``) in the reader's words: “wdl”或“vp20”,
+    three or more joined by the language's list separator before the last."""
+    t = translator(lang)
+    names = re.findall(r"'([^']*)'", str(expected))
+    if not names:
+        return str(expected)
+    quoted = [t("lw.valid.quoted", value=n) for n in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    return t("lw.valid.or", first=t("list.sep").join(quoted[:-1]), last=quoted[-1])
 
 
 def _fields_said(exc: RequestValidationError, lang: str) -> str:
     t = translator(lang)
     parts = []
     for err in exc.errors()[:5]:
-        loc = [str(x) for x in err.get("loc", ())]
-        part = loc[0] if loc and loc[0] in ("path", "query", "body", "header", "cookie") else ""
-        field = ".".join(loc[1:] if part else loc)
+        loc = list(err.get("loc", ()))
+        part = (str(loc[0]) if loc and loc[0] in ("path", "query", "body", "header", "cookie")
+                else "")
+        field = _field_said(loc[1:] if part else loc, lang)
         where = (t("lw.valid.where", field=field, part=t(f"lw.part.{part}")) if part and field
                  else t(f"lw.part.{part}") if part else field)
         key, name = _EXPECTED.get(str(err.get("type")), ("lw.valid.other", None))
         ctx = err.get("ctx") or {}
         what = (t(key, **({"limit": ctx.get(name, "")} if key != "lw.valid.choice"
-                          else {"expected": ctx.get(name, "")}))
+                          else {"expected": _choices_said(ctx.get(name, ""), lang)}))
                 if name is not None else t(key))
         parts.append(t("lw.valid.field", where=where, what=what))
-    return t("list.sep").join(parts) or t("lw.err.invalid")
+    return t("list.clause_sep").join(parts) or t("lw.err.invalid")
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:

@@ -34,7 +34,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from duplicate.i18n import LANGUAGES, negotiate, normalise_language, translator
-from duplicate.logtext import finish_said, unfinished_said
+from duplicate.logtext import finish_said, reason_said, said, unfinished_said, who_said
 from duplicate.review.render import make_environment
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -56,7 +56,8 @@ def environment() -> jinja2.Environment:
         )
     )
     env.filters["pathpart"] = pathpart
-    env.globals.update(finish_said=finish_said, unfinished_said=unfinished_said)
+    env.globals.update(finish_said=finish_said, unfinished_said=unfinished_said,
+                       reason_said=reason_said, who_said=who_said, said_text=said)
     return env
 
 

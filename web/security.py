@@ -21,13 +21,14 @@ the OpenAPI document.
 
 from __future__ import annotations
 
+import html
 import secrets
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
@@ -120,9 +121,9 @@ def _assets() -> Path:
 
 
 _SWAGGER = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} – API</title>
+<title>{title}</title>
 <link rel="stylesheet" href="{assets}/swagger-ui.css">
 <link rel="icon" href="{assets}/favicon.png">
 </head><body>
@@ -133,9 +134,9 @@ _SWAGGER = """<!doctype html>
 """
 
 _REDOC = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} – API</title>
+<title>{title}</title>
 <link rel="icon" href="{assets}/favicon.png">
 </head><body>
 <redoc spec-url="{spec}"></redoc>
@@ -148,16 +149,23 @@ def install_docs(app: FastAPI, docs: str = "/api/docs", redoc: str = "/api/redoc
     """Serve Swagger UI at ``docs`` and ReDoc at ``redoc`` with their files from the
     installed package (``/static/docs/``): the documentation works in a hall without
     Internet, and no third party's script runs on the director's origin."""
+    from duplicate.i18n import gettext
+    from web.render import language_of
+
     spec = app.openapi_url or "/api/openapi.json"
-    values = {"title": app.title, "assets": DOCS_STATIC, "spec": spec}
+
+    def values(request: Request) -> dict[str, str]:  # the title in the reader's language
+        lang = language_of(request)
+        return {"title": html.escape(gettext(lang, "web.api.docs_title")), "assets": DOCS_STATIC,
+                "spec": spec, "lang": "zh-CN" if lang == "zh" else "en"}
 
     @app.get(docs, include_in_schema=False)
-    def swagger_ui() -> HTMLResponse:
-        return HTMLResponse(_SWAGGER.format(**values))
+    def swagger_ui(request: Request) -> HTMLResponse:
+        return HTMLResponse(_SWAGGER.format(**values(request)))
 
     @app.get(redoc, include_in_schema=False)
-    def redoc_ui() -> HTMLResponse:
-        return HTMLResponse(_REDOC.format(**values))
+    def redoc_ui(request: Request) -> HTMLResponse:
+        return HTMLResponse(_REDOC.format(**values(request)))
 
     app.mount(DOCS_STATIC, StaticFiles(directory=_assets()), name="docs_static")
 

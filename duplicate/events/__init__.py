@@ -30,6 +30,8 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.imports`: records read, replayed, checked and stored;
 * :mod:`~duplicate.events.batch`: an import file by file, one outcome a file;
 * :mod:`~duplicate.events.results`: unfinished boards, rulings, corrections and their log;
+* :mod:`~duplicate.events.waiting`: a table's report that waits, set aside when the
+  director decides its board;
 * :mod:`~duplicate.events.limit`: the directors' limit on changing a published result
   (and the chief director's override);
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;
@@ -106,7 +108,14 @@ from duplicate.events.results import (
     result_slot,
     room_history,
 )
-from duplicate.events.rounds import assign_boards, get_round, list_matches, pair_round
+from duplicate.events.rounds import (
+    assign_boards,
+    event_board_set,
+    event_set_name,
+    get_round,
+    list_matches,
+    pair_round,
+)
 from duplicate.events.scores import (
     BoardRow,
     ScoredMatch,
@@ -147,8 +156,10 @@ __all__ = [
     "delete_board_set",
     "delete_event",
     "director_minutes",
+    "event_board_set",
     "event_report",
     "event_rules",
+    "event_set_name",
     "event_standings",
     "export_records",
     "get_event",

@@ -38,6 +38,7 @@ from duplicate.events.scores import (
     _stored_rooms,
 )
 from duplicate.gdn import DealRecord, format_record, loads
+from duplicate.logtext import coded, nested, said
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
@@ -117,11 +118,10 @@ def export_records(
                 if bare:
                     texts.append(bare)
         if change is not None:
-            where = f"round {round_no}" if round_no is not None else "every round"
-            log_change(
-                session, "export unreleased", change, f"{where}: {len(texts)} records",
-                event=ev.name,
-            )  # fmt: skip
+            where = (nested("lw.detail.round", round=round_no) if round_no is not None
+                     else nested("lw.every_round"))
+            log_change(session, "export unreleased", change,
+                       coded("lw.detail.export", where=where, n=len(texts)), event=ev.name)
     return "\n".join(texts)
 
 
@@ -153,14 +153,15 @@ def _decided(now: Change) -> dict[str, str]:
     unfinished mark (a board the record does not show unfinished), or the correction that
     put this record in place of another (who and why)."""
     state = now.new
+    why = said(now.reason) or ""  # a reason the program wrote (coded) in English words
     if now.action == "correction" and state.record_id is not None:
-        return {"CorrectedBy": now.by, "CorrectionReason": now.reason}
+        return {"CorrectedBy": now.by, "CorrectionReason": why}
     if state.status == "played" and state.note == store.RULING_NOTE:
         assert state.ns_result is not None
         return {"Ruling": _result_tag(state.ns_result), "RulingBy": now.by,
-                "RulingReason": now.reason}  # fmt: skip
+                "RulingReason": why}  # fmt: skip
     if state.status == "unfinished" and state.record_id is None:
-        return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": now.reason}
+        return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": why}
     return {}
 
 
@@ -208,7 +209,9 @@ def _bare_results(
     """The round's room results exported with no record (``with_record``: those that were),
     and the rulings that score without a result (a board conceded, a match forfeited), as
     ``.gdn`` comment lines; each table's lines follow its match (``; table 3: X v Y``, X's
-    pair N-S in the open room), so that the export alone says whose results they are."""
+    pair N-S in the open room), so that the export alone says whose results they are.
+    English in every language, as the file's tags are: part of the file format (a program
+    reads the export), not output said to a person."""
     tables = {m.id: m.table_no for m in matches}
     now = _current(session, list(tables))
     keys = sorted(
@@ -327,6 +330,9 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
                 )
             )
     info = _info(ev)
+    # The English data of an English report (EventReport.lang "en"); a page in another
+    # language says the notes again from the event's settings (review.source.event_notes)
+    # and a match's state ("3 of 8 boards in") by review.render.state_text.
     notes = (
         f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
         f"round{'s' if info.rounds != 1 else ''} of {info.boards_per_round} boards; scale "

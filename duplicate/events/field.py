@@ -253,10 +253,11 @@ def _add_team(
     return TeamInfo(number, name, tuple(names), tuple(pair_list))
 
 
-def parse_teams_file(text: str, source: str = "<teams>") -> list[tuple[str, list[str]]]:
+def parse_teams_file(text: str, source: str | Term = "<teams>") -> list[tuple[str, list[str]]]:
     """Teams from a text file: one team a line, ``TEAM: player, player, player, player``.
 
-    Blank lines and lines starting with ``#`` are skipped. Errors name the file and line.
+    Blank lines and lines starting with ``#`` are skipped. Errors name the file and line
+    (``teams.txt:2``), or a form's field (a :class:`Term`) and line: 参赛队名单第2行.
     """
     teams: list[tuple[str, list[str]]] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -264,7 +265,9 @@ def parse_teams_file(text: str, source: str = "<teams>") -> list[tuple[str, list
         if not line or line.startswith("#"):
             continue
         if ":" not in line:
-            raise EventError(phrase("events.err.teams_line", where=f"{source}:{number}",
+            where = (phrase("events.where.form_line", field=source, line=number)
+                     if isinstance(source, Term) else f"{source}:{number}")
+            raise EventError(phrase("events.err.teams_line", where=where,
                                     syntax=Term(_TEAMS_SYNTAX, "events.err.teams_syntax")))
         team, rest = line.split(":", 1)
         players = [p.strip() for p in rest.split(",") if p.strip()]

@@ -119,6 +119,25 @@ def where_words(where: str) -> Phrase | str:
                   room=Term(room, key) if key in messages() else room)
 
 
+_UNFINISHED_BOARD = re.compile(r"^(?P<where>round \d+, table \d+, board \d+, \w+ room) "
+                               r"\((?P<reason>.*)\)$", re.S)
+
+
+def unfinished_board_words(text: str, lang: str) -> str:
+    """A board an import found unfinished as its summary holds it (``round 1, table 2,
+    board 3, open room (time)``: English, the API's data) in ``lang``:
+    ``第1轮第2桌开室第3副（超时）``; the reason a record gave as it gave it."""
+    from duplicate.i18n import gettext, normalise_language
+    from duplicate.logtext import said, unfinished_said
+
+    code = normalise_language(lang)
+    m = _UNFINISHED_BOARD.match(text)
+    if m is None or code == "en":
+        return text
+    return gettext(code, "imports.unfinished_board", where=said(m["where"], code),
+                   reason=unfinished_said(m["reason"], code))
+
+
 def _room_word(room: str) -> Term:
     """``open``/``closed`` as the library writes them in English, 开室/闭室 in Chinese."""
     return Term(room, f"report.room.{room}")

@@ -50,12 +50,31 @@ _WHAT = {
     "changing an event's time zone": "events.what.time_zone",
     "deleting an event": "events.what.delete_event",
     "deleting a board set": "events.what.delete_set",
+    "starting a round": "events.what.start",
+    "checking a team in": "events.what.check_in",
+    "pausing the clock": "events.what.pause",
+    "resuming the clock": "events.what.resume",
+    "moving the clock": "events.what.move_clock",
+    "accepting a table's request": "events.what.accept_request",
+    "dismissing a table's request": "events.what.dismiss_request",
+    "confirming a report": "events.what.confirm_report",
+    "dismissing a report": "events.what.dismiss_report",
+    "settling a dispute": "events.what.settle",
+    "closing a round": "events.what.close",
+    "publishing a round": "events.what.publish",
+    "a correction": "events.what.correction",
+    "a ruling": "events.what.ruling",
 }
 
 
 def what_words(what: str) -> Term | str:
-    """What a change is, in the reader's language when the catalogue words it."""
+    """What a change is, in the reader's language: a phrase of :data:`_WHAT`, or a log's
+    action word (``hall start``: the catalogue's ``cli.val.hall start``)."""
+    from duplicate.i18n import messages
+
     key = _WHAT.get(what)
+    if key is None and f"cli.val.{what}" in messages():
+        key = f"cli.val.{what}"
     return Term(what, key) if key else what
 
 

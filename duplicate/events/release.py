@@ -31,6 +31,7 @@ from duplicate.events.base import (
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _adjustments, _stored_rooms
 from duplicate.i18n import phrase
+from duplicate.logtext import coded
 from duplicate.zones import When
 
 
@@ -94,9 +95,9 @@ def release_board(
         rnd = _round_row(session, ev, round_no)
         boards = _round_boards(ev, rnd)
         if not boards:
-            raise EventError(phrase("out.release.no_boards", event=repr(ev.name), round=round_no))
+            raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=round_no))
         if board not in boards:
-            raise EventError(phrase("out.release.not_in_round", round=round_no, first=boards[0],
+            raise EventError(phrase("events.err.not_round_board", round=round_no, first=boards[0],
                                     last=boards[-1], board=board))
         old = session.scalar(
             select(models.EventRelease).where(
@@ -116,6 +117,5 @@ def release_board(
                 made_at=datetime.now(UTC),
             )
         )
-        log_change(
-            session, "release board", change, f"round {round_no}, board {board}", event=ev.name
-        )
+        log_change(session, "release board", change,
+                   coded("lw.detail.board", round=round_no, board=board), event=ev.name)

@@ -27,8 +27,9 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.limit import check_limit
+from duplicate.events.waiting import set_aside_waiting
 from duplicate.i18n import Term, phrase
-from duplicate.logtext import said
+from duplicate.logtext import Named, coded, said, unfinished_code
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result
@@ -77,9 +78,9 @@ def _within_limit(
 def _check_slot(ev: models.Event, rnd: models.EventRound, board: int, room: str) -> None:
     boards = _round_boards(ev, rnd)
     if not boards:
-        raise EventError(phrase("results.no_boards", event=repr(ev.name), round=rnd.number))
+        raise EventError(phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
-        raise EventError(phrase("results.board_range", round=rnd.number, first=boards[0],
+        raise EventError(phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
                                 last=boards[-1], board=board))
     if room not in ROOMS:
         raise EventError(phrase("results.room", room=repr(room)))
@@ -168,8 +169,10 @@ def record_unfinished(
 ) -> int:
     """Record that ``board`` of a match was not finished (``reason``: time, withdrawal, …)
     in ``rooms``; it is scored by the event's unfinished rule. A room that already has a
-    result needs ``correction``. Returns the number of rooms marked. In a published round
-    the directors' limit holds (``chief``, ``now``: :mod:`duplicate.events.limit`)."""
+    result needs ``correction``. A table's report that waits on the board in that room is
+    set aside (:mod:`duplicate.events.waiting`). Returns the number of rooms marked. In a
+    published round the directors' limit holds (``chief``, ``now``:
+    :mod:`duplicate.events.limit`)."""
     if not reason.strip():
         raise EventError(phrase("store.err.unfinished_reason"))
     check_schema(engine)
@@ -187,9 +190,13 @@ def record_unfinished(
                            stored=StateText(_describe(old))),
                     cli_hint="--by NAME --reason TEXT",
                 )
-            author = _author(correction, f"unfinished: {reason.strip()}", by)
+            author = _author(correction, coded("lw.reason.unfinished",
+                                               reason=unfinished_code(reason.strip())), by)
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
             store.apply_change(session, row, "unfinished", new, author, "", old)
+            rnd, _ = _find_match(session, ev, round_no, table)
+            set_aside_waiting(session, ev.name, rnd, table, author.by, author.reason,
+                              board=board, room=room, at=now)
         return len(rooms)
 
 
@@ -207,15 +214,18 @@ def correct_result(
     finish: str | None = None,
     chief: bool = False,
     now: datetime | None = None,
-) -> str:
+) -> str | None:
     """A director's ruling: set a room's N–S result on a board (±1..±3, or ±4 when the
     event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
     record, if any, stays stored beside it. ``finish``: the finishing order the director
     counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
-    without it the room has no order (an N–S result given). Returns what it replaced.
-    In a published round the directors' limit holds: after it only ``chief`` (the chief
-    director, logged as overriding it) may (:mod:`duplicate.events.limit`; ``now``: the
-    hall's clock, default now)."""
+    without it the room has no order (an N–S result given). A table's report that waits on
+    the board in that room is set aside (:mod:`duplicate.events.waiting`). Returns what it
+    replaced, or ``None`` when the room already holds this very ruling (the same result,
+    by a ruling, from the same order): nothing is written, nothing logged (a second run of
+    the same correction changes nothing). In a published round the directors' limit
+    holds: after it only ``chief`` (the chief director, logged as overriding it) may
+    (:mod:`duplicate.events.limit`; ``now``: the hall's clock, default now)."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
@@ -241,9 +251,14 @@ def correct_result(
             old.record_hash if old else None,
             store.canonical_finish(finish),
         )
+        if old is not None and old == new and old.finish == new.finish:
+            return None
         author = _author(correction, "")
         _within_limit(session, ev, round_no, table, board, room, author, chief, now)
         store.apply_change(session, row, "ruling", new, author, "", old)
+        rnd, _ = _find_match(session, ev, round_no, table)
+        set_aside_waiting(session, ev.name, rnd, table, author.by, author.reason, board=board,
+                          room=room, at=now)
         return _describe(old)
 
 
@@ -260,8 +275,8 @@ def parse_result(text: str) -> int:
     types it, ``南北+2``: :mod:`duplicate.seatwords`) to N–S's view (+2, −1)."""
     m = _RESULT_RE.match(result_letters(text))
     if m is None:
-        shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
-        raise EventError(phrase("results.invalid", result=shown))
+        raise EventError(phrase("results.invalid",
+                                result=Named(text[:40], cut=len(text) > 40)))
     levels = int(m.group(2))
     return levels if m.group(1).upper().startswith("N") else -levels
 

@@ -4,6 +4,7 @@ two rooms (RULES.md §11), and the boards each round plays."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -28,6 +29,7 @@ from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
 from duplicate.i18n import phrase
 from duplicate.limits import shown
+from duplicate.logtext import Named, coded, nested
 from duplicate.pairing import (
     Pairing,
     PairingError,
@@ -208,9 +210,10 @@ def assign_boards(
     ``first`` on.
 
     Either a set stored by ``guandan deals generate`` (``set_name``), or a seed file: then
-    the event's whole set (``rounds × boards_per_round`` boards, named after the event) is
-    generated and stored the first time, so that no two rounds share a board; later rounds
-    must give the same seed file (checked against the stored commitment). ``first``
+    the event's whole set (``rounds × boards_per_round`` boards, named as the event:
+    :func:`event_set_name`; an old database's ``<event> boards`` is found too) is generated
+    and stored the first time, so that no two rounds share a board; later rounds must give
+    the same seed file (checked against the stored commitment). ``first``
     defaults to ``(round − 1) × boards_per_round + 1`` when the set is that long, else 1.
     Refused once the round has results (its boards are what was played), and when a board
     is another round's (of this event or another) or the set is revealed (its seed is
@@ -224,7 +227,11 @@ def assign_boards(
         ev = _event_row(session, event)
         _round_row(session, ev, round_no)  # before generating anything
         total = ev.rounds * ev.boards_per_round
-        name = set_name if set_name is not None else f"{ev.name} boards"
+        if set_name is not None:
+            name = set_name
+        else:
+            own = _event_set(session, ev)
+            name = own.name if own is not None else event_set_name(ev.name)
     if seed is not None:
         with session_scope(engine) as session:
             stored = session.scalar(
@@ -258,9 +265,11 @@ def assign_boards(
             raise EventError(phrase("events.err.has_results", event=repr(event), round=round_no))
         conflicts = _reused(session, rnd, bset, first, bpr)
         if conflicts and change is None:
+            key, values = conflicts[0]
             raise EventError(
-                phrase("events.err.reused", event=repr(event), round=round_no,
-                       conflict=conflicts[0]),
+                phrase("events.err.reused", event=Named(ev.name), round=round_no,
+                       conflict=phrase(key, **{k: Named(v) if k in ("set", "event") else v
+                                               for k, v in values.items()})),
                 cli_hint="--reuse with --by NAME and --reason TEXT",
             )
         if conflicts and change is not None:
@@ -268,8 +277,8 @@ def assign_boards(
                 session,
                 "reuse boards",
                 change,
-                f"round {round_no}: boards {first} to {first + bpr - 1} of set {name!r}: "
-                + "; ".join(conflicts),
+                coded("lw.detail.reuse", round=round_no, first=first, last=first + bpr - 1,
+                      set=name, conflicts=[nested(k, **v) for k, v in conflicts]),
                 event=ev.name,
                 board_set=name,
             )
@@ -293,12 +302,13 @@ def _has_results(session: Session, rnd: models.EventRound) -> bool:
 
 def _reused(
     session: Session, rnd: models.EventRound, bset: models.BoardSet, first: int, count: int
-) -> list[str]:
+) -> list[tuple[str, dict[str, Any]]]:
     """Why boards ``first`` .. ``first + count - 1`` of ``bset`` are not new to round
-    ``rnd``: the set is revealed, or some are boards of another round (of any event)."""
-    out = []
+    ``rnd``: the set is revealed, or some are boards of another round (of any event); each
+    reason a catalogue key (``lw.reuse.*``) and its values (names as stored)."""
+    out: list[tuple[str, dict[str, Any]]] = []
     if bset.revealed_seed is not None:
-        out.append(f"set {bset.name!r} is revealed: anyone can compute its boards")
+        out.append(("lw.reuse.revealed", {"set": bset.name}))
     mine = set(range(first, first + count))
     others = session.execute(
         select(models.EventRound.number, models.EventRound.first_board, models.Event)
@@ -314,10 +324,50 @@ def _reused(
         assert start is not None  # the query keeps rounds with boards only
         both = sorted(mine & set(range(start, start + ev.boards_per_round)))
         if both:
-            which = (
-                f"board {both[0]} of set {bset.name!r} is one"
-                if len(both) == 1
-                else f"boards {both[0]} to {both[-1]} of set {bset.name!r} are those"
-            )
-            out.append(f"{which} of round {number} of event {ev.name!r}")
+            where = {"set": bset.name, "round": number, "event": ev.name}
+            if len(both) == 1:
+                out.append(("lw.reuse.one", {"board": both[0], **where}))
+            else:
+                out.append(("lw.reuse.some", {"first": both[0], "last": both[-1], **where}))
     return out
+
+
+# --- the event's own set -----------------------------------------------------------------
+
+#: The name the event's own set had before it was the event's name (``Cup boards``): sets
+#: stored so in a database still count as the event's.
+_OLD_SET_NAME = "{event} boards"
+
+
+def event_set_name(event: str) -> str:
+    """The name of the board set an event generates from its seed file
+    (:func:`assign_boards` with ``seed``): the event's own name, the same in every
+    language, and what a director types back (``--set``)."""
+    return event
+
+
+def _event_set(session: Session, ev: models.Event) -> models.BoardSet | None:
+    """The event's own stored set: named :func:`event_set_name`, or as it was named before
+    (``<event> boards``); when both exist, the one the event's rounds play, else the new."""
+    names = (event_set_name(ev.name), _OLD_SET_NAME.format(event=ev.name))
+    found = {
+        s.name: s
+        for s in session.scalars(select(models.BoardSet).where(models.BoardSet.name.in_(names)))
+    }
+    if len(found) > 1:
+        used = set(session.scalars(
+            select(models.EventRound.board_set_id).where(models.EventRound.event_id == ev.id)
+        ))
+        for n in names:
+            if found[n].id in used:
+                return found[n]
+    return next((found[n] for n in names if n in found), None)
+
+
+def event_board_set(engine: Engine, event: str) -> str | None:
+    """The name of event ``event``'s own stored set (generated from its seed file; an
+    old database's ``<event> boards`` too), or ``None`` while it has none."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        found = _event_set(session, _event_row(session, event))
+        return found.name if found is not None else None

@@ -79,7 +79,7 @@ def start_round(
             ev = event_row(session, event)
             rnd = round_row(session, ev, round_no)
             if not boards_of(ev, rnd):
-                raise HallError(phrase("hall.err.no_boards", event=repr(event), round=round_no))
+                raise HallError(phrase("events.err.no_boards", event=repr(event), round=round_no))
             if hall_round(session, rnd) is not None:
                 raise HallError(_started(event, round_no), "conflict")
             hr = models.HallRound(

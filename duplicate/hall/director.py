@@ -66,7 +66,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, nested, stored
+from duplicate.logtext import FinishText, ResultText, coded, nested, stored
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying
@@ -231,12 +231,13 @@ def director_correct(
     finish: str | None = None,
     chief: bool = False,
     now: datetime | None = None,
-) -> None:
+) -> bool:
     """The director sets a room's result: an N–S result or a finishing order (``finish``,
     the result it implies; both: they must agree). A ruling in the store's log with who,
     when, why and the order it was counted from (none for an N–S result). Any time before
     publication; after it within the directors' limit, or as the chief director
-    (``chief``, logged as overriding it: :mod:`duplicate.events.limit`)."""
+    (``chief``, logged as overriding it: :mod:`duplicate.events.limit`). ``False`` when
+    the room already holds this very ruling: nothing written, nothing logged."""
     by, reason = who(by, reason, "a correction")
     check_room(room)
     ready(engine)
@@ -249,14 +250,14 @@ def director_correct(
             finish, preview = parse_finish(finish, _rules(ev))
             if ns_result is not None and ns_result != preview.ns_result:
                 raise HallError(phrase(
-                    "hall.err.finish_result_differ", finish=finish, ns=f"{ns_result:+d}",
-                    implied=f"{preview.ns_result:+d}",
+                    "hall.err.finish_result_differ", finish=FinishText(finish),
+                    ns=ResultText(ns_result), implied=ResultText(preview.ns_result),
                 ))
             ns_result = preview.ns_result
     if ns_result is None:
         raise HallError(phrase("hall.err.correct_needs"))
     try:
-        correct_result(
+        before = correct_result(
             engine, event, round_no, table, board, room, ns_result, Correction(reason, by),
             finish=finish, chief=chief, now=now,
         )
@@ -264,6 +265,7 @@ def director_correct(
         raise HallError(exc.phrase or str(exc), "forbidden") from None
     except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
         raise HallError(str(exc)) from None
+    return before is not None
 
 
 def late_rulings_due(
@@ -295,20 +297,29 @@ def late_rulings_due(
 
 def rule_late(
     engine: Engine, event: str, round_no: int, team: str, by: str, now: datetime | None = None,
-    *, chief: bool = False,
+    *, chief: bool = False, expect: str | None = None,
 ) -> Ruling:
     """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
     the first board conceded, or the round forfeited; its reason stored as a code (said in
     each page's language: ``hall.words``). Refused when nothing is due (on time, ruled
-    already: a second click does nothing twice)."""
+    already: a second click does nothing twice). Lateness is the round clock's, never a
+    number typed: from the start to the team's check-in, or to ``now`` while it has not
+    checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``).
+    ``expect``: the ruling the director was shown (``conceded`` or ``forfeit``); refused
+    (conflict, nothing recorded) when the clock now calls for the other one."""
     from duplicate.hall.clock import arrivals
     from duplicate.hall.rulings import record_ruling
 
     due = late_rulings_due(engine, event, round_no, now).get(team)
     if due is None:
         raise HallError(phrase("hall.act.late_nothing_due", team=team), "conflict")
+    if expect is not None and expect != due:
+        shown = phrase(f"desk.effect.{expect}") if expect in ("conceded", "forfeit") else expect
+        raise HallError(phrase("hall.act.late_other_due", team=team, shown=shown,
+                               due=phrase(f"desk.effect.{due}")), "conflict")
     arrival = next(a for a in arrivals(engine, event, round_no, now) if a.team == team)
     assert arrival.table is not None
-    reason = coded("hall.reason.late", team=team, minutes=f"{arrival.minutes_late:.1f}")
+    key = "hall.reason.late_in" if arrival.checked_in_at is not None else "hall.reason.late_out"
+    reason = coded(key, team=team, minutes=f"{arrival.minutes_late:.1f}")
     return record_ruling(engine, event, round_no, arrival.table, "late", due, by, reason,
                          team=team, chief=chief)

@@ -30,6 +30,7 @@ from duplicate import models, store
 from duplicate.db import session_scope
 from duplicate.hall.base import _iso
 from duplicate.hall.rows import check_board, event_row, ready, round_row
+from duplicate.logtext import said
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +172,7 @@ def published_changes(
         PublishedChange(
             numbers.get(row.match_id or 0, 0), int(row.table_key), int(row.board), row.room,
             None if ch.old is None else RoomState.of(ch.old), RoomState.of(ch.new),
-            ch.action, ch.by, ch.at, ch.reason,
+            ch.action, ch.by, ch.at, said(ch.reason) or "",  # a coded reason in English words
         )
         for row, ch in rows
     ]

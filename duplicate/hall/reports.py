@@ -69,6 +69,7 @@ from duplicate.hall.tokens import GRANT, TokenRows, grant_rows, token_row
 from duplicate.hall.views import TableView
 from duplicate.i18n import Phrase, phrase
 from duplicate.limits import TEXT_LIMITS
+from duplicate.logtext import FinishText, UnfinishedText
 from duplicate.store.log import (
     NOW_CHANGE,
     NOW_COLUMNS,
@@ -226,7 +227,8 @@ def _report_once(
     if live is not None:
         if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
             return report_of(live, ev.name, rnd.number), False
-        said = live.finish or phrase("hall.err.unfinished_because", reason=live.unfinished)
+        said = (FinishText(live.finish) if live.finish else
+                phrase("hall.err.unfinished_because", reason=UnfinishedText(live.unfinished)))
         if closed and correction is None:
             raise HallError(phrase("hall.err.closed_correction", where=where), "closed")
         if live.state in ("settled", "accepted"):

@@ -49,7 +49,7 @@ def event_row(session: Session, name: str) -> models.Event:
     """The event named ``name``."""
     row = session.scalar(select(models.Event).where(models.Event.name == name))
     if row is None:
-        raise HallError(f"no event named {shown(name)}", "not_found")
+        raise HallError(phrase("admin.no_event", event=shown(name)), "not_found")
     return row
 
 
@@ -128,11 +128,11 @@ def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
     """Refuse a board the round does not play (not_found), or a round without boards."""
     boards = boards_of(ev, rnd)
     if not boards:
-        raise HallError(phrase("hall.err.no_boards", event=repr(ev.name), round=rnd.number))
+        raise HallError(phrase("events.err.no_boards", event=repr(ev.name), round=rnd.number))
     if board not in boards:
         raise HallError(
-            phrase("hall.err.not_a_board", round=rnd.number, first=boards[0], last=boards[-1],
-                   board=board),
+            phrase("events.err.not_round_board", round=rnd.number, first=boards[0],
+                   last=boards[-1], board=board),
             "not_found",
         )
 
@@ -140,7 +140,7 @@ def check_board(ev: models.Event, rnd: models.EventRound, board: int) -> None:
 def check_room(room: str) -> None:
     """Refuse a room that is not ``open`` or ``closed``."""
     if room not in ("open", "closed"):
-        raise HallError(f"room must be open or closed, not {room!r}")
+        raise HallError(phrase("results.room", room=repr(room)))
 
 
 def hall_round(

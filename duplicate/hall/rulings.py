@@ -22,6 +22,7 @@ from duplicate import models, store
 from duplicate.db import session_scope
 from duplicate.events.base import _rules
 from duplicate.events.results import _room
+from duplicate.events.waiting import set_aside_waiting
 from duplicate.hall.base import (
     CATEGORIES,
     EFFECTS,
@@ -76,7 +77,9 @@ def record_ruling(
     chief: bool = False,
     now: datetime | None = None,
 ) -> Ruling:
-    """Record a ruling at ``table`` of the round and apply its effect (see the module).
+    """Record a ruling at ``table`` of the round and apply its effect (see the module); a
+    table's report that waits on a board it decides is set aside
+    (:mod:`duplicate.events.waiting`: the desk and the phones then agree).
     A ruling with an effect changes results: in a published round, after the directors'
     limit only as the chief director (``chief``: :mod:`duplicate.events.limit`)."""
     by, reason = who(by, reason, "a ruling")
@@ -155,6 +158,10 @@ def record_ruling(
         )  # fmt: skip
         session.add(row)
         session.flush()
+        if effect != "none":  # a report of a board it decides waits no more
+            set_aside_waiting(session, ev.name, rnd, table, by, reason,
+                              board=None if effect == "forfeit" else board,
+                              room=room if effect == "assigned" else None, at=at)
         words = {"where": stored(where), "category": term(category, f"desk.category.{category}"),
                  "effect": term(effect, f"desk.effect.{effect}")}
         detail = (coded("lw.detail.ruling_team", name=team, **words) if team

@@ -3,10 +3,13 @@
 A board's state combines its live report (``hall_reports``), the result that counts (the
 store's current result, ``duplicate.store``) and the director's rulings:
 
+* ``disputed`` / ``reported``: West's live report waits for the director / for North
+  (a result that counted before, if any, still counts meanwhile). Checked first, so that
+  a phone says *waiting* exactly when the desk lists the report as waiting; a ruling sets
+  aside the reports of the boards it decides (``duplicate.events.waiting``), so this is
+  a report sent after it;
 * ``ruled``: conceded or forfeited by a ruling, settled by the director, or its current
   result is a director's ruling or correction (note ``store.RULING_NOTE``);
-* ``disputed`` / ``reported``: West's live report waits for the director / for North
-  (a result that counted before, if any, still counts meanwhile);
 * ``requested``: a table's change after the round was published waits on the desk
   (``duplicate.hall.requests``; the published result counts meanwhile);
 * ``confirmed``: North confirmed West's report, or a result came in otherwise (an import);
@@ -69,10 +72,10 @@ def room_statuses(
                 ns = now.state.ns_result if now is not None else None
                 rep = reports.get((m.table_no, room, b))
                 report = report_of(rep, ev.name, rnd.number) if rep is not None else None
-                if (m.id, b) in conceded or m.id in forfeits:
+                if rep is not None and rep.state in ("reported", "disputed", "requested"):
+                    state = rep.state  # waits: the desk lists it so (one truth)
+                elif (m.id, b) in conceded or m.id in forfeits:
                     state = "ruled"
-                elif rep is not None and rep.state in ("reported", "disputed", "requested"):
-                    state = rep.state
                 elif rep is not None and rep.state in ("settled", "accepted"):
                     state = "ruled"
                 elif now is not None and now.state.note == store.RULING_NOTE:

@@ -77,7 +77,7 @@ def issue_tokens(
         ev = event_row(session, event)
         rnd = round_row(session, ev, round_no)
         if not boards_of(ev, rnd):
-            raise HallError(phrase("hall.err.no_boards", event=repr(event), round=round_no))
+            raise HallError(phrase("events.err.no_boards", event=repr(event), round=round_no))
         hr = hall_round(session, rnd)
         if window_over(hr, now):
             raise HallError(phrase("hall.err.cards_over", event=repr(event), round=round_no))

@@ -219,7 +219,7 @@ def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
                 else t("report.analysis.no_marks"))
     return Markup(
         f'<figure class="valuegraph"><svg viewBox="0 0 {w} {h}" role="img" '
-        f'aria-label="{escape(title)}: {escape(summary)}">{"".join(parts)}</svg>'
+        f'aria-label="{escape(title)}{escape(t("punct.colon"))}{escape(summary)}">{"".join(parts)}</svg>'
         f'<figcaption>{escape(title)} · {escape(summary)}</figcaption></figure>')
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from duplicate import vocab
 from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.i18n import translator
+from duplicate.logtext import who_said
 from duplicate.review.model import Ruling
 from engine.cards import Cards
 from engine.combo import Combo, ComboType
@@ -82,7 +83,7 @@ def _result(room: RoomSummary, lang: str, ruling: Ruling | None) -> dict[str, An
     if ruling is not None:
         out["ruled"] = t(
             "report.ruling.line", result=vocab.result_text(ruling.counted, lang),
-            by=ruling.by, reason=ruling.reason,
+            by=who_said(ruling.by, lang), reason=ruling.reason,
         )
     return out
 
@@ -207,7 +208,7 @@ def movie_data(
         "rooms": rooms,
         "divergence": divergence,
         "summary": _seat_rows(comp, lang),
-        "words": {k: t("report.movie." + k) for k in _WORDS},
+        "words": {k: t("report.movie." + k) for k in _WORDS} | {k: t(v) for k, v in _PUNCT.items()},
     }
 
 
@@ -216,6 +217,9 @@ _WORDS = ("step", "start", "end", "prev_step", "next_step", "prev_trick", "next_
           "diverge", "alternatives", "more", "can_pass", "chosen", "player", "place",
           "plays", "passes", "tricks", "leads", "bombs", "jf", "wilds", "left", "finished",
           "summary")
+#: The movie's separators, from the page's language ("开室：三带二6", "Open room: full house 6").
+_PUNCT = {"colon": "punct.colon", "open": "punct.open", "close": "punct.close",
+          "list_sep": "report.analysis.list_sep"}
 
 
 def movie_json(data: dict[str, Any]) -> str:

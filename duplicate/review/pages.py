@@ -20,6 +20,7 @@ from duplicate import vocab
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
 from duplicate.i18n import translator
+from duplicate.logtext import who_said
 from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
@@ -93,8 +94,8 @@ class Nav:
 def ruling_note(r: Ruling, lang: str, zone: str = "UTC") -> str:
     """``Ruling by Zhou (revoke): counts 南北升1级; record 南北升3级``."""
     t = translator(lang)
-    text = t("report.ruling.line", result=vocab.result_text(r.counted, lang), by=r.by,
-             reason=r.reason)
+    text = t("report.ruling.line", result=vocab.result_text(r.counted, lang),
+             by=who_said(r.by, lang), reason=r.reason)
     if r.at:
         text += " · " + when_text(r.at, zone, lang)
     if r.recorded is not None:

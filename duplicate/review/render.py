@@ -82,6 +82,7 @@ def make_environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
     )
     install_gettext(env)
     env.filters["signed"] = signed
+    env.filters["points"] = vocab.points_text  # 2, 12.5: as the command line shows them
     env.globals["vocab"] = vocab
     env.globals["state_text"] = state_text
     env.globals["status_text"] = status_text

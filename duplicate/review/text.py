@@ -8,6 +8,7 @@ from __future__ import annotations
 from duplicate import vocab
 from duplicate.compare import BoardComparison
 from duplicate.i18n import translator
+from duplicate.logtext import who_said
 
 
 def headline(c: BoardComparison, lang: str = "en") -> list[str]:
@@ -30,7 +31,7 @@ def headline(c: BoardComparison, lang: str = "en") -> list[str]:
         if r.ruling is not None:
             lines.append("  " + t("compare.room_note", room=label(r.room), note=t(
                 "report.ruling.line", result=vocab.result_text(r.ruling.result_ns, lang),
-                by=r.ruling.by, reason=r.ruling.reason)))
+                by=who_said(r.ruling.by, lang), reason=r.ruling.reason)))
     if c.swing is not None:
         lines.append("  " + t("compare.swing", swing=f"{c.swing:+d}" if c.swing else "0"))
     d = c.divergence

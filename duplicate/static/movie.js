@@ -6,6 +6,8 @@
  * decision point (action index). Controls: buttons, ←/→ (action), Shift+←/→ or ↑/↓
  * (trick: the next lead in either room), Home/End, a horizontal swipe; keys with Alt, Ctrl
  * or Meta are left to the browser; deep links #open=37 (after action 37), #diverge, #end.
+ * Every word and every separator (the colon, a list's comma, the brackets) comes from the
+ * page's language in D.words ("开室：三带二6", "Open room: full house 6"): none is typed here.
  */
 (function () {
   "use strict";
@@ -176,18 +178,18 @@
   // the mark, the best plays and the line that follows (never a later action of the room)
   function drawAnalysis(a) {
     var box = el("div", "anl");
-    var head = el("p", "anlvalue", W.value + ": " + a.v);
+    var head = el("p", "anlvalue", W.value + W.colon + a.v);
     if (a.m) {
       head.appendChild(document.createTextNode(" "));
       head.appendChild(el("b", "mark", a.m));
-      head.appendChild(document.createTextNode(" (" + W.from_to + " " + a.b + ")"));
+      head.appendChild(document.createTextNode(W.open + W.from_to + W.colon + a.b + W.close));
     }
     box.appendChild(head);
     if (a.m && a.best && a.best.length) {
-      box.appendChild(el("p", "anlbest", W.best + ": " + a.best.map(function (b) { return b.d + " " + b.v; }).join("; ")));
+      box.appendChild(el("p", "anlbest", W.best + W.colon + a.best.map(function (b) { return b.d + " " + b.v; }).join(W.said_sep)));
     }
     if (a.m && a.line && a.line.length) {
-      box.appendChild(el("p", "anlline", W.line + ": " + a.line.join(", ")));
+      box.appendChild(el("p", "anlline", W.line + W.colon + a.line.join(W.list_sep)));
     }
     return box;
   }
@@ -203,26 +205,26 @@
     var ul = el("ul", "choices");
     D.rooms.forEach(function (r, i) {
       var li = el("li", "");
-      li.appendChild(el("b", "", r.label + ": "));
+      li.appendChild(el("b", "", r.label + W.colon));
       li.appendChild(play(d.choices[i]));
       ul.appendChild(li);
     });
     divBox.appendChild(ul);
     var alt = d.alternatives;
     if (alt) {
-      divBox.appendChild(el("p", "", W.alternatives + " (" + alt.count + ")" + (alt.can_pass ? " · " + W.can_pass : "")));
+      divBox.appendChild(el("p", "", W.alternatives + W.open + alt.count + W.close + (alt.can_pass ? " · " + W.can_pass : "")));
       // each room's own choice first, named by its room (never by colour alone)
       var cl = el("ul", "alternatives chosenlist");
       alt.chosen.forEach(function (a, i) {
         var li = el("li", "chosen");
-        li.appendChild(el("b", "", a.room + " · " + W.chosen + ": "));
+        li.appendChild(el("b", "", a.room + " · " + W.chosen + W.colon));
         li.appendChild(play(a));
-        if (d.values && d.values[i]) { li.appendChild(el("span", "anlvalue", " " + W.value + " " + d.values[i])); }
+        if (d.values && d.values[i]) { li.appendChild(el("span", "anlvalue", " " + W.value + W.colon + d.values[i])); }
         cl.appendChild(li);
       });
       divBox.appendChild(cl);
       alt.groups.forEach(function (g) {
-        divBox.appendChild(el("h4", "altgroup", g.name + " (" + g.count + ")"));
+        divBox.appendChild(el("h4", "altgroup", g.name + W.open + g.count + W.close));
         var al = el("ul", "alternatives");
         g.plays.forEach(function (a) {
           var li = el("li", "");
@@ -255,7 +257,7 @@
         row.rooms.forEach(function (r) {
           var td = el("td");
           if (f === "left") { td.appendChild(cards(r.left)); }
-          else if (f === "wilds") { td.textContent = r.wilds.length ? r.wilds.join("; ") : "—"; }
+          else if (f === "wilds") { td.textContent = r.wilds.length ? r.wilds.join(W.said_sep) : "—"; }
           else { td.textContent = String(r[f]); }
           tr.appendChild(td);
         });

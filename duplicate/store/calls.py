@@ -16,6 +16,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
 from duplicate.i18n import Term, phrase
+from duplicate.logtext import FinishText
 from duplicate.replay import finish_text, replay
 from duplicate.scoring import check_result, room_result
 from duplicate.store.data import (
@@ -55,12 +56,12 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
         try:
             seats = [Seat[t] for t in finish_letters(finish).replace(",", " ").upper().split()]
         except KeyError:
-            raise StoreError(phrase("store.finish.seats", finish=repr(finish))) from None
+            raise StoreError(phrase("store.finish.seats", finish=FinishText(finish, quoted=True))) from None
     else:
         seats = list(finish)
     if len(set(seats)) != len(seats) or len(seats) < 2:
         shown = " ".join(s.name for s in seats)  # as the player wrote it, not Seat reprs
-        raise StoreError(phrase("store.finish.twice", finish=repr(shown)))
+        raise StoreError(phrase("store.finish.twice", finish=FinishText(shown, quoted=True)))
     first = seats[0]
     if seats[1] == first.partner:
         levels = 4 if rules.double_down_plus4 else 3

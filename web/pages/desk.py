@@ -41,6 +41,7 @@ from duplicate import events, hall
 from duplicate.boards import list_sets
 from duplicate.dealing import parse_seed_file
 from duplicate.errors import DuplicateError
+from duplicate.i18n import Term
 from duplicate.names import checked_name
 from duplicate.records import Correction
 from engine.errors import GuandanError
@@ -271,7 +272,8 @@ def create_event(
             raise DeskInput("desk.error.required", field={"t": "desk.field.name"})
         if "/" in title:
             raise DeskInput("desk.error.slash")
-        entered = events.parse_teams_file(teams, "teams") if text_of(teams) else []
+        entered = (events.parse_teams_file(teams, Term("teams", "desk.source.teams"))
+                   if text_of(teams) else [])
         entered = [(checked_name(t, "team"), [checked_name(p, "player") for p in ps])
                    for t, ps in entered]
         info = events.create_event(
@@ -305,11 +307,11 @@ def event_page(request: Request, event: str) -> Response:
     latest = numbers[-1] if numbers else None
     arrivals = hall.arrivals(engine, info.name, latest) if latest is not None else []
     sets = [s.name for s in list_sets(engine)]
-    own = f"{info.name} boards"
+    own = events.event_board_set(engine, info.name)
     return show(
         request, "desk_event.html", info=info, teams=events.list_teams(engine, info.name),
         rounds=rounds, latest=latest, arrivals=arrivals, sets=sets,
-        default_set=own if own in sets else "",
+        default_set=own or "",
         unassigned=[r.number for r, _ in rounds if not r.boards],
         director_minutes=events.director_minutes(engine, info.name),
         published=any(clock.phase == "published" for _, clock in rounds),
@@ -379,7 +381,7 @@ def assign_boards(
         data = upload or (seed_text.strip().encode("utf-8") if seed_text.strip() else b"")
         if bool(text_of(set_name)) == bool(data):
             raise DeskInput("desk.error.seed")
-        seed = parse_seed_file(data, "the seed file") if data else None
+        seed = parse_seed_file(data, Term("the seed file", "desk.source.seed")) if data else None
         reason = text_of(reuse)
         rnd = events.assign_boards(
             engine, event, number, set_name=text_of(set_name), seed=seed,

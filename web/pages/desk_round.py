@@ -240,9 +240,10 @@ def correct_result(
         ns = result_of(result)
         if ns is None:
             raise DeskInput("desk.error.required", field={"t": "lw.field.result"})
-        hall.director_correct(engine, event, round_no, number, which, room.strip(), ns, who,
-                              reason.strip(), chief=chief_of(chief))
-        return "desk.flash.corrected", {"table": number, "board": which}
+        changed = hall.director_correct(engine, event, round_no, number, which, room.strip(),
+                                        ns, who, reason.strip(), chief=chief_of(chief))
+        key = "desk.flash.corrected" if changed else "desk.flash.correction_unchanged"
+        return key, {"table": number, "board": which}
 
     return act(request, csrf, round_url(event, round_no), action)
 

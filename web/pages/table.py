@@ -28,6 +28,7 @@ from duplicate import hall
 from duplicate.errors import DuplicateError
 from duplicate.gdn import decode
 from duplicate.i18n import phrase
+from duplicate.limits import TEXT_LIMITS
 from duplicate.logtext import Named
 from web.deps import TableGrant, engine_of
 from web.errors import classify, message_of
@@ -231,7 +232,7 @@ def post_dispute(
     """North disputes West's report with a note: it goes to the director."""
     try:
         if not note.strip():
-            raise hall.HallError("say what is wrong with the report (a note for the director)",
+            raise hall.HallError(phrase("hall.err.dispute_note", most=TEXT_LIMITS["note"]),
                                  kind="invalid")
         status = _board_of(request, grant, report_id)
         hall.north_dispute(engine_of(request), grant, status.board, report_id,
