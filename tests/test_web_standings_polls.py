@@ -45,7 +45,7 @@ def test_polls_waiting_for_new_standings_hold_no_thread(
     def slow(engine: Any, event: str) -> Any:
         computed.append(event)
         started.set()
-        release.wait(10)
+        release.wait(60)
         return real(engine, event)
 
     monkeypatch.setattr(hall, "live_standings", slow)
@@ -59,7 +59,7 @@ def test_polls_waiting_for_new_standings_hold_no_thread(
                 await asyncio.sleep(0.01)
             await asyncio.sleep(0.1)  # the other polls are all waiting by now
             try:
-                other = await asyncio.wait_for(client.get("/api/events"), 5)
+                other = await asyncio.wait_for(client.get("/api/events"), 30)
             finally:
                 release.set()
             return list(await asyncio.gather(*polls)), other
