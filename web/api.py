@@ -10,14 +10,17 @@ call (one transaction); the library decides, this module only translates.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import OrderedDict
-from typing import Annotated, Any
+from collections.abc import Callable, Hashable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel
 from sqlalchemy import Engine
+from starlette.concurrency import run_in_threadpool
 
 from duplicate import events, hall
 from duplicate.boards import board_to_dict, load_set
@@ -145,49 +148,92 @@ def get_clock(request: Request, event: EventName, n: RoundNo) -> ClockOut:
     "/events/{event}/standings", response_model=StandingsOut, tags=["public"],
     responses={304: {"description": "Not modified since the ETag sent in If-None-Match"}},
 )
-def get_standings(
+async def get_standings(
     request: Request, event: EventName, if_none_match: str | None = Header(None),
 ) -> Any:
     """Live standings with the event's tie-breaks; provisional while a counted round is
     not published. ETag: the standings' version, which a result of a round still coming in
     does not move (poll with If-None-Match, 304 when the same)."""
     engine = engine_of(request)
-    version = _standings_version(request, engine, event)
+    version = await _standings_version(request, engine, event)
     etag = f'"{version}"'
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
         return Response(status_code=304, headers=headers)
     cached = _cached_standings(request, event, version)
     if cached is None:
-        with _compute_lock:  # one thread computes, the others wait for its answer
-            cached = _cached_standings(request, event, version)
-            if cached is None:
-                standings = hall.live_standings(engine, event)
-                cached = out(StandingsOut, standings).model_dump_json().encode()
-                _cache_standings(request, event, standings.version, cached)
-                headers["ETag"] = f'"{standings.version}"'  # the version these rows are of
+        computed, cached = await _once(
+            request, ("standings", event, version), _compute_standings, request, engine, event
+        )
+        headers["ETag"] = f'"{computed}"'  # the version these rows are of
     # the JSON text as cached: 800 phones fetching new standings are not 800 encodings
     return Response(cached, media_type="application/json", headers=headers)
 
 
+def _compute_standings(request: Request, engine: Engine, event: str) -> tuple[str, bytes]:
+    """New standings (in a thread of the pool): their version and JSON text, cached."""
+    standings = hall.live_standings(engine, event)
+    cached = out(StandingsOut, standings).model_dump_json().encode()
+    _cache_standings(request, event, standings.version, cached)
+    return standings.version, cached
+
+
 _cache_lock = threading.Lock()
-#: Held while a worker computes standings: when a new version appears, the phones'
-#: polls would otherwise compute it in every thread at once (hundreds of milliseconds
-#: each for 200 teams), stalling the worker's reports behind them.
-_compute_lock = threading.Lock()
+_T = TypeVar("_T")
 
 
-def _standings_version(request: Request, engine: Engine, event: str) -> str:
+async def _once(
+    request: Request, key: Hashable, work: Callable[..., _T], *args: Any
+) -> _T:
+    """``work(*args)`` in a thread of the pool, once for all the requests of this
+    application and event loop that ask for ``key`` while it runs: each awaits the same
+    answer (or error) and holds no thread meanwhile. A standings poll answers from this
+    worker's cache on the event loop; only a new version (at most once a second) or new
+    standings take a thread, and when a new version appears the polls waiting for it no
+    longer fill the thread pool the table's reports need (they held a thread each, queued
+    behind one computation of hundreds of milliseconds for 200 teams)."""
+    with _cache_lock:
+        pending: dict[Hashable, asyncio.Task[Any]] | None = getattr(
+            request.app.state, "pending", None
+        )
+        if pending is None:
+            pending = request.app.state.pending = {}
+    loop = asyncio.get_running_loop()
+    k = (loop, key)
+    task = pending.get(k)
+    if task is None:
+        task = pending[k] = loop.create_task(run_in_threadpool(work, *args))
+        task.add_done_callback(lambda t: _done(pending, k, t))
+    result: _T = await asyncio.shield(task)  # one request gone does not stop the others'
+    return result
+
+
+def _done(
+    pending: dict[Hashable, asyncio.Task[Any]], key: Hashable, task: asyncio.Task[Any]
+) -> None:
+    """A shared task ended: forgotten, and its error marked seen (every request that
+    awaited it was given it; one whose requests all went away is not logged as lost)."""
+    pending.pop(key, None)
+    if not task.cancelled():
+        task.exception()
+
+
+async def _standings_version(request: Request, engine: Engine, event: str) -> str:
     """``hall.standings_version``, read at most once every :data:`VERSION_TTL` seconds by
-    this worker for each event."""
+    this worker for each event (and once for all the polls that find it older)."""
     with _cache_lock:
         seen = getattr(request.app.state, "standings_versions", None)
         if seen is None:
             seen = request.app.state.standings_versions = {}
         found = seen.get(event)
-    now = time.monotonic()
-    if found is not None and now - found[0] < VERSION_TTL:
+    if found is not None and time.monotonic() - found[0] < VERSION_TTL:
         return str(found[1])
+    return await _once(request, ("version", event), _read_version, seen, engine, event)
+
+
+def _read_version(seen: dict[str, tuple[float, str]], engine: Engine, event: str) -> str:
+    """The standings' version read now (in a thread of the pool) and kept in ``seen``."""
+    now = time.monotonic()
     version = hall.standings_version(engine, event)
     with _cache_lock:
         if len(seen) > STANDINGS_CACHE:
