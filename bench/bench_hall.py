@@ -345,8 +345,17 @@ def server(url: str, port: int, workers: int, profile: str | None, log: Path) ->
             guandan, "serve", "--db", url, "--host", "127.0.0.1", "--port", str(port),
             "--workers", str(workers),
         ]
+    with answering(cmd, ROOT, env, log, port) as pid:
+        yield pid
+
+
+@contextmanager
+def answering(cmd: list[str], cwd: str | Path, env: dict[str, str], log: Path,
+              port: int) -> Iterator[int]:
+    """The server ``cmd`` started (its output in ``log``) and waited for until it answers on
+    ``port``; yields its pid, and stops it (SIGINT, then kill) at the end."""
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while True:

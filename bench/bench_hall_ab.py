@@ -34,11 +34,9 @@ import asyncio
 import gc
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,7 +45,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_hall as bh  # noqa: E402
-import httpx  # noqa: E402
 
 from duplicate import db, hall  # noqa: E402
 
@@ -61,29 +58,8 @@ def server(tree: str, url: str, port: int, log: Path, nice: int | None) -> Itera
             "--workers", "2"]
     code = f"import sys; from cli import main; sys.argv = {argv!r}; main()"
     cmd = ([] if nice is None else ["nice", "-n", str(nice)]) + [sys.executable, "-c", code]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"the server stopped: {log.read_text(errors='replace')[-2000:]}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/events", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the server did not answer within 60 s")
-            time.sleep(0.2)
-        yield proc.pid
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with bh.answering(cmd, tree, env, log, port) as pid:
+        yield pid
 
 
 def renice_backends(database: str, nice: int) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_browser_phone import broken_words_js
 from test_web_api import EVENT, Hall, open_hall
 
 from duplicate import events
@@ -22,27 +23,7 @@ NAMES = {"A1 Player": "Wang Fang", "D2 Player": "Aleksandra Wojciechowska",
          "D1 Player": "Papadopoulos Eleni", "A2 Player": "Oyelaran-Adeyemi Bo"}
 
 #: Every word of every player's name whose line boxes lie on more than one line.
-BROKEN_JS = """() => {
-  const bad = [];
-  for (const el of document.querySelectorAll('.player, .seatcard > div, .picker button')) {
-    if (el.offsetParent === null) continue;
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    let node;
-    while ((node = walker.nextNode())) {
-      const re = /\\S+/g;
-      let m;
-      while ((m = re.exec(node.data))) {
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const tops = new Set(Array.from(range.getClientRects())
-          .filter(r => r.width > 0).map(r => Math.round(r.top)));
-        if (tops.size > 1) bad.push(m[0]);
-      }
-    }
-  }
-  return bad;
-}"""
+BROKEN_JS = broken_words_js(".player, .seatcard > div, .picker button", shown_only=True)
 
 
 @pytest.fixture

@@ -25,11 +25,13 @@ from duplicate.review.source import write_event_site
 PAGES = ("index.html", "match-r1-t1.html", "crosstable.html", "players.html", "team-1.html",
          "board-r1-t1-1.html")
 
-#: Every word or number of every table cell whose line boxes lie on more than one line.
-BROKEN_JS = """() => {
-  const bad = [];
-  for (const cell of document.querySelectorAll('td, th')) {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+def broken_words_js(selector: str, shown_only: bool = False) -> str:
+    """A page function: every word or number of the elements ``selector`` matches (with
+    ``shown_only``, those laid out) whose line boxes lie on more than one line."""
+    skip = "    if (el.offsetParent === null) continue;\n" if shown_only else ""
+    return ("() => {\n  const bad = [];\n"
+            f"  for (const el of document.querySelectorAll({selector!r})) {{\n{skip}"
+            """    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     let node;
     while ((node = walker.nextNode())) {
       const re = /\\S+/g;
@@ -45,7 +47,11 @@ BROKEN_JS = """() => {
     }
   }
   return bad;
-}"""
+}""")
+
+
+#: Every word or number of every table cell whose line boxes lie on more than one line.
+BROKEN_JS = broken_words_js("td, th")
 
 #: Links in tables and lists, and the movie's buttons, smaller than 44 x 44 px.
 SMALL_JS = """() => Array.from(document.querySelectorAll('td a, li a, .controls button'))
