@@ -278,6 +278,6 @@ def test_replay_of_a_variant_events_bots_names_variant(migrated_engine: Engine,
     assert "out of turn" in plain.stderr and VARIANT_HINT in plain.stderr, plain.stderr
     zh = CliRunner().invoke(main, ["--lang", "zh", "replay", str(out)])
     assert zh.exit_code == 1 and "不该出牌" in zh.stderr, zh.stderr
-    assert "须加该变体才能重放，如 --variant jiefeng_next=true" in zh.stderr, zh.stderr
+    assert "须加该变体才能复盘，如 --variant jiefeng_next=true" in zh.stderr, zh.stderr
     given = CliRunner().invoke(main, ["replay", "--variant", "jiefeng_next=true", str(out)])
     assert given.exit_code == 0 and "--variant" not in given.stderr, given.output
