@@ -342,3 +342,19 @@ def test_a_rule_variant_refused_in_the_readers_words(h: Hall) -> None:
         res.output
     res = CliRunner().invoke(main, [*create, "jiefeng_next=7"])
     assert "jiefeng_next 只能是 true 或 false" in res.output, res.output
+
+
+def test_the_desk_shows_the_events_log_in_its_language(h: Hall) -> None:
+    """The round page's "event's log" opens a desk page in the page's language (it opened
+    the API's JSON, with its English): a rename, who made it, when and why."""
+    events.rename_team(h.engine, EVENT, "Team A", "淮安队", by="director", reason="报名笔误")
+    login(h)
+    page = h.client.get(f"/desk/e/{EV}/round/1?lang=zh").text
+    assert f'href="/desk/e/{EV}/log"' in page
+    zh = visible(h.client.get(f"/desk/e/{EV}/log?lang=zh").text)
+    assert "“Team A”改为“淮安队”" in zh and "裁判" in zh and "报名笔误" in zh, zh
+    assert "发放桌卡" in zh and "director" not in zh and "rename" not in zh, zh
+    en = visible(h.client.get(f"/desk/e/{EV}/log?lang=en").text)
+    assert "'Team A' -> '淮安队'" in en and "director" in en, en
+    h.client.cookies.clear()
+    assert h.client.get(f"/desk/e/{EV}/log", follow_redirects=False).status_code in (302, 303)

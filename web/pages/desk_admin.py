@@ -9,6 +9,8 @@
   (``events.set_director_minutes``: minutes, or none);
 * an event deleted, after a page that asks for its name and the reason
   (``events.delete_event``);
+* ``GET /desk/e/{event}/log``: the event's change log in the page's language
+  (``events.admin_log``, as ``guandan event log`` lists it);
 * ``GET /desk/sets``: the stored board sets (``boards.list_sets``), and a new secret seed
   made for the event's boards: ``POST /desk/seed`` draws it and keeps it only in a
   short-lived cookie of the desk's; ``GET /desk/seed`` shows its commitment (to publish
@@ -167,6 +169,23 @@ def import_records(
         }
 
     return act(request, csrf, event_url(event), action)
+
+
+@router.get("/desk/e/{event}/log")
+def log_page(request: Request, event: str) -> Response:
+    """The event's change log: every change a director made, who, when and why, in the
+    page's language."""
+    from duplicate.logtext import action_said
+    from web.render import language_of
+
+    if director_or_none(request) is None:
+        return to_login(request)
+    engine = engine_of(request)
+    info = events.get_event(engine, event)
+    lang = language_of(request)
+    rows = [{**r, "action": action_said(r["action"], lang)}
+            for r in events.admin_log(engine, info.name, lang)]
+    return show(request, "desk_log.html", info=info, rows=rows)
 
 
 @router.get("/desk/e/{event}/delete")
