@@ -21,10 +21,17 @@ a loaded machine does not count against the solver:
   valued from its last decision backwards with one solver (its tables kept, as an
   annotation keeps them), each within the budget, until ``--misses`` positions in a row (2)
   fail (earlier positions hold more cards: the scan stops there, so the share is a lower
-  bound): the share of all decisions valued exactly, and each deal's share.
+  bound): the share of all decisions valued exactly, and each deal's share;
+* **the cliff** (``--skip`` it like the others): the same scan of ``--cliff-deals`` deals
+  (3) counted in nodes rather than seconds, each position stopped at ``--cliff-nodes``
+  (10^8, about five times the budget's nodes): where each deal's scan stops, how many cards
+  the four hands hold there, and how many they hold at the decision that a share of 60%
+  would need (what separates the solver from the goal, in cards, whatever the machine's
+  load).
 
 Run: ``nice python bench/bench_frontier.py [--cards 12] [--n 150] [--fresh 8]
-[--deals 10] [--budget 2]``; ``--skip positions fresh deals`` leaves parts out.
+[--deals 10] [--budget 2] [--cliff-deals 3]``; ``--skip positions fresh deals cliff`` leaves
+parts out.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from bench_solver import fresh_position, position_with, self_play_positions  # n
 from analysis.solver import BudgetExceeded, Solver  # noqa: E402
 from analysis.state import Position  # noqa: E402
 from engine import core  # noqa: E402
+from engine.cards import size  # noqa: E402
 
 
 def timed(solver: Solver, pos: Position, budget: float) -> float | None:
@@ -122,6 +130,39 @@ def deals(count: int, budget: float, misses: int, slack: float) -> None:
           flush=True)
 
 
+def cliff(count: int, max_nodes: int, misses: int) -> None:
+    for seed in range(count):
+        level, positions = self_play_positions(50_000 + seed)
+        solver = Solver(level, max_nodes=max_nodes)
+        here = miss = 0
+        settled: list[tuple[int, int]] = []  # (cards, nodes) of each settled position
+        stopped = 0
+        for pos in reversed(positions):
+            before = solver.nodes
+            try:
+                solver.value(pos)
+            except BudgetExceeded:
+                stopped = stopped or cards_of(pos)
+                miss += 1
+                if miss >= misses:
+                    break
+                continue
+            miss = 0
+            here += 1
+            settled.append((cards_of(pos), solver.nodes - before))
+        goal = positions[int(len(positions) * 0.4)]
+        costly = max(settled, key=lambda cn: cn[1]) if settled else (0, 0)
+        print(f"deal {50_000 + seed}: {here} of {len(positions)} decisions settled within "
+              f"{max_nodes:.0e} nodes each ({here / len(positions):.0%}); the scan stopped at "
+              f"{stopped} cards in the four hands; the costliest settled position: "
+              f"{costly[0]} cards, {costly[1]:.2g} nodes; a 60% share needs the decision "
+              f"with {cards_of(goal)} cards", flush=True)
+
+
+def cards_of(pos: Position) -> int:
+    return sum(size(h) for h in pos.hands)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cards", type=int, default=12)
@@ -134,7 +175,10 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=10.0, help="CPU seconds a fresh deal")
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--misses", type=int, default=2)
-    parser.add_argument("--skip", nargs="*", default=[], choices=["positions", "fresh", "deals"])
+    parser.add_argument("--cliff-deals", type=int, default=3)
+    parser.add_argument("--cliff-nodes", type=float, default=1e8)
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["positions", "fresh", "deals", "cliff"])
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {sys.platform}; "
           f"solver: {core.implementation()}; CPU time of one process", flush=True)
@@ -144,6 +188,8 @@ def main() -> None:
         fresh(args.fresh, args.fresh_n, args.limit, args.slack)
     if "deals" not in args.skip:
         deals(args.deals, args.budget, args.misses, args.slack)
+    if "cliff" not in args.skip:
+        cliff(args.cliff_deals, int(args.cliff_nodes), args.misses)
 
 
 if __name__ == "__main__":
