@@ -99,7 +99,7 @@ def replay_command(
     failed, n = tally.failed, tally.total
     if fmt == "table":
         first_failure(failed, n, "replayed", [tally.first_error])
-        if tally.deal_failed and not variants:  # a record does not name its rules
+        if tally.rules_failed and not variants:  # a record does not name its rules
             click.echo(say("cli.replay.variant_hint"), err=True)
         click.echo(say("cli.replay.total", n=n, replayed=n - failed, failed=failed))
     if failed:
@@ -109,16 +109,18 @@ def replay_command(
 @dataclass
 class _Tally:
     """What a listing printed as it comes came to: rows, failures, rows by status, the
-    first error, and the first error of a deal that failed by itself (not rolled back
-    with another)."""
+    first error, the first error of a deal that failed by itself (not rolled back with
+    another), and whether a failure was one a rule variant can cause."""
 
     total: int = 0
     failed: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     first_error: str | None = None
     first_cause: str | None = None
-    #: whether a deal that was read (it has a board) failed, not a file that could not be
-    deal_failed: bool = False
+    #: whether a deal failed in a way a rule variant can cause (its report says so:
+    #: ``replay.Failure.rules_may_cause``, a play refused or a Finish/Result that
+    #: disagrees), not a file or record that cannot be read
+    rules_failed: bool = False
 
     def rows(self, items: Iterable[Any], lang: str | None = None) -> Iterator[dict[str, object]]:
         """The rows of ``items`` (outcomes or reports), counted as they pass; with ``lang``
@@ -131,7 +133,8 @@ class _Tally:
                 row["error"] = item.message(lang)
             if not item.ok:
                 self.failed += 1
-                self.deal_failed |= getattr(item, "board", None) is not None
+                failure = getattr(item, "failure", None)
+                self.rules_failed |= failure is not None and failure.rules_may_cause
                 if self.first_error is None and item.error:
                     self.first_error = row["error"]
                 if self.first_cause is None and item.error and item.status != "rolled back":

@@ -7,7 +7,9 @@ record claims: each play is that seat's turn, its cards are held, it is a readin
 cards (the declared one, or RULES.md §5's when none is declared), it beats the play to beat
 (§4); and at the end the record's ``Finish`` and ``Result`` agree with the replay (§6–7).
 The first point of failure is reported as a :class:`ReplayError` with file, line, seat,
-reason and the engine's one-line position; nothing after it counts.
+reason and the engine's one-line position; nothing after it counts. Its :class:`Failure`
+says what kind it is: a record or board that cannot be read, or a play refused or a tag
+that disagrees, the two a rule variant can cause.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from duplicate.dealing import deal_id
@@ -33,6 +36,7 @@ from engine.seat import Seat
 __all__ = [
     "PARALLEL_MIN_DEALS",
     "DealReport",
+    "Failure",
     "FileCheck",
     "Position",
     "ReplayError",
@@ -51,19 +55,42 @@ __all__ = [
 _POSITION_MARK = " [position "
 
 
+class Failure(StrEnum):
+    """What kind of failure a deal's replay met: ``read`` and ``board`` no rule variant
+    can cause; ``play`` and ``tags`` one can (a record played under 接风 to the 下家 fails
+    with a play out of turn, a ``double_down_plus4`` double down with its ``Result``)."""
+
+    #: the file or the record cannot be read (not UTF-8, a malformed tag, bad hands)
+    READ = "read"
+    #: the engine refuses the record's board (hands, level, leader), or its ``DealId``
+    BOARD = "board"
+    #: the engine refuses a play of the play list (§4–6), or a play after the deal ended
+    PLAY = "play"
+    #: the record's ``Finish`` or ``Result`` does not say what the replay found (§6–7)
+    TAGS = "tags"
+
+    @property
+    def rules_may_cause(self) -> bool:
+        """Whether the record may replay under other rules (``guandan replay --variant``)."""
+        return self in (Failure.PLAY, Failure.TAGS)
+
+
 class ReplayError(GdnError):
-    """A record whose plays or result do not replay; ``position`` is the engine's one-line
-    picture of the deal where it failed (empty when the failure is not tied to one)."""
+    """A record whose board, plays or result do not replay: ``kind`` says which
+    (:class:`Failure`); ``position`` is the engine's one-line picture of the deal where it
+    failed (empty when the failure is not tied to one)."""
 
     def __init__(
         self,
         reason: str | Phrase,
         *,
+        kind: Failure,
         file: str | None = None,
         line: int | None = None,
         seat: Seat | None = None,
         position: str = "",
     ) -> None:
+        self.kind = kind
         self.position = position
         super().__init__(reason, file=file, line=line, seat=seat)
 
@@ -123,6 +150,14 @@ class ReplayResult:
         """True when the play list ran to the end of the deal (§6)."""
         return self.result is not None
 
+    @property
+    def failure(self) -> Failure | None:
+        """The kind of :attr:`error` (``None`` without one): a :class:`ReplayError` says
+        its own; any other error is the record's, found reading it."""
+        if self.error is None:
+            return None
+        return self.error.kind if isinstance(self.error, ReplayError) else Failure.READ
+
     def raise_for_error(self) -> ReplayResult:
         """Raise :attr:`error` if there is one; return ``self`` otherwise."""
         if self.error is not None:
@@ -134,6 +169,7 @@ def _fail(
     record: DealRecord,
     error: str | Phrase | GuandanError,
     *,
+    kind: Failure,
     line: int | None,
     seat: Seat | None,
     deal: Deal | None,
@@ -155,7 +191,8 @@ def _fail(
         worded = engine_phrase(error)
     if isinstance(error, GuandanError) and not isinstance(worded, str) and str(worded) != reason:
         worded = reason  # the catalogue's English differs from the engine's: keep the engine's
-    return ReplayError(worded, file=record.file, line=line, seat=seat, position=position)
+    return ReplayError(worded, kind=kind, file=record.file, line=line, seat=seat,
+                       position=position)
 
 
 def start(record: DealRecord, rules: Ruleset = COMPETITION) -> Deal:
@@ -170,13 +207,14 @@ def start(record: DealRecord, rules: Ruleset = COMPETITION) -> Deal:
     try:
         deal = Deal(record.hands, record.level, record.leader, rules)
     except GuandanError as e:
-        raise _fail(record, e, line=line, seat=None, deal=None) from None
+        raise _fail(record, e, kind=Failure.BOARD, line=line, seat=None, deal=None) from None
     stated = record.tags.get("DealId")
     if stated is not None and stated.strip() not in ("", "?"):
         actual = deal_id(record.hands)
         if stated.strip().lower() != actual:
             raise ReplayError(
                 phrase("gdn.replay.deal_id", stated=Named(stated), actual=actual),
+                kind=Failure.BOARD,
                 file=record.file,
                 line=record.lines.get("DealId", line),
             )
@@ -213,13 +251,15 @@ def _act(record: DealRecord, deal: Deal, play: Play) -> Action:
     except GuandanError as e:
         if deal.turn is None:
             raise _after_end(record, play, deal) from None
-        raise _fail(record, e, line=play.line, seat=play.seat, deal=deal) from None
+        raise _fail(record, e, kind=Failure.PLAY, line=play.line, seat=play.seat,
+                    deal=deal) from None
 
 
 def _after_end(record: DealRecord, play: Play, deal: Deal) -> ReplayError:
     return _fail(
         record,
         phrase("gdn.replay.after_end"),
+        kind=Failure.PLAY,
         line=play.line,
         seat=play.seat,
         deal=deal,
@@ -263,6 +303,7 @@ def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> No
             raise _fail(
                 record,
                 phrase("gdn.replay.ends_early", tag=tag),
+                kind=Failure.TAGS,
                 line=record.lines.get(tag),
                 seat=None,
                 deal=deal,
@@ -273,6 +314,7 @@ def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> No
             phrase("gdn.replay.finish_double" if result.double_down else "gdn.replay.finish",
                    finish=Named(" ".join(s.name for s in record.finish)),
                    found=result.finish_tag),
+            kind=Failure.TAGS,
             file=record.file,
             line=record.lines.get("Finish"),
         )
@@ -281,6 +323,7 @@ def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> No
         raise ReplayError(
             phrase("gdn.replay.result", result=Named(f"{side.name} +{levels}"),
                    found=result.result_tag),
+            kind=Failure.TAGS,
             file=record.file,
             line=record.lines.get("Result"),
         )
@@ -337,7 +380,8 @@ class DealReport:
 
     ``status`` is ``ok`` (a finished deal that replays and agrees with its tags),
     ``unfinished`` (replays, but the play list stops before the end), ``hand record`` (no
-    play list; the board is valid) or ``error`` (``error`` says where and why).
+    play list; the board is valid) or ``error`` (``error`` says where and why, ``failure``
+    what kind of failure it is: :class:`Failure`, ``read`` for a file that cannot be read).
     """
 
     file: str | None
@@ -351,6 +395,8 @@ class DealReport:
     error: str | None
     #: the error as the catalogue words it (:meth:`message`), when it does
     said: Phrase | None = None
+    #: the kind of the error (``None`` without one)
+    failure: Failure | None = None
 
     @property
     def ok(self) -> bool:
@@ -387,6 +433,7 @@ def report(record: DealRecord, rules: Ruleset = COMPETITION) -> DealReport:
         status=status,
         error=str(res.error) if res.error is not None else None,
         said=res.error.phrase if res.error is not None else None,
+        failure=res.failure,
     )
 
 
@@ -410,7 +457,8 @@ NO_DEALS = "no deal in the file (it is empty or holds only comments)"
 
 
 def _file_error(file: str | None, err: GdnError) -> DealReport:
-    return DealReport(file, err.line, None, None, 0, None, None, "error", str(err), err.phrase)
+    return DealReport(file, err.line, None, None, 0, None, None, "error", str(err), err.phrase,
+                      Failure.READ)
 
 
 def _check_piece(piece: tuple[str, int, str, Ruleset]) -> list[DealReport]:

@@ -11,6 +11,9 @@
   beside ``public`` in the session database (connections get it as their search path) and
   truncates its tables before each test (migrating it again if a test left it at another
   revision).
+* ``client``: the whole service (``web.app.create_app``) on ``migrated_url`` through
+  FastAPI's test client, the director's password :data:`DESK_PASSWORD` (the desk's and the
+  hall's tests log in with it). A test module may define a ``client`` of its own instead.
 
 The PostgreSQL database is uniquely named (process id and a random suffix), so concurrent
 runs and xdist workers never collide, and is dropped at the end of the session.
@@ -22,6 +25,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
@@ -34,6 +38,9 @@ from duplicate.db import (
     temporary_database,
     upgrade,
 )
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 #: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py.
 pytest_plugins = ("conftest_browser",)
@@ -146,3 +153,25 @@ def migrated_engine(migrated_url: str) -> Iterator[Engine]:
     engine = make_engine(migrated_url)
     yield engine
     engine.dispose()
+
+
+#: The director's password of the service the ``client`` fixture serves.
+DESK_PASSWORD = "desk-password-42"
+
+
+@pytest.fixture
+def client(migrated_url: str) -> Iterator[TestClient]:
+    """The whole service on the migrated database ``migrated_url`` through FastAPI's test
+    client (its lifespan run), the director's password :data:`DESK_PASSWORD`; the
+    service's engine disposed after."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+    from web.settings import Settings
+
+    settings = Settings(db_url=migrated_url, director_password=DESK_PASSWORD,
+                        secret_key="k" * 40)
+    app = create_app(settings)
+    with TestClient(app) as c:
+        yield c
+    app.state.engine.dispose()

@@ -8,6 +8,7 @@ language and say the play; a printed board page keeps each room whole."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,17 +26,20 @@ from duplicate.review.source import write_event_site
 PAGES = ("index.html", "match-r1-t1.html", "crosstable.html", "players.html", "team-1.html",
          "board-r1-t1-1.html")
 
-def broken_words_js(selector: str, shown_only: bool = False) -> str:
+def broken_words_js(selector: str, shown_only: bool = False, word: str = r"\S+") -> str:
     """A page function: every word or number of the elements ``selector`` matches (with
-    ``shown_only``, those laid out) whose line boxes lie on more than one line."""
+    ``shown_only``, those laid out) whose line boxes lie on more than one line. A word is
+    what the regular expression ``word`` matches (a run of non-spaces unless told: a
+    Chinese finishing order is one such run, its words are between its 、 and ，)."""
     skip = "    if (el.offsetParent === null) continue;\n" if shown_only else ""
     return ("() => {\n  const bad = [];\n"
             f"  for (const el of document.querySelectorAll({selector!r})) {{\n{skip}"
             """    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     let node;
     while ((node = walker.nextNode())) {
-      const re = /\\S+/g;
-      let m;
+"""
+            f"      const re = new RegExp({json.dumps(word)}, 'g');\n"
+            """      let m;
       while ((m = re.exec(node.data))) {
         const range = document.createRange();
         range.setStart(node, m.index);

@@ -6,10 +6,12 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli import main
 from duplicate import gdn
+from duplicate.i18n import translator
 
 GOLDEN = Path(__file__).parent / "golden" / "gdn"
 EXAMPLE = GOLDEN / "openguandan-26-deals.gdn"
@@ -68,7 +70,8 @@ def test_a_failing_deal_is_reported_and_exits_1(tmp_path: Path) -> None:
     assert rows[0]["status"] == "error" and rows[0]["finish"] is None
     assert rows[0]["error"].startswith(f"{bad}:8: seat W: W acted out of turn")
     assert "[position N:" in rows[0]["error"]
-    assert all(r["status"] == "ok" for r in rows[1:])
+    assert rows[0]["failure"] == "play"  # a play refused: one a rule variant can cause
+    assert all(r["status"] == "ok" and r["failure"] is None for r in rows[1:])
 
 
 def test_strict_stops_at_the_first_failure(tmp_path: Path) -> None:
@@ -133,3 +136,50 @@ def test_bad_variants_are_usage_errors() -> None:
     ):
         result = CliRunner().invoke(main, ["replay", "--variant", bad, str(EXAMPLE)])
         assert result.exit_code == 2 and message in result.output
+
+
+# --- the --variant hint: only for a failure a rule variant can cause ----------------------
+
+
+def _spoilt(tmp_path: Path, number: int, new: str) -> Path:
+    """The example's first deal with its line ``number`` replaced by ``new``."""
+    lines = EXAMPLE.read_text(encoding="utf-8").split("\n\n")[0].split("\n")
+    lines[number - 1] = new
+    path = tmp_path / "spoilt.gdn"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+#: Each spoilt record: the line changed, its new text, and whether a rule variant can
+#: cause that failure (a play refused, a Result the replay does not find) or not (a
+#: malformed Deal tag, a DealId that does not name the hands).
+SPOILT = {
+    "malformed Deal": (5, '[Deal "N:H3 XX"]', False),
+    "wrong DealId": (1, '[Event "Played by OpenGuanDan"]\n[DealId "00"]', False),
+    "play out of turn": (8, "W ThreeWithTwo 2 H2 S2 D2 SQ SQ", True),
+    "Result": (128, '[Result "EW +4"]', True),
+}
+#: How the command is told its language: none (English), --lang zh, GUANDAN_LANG=zh.
+LANGS = {"en": ([], {}), "zh --lang": (["--lang", "zh"], {}), "zh env": ([], {"GUANDAN_LANG": "zh"})}
+
+
+@pytest.mark.parametrize("how", list(LANGS))
+@pytest.mark.parametrize("case", list(SPOILT))
+def test_the_variant_hint_only_for_a_failure_a_variant_can_cause(
+    tmp_path: Path, case: str, how: str
+) -> None:
+    number, new, hinted = SPOILT[case]
+    path = _spoilt(tmp_path, number, new)
+    args, env = LANGS[how]
+    lang = "en" if how == "en" else "zh"
+    hint = translator(lang)("cli.replay.variant_hint")
+    result = CliRunner().invoke(main, [*args, "replay", str(path)], env={"GUANDAN_LANG": "",
+                                                                         **env})
+    assert result.exit_code == 1, result.output
+    summary = translator(lang)("cli.replay.total", n=1, replayed=0, failed=1)
+    assert result.output.splitlines()[-1] == summary  # the language was the one asked for
+    assert (hint in result.stderr) is hinted, (case, how, result.stderr)
+    # a --variant given: no hint either way
+    given = CliRunner().invoke(main, [*args, "replay", "--variant", "jiefeng_next=true",
+                                      str(path)], env={"GUANDAN_LANG": "", **env})
+    assert given.exit_code == 1 and hint not in given.stderr

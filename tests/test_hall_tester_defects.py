@@ -9,11 +9,9 @@ and PostgreSQL.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
@@ -26,19 +24,8 @@ from duplicate import events, hall, models
 from duplicate.boards import generate_set, store_set
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
-from web.app import create_app
-from web.settings import Settings
 
 BEARER = {"Authorization": f"Bearer {PASSWORD}"}
-
-
-@pytest.fixture
-def client(migrated_url: str) -> Iterator[TestClient]:
-    settings = Settings(db_url=migrated_url, director_password=PASSWORD, secret_key="k" * 40)
-    app = create_app(settings)
-    with TestClient(app) as c:
-        yield c
-    app.state.engine.dispose()
 
 
 def logged(client: TestClient) -> Any:

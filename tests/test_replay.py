@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,15 @@ from hypothesis import strategies as st
 
 from duplicate import gdn
 from duplicate.dealing import deal_id
-from duplicate.replay import ReplayError, finish_agrees, finish_text, replay, state_actions
+from duplicate.replay import (
+    Failure,
+    ReplayError,
+    check_text,
+    finish_agrees,
+    finish_text,
+    replay,
+    state_actions,
+)
 from engine.cards import from_ids, size
 from engine.combo import ComboType
 from engine.deal import Deal, DealResult
@@ -197,6 +206,49 @@ def test_rules_variant_changes_the_replay() -> None:
     assert replay(rec).ok
     res = replay(rec, Ruleset(jiefeng_next=True))
     assert res.error is not None and "out of turn" in res.error.reason
+
+
+def _with_deal_id(lines: list[str], value: str) -> str:
+    return "\n".join([lines[0], f'[DealId "{value}"]', *lines[1:]]) + "\n"
+
+
+#: Board 1 spoilt in each way a record can fail, and the kind of failure it is: a read or a
+#: board error no rule variant causes; a refused play and a disagreeing tag one can.
+FAILURES = [
+    ("malformed Deal", lambda ls: _replace(ls, 5, '[Deal "N:H3 XX"]'), Failure.READ, False),
+    ("hand of 26", lambda ls: _replace(ls, 5, ls[4].replace("N:H3 ", "N:")), Failure.READ, False),
+    ("bad Level", lambda ls: _replace(ls, 3, '[Level "Z"]'), Failure.READ, False),
+    ("wrong DealId", lambda ls: _with_deal_id(ls, "00"), Failure.BOARD, False),
+    ("out of turn", lambda ls: _replace(ls, 8, "W ThreeWithTwo 2 H2 S2 D2 SQ SQ"),
+     Failure.PLAY, True),
+    ("play after the end", lambda ls: "\n".join([*ls[:126], "N PASS", *ls[126:]]) + "\n",
+     Failure.PLAY, True),
+    ("Result", lambda ls: _replace(ls, 128, '[Result "EW +4"]'), Failure.TAGS, True),
+    ("Finish", lambda ls: _replace(ls, 127, '[Finish "W E"]'), Failure.TAGS, True),
+    ("ends early", lambda ls: "\n".join([*ls[:20], *ls[126:]]) + "\n", Failure.TAGS, True),
+]
+
+
+@pytest.mark.parametrize(("name", "spoil", "kind", "rules"), FAILURES,
+                         ids=[f[0] for f in FAILURES])
+def test_a_failure_says_its_kind(name: str, spoil: Any, kind: Failure, rules: bool) -> None:
+    """The report of a failed deal says what kind of failure it is, so that ``guandan
+    replay`` can tell a record a rule variant may explain from one no variant can."""
+    text = spoil(_board1())
+    (rec,) = gdn.loads(text, file="b.gdn", strict=False)  # read leniently, as replay reads
+    res = replay(rec)
+    assert res.error is not None and res.failure is kind, (name, res.error)
+    (rep,) = check_text(text, file="b.gdn")
+    assert rep.status == "error" and rep.failure is kind and rep.to_dict()["failure"] == kind
+    assert kind.rules_may_cause is rules
+    assert replay(_one("\n".join(_board1()) + "\n")).failure is None
+
+
+def test_the_rules_variant_failure_and_an_unreadable_file() -> None:
+    rec = _one("\n".join(_board1()) + "\n")
+    assert replay(rec, Ruleset(jiefeng_next=True)).failure is Failure.PLAY
+    (rep,) = check_text(b"\xff\xfe[Event]", file="x.gdn")
+    assert rep.failure is Failure.READ and not rep.failure.rules_may_cause
 
 
 @pytest.mark.parametrize(

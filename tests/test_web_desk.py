@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from conftest import DESK_PASSWORD
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select, update
 
 from duplicate import events, hall, models
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
-from web.app import create_app
-from web.settings import Settings
 
-PASSWORD = "desk-password-42"
+#: the director's password of the ``client`` fixture (tests/conftest.py)
+PASSWORD = DESK_PASSWORD
 SECRET = bytes(range(32))
 SEED = seed_file_bytes(SECRET).decode("ascii")
 TEAMS = [
@@ -36,15 +35,6 @@ TEAMS = [
 ]
 EV = "Spring Cup"
 EVQ = "Spring%20Cup"
-
-
-@pytest.fixture
-def client(migrated_url: str) -> Iterator[TestClient]:
-    settings = Settings(db_url=migrated_url, director_password=PASSWORD, secret_key="k" * 40)
-    app = create_app(settings)
-    with TestClient(app) as c:
-        yield c
-    app.state.engine.dispose()
 
 
 def engine_of(client: TestClient) -> Engine:

@@ -12,11 +12,9 @@ results when the tables reported finishing orders only. SQLite and PostgreSQL.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from test_web_desk import (
@@ -35,19 +33,8 @@ from test_web_desk import (
 from duplicate import events, hall, models
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file
-from web.app import create_app
-from web.settings import Settings
 
 BEARER = {"Authorization": f"Bearer {PASSWORD}"}
-
-
-@pytest.fixture
-def client(migrated_url: str) -> Iterator[TestClient]:
-    settings = Settings(db_url=migrated_url, director_password=PASSWORD, secret_key="k" * 40)
-    app = create_app(settings)
-    with TestClient(app) as c:
-        yield c
-    app.state.engine.dispose()
 BASE = f"/desk/e/{EVQ}/round/1"
 API = f"/api/events/{EVQ}"
 

@@ -12,13 +12,13 @@ or room are said in Chinese too. SQLite, and PostgreSQL when configured (the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
+from conftest import DESK_PASSWORD
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
@@ -29,8 +29,6 @@ from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.events import Correction, EventError
 from duplicate.i18n import messages
-from web.app import create_app
-from web.settings import Settings
 
 EV = "淮安杯"
 TEAMS = [(f"{t}队", [f"{t}{i}" for i in range(1, 5)]) for t in "甲乙丙丁"]
@@ -268,16 +266,8 @@ def test_one_message_for_a_round_without_boards(migrated_engine: Engine) -> None
 
 # --- the desk ------------------------------------------------------------------------
 
-PASSWORD = "desk-password-42"
-
-
-@pytest.fixture
-def client(migrated_url: str) -> Iterator[TestClient]:
-    app = create_app(Settings(db_url=migrated_url, director_password=PASSWORD,
-                              secret_key="k" * 40))
-    with TestClient(app) as c:
-        yield c
-    app.state.engine.dispose()
+#: the director's password of the ``client`` fixture (tests/conftest.py)
+PASSWORD = DESK_PASSWORD
 
 
 def _csrf(client: TestClient) -> str:
