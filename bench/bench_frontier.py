@@ -27,7 +27,8 @@ a loaded machine does not count against the solver:
   (10^8, about five times the budget's nodes): where each deal's scan stops, how many cards
   the four hands hold there, and how many they hold at the decision that a share of 60%
   would need (what separates the solver from the goal, in cards, whatever the machine's
-  load).
+  load), and each question of the bisection of the first position it could not settle,
+  asked alone (which of them are out of reach).
 
 Run: ``nice python bench/bench_frontier.py [--cards 12] [--n 150] [--fresh 8]
 [--deals 10] [--budget 2] [--cliff-deals 3]``; ``--skip positions fresh deals cliff`` leaves
@@ -137,11 +138,13 @@ def cliff(count: int, max_nodes: int, misses: int) -> None:
         here = miss = 0
         settled: list[tuple[int, int]] = []  # (cards, nodes) of each settled position
         stopped = 0
+        first_stop: Position | None = None
         for pos in reversed(positions):
             before = solver.nodes
             try:
                 solver.value(pos)
             except BudgetExceeded:
+                first_stop = first_stop or pos
                 stopped = stopped or cards_of(pos)
                 miss += 1
                 if miss >= misses:
@@ -157,6 +160,23 @@ def cliff(count: int, max_nodes: int, misses: int) -> None:
               f"{stopped} cards in the four hands; the costliest settled position: "
               f"{costly[0]} cards, {costly[1]:.2g} nodes; a 60% share needs the decision "
               f"with {cards_of(goal)} cards", flush=True)
+        if first_stop is not None:
+            print(f"  its first unsettled position, each question of the bisection from a fresh "
+                  f"solver: {questions(level, first_stop, max_nodes)}", flush=True)
+
+
+def questions(level: int, pos: Position, max_nodes: int) -> str:
+    """Each null-window question of ``pos`` (at least t, t above the lowest value) asked
+    alone from a fresh solver: its answer and nodes, or "stopped"."""
+    said = []
+    for t in Solver(level).values[1:]:
+        solver = Solver(level, max_nodes=max_nodes)
+        try:
+            answer = "yes" if solver.test(pos, t) else "no"
+        except BudgetExceeded:
+            answer = "stopped"
+        said.append(f"at least {t:+d}: {answer} ({solver.nodes:.2g} nodes)")
+    return "; ".join(said)
 
 
 def cards_of(pos: Position) -> int:
