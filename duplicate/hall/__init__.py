@@ -12,6 +12,8 @@ was. The modules, by responsibility:
   check-in (签到) and lateness (seeds/004 rules 3–6);
 * :mod:`~duplicate.hall.reports`: West's reports, North's confirmations and disputes; a
   confirmed report is written to the store through ``duplicate.events``;
+* :mod:`~duplicate.hall.decided`: a board a ruling conceded or forfeited takes no report
+  (refused by the database in the report's transaction);
 * :mod:`~duplicate.hall.director`: the desk's views, settling disputes, closing (scoring)
   and publishing (公示) a round, corrections, the late rulings due;
 * :mod:`~duplicate.hall.requests`: a table's change after publication, a request the
@@ -57,6 +59,7 @@ from duplicate.hall.base import (
     Arrival,
     BoardStatus,
     Clock,
+    Decision,
     Grant,
     HallError,
     Preview,
@@ -132,6 +135,7 @@ __all__ = [
     "Arrival",
     "BoardStatus",
     "Clock",
+    "Decision",
     "DrawRow",
     "Grant",
     "HallError",
