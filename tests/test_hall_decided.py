@@ -295,3 +295,43 @@ def test_the_api_refuses_a_report_of_a_decided_board(hall_round: Hall) -> None:
             assert b1["decision"] == {"ruling": ruling, "effect": "conceded", "team": team}
             assert (b2["state"], b2["decision"]) == ("not_in", None)
     assert h.report(1, "open", 2, finish="N S").status_code == 201
+
+
+def west_page(h: Hall, table: int, room: str, query: str = "") -> Any:
+    return h.client.get(f"/t/{h.token(table, room, 'report')}{query}")
+
+
+def text_of(page: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def test_wests_phone_shows_the_decision_instead_of_the_form(hall_round: Hall) -> None:
+    h = hall_round
+    ruling, team = conceded(h)
+    decided = (f"Board 1 was decided by the director (ruling {ruling}: {team} concedes this "
+               f"board): there is nothing to report for it.")
+    page = west_page(h, 1, "open", "?board=1")
+    assert page.status_code == 200
+    assert 'id="decided"' in page.text and 'id="report-form"' not in page.text
+    assert decided in text_of(page.text)
+    assert f'href="/t/{h.token(1, "open", "report")}?board=2"' in page.text
+    zh = west_page(h, 1, "open", "?board=1&lang=zh")
+    assert (f"第1副已由裁判裁定（第{ruling}号裁定：{team}判负这副牌），无需报分。"
+            in text_of(zh.text)), text_of(zh.text)
+    # the first board not in is board 2: the form, board 1 not to be picked
+    page = west_page(h, 1, "open", "?lang=en")
+    assert 'id="report-form"' in page.text and 'id="decided"' not in page.text
+    assert re.search(r'<input type="radio" name="board" value="1" disabled required>', page.text)
+    assert f"ruling {ruling}: {team} concedes this board" in text_of(page.text)  # the list
+    # a report of it posted anyway (an old page): refused, the decision shown, nothing stored
+    before = snapshot(h.engine)
+    r = h.client.post(f"/t/{h.token(1, 'open', 'report')}/report",
+                      data={"board": "1", "first": "N", "second": "S"}, follow_redirects=False)
+    assert r.status_code == 409
+    words = text_of(r.text)
+    assert ("the director decided this board" in words and decided in words
+            and 'id="report-form"' not in r.text), words
+    assert snapshot(h.engine) == before
+    # North's phone lists the decision too
+    north = h.client.get(f"/t/{h.token(1, 'open', 'confirm')}")
+    assert f"ruling {ruling}: {team} concedes this board" in text_of(north.text)
