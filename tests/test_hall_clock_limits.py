@@ -20,6 +20,7 @@ from test_web_desk import client as desk_client  # noqa: F401 (the desk's fixtur
 from test_web_desk import make_event as desk_event
 
 from duplicate import hall
+from duplicate.events.limit import MAX_MINUTES as MAX_DIRECTOR_MINUTES
 from duplicate.hall import CLOCK_SETTINGS, MAX_CLOCK_MINUTES, MAX_MOVE, HallError
 
 NAMES = ("minutes", "warning_minutes", "correction_minutes")
@@ -78,6 +79,11 @@ def test_the_api_schema_takes_the_librarys_bounds(api: TestClient) -> None:
             s.default, s.low, s.high), start[name]
     move = schema["MoveIn"]["properties"]["minutes"]
     assert (move["minimum"], move["maximum"]) == (-MAX_MOVE, MAX_MOVE)
+    # the directors' limit after publication: the library's week (duplicate.events.limit)
+    for body in ("EventIn", "DirectorLimitIn"):
+        field = schema[body]["properties"]["director_minutes" if body == "EventIn" else "minutes"]
+        bounded = next(a for a in field["anyOf"] if a.get("type") == "integer")
+        assert (bounded["minimum"], bounded["maximum"]) == (0, MAX_DIRECTOR_MINUTES), field
 
 
 @pytest.mark.parametrize("name", NAMES)

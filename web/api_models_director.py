@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from duplicate.events.limit import MAX_MINUTES as MAX_DIRECTOR_MINUTES
 from duplicate.hall import CLOCK_SETTINGS, MAX_MOVE
 from web.api_models import (
     ClockOut,
@@ -24,8 +25,6 @@ from web.api_models import (
 #: The ``chief`` field of every body that changes a result.
 CHIEF = ("As the chief director (裁判长): after the directors' limit on a published round "
          "only the chief director may change its results; logged as overriding the limit.")
-#: The longest directors' limit (a week, in minutes; ``duplicate.events.limit``).
-MAX_DIRECTOR_MINUTES = 7 * 24 * 60
 
 
 class In(BaseModel):
