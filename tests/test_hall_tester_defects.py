@@ -2,8 +2,8 @@
 no typed minutes (the round clock measures lateness, and the log says so); the director
 API refuses a field its schema does not list (a ``by``: the author is the logged-in
 director); a correction that changes nothing logs nothing (command line, API, desk); a
-board the director rules leaves no report of it waiting for North (the phone and the
-desk say the same); a replay of a record of a rule variant names ``--variant``. SQLite
+board the director rules leaves no report of it waiting for North, and takes none after
+the ruling (the phone and the desk say the same); a replay of a record of a rule variant names ``--variant``. SQLite
 and PostgreSQL.
 """
 
@@ -234,7 +234,9 @@ def test_a_ruled_board_leaves_no_report_waiting_for_north(client: TestClient) ->
             assert why in (rows[rid].settled_reason or "")
 
 
-def test_a_report_sent_after_the_ruling_waits_on_both_views(client: TestClient) -> None:
+def test_a_report_sent_after_the_ruling_is_refused_and_both_views_say_ruled(
+    client: TestClient,
+) -> None:
     csrf = login(client)
     tokens = started(client, csrf)
     engine = engine_of(client)
@@ -242,8 +244,12 @@ def test_a_report_sent_after_the_ruling_waits_on_both_views(client: TestClient) 
     hall.record_ruling(engine, EV, 1, first.table, "late", "conceded", "director", "late",
                        team=first.team_y)
     assert views_agree(client, tokens)[first.table, "open", 1] == "ruled"
-    west(client, tokens, first.table, "open", 1, "N S")  # West reports the conceded board
-    assert views_agree(client, tokens)[first.table, "open", 1] == "reported"
+    before = logged(client)
+    with pytest.raises(hall.HallError) as exc:  # West reports the conceded board
+        west(client, tokens, first.table, "open", 1, "N S")
+    assert exc.value.kind == "conflict" and "the director decided this board" in str(exc.value)
+    assert views_agree(client, tokens)[first.table, "open", 1] == "ruled"  # not waiting
+    assert logged(client) == before
 
 
 # --- a replay of a record played under a rule variant --------------------------------------

@@ -295,11 +295,23 @@ class ReportOut(Out):
     )
 
 
+class DecisionOut(Out):
+    """The director's ruling that decided a board: it takes no report from the table."""
+
+    ruling: int = Field(description="The ruling's id.")
+    effect: str = Field(description="conceded (the team concedes the board) or forfeit "
+                                    "(the team forfeits the match)")
+    team: str
+
+
 class BoardStatusOut(Out):
     board: int
-    state: str = Field(description="not_in, reported, confirmed, disputed or ruled")
+    state: str = Field(description="not_in, reported, confirmed, disputed, requested or ruled")
     report: ReportOut | None
     ns_result: int | None
+    decision: DecisionOut | None = Field(
+        None, description="The ruling that decided the board (conceded, or its match "
+                          "forfeited): a report of it is refused (409).")
 
 
 class TableViewOut(Out):

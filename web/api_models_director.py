@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from duplicate.events.limit import MAX_MINUTES as MAX_DIRECTOR_MINUTES
+from duplicate.hall import CLOCK_SETTINGS, MAX_MOVE
 from web.api_models import (
     ClockOut,
     EventNameIn,
@@ -23,8 +25,6 @@ from web.api_models import (
 #: The ``chief`` field of every body that changes a result.
 CHIEF = ("As the chief director (裁判长): after the directors' limit on a published round "
          "only the chief director may change its results; logged as overriding the limit.")
-#: The longest directors' limit (a week, in minutes; ``duplicate.events.limit``).
-MAX_DIRECTOR_MINUTES = 7 * 24 * 60
 
 
 class In(BaseModel):
@@ -93,10 +93,21 @@ class BoardsIn(In):
     )
 
 
+def _clock(name: str, description: str) -> Any:
+    """The field of a clock setting, with the library's default and bounds
+    (``duplicate.hall.clock.CLOCK_SETTINGS``: the desk and the library take the same)."""
+    default, low, high = CLOCK_SETTINGS[name]
+    return Field(default, ge=low, le=high, description=description)
+
+
 class StartIn(In):
-    minutes: int = Field(50, ge=1, le=600)
-    warning_minutes: int = Field(5, ge=0, le=120)
-    correction_minutes: int = Field(10, ge=0, le=1440)
+    """The round's clock: its length, the warning before the end, the correction window."""
+
+    minutes: int = _clock("minutes", "The round's length in minutes.")
+    warning_minutes: int = _clock(
+        "warning_minutes", "The warning, minutes before the end (not more than the round).")
+    correction_minutes: int = _clock(
+        "correction_minutes", "The correction window, minutes after the round is closed.")
 
 
 class CheckInIn(In):
@@ -304,7 +315,7 @@ class CardsIn(In):
 class MoveIn(In):
     """Move the round's end: minutes added (positive) or taken off (negative)."""
 
-    minutes: int = Field(ge=-120, le=120, description="Not 0.")
+    minutes: int = Field(ge=-MAX_MOVE, le=MAX_MOVE, description="Not 0.")
     reason: Reason
 
 

@@ -10,6 +10,14 @@ the director's decision*). So the desk no longer lists it as waiting while the p
 *ruled by the director* (``duplicate.hall.status``), and a late confirmation from North
 cannot write the table's result over the director's: one truth.
 
+A report and a decision of its table are serialised on PostgreSQL by an advisory lock of
+the table (round and table number) held to the end of the transaction: a report holds it
+shared (:func:`share_table`, :func:`lock_table` ``shared``), the decision takes it
+exclusively (:func:`lock_table`, here, before it looks for reports that wait). So a
+report sent while the director decides either committed before the decision looks (and
+is set aside) or is stored after the decision committed, and then a report of a board a
+ruling decided is refused (``duplicate.hall.decided``). SQLite runs one writer at a time.
+
 Left alone: a report that counted already (``confirmed``, ``settled``, ``accepted``), and
 a table's request after publication (``requested``: the desk and the phones both show it
 as waiting on the desk).
@@ -18,8 +26,9 @@ as waiting on the desk).
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, func, literal, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
@@ -29,6 +38,27 @@ from duplicate.logtext import coded, stored
 
 #: The states of a live report that waits (for North, for the director).
 WAITING = ("reported", "disputed")
+
+
+def is_postgresql(session: Session) -> bool:
+    """Whether the session's database is PostgreSQL (advisory locks)."""
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def share_table(round_id: Any, table: Any) -> ColumnElement[Any]:
+    """PostgreSQL: a column that takes the table's advisory lock, shared, for the
+    transaction (a report's); :func:`lock_table` takes it exclusively."""
+    return func.pg_advisory_xact_lock_shared(round_id, table)
+
+
+def lock_table(session: Session, round_id: int, table: int, *, shared: bool = False) -> None:
+    """Take the advisory lock of ``table`` of the round for the transaction (PostgreSQL;
+    nothing on SQLite, which runs one writer at a time): exclusively for a director's
+    decision, ``shared`` for a table's report (see the module's docstring)."""
+    if not is_postgresql(session):
+        return
+    take = func.pg_advisory_xact_lock_shared if shared else func.pg_advisory_xact_lock
+    session.execute(select(take(literal(round_id), literal(table))))
 
 
 def set_aside_waiting(
@@ -45,7 +75,9 @@ def set_aside_waiting(
 ) -> int:
     """Set aside every report of ``table`` that waits on ``board`` (every board: ``None``)
     in ``room`` (both: ``None``), as the director ``by`` decided it for ``reason`` (in the
-    caller's transaction); how many."""
+    caller's transaction); how many. The table's lock is taken first (:func:`lock_table`):
+    a report on its way is stored before the query below reads, or waits for the commit."""
+    lock_table(session, rnd.id, table)
     h = models.HallReport
     query = select(h.id, h.state, h.board, h.room).where(
         h.round_id == rnd.id, h.table_no == table, h.live.is_(True), h.state.in_(WAITING)

@@ -12,6 +12,8 @@ was. The modules, by responsibility:
   check-in (签到) and lateness (seeds/004 rules 3–6);
 * :mod:`~duplicate.hall.reports`: West's reports, North's confirmations and disputes; a
   confirmed report is written to the store through ``duplicate.events``;
+* :mod:`~duplicate.hall.decided`: a board a ruling conceded or forfeited takes no report
+  (refused by the database in the report's transaction);
 * :mod:`~duplicate.hall.director`: the desk's views, settling disputes, closing (scoring)
   and publishing (公示) a round, corrections, the late rulings due;
 * :mod:`~duplicate.hall.requests`: a table's change after publication, a request the
@@ -57,6 +59,7 @@ from duplicate.hall.base import (
     Arrival,
     BoardStatus,
     Clock,
+    Decision,
     Grant,
     HallError,
     Preview,
@@ -66,6 +69,10 @@ from duplicate.hall.base import (
 )
 from duplicate.hall.checks import preview_finish
 from duplicate.hall.clock import (
+    CLOCK_SETTINGS,
+    MAX_CLOCK_MINUTES,
+    MAX_MOVE,
+    ClockSetting,
     arrivals,
     check_in,
     move_clock,
@@ -124,14 +131,19 @@ __all__ = [
     "ARRIVAL",
     "BOARD_STATES",
     "CATEGORIES",
+    "CLOCK_SETTINGS",
     "EFFECTS",
     "KINDS",
+    "MAX_CLOCK_MINUTES",
+    "MAX_MOVE",
     "PHASES",
     "REPORT_STATES",
     "ROLES",
     "Arrival",
     "BoardStatus",
     "Clock",
+    "ClockSetting",
+    "Decision",
     "DrawRow",
     "Grant",
     "HallError",

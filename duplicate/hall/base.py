@@ -278,13 +278,35 @@ class Preview:
 
 
 @dataclass(frozen=True, slots=True)
+class Decision:
+    """The director's ruling that decides a board of a table (``duplicate.hall.decided``):
+    ``team`` concedes it (``effect`` ``conceded``) or forfeits the match (``forfeit``).
+    Such a board takes no report from the table."""
+
+    ruling: int
+    effect: str
+    team: str
+
+    def said(self) -> Phrase:
+        """In words (``ruling 3: Tigers concedes this board``)."""
+        return phrase(f"hall.decided.{self.effect}", id=self.ruling, team=self.team)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``text``: :meth:`said` in English)."""
+        return {"ruling": self.ruling, "effect": self.effect, "team": self.team,
+                "text": self.said().text("en")}
+
+
+@dataclass(frozen=True, slots=True)
 class BoardStatus:
-    """One board of a table and room: its state, the live report, the result that counts."""
+    """One board of a table and room: its state, the live report, the result that counts,
+    and the ruling that decided it (``None``: none did)."""
 
     board: int
     state: str
     report: Report | None
     ns_result: int | None
+    decision: Decision | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -293,4 +315,5 @@ class BoardStatus:
             "state": self.state,
             "report": None if self.report is None else self.report.to_dict(),
             "ns_result": self.ns_result,
+            "decision": None if self.decision is None else self.decision.to_dict(),
         }

@@ -23,7 +23,9 @@ director records it as a ruling (``duplicate.hall.record_ruling``), as seeds/000
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
@@ -33,6 +35,9 @@ from duplicate import models
 from duplicate.db import session_scope
 from duplicate.hall.base import Arrival, Clock, HallError, no_team, utc, utc_or_none
 from duplicate.hall.rows import (
+    DEFAULT_CORRECTION,
+    DEFAULT_MINUTES,
+    DEFAULT_WARNING,
     boards_of,
     event_row,
     hall_round,
@@ -50,27 +55,50 @@ from duplicate.logtext import coded
 CONCEDE_AFTER, FORFEIT_AFTER = 5.0, 10.0
 
 
+class ClockSetting(NamedTuple):
+    """One setting of a round's clock, in whole minutes: its default and its bounds."""
+
+    default: int
+    low: int
+    high: int
+
+
+#: The longest any setting of a round's clock may be: a day, in minutes.
+MAX_CLOCK_MINUTES = 24 * 60
+#: The settings :func:`start_round` takes, by name: the round's length, the warning before
+#: its end, the correction window after closing. The one definition the desk's form, the
+#: API's schema (``web.api_models_director.StartIn``) and the library's check read, so
+#: that every way of starting a round accepts and refuses the same minutes.
+CLOCK_SETTINGS: Mapping[str, ClockSetting] = {
+    "minutes": ClockSetting(DEFAULT_MINUTES, 1, MAX_CLOCK_MINUTES),
+    "warning_minutes": ClockSetting(DEFAULT_WARNING, 0, MAX_CLOCK_MINUTES),
+    "correction_minutes": ClockSetting(DEFAULT_CORRECTION, 0, MAX_CLOCK_MINUTES),
+}
+
+
 def start_round(
     engine: Engine,
     event: str,
     round_no: int,
     by: str,
     *,
-    minutes: int = 50,
-    warning_minutes: int = 5,
-    correction_minutes: int = 10,
+    minutes: int = DEFAULT_MINUTES,
+    warning_minutes: int = DEFAULT_WARNING,
+    correction_minutes: int = DEFAULT_CORRECTION,
     now: datetime | None = None,
 ) -> Clock:
-    """Start the round's clock at ``now``; conflict when it was started already."""
+    """Start the round's clock at ``now``; conflict when it was started already. Each
+    setting is a whole number within :data:`CLOCK_SETTINGS`' bounds, the warning no longer
+    than the round."""
     at = utc(now)
     by, _ = who(by, "start", "starting a round")
-    for what, value, low in (
-        ("minutes", minutes, 1),
-        ("warning_minutes", warning_minutes, 0),
-        ("correction_minutes", correction_minutes, 0),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 24 * 60:
-            raise HallError(phrase("hall.err.minutes", what=what, low=low, value=repr(value)))
+    given = {"minutes": minutes, "warning_minutes": warning_minutes,
+             "correction_minutes": correction_minutes}
+    for what, value in given.items():
+        low, high = CLOCK_SETTINGS[what].low, CLOCK_SETTINGS[what].high
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise HallError(phrase("hall.err.minutes", what=phrase(f"hall.clock.{what}"),
+                                   low=low, high=high, value=repr(value)))
     if warning_minutes > minutes:
         raise HallError(phrase("hall.err.warning_longer", warning=warning_minutes, minutes=minutes))
     ready(engine)

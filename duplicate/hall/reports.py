@@ -22,6 +22,11 @@ settles it (``duplicate.hall.director``).
 * A confirmed report is written to the store with the table as its author (table, room,
   West and North) and the table's own typed reason for a correction
   (``checks.table_author``), at the hall's time.
+* A board the director decided by a ruling (conceded, or its match forfeited) takes no
+  report: refused (``hall.err.decided``, a conflict) in the transaction that would store
+  it, by the database (``duplicate.hall.decided``: the insert is written only if no
+  ruling decides the board when it runs, and a ruling waits for the reports already on
+  their way).
 * At most one live report per board and room, enforced by the database (a unique key on
   (round, table, room, board, live)); two phones racing give one winner, the other gets
   the winner's report (same content) or a conflict, never a second row. Confirming and
@@ -35,7 +40,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, insert, select
+from sqlalchemy import Engine, Select, bindparam, literal, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -49,6 +54,15 @@ from duplicate.hall.checks import (
     parse_finish,
     table_author,
     where_of,
+)
+from duplicate.hall.decided import (
+    deciding,
+    deciding_ruling,
+    decision,
+    guarded_insert,
+    is_postgresql,
+    lock_table,
+    share_table,
 )
 from duplicate.hall.rows import (
     check_board,
@@ -103,24 +117,43 @@ _OWN = (
 
 
 _t, _m, _lv = models.HallToken, models.EventMatch, aliased(models.HallReport)
-#: West's report in one read: the token's row with its table (:data:`tokens.GRANT`), the
-#: live report of the board (``board``) in the token's room, and the room's current
-#: result in the store (``board_key``: the board as the store names it). With the insert
-#: and the commit, a report is three round trips.
-_REPORT = (
-    GRANT.add_columns(_lv, *NOW_COLUMNS)
-    .outerjoin(
-        _lv,
-        (_lv.round_id == _t.round_id) & (_lv.table_no == _t.table_no) & (_lv.room == _t.room)
-        & (_lv.board == bindparam("board")) & _lv.live.is_(True),
-    )
-    .outerjoin(NOW_CHANGE, NOW_CHANGE.id == latest_change(_m.id, bindparam("board_key"), _t.room))
-    .outerjoin(NOW_RESULT, NOW_RESULT.id == NOW_CHANGE.result_id)
-    .outerjoin(NOW_RECORD, NOW_RECORD.id == NOW_CHANGE.record_id)
+
+
+def _report_read(lock: Any) -> Select[Any]:
+    """West's report in one read: the token's row with its table (:data:`tokens.GRANT`),
+    the live report of the board (``board``) in the token's room, the ruling that decided
+    the board if one did (``decided.deciding``), ``lock`` (on PostgreSQL the table's
+    advisory lock taken shared, ``waiting.share_table``; on SQLite nothing), and the room's
+    current result in the store (``board_key``: the board as the store names it). With the
+    insert and the commit, a report is three round trips."""
+    return (
+        GRANT.add_columns(_lv, deciding(_t.round_id, _t.table_no, bindparam("board")), lock,
+                          *NOW_COLUMNS)
+        .outerjoin(
+            _lv,
+            (_lv.round_id == _t.round_id) & (_lv.table_no == _t.table_no)
+            & (_lv.room == _t.room) & (_lv.board == bindparam("board")) & _lv.live.is_(True),
+        )
+        .outerjoin(NOW_CHANGE,
+                   NOW_CHANGE.id == latest_change(_m.id, bindparam("board_key"), _t.room))
+        .outerjoin(NOW_RESULT, NOW_RESULT.id == NOW_CHANGE.result_id)
+        .outerjoin(NOW_RECORD, NOW_RECORD.id == NOW_CHANGE.record_id)
+    )  # fmt: skip
+
+
+#: :func:`_report_read` built once for each database (building a statement costs about
+#: as much as running it).
+_REPORT = _report_read(literal(None))
+_REPORT_PG = _report_read(share_table(_t.round_id, _t.table_no))
+#: A new report's columns.
+_COLUMNS = (
+    "round_id", "table_no", "room", "board", "finish", "unfinished", "ns_result", "record",
+    "correction", "state", "live", "rev", "reported_by", "reported_at",
 )  # fmt: skip
 #: A new report: one statement that gives its id back (the unit of work's flush of one
-#: object cost more than the rest of the report).
-_INSERT = insert(_h).returning(_h.id)
+#: object cost more than the rest of the report), written only if no ruling decides the
+#: board when it runs (``decided.guarded_insert``).
+_INSERT = guarded_insert(_h, _COLUMNS)
 
 
 class _Retry(Exception):
@@ -170,10 +203,11 @@ def west_report(
                 if isinstance(grant, Grant):
                     g = grant
                 else:
+                    read = _REPORT_PG if is_postgresql(session) else _REPORT
                     g, rows, row = token_row(
-                        session, grant, at, _REPORT, board=board, board_key=str(board)
+                        session, grant, at, read, board=board, board_key=str(board)
                     )
-                    found = (row[5], now_of(row[6:]))
+                    found = (row[5], row[6], now_of(row[8:]))
                 return _report_once(
                     session, g, board, finish, unfinished, record, correction, at, rows, found
                 )
@@ -197,7 +231,8 @@ def _report_once(
     found: _Found | None = None,
 ) -> tuple[Report, bool]:
     """The report in ``session``; ``rows`` and ``found``: what the token's query read
-    already (the table's rows; the live report and the room's stored result)."""
+    already (the table's rows; the live report, the ruling that decided the board and the
+    room's stored result; the table's lock taken on PostgreSQL)."""
     unfinished, correction = _validate(g, finish, unfinished, correction)
     where = where_of(g, board)
     if rows is not None and rows[2] is not None:  # the token's query brought them
@@ -210,6 +245,13 @@ def _report_once(
     published = hr is not None and hr.published_at is not None
     if window_over(hr, at):
         raise HallError(phrase("hall.err.window_over", where=where), "closed")
+    if found is None:  # a grant given: the table's lock, then what the token's query reads
+        lock_table(session, rnd.id, g.table, shared=True)
+        decided = deciding_ruling(session, rnd.id, g.table, board)
+    else:
+        decided = found[1]
+    if decided is not None:
+        raise _decided(session, decided, where)
     ns: int | None = None
     if finish is not None:
         finish, preview = parse_finish(finish, _rules(ev))
@@ -218,7 +260,7 @@ def _report_once(
         s = room_of(*seating(session, m), g.room)[2]
         check_record(session, ev, rnd, g, board, (s.north, s.east, s.south, s.west), record, ns)
     if found is not None:
-        live, stored = found
+        live, _, stored = found
     else:
         live = session.scalar(
             _LIVE, {"round_id": rnd.id, "table": g.table, "room": g.room, "board": board}
@@ -255,14 +297,27 @@ def _report_once(
         reported_by=f"table {g.table} {g.room} West",
         reported_at=at,
     )  # fmt: skip
-    # the unique key on (round, table, room, board, live) refuses a second live report
-    new_id = session.connection().execute(_INSERT, values).scalar_one()
+    # the unique key on (round, table, room, board, live) refuses a second live report;
+    # no row comes back when a ruling decided the board meanwhile (the whole is undone)
+    new_id = session.connection().execute(_INSERT, values).scalar()
+    if new_id is None:
+        decided = deciding_ruling(session, rnd.id, g.table, board)
+        if decided is None:  # not to be found any more (the event deleted): read again
+            raise _Retry
+        raise _decided(session, decided, where)
     row = _h(id=new_id, **values)  # not in the session: only read, for the answer
     return report_of(row, ev.name, rnd.number), True
 
 
-#: What the token's query read for a report: the live report, the room's stored result.
-_Found = tuple["models.HallReport | None", "Now | None"]
+def _decided(session: Session, ruling: int, where: Phrase) -> HallError:
+    """The refusal of a report of a board that ruling ``ruling`` decided."""
+    said = decision(session, ruling).said()
+    return HallError(phrase("hall.err.decided", where=where, decision=said), "conflict")
+
+
+#: What the token's query read for a report: the live report, the ruling that decided the
+#: board (its id, or ``None``), the room's stored result.
+_Found = tuple["models.HallReport | None", "int | None", "Now | None"]
 #: ``stored`` when the token's query did not read it (a grant given, not a token).
 _NOT_READ: Any = object()
 

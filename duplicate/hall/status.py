@@ -6,10 +6,13 @@ store's current result, ``duplicate.store``) and the director's rulings:
 * ``disputed`` / ``reported``: West's live report waits for the director / for North
   (a result that counted before, if any, still counts meanwhile). Checked first, so that
   a phone says *waiting* exactly when the desk lists the report as waiting; a ruling sets
-  aside the reports of the boards it decides (``duplicate.events.waiting``), so this is
-  a report sent after it;
-* ``ruled``: conceded or forfeited by a ruling, settled by the director, or its current
-  result is a director's ruling or correction (note ``store.RULING_NOTE``);
+  aside the reports of the boards it decides (``duplicate.events.waiting``) and a board
+  conceded or forfeited takes none after it, so on such a board this is a report stored
+  before that refusal existed;
+* ``ruled``: conceded or forfeited by a ruling (its :class:`~duplicate.hall.base.Decision`
+  beside it: such a board takes no report, ``duplicate.hall.decided``), settled by the
+  director, or its current result is a director's ruling or correction (note
+  ``store.RULING_NOTE``);
 * ``requested``: a table's change after the round was published waits on the desk
   (``duplicate.hall.requests``; the published result counts meanwhile);
 * ``confirmed``: North confirmed West's report, or a result came in otherwise (an import);
@@ -25,10 +28,10 @@ from sqlalchemy.orm import Session
 
 from duplicate import models, store
 from duplicate.events.base import _current
-from duplicate.events.scores import _adjustments
 from duplicate.hall.base import (
     BoardStatus,
 )
+from duplicate.hall.decided import decisions
 from duplicate.hall.rows import boards_of, report_of
 from duplicate.hall.views import (
     RoomStatus,
@@ -62,7 +65,7 @@ def room_statuses(
     one = matches[0].table_no if len(matches) == 1 else None
     reports = live_reports(session, rnd, one, rooms[0] if len(rooms) == 1 else None)
     current = _current(session, [m.id for m in matches])
-    conceded, forfeits = _adjustments(session, rnd, matches)
+    decided = decisions(session, rnd, matches, boards)
     out: list[RoomStatus] = []
     for m in matches:
         for room in rooms:
@@ -74,7 +77,7 @@ def room_statuses(
                 report = report_of(rep, ev.name, rnd.number) if rep is not None else None
                 if rep is not None and rep.state in ("reported", "disputed", "requested"):
                     state = rep.state  # waits: the desk lists it so (one truth)
-                elif (m.id, b) in conceded or m.id in forfeits:
+                elif (m.id, b) in decided:
                     state = "ruled"
                 elif rep is not None and rep.state in ("settled", "accepted"):
                     state = "ruled"
@@ -84,6 +87,6 @@ def room_statuses(
                     state = "confirmed"
                 else:
                     state = "not_in"
-                rows.append(BoardStatus(b, state, report, ns))
+                rows.append(BoardStatus(b, state, report, ns, decided.get((m.id, b))))
             out.append(RoomStatus(m.table_no, room, rows))
     return out

@@ -99,6 +99,7 @@ def round_page(request: Request, event: str, round_no: int) -> Response:
         live=_live(engine, info.name, round_no, bool(rnd.boards)), poll_ms=POLL_MS,
         live_url=round_url(info.name, round_no, "/live"),
         categories=hall.CATEGORIES, effects=hall.EFFECTS,
+        clock_settings=hall.CLOCK_SETTINGS, max_move=hall.MAX_MOVE,
     )
 
 
@@ -125,10 +126,12 @@ def round_live(request: Request, event: str, round_no: int) -> Response:
 @router.post("/desk/e/{event}/round/{round_no}/start")
 def start_round(
     request: Request, event: str, round_no: int, csrf: str = Form(""),
-    minutes: str = Form("50"), warning_minutes: str = Form("5"),
-    correction_minutes: str = Form("10"),
+    minutes: str = Form(str(hall.CLOCK_SETTINGS["minutes"].default)),
+    warning_minutes: str = Form(str(hall.CLOCK_SETTINGS["warning_minutes"].default)),
+    correction_minutes: str = Form(str(hall.CLOCK_SETTINGS["correction_minutes"].default)),
 ) -> Response:
-    """Start the round's clock (``hall.start_round``)."""
+    """Start the round's clock (``hall.start_round``: its bounds are the library's,
+    ``hall.CLOCK_SETTINGS``, which the form's fields show)."""
 
     def action(engine: Engine, who: str) -> Flash:
         hall.start_round(

@@ -1,7 +1,8 @@
 """A table's phone pages: ``/t/{token}`` (the token on the table card's QR code is the only
 credential; no cookie, no login).
 
-* West's token (role ``report``): pick the board, enter the finishing order (1st, 2nd,
+* West's token (role ``report``): pick the board (a board the director decided by a
+  ruling, conceded or forfeited, shows the decision instead of the form), enter the finishing order (1st, 2nd,
   3rd: selects that work without JS; ``table.js`` turns them into four seat buttons tapped
   in order and shows the result the order implies, asking ``GET /api/table/{token}/preview``)
   or "unfinished" with a reason, optionally a ``.gdn`` play record; ``POST /t/{token}/report``.
@@ -97,6 +98,9 @@ def render_table(
         except DuplicateError as exc:
             preview_error = message_of(request, exc)
     done = request.query_params.get("done")
+    picked = board if board is not None else _default_board(view)
+    # the board a ruling decided takes no report: West's page shows the decision instead
+    decided = next((b for b in view.boards if b.board == picked and b.decision), None)
     template = "table_west.html" if grant.role == "report" else "table_north.html"
     response = page(
         request,
@@ -106,7 +110,8 @@ def render_table(
         view=view,
         token=token,
         action=_url(token),
-        picked=board if board is not None else _default_board(view),
+        picked=picked,
+        decided=decided if grant.role == "report" else None,
         form=form,
         preview=preview,
         preview_error=preview_error,
