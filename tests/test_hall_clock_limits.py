@@ -16,7 +16,6 @@ from sqlalchemy import Engine
 from test_hall_support import EVENT, make_event, minutes
 from test_web_api import BEARER, EV, make_client, setup_round
 from test_web_desk import EVQ, login, post
-from test_web_desk import client as desk_client  # noqa: F401 (the desk's fixture)
 from test_web_desk import make_event as desk_event
 
 from duplicate import hall
@@ -120,9 +119,8 @@ def test_the_api_moves_the_clock_by_the_librarys_most(api: TestClient) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_desk_refuses_one_minute_more_and_takes_a_day(
-    desk_client: TestClient, name: str  # noqa: F811
+    client: TestClient, name: str
 ) -> None:
-    client = desk_client
     csrf = login(client)
     desk_event(client, csrf)
     base = f"/desk/e/{EVQ}/round/1"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
