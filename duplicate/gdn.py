@@ -619,6 +619,12 @@ class _Reader:
                         phrase("gdn.err.deal_long", most=f"{MAX_DEAL_CHARS:,}"), line=number
                     )
                 if tag is not None:
+                    if tag[0] in TRAILER_TAGS and tag[0] in rec.lines:
+                        raise GdnError(
+                            phrase("gdn.err.second_trailer", name=tag[0],
+                                   first=rec.lines[tag[0]]),
+                            line=number,
+                        )
                     if tag[0] == "Play":
                         if second_play:
                             raise GdnError(phrase("gdn.err.second_play"), line=number)
@@ -641,8 +647,12 @@ class _Reader:
                         line=number,
                     )
                 else:
-                    if "Finish" in seen or "Result" in seen:
-                        raise GdnError(phrase("gdn.err.after_finish"), line=number)
+                    ended = [rec.lines[t] for t in TRAILER_TAGS if t in rec.lines]
+                    if ended:  # the tag out of place is named: a play may well be in place
+                        first = min(ended)
+                        name = next(t for t in TRAILER_TAGS if rec.lines.get(t) == first)
+                        raise GdnError(phrase("gdn.err.after_trailer", name=name, first=first),
+                                       line=number)
                     last_play = _parse_play(content, number)
                     last_play.comments.extend(comments)
                     assert rec.plays is not None
@@ -663,13 +673,18 @@ class _Reader:
         """Whether tag ``name`` begins the next deal (docs/FORMAT.md "Several deals")."""
         if not seen or name == "Play":
             return False  # only comments so far; a second [Play] is an error of this deal
+        if name in TRAILER_TAGS:
+            # never a deal's start, even a second one (an error of this deal): a Finish or
+            # Result out of place must not make the deal's own one begin a phantom deal
+            # that swallows the next deal's header and so on to the end of the file
+            return False
         if name in seen:
             return True
-        if name in TRAILER_TAGS:
-            return False
         if in_play:
             return name in _KNOWN_BY_LOWER.values() or blank_before
-        return blank_before and "Deal" in seen
+        # a deal that has its board, or that has ended (a Finish or Result: the rest of a
+        # deal cut in two by a header tag out of place), ends at a blank line
+        return blank_before and ("Deal" in seen or not seen.isdisjoint(TRAILER_TAGS))
 
     @staticmethod
     def _comment(rec: DealRecord, last_play: Play | None, comments: list[str]) -> None:

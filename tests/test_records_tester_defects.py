@@ -1,0 +1,79 @@
+"""A newcomer tester's defects in the records commands (``replay``, ``simulate``,
+``plays``, ``compare``) and the ``.gdn`` reader behind them, each pinned by a test that
+failed before its fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from duplicate import gdn
+
+GOLDEN = Path(__file__).parent / "golden" / "gdn"
+EXAMPLE = GOLDEN / "openguandan-26-deals.gdn"
+
+
+def _deal_starts(lines: list[str]) -> list[int]:
+    """The 0-based index of each deal's first line in the example (deals are separated by
+    one blank line)."""
+    return [0] + [i + 1 for i, line in enumerate(lines[:-1]) if not line.strip()]
+
+
+# 1. one Finish or Result out of place took every deal after it down ---------------------
+
+
+@pytest.mark.parametrize("tag", ['[Result "EW +1"]', '[Finish "N S E W"]'])
+@pytest.mark.parametrize("deal", [0, 13, 25])
+def test_a_trailer_tag_out_of_place_fails_only_its_own_deal(
+    tmp_path: Path, tag: str, deal: int
+) -> None:
+    lines = EXAMPLE.read_text(encoding="utf-8").split("\n")
+    start = _deal_starts(lines)[deal]
+    lines.insert(start + 1, tag)  # after the deal's first tag, as awk 'NR==2{…}1' does
+    path = tmp_path / "m6.gdn"
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+    result = CliRunner().invoke(main, ["replay", "--json", str(path)])
+    assert result.exit_code == 1
+    rows = json.loads(result.output)
+    assert len(rows) == 26  # no phantom deal
+    failed = [i for i, r in enumerate(rows) if r["status"] != "ok"]
+    assert failed == [deal]
+    name = tag[1:].split()[0]
+    play_line = start + 1 + lines[start:].index("[Play]") + 1  # the deal's first play, 1-based
+    assert rows[deal]["line"] == start + 1
+    assert rows[deal]["error"] == (
+        f"{path}:{play_line}: a play after the {name} tag of line {start + 2}")
+    # every deal after the damaged one starts where it does
+    healthy = gdn.loads(EXAMPLE.read_text(encoding="utf-8"))
+    assert [r["line"] for r in rows[deal + 1:]] == [(h.line or 0) + 1 for h in healthy[deal + 1:]]
+    # the file read whole, piece by piece and deal by deal agree
+    records = gdn.loads(path.read_text(encoding="utf-8"), strict=False)
+    assert [r.ok for r in records] == [i != deal for i in range(26)]
+    assert [r.line for r in gdn.iter_file(path, strict=False)] == [r.line for r in records]
+    assert gdn.count_deals(path) == 26
+
+
+def test_a_second_finish_or_result_is_an_error_of_its_deal() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    first, rest = text.split("\n\n", 1)
+    spoilt = first + '\n[Result "EW +3"]\n\n' + rest
+    records = gdn.loads(spoilt, file="f.gdn", strict=False)
+    assert len(records) == 26
+    assert str(records[0].errors[0]) == "f.gdn:129: a second Result tag (the first is at line 128)"
+    assert all(r.ok for r in records[1:])
+
+
+def test_a_header_tag_out_of_place_keeps_the_next_deal_whole() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    deals = text.split("\n\n")
+    lines = deals[0].split("\n")
+    lines.insert(20, '[Board "9"]')  # in the play list: the deal is cut in two there
+    records = gdn.loads("\n".join(lines) + "\n\n" + "\n\n".join(deals[1:]), strict=False)
+    # the next deal keeps its Event tag (it went to the cut-off part before)
+    assert records[2].tags == {"Event": "Played by OpenGuanDan", "Board": "2"}
+    assert len(records) == 27 and not records[1].ok and all(r.ok for r in records[2:])
