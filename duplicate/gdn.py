@@ -54,6 +54,7 @@ from engine.seat import Seat, Side
 __all__ = [
     "HEADER_TAGS",
     "DealRecord",
+    "NotUtf8",
     "GdnError",
     "Play",
     "dump",
@@ -67,6 +68,7 @@ __all__ = [
     "load",
     "loads",
     "loads_json",
+    "not_utf8",
     "split_deals",
     "count_deals",
     "iter_pieces",
@@ -756,6 +758,42 @@ class _Reader:
 
 _TOO_LONG = Phrase("gdn.err.line_long", {"most": f"{MAX_LINE:,}"})
 
+#: the UTF-8 codec's reasons -> their catalogue keys (any other: ``gdn.utf8.other``)
+_UTF8_REASONS = {
+    "invalid start byte": "gdn.utf8.start",
+    "invalid continuation byte": "gdn.utf8.continuation",
+    "unexpected end of data": "gdn.utf8.end",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NotUtf8:
+    """Why bytes are not UTF-8, a value of a phrase: in English as the codec says it
+    (``invalid start byte``), in another language the catalogue's words naming the byte
+    (``0xFF不能作为字符的开头``), never the codec's English."""
+
+    english: str
+    value: int
+
+    def text(self, lang: str | None = "en") -> str:
+        """The reason in ``lang``."""
+        code = normalise_language(lang)
+        if code == "en":
+            return self.english
+        key = _UTF8_REASONS.get(self.english, "gdn.utf8.other")
+        return gettext(code, key, value=f"0x{self.value:02X}")
+
+    def __str__(self) -> str:
+        return self.english
+
+
+def not_utf8(exc: UnicodeDecodeError, offset: int = 0) -> Phrase:
+    """``not UTF-8 text: <reason> at byte <n>`` for ``exc``, the byte counted from
+    ``offset`` (where the bytes decoded begin in the file)."""
+    value = exc.object[exc.start] if exc.start < len(exc.object) else 0
+    return phrase("gdn.err.not_utf8", reason=NotUtf8(exc.reason, value),
+                  byte=offset + exc.start)
+
 
 def decode(data: str | bytes, file: str | None = None) -> str:
     """``.gdn`` text from bytes (UTF-8) or str, the byte-order mark(s) at its start skipped."""
@@ -763,7 +801,8 @@ def decode(data: str | bytes, file: str | None = None) -> str:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            raise GdnError(phrase("gdn.err.not_utf8", reason=e.reason, byte=e.start), file=file) from None
+            # utf-8-sig counts from after a byte-order mark: the offset is the file's
+            raise GdnError(not_utf8(e, len(data) - len(e.object)), file=file) from None
     # every byte-order mark at the start, not just one: split_deals hands on text whose BOM
     # is gone, and a piece must read as the whole (two BOMs read as one, or as a line error,
     # depending on how often the text was decoded)
@@ -823,9 +862,7 @@ def _file_text_lines(fp: IO[bytes], name: str) -> Iterator[str]:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise GdnError(
-                phrase("gdn.err.not_utf8", reason=e.reason, byte=offset + e.start), file=name
-            ) from None
+            raise GdnError(not_utf8(e, offset), file=name) from None
         if first:
             text, first = text.lstrip("\ufeff"), False
         offset += len(raw)
@@ -936,9 +973,7 @@ def _iter_open_file(
             try:
                 out.append(raw.decode("utf-8"))
             except UnicodeDecodeError as e:
-                reader.bad_lines[number] = phrase(
-                    "gdn.err.not_utf8", reason=e.reason, byte=base + e.start
-                )
+                reader.bad_lines[number] = not_utf8(e, base)
                 out.append(raw.decode("utf-8", "replace"))
             base += len(raw) + 1
         return out

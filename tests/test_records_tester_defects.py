@@ -77,3 +77,35 @@ def test_a_header_tag_out_of_place_keeps_the_next_deal_whole() -> None:
     # the next deal keeps its Event tag (it went to the cut-off part before)
     assert records[2].tags == {"Event": "Played by OpenGuanDan", "Board": "2"}
     assert len(records) == 27 and not records[1].ok and all(r.ok for r in records[2:])
+
+
+# 2. a file that is not UTF-8 was refused in Chinese with Python's English reason -----------
+
+
+def test_not_utf8_is_said_wholly_in_chinese(tmp_path: Path) -> None:
+    path = tmp_path / "bin.gdn"
+    path.write_bytes(b"\xff\xfe bin")
+    result = CliRunner().invoke(main, ["--lang", "zh", "replay", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}：不是UTF-8文本（第0字节处：0xFF不能作为字符的开头）" in result.output
+    assert "invalid" not in result.output and "byte" not in result.output
+    english = CliRunner().invoke(main, ["replay", str(path)])
+    assert f"{path}: not UTF-8 text: invalid start byte at byte 0" in english.output
+
+
+@pytest.mark.parametrize(
+    ("data", "zh"),
+    [
+        (b"\xef\xbb\xbf[Event \"x\"]\n\xe4x\n", "第15字节处：0xE4开头的字符缺少合法的后续字节"),
+        (b"[Event \"x\"]\n\xe4\xb8", "第12字节处：0xE4开头的字符不完整"),
+    ],
+)
+def test_not_utf8_names_the_byte_and_its_place(tmp_path: Path, data: bytes, zh: str) -> None:
+    path = tmp_path / "bad.gdn"
+    path.write_bytes(data)
+    # read whole (a byte-order mark counted as the file's bytes), and deal by deal
+    with pytest.raises(gdn.GdnError) as whole:
+        gdn.loads(data, file="bad.gdn")
+    assert zh in whole.value.text("zh")
+    (record,) = gdn.iter_file(path, strict=False)
+    assert zh in record.errors[0].text("zh")
