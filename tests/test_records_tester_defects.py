@@ -5,6 +5,7 @@ failed before its fix."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,31 @@ def test_not_utf8_names_the_byte_and_its_place(tmp_path: Path, data: bytes, zh: 
     assert zh in whole.value.text("zh")
     (record,) = gdn.iter_file(path, strict=False)
     assert zh in record.errors[0].text("zh")
+
+
+# 3. replay and simulate said a finishing order seat by seat (西 北 南 东) in Chinese --------
+
+
+def test_replay_says_the_finishing_order_in_words() -> None:
+    result = CliRunner().invoke(main, ["--lang", "zh", "replay", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    cells = re.split(r"\s{2,}", result.output.splitlines()[2])
+    # the result names the double down: the order beside it does not again
+    assert cells[4:6] == ["头游东、二游西", "东西升3级（南北双下）"]
+    single = [line for line in result.output.splitlines() if "三游" in line]
+    assert single and all("末游" in line for line in single)
+    rows = json.loads(CliRunner().invoke(main, ["--lang", "zh", "replay", "--json",
+                                                str(EXAMPLE)]).output)
+    assert rows[0]["finish"] == "E W"  # --json keeps the seat letters
+
+
+def test_simulate_says_the_finishing_orders_in_words() -> None:
+    result = CliRunner().invoke(main, ["--lang", "zh", "simulate", "--seed", "01",
+                                       "--boards", "2"])
+    assert result.exit_code == 0, result.output
+    row = result.output.splitlines()[2].split()
+    assert row[:3] == ["1", "2", "北"]  # the leader stays a seat's name
+    assert row[3] == row[5] == "头游西、二游东，南北双下"
+    csv = CliRunner().invoke(main, ["--lang", "zh", "simulate", "--seed", "01",
+                                    "--boards", "2", "--csv"])
+    assert ",W E," in csv.output
