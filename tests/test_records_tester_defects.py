@@ -138,3 +138,24 @@ def test_simulate_says_the_finishing_orders_in_words() -> None:
     csv = CliRunner().invoke(main, ["--lang", "zh", "simulate", "--seed", "01",
                                     "--boards", "2", "--csv"])
     assert ",W E," in csv.output
+
+
+# 4. plays --follow named a combination with spaces and a record token in Chinese ----------
+
+
+@pytest.mark.parametrize(("level", "follow", "zh"), [
+    ("7", "Straight 9 S3", "打7时3♠不是顺子9-10-J-Q-K：这些牌可读作单张3"),
+    ("T", "Pair T S3", "打10时3♠不是对子10：这些牌可读作单张3"),
+    ("7", "Bomb 9 S3", "打7时3♠不是炸弹9：这些牌可读作单张3"),
+    ("7", "ThreePair A H2 H2 S3 S3 S4 S4", "打7时2♥ 2♥ 3♠ 3♠ 4♠ 4♠不是三连对AA2233：这些牌可读作三连对223344"),
+    ("7", "Straight 3 S3 H4", "打7时3♠ 4♥不是顺子3-4-5-6-7：这些牌不成牌型"),
+])
+def test_plays_names_a_declared_combination_as_the_glossary_writes_it(
+    level: str, follow: str, zh: str
+) -> None:
+    args = ["plays", "--level", level, "--hand", "S2 S3", "--follow", follow]
+    result = CliRunner().invoke(main, ["--lang", "zh", *args])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"错误：--follow：{zh}"
+    english = CliRunner().invoke(main, args)  # English keeps the notation --follow reads
+    assert f"is not {' '.join(follow.split()[:2])} at level {level}" in english.output
