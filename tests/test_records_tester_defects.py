@@ -159,3 +159,32 @@ def test_plays_names_a_declared_combination_as_the_glossary_writes_it(
     assert result.output.strip() == f"错误：--follow：{zh}"
     english = CliRunner().invoke(main, args)  # English keeps the notation --follow reads
     assert f"is not {' '.join(follow.split()[:2])} at level {level}" in english.output
+
+
+# 5. compare --board showed no detail when several tables played the board ----------------
+
+
+def test_compare_one_board_of_several_tables_shows_each_tables_detail(tmp_path: Path) -> None:
+    import dataclasses
+
+    from test_cli_compare import rooms_of
+
+    first = gdn.loads(EXAMPLE.read_text(encoding="utf-8"))[0]
+    records = [dataclasses.replace(r, tags={**r.tags, "Table": table})
+               for table, at in (("1", 4), ("2", 2)) for r in rooms_of(first, at, "3")]
+    path = tmp_path / "two-tables.gdn"
+    path.write_text(gdn.dumps(records), encoding="utf-8")
+
+    result = CliRunner().invoke(main, ["compare", str(path), "--board", "3"])
+    assert result.exit_code == 0, result.output
+    assert "first divergence at action 5" in result.output  # table 1's rooms
+    assert "first divergence at action 3" in result.output  # table 2's rooms
+    assert "Table 1: Board 3 (level 2, East leads)" in result.output
+    assert "Table 2: Board 3 (level 2, East leads)" in result.output
+    zh = CliRunner().invoke(main, ["--lang", "zh", "compare", str(path), "--board", "3"])
+    assert "第2桌：第3副牌（打2，东首出）" in zh.output
+    plain = CliRunner().invoke(main, ["compare", str(path)])  # every board: the lines only
+    assert "first divergence" not in plain.output
+    assert "--no-detail" in CliRunner().invoke(main, ["compare", "--help"]).output
+    quiet = CliRunner().invoke(main, ["compare", str(path), "--board", "3", "--no-detail"])
+    assert "first divergence" not in quiet.output
