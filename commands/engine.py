@@ -86,6 +86,10 @@ def _engine_text(exc: BaseException) -> str:
     said = engine_phrase(exc)
     if not isinstance(said, Phrase):
         return said
+    if said.key in _DECLARED:
+        worded = _declared_text(said.values, lang)
+        if worded is not None:
+            return worded
     types = {t.record_name for t in ComboType}
     kind = said.values.get("type")
     if isinstance(kind, str) and kind in types:
@@ -100,6 +104,46 @@ def _engine_text(exc: BaseException) -> str:
         said.values["names"] = gettext(lang, "list.sep").join(
             gettext(lang, f"combo.{t.record_name}") for t in ComboType)
     return said.text(lang)
+
+
+#: The engine's refusals of a declared reading -> their words for a player (cli.plays.*)
+_DECLARED = {"engine.not_declared": "cli.plays.not_declared",
+             "engine.not_declared_none": "cli.plays.not_declared_none"}
+
+
+def _declared_text(values: dict[str, Any], lang: str) -> str | None:
+    """A play that is not the reading it declares, as a player says it (docs/GLOSSARY.md):
+    the cards in the card convention, each combination by ``vocab.describe_play``
+    (``打7时♠3不是顺子9-10-J-Q-K：这些牌可读作单张3``); ``None`` when the engine's values
+    cannot be read back (its message is shown as it is)."""
+    from duplicate import vocab
+    from duplicate.i18n import gettext
+    from engine.cards import RANK_NAMES, parse_cards, parse_level
+    from engine.combo import Combo, ComboType
+    from engine.errors import GuandanError
+
+    by_name = {t.record_name: t for t in ComboType}
+    key = _DECLARED["engine.not_declared" if "readings" in values else "engine.not_declared_none"]
+    try:
+        level = parse_level(str(values["level"]))
+        cards = parse_cards(str(values["cards"]))
+        declared = (by_name[str(values["type"])], RANK_NAMES.index(str(values["rank"])))
+        readings = [(by_name[kind], RANK_NAMES.index(rank)) for kind, rank in
+                    (r.split(" ", 1) for r in str(values.get("readings", "")).split(", ") if r)]
+    except (KeyError, ValueError, GuandanError):
+        return None
+
+    def named(kind: ComboType, rank: int) -> str:
+        if kind == ComboType.BOMB and kind == declared[0] and rank == declared[1]:
+            # a bomb's size is its cards' count: the declared one is not these cards'
+            return gettext(lang, "play.described", combo=gettext(lang, "combo.Bomb"),
+                           rank=vocab.rank_label(rank, lang))
+        return vocab.describe_play(Combo(kind, rank, cards), level, lang)
+
+    return gettext(lang, key, level=vocab.rank_label(level, lang),
+                   cards=vocab.faces_text(vocab.hand_faces(cards, level, lang)),
+                   play=named(*declared),
+                   readings=gettext(lang, "list.sep").join(named(*r) for r in readings))
 
 
 def _level_option(text: str) -> int:

@@ -383,7 +383,8 @@ def policy_words(policy: str) -> str:
     "--detail/--no-detail",
     default=None,
     help="Show each board's divergence and seat-by-seat figures in the table "
-    "(default: only when one board is compared).",
+    "(default: only when one board is compared: --board, at every table that played it, "
+    "or a file of one board).",
 )
 @click.option(
     "--html",
@@ -440,6 +441,7 @@ def compare_command(
     lang = cli_lang(lang)
     from duplicate.compare import SEAT_COLUMNS, compare_file
     from duplicate.errors import DuplicateError
+    from duplicate.i18n import translator
     from duplicate.report import ReportError, match_report, write_report
     from duplicate.review.text import headline
     from engine.errors import GuandanError
@@ -474,10 +476,15 @@ def compare_command(
         emit_rows(human_board_lines(comparisons, lang), fmt)
         swings = [c.swing for c in comparisons if c.swing is not None]
         click.echo(say("cli.compare.total", n=len(comparisons), total=f"{sum(swings):+d}"))
-        if detail or (detail is None and len(comparisons) == 1):
+        # --board compares one board: in a file of several tables, each table's rooms
+        if detail or (detail is None and (board is not None or len(comparisons) == 1)):
             for c in comparisons:
                 click.echo()
-                click.echo("\n".join(headline(c, lang)))
+                lines = headline(c, lang)
+                if c.table:  # an exported round: which table's rooms these are
+                    lines[0] = translator(lang)("cli.compare.at_table", table=c.table,
+                                                line=lines[0])
+                click.echo("\n".join(lines))
                 emit_rows(human_seat_rows(c, lang), fmt, SEAT_COLUMNS[1:])
         if analyse:
             click.echo("\n".join(analysis_lines))

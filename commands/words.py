@@ -68,43 +68,43 @@ def human_board_lines(comparisons: list[Any], lang: str) -> list[dict[str, Any]]
 
 def human_replay_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
     """A replayed deal for a person in ``lang``: the room by its name (开室), the finishing
-    order by seats (西 东), the result in words (东西升3级), the status as a word; English
-    keeps the records' tags and the seat letters."""
+    order in words (头游西、二游东: ``finish_said``, without the double down the result
+    beside it names), the result in words (东西升3级（南北双下）), the status as a word;
+    English keeps the records' tags and the seat letters."""
     if lang == "en":
         return row
     from duplicate.i18n import translator
-    from duplicate.vocab import seat_name
-    from engine.seat import Seat
+    from duplicate.logtext import finish_said
 
     t = translator(lang)
     out = dict(row)
     room = str(row.get("room") or "").lower()
     if room in ("open", "closed"):
         out["room"] = t(f"report.room.{room}")
-    finish = str(row.get("finish") or "").split()
-    if finish and all(s in Seat.__members__ for s in finish):
-        out["finish"] = " ".join(seat_name(Seat[s], lang) for s in finish)
+    if row.get("finish"):
+        out["finish"] = finish_said(str(row["finish"]), lang, side=False)
     out["result"] = state_words(row.get("result"), lang)
     out["status"] = cell_word(row.get("status"))
     return out
 
 
 def human_seats_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A listing row for a person in ``lang``: finishing orders (``*_finish``) and the
-    leader by seat names (北 东), the level as a player writes it (10, never T). English
-    keeps the seat letters."""
+    """A listing row for a person in ``lang``: finishing orders (``*_finish``) in words
+    (头游北、二游南，东西双下: ``finish_said``) and the leader by its seat's name (北),
+    the level as a player writes it (10, never T). English keeps the seat letters."""
     if lang == "en":
         return row
+    from duplicate.logtext import finish_said
     from duplicate.vocab import rank_label, seat_name
     from engine.cards import parse_level
     from engine.seat import Seat
 
     out = dict(row)
     for name, value in row.items():
-        if name.endswith("finish") or name == "leader":
-            seats = str(value or "").split()
-            if seats and all(s in Seat.__members__ for s in seats):
-                out[name] = " ".join(seat_name(Seat[s], lang) for s in seats)
+        if name.endswith("finish") and value:
+            out[name] = finish_said(str(value), lang)
+        elif name == "leader" and str(value or "") in Seat.__members__:
+            out[name] = seat_name(Seat[str(value)], lang)
     if isinstance(row.get("level"), str) and row["level"]:
         out["level"] = rank_label(parse_level(row["level"]), lang)
     return out

@@ -54,6 +54,7 @@ from engine.seat import Seat, Side
 __all__ = [
     "HEADER_TAGS",
     "DealRecord",
+    "NotUtf8",
     "GdnError",
     "Play",
     "dump",
@@ -67,6 +68,7 @@ __all__ = [
     "load",
     "loads",
     "loads_json",
+    "not_utf8",
     "split_deals",
     "count_deals",
     "iter_pieces",
@@ -619,6 +621,12 @@ class _Reader:
                         phrase("gdn.err.deal_long", most=f"{MAX_DEAL_CHARS:,}"), line=number
                     )
                 if tag is not None:
+                    if tag[0] in TRAILER_TAGS and tag[0] in rec.lines:
+                        raise GdnError(
+                            phrase("gdn.err.second_trailer", name=tag[0],
+                                   first=rec.lines[tag[0]]),
+                            line=number,
+                        )
                     if tag[0] == "Play":
                         if second_play:
                             raise GdnError(phrase("gdn.err.second_play"), line=number)
@@ -641,8 +649,12 @@ class _Reader:
                         line=number,
                     )
                 else:
-                    if "Finish" in seen or "Result" in seen:
-                        raise GdnError(phrase("gdn.err.after_finish"), line=number)
+                    ended = [rec.lines[t] for t in TRAILER_TAGS if t in rec.lines]
+                    if ended:  # the tag out of place is named: a play may well be in place
+                        first = min(ended)
+                        name = next(t for t in TRAILER_TAGS if rec.lines.get(t) == first)
+                        raise GdnError(phrase("gdn.err.after_trailer", name=name, first=first),
+                                       line=number)
                     last_play = _parse_play(content, number)
                     last_play.comments.extend(comments)
                     assert rec.plays is not None
@@ -663,13 +675,18 @@ class _Reader:
         """Whether tag ``name`` begins the next deal (docs/FORMAT.md "Several deals")."""
         if not seen or name == "Play":
             return False  # only comments so far; a second [Play] is an error of this deal
+        if name in TRAILER_TAGS:
+            # never a deal's start, even a second one (an error of this deal): a Finish or
+            # Result out of place must not make the deal's own one begin a phantom deal
+            # that swallows the next deal's header and so on to the end of the file
+            return False
         if name in seen:
             return True
-        if name in TRAILER_TAGS:
-            return False
         if in_play:
             return name in _KNOWN_BY_LOWER.values() or blank_before
-        return blank_before and "Deal" in seen
+        # a deal that has its board, or that has ended (a Finish or Result: the rest of a
+        # deal cut in two by a header tag out of place), ends at a blank line
+        return blank_before and ("Deal" in seen or not seen.isdisjoint(TRAILER_TAGS))
 
     @staticmethod
     def _comment(rec: DealRecord, last_play: Play | None, comments: list[str]) -> None:
@@ -741,6 +758,42 @@ class _Reader:
 
 _TOO_LONG = Phrase("gdn.err.line_long", {"most": f"{MAX_LINE:,}"})
 
+#: the UTF-8 codec's reasons -> their catalogue keys (any other: ``gdn.utf8.other``)
+_UTF8_REASONS = {
+    "invalid start byte": "gdn.utf8.start",
+    "invalid continuation byte": "gdn.utf8.continuation",
+    "unexpected end of data": "gdn.utf8.end",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NotUtf8:
+    """Why bytes are not UTF-8, a value of a phrase: in English as the codec says it
+    (``invalid start byte``), in another language the catalogue's words naming the byte
+    (``0xFF不能作为字符的开头``), never the codec's English."""
+
+    english: str
+    value: int
+
+    def text(self, lang: str | None = "en") -> str:
+        """The reason in ``lang``."""
+        code = normalise_language(lang)
+        if code == "en":
+            return self.english
+        key = _UTF8_REASONS.get(self.english, "gdn.utf8.other")
+        return gettext(code, key, value=f"0x{self.value:02X}")
+
+    def __str__(self) -> str:
+        return self.english
+
+
+def not_utf8(exc: UnicodeDecodeError, offset: int = 0) -> Phrase:
+    """``not UTF-8 text: <reason> at byte <n>`` for ``exc``, the byte counted from
+    ``offset`` (where the bytes decoded begin in the file)."""
+    value = exc.object[exc.start] if exc.start < len(exc.object) else 0
+    return phrase("gdn.err.not_utf8", reason=NotUtf8(exc.reason, value),
+                  byte=offset + exc.start)
+
 
 def decode(data: str | bytes, file: str | None = None) -> str:
     """``.gdn`` text from bytes (UTF-8) or str, the byte-order mark(s) at its start skipped."""
@@ -748,7 +801,8 @@ def decode(data: str | bytes, file: str | None = None) -> str:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            raise GdnError(phrase("gdn.err.not_utf8", reason=e.reason, byte=e.start), file=file) from None
+            # utf-8-sig counts from after a byte-order mark: the offset is the file's
+            raise GdnError(not_utf8(e, len(data) - len(e.object)), file=file) from None
     # every byte-order mark at the start, not just one: split_deals hands on text whose BOM
     # is gone, and a piece must read as the whole (two BOMs read as one, or as a line error,
     # depending on how often the text was decoded)
@@ -808,9 +862,7 @@ def _file_text_lines(fp: IO[bytes], name: str) -> Iterator[str]:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise GdnError(
-                phrase("gdn.err.not_utf8", reason=e.reason, byte=offset + e.start), file=name
-            ) from None
+            raise GdnError(not_utf8(e, offset), file=name) from None
         if first:
             text, first = text.lstrip("\ufeff"), False
         offset += len(raw)
@@ -921,9 +973,7 @@ def _iter_open_file(
             try:
                 out.append(raw.decode("utf-8"))
             except UnicodeDecodeError as e:
-                reader.bad_lines[number] = phrase(
-                    "gdn.err.not_utf8", reason=e.reason, byte=base + e.start
-                )
+                reader.bad_lines[number] = not_utf8(e, base)
                 out.append(raw.decode("utf-8", "replace"))
             base += len(raw) + 1
         return out

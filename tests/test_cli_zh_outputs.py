@@ -257,7 +257,7 @@ def test_result_key_in_the_readers_words() -> None:
 
 def test_plays_errors_and_chinese_combination_names() -> None:
     zh = run(["plays", "--level", "7", "--hand", "S2 S2 H3", "--follow", "Straight 3 S3 H4"])
-    assert zh.exit_code == 1 and "--follow：打7时 S3 H4 不是 顺子 3：这些牌不成牌型" in zh.output
+    assert zh.exit_code == 1 and "--follow：打7时3♠ 4♥不是顺子3-4-5-6-7：这些牌不成牌型" in zh.output
     en = run(["plays", "--level", "7", "--hand", "S2 S2 H3", "--follow", "Straight 3 S3 H4"],
              "en")
     assert "Error: --follow: S3 H4 is not Straight 3 at level 7: it is no combination" in en.output
@@ -277,7 +277,7 @@ def test_plays_errors_and_chinese_combination_names() -> None:
         r = run(["plays", "--level", "7", "--hand", "S2 S2", "--follow", follow])
         assert r.exit_code == 0, (name, r.output)
     r = run(["plays", "--level", "7", "--hand", "S2", "--follow", "对子 6 S5 C5"])
-    assert "打7时 S5 C5 不是 对子 6：这些牌可读作 对子 5" in r.output
+    assert "打7时5♠ 5♣不是对子6：这些牌可读作对子5" in r.output
     r = run(["plays", "--level", "7", "--hand", "S2", "--follow", "Foo 3 S3"])
     assert "未知牌型“Foo”：应为 单张、对子" in r.output and "Single" not in r.output
 

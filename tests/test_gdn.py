@@ -192,7 +192,7 @@ def test_unknown_values_and_lenient_result() -> None:
             _board_text(plays="N PASS\n", tail='[Result "NS +1"]\nN PASS\n'),
             8,
             None,
-            "after the Finish",
+            "after the Result tag of line 7",
         ),
         (_board_text(plays="", tail="[Play]\n"), 6, None, "second [Play]"),
         ('[Level "Z"]\n', 1, None, "Level: invalid rank 'Z'"),
