@@ -59,7 +59,7 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 __all__ = ["BoardPlay", "MatchResult", "check_seating", "dropped_replies", "load_boards",
-           "match_file_name",
+           "match_file_name", "match_path",
            "play_duplicate_match", "room_ns", "seating_rows"]
 
 ROOMS = (("Open", 0), ("Closed", 1))
@@ -214,6 +214,12 @@ def match_file_name(a: str, b: str) -> str:
     return f"{safe(a)}-vs-{safe(b)}.gdn"
 
 
+def match_path(out_dir: str | Path, names: tuple[str, str]) -> Path:
+    """The records file a duplicate match of ``names`` writes into ``out_dir`` (what the
+    command line checks before any play: an existing one is replaced only with --force)."""
+    return Path(out_dir) / match_file_name(*names)
+
+
 @dataclass(slots=True)
 class _Tally:
     engine: float = 0.0
@@ -365,7 +371,7 @@ async def play_duplicate_match(
         dropped=dropped_replies(tables),
     )
     if out_dir is not None:
-        path = Path(out_dir) / match_file_name(*names)
+        path = match_path(out_dir, names)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dumps(result.records), encoding="utf-8")
         result.file = path

@@ -49,7 +49,7 @@ from engine.match import Match, TributePhase
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-__all__ = ["OrdinaryResult", "play_ordinary_match"]
+__all__ = ["OrdinaryResult", "ordinary_path", "play_ordinary_match"]
 
 _SEAT_TAGS = ("North", "East", "South", "West")
 
@@ -137,6 +137,11 @@ async def _tribute(table: Table, phase: TributePhase, match: Match) -> None:
     await table.tell_all({"type": "notify", "stage": "back", "result": back})
 
 
+def ordinary_path(out_dir: str | Path, names: tuple[str, str]) -> Path:
+    """The records file an ordinary match of ``names`` writes into ``out_dir``."""
+    return Path(out_dir) / ("ordinary-" + match_file_name(*names))
+
+
 async def play_ordinary_match(
     table: Table,
     boards: Sequence[Board],
@@ -211,7 +216,7 @@ async def play_ordinary_match(
     out.dropped = dropped_replies([table])
     out.seconds = time.perf_counter() - started
     if out_dir is not None:
-        path = Path(out_dir) / ("ordinary-" + match_file_name(*names))
+        path = ordinary_path(out_dir, names)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dumps(out.records), encoding="utf-8")
         out.file = path

@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.duplicate_match import MatchResult, play_duplicate_match
+from arena.duplicate_match import MatchResult, match_path, play_duplicate_match
 from arena.rating import BoardGame, Rating, rate
 from arena.server import ArenaError, ArenaServer, Limits, Table
 from duplicate.dealing import Board
 from duplicate.i18n import os_reason, phrase
 from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
 
-__all__ = ["AgentSpec", "Standing", "Tournament", "read_agents", "run_tournament",
-           "subprocess_launcher"]
+__all__ = ["AgentSpec", "Standing", "Tournament", "match_files", "read_agents",
+           "run_tournament", "subprocess_launcher"]
 
 _NAME = re.compile(r"[A-Za-z0-9._~@+=-]{1,60}")
 #: an agent's name: it begins its clients' ids (``<name>-1``), which take these characters
@@ -112,6 +112,22 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
     if len(agents) < 2:
         raise ArenaError(phrase("rest.arena.agents.few", path=str(path)))
     return agents
+
+
+def match_files(agents: Sequence[AgentSpec], out_dir: str | Path) -> list[Path]:
+    """The records file of every match of the round robin, in the order played (what the
+    command line checks before any play). Two matches whose files would be one (agents'
+    names that differ only in characters a file name does not keep, ``a+b`` and ``a=b``)
+    are refused: the second would replace the first."""
+    files: dict[Path, tuple[str, str]] = {}
+    for a, b in itertools.combinations(agents, 2):
+        path = match_path(out_dir, (a.name, b.name))
+        if path in files:
+            first = files[path]
+            raise ArenaError(phrase("rest.arena.err.same_file", path=str(path),
+                                    first=f"{first[0]} - {first[1]}", second=f"{a.name} - {b.name}"))
+        files[path] = (a.name, b.name)
+    return list(files)
 
 
 def log_path(log_dir: Path, url: str) -> Path:
@@ -200,6 +216,8 @@ async def run_tournament(
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
         raise ArenaError(phrase("rest.arena.err.same_agent"))
+    if out_dir is not None:
+        match_files(agents, out_dir)  # no match's records replace another's
     result = Tournament()
     if launch is None:
         launch = subprocess_launcher(log_dir)

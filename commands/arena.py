@@ -10,12 +10,21 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from commands.common import check_policy, cli_lang, error_text, say
+from commands.common import (
+    check_output,
+    check_output_dir,
+    check_policy,
+    cli_lang,
+    error_text,
+    force_option,
+    say,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -141,6 +150,30 @@ def _agent_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
+def _two_agents(name_a: str, name_b: str) -> None:
+    """The two sides of a match have different names: refused at once, before the arena
+    waits for any client (one name cannot tell A's clients from B's)."""
+    if name_a == name_b:
+        raise click.UsageError(say("rest.arena.err.same_names", name=repr(name_a)))
+
+
+def _check_outputs(force: bool, files: Iterable[str | Path | None] = (),
+                   report_dir: str | None = None) -> None:
+    """Before the arena listens, so before any play: an existing records or log file is
+    replaced only with ``--force`` (a seed file never), and a report folder that holds
+    files is written into only with it (``commands.common.check_output``)."""
+    for path in files:
+        if path is not None:
+            check_output(str(path), force)
+    if report_dir is not None:
+        check_output_dir(report_dir, force)
+
+
+def _force(text: str) -> Callable[[F], F]:
+    """``--force`` of an arena command: ``text`` says what it replaces."""
+    return click.option("--force", is_flag=True, help=text)
+
+
 def _setup_logging(verbose: bool) -> None:
     """Logging, and the garbage collector tuned for a long-running arena process."""
     from arena.connection import tune_gc
@@ -217,6 +250,8 @@ def arena_group() -> None:
               "with --tables 2, the open room's table).")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False),
               help="Also write the HTML report (the match and its boards) into this folder.")
+@_force("Replace an existing records file (OUT/A-vs-B.gdn) or --log file, and write --report "
+        "into a folder that already holds files (a seed file is never written over).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def duplicate_command(
@@ -224,7 +259,7 @@ def duplicate_command(
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, wait: float, verbose: bool, scale: str,
     tables_count: int, out_dir: str, log_path: str | None, report_dir: str | None,
-    as_json: bool, **limit_opts: Any,
+    force: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
@@ -238,10 +273,12 @@ def duplicate_command(
     \b
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
     """
-    from arena.duplicate_match import load_boards, play_duplicate_match
+    from arena.duplicate_match import load_boards, match_path, play_duplicate_match
     from arena.server import log_writer
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
+    _two_agents(name_a, name_b)
+    _check_outputs(force, [match_path(out_dir, (name_a, name_b)), log_path], report_dir)
     _setup_logging(verbose)
     limits = _limits(limit_opts)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
@@ -343,13 +380,15 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
               show_default=True, help="Folder for the .gdn records (one file a match).")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False),
               help="Also write the HTML report (standings, matches, boards) into this folder.")
+@_force("Replace existing records files (OUT/A-vs-B.gdn, one a match), and write --report "
+        "into a folder that already holds files (a seed file is never written over).")
 @click.option("--json", "as_json", is_flag=True, help="Print standings and ratings as JSON.")
 @_errors
 def tournament_command(
     agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
     set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
     port: int, seating: str | None, wait: float, verbose: bool, scale: str, out_dir: str,
-    report_dir: str | None, as_json: bool, **limit_opts: Any,
+    report_dir: str | None, force: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Round robin of duplicate matches among the agents of AGENTS_FILE.
 
@@ -368,7 +407,7 @@ def tournament_command(
 
     from arena.duplicate_match import load_boards
     from arena.rating import METHOD
-    from arena.tournament import read_agents, run_tournament
+    from arena.tournament import match_files, read_agents, run_tournament
     from commands.common import emit_rows
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
@@ -377,6 +416,7 @@ def tournament_command(
     if seating:
         raise click.UsageError(say("cli.err.tournament_seating"))
     agents = read_agents(agents_file)
+    _check_outputs(force, match_files(agents, out_dir), report_dir)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
 
@@ -436,13 +476,15 @@ def tournament_command(
               show_default=True, help="Folder for the .gdn records.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write every frame sent as JSON lines (a table log 'import-log' reads).")
+@_force("Replace an existing records file (OUT/ordinary-A-vs-B.gdn) or --log file (a seed "
+        "file is never written over).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def ordinary_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, wait: float, verbose: bool,
-    max_deals: int | None, out_dir: str, log_path: str | None, as_json: bool,
+    max_deals: int | None, out_dir: str, log_path: str | None, force: bool, as_json: bool,
     **limit_opts: Any,
 ) -> None:
     """Wait for four clients, then play an ordinary match: 2 to A, with tribute.
@@ -451,9 +493,11 @@ def ordinary_command(
     first leader is board 1's. A's clients sit N-S (positions 0, 2), B's E-W.
     """
     from arena.duplicate_match import load_boards
-    from arena.ordinary import play_ordinary_match
+    from arena.ordinary import ordinary_path, play_ordinary_match
     from arena.server import log_writer
 
+    _two_agents(name_a, name_b)
+    _check_outputs(force, [ordinary_path(out_dir, (name_a, name_b)), log_path])
     _setup_logging(verbose)
     limits = _limits(limit_opts)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
@@ -500,8 +544,10 @@ def ordinary_command(
               show_default=True, help="The .gdn file to write ('-': standard output).")
 @click.option("--event", default="Played by OpenGuanDan", show_default=True,
               help="The Event tag of the records.")
+@force_option
 @_errors
-def import_log_command(files: tuple[str, ...], source: str, output: str, event: str) -> None:
+def import_log_command(files: tuple[str, ...], source: str, output: str, event: str,
+                       force: bool) -> None:
     """Turn competition logs (an OpenGuanDan table's JSON lines) into .gdn records.
 
     Every deal is rebuilt from the log's messages, replayed and checked; the records are
@@ -513,6 +559,7 @@ def import_log_command(files: tuple[str, ...], source: str, output: str, event: 
     from duplicate.gdn import dumps
 
     del source  # one source so far
+    check_output(output, force)
     records = []
     for f in files:
         records.extend(import_log(f, event))
