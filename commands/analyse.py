@@ -14,7 +14,7 @@ import click
 from analysis.annotate import Annotation, Decision
 from analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation
 from analysis.rooms import RoomsAnalysis
-from commands.common import cannot, check_policy, cli_lang, error_text
+from commands.common import LANG_CHOICE, cannot, check_policy, cli_lang, error_text
 from engine.combo import Combo
 from engine.errors import GuandanError
 from engine.ruleset import Ruleset
@@ -205,7 +205,7 @@ def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None,
               "settled exactly).")
 @click.option("--variant", "variants", metavar="NAME=VALUE", multiple=True,
               help="A rule variant of RULES.md the deals were played under (repeatable).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+@click.option("--lang", type=LANG_CHOICE, default=None,
               help="Language of the report (default: guandan --lang, else English).")
 @click.option("--json", "as_json", is_flag=True, help="Print the annotations as JSON.")
 def analyse_command(

@@ -135,36 +135,86 @@ def _remember_lang(ctx: click.Context, param: click.Parameter, value: str | None
         _LINE_LANG.set(value)
 
 
+def env_lang() -> str | None:
+    """The language $GUANDAN_LANG asks for, by its language (a locale name such as
+    ``zh_CN.UTF-8`` or ``en_US`` too: :func:`duplicate.i18n.language_of`); ``None`` when it
+    is unset or names a language the catalogue does not speak (English is then used, and
+    :meth:`LangGroup.main` says so in one line)."""
+    import os
+
+    from duplicate.i18n import language_of
+
+    return language_of(os.environ.get(LANG_ENV))
+
+
+class LangChoice(click.Choice):  # type: ignore[type-arg]
+    """``--lang``: ``en`` or ``zh``, also written as a locale name (``zh_CN``, ``zh-CN``,
+    ``zh_CN.UTF-8``, ``en_US``: taken by its language); anything else is refused as
+    click refuses a choice."""
+
+    def __init__(self) -> None:
+        super().__init__(["en", "zh"])
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        from duplicate.i18n import language_of
+
+        code = language_of(value) if isinstance(value, str) else None
+        return code if code is not None else super().convert(value, param, ctx)
+
+
+#: the type of every ``--lang`` option of the command line (one definition)
+LANG_CHOICE = LangChoice()
+
+
 def lang_in_args(args: Sequence[str]) -> str | None:
     """The language a command line asks for with ``--lang zh`` or ``--lang=zh`` (the
-    first, before any ``--``), read before click parses it; ``None`` when it has none."""
+    first, before any ``--``; a locale name too, ``--lang zh_CN``), read before click
+    parses it; ``None`` when it has none."""
+    from duplicate.i18n import language_of
+
     for i, arg in enumerate(args):
         if arg == "--":
             break
         value = (args[i + 1] if i + 1 < len(args) else None) if arg == "--lang" else (
             arg.partition("=")[2] if arg.startswith("--lang=") else None)
-        if value in ("en", "zh"):
-            return value
+        code = language_of(value)
+        if code is not None:
+            return code
     return None
+
+
+def _warn_unknown_env_lang(asked: str | None) -> None:
+    """One line on standard error when $GUANDAN_LANG names a language the catalogue does
+    not speak and the command line does not say ``--lang``: English is used (a setting
+    of the environment does not make every command fail)."""
+    import os
+
+    from duplicate.i18n import gettext
+
+    value = os.environ.get(LANG_ENV, "").strip()
+    if value and asked is None and env_lang() is None:
+        click.echo(gettext("en", "cli.lang.env_unknown", var=LANG_ENV, value=repr(value)),
+                   err=True)
 
 
 def line_lang(ctx: click.Context | None = None) -> str:
     """The language of click's own words (usage errors, "Usage:", "Aborted!") and of
     ``--help``: ``guandan --lang`` once parsed, else the ``--lang`` on the command line,
     else $GUANDAN_LANG, else English."""
-    import os
-
     ctx = ctx or click.get_current_context(silent=True)
     value = ((ctx.meta.get(LANG_KEY) if ctx is not None else None) or _LINE_LANG.get()
-             or os.environ.get(LANG_ENV))
+             or env_lang())
     return value if value in ("en", "zh") else "en"
 
 
 def lang_option(func: F) -> F:
     """Accept ``--lang en|zh`` on ``guandan`` itself (or a group): the language of every
-    human line the command prints (table headings, summaries)."""
+    human line the command prints (table headings, summaries). Without it, $GUANDAN_LANG
+    (:func:`env_lang`) is read where the language is needed, not by click: a locale name
+    there is taken by its language, an unknown one falls back to English with a warning."""
     return click.option(
-        "--lang", "lang_option", type=click.Choice(["en", "zh"]), envvar=LANG_ENV,
+        "--lang", "lang_option", type=LANG_CHOICE,
         help=LANG_HELP, expose_value=False, callback=_remember_lang, is_eager=True,
     )(func)
 
@@ -194,7 +244,9 @@ class LangGroup(click.Group):
         import sys
 
         line = list(sys.argv[1:] if args is None else args)
-        token = _LINE_LANG.set(lang_in_args(line))
+        asked = lang_in_args(line)
+        token = _LINE_LANG.set(asked)
+        _warn_unknown_env_lang(asked)
         try:
             return super().main(args, *pos, **kw)
         finally:
@@ -223,10 +275,8 @@ class LangGroup(click.Group):
 def explicit_lang() -> str | None:
     """``guandan --lang`` or $GUANDAN_LANG when one was given, else ``None`` (a command
     with a default of its own, such as a report folder's language, then keeps it)."""
-    import os
-
     ctx = click.get_current_context(silent=True)
-    value = (ctx.meta.get(LANG_KEY) if ctx is not None else None) or os.environ.get(LANG_ENV)
+    value = (ctx.meta.get(LANG_KEY) if ctx is not None else None) or env_lang()
     return value if value in ("en", "zh") else None
 
 

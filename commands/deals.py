@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from commands.common import (
+    LANG_CHOICE,
     cannot,
     check_output,
     cli_lang,
@@ -347,8 +348,7 @@ def deals_verify_command(
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this file (default: standard output).")
 @click.option("--event", metavar="TEXT", help="Event tag (gdn) or page title (html).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
-              envvar="GUANDAN_LANG",
+@click.option("--lang", type=LANG_CHOICE, default=None,
               help="Language of the HTML hand records (default: guandan --lang, else English).")
 @force_option
 @db_option

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from commands.common import (
+    LANG_CHOICE,
     cell_word,
     check_output_dir,
     cli_lang,
@@ -192,8 +193,7 @@ def _serve_demo(
 )
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write the session's page (ranking, board by board) to FILE.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
-              envvar="GUANDAN_LANG",
+@click.option("--lang", type=LANG_CHOICE, default=None,
               help="Language of the --html page (default: guandan --lang, else English).")
 @output_options
 def pairs_command(

@@ -8,6 +8,7 @@ import click
 
 from commands.analyse import budget_of, budget_options
 from commands.common import (
+    LANG_CHOICE,
     cell_word,
     check_event_policy,
     check_output,
@@ -626,7 +627,7 @@ def event_export_command(
 @click.option("--out", "outdir", type=click.Path(file_okay=False), required=True,
               help="Folder to write the static HTML report into.")
 @click.option("--force", is_flag=True, help="Write into a folder that already holds files.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None, envvar="GUANDAN_LANG",
+@click.option("--lang", type=LANG_CHOICE, default=None,
               help="Language of the pages (English or Chinese; default: guandan --lang, else "
               "the folder's, else the event's own).")
 @click.option("--analyse", is_flag=True,

@@ -14,6 +14,7 @@ import click
 from analysis.estimate import DEFAULT_BUDGET
 from commands.analyse import budget_of, budget_options
 from commands.common import (
+    LANG_CHOICE,
     check_output,
     check_output_dir,
     cli_lang,
@@ -405,8 +406,7 @@ def policy_words(policy: str) -> str:
     "--force", is_flag=True,
     help="Write the --html report into a folder that already holds files.",
 )
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
-              envvar="GUANDAN_LANG",
+@click.option("--lang", type=LANG_CHOICE, default=None,
               help="Language of the headlines and the HTML pages (English or Chinese; default: guandan --lang, else English).")
 @click.option("--analyse", is_flag=True, help="Also value each room's choices from the first "
               "divergence with all four hands known (guandan analyse; the budget below).")

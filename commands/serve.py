@@ -21,6 +21,7 @@ import click
 
 from commands.common import (
     DB_URL_KEY,
+    LANG_CHOICE,
     check_output,
     cli_lang,
     db_errors,
@@ -160,7 +161,7 @@ def serve_command(
               help="The address players' phones reach the hall at (default: "
               "$GUANDAN_PUBLIC_URL), e.g. https://hall.example.org.")
 @click.option("--by", metavar="NAME", help="Who issues the cards (default: the login name).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+@click.option("--lang", type=LANG_CHOICE, default=None,
               help="Language of the cards (default: guandan --lang, else $GUANDAN_LANG, else en).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @db_option

@@ -155,13 +155,20 @@ def check_catalogue() -> list[str]:
     return problems
 
 
+def language_of(name: str | None) -> str | None:
+    """The catalogue's language a language or locale name asks for, by its language:
+    ``zh``, ``zh-CN``, ``zh_CN.UTF-8``, ``zh_Hans`` -> ``zh``; ``en_US`` -> ``en``;
+    ``None`` for a name the catalogue does not speak (``fr``, ``C``) or none."""
+    if not name:
+        return None
+    base = re.split(r"[-_.@]", name.strip(), maxsplit=1)[0].lower()
+    return base if base in LANGUAGES else None
+
+
 @lru_cache(maxsize=256)
 def normalise_language(lang: str | None) -> str:
     """``zh``, ``zh-CN``, ``zh_Hans`` -> ``zh``; ``en-GB`` -> ``en``; unknown -> default."""
-    if not lang:
-        return DEFAULT_LANGUAGE
-    base = lang.strip().replace("_", "-").split("-")[0].lower()
-    return base if base in LANGUAGES else DEFAULT_LANGUAGE
+    return language_of(lang) or DEFAULT_LANGUAGE
 
 
 def negotiate(accept_language: str | None) -> str:
