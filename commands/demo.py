@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 @click.option("--boards", type=click.IntRange(min=1, max=64), default=8, show_default=True,
               help="Boards in the match.")
 @click.option("--force", is_flag=True,
-              help="Write the report into a folder that already holds files.")
+              help="Write the report into a folder that already holds files (with --serve, "
+              "a folder holding only a demo's report is written over without it).")
 @click.option("--serve", is_flag=True,
               help="Then open the demo in the hall service (guandan serve) on --port: the "
               "public pages, the director's desk, the API.")
@@ -67,9 +68,13 @@ def demo_command(
     writes tables.html beside the report: round 2's table cards, a QR code per table and
     seat, to report a board from a phone (with --host 0.0.0.0 on the same network).
     """
-    from duplicate.demo import DEFAULT_DB, run_demo
+    from duplicate.demo import DEFAULT_DB, holds_demo_report, run_demo
 
-    check_output_dir(outdir, force)
+    if serve and boards < 2:
+        raise click.UsageError(say("demo.err.serve_boards"))
+    # README: 'guandan demo', then 'guandan demo --serve' in the same place: the served demo
+    # writes over a folder that holds only a demo's report (a second plain demo does not)
+    check_output_dir(outdir, force or (serve and holds_demo_report(outdir)))
     # the service's settings are checked before the demo runs: a bad password is said at
     # once, not after a report was written
     served = _demo_settings(db_url or DEFAULT_DB, director_password) if serve else None
@@ -118,9 +123,10 @@ def _tables_page(cards: Sequence[TableCard], base: str, outdir: Path) -> Path:
     ``tables.html`` beside the report. Only the demo writes it; the service has no such
     page."""
     from commands.serve import render_cards
+    from duplicate.demo import TABLES_PAGE
     from web.cards import card_context
 
-    path = outdir / "tables.html"
+    path = outdir / TABLES_PAGE
     path.write_text(render_cards(cli_lang(None), card_context(cards, base)), encoding="utf-8")
     path.chmod(0o600)  # it holds the tokens, as guandan event table-cards' file does
     return path

@@ -54,6 +54,35 @@ HALL_TEAMS: tuple[tuple[str, tuple[str, str, str, str]], ...] = (
 )
 
 
+#: A demo's event: named by its board set's commitment (:func:`run_demo`).
+DEMO_EVENT = re.compile(r"Demo [0-9a-f]{12}")
+
+#: The page of table links only ``guandan demo --serve`` writes beside its report.
+TABLES_PAGE = "tables.html"
+
+
+def holds_demo_report(outdir: str | os.PathLike[str]) -> bool:
+    """Whether ``outdir`` holds a demo's report and nothing else: its manifest names a
+    demo's event and every file there is one of that report's pages, the manifest or
+    the demo's :data:`TABLES_PAGE`. Such a folder is the demo's own, which the served demo
+    (``guandan demo --serve`` after ``guandan demo``, as README shows) writes over."""
+    import json
+
+    from duplicate.review.site import MANIFEST
+
+    folder = Path(outdir)
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        names = {p.name for p in folder.iterdir()}
+    except (OSError, ValueError):
+        return False
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("event"), str):
+        return False
+    pages = manifest.get("pages")
+    ours = {MANIFEST, TABLES_PAGE, *(pages if isinstance(pages, dict) else ())}
+    return bool(DEMO_EVENT.fullmatch(manifest["event"])) and names <= ours
+
+
 class DemoError(DuplicateError):
     """The demo cannot run: a bad seed, or that seed's demo is already in the database."""
 
@@ -100,6 +129,8 @@ def run_demo(
     seed = (secrets.token_hex(SECRET_BYTES) if seed is None else seed).strip().lower()
     if not re.fullmatch(r"[0-9a-f]+", seed) or len(seed) > 2 * SECRET_BYTES:
         raise DemoError(phrase("demo.err.seed", most=2 * SECRET_BYTES, seed=repr(seed)))
+    if hall_round and boards < 2:  # open_next_round reports one board and leaves another
+        raise DemoError(phrase("demo.err.serve_boards"))
     seed_file = parse_seed_file(seed_file_bytes(demo_secret(seed)))
     engine = make_engine(db_url)
     try:
