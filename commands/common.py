@@ -685,7 +685,7 @@ def match_board_options(func: F) -> F:
 
 def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Click callback: ``value`` names a bot policy (``random``, ``heuristic``, ``search``,
-    ``search:PLAYOUTS``; ``duplicate.bots.make_player``), else a usage error."""
+    ``search:PLAYOUTS``, ``mixed``: ``duplicate.bots.POLICIES``), else a usage error."""
     if value is None:
         return value
     from duplicate.bots import make_player
@@ -699,5 +699,6 @@ def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 
 def check_event_policy(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """:func:`check_policy`, and ``mixed`` (event play-bots' own mix of heuristic and random)."""
-    return value if value == "mixed" else str(check_policy(ctx, param, value))
+    """:func:`check_policy` for ``event play-bots`` (the same list of policies as
+    ``simulate``'s: ``duplicate.bots.POLICIES``)."""
+    return str(check_policy(ctx, param, value))

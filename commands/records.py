@@ -253,11 +253,13 @@ def import_command(
 )
 @click.option(
     "--x", "team_x", default="heuristic", show_default=True, metavar="POLICY",
-    help="Team X's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
+    help="Team X's bots: heuristic, random, mixed (the heuristic bot erring at a rate of "
+    "the team's own), search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "--y", "team_y", default="heuristic", show_default=True, metavar="POLICY",
-    help="Team Y's bots: heuristic, random, search or search:PLAYOUTS (docs/BOTS.md).",
+    help="Team Y's bots: heuristic, random, mixed (the heuristic bot erring at a rate of "
+    "the team's own), search or search:PLAYOUTS (docs/BOTS.md).",
 )
 @click.option(
     "-o",
@@ -365,8 +367,10 @@ def policy_words(policy: str) -> str:
     language: 启发式, 搜索:16 (English: as it is)."""
     if cli_lang() == "en":
         return policy
+    from duplicate.bots import POLICIES
+
     name, colon, budget = policy.partition(":")
-    if name not in ("heuristic", "random", "search", "mixed"):
+    if name not in POLICIES:
         return policy
     return f"{say(f'out.policy.{name}')}{colon}{budget}"
 

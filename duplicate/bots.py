@@ -555,10 +555,53 @@ class HeuristicPlayer:
         return None
 
 
+# --- mixed: a heuristic player that errs at a rate of its own ---------------------
+
+#: The largest share of random actions a ``mixed`` player makes.
+MAX_ERROR_RATE = 0.4
+
+
+class MixedPlayer:
+    """A heuristic player that makes a random legal action at a rate of its own.
+
+    Two heuristic sides play every board alike in both rooms (the heuristic player does
+    not depend on its seed), so every swing would be 0. ``mixed`` players of a side share
+    an error rate (0 to :data:`MAX_ERROR_RATE`, :func:`mixed_error_rate`), so that sides differ
+    in strength as real ones do: ``event play-bots`` draws a team's from the event seed,
+    ``simulate`` a side's from the match seed.
+    """
+
+    name = "mixed"
+
+    def __init__(self, seed: bytes, error_rate: float) -> None:
+        self._rng = XorShift64(b"mixed/" + seed)
+        self._heuristic = HeuristicPlayer(seed)
+        self._random = RandomPlayer(seed)
+        self._per_mille = round(error_rate * 1000)
+
+    def act(self, view: View) -> Combo | None:
+        """The random player's action with the side's error rate, else the heuristic one."""
+        if self._rng.below(1000) < self._per_mille:
+            return self._random.act(view)
+        return self._heuristic.act(view)
+
+
+def mixed_error_rate(key: str) -> float:
+    """A ``mixed`` side's error rate drawn from ``key``: 0 to :data:`MAX_ERROR_RATE`."""
+    digest = hashlib.sha256(key.encode()).digest()
+    return round(MAX_ERROR_RATE * int.from_bytes(digest[:4], "big") / 0xFFFFFFFF, 3)
+
+
 # --- policies by name -------------------------------------------------------------
 
 #: a policy builds a player from a seed
 PlayerFactory = Callable[[bytes], Player]
+
+
+def _mixed(seed: bytes) -> Player:
+    """A ``mixed`` player whose error rate comes from its own seed (a side of players
+    that should share one is built with ``make_player(..., error_rate=...)``)."""
+    return MixedPlayer(seed, mixed_error_rate("guandan-bots/mixed|" + seed.hex()))
 
 
 def _search(seed: bytes) -> Player:
@@ -567,16 +610,21 @@ def _search(seed: bytes) -> Player:
     return make_search(seed)
 
 
+#: Every bot policy by name: the one list ``simulate``, ``event play-bots``, ``agent`` and
+#: ``analyse --playout-policy`` accept (``search`` also as ``search:PLAYOUTS``).
 POLICIES: dict[str, PlayerFactory] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
     "search": _search,
+    "mixed": _mixed,
 }
 
 
-def make_player(policy: str, seed: int | str | bytes = 0) -> Player:
+def make_player(policy: str, seed: int | str | bytes = 0, *,
+                error_rate: float | None = None) -> Player:
     """Build the player of policy ``policy`` from a seed: ``random``, ``heuristic``,
-    ``search`` or ``search:PLAYOUTS`` (the search's budget per decision, duplicate.search)."""
+    ``search`` or ``search:PLAYOUTS`` (the search's budget per decision, duplicate.search),
+    ``mixed`` (with ``error_rate``, the rate its side shares; else one from its seed)."""
     name, sep, spec = policy.partition(":")
     factory = POLICIES.get(name)
     if factory is None or (sep and name != "search"):
@@ -586,6 +634,8 @@ def make_player(policy: str, seed: int | str | bytes = 0) -> Player:
         from duplicate.search import make_search
 
         return make_search(seed_bytes(seed), spec)
+    if name == "mixed" and error_rate is not None:
+        return MixedPlayer(seed_bytes(seed), error_rate)
     return factory(seed_bytes(seed))
 
 
@@ -594,6 +644,8 @@ __all__ = [
     "POLICIES",
     "BotError",
     "HeuristicPlayer",
+    "MAX_ERROR_RATE",
+    "MixedPlayer",
     "Plan",
     "Player",
     "PlayerFactory",
@@ -601,6 +653,7 @@ __all__ = [
     "View",
     "XorShift64",
     "make_player",
+    "mixed_error_rate",
     "plan_hand",
     "seed_bytes",
     "weakness",

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from duplicate.bots import Player, PlayerFactory, View, make_player
+from duplicate.bots import Player, PlayerFactory, View, make_player, mixed_error_rate
 from duplicate.dealing import (
     DEFAULT_SCHEDULE,
     GENERATOR_ID,
@@ -253,13 +253,16 @@ class BoardOutcome:
         }
 
 
-def _policy(policy: str | PlayerFactory) -> PlayerFactory:
-    """A player factory from a policy name (``bots.POLICIES``) or a factory itself."""
+def _policy(policy: str | PlayerFactory, seed: bytes = b"", side: str = "") -> PlayerFactory:
+    """A player factory from a policy name (``bots.POLICIES``) or a factory itself. A
+    ``mixed`` side's players share one error rate, drawn from the match seed and the side."""
     if isinstance(policy, str):
         make_player(policy)  # raises for an unknown name
+        rate = (mixed_error_rate(f"guandan-simulate/mixed|{seed.hex()}|{side}")
+                if policy == "mixed" else None)
 
-        def factory(seed: bytes) -> Player:
-            return make_player(policy, seed)
+        def factory(bot_seed: bytes) -> Player:
+            return make_player(policy, bot_seed, error_rate=rate)
 
         return factory
     return policy
@@ -280,7 +283,7 @@ def iter_match(
     X's four are 1, 2 (open N, S) and 3, 4 (closed E, W), Y's likewise (open E, W; closed
     N, S), and the names go into the ``North``..``West`` tags.
     """
-    factories = {"X": _policy(team_x), "Y": _policy(team_y)}
+    factories = {"X": _policy(team_x, seed, "X"), "Y": _policy(team_y, seed, "Y")}
     # team at each seat, room by room, and the player's number within the team
     seating = {
         "Open": (("X", 1), ("Y", 1), ("X", 2), ("Y", 2)),

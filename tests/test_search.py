@@ -446,7 +446,8 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     doc = json.loads(res.output)
     text = json.dumps(doc)
     assert '"estimate"' in text and '"policy": "search:4"' in text
-    bad = runner.invoke(cli_main, [*args, "--playout-policy", "mixed"])
+    # mixed is a policy of the one list now (duplicate.bots.POLICIES); an unknown name is not
+    bad = runner.invoke(cli_main, [*args, "--playout-policy", "clever"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
     bad = runner.invoke(cli_main, ["--lang", "zh", *args, "--playout-policy", "search:4,exact=99"])
     assert bad.exit_code == 2 and "搜索预算“4,exact=99”无效：exact 应在 0 到 27 之间" in bad.output

@@ -9,7 +9,14 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from duplicate import models
-from duplicate.bots import HeuristicPlayer, Player, RandomPlayer, View, XorShift64, make_player
+from duplicate.bots import (
+    MAX_ERROR_RATE,
+    POLICIES,
+    MixedPlayer,
+    Player,
+    make_player,
+    mixed_error_rate,
+)
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
     EventError,
@@ -26,7 +33,6 @@ from duplicate.events.rounds import get_round
 from duplicate.gdn import format_record
 from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.simulate import play_deal, player_seed
-from engine.combo import Combo
 from engine.errors import GuandanError
 from engine.seat import Seat
 
@@ -36,46 +42,22 @@ def _match_seed(ev: models.Event, round_no: int, table: int) -> bytes:
     return hashlib.sha256(f"guandan-event/bots|{ev.seed}|{round_no}|{table}".encode()).digest()
 
 
-#: Bot policies for ``play-bots``: those of ``duplicate.bots``, and ``mixed``; ``search``
-#: also takes a budget, ``search:PLAYOUTS``.
-BOT_POLICIES = ("mixed", "heuristic", "random", "search")
-#: The largest share of random actions a ``mixed`` team's bots make.
-MAX_ERROR_RATE = 0.4
+#: Bot policies for ``play-bots``: the one list of ``duplicate.bots`` (``mixed`` first, the
+#: default); ``search`` also takes a budget, ``search:PLAYOUTS``.
+BOT_POLICIES = ("mixed", *(p for p in POLICIES if p != "mixed"))
 
-
-class MixedPlayer:
-    """A heuristic player that makes a random legal action at a rate of its own.
-
-    Two heuristic teams play every board alike in both rooms (the heuristic player does
-    not depend on its seed), so every swing would be 0. In ``mixed`` play each team gets an
-    error rate drawn from the event seed (0 to :data:`MAX_ERROR_RATE`), so that teams differ
-    in strength as real ones do and the standings mean something.
-    """
-
-    name = "mixed"
-
-    def __init__(self, seed: bytes, error_rate: float) -> None:
-        self._rng = XorShift64(b"mixed/" + seed)
-        self._heuristic = HeuristicPlayer(seed)
-        self._random = RandomPlayer(seed)
-        self._per_mille = round(error_rate * 1000)
-
-    def act(self, view: View) -> Combo | None:
-        """The random player's action with the team's error rate, else the heuristic one."""
-        if self._rng.below(1000) < self._per_mille:
-            return self._random.act(view)
-        return self._heuristic.act(view)
+__all__ = ["BOT_POLICIES", "MAX_ERROR_RATE", "MixedPlayer", "bot_records", "play_bots",
+           "team_error_rate"]
 
 
 def team_error_rate(seed: str, team: str) -> float:
     """A ``mixed`` team's error rate, drawn from the event seed: 0 to MAX_ERROR_RATE."""
-    digest = hashlib.sha256(f"guandan-event/skill|{seed}|{team}".encode()).digest()
-    return round(MAX_ERROR_RATE * int.from_bytes(digest[:4], "big") / 0xFFFFFFFF, 3)
+    return mixed_error_rate(f"guandan-event/skill|{seed}|{team}")
 
 
 def _bot(policy: str, seed: bytes, event_seed: str, team: str) -> Player:
     if policy == "mixed":
-        return MixedPlayer(seed, team_error_rate(event_seed, team))
+        return make_player(policy, seed, error_rate=team_error_rate(event_seed, team))
     try:
         return make_player(policy, seed)
     except GuandanError as exc:
