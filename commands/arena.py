@@ -117,10 +117,12 @@ def _boards(n: int) -> str:
     return gettext(cli_lang(), "count.boards", n=n)
 
 
-def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = (),
+                 keys: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """A result table's rows for the screen: in English as they are (the field names, as
     --json writes them); in another language the column titles and the finishing orders
-    (``S N``: 头游南、二游北) in its words."""
+    (``S N``: 头游南、二游北) in its words. ``keys`` names a column's title by another
+    catalogue key than ``cli.col.NAME`` (the standings' total swing: 级差分)."""
     lang = cli_lang()
     if lang == "en":
         return rows
@@ -128,6 +130,8 @@ def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = ()) -> lis
     from duplicate.logtext import finish_said
 
     def title(key: str) -> str:
+        if keys and key in keys:
+            return gettext(lang, keys[key])
         for name in names:
             if key == f"swing_{name}":
                 return gettext(lang, "rest.col.swing_of", name=name)
@@ -456,7 +460,8 @@ def tournament_command(
                               ensure_ascii=False, indent=2))
         return
     click.echo(_said("standings"))
-    emit_rows(_worded_rows(table), "table")
+    # the standings' swing is the total, 级差分, as in the event's standings
+    emit_rows(_worded_rows(table, keys={"swing": "cli.col.total_swing"}), "table")
     click.echo()
     click.echo(_said("rating"))
     emit_rows(_worded_rows(ratings), "table")

@@ -250,8 +250,12 @@ def pairs_command(
         else:
             emit_rows((p.to_dict() for p in result.ranking), fmt, result.ranking_columns)
         return
+    from duplicate.vocab import direction_text
+
     rows = [
-        {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}"} for p in result.ranking
+        {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}",
+         "direction": direction_text(p.direction, cli_lang())}  # NS+EW: 南北、东西
+        for p in result.ranking
     ]
     emit_rows(rows, fmt, result.ranking_columns)
     click.echo(say("cli.pairs.summary", n=len(result.ranking),

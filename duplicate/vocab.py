@@ -213,6 +213,17 @@ def side_name(ns: bool, lang: str = "en") -> str:
     return translator(lang)("side.NS" if ns else "side.EW")
 
 
+def direction_text(direction: str, lang: str = "en") -> str:
+    """Where a pair of a pairs event sat, ``NS``, ``EW`` or ``NS+EW`` (both ways): as it is
+    in English, in the reader's words in another language (南北, 东西, 南北、东西)."""
+    if lang == "en":
+        return direction
+    sides = direction.split("+")
+    if not all(s in ("NS", "EW") for s in sides):
+        return direction
+    return str(translator(lang)("list.sep").join(side_name(s == "NS", lang) for s in sides))
+
+
 def result_text(ns_result: int | None, lang: str = "en", ns: str | None = None,
                 ew: str | None = None) -> str:
     """A room's result from N–S's view in a player's words: ``南北升2级``, ``东西升3级（南北双下）``.

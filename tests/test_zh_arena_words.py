@@ -99,6 +99,19 @@ def test_tournament_output_in_chinese_has_no_english_word(
     assert "over 1 board," in printed  # counted: not "1 boards"
 
 
+def test_tournament_output_says_each_thing_one_way(
+        tournaments: dict[str, tuple[Path, str]]) -> None:
+    """An agent is 智能体 in the table as in the lines around it, a match's points 积分 beside
+    the standings' 总积分, the total swing 级差分, a seat 第1桌0号位 (docs/GLOSSARY.md)."""
+    _, printed = tournaments["zh"]
+    assert "第1桌0号位：客户端 heur-1，代表 heur" in printed
+    assert re.search(r"heur 对 rand：1副牌级差 [+-]?\d+，积分 \d+-\d+", printed), printed
+    assert "参赛程序" not in printed and "场分" not in printed
+    heads = [line.split() for line in printed.splitlines() if line.startswith("名次")]
+    assert heads == [["名次", "智能体", "已赛", "胜", "平", "负", "总积分", "级差分", "副数"]]
+    assert any(line.split()[:2] == ["智能体", "等级分"] for line in printed.splitlines())
+
+
 def test_match_report_title_in_both_languages() -> None:
     assert match_title("mine", "theirs", "zh") == "竞技场：mine 对 theirs"
     assert match_title("mine", "theirs", "en") == "Arena: mine v theirs"
@@ -121,7 +134,7 @@ OVER = {"type": "notify", "stage": "episodeOver", "order": [0, 1, 2, 3], "restCa
      "bad.jsonl:2：出牌动作 ['Pair', '3', ['S3', 'S4']] 不成牌型：",
      "bad.jsonl:2: action ['Pair', '3', ['S3', 'S4']] is not a play: S3 S4 is not Pair 3"),
     ([BEGIN, PLAY, {**OVER, "restCards": [[0, ["S5"]]]}],
-     "bad.jsonl:1：第 1 副牌：0 号位开局（进贡后）的手牌不是它打出的牌加剩下的牌：3♠ 4♠ / 3♠ 5♠",
+     "bad.jsonl:1：第1副牌：0号位开局（进贡后）的手牌不是它打出的牌加剩下的牌：3♠ 4♠ / 3♠ 5♠",
      "bad.jsonl:1: deal 1: position 0's hand at beginning (after tribute) is not the cards "
      "it played and kept: S3 S4 / S3 S5"),
 ], ids=["level", "cards", "play", "hand"])
@@ -182,7 +195,7 @@ def test_fault_lines_in_the_arena_language(tmp_path: Path,
     lines = [r.getMessage() for r in caplog.records if "违规" in r.getMessage()]
     assert lines, [r.getMessage() for r in caplog.records]
     for line in lines:
-        m = re.fullmatch(r"违规：0 号位（(\S+)）：回复格式错误（第 1 副牌(开室|闭室)）："
+        m = re.fullmatch(r"违规：0号位（(\S+)）：回复格式错误（第1副牌(开室|闭室)）："
                          r"回复不是 JSON：this is not JSON \{", line)
         assert m, line
     assert result.faults[0].text().startswith("position 0 (")  # the record's English
@@ -272,5 +285,5 @@ def test_arena_lines_count_in_both_languages() -> None:
         "1 client fault (see the log)",
         "1 deal read from t.jsonl, replayed: written to -",
     ]
-    assert said("zh")[:2] == ["A（南北）对 B（东西）：共 1 小局，胜方 A，级数 A-5",
-                              "智能体结束：1 小局，1 次出牌，1 场"]
+    assert said("zh")[:2] == ["A（南北）对 B（东西）：共1小局，胜方 A，级数 A-5",
+                              "智能体结束：1小局，1次出牌，1场"]

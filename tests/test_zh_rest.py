@@ -52,7 +52,7 @@ def test_arena_errors_in_the_chosen_language(tmp_path: Path) -> None:
     agents = tmp_path / "agents.txt"
     agents.write_text("solo: python bot.py {url}\n", encoding="utf-8")
     code, out = zh("arena", "tournament", str(agents), "--boards", "1", "--seed", "1f")
-    assert code == 1 and "比赛至少要有两个参赛程序" in out, out
+    assert code == 1 and "比赛至少要有两个智能体" in out, out
     agents.write_text("a: python bot.py\n", encoding="utf-8")
     code, out = zh("arena", "tournament", str(agents), "--boards", "1", "--seed", "1f")
     assert code == 1 and "的命令里没有 {url}" in out, out
@@ -79,7 +79,7 @@ def test_arena_errors_in_the_chosen_language(tmp_path: Path) -> None:
 
 def test_an_agent_name_no_client_can_carry_is_refused_up_front() -> None:
     code, out = zh("arena", "duplicate", "--a", "我方", "--boards", "1", "--seed", "1f")
-    assert code == 2 and "参赛程序名只能用" in out and "我方" in out, out
+    assert code == 2 and "智能体名只能用" in out and "我方" in out, out
     assert not english_runs(out, "main arena duplicate"), out
     code, out = en("arena", "duplicate", "--a", "我方", "--boards", "1", "--seed", "1f")
     assert code == 2 and "an agent's name is 1-60 letters" in out, out

@@ -17,13 +17,9 @@ def _fmt(value: float | None) -> str:
 
 def _sat(direction: str, lang: str) -> str:
     """Where a pair sat, ``NS``, ``EW`` or ``NS+EW``: as it is in English, in the page's
-    words in another language (南北, 东西, 南北、东西)."""
-    if lang == "en":
-        return direction
-    sides = direction.split("+")
-    if not all(s in ("NS", "EW") for s in sides):
-        return direction
-    return str(translator(lang)("list.sep").join(vocab.side_name(s == "NS", lang) for s in sides))
+    words in another language (南北, 东西, 南北、东西: :func:`duplicate.vocab.direction_text`,
+    as ``guandan pairs`` says it)."""
+    return vocab.direction_text(direction, lang)
 
 
 def render_pairs(result: PairsResult, title: str, lang: str = "en") -> str:

@@ -21,9 +21,10 @@ def headline(c: BoardComparison, lang: str = "en") -> list[str]:
 
     rooms = []
     for r in c.rooms:
+        # a double down: the result names it (南北升3级（东西双下）), the order says it not again
         dd = r.result_ns is not None and abs(r.result_ns) >= 3
         rooms.append(t("compare.room", room=label(r.room), result=vocab.result_text(r.result_ns, lang),
-                       finish=vocab.finish_text(r.finish, lang, dd)))
+                       finish=vocab.finish_text(r.finish[:2] if dd else r.finish, lang)))
     lines = [t("compare.board", board=c.board or "?", level=vocab.level_text(lv, lang),
                leader=vocab.seat_name(c.leader, lang))]
     lines += [f"  {r}" for r in rooms]
