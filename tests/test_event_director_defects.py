@@ -1,5 +1,7 @@
 """What a newcomer running a 4-team Swiss event found (the director's side):
 
+2. a record whose finishing order differs from the order a table reported (the same
+   result, another player out first) was stored as agreeing;
 4. "pair it first" for a round the event can never have.
 
 On SQLite, and on PostgreSQL when configured (the ``migrated_*`` fixtures)."""
@@ -8,15 +10,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import Engine
 
 from cli import main
-from duplicate import events
+from duplicate import events, gdn, store
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.events import EventError
+from duplicate.replay import replay
+from duplicate.store import Author, StoreError
+from engine.seat import Seat
 
 SEED = parse_seed_file(seed_file_bytes(bytes(range(32))))
 CUP = "Huai'an Cup"
@@ -64,6 +71,96 @@ def _text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
 
 
+# --- 2. a record with another finishing order disagrees --------------------------------
+
+
+def _reported(engine: Engine) -> tuple[str, str, str]:
+    """Round 1's table 1, board 1, open room reported by a phone with the order of its
+    record's result read the other way (the same N–S result, another seat out first):
+    (the record's text, its order, the order reported)."""
+    _event(engine)
+    events.pair_round(engine, CUP)
+    events.assign_boards(engine, CUP, 1, seed=SEED)
+    text = events.bot_records(engine, CUP, 1)[0]
+    record = gdn.loads(text)[0]
+    res = replay(record).result
+    assert res is not None
+    order = [s.name for s in res.finish_order]
+    first, second = Seat[order[0]], Seat[order[1]]
+    if second == first.partner:  # a double down: the partners the other way round
+        other = [order[1], order[0]]
+    elif Seat[order[2]] == first.partner:  # 1st and 3rd partners: they swap, +2 stays
+        other = [order[2], order[1], order[0]]
+    else:  # 1st and 4th partners: the 2nd and 3rd swap, +1 stays
+        other = [order[0], order[2], order[1]]
+    events.report_result(engine, CUP, 1, 1, 1, "open", Author("Li", "from the phone"),
+                         finish=" ".join(other))
+    canon = store.canonical_finish(" ".join(order))
+    assert canon is not None
+    return gdn.dumps(record), canon, " ".join(other)
+
+
+def test_a_record_with_another_finishing_order_is_refused(engine: Engine) -> None:
+    text, order, reported = _reported(engine)
+    with pytest.raises(EventError) as info:
+        events.import_texts(engine, CUP, [text])
+    said = str(info.value)
+    assert "finishing order" in said and order in said and reported in said, said
+    assert "出完顺序" in info.value.text("zh")
+    slot = events.result_slot(engine, CUP, 1, 1, 1, "open")
+    (only,) = store.result_history(engine, slot.key)  # nothing changed
+    assert (only.action, only.new.finish) == ("report", reported)
+    # the store's own call refuses it alike
+    with pytest.raises(StoreError, match="finishing order"):
+        store.attach_record(engine, slot, text, Author("scorer", "typed in"))
+    # a second phone with another order is refused too (it was "unchanged" before)
+    with pytest.raises(EventError, match="finishing order"):
+        events.report_result(engine, CUP, 1, 1, 1, "open", Author("Wang", "phone"),
+                             finish=order)
+    assert len(store.result_history(engine, slot.key)) == 1
+    # the record that agrees in order backs the report, as ever
+    closed = gdn.loads(events.bot_records(engine, CUP, 1)[0])[1]
+    res = replay(closed).result
+    assert res is not None
+    events.report_result(engine, CUP, 1, 1, 1, "closed", Author("Li", "phone"),
+                         finish=" ".join(s.name for s in res.finish_order))
+    assert events.import_texts(engine, CUP, [gdn.dumps(closed)]).added == 1
+    cslot = events.result_slot(engine, CUP, 1, 1, 1, "closed")
+    assert [c.action for c in store.result_history(engine, cslot.key)] == ["report", "attach"]
+
+
+def test_a_record_with_another_finishing_order_is_taken_as_a_correction(
+    engine: Engine, migrated_url: str, tmp_path: Path
+) -> None:
+    text, order, reported = _reported(engine)
+    path = tmp_path / "t1-open.gdn"
+    path.write_text(text, encoding="utf-8")
+    refused = run(migrated_url, "import", CUP, str(path))
+    assert refused.exit_code == 1 and "finishing order" in refused.output
+    fixed = ok(migrated_url, "import", CUP, str(path), "--correction", "--by", "TD Zhou",
+               "--reason", "the phone swapped the first two")
+    assert "1 corrected" in fixed
+    slot = events.result_slot(engine, CUP, 1, 1, 1, "open")
+    report, correction = store.result_history(engine, slot.key)
+    assert correction.action == "correction" and correction.old == report.new
+    assert (correction.by, correction.reason) == ("TD Zhou", "the phone swapped the first two")
+    assert (correction.old.finish, correction.new.finish) == (reported, order)
+    assert correction.new.record_id is not None
+    (listed,) = events.list_corrections(engine, CUP)
+    assert (listed["room"], listed["by"]) == ("open", "TD Zhou")
+    # the history shows who went out first, before and after
+    history = ok(migrated_url, "history", CUP, "--round", "1", "--table", "1", "--board", "1",
+                 "--room", "open", lang="zh")
+    assert "出完顺序" in history and "头游" in history
+    # a phone's report with another order is a correction too, with who and why
+    assert run(migrated_url, "result", CUP, "--round", "1", "--table", "1", "--board", "1",
+               "--room", "open", "--finish", reported, "--by", "Li").exit_code == 1
+    ok(migrated_url, "result", CUP, "--round", "1", "--table", "1", "--board", "1", "--room",
+       "open", "--finish", reported, "--by", "TD Zhou", "--reason", "the record is wrong",
+       "--correction")
+    assert store.result_history(engine, slot.key)[-1].new.finish == reported
+
+
 # --- 4. a round beyond the event's rounds ----------------------------------------------
 
 
@@ -82,6 +179,20 @@ def test_a_round_the_event_never_has_is_named_as_such(engine: Engine, migrated_u
 
 
 # --- 5. words -------------------------------------------------------------------------
+
+
+def test_a_conflicting_result_names_its_place_once(engine: Engine, migrated_url: str) -> None:
+    _event(engine)
+    events.pair_round(engine, CUP)
+    events.assign_boards(engine, CUP, 1, seed=SEED)
+    room = ("result", CUP, "--round", "1", "--table", "1", "--board", "1", "--room", "open")
+    ok(migrated_url, *room, "--result", "NS +2", "--by", "Li")
+    zh = run(migrated_url, *room, "--result", "EW +1", "--by", "Li", lang="zh").output.strip()
+    assert zh == ("错误：第1轮第1桌第1副开室：已存的结果是南北升2级（报分），这次是东西升1级（报分）："
+                  "替换它须按更正处理（由谁、为何）")
+    en = run(migrated_url, *room, "--result", "EW +1", "--by", "Li").output.strip()
+    assert en == ("Error: round 1, table 1, board 1, open room: the stored result is NS +2 "
+                  "(reported), this one EW +1 (reported): replacing it is a correction (who, why)")
 
 
 def _squash(text: str) -> str:
