@@ -8,6 +8,7 @@ import click
 
 from commands.analyse import budget_of, budget_options
 from commands.common import (
+    cannot,
     cell_word,
     check_event_policy,
     check_output,
@@ -406,12 +407,23 @@ def event_import_command(
 def event_play_bots_command(
     event: str, round_no: int, x_policy: str, y_policy: str, output: str | None, force: bool
 ) -> None:
-    """Play a round of EVENT with the self-play bots and import the records."""
+    """Play the rooms of a round of EVENT that have no result yet with the self-play bots
+    and import the records (what a table reported stays); -o writes them once imported."""
     from duplicate.events import play_bots
 
     check_output(output, force)
     with open_database() as engine:
-        summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
+        try:
+            summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
+        except OSError as exc:  # the -o file's folder: known before anything is imported
+            if output is None:
+                raise
+            raise click.ClickException(cannot("cli.cannot_write", output, exc)) from exc
+    if not summary.records:
+        click.echo(say("cli.round.bots_none", round=round_no))
+        if output is not None and output != "-":
+            click.echo(say("cli.round.bots_no_file", path=repr(output)))
+        return
     click.echo(say("cli.round.played", round=round_no, n=summary.records))
 
 

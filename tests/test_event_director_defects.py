@@ -2,6 +2,8 @@
 
 2. a record whose finishing order differs from the order a table reported (the same
    result, another player out first) was stored as agreeing;
+3. ``event play-bots`` after a table's report clashed with it, suggested options it does
+   not have and left its ``-o`` file behind;
 4. "pair it first" for a round the event can never have.
 
 On SQLite, and on PostgreSQL when configured (the ``migrated_*`` fixtures)."""
@@ -159,6 +161,64 @@ def test_a_record_with_another_finishing_order_is_taken_as_a_correction(
        "open", "--finish", reported, "--by", "TD Zhou", "--reason", "the record is wrong",
        "--correction")
     assert store.result_history(engine, slot.key)[-1].new.finish == reported
+
+
+# --- 3. play-bots plays only the rooms with no result, writes -o only when imported -------
+
+
+def _half_reported(engine: Engine) -> tuple[int, int]:
+    """Round 1 with table 1, board 1, open room reported by a phone as the other side's
+    win of what the bots would play there: (the N–S result reported, rooms in the round)."""
+    _event(engine, boards=2)
+    events.pair_round(engine, CUP)
+    events.assign_boards(engine, CUP, 1, seed=SEED)
+    bots = gdn.loads(events.bot_records(engine, CUP, 1)[0])[0]
+    res = replay(bots).result
+    assert res is not None
+    ns = -(res.levels if res.winner.name == "NS" else -res.levels)
+    events.report_result(engine, CUP, 1, 1, 1, "open", Author("Li", "phone"), ns_result=ns)
+    return ns, 2 * 2 * 2  # tables, boards, rooms
+
+
+def test_play_bots_finishes_a_round_the_tables_reported_in_part(
+    engine: Engine, migrated_url: str, tmp_path: Path
+) -> None:
+    ns, rooms = _half_reported(engine)
+    out = tmp_path / "round1-bots.gdn"
+    said = ok(migrated_url, "play-bots", CUP, "--round", "1", "-o", str(out))
+    assert f"{rooms - 1} records played and imported" in said
+    played = gdn.loads(out.read_text(encoding="utf-8"))
+    assert len(played) == rooms - 1  # every room but the one the table reported
+    slot = events.result_slot(engine, CUP, 1, 1, 1, "open")
+    (report,) = store.result_history(engine, slot.key)  # the table's result stays
+    assert (report.action, report.new.ns_result) == ("report", ns)
+    scored = events.score_event(engine, CUP, 1)  # the round is complete
+    assert scored[0].results[0].open_ns == ns
+    # again: nothing left to play, no file written
+    again = ok(migrated_url, "play-bots", CUP, "--round", "1", "-o", str(tmp_path / "b.gdn"))
+    assert "nothing for the bots to play" in again and not (tmp_path / "b.gdn").exists()
+    assert "无牌可打" in ok(migrated_url, "play-bots", CUP, "--round", "1", lang="zh")
+
+
+def test_play_bots_refused_writes_no_file_and_names_what_to_do(
+    engine: Engine, migrated_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _half_reported(engine)
+    # a result that comes in between the bots' read and their import: as if read empty
+    import duplicate.events.bots as bots  # noqa: PLC0415
+
+    monkeypatch.setattr(bots, "_current", lambda session, ids: {})
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "round1-bots.gdn"
+    r = run(migrated_url, "play-bots", CUP, "--round", "1", "-o", str(out))
+    assert r.exit_code == 1
+    assert "--correction" not in r.output and "play-bots' again" in r.output, r.output
+    assert list(folder.iterdir()) == []  # no file, no leftover
+    with pytest.raises(EventError):  # nothing of the round was imported
+        events.score_event(engine, CUP, 1)
+    zh = run(migrated_url, "play-bots", CUP, "--round", "1", "-o", str(out), lang="zh")
+    assert zh.exit_code == 1 and "再运行" in zh.output and not out.exists()
 
 
 # --- 4. a round beyond the event's rounds ----------------------------------------------

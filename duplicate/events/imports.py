@@ -516,17 +516,20 @@ def import_prepared(
     correction: Correction | None = None,
     by: str | None = None,
     chief: bool = False,
+    hint: str | Phrase | None = CORRECTION_HINT,
 ) -> ImportSummary:
     """Store prepared records, one transaction per batch (a file); see :func:`import_files`.
 
     ``by`` is who imports (the store's log; default the login name), unless ``correction``
     says who corrects. A correction of a published round's result after the directors'
-    limit needs ``chief`` (:mod:`duplicate.events.limit`)."""
+    limit needs ``chief`` (:mod:`duplicate.events.limit`). ``hint``: what a refusal of a
+    disagreeing record tells the command line's user to do (default: ``event import``'s
+    correction options)."""
     check_schema(engine)
     total = ImportSummary()
     for batch in batches:
         try:
-            s = _import_batch(engine, event, batch, round_no, correction, by, chief)
+            s = _import_batch(engine, event, batch, round_no, correction, by, chief, hint)
         except IntegrityError:
             # a concurrent import kept changing these rooms through every new attempt
             where = batch[0].where.split(": board")[0] if batch else "<empty>"
@@ -550,11 +553,13 @@ def _import_batch(
     correction: Correction | None,
     by: str | None,
     chief: bool = False,
+    hint: str | Phrase | None = None,
 ) -> ImportSummary:
     """One file in one transaction; run again from a fresh read when a concurrent import
     stored a room of it meanwhile (its rooms are then found: unchanged, or refused)."""
     with session_scope(engine) as session:
         imp = _Importer(session, _event_row(session, event), correction, by, chief=chief)
+        imp.hint = hint
         for rec in batch:
             imp.add(rec, round_no)
         imp.flush()
