@@ -1,5 +1,7 @@
 """What a newcomer running a 4-team Swiss event found (the director's side):
 
+1. a bye's points were in the totals but in no listing of a team's rounds (``event score``,
+   the report's cross-table and team page), and a withdrawn team was not marked;
 2. a record whose finishing order differs from the order a table reported (the same
    result, another player out first) was stored as agreeing;
 3. ``event play-bots`` after a table's report clashed with it, suggested options it does
@@ -10,6 +12,7 @@ On SQLite, and on PostgreSQL when configured (the ``migrated_*`` fixtures)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,6 +74,77 @@ def _text(html: str) -> str:
     """A page's visible text, its tags as spaces."""
     html = re.sub(r"<head>.*?</head>", "", html, flags=re.S)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
+
+
+# --- 1. byes shown wherever a team's rounds are, withdrawn teams marked ------------------
+
+
+@pytest.fixture
+def byed(engine: Engine, migrated_url: str) -> tuple[Engine, str, str, str]:
+    """Rounds 1 and 2 of 4 teams, one team withdrawn, round 3 with a bye, all scored:
+    (engine, url, the bye's team, the withdrawn team)."""
+    _event(engine)
+    _play_round(engine)
+    _play_round(engine)
+    gone = TEAMS[1]
+    events.withdraw_team(engine, CUP, gone, by="TD Wu", reason="left")
+    _play_round(engine)
+    bye = events.get_round(engine, CUP, 3).bye
+    assert bye is not None and bye != gone
+    return engine, migrated_url, bye, gone
+
+
+def test_event_score_lists_the_bye_so_that_a_teams_rows_add_up(
+    byed: tuple[Engine, str, str, str],
+) -> None:
+    engine, url, bye, gone = byed
+    rows = json.loads(ok(url, "score", CUP, "--json"))
+    (mine,) = [r for r in rows if r["bye"]]
+    assert (mine["round"], mine["team_x"], mine["team_y"], mine["table"]) == (3, bye, None, None)
+    assert mine["points_x"] == 12.0
+    standing, _ = events.event_standings(engine, CUP)
+    for s in standing:  # every team's rows of the listing add up to its total
+        got = sum(r["points_x"] if r["team_x"] == s.team else r["points_y"]
+                  for r in rows if s.team in (r["team_x"], r["team_y"]))
+        assert round(got, 2) == s.points, s.team
+    table = ok(url, "score", CUP, "--round", "3")
+    assert re.search(rf"^3 +{re.escape(bye)} +bye +12$", table, re.M), table
+    zh = ok(url, "score", CUP, "--round", "3", lang="zh")
+    assert re.search(rf"^3 +{re.escape(bye)} +轮空 +12$", zh, re.M), zh
+    assert [b.to_dict()["points_x"] for b in events.round_byes(engine, CUP)] == [12.0]
+    # the withdrawn team is marked where the standings are listed
+    listed = ok(url, "standings", CUP)
+    assert f"{gone} (withdrawn)" in listed
+    assert f"{gone}（退赛）" in ok(url, "standings", CUP, lang="zh")
+    flags = {r["team"]: r["withdrawn"] for r in json.loads(ok(url, "standings", CUP, "--json"))}
+    assert flags == {t: t == gone for t in TEAMS}
+    assert events.withdrawals(engine, CUP) == {gone: 2}
+
+
+def test_report_shows_the_bye_and_marks_the_withdrawn_team(
+    byed: tuple[Engine, str, str, str], tmp_path: Path
+) -> None:
+    engine, url, bye, gone = byed
+    standing = {s.team: s for s in events.event_standings(engine, CUP)[0]}
+    numbers = {name: n for n, name in enumerate(TEAMS, 1)}
+    for lang, word, mark, note in (("en", "Bye", " (withdrawn)", "Withdrawn after round 2"),
+                                   ("zh", "轮空", "（退赛）", "第2轮后退赛")):
+        out = tmp_path / lang
+        ok(url, "report", CUP, "--out", str(out), "--lang", lang)
+        cross = _text((out / "crosstable.html").read_text(encoding="utf-8"))
+        opener = " (" if lang == "en" else "（"
+        assert f"{word}{opener}12" in cross, cross
+        page = (out / f"team-{numbers[bye]}.html").read_text(encoding="utf-8")
+        rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page.split('class="teammatches"')[1], re.S)
+        cells = [re.findall(r"<td>(.*?)</td>", r, re.S) for r in rows[1:]]
+        assert [re.sub(r"<[^>]+>", "", c[1]) for c in cells][-1] == word
+        points = [float(re.sub(r"<[^>]+>", "", c[3])) for c in cells]
+        assert points[-1] == 12 and round(sum(points), 2) == standing[bye].points
+        index = _squash(_text((out / "index.html").read_text(encoding="utf-8")))
+        assert _squash(f"{gone}{mark}") in index  # in the standings
+        assert _squash(f"{bye}：{word}（12）" if lang == "zh" else f"{bye}: {word} (12)") in index
+        team = _text((out / f"team-{numbers[gone]}.html").read_text(encoding="utf-8"))
+        assert note in team and _squash(f"{gone}{mark}") in _squash(team)
 
 
 # --- 2. a record with another finishing order disagrees --------------------------------
