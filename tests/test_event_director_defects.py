@@ -6,7 +6,9 @@
    result, another player out first) was stored as agreeing;
 3. ``event play-bots`` after a table's report clashed with it, suggested options it does
    not have and left its ``-o`` file behind;
-4. "pair it first" for a round the event can never have.
+4. "pair it first" for a round the event can never have;
+5. one word for each standings column, the place of a conflict said once, the report's
+   rulings line without a stray 、.
 
 On SQLite, and on PostgreSQL when configured (the ``migrated_*`` fixtures)."""
 
@@ -25,7 +27,8 @@ from cli import main
 from duplicate import events, gdn, store
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
-from duplicate.events import EventError
+from duplicate.events import Correction, EventError
+from duplicate.i18n import catalogue
 from duplicate.replay import replay
 from duplicate.store import Author, StoreError
 from engine.seat import Seat
@@ -315,6 +318,17 @@ def test_a_round_the_event_never_has_is_named_as_such(engine: Engine, migrated_u
 # --- 5. words -------------------------------------------------------------------------
 
 
+def test_standings_columns_have_one_word_each() -> None:
+    zh = {k: v["zh"] for k, v in catalogue().items() if "zh" in v}
+    assert zh["cli.col.played"] == zh["report.col.played"] == "场次"
+    assert zh["cli.col.decided_by"] == zh["report.col.decided_by"] == "排名依据"
+    assert [k for k, v in zh.items() if "已赛" in v or "决胜依据" in v] == []
+    glossary = (Path(__file__).resolve().parent.parent / "docs" / "GLOSSARY.md").read_text(
+        encoding="utf-8")
+    assert "| 场次 (never 已赛)" in glossary and "| 排名依据 (never 决胜依据)" in glossary
+    assert "| 轮空 " in glossary and "| 退赛 |" in glossary
+
+
 def test_a_conflicting_result_names_its_place_once(engine: Engine, migrated_url: str) -> None:
     _event(engine)
     events.pair_round(engine, CUP)
@@ -327,6 +341,24 @@ def test_a_conflicting_result_names_its_place_once(engine: Engine, migrated_url:
     en = run(migrated_url, *room, "--result", "EW +1", "--by", "Li").output.strip()
     assert en == ("Error: round 1, table 1, board 1, open room: the stored result is NS +2 "
                   "(reported), this one EW +1 (reported): replacing it is a correction (who, why)")
+
+
+def test_report_rulings_line_has_no_stray_separator(engine: Engine, migrated_url: str,
+                                                    tmp_path: Path) -> None:
+    _event(engine)
+    _play_round(engine)
+    m = events.get_round(engine, CUP, 1).matches[0]
+    events.correct_result(engine, CUP, 1, m.table, 1, "open", 1,
+                          Correction(reason="revoke", by="Zhou"))
+    for lang, place, colon in (("zh", f"第1轮 {m.team_x} – {m.team_y} 第1副开室", "："),
+                               ("en", f"Round 1, {m.team_x} – {m.team_y}, board 1, open room",
+                                ": ")):
+        ok(migrated_url, "report", CUP, "--out", str(tmp_path / lang), "--lang", lang)
+        page = (tmp_path / lang / "index.html").read_text(encoding="utf-8")
+        rulings = page.split('<ul class="rulings">')[1].split("</ul>")[0]
+        (line,) = re.findall(r"<li><a [^>]*>(.*?)</a>(.*?)</li>", rulings)
+        assert line[0] == place and line[1].startswith(colon), line
+        assert "、" not in line[0]
 
 
 def _squash(text: str) -> str:
