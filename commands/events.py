@@ -9,6 +9,7 @@ import click
 from commands.analyse import budget_of, budget_options
 from commands.common import (
     LANG_CHOICE,
+    cannot,
     cell_word,
     check_event_policy,
     check_output,
@@ -67,12 +68,19 @@ def _event_match_row(m: Any, lang: str = "en") -> dict[str, Any]:
     return row
 
 
-def _event_standing_row(r: Any) -> dict[str, Any]:
+def _event_standing_row(
+    r: Any, withdrawn: dict[str, int] | None = None, fmt: str = "json"
+) -> dict[str, Any]:
+    """A standings row; a withdrawn team (``withdrawn``: name -> its last round) is marked
+    in a table (``Eagles (withdrawn)``, ``Eagles（退赛）``), flagged in --json and --csv."""
+    gone = withdrawn is not None and str(r.team) in withdrawn
     return {
-        "rank": r.rank, "team": r.team, "played": r.played, "points": r.points,
+        "rank": r.rank,
+        "team": say("cli.team_withdrawn", team=r.team) if gone and fmt == "table" else r.team,
+        "played": r.played, "points": r.points,
         "progressive": r.progressive, "rounds_won": r.rounds_won, "swing": r.swing,
         "levels": r.levels, "opponents_points": r.opponents_points, "lot": r.lot,
-        "decided_by": r.decided_by,
+        "decided_by": r.decided_by, "withdrawn": gone,
     }
 
 
@@ -407,12 +415,23 @@ def event_import_command(
 def event_play_bots_command(
     event: str, round_no: int, x_policy: str, y_policy: str, output: str | None, force: bool
 ) -> None:
-    """Play a round of EVENT with the self-play bots and import the records."""
+    """Play the rooms of a round of EVENT that have no result yet with the self-play bots
+    and import the records (what a table reported stays); -o writes them once imported."""
     from duplicate.events import play_bots
 
     check_output(output, force)
     with open_database() as engine:
-        summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
+        try:
+            summary = play_bots(engine, event, round_no, x_policy, y_policy, output)
+        except OSError as exc:  # the -o file's folder: known before anything is imported
+            if output is None:
+                raise
+            raise click.ClickException(cannot("cli.cannot_write", output, exc)) from exc
+    if not summary.records:
+        click.echo(say("cli.round.bots_none", round=round_no))
+        if output is not None and output != "-":
+            click.echo(say("cli.round.bots_no_file", path=repr(output)))
+        return
     click.echo(say("cli.round.played", round=round_no, n=summary.records))
 
 
@@ -507,12 +526,30 @@ def event_corrections_command(event: str, fmt: str) -> None:
 @db_option
 @db_errors
 def event_score_command(event: str, round_no: int | None, fmt: str) -> None:
-    """Score EVENT's matches from the stored results and publish them."""
-    from duplicate.events import score_event
+    """Score EVENT's matches from the stored results and publish them; each round's bye
+    is listed with its points (a team's rows add up to its total in the standings)."""
+    from duplicate.events import round_byes, score_event
 
     with open_database() as engine:
         scored = score_event(engine, event, round_no)
-    emit_rows((s.to_dict() for s in scored), fmt, _EVENT_SCORE_COLUMNS)
+        byes = {b.round: b for b in round_byes(engine, event, round_no)}
+    rows: list[dict[str, Any]] = []
+    for s in scored:  # round by round, each round's bye after its matches
+        while byes and min(byes) < s.info.round:
+            rows.append(_bye_row(byes.pop(min(byes)), fmt))
+        rows.append(s.to_dict())
+    rows.extend(_bye_row(byes.pop(n), fmt) for n in sorted(byes))
+    emit_rows(rows, fmt, _EVENT_SCORE_COLUMNS)
+
+
+def _bye_row(bye: Any, fmt: str) -> dict[str, Any]:
+    """A bye in the score listing: for a person, the word (bye, 轮空) where the opponent
+    stands and nothing in the columns a bye has no value in; --json and --csv as the
+    library gives it (``bye`` true, no table, no opponent)."""
+    row: dict[str, Any] = bye.to_dict()
+    if fmt == "table":
+        row.update(team_y=say("cli.val.bye"), margin=None, points_y=None)
+    return row
 
 
 @event_group.command("standings")
@@ -524,11 +561,12 @@ def event_score_command(event: str, round_no: int | None, fmt: str) -> None:
 @db_errors
 def event_standings_command(event: str, through: int | None, fmt: str) -> None:
     """Show EVENT's standings, recomputed from the stored results, with the tie-breaks."""
-    from duplicate.events import event_standings
+    from duplicate.events import event_standings, withdrawals
 
     with open_database() as engine:
         rows, after = event_standings(engine, event, through)
-    emit_rows((_event_standing_row(r) for r in rows), fmt, _EVENT_STANDING_COLUMNS,
+        gone = withdrawals(engine, event)
+    emit_rows((_event_standing_row(r, gone, fmt) for r in rows), fmt, _EVENT_STANDING_COLUMNS,
               {"swing": "cli.col.total_swing"})  # the standings' swing is the total, 级差分
     if fmt == "table":
         click.echo(say("cli.standings.after", round=after) if after

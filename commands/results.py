@@ -116,9 +116,10 @@ def event_history_command(
     event: str, round_no: int, table: int, board: int, room: str, as_json: bool
 ) -> None:
     """Every change of a board's result in one room: action, who, when (in the event's time
-    zone), why, before, after."""
+    zone), why, before, after, and the finishing order the result after it was counted
+    from."""
     from duplicate.events import get_event, room_history
-    from duplicate.logtext import said, who_said
+    from duplicate.logtext import finish_said, said, who_said
 
     with open_database() as engine:
         rows = room_history(engine, event, round_no, table, board, room.lower())
@@ -129,9 +130,11 @@ def event_history_command(
           "by": who_said(c.by, lang),
           "reason": reason_words(said(c.reason, lang), lang),
           "before": state_words(c.to_dict().get("before"), lang),
-          "after": state_words(c.to_dict().get("after"), lang)} if not as_json
+          "after": state_words(c.to_dict().get("after"), lang),
+          # who went out first: a change of it is a change of the room's result
+          "finish": finish_said(c.new.finish, lang) if c.new.finish else ""} if not as_json
          else c.to_dict()
          for c in rows),
         "json" if as_json else "table",
-        ("action", "by", "at", "reason", "before", "after"),
+        ("action", "by", "at", "reason", "before", "after", "finish"),
     )

@@ -19,7 +19,7 @@ from analysis.estimate import Budget
 from duplicate import vocab
 from duplicate.compare import BoardComparison
 from duplicate.i18n import normalise_language, translator
-from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
+from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.pages import (
     ReportError,
     board_page,
@@ -36,7 +36,7 @@ from engine.cards import Cards, Kind
 from engine.ruleset import COMPETITION, Ruleset
 
 __all__ = [
-    "BoardLine", "EventReport", "MatchSummary", "ReportError", "Ruling", "SiteResult",
+    "BoardLine", "ByeLine", "EventReport", "MatchSummary", "ReportError", "Ruling", "SiteResult",
     "board_page", "boards_of", "card_html", "cards_html", "match_page", "match_report",
     "render_board", "render_event", "render_match", "slug", "write_report",
 ]

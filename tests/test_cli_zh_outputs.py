@@ -247,7 +247,7 @@ def test_result_key_in_the_readers_words() -> None:
     key = ResultKey("ab" * 32, "淮安杯", "2", "1", "open", Ruleset(double_down_plus4=True))
     words = key.words()
     assert isinstance(words, KeyWords) and str(words) == key.describe()
-    assert words.text("zh") == "DealId abababababab…，赛事“淮安杯”，第2轮，1号桌，开室，规则：双下升4级"
+    assert words.text("zh") == "DealId abababababab…，赛事“淮安杯”，第2轮，第1桌，开室，规则：双下升4级"
     assert key.describe() == ("DealId abababababab…, event '淮安杯', round '2', table '1', "
                               "room 'open', rules double_down_plus4=true")
 

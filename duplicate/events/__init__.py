@@ -53,6 +53,7 @@ from duplicate.events.admin import (
     set_time_zone,
     substitute_player,
     withdraw_team,
+    withdrawals,
 )
 from duplicate.events.base import (
     FORMATS,
@@ -118,9 +119,11 @@ from duplicate.events.rounds import (
 )
 from duplicate.events.scores import (
     BoardRow,
+    ScoredBye,
     ScoredMatch,
     event_standings,
     match_boards,
+    round_byes,
     score_event,
 )
 from duplicate.records import Correction
@@ -144,6 +147,7 @@ __all__ = [
     "Prepared",
     "Progress",
     "RoundInfo",
+    "ScoredBye",
     "ScoredMatch",
     "TeamInfo",
     "add_team",
@@ -188,6 +192,7 @@ __all__ = [
     "rename_player",
     "rename_team",
     "released_boards",
+    "round_byes",
     "score_event",
     "set_director_minutes",
     "set_time_zone",
@@ -195,5 +200,6 @@ __all__ = [
     "team_error_rate",
     "unreleased_boards",
     "withdraw_team",
+    "withdrawals",
     "write_event_report",
 ]

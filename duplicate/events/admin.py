@@ -218,6 +218,35 @@ def withdrawn_teams(session: Session, ev: models.Event) -> set[int]:
     )
 
 
+def _withdrawals(session: Session, ev: models.Event) -> dict[int, int]:
+    """Withdrawn team id -> the number of rounds paired when it withdrew (its last)."""
+    w = models.EventWithdrawal
+    return {
+        team: after
+        for team, after in session.execute(
+            select(w.team_id, w.after_round)
+            .join(models.EventTeam, w.team_id == models.EventTeam.id)
+            .where(models.EventTeam.event_id == ev.id)
+        )
+    }
+
+
+def withdrawals(engine: Engine, event: str) -> dict[str, int]:
+    """The event's withdrawn teams by name, each with the round after which it withdrew
+    (the rounds paired then): what a listing or the report marks as withdrawn (退赛)."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        names = {
+            team: name
+            for team, name in session.execute(
+                select(models.EventTeam.id, models.EventTeam.name)
+                .where(models.EventTeam.event_id == ev.id)
+            )
+        }
+        return {names[t]: after for t, after in _withdrawals(session, ev).items()}
+
+
 def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str) -> None:
     """Withdraw a team: it gets no further pairings; the results it played stand (a match
     of a round already paired stays: mark its boards unfinished if it is not played)."""

@@ -217,6 +217,9 @@ def _round_row(session: Session, ev: models.Event, number: int) -> models.EventR
         )
     )
     if row is None:
+        if number > ev.rounds:  # a round the event will never have: pairing it is no help
+            raise EventError(phrase("events.err.beyond_rounds", event=repr(ev.name),
+                                    rounds=phrase("count.rounds", n=ev.rounds), number=number))
         raise EventError(phrase("events.err.no_round", event=repr(ev.name), number=number))
     return row
 

@@ -19,18 +19,20 @@ from duplicate.bots import (
 )
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
+    ROOMS,
     EventError,
     ImportSummary,
+    _current,
     _event_row,
     _matches,
     _round_board_set,
     _round_row,
     _rules,
 )
-from duplicate.events.field import _load_field, _match_info
-from duplicate.events.imports import import_texts
-from duplicate.events.rounds import get_round
-from duplicate.gdn import format_record
+from duplicate.events.field import _load_field, _match_info, event_rules
+from duplicate.events.imports import import_prepared, prepare_text
+from duplicate.events.scores import _adjustments, _excused
+from duplicate.gdn import GdnError, format_record
 from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.simulate import play_deal, player_seed
 from engine.errors import GuandanError
@@ -81,6 +83,23 @@ def bot_records(
     (:class:`MixedPlayer`, each team its own error rate), ``heuristic``, ``random``,
     ``search`` or ``search:PLAYOUTS`` (``duplicate.search``).
     """
+    return [text for _, text in _bot_plays(engine, event, round_no, x_policy, y_policy, False)]
+
+
+def _bot_plays(
+    engine: Engine,
+    event: str,
+    round_no: int,
+    x_policy: str,
+    y_policy: str,
+    missing_only: bool,
+) -> list[tuple[int, str]]:
+    """(table, ``.gdn`` text) of the round's matches played by the bots (see
+    :func:`bot_records`); with ``missing_only``, only the rooms that have no result yet
+    (nothing stored, not even an unfinished mark) and need one (not excused by a hall
+    ruling: a conceded board, a forfeited match), and only the matches with such a room.
+    Each room's bots are seeded by its board, room and seat, so a room plays the same
+    whichever others are played."""
     for policy in (x_policy, y_policy):
         if policy not in BOT_POLICIES and policy.partition(":")[0] != "search":
             raise EventError(phrase("events.err.bot_policy", policy=repr(policy),
@@ -93,19 +112,33 @@ def bot_records(
         f = _load_field(session, ev)
         rnd = _round_row(session, ev, round_no)
         boards = _round_board_set(session, ev, rnd)
+        matches = _matches(session, rnd)
+        stored = _current(session, [m.id for m in matches]) if missing_only else {}
+        conceded, forfeits = _adjustments(session, rnd, matches) if missing_only else ({}, {})
         plans = [
-            (_match_info(f, round_no, m), _match_seed(ev, round_no, m.table_no))
-            for m in _matches(session, rnd)
+            (
+                _match_info(f, round_no, m),
+                _match_seed(ev, round_no, m.table_no),
+                {  # the rooms the bots leave alone: a result is in, or none is needed
+                    (b, room)
+                    for b in boards
+                    for room in ROOMS
+                    if (m.id, b, room) in stored or _excused(m.id, b, conceded, forfeits)
+                },
+            )
+            for m in matches
         ]
         event_name, event_seed, rules = ev.name, ev.seed, _rules(ev)
     # team X holds open N–S and closed E–W (RULES.md §11)
     x_seats = {"Open": (True, False, True, False), "Closed": (False, True, False, True)}
     texts = []
-    for info, seed in plans:
+    for info, seed, skip in plans:
         records = []
         for number in sorted(boards):
             board = boards[number]
             for room, players in (("Open", info.open_players), ("Closed", info.closed_players)):
+                if (number, room.lower()) in skip:
+                    continue
                 bots = [
                     _bot(
                         x_policy if is_x else y_policy,
@@ -125,7 +158,8 @@ def bot_records(
                     "West": players[3],
                 }
                 records.append(format_record(play_deal(board, bots, rules, tags=tags)))
-        texts.append("\n\n".join(records) + "\n")
+        if records:
+            texts.append((info.table, "\n\n".join(records) + "\n"))
     return texts
 
 
@@ -137,12 +171,47 @@ def play_bots(
     y_policy: str = "mixed",
     out: str | os.PathLike[str] | None = None,
 ) -> ImportSummary:
-    """Play a round's matches with the bots and import the records (one transaction per
-    match, named ``bots round N table T`` in errors); with ``out``, also write them all to
-    that ``.gdn`` file."""
-    texts = bot_records(engine, event, round_no, x_policy, y_policy)
-    if out is not None:
-        Path(out).write_text("\n".join(texts), encoding="utf-8")
-    tables = [m.table for m in get_round(engine, event, round_no).matches]
-    names = [f"bots round {round_no} table {t}" for t in tables]
-    return import_texts(engine, event, texts, round_no=round_no, names=names)
+    """Play the rooms of a round that have no result yet with the bots and import their
+    records, all in one transaction (named ``bots round N table T`` in errors): what a
+    table reported, or a director marked or ruled, stays; a round some tables have
+    reported in part is finished by the bots. With ``out``, the records are also written
+    to that ``.gdn`` file, once they are imported (a refused import leaves no file). A
+    round with every room in plays nothing (``records`` 0, no file written)."""
+    plays = _bot_plays(engine, event, round_no, x_policy, y_policy, True)
+    if not plays:
+        return ImportSummary()
+    texts = [text for _, text in plays]
+    names = [f"bots round {round_no} table {t}" for t, _ in plays]
+    rules = event_rules(engine, event)
+    try:
+        batch = [rec for text, name in zip(texts, names, strict=True)
+                 for rec in prepare_text(text, name, rules)]
+    except GdnError as exc:  # pragma: no cover - the bots' records always read
+        raise EventError(exc.phrase or str(exc)) from None
+    staged = _stage(out, "\n".join(texts)) if out is not None else None
+    try:
+        summary = import_prepared(engine, event, [batch], round_no=round_no,
+                                  hint=phrase("events.hint.bots"))
+    except BaseException:
+        if staged is not None:
+            staged.unlink(missing_ok=True)
+        raise
+    if staged is not None and out is not None:
+        os.replace(staged, out)
+    return summary
+
+
+def _stage(out: str | os.PathLike[str], text: str) -> Path:
+    """``text`` written beside ``out`` under a temporary name (so that a folder that
+    cannot be written is known before the import, and ``out`` appears whole or not at
+    all, :func:`os.replace` once the records are stored), with the mode a new file gets."""
+    target = Path(out)
+    staged = target.with_name(f".{target.name}.{os.getpid()}.part")
+    fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    return staged

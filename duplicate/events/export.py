@@ -13,6 +13,7 @@ from duplicate import models, store
 from duplicate.compare import BoardComparison, compare_board
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import Board
+from duplicate.events.admin import _withdrawals
 from duplicate.events.base import (
     ROOMS,
     _current,
@@ -33,6 +34,7 @@ from duplicate.events.release import _released
 from duplicate.events.scores import (
     _adjustments,
     _complete_rounds,
+    _round_bye,
     _round_scores,
     _standings,
     _stored_rooms,
@@ -42,6 +44,7 @@ from duplicate.logtext import coded, nested, said
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
+from duplicate.review.model import ByeLine
 from duplicate.store import Change
 from engine.seat import Seat
 
@@ -271,7 +274,12 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     through = _complete_rounds(session, ev, f)
     table = _standings(session, ev, f, through)
     matches: list[MatchSummary] = []
+    byes: list[ByeLine] = []
     for rnd in _rounds(session, ev):
+        bye = _round_bye(ev, f, rnd)
+        if bye is not None:  # in the standings once its round is complete, as a match
+            byes.append(ByeLine(str(rnd.number), bye.team,
+                                bye.points if rnd.number <= through else None))
         if rnd.board_set_id is None:
             continue
         boards = _round_board_set(session, ev, rnd)
@@ -340,8 +348,9 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
         f"{info.unfinished.value.replace('_', ' ')}; rules: {describe_rules(info.rules)}.",
         f"Standings after round {through}." if through else "No round complete yet.",
     )
+    gone = {f.teams[t].name: after for t, after in _withdrawals(session, ev).items()}
     return EventReport(info.name, tuple(table), tuple(matches), notes,
-                       time_zone=info.time_zone)
+                       time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone)
 
 
 def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:

@@ -40,10 +40,11 @@ from duplicate.events.base import (
 from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
-from duplicate.events.results import _author, _describe
+from duplicate.events.results import _author, _describe, _ns_text
 from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads
 from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
 from duplicate.limits import LimitError, shown, tag_number
+from duplicate.logtext import FinishText
 from duplicate.logwords import StateText
 from duplicate.pairing import (
     MatchSeating,
@@ -53,8 +54,9 @@ from duplicate.replay import finish_text, replay
 from duplicate.scoring import (
     room_result,
 )
-from duplicate.store import Author, Slot, State
+from duplicate.store import Author, Slot, State, canonical_finish
 from duplicate.store.calls import ENDS_EARLY
+from duplicate.store.log import orders_differ
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
@@ -218,6 +220,9 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     return prepared
 
 
+#: How ``event import`` stores a record that disagrees with the stored result.
+CORRECTION_HINT = "--correction --reason TEXT --by NAME"
+
 #: The store's tables, written with Core statements in bulk (no ORM objects).
 _RESULTS = models.Base.metadata.tables["room_results"]
 _RECORDS = models.Base.metadata.tables["play_records"]
@@ -251,6 +256,9 @@ class _Importer:
         self.summary = ImportSummary()
         self.new_rows: list[tuple[Slot, Prepared]] = []
         self.pending: dict[tuple[int, int, str], str] = {}
+        #: what to do about a disagreeing record at the command line (``event import``'s
+        #: options; ``event play-bots`` has none of them: it says its own)
+        self.hint: str | Phrase | None = CORRECTION_HINT
 
     def _round(self, number: int, where: str) -> dict[int, Board]:
         """Round ``number``'s boards; its seating and stored results are loaded the first time."""
@@ -408,20 +416,31 @@ class _Importer:
         if old.record_hash == rec.digest and (as_recorded or self.correction is None):
             self.summary.unchanged += 1
             return
-        new = State(status, rec.ns_result, reason, None, rec.digest)
-        # a record that says what was reported without one backs it: no correction needed
-        backs = old.record_id is None and as_recorded
+        order = canonical_finish(rec.finish) if status == "played" else None
+        new = State(status, rec.ns_result, reason, None, rec.digest, order)
+        # a record that says what was reported without one backs it: no correction needed;
+        # it says the same only with the same finishing order (who went out first)
+        reordered = old.record_id is None and as_recorded and orders_differ(old.finish, order)
+        backs = old.record_id is None and as_recorded and not reordered
+        if self.correction is None and reordered:
+            assert old.finish is not None and order is not None
+            raise EventError(
+                phrase("imports.order_conflict", where=where_words(where), table=slot.key.table,
+                       stored=StateText(_ns_text(old.ns_result or 0)),
+                       stored_order=FinishText(old.finish), new_order=FinishText(order)),
+                cli_hint=self.hint,
+            )
         if self.correction is None and not backs:
             raise EventError(
                 phrase("imports.conflict", where=where_words(where), table=slot.key.table,
                        stored=StateText(_describe(old)), new=StateText(_describe(new))),
-                cli_hint="--correction --reason TEXT --by NAME",
+                cli_hint=self.hint,
             )
         if old.record_hash == rec.digest and old.record_id is not None:
             rec_id = old.record_id  # a correction back to the stored record
         else:
             rec_id = self._record(found.result_id, rec).id
-        new = State(status, rec.ns_result, reason, rec_id, rec.digest)
+        new = State(status, rec.ns_result, reason, rec_id, rec.digest, order)
         author = _author(self.correction, f"imported from {rec.where}", self.by)
         if self.correction is not None and not backs and self.chief is not None:
             room = (f"round {slot.key.round}, table {slot.key.table}, board {slot.board}, "
@@ -497,17 +516,20 @@ def import_prepared(
     correction: Correction | None = None,
     by: str | None = None,
     chief: bool = False,
+    hint: str | Phrase | None = CORRECTION_HINT,
 ) -> ImportSummary:
     """Store prepared records, one transaction per batch (a file); see :func:`import_files`.
 
     ``by`` is who imports (the store's log; default the login name), unless ``correction``
     says who corrects. A correction of a published round's result after the directors'
-    limit needs ``chief`` (:mod:`duplicate.events.limit`)."""
+    limit needs ``chief`` (:mod:`duplicate.events.limit`). ``hint``: what a refusal of a
+    disagreeing record tells the command line's user to do (default: ``event import``'s
+    correction options)."""
     check_schema(engine)
     total = ImportSummary()
     for batch in batches:
         try:
-            s = _import_batch(engine, event, batch, round_no, correction, by, chief)
+            s = _import_batch(engine, event, batch, round_no, correction, by, chief, hint)
         except IntegrityError:
             # a concurrent import kept changing these rooms through every new attempt
             where = batch[0].where.split(": board")[0] if batch else "<empty>"
@@ -531,11 +553,13 @@ def _import_batch(
     correction: Correction | None,
     by: str | None,
     chief: bool = False,
+    hint: str | Phrase | None = None,
 ) -> ImportSummary:
     """One file in one transaction; run again from a fresh read when a concurrent import
     stored a room of it meanwhile (its rooms are then found: unchanged, or refused)."""
     with session_scope(engine) as session:
         imp = _Importer(session, _event_row(session, event), correction, by, chief=chief)
+        imp.hint = hint
         for rec in batch:
             imp.add(rec, round_no)
         imp.flush()

@@ -130,8 +130,8 @@ def report_result(
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
 
     try:
-        return store.report_result(
-            engine, slot, author, finish=finish, ns_result=ns_result, guard=limit
+        return store.report_result(  # the refusal is said at the room's place, once
+            engine, slot, author, finish=finish, ns_result=ns_result, guard=limit, where=""
         )
     except StoreError as exc:
         raise EventError(phrase("results.at", round=round_no, table=table, board=board,

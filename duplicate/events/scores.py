@@ -75,11 +75,42 @@ class ScoredMatch:
             "table": self.info.table,
             "team_x": self.info.team_x,
             "team_y": self.info.team_y,
+            "bye": False,
             "margin": self.score.margin,
             "points_x": self.score.points_x,
             "points_y": self.score.points_y,
             "boards_scored": self.score.boards_scored,
             "unfinished": list(self.score.unfinished),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredBye:
+    """A team's bye in a round: no opponent and no boards, the event's bye points
+    (:class:`~duplicate.standings.ByeRule`), a round won or not. The standings count it
+    as they count a match (:func:`_team_rounds`): every listing of a team's rounds shows
+    it, so that its rounds add up to its total."""
+
+    round: int
+    team: str
+    points: float
+    won: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """A row of the score listing, in its columns: ``team_x`` the team, no table, no
+        opponent (``team_y`` null), ``bye`` true."""
+        return {
+            "round": self.round,
+            "table": None,
+            "team_x": self.team,
+            "team_y": None,
+            "bye": True,
+            "margin": 0,
+            "points_x": self.points,
+            "points_y": None,
+            "boards_scored": 0,
+            "unfinished": [],
+            "won": self.won,
         }
 
 
@@ -203,16 +234,35 @@ def _adjustments(
     return conceded, forfeits
 
 
+def _round_bye(ev: models.Event, f: _Field, rnd: models.EventRound) -> ScoredBye | None:
+    """The round's bye (``None``: it has none), scored by the event's bye rule."""
+    if rnd.bye_team_id is None:
+        return None
+    rule = ByeRule(ev.bye_points_cents / 100, ev.bye_won)
+    return ScoredBye(rnd.number, f.teams[rnd.bye_team_id].name, rule.points, rule.won)
+
+
 def _team_rounds(
     ev: models.Event, f: _Field, rnd: models.EventRound, scored: Sequence[ScoredMatch]
 ) -> list[TeamRound]:
     rows: list[TeamRound] = []
     for s in scored:
         rows.extend(match_rounds(rnd.number, s.info.team_x, s.info.team_y, s.score))
-    if rnd.bye_team_id is not None:
-        rule = ByeRule(ev.bye_points_cents / 100, ev.bye_won)
-        rows.append(bye_round(rnd.number, f.teams[rnd.bye_team_id].name, rule))
+    bye = _round_bye(ev, f, rnd)
+    if bye is not None:
+        rows.append(bye_round(rnd.number, bye.team, ByeRule(bye.points, bye.won)))
     return rows
+
+
+def round_byes(engine: Engine, event: str, round_no: int | None = None) -> list[ScoredBye]:
+    """The byes of round ``round_no`` (or of every round), round by round: who had one and
+    what it scores, as the standings count it."""
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        f = _load_field(session, ev)
+        return [b for rnd in _rounds(session, ev, only=round_no)
+                if (b := _round_bye(ev, f, rnd)) is not None]
 
 
 def _standings(

@@ -82,6 +82,17 @@ class MatchSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class ByeLine:
+    """A team's bye in a round: no opponent, no boards, the event's bye points. ``points``
+    is ``None`` while its round is not complete (not in the standings yet), as a match's
+    points are."""
+
+    round: str
+    team: str
+    points: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class EventReport:
     """All an event's report shows: its name, the standings and its matches."""
 
@@ -98,3 +109,7 @@ class EventReport:
     team_numbers: Mapping[str, int] = field(default_factory=dict)
     #: the IANA zone its times (rulings, corrections) are shown in (duplicate.zones)
     time_zone: str = "UTC"
+    #: every round's bye (a team's rounds: its matches and its byes add up to its total)
+    byes: tuple[ByeLine, ...] = ()
+    #: withdrawn team name -> the round after which it withdrew (marked 退赛)
+    withdrawn: Mapping[str, int] = field(default_factory=dict)

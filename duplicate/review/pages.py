@@ -22,7 +22,7 @@ from duplicate.errors import DuplicateError
 from duplicate.i18n import translator
 from duplicate.logtext import who_said
 from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
-from duplicate.review.model import BoardLine, EventReport, MatchSummary, Ruling
+from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
 from duplicate.review.render import render, status_text
 from duplicate.review.stats import PlayerStats
@@ -253,8 +253,12 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
         for c in line.corrections
     ]
     rulings.sort(key=lambda x: x[2].at or "")
+    byes: dict[str, list[ByeLine]] = {}
+    for b in event.byes:
+        rounds.setdefault(b.round, [])
+        byes.setdefault(b.round, []).append(b)
     return render(
-        "event.html", lang, static, event=event, rounds=rounds, team_ids=ids,
+        "event.html", lang, static, event=event, rounds=rounds, team_ids=ids, byes=byes,
         decided_keys=DECIDED,
         match_page=match_page, rulings=[
             {"match": m, "board": line.board, "room": r.room, "note": note}
@@ -265,9 +269,10 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
 
 def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "") -> str:
     """Every team (numbered as its page) by round: its opponent's number, its margin and
-    its match points in that round's match, linking the match."""
+    its match points in that round's match, linking the match; a bye and its points."""
     ids = team_ids(event)
-    rounds = list(dict.fromkeys(m.round for m in event.matches))
+    rounds = sorted(dict.fromkeys([m.round for m in event.matches] + [b.round for b in event.byes]),
+                    key=_round_order)
     cells: dict[tuple[str, str], list[dict[str, object]]] = {}
     for m in event.matches:
         for me, them, sign, pts in ((m.team_x, m.team_y, 1, m.points_x),
@@ -275,6 +280,8 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
             cells.setdefault((me, m.round), []).append(
                 {"opponent": them, "margin": sign * m.margin, "points": pts,
                  "page": match_page(m)})
+    for b in event.byes:
+        cells.setdefault((b.team, b.round), []).append({"bye": True, "points": b.points})
     return render("crosstable.html", lang, static, event=event, names=team_order(event), ids=ids,
                   rounds=rounds, cells=cells)
 
@@ -298,9 +305,20 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
     figures = None
     if analysis is not None:
         figures = [(p, *analysis.get(p, [0] * len(FIGURES))) for p in players]
-    return render("team.html", lang, static, event=event, team=team, matches=mine,
+    # its rounds in order: each match, and each bye with its points (they add up to the
+    # total its standing shows)
+    rounds: list[Any] = [*mine, *({"bye": True, "round": b.round, "points": b.points}
+                                  for b in event.byes if b.team == team)]
+    rounds.sort(key=lambda r: _round_order(r["round"] if isinstance(r, dict) else r.round))
+    return render("team.html", lang, static, event=event, team=team, matches=rounds,
                   players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
-                  board_page=board_page, has_page=has_page, analysis=figures)
+                  board_page=board_page, has_page=has_page, analysis=figures,
+                  withdrawn=event.withdrawn.get(team))
+
+
+def _round_order(rnd: str) -> tuple[int, int, str]:
+    """A round's place in a list: numbered rounds in order, then any other by its text."""
+    return (0, int(rnd), "") if rnd.isdigit() else (1, 0, rnd)
 
 
 def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",

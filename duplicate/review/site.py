@@ -206,7 +206,8 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         name = f"team-{number}.html"
         key = (team, rows.get(team), event.name, ids,
                [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)],
-               sorted(figures.items()) if figures is not None else None)
+               sorted(figures.items()) if figures is not None else None,
+               [b for b in event.byes if b.team == team], event.withdrawn.get(team))
         if not unchanged(name, key):
             pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures)
     for m in event.matches:

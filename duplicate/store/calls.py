@@ -15,7 +15,7 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
-from duplicate.i18n import Term, phrase
+from duplicate.i18n import Term, Worded, phrase
 from duplicate.logtext import FinishText
 from duplicate.replay import finish_text, replay
 from duplicate.scoring import check_result, room_result
@@ -28,6 +28,7 @@ from duplicate.store.data import (
     Slot,
     State,
     StoreError,
+    canonical_finish,
     load_rules,
 )
 from duplicate.store.log import (
@@ -91,12 +92,15 @@ def report_result(
     finish: Sequence[Seat] | str | None = None,
     ns_result: int | None = None,
     guard: Callable[[Session], object] | None = None,
+    where: str | Worded | None = None,
 ) -> Change | None:
     """A result reported without a record: a finishing order (``finish``) or the N–S result.
 
-    A report equal to the current result changes nothing (``None``); one that differs is
-    refused unless ``author.correction``. ``guard`` runs first in the same transaction
-    (a check that raises to refuse the report, e.g. the directors' limit)."""
+    A report equal to the current result changes nothing (``None``); one that differs, in
+    its result or in its finishing order, is refused unless ``author.correction``.
+    ``guard`` runs first in the same transaction (a check that raises to refuse the report,
+    e.g. the directors' limit). A refusal names the room by ``where`` (default: its key in
+    words; ``""``: not at all, the caller says where)."""
     if (finish is None) == (ns_result is None):
         raise StoreError(phrase("store.err.report_one"))
     check_schema(engine)
@@ -111,7 +115,8 @@ def report_result(
             guard(session)
         row = result_row(session, slot)
         new = _state_for(row, ns_result, text)
-        return apply_change(session, row.id, "report", new, author, slot.key.words())
+        place = slot.key.words() if where is None else where
+        return apply_change(session, row.id, "report", new, author, place)
 
 
 @retrying
@@ -163,6 +168,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
     canonical = format_record(res.record) + "\n"
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     ns = room_result(res.result.winner, res.result.levels, rules) if res.result else None
+    order = finish_text(res.result) if res.result else None
     check_schema(engine)
     with session_scope(engine) as session:
         row = result_row(session, slot)
@@ -174,13 +180,15 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
             row.id,
             canonical,
             digest,
-            finish=finish_text(res.result) if res.result else None,
+            finish=order,
             result=res.result.result_tag if res.result else None,
             ns_score=ns,
         )
         status = "played" if ns is not None else "unfinished"
         note = None if ns is not None else unfinished_note(res.record.tags)
-        new = State(status, ns, note, rec.id, digest)
+        # with its finishing order, so that a record of the reported result whose order
+        # differs (another seat went out first) is refused as any disagreeing record is
+        new = State(status, ns, note, rec.id, digest, canonical_finish(order))
         return apply_change(session, row.id, "import", new, author, slot.key.words(), old)
 
 

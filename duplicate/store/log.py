@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
 from duplicate.i18n import Worded, phrase
+from duplicate.logtext import FinishText
 from duplicate.logwords import StateText
 from duplicate.store.data import (
     Author,
@@ -287,18 +288,48 @@ def decide(
         new.note,
         new.record_id,
     ):
-        # the same result: only a correction of the order it was counted from is a change
+        # the same result: another order it was counted from (who went out first) is a
+        # correction; an order given to a result that had none changes nothing
         moved = new.finish is not None and canonical_finish(new.finish) != old.finish
+        if moved and not author.correction and old.finish is not None:
+            raise order_conflict(old, new, where)
         return "correction" if moved and author.correction else None
     if new.record_hash is not None and new.record_hash == old.record_hash and not author.correction:
         return None  # the same record again changes nothing, even under a ruling
     agrees = old.same_result(new) and old.note == new.note
     if agrees and new.record_id is not None and old.record_id is None:
-        return "attach"  # a record backs the result reported without one
+        if not orders_differ(old.finish, new.finish):
+            return "attach"  # a record backs the result reported without one
+        if not author.correction:  # the same result, but another player went out first
+            raise order_conflict(old, new, where)
+        return "correction"
     if not author.correction:
-        raise StoreError(phrase("store.err.conflict", where=where,
+        raise StoreError(phrase("store.err.conflict" if where else "store.err.conflict.here",
+                                **({"where": where} if where else {}),
                                 stored=StateText(old.describe()), new=StateText(new.describe())))
     return "correction"
+
+
+def orders_differ(old: str | None, new: str | None) -> bool:
+    """Whether two finishing orders of the same result say different things (RULES.md §7:
+    another seat went out first, or second, or third); an order not known differs from none."""
+    return old is not None and new is not None and canonical_finish(old) != canonical_finish(new)
+
+
+def order_conflict(old: State, new: State, where: str | Worded) -> StoreError:
+    """The refusal of a result whose finishing order differs from the stored one's (the
+    same N–S result or not: who went out first is part of what a room says), both named;
+    ``where`` empty: the caller names the room."""
+    assert old.ns_result is not None and old.finish is not None and new.finish is not None
+    ns = old.ns_result
+    values: dict[str, Any] = {
+        "stored": StateText(f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"),
+        "stored_order": FinishText(canonical_finish(old.finish) or old.finish),
+        "new_order": FinishText(canonical_finish(new.finish) or new.finish),
+    }
+    if where:
+        return StoreError(phrase("store.err.order", where=where, **values))
+    return StoreError(phrase("store.err.order.here", **values))
 
 
 class _Unread(Enum):
