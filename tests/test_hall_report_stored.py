@@ -109,3 +109,49 @@ def test_a_report_refused_before_the_store_is_read(migrated_url: str, by_token: 
         assert _reports(e) == 0
     finally:
         e.dispose()
+
+
+@pytest.mark.parametrize("by_token", [False, True], ids=["grant", "token"])
+def test_a_report_with_another_finishing_order_is_a_correction(
+    migrated_url: str, by_token: bool
+) -> None:
+    """The same N–S result counted from another finishing order (another player went out
+    first: 头游 changed) is not the same report: refused when West sends it, and refused
+    when North confirms it after the director stored the room's result meanwhile; as a
+    correction it is stored. A stored result with no order takes any order."""
+    e = make_engine(migrated_url)
+    try:
+        cards = make_event(e, boards=4)
+        card = cards[(1, "open")]
+        b1, b2, b3, _b4 = events.get_round(e, EVENT, 1).boards
+        desk = Author("director", "entered at the desk")
+        events.report_result(e, EVENT, 1, 1, b1, "open", desk, finish="N S")
+        west = _west(e, card.report_token, by_token)
+
+        with pytest.raises(HallError) as err:  # N-S +3 still, but South out first
+            hall.west_report(e, west, b1, finish="S N", now=AT)
+        assert err.value.kind == "conflict"
+        assert "N S" in str(err.value) and "S N" in str(err.value)
+        zh = err.value.text("zh")
+        assert "出完顺序为头游北、二游南" in zh and "这次的出完顺序是头游南、二游北" in zh
+        assert _reports(e) == 0
+        fixed, created = hall.west_report(e, west, b1, finish="S N",
+                                          correction="South went out first", now=AT)
+        assert created and fixed.finish == "S N"
+
+        # West reports b2 (nothing stored); the director stores another order meanwhile
+        rep, created = hall.west_report(e, west, b2, finish="N S", now=AT)
+        assert created
+        events.report_result(e, EVENT, 1, 1, b2, "open", desk, finish="S N")
+        with pytest.raises(HallError) as err:
+            hall.north_confirm(e, card.confirm_token, b2, rep.id, now=AT)
+        assert err.value.kind == "conflict" and "S N" in str(err.value)
+        log = events.room_history(e, EVENT, 1, 1, b2, "open")
+        assert [c.new.finish for c in log] == ["S N"]  # the director's order stands, alone
+
+        # a result stored with no order (a ruling of N-S +3): any order of it is the same
+        events.report_result(e, EVENT, 1, 1, b3, "open", desk, ns_result=3)
+        same, created = hall.west_report(e, west, b3, finish="S N", now=AT)
+        assert created and same.finish == "S N"
+    finally:
+        e.dispose()

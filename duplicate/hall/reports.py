@@ -51,6 +51,7 @@ from duplicate.hall.base import Grant, HallError, Report, state_phrase, utc
 from duplicate.hall.checks import (
     check_record,
     count_report,
+    order_refusal,
     parse_finish,
     table_author,
     where_of,
@@ -92,6 +93,7 @@ from duplicate.store.log import (
     Now,
     latest_change,
     now_of,
+    orders_differ,
     retrying,
     room_now,
 )
@@ -330,11 +332,14 @@ def _check_stored(
     where: Phrase,
 ) -> None:
     """A first report of a room whose result came otherwise (a director's ruling, an
-    import) must say the same, or be a correction: ``now`` is the room's result."""
+    import) must say the same, finishing order included where the stored result has one,
+    or be a correction: ``now`` is the room's result."""
     if now is None:
         return
     st = now.state
     if finish is not None and (st.status, st.ns_result) == ("played", ns):
+        if orders_differ(st.finish, finish):  # the same result, another player out first
+            raise HallError(order_refusal(st, finish, where), "conflict")
         return
     if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):
         return
