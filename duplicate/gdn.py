@@ -787,12 +787,16 @@ class NotUtf8:
         return self.english
 
 
+def utf8_reason(exc: UnicodeDecodeError) -> NotUtf8:
+    """Why the bytes of ``exc`` are not UTF-8, said in the reader's language."""
+    value = exc.object[exc.start] if exc.start < len(exc.object) else 0
+    return NotUtf8(exc.reason, value)
+
+
 def not_utf8(exc: UnicodeDecodeError, offset: int = 0) -> Phrase:
     """``not UTF-8 text: <reason> at byte <n>`` for ``exc``, the byte counted from
     ``offset`` (where the bytes decoded begin in the file)."""
-    value = exc.object[exc.start] if exc.start < len(exc.object) else 0
-    return phrase("gdn.err.not_utf8", reason=NotUtf8(exc.reason, value),
-                  byte=offset + exc.start)
+    return phrase("gdn.err.not_utf8", reason=utf8_reason(exc), byte=offset + exc.start)
 
 
 def decode(data: str | bytes, file: str | None = None) -> str:

@@ -188,3 +188,22 @@ def test_compare_one_board_of_several_tables_shows_each_tables_detail(tmp_path: 
     assert "--no-detail" in CliRunner().invoke(main, ["compare", "--help"]).output
     quiet = CliRunner().invoke(main, ["compare", str(path), "--board", "3", "--no-detail"])
     assert "first divergence" not in quiet.output
+
+
+def test_a_teams_file_or_event_import_not_utf8_is_said_wholly_in_chinese(tmp_path: Path) -> None:
+    """The event's own readers (a teams file, ``event import``'s records) name the bad byte
+    in Chinese as the .gdn reader does, not with the codec's English reason."""
+    from duplicate.events import EventError
+    from duplicate.events.field import read_teams_file
+    from duplicate.events.imports import _prepare_file
+
+    path = tmp_path / "teams.txt"
+    path.write_bytes(b"a\xff\xfeb\n")
+    with pytest.raises(EventError) as teams:
+        read_teams_file(path)
+    assert teams.value.text("zh").endswith("不是UTF-8文本（第1字节处：0xFF不能作为字符的开头）")
+    assert "invalid start byte at byte 1" in str(teams.value)
+    with pytest.raises(EventError) as records:
+        _prepare_file(str(path))
+    zh = records.value.text("zh")
+    assert "0xFF不能作为字符的开头" in zh and "invalid" not in zh

@@ -31,6 +31,7 @@ from duplicate.events.base import (
     _scale,
 )
 from duplicate.events.limit import DEFAULT_MINUTES, check_minutes
+from duplicate.gdn import utf8_reason
 from duplicate.i18n import LANGUAGES, Term, os_reason, phrase
 from duplicate.limits import check_int, check_text, shown
 from duplicate.pairing import (
@@ -286,7 +287,7 @@ def read_teams_file(path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]
                                   reason=os_reason(exc))) from None
     except UnicodeDecodeError as exc:
         raise EventError(phrase("events.err.teams_not_utf8", path=repr(os.fspath(path)),
-                                  reason=exc.reason, byte=exc.start)) from None
+                                  reason=utf8_reason(exc), byte=exc.start)) from None
     return parse_teams_file(text, os.fspath(path))
 
 

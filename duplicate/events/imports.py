@@ -41,7 +41,7 @@ from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe, _ns_text
-from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads
+from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads, utf8_reason
 from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
 from duplicate.limits import LimitError, shown, tag_number
 from duplicate.logtext import FinishText
@@ -209,7 +209,7 @@ def _prepare_file(path: str, rules: Ruleset = COMPETITION) -> list[Prepared]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise EventError(phrase("imports.not_utf8", path=path, reason=exc.reason,
+        raise EventError(phrase("imports.not_utf8", path=path, reason=utf8_reason(exc),
                                 byte=exc.start)) from None
     try:
         prepared = prepare_text(text, path, rules)
