@@ -509,3 +509,29 @@ def test_a_closed_window_refuses_the_tokens(migrated_url: str) -> None:
             assert r.status_code == 410
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Bye: {team} (scores {points})"),
+                                            ("zh", "轮空：{team}（计{points}分）")])
+def test_the_round_page_says_what_a_bye_scores(migrated_url: str, lang: str, said: str) -> None:
+    """An odd field: the public round page names the team with the bye and the points the
+    standings count for it (the report's cross-table and team page show the same)."""
+    from duplicate.vocab import points_text
+
+    engine = make_engine(migrated_url)
+    try:
+        events.create_event(engine, "Bye Cup", seed="5eed", rounds=2, boards_per_round=2,
+                            scale="vp20", bye_points=12.5,
+                            teams=[("Ants", ["A1", "A2", "A3", "A4"]),
+                                   ("Bees", ["B1", "B2", "B3", "B4"]),
+                                   ("Cats", ["C1", "C2", "C3", "C4"])])
+        events.pair_round(engine, "Bye Cup")
+        bye = events.get_round(engine, "Bye Cup", 1).bye
+        assert bye is not None
+        (scored,) = events.round_byes(engine, "Bye Cup", 1)
+        assert scored.team == bye and scored.points == 12.5
+        with app_client(migrated_url) as client:
+            page = client.get(f"/e/{quote('Bye Cup')}/round/1?lang={lang}").text
+        assert said.format(team=bye, points=points_text(12.5)) in html.unescape(page)
+    finally:
+        engine.dispose()

@@ -98,8 +98,9 @@ def round_page(request: Request, event: str, n: RoundNo) -> Response:
     rows = hall.draw(engine, event, n)
     released = released_of(engine, event, n, rnd.boards)
     changed = [c for c in hall.corrections(engine, event, n) if c.board in released]
+    byes = {b.team: b.points for b in events.round_byes(engine, event, n)}
     return _cache(page(
-        request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd,
+        request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd, byes=byes,
         released=released, clock=hall.round_clock(engine, event, n),
         rounds=_rounds(engine, event), corrections=changed, zone=_zone(engine, event),
     ))
