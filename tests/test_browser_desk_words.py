@@ -34,7 +34,7 @@ TEAMS = (
     ("Cranes", ["He Ping", "Lin Tao", "Luo Na", "Song Yu"]),
 )
 
-#: Every word (a run of non-space characters) of header cells and headings whose
+#: Every word (a run of characters other than spaces and the Chinese list marks 、，) of header cells and headings whose
 #: characters lie on more than one line: a heading broken inside a word.
 BROKEN_JS = """() => {
   const out = [];
@@ -43,7 +43,7 @@ BROKEN_JS = """() => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     let node;
     while ((node = walker.nextNode())) {
-      for (const m of node.data.matchAll(/\\S+/g)) {
+      for (const m of node.data.matchAll(/[^\\s、，]+/g)) {  // a Chinese list breaks after 、 ，
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
