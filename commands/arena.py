@@ -343,7 +343,8 @@ def duplicate_command(
 @click.option("--url", required=True, metavar="URL",
               help="The server's game URL, e.g. ws://127.0.0.1:23456/game/client1.")
 @click.option("--policy", default="heuristic", show_default=True, callback=check_policy,
-              metavar="POLICY", help="Which of our bots plays: heuristic, random, search or "
+              metavar="POLICY", help="Which of our bots plays: heuristic, random, mixed (the "
+              "heuristic with an error rate drawn from its seed), search or "
               "search:PLAYOUTS (the search's playouts per decision, docs/BOTS.md).")
 @click.option("--seed", default="0", show_default=True,
               help="The bot's seed (random and search policies).")
