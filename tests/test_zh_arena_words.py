@@ -108,7 +108,7 @@ def test_tournament_output_says_each_thing_one_way(
     assert re.search(r"heur 对 rand：1副牌级差 [+-]?\d+，积分 \d+-\d+", printed), printed
     assert "参赛程序" not in printed and "场分" not in printed
     heads = [line.split() for line in printed.splitlines() if line.startswith("名次")]
-    assert heads == [["名次", "智能体", "已赛", "胜", "平", "负", "总积分", "级差分", "副数"]]
+    assert heads == [["名次", "智能体", "场次", "胜", "平", "负", "总积分", "级差分", "副数"]]
     assert any(line.split()[:2] == ["智能体", "等级分"] for line in printed.splitlines())
 
 

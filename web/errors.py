@@ -37,7 +37,7 @@ STATUS_KIND = {
     415: "unsupported_media_type", 422: "invalid", 429: "too_many_requests", 500: "internal", 503: "unavailable",
 }
 _NOT_FOUND = re.compile(
-    r"^no event named |has no round \d+|has no table \d+|has no team named |"
+    r"^no event named |has no round \d+|there is no round \d+|has no table \d+|has no team named |"
     r"^no board set named |has no player named "
 )
 
