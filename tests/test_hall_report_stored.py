@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import Engine, func, select
-from test_hall_support import EVENT, make_event, minutes
+from test_hall_support import EVENT, Cards, make_event, minutes
 
 from duplicate import events, hall, models
 from duplicate.db import make_engine
@@ -21,6 +21,17 @@ def _west(engine: Engine, token: str, by_token: bool) -> hall.Grant | str:
     return token if by_token else hall.grant_for(engine, token, now=AT)
 
 
+#: Who enters a result at the desk in these tests.
+DESK = Author("director", "entered at the desk")
+
+
+def _open_room(e: Engine) -> tuple[Cards, hall.TableCard, list[int]]:
+    """The event of four boards (round 1 paired, cards issued): every card, table 1's open
+    room card, and the round's boards."""
+    cards = make_event(e, boards=4)
+    return cards, cards[(1, "open")], list(events.get_round(e, EVENT, 1).boards)
+
+
 def _reports(engine: Engine) -> int:
     with engine.connect() as c:
         return int(c.scalar(select(func.count()).select_from(models.HallReport)) or 0)
@@ -30,11 +41,8 @@ def _reports(engine: Engine) -> int:
 def test_a_first_report_must_match_the_stored_result(migrated_url: str, by_token: bool) -> None:
     e = make_engine(migrated_url)
     try:
-        cards = make_event(e, boards=4)
-        card = cards[(1, "open")]
-        b1, b2, b3, _b4 = events.get_round(e, EVENT, 1).boards
-        desk = Author("director", "entered at the desk")
-        events.report_result(e, EVENT, 1, 1, b1, "open", desk, finish="N S")
+        cards, card, (b1, b2, b3, _b4) = _open_room(e)
+        events.report_result(e, EVENT, 1, 1, b1, "open", DESK, finish="N S")
         events.record_unfinished(e, EVENT, 1, 1, b2, "time", rooms=("open",))
         west = _west(e, card.report_token, by_token)
 
@@ -121,11 +129,8 @@ def test_a_report_with_another_finishing_order_is_a_correction(
     correction it is stored. A stored result with no order takes any order."""
     e = make_engine(migrated_url)
     try:
-        cards = make_event(e, boards=4)
-        card = cards[(1, "open")]
-        b1, b2, b3, _b4 = events.get_round(e, EVENT, 1).boards
-        desk = Author("director", "entered at the desk")
-        events.report_result(e, EVENT, 1, 1, b1, "open", desk, finish="N S")
+        _, card, (b1, b2, b3, _b4) = _open_room(e)
+        events.report_result(e, EVENT, 1, 1, b1, "open", DESK, finish="N S")
         west = _west(e, card.report_token, by_token)
 
         with pytest.raises(HallError) as err:  # N-S +3 still, but South out first
@@ -142,7 +147,7 @@ def test_a_report_with_another_finishing_order_is_a_correction(
         # West reports b2 (nothing stored); the director stores another order meanwhile
         rep, created = hall.west_report(e, west, b2, finish="N S", now=AT)
         assert created
-        events.report_result(e, EVENT, 1, 1, b2, "open", desk, finish="S N")
+        events.report_result(e, EVENT, 1, 1, b2, "open", DESK, finish="S N")
         with pytest.raises(HallError) as err:
             hall.north_confirm(e, card.confirm_token, b2, rep.id, now=AT)
         assert err.value.kind == "conflict" and "S N" in str(err.value)
@@ -150,7 +155,7 @@ def test_a_report_with_another_finishing_order_is_a_correction(
         assert [c.new.finish for c in log] == ["S N"]  # the director's order stands, alone
 
         # a result stored with no order (a ruling of N-S +3): any order of it is the same
-        events.report_result(e, EVENT, 1, 1, b3, "open", desk, ns_result=3)
+        events.report_result(e, EVENT, 1, 1, b3, "open", DESK, ns_result=3)
         same, created = hall.west_report(e, west, b3, finish="S N", now=AT)
         assert created and same.finish == "S N"
     finally:
