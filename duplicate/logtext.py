@@ -271,13 +271,15 @@ def stored(value: Any) -> Any:
 class FinishText:
     """A finishing order as stored (``N S E``), a value of a catalogue phrase: in English
     the seat letters (``quoted``: as ``repr`` quotes what a player typed), in another
-    language in words (:func:`finish_said`: ``头游北、二游南、三游东``; quoted “…”)."""
+    language in words (:func:`finish_said`: ``头游北、二游南、三游东``; quoted “…”; without
+    ``side`` a double down's side left out, where the phrase names the result already)."""
 
-    __slots__ = ("finish", "quoted")
+    __slots__ = ("finish", "quoted", "side")
 
-    def __init__(self, finish: str, quoted: bool = False) -> None:
+    def __init__(self, finish: str, quoted: bool = False, side: bool = True) -> None:
         self.finish = finish
         self.quoted = quoted
+        self.side = side
 
     def text(self, lang: str | None = "en") -> str:
         from duplicate.i18n import normalise_language
@@ -285,7 +287,7 @@ class FinishText:
         code = normalise_language(lang)
         if code == "en":
             return repr(self.finish) if self.quoted else self.finish
-        words = finish_said(self.finish, code)
+        words = finish_said(self.finish, code, self.side)
         return f"“{words}”" if self.quoted else words
 
     def __str__(self) -> str:

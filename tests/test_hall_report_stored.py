@@ -139,6 +139,7 @@ def test_a_report_with_another_finishing_order_is_a_correction(
         assert "N S" in str(err.value) and "S N" in str(err.value)
         zh = err.value.text("zh")
         assert "出完顺序为头游北、二游南" in zh and "这次的出完顺序是头游南、二游北" in zh
+        assert zh.count("东西双下") == 1  # the result names it; each order says who went out
         assert _reports(e) == 0
         fixed, created = hall.west_report(e, west, b1, finish="S N",
                                           correction="South went out first", now=AT)

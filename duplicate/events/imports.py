@@ -427,7 +427,8 @@ class _Importer:
             raise EventError(
                 phrase("imports.order_conflict", where=where_words(where), table=slot.key.table,
                        stored=StateText(_ns_text(old.ns_result or 0)),
-                       stored_order=FinishText(old.finish), new_order=FinishText(order)),
+                       stored_order=FinishText(old.finish, side=False),
+                       new_order=FinishText(order, side=False)),
                 cli_hint=self.hint,
             )
         if self.correction is None and not backs:

@@ -324,8 +324,9 @@ def order_conflict(old: State, new: State, where: str | Worded) -> StoreError:
     ns = old.ns_result
     values: dict[str, Any] = {
         "stored": StateText(f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"),
-        "stored_order": FinishText(canonical_finish(old.finish) or old.finish),
-        "new_order": FinishText(canonical_finish(new.finish) or new.finish),
+        # the result named (a double down's side too): each order without it
+        "stored_order": FinishText(canonical_finish(old.finish) or old.finish, side=False),
+        "new_order": FinishText(canonical_finish(new.finish) or new.finish, side=False),
     }
     if where:
         return StoreError(phrase("store.err.order", where=where, **values))
