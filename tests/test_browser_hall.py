@@ -361,3 +361,37 @@ def test_the_table_forms_work_without_javascript(
     finally:
         phone.close()
         engine.dispose()
+
+
+def test_the_live_standings_keep_a_withdrawn_teams_mark(browser: Any, server: str,
+                                                        migrated_url: str) -> None:
+    """standings.js redraws the table from the API's rows and ``withdrawn``: the mark the
+    page was served with (退赛) is drawn again by the script, in the page's language."""
+    engine = make_engine(migrated_url)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        setup_round(engine, EVENT, teams(4))
+        gone = teams(4)[2][0]
+        events.withdraw_team(engine, EVENT, gone, by="director", reason="went home")
+        page = phone.new_page()
+        held: list[Any] = []
+        page.route("**/standings", lambda route: held.append(route))  # the first poll waits
+        page.goto(f"{server}/e/{EV}?lang=zh")
+        deadline = time.monotonic() + 10
+        while not held:
+            assert time.monotonic() < deadline, "standings.js did not poll"
+            page.wait_for_timeout(50)
+        # the rows as served, their marks taken away: only the script can draw them again
+        page.evaluate("""() => document.querySelectorAll('#standings-rows tr').forEach(tr => {
+            tr.dataset.served = '1';
+            tr.querySelectorAll('.withdrawn').forEach(s => s.remove()); })""")
+        held[0].continue_()
+        page.wait_for_function("""() => document.querySelector('#standings-rows tr')
+            && !document.querySelector('#standings-rows tr[data-served]')""")
+        cells = page.eval_on_selector_all(
+            "#standings-rows tr", "rows => rows.map(r => [r.dataset.team, r.cells[1].textContent])")
+        marked = {team: text for team, text in cells if "（退赛）" in text}
+        assert marked == {gone: f"{gone}（退赛）"}
+    finally:
+        phone.close()
+        engine.dispose()

@@ -183,6 +183,10 @@ class StandingsOut(Out):
     corrected: bool = Field(
         False, description="A result changed since its round was published (see corrections)."
     )
+    withdrawn: dict[str, int] = Field(
+        default_factory=dict,
+        description="Withdrawn teams (退赛) by name: the round after which each withdrew.",
+    )
     corrections: list[PublishedChangeOut] = Field(
         default_factory=list, description="Every result changed since its round was published."
     )

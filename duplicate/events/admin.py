@@ -236,15 +236,19 @@ def withdrawals(engine: Engine, event: str) -> dict[str, int]:
     (the rounds paired then): what a listing or the report marks as withdrawn (退赛)."""
     check_schema(engine)
     with session_scope(engine) as session:
-        ev = _event_row(session, event)
-        names = {
-            team: name
-            for team, name in session.execute(
-                select(models.EventTeam.id, models.EventTeam.name)
-                .where(models.EventTeam.event_id == ev.id)
-            )
-        }
-        return {names[t]: after for t, after in _withdrawals(session, ev).items()}
+        return withdrawn_names(session, _event_row(session, event))
+
+
+def withdrawn_names(session: Session, ev: models.Event) -> dict[str, int]:
+    """:func:`withdrawals` in ``session``."""
+    names = {
+        team: name
+        for team, name in session.execute(
+            select(models.EventTeam.id, models.EventTeam.name)
+            .where(models.EventTeam.event_id == ev.id)
+        )
+    }
+    return {names[t]: after for t, after in _withdrawals(session, ev).items()}
 
 
 def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str) -> None:

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import session_scope
 from duplicate.errors import DuplicateError
+from duplicate.events.admin import withdrawn_names
 from duplicate.events.base import _current
 from duplicate.events.field import _load_field
 from duplicate.events.release import _released
@@ -93,7 +94,7 @@ def _published(session: Session, rnd: models.EventRound) -> bool:
 def live_standings(engine: Engine, event: str) -> LiveStandings:
     """The library's standings (``events.event_standings``: after the last complete
     round, every tie-break) read in one transaction with their version, provisional while
-    a round they count is not published."""
+    a round they count is not published, and the teams withdrawn (``events.withdrawals``)."""
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
@@ -111,7 +112,8 @@ def live_standings(engine: Engine, event: str) -> LiveStandings:
         )
         provisional = not all(_published(session, rnd) for rnd in rounds)
         changed = published_changes(session, ev)
-    return LiveStandings(list(rows), through, provisional, version, changed)
+        withdrawn = withdrawn_names(session, ev)
+    return LiveStandings(list(rows), through, provisional, version, changed, withdrawn)
 
 
 def board_released(engine: Engine, event: str, round_no: int, board: int) -> bool:

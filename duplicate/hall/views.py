@@ -122,6 +122,8 @@ class LiveStandings:
     provisional: bool
     version: str
     corrections: list[PublishedChange] = field(default_factory=list)
+    #: withdrawn teams (退赛) by name, each with the round after which it withdrew
+    withdrawn: dict[str, int] = field(default_factory=dict)
 
     @property
     def corrected(self) -> bool:

@@ -26,6 +26,12 @@
       tr.setAttribute("data-team", r.team);
       cell(tr, String(r.rank), "num");
       cell(tr, r.team);
+      if (data.withdrawn && Object.prototype.hasOwnProperty.call(data.withdrawn, String(r.team))) {
+        var gone = document.createElement("span");  /* 退赛, as the page drew it */
+        gone.className = "state withdrawn";
+        gone.textContent = table.getAttribute("data-withdrawn");
+        tr.lastChild.appendChild(gone);
+      }
       cell(tr, fmt(r.points), "num");
       cell(tr, fmt(r.progressive), "num wide");
       cell(tr, String(r.rounds_won), "num");
