@@ -25,7 +25,7 @@ from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.logtext import coded
 from duplicate.records import Correction
 from duplicate.seatwords import finish_letters
-from duplicate.store.log import order_conflict, orders_differ
+from duplicate.store.log import order_phrase, orders_differ
 from engine.ruleset import Ruleset
 from engine.seat import Seat
 
@@ -108,16 +108,6 @@ def check_record(
         raise HallError(phrase("hall.err.record_result", where=where, said=said, meant=meant))
 
 
-def order_refusal(stored: store.State, finish: str | None, where: str | Phrase) -> Phrase:
-    """The refusal of a table's report whose finishing order differs from the one the
-    stored result (the same N–S result) was counted from: who went out first is part of
-    what a room says (``store.log.order_conflict``), so another order is a correction."""
-    assert finish is not None
-    refused = order_conflict(stored, store.State("played", stored.ns_result, finish=finish), where)
-    assert refused.phrase is not None
-    return refused.phrase
-
-
 def table_author(row: models.HallReport) -> store.Author:
     """Who and why of a report the table agreed on (West reported, North confirmed): the
     table, room and seat that reported it (as the report names it: ``table 1 open West``),
@@ -162,7 +152,7 @@ def count_report(
                 return  # the same result counts already: keep it
             same_order = store.canonical_finish(new.finish) == old.finish
             if new.status == "played" and fix is None and orders_differ(old.finish, new.finish):
-                raise HallError(order_refusal(old, new.finish, where), "conflict")
+                raise HallError(order_phrase(old, new.finish, where), "conflict")
             if new.status == "played" and (fix is None or same_order):
                 return  # the same result counts already (a ruling, a record): keep it
         store.apply_change(session, result_id, action, new, author, where, old, at=at)

@@ -51,7 +51,6 @@ from duplicate.hall.base import Grant, HallError, Report, state_phrase, utc
 from duplicate.hall.checks import (
     check_record,
     count_report,
-    order_refusal,
     parse_finish,
     table_author,
     where_of,
@@ -93,6 +92,7 @@ from duplicate.store.log import (
     Now,
     latest_change,
     now_of,
+    order_phrase,
     orders_differ,
     retrying,
     room_now,
@@ -339,7 +339,7 @@ def _check_stored(
     st = now.state
     if finish is not None and (st.status, st.ns_result) == ("played", ns):
         if orders_differ(st.finish, finish):  # the same result, another player out first
-            raise HallError(order_refusal(st, finish, where), "conflict")
+            raise HallError(order_phrase(st, finish, where), "conflict")
         return
     if unfinished is not None and (st.status, st.note) == ("unfinished", unfinished):
         return

@@ -27,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
-from duplicate.i18n import Worded, phrase
+from duplicate.i18n import Phrase, Worded, phrase
 from duplicate.logtext import FinishText
 from duplicate.logwords import StateText
 from duplicate.store.data import (
@@ -320,17 +320,23 @@ def order_conflict(old: State, new: State, where: str | Worded) -> StoreError:
     """The refusal of a result whose finishing order differs from the stored one's (the
     same N–S result or not: who went out first is part of what a room says), both named;
     ``where`` empty: the caller names the room."""
-    assert old.ns_result is not None and old.finish is not None and new.finish is not None
+    return StoreError(order_phrase(old, new.finish, where))
+
+
+def order_phrase(old: State, finish: str | None, where: str | Worded) -> Phrase:
+    """The words of :func:`order_conflict`: the stored result ``old``, the order it was
+    counted from and the other order ``finish`` (a table's report refuses with them too)."""
+    assert old.ns_result is not None and old.finish is not None and finish is not None
     ns = old.ns_result
     values: dict[str, Any] = {
         "stored": StateText(f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"),
         # the result named (a double down's side too): each order without it
         "stored_order": FinishText(canonical_finish(old.finish) or old.finish, side=False),
-        "new_order": FinishText(canonical_finish(new.finish) or new.finish, side=False),
+        "new_order": FinishText(canonical_finish(finish) or finish, side=False),
     }
     if where:
-        return StoreError(phrase("store.err.order", where=where, **values))
-    return StoreError(phrase("store.err.order.here", **values))
+        return phrase("store.err.order", where=where, **values)
+    return phrase("store.err.order.here", **values)
 
 
 class _Unread(Enum):
