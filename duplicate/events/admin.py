@@ -240,15 +240,14 @@ def withdrawals(engine: Engine, event: str) -> dict[str, int]:
 
 
 def withdrawn_names(session: Session, ev: models.Event) -> dict[str, int]:
-    """:func:`withdrawals` in ``session``."""
-    names = {
-        team: name
-        for team, name in session.execute(
-            select(models.EventTeam.id, models.EventTeam.name)
-            .where(models.EventTeam.event_id == ev.id)
+    """:func:`withdrawals` in ``session`` (one query)."""
+    w, t = models.EventWithdrawal, models.EventTeam
+    return {
+        name: after
+        for name, after in session.execute(
+            select(t.name, w.after_round).join(t, w.team_id == t.id).where(t.event_id == ev.id)
         )
     }
-    return {names[t]: after for t, after in _withdrawals(session, ev).items()}
 
 
 def withdraw_team(engine: Engine, event: str, team: str, *, by: str, reason: str) -> None:
