@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import click
 
-from commands.analyse import analyse_command
-from commands.arena import agent_command, arena_group
-from commands.clickwords import install as click_in_language
-from commands.common import LangGroup, bound_integers, db_option, lang_option
-from commands.deals import db_group, deals_group
-from commands.demo import demo_command, pairs_command
-from commands.engine import plays_command, read_command, version_command
-from commands.events import event_group
-from commands.helps import install as help_in_language
-from commands.records import compare_command, import_command, replay_command, simulate_command
-from commands.serve import serve_command, table_cards_command
+from duplicate.commands.analyse import analyse_command
+from duplicate.commands.arena import agent_command, arena_group
+from duplicate.commands.clickwords import install as click_in_language
+from duplicate.commands.common import LangGroup, bound_integers, db_option, lang_option
+from duplicate.commands.deals import db_group, deals_group
+from duplicate.commands.demo import demo_command, pairs_command
+from duplicate.commands.engine import plays_command, read_command, version_command
+from duplicate.commands.events import event_group
+from duplicate.commands.helps import install as help_in_language
+from duplicate.commands.records import (
+    compare_command,
+    import_command,
+    replay_command,
+    simulate_command,
+)
+from duplicate.commands.serve import serve_command, table_cards_command
 
 
 @click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})

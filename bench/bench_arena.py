@@ -28,13 +28,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.agent import AgentStats, choose, native_index, split_act  # noqa: E402
-from arena.client import SilentClient  # noqa: E402
-from arena.connection import tune_gc  # noqa: E402
-from arena.duplicate_match import play_duplicate_match  # noqa: E402
-from arena.protocol import dumps  # noqa: E402
-from arena.server import ArenaServer, Limits, Table  # noqa: E402
-from arena.wsclient import WSClient  # noqa: E402
+from duplicate.arena.agent import AgentStats, choose, native_index, split_act  # noqa: E402
+from duplicate.arena.client import SilentClient  # noqa: E402
+from duplicate.arena.connection import tune_gc  # noqa: E402
+from duplicate.arena.duplicate_match import play_duplicate_match  # noqa: E402
+from duplicate.arena.protocol import dumps  # noqa: E402
+from duplicate.arena.server import ArenaServer, Limits, Table  # noqa: E402
+from duplicate.arena.wsclient import WSClient  # noqa: E402
 from duplicate.bots import make_player  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402

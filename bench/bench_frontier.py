@@ -49,8 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_solver import fresh_position, position_with, self_play_positions  # noqa: E402
 
-from analysis.solver import BudgetExceeded, Solver  # noqa: E402
-from analysis.state import Position  # noqa: E402
+from duplicate.analysis.solver import BudgetExceeded, Solver  # noqa: E402
+from duplicate.analysis.state import Position  # noqa: E402
 from engine import core  # noqa: E402
 from engine.cards import size  # noqa: E402
 

@@ -314,7 +314,7 @@ main = cProfile.Profile()
 profiles.append(main)
 import uvicorn
 main.enable()
-uvicorn.run("web.app:app_from_env", factory=True, host="127.0.0.1", port={port},
+uvicorn.run("duplicate.web.app:app_from_env", factory=True, host="127.0.0.1", port={port},
             workers=1, log_level="warning")
 main.disable()
 stats = pstats.Stats(profiles[0])

@@ -4,7 +4,7 @@ Every pair of policies plays the same boards as a teams match (``duplicate.simul
 open room X at N–S, closed room X at E–W, same cards), so the cards' luck cancels. Prints,
 per pair, the mean swing a board with its 95% interval; per policy (after every pair, so that
 a run cut short still reports), the Bradley–Terry
-rating over board swings with its 95% profile-likelihood interval (``arena.rating``, the
+rating over board swings with its 95% profile-likelihood interval (``duplicate.arena.rating``, the
 arena's tournaments' method) and the CPU time per decision (every action asked, and for
 the search the decisions it searched: more than one legal action).
 
@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from arena.rating import BoardGame, rate  # noqa: E402
+from duplicate.arena.rating import BoardGame, rate  # noqa: E402
 from duplicate.bots import Player, View, make_player  # noqa: E402
 from duplicate.simulate import simulate_boards, simulation_key  # noqa: E402
 from engine import core  # noqa: E402

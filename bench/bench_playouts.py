@@ -2,7 +2,7 @@
 
 Plays ``--deals`` random deals (27 cards a hand, random level and leader) to their end with
 four heuristic players each seeing its own hand (:func:`duplicate.search.heuristic_playout`),
-first in pure Python (``heuristic_playout_py``: ``analysis.solver.step`` around the native
+first in pure Python (``heuristic_playout_py``: ``duplicate.analysis.solver.step`` around the native
 heuristic's choice when the core is built), then in the compiled core, checks that the
 values agree and prints the CPU per deal of each (best of ``--rounds``).
 
@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from analysis.state import Position  # noqa: E402
+from duplicate.analysis.state import Position  # noqa: E402
 from duplicate.search import heuristic_playout, heuristic_playout_py  # noqa: E402
 from engine import core  # noqa: E402
 from engine.bulk import SplitMix64, shuffled_hands  # noqa: E402

@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.estimate import DEFAULT_BUDGET, Budget  # noqa: E402
 from duplicate import db, events  # noqa: E402
+from duplicate.analysis.estimate import DEFAULT_BUDGET, Budget  # noqa: E402
 from duplicate.dealing import parse_seed_file, seed_file_bytes  # noqa: E402
 from duplicate.gdn import format_record, loads  # noqa: E402
 from duplicate.records import Correction  # noqa: E402

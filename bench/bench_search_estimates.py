@@ -4,7 +4,7 @@ Positions: boards played by four heuristic bots until every hand holds ``--cards
 fewer (the last quarter of a deal or so), kept when the exact solver settles them within
 ``--offline-nodes`` (computed here, slowly) but not within ``--frontier-nodes`` (the
 analysis would have to estimate them). Each is estimated with every hand seen, as the
-analysis defines its values (:func:`analysis.estimate.evaluate`, the solver skipped):
+analysis defines its values (:func:`duplicate.analysis.estimate.evaluate`, the solver skipped):
 
 * ``search``: ``--playouts`` playouts by the search policy (``search:--inner``, with
   ``--exact-cards``, ``--search-nodes``, ``--search-candidates``); with ``--search-noise 0``
@@ -36,9 +36,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from analysis.estimate import Budget, evaluate, playout  # noqa: E402
-from analysis.solver import BudgetExceeded, Solver, step  # noqa: E402
-from analysis.state import Position  # noqa: E402
+from duplicate.analysis.estimate import Budget, evaluate, playout  # noqa: E402
+from duplicate.analysis.solver import BudgetExceeded, Solver, step  # noqa: E402
+from duplicate.analysis.state import Position  # noqa: E402
 from duplicate.bots import HeuristicPlayer, Player  # noqa: E402
 from duplicate.dealing import generate_boards  # noqa: E402
 from duplicate.search import SearchBudget, SearchPlayer  # noqa: E402
@@ -51,7 +51,7 @@ from engine.ruleset import COMPETITION  # noqa: E402
 def positions(cards: int, seed: bytes, first: int, count: int, frontier: int, offline: int):  # type: ignore[no-untyped-def]
     """(board number, position, level, exact value) near the frontier, from boards
     ``first`` .. ``first + count - 1`` self-played by the heuristic."""
-    from analysis.estimate import bot_action
+    from duplicate.analysis.estimate import bot_action
 
     key = simulation_key(seed)
     for board in generate_boards(key, count, first=first):

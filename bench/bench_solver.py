@@ -35,9 +35,9 @@ import statistics
 import sys
 import time
 
-from analysis.estimate import bot_action
-from analysis.solver import BudgetExceeded, Solver, step
-from analysis.state import Position
+from duplicate.analysis.estimate import bot_action
+from duplicate.analysis.solver import BudgetExceeded, Solver, step
+from duplicate.analysis.state import Position
 from duplicate.bots import HeuristicPlayer, Player
 from engine import core
 from engine.cards import NUM_CARDS, from_ids, size

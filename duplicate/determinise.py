@@ -14,13 +14,13 @@ that joined mid-deal), the unseen cards are the pack less the seat's own hand, a
 other seat gets a random subset of its count: still consistent with the hand and counts.
 
 :func:`world_position` turns a sampled deal into the solver's
-:class:`~analysis.state.Position` (the passes since the play to beat, the seats out and the
+:class:`~duplicate.analysis.state.Position` (the passes since the play to beat, the seats out and the
 1st out all follow from the view).
 """
 
 from __future__ import annotations
 
-from analysis.state import Position
+from duplicate.analysis.state import Position
 from duplicate.bots import BotError, View, XorShift64
 from engine import core as _core
 from engine.cards import FULL_PACK, KIND_BIT, Cards, is_subset, iter_kinds, size

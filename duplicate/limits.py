@@ -10,7 +10,7 @@ the command line, the API and the desk refuse alike and both databases behave th
   would take: :func:`check_text` gives the stored form (NFC, stripped) or refuses.
 * Event names: the hall service addresses an event by its name as one path segment, so
   ``.`` and ``..`` (which browsers and HTTP clients resolve away before sending) are
-  refused; a ``/`` is sent encoded (``%2F``) and reaches the event (``web.app``).
+  refused; a ``/`` is sent encoded (``%2F``) and reaches the event (``duplicate.web.app``).
 * Errors quote at most a short prefix of what they refuse (:func:`shown`), and speak the
   asker's language (catalogue ``duplicate/locale/limits.toml``).
 """

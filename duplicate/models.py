@@ -676,7 +676,7 @@ class HallRuling(Base):
     )
 
 
-# --- the director's sessions and login throttle (web.auth) ------------------------------------
+# --- the director's sessions and login throttle (duplicate.web.auth) ------------------------------------
 
 
 class DeskSession(Base):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from analysis.estimate import Budget
 from duplicate import vocab
+from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
 from duplicate.i18n import normalise_language, translator
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling

@@ -14,7 +14,7 @@
    by four heuristic players, each seeing its own hand of that world; the value is the
    deal's result for the seat's side in levels (+3 … −3). Once every hand holds
    :attr:`SearchBudget.exact_cards` cards or fewer, the exact solver
-   (:mod:`analysis.solver`) values each candidate in each world instead, within a node
+   (:mod:`duplicate.analysis.solver`) values each candidate in each world instead, within a node
    budget (a world it cannot settle sends the decision back to playouts; with every hand
    seen there is one world, and only the candidate it cannot settle is played out).
 4. **Choice.** Sequential halving over the candidates: the playout budget is split over
@@ -31,7 +31,7 @@ a decision is a function of (seed, view): the same on any machine and under any 
 optional wall-clock cap (``seconds``) ends a decision early with the best so far.
 
 With every hand known (``View.known`` holding every hidden hand, as the analysis's
-estimates give it, :mod:`analysis.estimate`) there is one world and each candidate is
+estimates give it, :mod:`duplicate.analysis.estimate`) there is one world and each candidate is
 played out once: a one-step look-ahead over heuristic playouts.
 """
 
@@ -42,8 +42,8 @@ import math
 import time
 from dataclasses import dataclass
 
-from analysis.solver import BudgetExceeded, Solver, step
-from analysis.state import Position
+from duplicate.analysis.solver import BudgetExceeded, Solver, step
+from duplicate.analysis.state import Position
 from duplicate.bots import BotError, HeuristicPlayer, View, XorShift64, plan_hand, seed_bytes
 from duplicate.determinise import sample_hands, world_position
 from duplicate.i18n import phrase
@@ -201,7 +201,7 @@ def heuristic_playouts(pos: Position, plays: list[Combo | None], level: int,
 
 
 def heuristic_playout_py(pos: Position | int, level: int, rules: Ruleset) -> int:
-    """:func:`heuristic_playout` in pure Python: ``analysis.solver.step`` around
+    """:func:`heuristic_playout` in pure Python: ``duplicate.analysis.solver.step`` around
     :class:`~duplicate.bots.HeuristicPlayer` (the reference the compiled core follows)."""
     cur = pos
     act = _HEURISTIC.act

@@ -11,7 +11,7 @@
   beside ``public`` in the session database (connections get it as their search path) and
   truncates its tables before each test (migrating it again if a test left it at another
   revision).
-* ``client``: the whole service (``web.app.create_app``) on ``migrated_url`` through
+* ``client``: the whole service (``duplicate.web.app.create_app``) on ``migrated_url`` through
   FastAPI's test client, the director's password :data:`DESK_PASSWORD` (the desk's and the
   hall's tests log in with it). A test module may define a ``client`` of its own instead.
 
@@ -166,8 +166,8 @@ def client(migrated_url: str) -> Iterator[TestClient]:
     service's engine disposed after."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
-    from web.settings import Settings
+    from duplicate.web.app import create_app
+    from duplicate.web.settings import Settings
 
     settings = Settings(db_url=migrated_url, director_password=DESK_PASSWORD,
                         secret_key="k" * 40)

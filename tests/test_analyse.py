@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analysis.annotate import AnalysisError, annotate, positions, start_ply
-from analysis.estimate import Budget, Evaluation, evaluate
-from analysis.rooms import analyse_rooms
-from analysis.solver import Solver
 from cli import main
+from duplicate.analysis.annotate import AnalysisError, annotate, positions, start_ply
+from duplicate.analysis.estimate import Budget, Evaluation, evaluate
+from duplicate.analysis.rooms import analyse_rooms
+from duplicate.analysis.solver import Solver
 from duplicate.gdn import loads
 
 DATA = Path(__file__).parent / "golden" / "analyse_openguandan_4_deals.gdn"
@@ -51,9 +51,9 @@ def test_a_blunder_is_marked(records) -> None:  # type: ignore[no-untyped-def]
     assert d.best and all(e.value == 1 for _, e in d.best)
     # the best line starts with a best play and keeps the value to its end
     assert d.line and d.line[0] == (d.seat, d.best[0][0])
-    from analysis.annotate import positions as _positions
-    from analysis.solver import Solver as _Solver
-    from analysis.solver import step as _step
+    from duplicate.analysis.annotate import positions as _positions
+    from duplicate.analysis.solver import Solver as _Solver
+    from duplicate.analysis.solver import step as _step
 
     pos, solver = _positions(board3)[135][0], _Solver(board3.level)
     for seat, combo in d.line:

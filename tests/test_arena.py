@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from protocol_client import play_four
 
-from arena.duplicate_match import MatchResult, play_duplicate_match
-from arena.server import ArenaServer, Limits
+from duplicate.arena.duplicate_match import MatchResult, play_duplicate_match
+from duplicate.arena.server import ArenaServer, Limits
 from duplicate.dealing import LevelSchedule, generate_boards
 from duplicate.gdn import load
 from duplicate.replay import replay
@@ -153,7 +153,7 @@ def test_guandan_agent_plays_a_match(tmp_path: Path) -> None:
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_agent_answers_with_the_bots_play(policy: str) -> None:
     """The agent maps its bot's choice onto any server's actionList (order, FourKings)."""
-    from arena.agent import AgentStats, choose
+    from duplicate.arena.agent import AgentStats, choose
     from duplicate.bots import make_player
 
     msg = {

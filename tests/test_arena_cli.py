@@ -114,8 +114,8 @@ def test_help_of_every_arena_command() -> None:
 def test_boards_of_a_stored_set_and_of_a_seed_file(db_url: str, tmp_path: Path) -> None:
     """The arena plays the boards of a stored set (--set, --db) or of a seed file: the same
     boards as `guandan deals` stores."""
-    from arena.duplicate_match import load_boards
-    from arena.server import ArenaError
+    from duplicate.arena.duplicate_match import load_boards
+    from duplicate.arena.server import ArenaError
     from duplicate.boards import load_set
     from duplicate.db import make_engine
 

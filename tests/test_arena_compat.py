@@ -16,9 +16,9 @@ from typing import Any
 
 from protocol_client import STYLES, Behaviour, FieldCore, FieldSeen, run_field_client
 
-from arena.duplicate_match import MatchResult, play_duplicate_match
-from arena.ordinary import OrdinaryResult, play_ordinary_match
-from arena.server import ArenaServer, Limits
+from duplicate.arena.duplicate_match import MatchResult, play_duplicate_match
+from duplicate.arena.ordinary import OrdinaryResult, play_ordinary_match
+from duplicate.arena.server import ArenaServer, Limits
 from duplicate.dealing import generate_boards
 from duplicate.gdn import dumps, load
 from duplicate.replay import replay
@@ -383,7 +383,7 @@ def test_two_tables_seated_by_ids(tmp_path: Path) -> None:
 def test_our_agent_reconnects_when_dropped(tmp_path: Path) -> None:
     """`guandan agent --reconnect 1` closed by the arena with 4000 mid-deal connects again
     with its id and finishes the match at its seat (no forfeit)."""
-    from arena.agent import AgentStats, run_agent
+    from duplicate.arena.agent import AgentStats, run_agent
 
     async def main() -> tuple[MatchResult, AgentStats, list[FieldSeen]]:
         async with ArenaServer(port=0, limits=FAST, agents=("alpha", "beta")) as srv:

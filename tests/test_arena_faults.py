@@ -12,8 +12,8 @@ from protocol_client import play_client, play_four
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from arena.duplicate_match import MatchResult, play_duplicate_match
-from arena.server import ArenaServer, Limits
+from duplicate.arena.duplicate_match import MatchResult, play_duplicate_match
+from duplicate.arena.server import ArenaServer, Limits
 from duplicate.dealing import generate_boards
 from duplicate.gdn import load
 from duplicate.replay import replay
@@ -176,7 +176,7 @@ def test_client_that_never_reads_is_dropped() -> None:
     client is dropped (its seat played by the rule) instead of blocking the table."""
     from websockets.protocol import State
 
-    from arena.server import Client
+    from duplicate.arena.server import Client
 
     class Transport:
         aborted = False
@@ -216,7 +216,7 @@ def test_client_that_never_reads_is_dropped() -> None:
 
     async def at_a_table() -> tuple[int, Any]:
         """Asked to act, the deaf client is cut off: escalated, the fallback plays."""
-        from arena.table import Table
+        from duplicate.arena.table import Table
 
         limits = Limits(action=0.1)
         clients = [Client(DeafConnection(), f"deaf{i}", limits)  # type: ignore[arg-type]
@@ -269,7 +269,7 @@ def test_agent_refused_by_the_server_says_so() -> None:
     """`guandan agent` refused by a seating file: a ConnectionError naming the reason."""
     import pytest
 
-    from arena.agent import run_agent
+    from duplicate.arena.agent import run_agent
 
     async def main() -> None:
         async with ArenaServer(port=0, seating=[["a", "b", "c", "d"]]) as srv:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from protocol_client import play_four
 
-from arena.openguandan import LogError, import_log, read_log
-from arena.ordinary import OrdinaryResult, play_ordinary_match
-from arena.server import ArenaServer, log_writer
+from duplicate.arena.openguandan import LogError, import_log, read_log
+from duplicate.arena.ordinary import OrdinaryResult, play_ordinary_match
+from duplicate.arena.server import ArenaServer, log_writer
 from duplicate.dealing import generate_boards
 from duplicate.gdn import dumps
 from duplicate.simulate import simulation_key

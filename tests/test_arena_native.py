@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from arena.agent import AgentStats, choose, native_index, split_act
-from arena.client import SilentClient
-from arena.duplicate_match import play_duplicate_match
-from arena.protocol import act_options, act_text, legal_options
-from arena.server import Limits, Table
+from duplicate.arena.agent import AgentStats, choose, native_index, split_act
+from duplicate.arena.client import SilentClient
+from duplicate.arena.duplicate_match import play_duplicate_match
+from duplicate.arena.protocol import act_options, act_text, legal_options
+from duplicate.arena.server import Limits, Table
 from duplicate.bots import make_player
 from duplicate.dealing import LevelSchedule, generate_boards
 from duplicate.simulate import simulation_key

@@ -9,8 +9,8 @@ from typing import Any
 
 from protocol_client import play_four
 
-from arena.ordinary import OrdinaryResult, play_ordinary_match
-from arena.server import ArenaServer
+from duplicate.arena.ordinary import OrdinaryResult, play_ordinary_match
+from duplicate.arena.server import ArenaServer
 from duplicate.dealing import generate_boards
 from duplicate.gdn import load
 from duplicate.replay import replay

@@ -127,8 +127,8 @@ def test_force_replaces_the_records_of_an_earlier_run(tmp_path: Path) -> None:
 
 
 def test_tournament_matches_that_would_share_a_file_are_refused(tmp_path: Path) -> None:
-    from arena.server import ArenaError
-    from arena.tournament import AgentSpec, match_files
+    from duplicate.arena.server import ArenaError
+    from duplicate.arena.tournament import AgentSpec, match_files
 
     agents = [AgentSpec(n, "x {url}") for n in ("a+b", "a=b", "c")]
     with pytest.raises(ArenaError, match="a_b-vs-c.gdn: the matches a\\+b - c and a=b - c"):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from arena.protocol import (
+from duplicate.arena.protocol import (
     ProtocolError,
     act_text,
     action_list,
@@ -101,7 +101,7 @@ def test_bad_actions() -> None:
 def test_every_arena_message_has_both_languages_with_the_same_fields() -> None:
     """The arena's lines are the catalogue's domain ``arena``: each key in English and
     in Chinese (check_catalogue compares their fields), and the helpers read them."""
-    from arena.messages import both, text
+    from duplicate.arena.messages import both, text
     from duplicate.i18n import check_catalogue, messages
 
     keys = [k for k in messages() if k.startswith("arena.")]
@@ -115,7 +115,7 @@ def test_every_arena_message_has_both_languages_with_the_same_fields() -> None:
 
 
 def test_client_ids_from_urls_and_agents_from_ids() -> None:
-    from arena.seating import ClientPath, agent_of, parse_path
+    from duplicate.arena.seating import ClientPath, agent_of, parse_path
 
     assert parse_path("/game/client1") == ClientPath("client1", False)
     assert parse_path("/game/gd/client0") == ClientPath("client0", False)  # online platform

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from arena.rating import METHOD, BoardGame, fit, rate
+from duplicate.arena.rating import METHOD, BoardGame, fit, rate
 
 
 def games_of(seed: int) -> list[BoardGame]:

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from protocol_client import play_client
 
-from arena.rating import BoardGame, fit_strengths, rate
-from arena.server import ArenaError
-from arena.tournament import AgentSpec, read_agents, run_tournament
+from duplicate.arena.rating import BoardGame, fit_strengths, rate
+from duplicate.arena.server import ArenaError
+from duplicate.arena.tournament import AgentSpec, read_agents, run_tournament
 from duplicate.dealing import generate_boards
 from duplicate.gdn import load
 from duplicate.replay import replay
@@ -91,7 +91,7 @@ def test_tournament_file(tmp_path: Path) -> None:
 
 
 def test_tournament_report_pages(tmp_path: Path) -> None:
-    from arena.report import arena_report, write_arena_report
+    from duplicate.arena.report import arena_report, write_arena_report
 
     agents = [AgentSpec("north-star", "1"), AgentSpec("east-wind", "2")]
 

@@ -16,11 +16,11 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.frames import Frame, Opcode
 
-from arena.agent import play_agent, run_agent
-from arena.connection import text_frame
-from arena.duplicate_match import play_duplicate_match
-from arena.protocol import action_json, action_of
-from arena.server import ArenaServer, Limits
+from duplicate.arena.agent import play_agent, run_agent
+from duplicate.arena.connection import text_frame
+from duplicate.arena.duplicate_match import play_duplicate_match
+from duplicate.arena.protocol import action_json, action_of
+from duplicate.arena.server import ArenaServer, Limits
 from duplicate.dealing import generate_boards
 from duplicate.simulate import simulation_key
 from engine.cards import parse_cards
@@ -190,8 +190,8 @@ def test_cached_action_texts_are_the_json_of_the_actions() -> None:
 def test_agent_reads_the_arenas_act_without_parsing_actionlist() -> None:
     """split_act + choose on the actionList's text answer what the parsed message does,
     when following (PASS first) and leading; other writings are parsed whole."""
-    from arena.agent import AgentStats, choose, split_act
-    from arena.protocol import act_text, legal_options
+    from duplicate.arena.agent import AgentStats, choose, split_act
+    from duplicate.arena.protocol import act_text, legal_options
     from duplicate.bots import make_player
     from engine.combo import ComboType
     from engine.reading import read_declared
@@ -279,7 +279,7 @@ def test_frames_cut_anywhere_between_reads_and_control_frames_in_between() -> No
     """Frames that come with the handshake response, frames split across reads at every
     kind of place (inside a header, a 16-bit length, a payload), a ping and a fragmented
     message between whole ones: all in order."""
-    from arena.wsclient import WSClient
+    from duplicate.arena.wsclient import WSClient
 
     big = b"y" * 70000
     got: list[tuple[int, bytes]] = []
@@ -312,7 +312,7 @@ def test_frames_cut_anywhere_between_reads_and_control_frames_in_between() -> No
     _frame(b"a", 0x01) + _frame(b"b"),  # a new message inside a fragmented one
 ])
 def test_frames_the_protocol_refuses_end_the_connection(bad: bytes) -> None:
-    from arena.wsclient import WSClient
+    from duplicate.arena.wsclient import WSClient
 
     closes: list[int] = []
 

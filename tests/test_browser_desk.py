@@ -26,8 +26,8 @@ from sqlalchemy import Engine, select, update
 from duplicate import events, hall, models
 from duplicate.db import session_scope
 from duplicate.dealing import seed_file_bytes
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 PASSWORD = "desk-browser-pw"
 SEED = seed_file_bytes(bytes(range(1, 33))).decode("ascii")

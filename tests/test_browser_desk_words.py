@@ -20,8 +20,8 @@ from sqlalchemy import Engine
 
 from duplicate import events, hall
 from duplicate.dealing import parse_seed_file, seed_file_bytes
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 PASSWORD = "desk-words-pw"
 EV = "Words Cup"

@@ -29,8 +29,8 @@ from test_web_pages import PASSWORD, SECRET, Round, live_report, setup_round, te
 
 from duplicate import events, hall
 from duplicate.db import make_engine
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 EVENT = "Hall Browser Cup"
 EV = quote(EVENT, safe="")

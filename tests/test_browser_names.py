@@ -17,7 +17,7 @@ from test_web_api import EVENT, Hall, open_hall
 from duplicate import events
 
 ROOT = Path(__file__).resolve().parent.parent
-CSS = [ROOT / "duplicate/static/guandan.css", ROOT / "web/static/hall.css"]
+CSS = [ROOT / "duplicate/static/guandan.css", ROOT / "duplicate/web/static/hall.css"]
 #: long names, each word as long as a name's word gets
 NAMES = {"A1 Player": "Wang Fang", "D2 Player": "Aleksandra Wojciechowska",
          "D1 Player": "Papadopoulos Eleni", "A2 Player": "Oyelaran-Adeyemi Bo"}

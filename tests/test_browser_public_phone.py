@@ -22,7 +22,7 @@ from duplicate import hall
 from duplicate.db import make_engine
 
 ROOT = Path(__file__).resolve().parent.parent
-CSS = [ROOT / "duplicate/static/guandan.css", ROOT / "web/static/hall.css"]
+CSS = [ROOT / "duplicate/static/guandan.css", ROOT / "duplicate/web/static/hall.css"]
 #: The boards' finishing orders (every table reports the same): three out, the two
 #: double downs (the order then names the side down too), another three out.
 ORDERS = ["W S E", "N S", "E W", "N E S"]

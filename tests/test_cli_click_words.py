@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from commands.clickwords import click_gettext, click_msgids, keys
+from duplicate.commands.clickwords import click_gettext, click_msgids, keys
 from duplicate.i18n import check_catalogue, messages
 
 ROOT = Path(__file__).resolve().parent.parent

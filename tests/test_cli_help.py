@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from test_i18n_words import GLOSSARY, TOKEN, allowed_latin
 
 from cli import main
-from commands import helps
+from duplicate.commands import helps
 from duplicate.i18n import gettext, messages, source_ids
 
 

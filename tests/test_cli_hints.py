@@ -15,8 +15,8 @@ from sqlalchemy import Engine
 from test_web_api import BEARER, Hall, open_hall, refused
 
 from cli import main
-from commands.common import error_text
 from duplicate import events
+from duplicate.commands.common import error_text
 from duplicate.errors import DuplicateError
 from duplicate.events import EventError
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli import main
-from commands import events as event_commands
-from commands import records as record_commands
+from duplicate.commands import events as event_commands
+from duplicate.commands import records as record_commands
 from duplicate.compare import SEAT_COLUMNS
 from duplicate.i18n import catalogue
 

@@ -14,7 +14,7 @@ import click
 import pytest
 from test_cli_click_words import ROOT, english_left, run
 
-from commands.common import os_error_text, write_output
+from duplicate.commands.common import os_error_text, write_output
 from duplicate.i18n import OsReason, messages, os_phrase, os_reason, phrase
 
 

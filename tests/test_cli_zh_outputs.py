@@ -58,7 +58,7 @@ def test_demo_serve_hall_lines_in_the_output_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("commands.serve.run_server", lambda *a: None)
+    monkeypatch.setattr("duplicate.commands.serve.run_server", lambda *a: None)
     r = run(["demo", "--serve", "--seed", "2f", "--boards", "4", "--port", "8765"], lang)
     assert r.exit_code == 0, r.output
     tail = r.output[r.output.index("closed" if lang == "en" else "公示") - 40:]
@@ -99,7 +99,7 @@ def test_import_table_rooms_and_statuses(db: str, records: Path) -> None:
 def test_cell_word_statuses() -> None:
     import click
 
-    from commands.common import LANG_KEY, cell_word
+    from duplicate.commands.common import LANG_KEY, cell_word
 
     with click.Context(main) as ctx:
         ctx.meta[LANG_KEY] = "zh"
@@ -128,7 +128,7 @@ def test_output_refusals(tmp_path: Path, records: Path) -> None:
     (folder / "x.txt").write_text("x")
     import click
 
-    from commands.common import LANG_KEY, check_output_dir
+    from duplicate.commands.common import LANG_KEY, check_output_dir
 
     with click.Context(main) as ctx:
         ctx.meta[LANG_KEY] = "zh"

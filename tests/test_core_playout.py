@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.solver import step
-from analysis.state import Position
+from duplicate.analysis.solver import step
+from duplicate.analysis.state import Position
 from duplicate.bots import HeuristicPlayer, View, XorShift64
 from duplicate.determinise import sample_hands
 from duplicate.search import heuristic_playout, heuristic_playout_py, heuristic_playouts

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.moves import grouped_plays
-from analysis.solver import BudgetExceeded, Solver
-from analysis.state import HandKeys, Position, from_deal
+from duplicate.analysis.moves import grouped_plays
+from duplicate.analysis.solver import BudgetExceeded, Solver
+from duplicate.analysis.state import HandKeys, Position, from_deal
 from engine import core
 from engine.cards import from_ids
 from engine.deal import Deal

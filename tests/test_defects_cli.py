@@ -13,8 +13,8 @@ from click.testing import CliRunner, Result
 from sqlalchemy import Engine, update
 
 from cli import main
-from commands.common import emit_rows
 from duplicate import events, models
+from duplicate.commands.common import emit_rows
 from duplicate.db import make_engine
 from duplicate.errors import DatabaseUrlError
 from duplicate.names import display_width

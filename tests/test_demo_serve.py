@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 from cli import main
 from duplicate import events, hall
 from duplicate.db import make_engine
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 
 def test_demo_serve_leaves_round_two_running_and_a_phone_reports(
@@ -31,7 +31,7 @@ def test_demo_serve_leaves_round_two_running_and_a_phone_reports(
     def run_server(settings: Settings, host: str, port: int, workers: int, level: str) -> None:
         served.append((settings, host, port))  # the service is run below, in the test
 
-    monkeypatch.setattr("commands.serve.run_server", run_server)
+    monkeypatch.setattr("duplicate.commands.serve.run_server", run_server)
     result = CliRunner().invoke(main, ["demo", "--serve", "--seed", "2f", "--boards", "4",
                                        "--port", "8765"])
     assert result.exit_code == 0, result.output

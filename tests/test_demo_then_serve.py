@@ -3,7 +3,7 @@
 guandan-demo-report is not empty: give --force …". A folder that holds only a demo's report
 is the demo's own, which the served demo writes over unasked; any other file there, or a
 second plain ``guandan demo``, still needs ``--force``.
-The service itself is not started (``commands.serve.run_server`` is replaced): the command
+The service itself is not started (``duplicate.commands.serve.run_server`` is replaced): the command
 is followed up to the point where it would serve."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_readme_demo_then_demo_serve_in_one_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     served: list[int] = []
-    monkeypatch.setattr("commands.serve.run_server",
+    monkeypatch.setattr("duplicate.commands.serve.run_server",
                         lambda settings, host, port, workers, level: served.append(port))
     runner = CliRunner()
     first = runner.invoke(main, ["demo", "--boards", "2"])  # as README: no options
@@ -53,7 +53,7 @@ def test_readme_demo_then_demo_serve_in_one_directory(
 def test_a_folder_with_other_files_still_needs_force(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("commands.serve.run_server", lambda *args: None)
+    monkeypatch.setattr("duplicate.commands.serve.run_server", lambda *args: None)
     runner = CliRunner()
     assert runner.invoke(main, ["demo", "--boards", "2"]).exit_code == 0
     (REPORT / "notes.txt").write_text("mine\n", encoding="utf-8")

@@ -38,11 +38,11 @@ from duplicate import events, hall, i18n, vocab
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, translator
 from duplicate.store import default_by
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 from engine.cards import parse_cards
 from engine.combo import Combo, ComboType
 from engine.seat import Seat
-from web.app import create_app
-from web.settings import Settings
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "GLOSSARY.md"
 EVENT = "杯赛"

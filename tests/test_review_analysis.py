@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
 
-from analysis.estimate import Budget
 from cli import main
 from duplicate import events
+from duplicate.analysis.estimate import Budget
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.gdn import loads

@@ -13,13 +13,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.estimate import Budget, evaluate
-from analysis.solver import BudgetExceeded, Solver, step
-from analysis.state import Position, from_deal
-from arena.agent import Public, _view, run_agent
-from arena.duplicate_match import MatchResult, play_duplicate_match
-from arena.server import ArenaServer
 from cli import main as cli_main
+from duplicate.analysis.estimate import Budget, evaluate
+from duplicate.analysis.solver import BudgetExceeded, Solver, step
+from duplicate.analysis.state import Position, from_deal
+from duplicate.arena.agent import Public, _view, run_agent
+from duplicate.arena.duplicate_match import MatchResult, play_duplicate_match
+from duplicate.arena.server import ArenaServer
 from duplicate.bots import BotError, RandomPlayer, View, XorShift64, make_player
 from duplicate.dealing import generate_boards
 from duplicate.determinise import sample_hands, unseen_cards, world_position
@@ -473,7 +473,7 @@ def test_a_tournament_with_the_search_as_a_baseline(tmp_path: Path) -> None:
     would run them)."""
     import shlex
 
-    from arena.tournament import AgentSpec, read_agents, run_tournament
+    from duplicate.arena.tournament import AgentSpec, read_agents, run_tournament
 
     spec = tmp_path / "agents.txt"
     spec.write_text("heuristic: guandan agent --url {url} --policy heuristic\n"

@@ -15,8 +15,8 @@ import random
 import pytest
 from solver_reference import TooBig, brute_value, memo_value, random_position
 
-from analysis.solver import Solver, children
-from analysis.state import from_deal, rotate
+from duplicate.analysis.solver import Solver, children
+from duplicate.analysis.state import from_deal, rotate
 from engine.cards import parse_cards
 from engine.combo import Combo, ComboType
 from engine.deal import Deal
@@ -75,7 +75,7 @@ def test_known_positions() -> None:
 
 
 def test_budget_is_enforced() -> None:
-    from analysis.solver import BudgetExceeded
+    from duplicate.analysis.solver import BudgetExceeded
 
     rng = random.Random(7)
     deal = random_position(rng, 9, COMPETITION, wild_bias=False)

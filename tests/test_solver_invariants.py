@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_reference import memo_value, random_position
 
-from analysis.solver import Solver, step
-from analysis.state import from_deal, rotate
+from duplicate.analysis.solver import Solver, step
+from duplicate.analysis.state import from_deal, rotate
 from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side

@@ -21,8 +21,8 @@ from duplicate import events, hall
 from duplicate.db import make_engine
 from duplicate.dealing import seed_file_bytes
 from duplicate.sessions import Throttle
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 PASSWORD = "the director's password"
 SECRET = "a secret key for the tests, 32+ characters"

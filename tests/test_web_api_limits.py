@@ -12,8 +12,8 @@ import httpx
 import pytest
 from test_web_api import EV, Hall, make_client, open_hall, refused, snapshot
 
-from web.app import BodyLimit, TokenLogFilter, hide_tokens
-from web.settings import MAX_BODY, Settings, SettingsError
+from duplicate.web.app import BodyLimit, TokenLogFilter, hide_tokens
+from duplicate.web.settings import MAX_BODY, Settings, SettingsError
 
 #: Every path of the contract's API list (section 2, "URLs").
 CONTRACT_PATHS = {
@@ -50,7 +50,7 @@ CONTRACT_PATHS = {
     "/api/events/{event}/rounds/{n}/corrections": {"post"},
     "/api/events/{event}/rounds/{n}/export": {"get"},
     "/api/events/{event}/log": {"get"},
-    # the director's further actions (web/api_director_actions.py)
+    # the director's further actions (duplicate/web/api_director_actions.py)
     "/api/events/{event}/rounds/{n}/pending": {"get"},
     "/api/events/{event}/reports/{report_id}/confirm": {"post"},
     "/api/events/{event}/reports/{report_id}/dismiss": {"post"},
@@ -206,7 +206,7 @@ def test_the_cards_use_the_request_address_without_a_public_url(migrated_url: st
 def test_a_write_that_lost_a_race_is_tried_again() -> None:
     from sqlalchemy.exc import IntegrityError, OperationalError
 
-    from web.deps import RACE_TRIES, retry_races
+    from duplicate.web.deps import RACE_TRIES, retry_races
 
     calls: list[int] = []
 

@@ -1,4 +1,4 @@
-"""The director's desk pages (web/pages/desk.py, desk_round.py) through the test client.
+"""The director's desk pages (duplicate/web/pages/desk.py, desk_round.py) through the test client.
 
 Every page needs the director's login; every form refuses a missing or forged CSRF token
 and changes nothing; a round is run from the desk (boards, cards, start, check-in, a late
@@ -507,8 +507,8 @@ def test_the_cards_template_needs_nothing_of_a_request(client: TestClient) -> No
     """``guandan event table-cards`` renders desk_cards.html for a request of no one."""
     from starlette.requests import Request
 
-    from web.cards import card_context
-    from web.render import page
+    from duplicate.web.cards import card_context
+    from duplicate.web.render import page
 
     csrf = login(client)
     make_event(client, csrf)
@@ -553,7 +553,7 @@ def test_boards_from_an_uploaded_seed_file_then_from_the_stored_set(client: Test
 
 
 def test_a_long_refusal_still_fits_its_cookie() -> None:
-    from web.pages.desk import FLASH, redirect
+    from duplicate.web.pages.desk import FLASH, redirect
 
     r = redirect("/desk", ("desk.flash.refused", {"message": "队名太长" * 2000}), error=True)
     cookie = r.headers["set-cookie"]

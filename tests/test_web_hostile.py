@@ -45,8 +45,8 @@ from test_web_serve import free_port, running
 
 from duplicate import db, events, hall
 from duplicate.dealing import parse_seed_file, seed_file_bytes
-from web.app import create_app
-from web.settings import MAX_BODY, MAX_RECORD, Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import MAX_BODY, MAX_RECORD, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "hostile-director-password"

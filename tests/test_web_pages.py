@@ -1,5 +1,5 @@
-"""The hall's table and public pages (web/pages/table.py, web/pages/public.py) through
-FastAPI's test client on the whole application (``web.app.create_app``), on a database set
+"""The hall's table and public pages (duplicate/web/pages/table.py, duplicate/web/pages/public.py) through
+FastAPI's test client on the whole application (``duplicate.web.app.create_app``), on a database set
 up with the library (``duplicate.events``, ``duplicate.hall``).
 
 Every page in both languages; hostile names escaped everywhere; the token of one table
@@ -26,8 +26,8 @@ from sqlalchemy import Engine
 from duplicate import events, hall
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 PASSWORD = "pages-director-password"
 SECRET = "a secret key of the page tests, long enough"
@@ -307,7 +307,7 @@ def test_the_check_button_shows_the_implied_result_without_js(
 
 
 def test_a_record_over_the_limit_is_refused(hall_round: tuple[TestClient, Round]) -> None:
-    from web.settings import MAX_RECORD
+    from duplicate.web.settings import MAX_RECORD
 
     client, rnd = hall_round
     before = state(rnd)

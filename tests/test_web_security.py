@@ -24,10 +24,10 @@ from itsdangerous import URLSafeTimedSerializer
 
 from duplicate import events
 from duplicate.sessions import Throttle
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 from tests.test_limits import sqlite_url  # noqa: F401  (a fixture)
 from tests.test_web_api import EV, EVENT, PASSWORD, SECRET, Hall, open_hall
-from web.app import create_app
-from web.settings import Settings
 
 THROTTLE = Throttle(free=3, base=2.0, cap=60.0, free_all=8, cap_all=30.0, forget=600.0)
 

@@ -28,7 +28,7 @@ from test_web_api import BEARER, EV, EVENT, PASSWORD, SEED_FILE, TEAMS
 from cli import main
 from duplicate import hall
 from duplicate.db import make_engine
-from web.cards import qr_svg
+from duplicate.web.cards import qr_svg
 
 
 def free_port() -> int:

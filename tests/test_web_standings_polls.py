@@ -1,4 +1,4 @@
-"""The phones' standings polls on the worker's event loop (``web.api.get_standings``): a
+"""The phones' standings polls on the worker's event loop (``duplicate.web.api.get_standings``): a
 version read or a computation of new standings runs in one thread for all the polls that
 wait for it, and those polls hold no thread meanwhile (SQLite, and PostgreSQL when
 configured). Driven on one event loop of the test's own (httpx over ASGI), so that many

@@ -1,4 +1,4 @@
-"""``guandan serve --workers N``: a listening socket a worker (``web.workers``), so that
+"""``guandan serve --workers N``: a listening socket a worker (``duplicate.web.workers``), so that
 the kernel spreads connections over the workers; every worker answers, all stop with the
 service, an address in use is refused clearly; ``--threads`` sizes each worker."""
 
@@ -14,8 +14,8 @@ import httpx
 import pytest
 from test_web_serve import free_port, running
 
-from web.settings import DEFAULT_THREADS, Settings, SettingsError
-from web.workers import check_address, reuse_port_available
+from duplicate.web.settings import DEFAULT_THREADS, Settings, SettingsError
+from duplicate.web.workers import check_address, reuse_port_available
 
 pytestmark = pytest.mark.skipif(not reuse_port_available(), reason="no SO_REUSEPORT here")
 

@@ -18,7 +18,7 @@ from test_web_serve import free_port, running
 from test_web_workers import _serving_pid, children
 
 from duplicate import db
-from web import workers
+from duplicate.web import workers
 
 pytestmark = pytest.mark.skipif(not workers.reuse_port_available(), reason="no SO_REUSEPORT")
 
@@ -85,7 +85,7 @@ def test_a_worker_that_cannot_bind_stops_the_service_saying_why(
         port = taken.getsockname()[1]
         began = time.monotonic()
         with pytest.raises(workers.ListenError) as failed:
-            config = {"app": "web.app:app_from_env", "factory": True}
+            config = {"app": "duplicate.web.app:app_from_env", "factory": True}
             workers.run_workers("127.0.0.1", port, 2, config, said.append)
     assert failed.value.strerror == "Address already in use"
     assert time.monotonic() - began < 30

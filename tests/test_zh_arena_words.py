@@ -26,8 +26,8 @@ from test_i18n_words import (
     untranslated,
 )
 
-from arena.report import match_title
 from cli import main
+from duplicate.arena.report import match_title
 
 GUANDAN = [sys.executable, "-c", "from cli import main; main()"]
 AGENTS = ("heur", "rand")  # the agents' names: allowed in any language
@@ -183,7 +183,7 @@ def test_fault_lines_in_the_arena_language(tmp_path: Path,
 
     from test_arena_faults import run
 
-    from arena.messages import use_language
+    from duplicate.arena.messages import use_language
 
     use_language("zh")
     try:
@@ -212,8 +212,8 @@ def test_refused_client_logged_in_the_arena_language(
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    from arena.messages import use_language
-    from arena.server import ArenaServer
+    from duplicate.arena.messages import use_language
+    from duplicate.arena.server import ArenaServer
 
     async def refused() -> str:
         async with ArenaServer(port=0) as srv:
@@ -267,7 +267,7 @@ def test_agent_handshake_failure_in_chinese() -> None:
 
 def test_arena_lines_count_in_both_languages() -> None:
     """The command line's counted lines take the catalogue's plural forms: never "1 deals"."""
-    from arena.messages import text
+    from duplicate.arena.messages import text
 
     def said(lang: str) -> list[str]:
         return [

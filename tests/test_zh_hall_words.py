@@ -85,8 +85,8 @@ def test_one_function_says_a_finishing_order_as_players_write_it() -> None:
     assert finish_said("N S", "zh", side=False) == "头游北、二游南"
     assert finish_said("N S", "en") == "1st out North, 2nd out South, E–W double down"
     assert finish_said("N E W", "en") == "1st out North, 2nd out East, 3rd out West"
-    for path in ("web/templates/public_macros.html", "web/templates/desk_round.html",
-                 "web/templates/table_macros.html"):
+    for path in ("duplicate/web/templates/public_macros.html", "duplicate/web/templates/desk_round.html",
+                 "duplicate/web/templates/table_macros.html"):
         text = (ROOT / path).read_text(encoding="utf-8")
         assert "split()" not in text, path  # no order said seat by seat
 
@@ -178,7 +178,7 @@ def test_north_empty_dispute_and_record_note_in_chinese(h: Hall) -> None:
     text = visible(r.text)
     assert "提出异议须写明说明（最多 1000 个字符）" in text, text
     assert not english_words(text), english_words(text)
-    template = (ROOT / "web/templates/table_north.html").read_text(encoding="utf-8")
+    template = (ROOT / "duplicate/web/templates/table_north.html").read_text(encoding="utf-8")
     assert '({{ t("web.north.with_record") }})' not in template
 
 

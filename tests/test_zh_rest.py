@@ -121,8 +121,8 @@ def test_arena_duplicate_speaks_chinese_only(tmp_path: Path) -> None:
 
 
 def test_the_server_closing_the_connection_is_said_in_the_chosen_language() -> None:
-    from arena.agent import AgentConnectionError
-    from commands.common import error_text
+    from duplicate.arena.agent import AgentConnectionError
+    from duplicate.commands.common import error_text
     from duplicate.i18n import phrase
 
     exc = AgentConnectionError(phrase("rest.agent.closed", url="ws://h/game/x", code=1008,
@@ -204,7 +204,7 @@ def test_settings_errors_in_the_chosen_language() -> None:
     assert code == 2 and "公开网址须以 http:// 或 https:// 开头，不能是“ftp://x”" in out, out
     code, out = en(*args)
     assert code == 2 and "the public URL must start with http:// or https://, not 'ftp://x'" in out
-    from web.settings import Settings, SettingsError
+    from duplicate.web.settings import Settings, SettingsError
 
     try:
         Settings("sqlite://", "short", "s" * 40)

@@ -247,7 +247,7 @@ def test_a_bad_seed_in_the_readers_words(tmp_path: Path) -> None:
 
 
 def test_an_abbreviations_stops_stay() -> None:
-    from commands.clickwords import full_stops  # noqa: PLC0415
+    from duplicate.commands.clickwords import full_stops  # noqa: PLC0415
 
     assert full_stops("无效：不是 (e.g. 1f2e)") == "无效：不是 (e.g. 1f2e)"
     assert full_stops("缺少参数 'NAME'. 用") == "缺少参数 'NAME'。用"
@@ -384,7 +384,7 @@ def test_chinese_help_keeps_each_bracketed_aside_on_one_line(command: list[str])
 
 
 def test_wrap_breaks_an_aside_only_when_it_is_wider_than_a_line() -> None:
-    from commands.helps import wrap  # noqa: PLC0415
+    from duplicate.commands.helps import wrap  # noqa: PLC0415
 
     assert wrap("积分：胜平负或胜利分（VP）（默认：wdl）。", 30) == "积分：胜平负或胜利分（VP）\n（默认：wdl）。"
     long = "一" * 3 + "（" + "二" * 20 + "）"

@@ -21,8 +21,8 @@ from duplicate import events, hall, models, zones
 from duplicate.db import session_scope
 from duplicate.records import Correction
 from duplicate.review.source import write_event_site
-from web.app import create_app
-from web.settings import Settings
+from duplicate.web.app import create_app
+from duplicate.web.settings import Settings
 
 PASSWORD = "zones-director-password"
 #: The instant of the correction the pages show: 12:00 UTC is 20:00 in Shanghai.

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from commands.clickwords import click_msgids  # noqa: E402
+from duplicate.commands.clickwords import click_msgids  # noqa: E402
 
 LOCALE = ROOT / "duplicate" / "locale"
 DOMAIN = "click"

@@ -67,7 +67,7 @@ class ClockSetting(NamedTuple):
 MAX_CLOCK_MINUTES = 24 * 60
 #: The settings :func:`start_round` takes, by name: the round's length, the warning before
 #: its end, the correction window after closing. The one definition the desk's form, the
-#: API's schema (``web.api_models_director.StartIn``) and the library's check read, so
+#: API's schema (``duplicate.web.api_models_director.StartIn``) and the library's check read, so
 #: that every way of starting a round accepts and refuses the same minutes.
 CLOCK_SETTINGS: Mapping[str, ClockSetting] = {
     "minutes": ClockSetting(DEFAULT_MINUTES, 1, MAX_CLOCK_MINUTES),

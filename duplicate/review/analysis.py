@@ -1,7 +1,7 @@
 """The analysis on the review pages (``event report --analyse``, ``compare --html --analyse``).
 
 Each room of a board is valued from its first action with all four hands known: exactly
-:func:`analysis.annotate.annotate` from ``action:1`` with par, as ``guandan analyse FILE
+:func:`duplicate.analysis.annotate.annotate` from ``action:1`` with par, as ``guandan analyse FILE
 --board B --room R --from action:1 --json`` gives it with the same budget (a test holds
 them equal). The budget counts search nodes and playouts with a seed, so a rebuilt report
 shows the same values on any machine.
@@ -27,9 +27,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from analysis.annotate import annotate
-from analysis.estimate import Budget
 from duplicate import vocab
+from duplicate.analysis.annotate import annotate
+from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.gdn import DealRecord, Play
 from duplicate.i18n import translator

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.estimate import Budget
 from duplicate import vocab
+from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
 from duplicate.i18n import translator

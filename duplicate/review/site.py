@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from analysis.estimate import Budget
+from duplicate.analysis.estimate import Budget
 from duplicate.compare import compare_board
 from duplicate.gdn import loads
 from duplicate.i18n import os_reason, phrase

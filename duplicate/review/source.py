@@ -231,7 +231,7 @@ def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None =
                      analyse: Any = None) -> Any:
     """Bring the event's report folder up to date (``duplicate.review.site``); without
     ``lang``, in the language the folder was written in, else the event's own; with
-    ``analyse`` (an ``analysis.estimate.Budget``), the boards' analysis."""
+    ``analyse`` (an ``duplicate.analysis.estimate.Budget``), the boards' analysis."""
     from duplicate.events import get_event
     from duplicate.review.site import folder_language, write_site
 

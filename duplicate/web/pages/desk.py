@@ -1,0 +1,406 @@
+"""The director's desk (issue 10 item 4): the pages a tournament director runs the hall from.
+
+Pages (every one needs the director's session, else a redirect to ``/desk/login?next=…``):
+
+* ``GET /desk/login``: the login form (``POST /desk/login`` is :mod:`duplicate.web.auth`'s);
+* ``GET /desk``: the events, and a form creating one (with its teams);
+* ``GET /desk/e/{event}``: teams and their players, adding a team, the rounds, check-in
+  (签到) for the latest paired round, pairing the next round (配对), assigning boards (发牌);
+* the round's desk and its table cards: :mod:`duplicate.web.pages.desk_round` (included here), its
+  further actions :mod:`duplicate.web.pages.desk_actions` (reports that wait, unfinished and
+  released boards, the clock, late rulings, one table's cards);
+* teams and players changed, records imported, the event deleted, board sets and seeds:
+  :mod:`duplicate.web.pages.desk_admin` (included here).
+
+Every form posts the session's CSRF token (field ``csrf``, checked by
+:func:`duplicate.web.deps.check_csrf` before anything else is read) and follows Post/Redirect/Get:
+the handler makes one library call (one transaction: a refusal leaves the database as it
+was), then redirects to the page with a short message (a "flash", kept in a cookie for
+one page) said in the language of the page that shows it. The desk holds no rule, score,
+pairing or state logic: it reads forms and calls :mod:`duplicate.events` and
+:mod:`duplicate.hall`; what they refuse is shown as they say it.
+
+Event names travel in the path, percent-encoded (:func:`q`); a name holding ``/`` cannot
+(the router decodes ``%2F`` before matching), so the desk refuses to create one.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import RedirectResponse, Response
+from sqlalchemy import Engine
+
+from duplicate import events, hall
+from duplicate.boards import list_sets
+from duplicate.dealing import parse_seed_file
+from duplicate.errors import DuplicateError
+from duplicate.i18n import Term
+from duplicate.names import checked_name
+from duplicate.records import Correction
+from duplicate.web.auth import safe_next
+from duplicate.web.deps import check_csrf, director_or_none, engine_of
+from duplicate.web.errors import message_of
+from engine.errors import GuandanError
+
+router: APIRouter = APIRouter(include_in_schema=False)
+
+#: The cookie that carries one message from a form's handler to the page it redirects to.
+FLASH = "guandan_desk_flash"
+#: A flash's message is cut there (even in Chinese, the cookie stays under 4 KiB).
+FLASH_MAX = 600
+
+#: What a handler tells the page after it: a catalogue key and its values. A value that is
+#: ``{"t": key}`` is itself translated in the page's language.
+Flash = tuple[str, dict[str, Any]]
+Action = Callable[[Engine, str], Flash]
+
+
+class DeskInput(Exception):
+    """A form field the desk cannot read (not a number, missing): said in the page's
+    language, nothing is called."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+def q(text: object) -> str:
+    """``text`` as one path segment (``/``, ``?``, ``#``, ``%`` and the rest encoded)."""
+    return quote(str(text), safe="")
+
+
+def event_url(event: str, tail: str = "") -> str:
+    """The desk page of ``event`` (and below it: ``tail`` such as ``/round/2``)."""
+    return f"/desk/e/{q(event)}{tail}"
+
+
+# --- reading forms ------------------------------------------------------------------------
+
+
+def text_of(value: str | None) -> str | None:
+    """A form's text field: stripped, ``None`` when empty."""
+    value = (value or "").strip()
+    return value or None
+
+
+def chief_of(value: str | None) -> bool:
+    """A form's box "as chief director (裁判长)": ticked or not (the directors' limit on a
+    published round: ``duplicate.events.limit``)."""
+    return (value or "").strip() not in ("", "0", "off", "false")
+
+
+def int_of(value: str | None, field: str, required: bool = False) -> int | None:
+    """A form's whole-number field (``field`` the catalogue key of its label)."""
+    text = text_of(value)
+    if text is None:
+        if required:
+            raise DeskInput("desk.error.required", field={"t": field})
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise DeskInput("desk.error.number", field={"t": field}, value=text[:40]) from None
+
+
+# --- flash messages and redirects ---------------------------------------------------------
+
+
+def _encode_flash(key: str, values: dict[str, Any], error: bool) -> str:
+    if "message" in values:  # a very long library message: its start
+        values = {**values, "message": str(values["message"])[:FLASH_MAX]}
+    raw = json.dumps({"k": key, "v": values, "e": error}, ensure_ascii=False)
+    return base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii")
+
+
+def read_flash(request: Request) -> dict[str, Any] | None:
+    """The message the last form left for this page, or ``None``."""
+    raw = request.cookies.get(FLASH)
+    if not raw:
+        return None
+    try:
+        data = json.loads(base64.urlsafe_b64decode(raw.encode("ascii")).decode("utf-8"))
+    except (ValueError, binascii.Error, UnicodeError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("k"), str):
+        return None
+    if not data["k"].startswith("desk.") or not isinstance(data.get("v"), dict):
+        return None
+    return data
+
+
+def say(t: Callable[..., str], flash: dict[str, Any]) -> str:
+    """A flash in the page's language (``t``: the page's translator)."""
+    values = {
+        name: t(v["t"]) if isinstance(v, dict) and isinstance(v.get("t"), str) else v
+        for name, v in flash["v"].items()
+    }
+    try:
+        return t(flash["k"], **values)
+    except (KeyError, ValueError, IndexError):  # a message whose values do not fit its key
+        return t("desk.flash.refused", message=str(flash["v"].get("message", "")))
+
+
+def redirect(url: str, flash: Flash | None = None, error: bool = False) -> Response:
+    """303 to ``url``, carrying ``flash`` for the page there."""
+    response = RedirectResponse(url, status_code=303)
+    if flash is not None:
+        response.set_cookie(
+            FLASH, _encode_flash(flash[0], flash[1], error), max_age=120, path="/desk",
+            httponly=True, samesite="strict",
+        )
+    return response
+
+
+def secure(request: Request) -> bool:
+    """Whether a cookie of the desk's must be ``Secure`` (as the session's: HTTPS here, or
+    a public URL in HTTPS)."""
+    from duplicate.web.auth import settings_of
+
+    return request.url.scheme == "https" or settings_of(request).public_url.startswith("https:")
+
+
+def to_login(request: Request, back: str | None = None) -> Response:
+    """The login page, coming back to ``back`` (default: this page) afterwards."""
+    raw = request.scope.get("raw_path") or request.url.path.encode("utf-8")
+    path = raw.decode("ascii", "replace")  # as sent: an event's name stays percent-encoded
+    target = back or path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/desk/login?next={quote(safe_next(target), safe='')}",
+                            status_code=303)
+
+
+def act(
+    request: Request, csrf: str | None, back: str, action: Action,
+    success: Callable[[Flash], str] | None = None,
+) -> Response:
+    """Run a form's ``action`` (one library call) as the director and go back to ``back``
+    (or, when it succeeds, to ``success(flash)``).
+
+    Not logged in: to the login page. A missing or wrong CSRF token: 403 (nothing called).
+    What the library or the form reading refuses comes back as the page's message."""
+    who = director_or_none(request)
+    if who is None:
+        return to_login(request, back)
+    check_csrf(request, csrf)
+    try:
+        flash = action(engine_of(request), who)
+    except DeskInput as exc:
+        return redirect(back, (exc.key, exc.values), error=True)
+    except (DuplicateError, GuandanError) as exc:
+        message = message_of(request, exc)
+        return redirect(back, ("desk.flash.refused", {"message": message}), error=True)
+    return redirect(success(flash) if success is not None else back, flash)
+
+
+def said(t: Callable[..., str], text: str | None) -> str:
+    """A stored phrase (a coded reason, an old English one: ``hall.words.decoded``) in the
+    page's language; a person's own words as typed."""
+    from duplicate.hall.words import decoded
+
+    found = decoded(text)
+    if found is None:
+        return text or ""
+    try:
+        return t(found[0], **found[1])
+    except (KeyError, ValueError, IndexError):
+        return text or ""
+
+
+def who_said(t: Callable[..., str], by: str | None) -> str:
+    """Who did something (``director``, ``table 3 open West``) in the page's language."""
+    from duplicate.hall.words import who_key
+
+    found = who_key(by)
+    if found is None:
+        return by or ""
+    values = {k: t(v) if k == "room" else v for k, v in found[1].items()}
+    return t(found[0], **values)
+
+
+def show(request: Request, template: str, **context: Any) -> Response:
+    """Render a desk page (``duplicate.web.render.page``) with the pending flash, then forget it."""
+    from duplicate.web.render import page
+
+    flash = read_flash(request)
+    response: Response = page(request, template, flash=flash, say=say, q=q,
+                              event_url=event_url, said=said, who=who_said, **context)
+    if flash is not None:
+        response.delete_cookie(FLASH, path="/desk", httponly=True, samesite="strict")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- login and the events -----------------------------------------------------------------
+
+
+@router.get("/desk/login")
+def login_page(request: Request, next: str = "/desk") -> Response:  # noqa: A002
+    """The director's login form (posts to ``/desk/login``, :mod:`duplicate.web.auth`)."""
+    return show(request, "desk_login.html", next=safe_next(next),
+                logged_in=director_or_none(request) is not None)
+
+
+@router.get("/desk")
+def desk_home(request: Request) -> Response:
+    """The events, with their current round, and the form that creates one."""
+    if director_or_none(request) is None:
+        return to_login(request)
+    engine = engine_of(request)
+    rows = [(e, hall.current_round(engine, e.name)) for e in events.list_events(engine)]
+    return show(request, "desk_home.html", events=rows)
+
+
+@router.post("/desk/events")
+def create_event(
+    request: Request, csrf: str = Form(""), name: str = Form(""), format: str = Form("swiss"),  # noqa: A002
+    rounds: str = Form(""), boards_per_round: str = Form(""), scale: str = Form("wdl"),
+    unfinished: str = Form("average"), teams: str = Form(""),
+    time_zone: str = Form("Asia/Shanghai"),
+) -> Response:
+    """Create an event (and enter its teams, one transaction): ``events.create_event``."""
+    title = (name or "").strip()
+
+    def action(engine: Engine, who: str) -> Flash:
+        if not title:
+            raise DeskInput("desk.error.required", field={"t": "desk.field.name"})
+        if "/" in title:
+            raise DeskInput("desk.error.slash")
+        entered = (events.parse_teams_file(teams, Term("teams", "desk.source.teams"))
+                   if text_of(teams) else [])
+        entered = [(checked_name(t, "team"), [checked_name(p, "player") for p in ps])
+                   for t, ps in entered]
+        info = events.create_event(
+            engine, checked_name(title, "the event name"), fmt=format, scale=scale, unfinished=unfinished, teams=entered,
+            rounds=int_of(rounds, "desk.field.rounds", True) or 0,
+            boards_per_round=int_of(boards_per_round, "desk.field.boards_per_round", True) or 0,
+            time_zone=time_zone,
+        )
+        return "desk.flash.created", {"event": info.name}
+
+    return act(request, csrf, "/desk", action,
+               success=lambda flash: event_url(str(flash[1]["event"])))
+
+
+# --- an event: teams, rounds, check-in, pairing, boards -----------------------------------
+
+
+@router.get("/desk/e/{event}")
+def event_page(request: Request, event: str) -> Response:
+    """An event's teams, rounds (with their boards and clocks), check-in for the latest
+    paired round, and the forms that add a team, pair a round and assign boards."""
+    if director_or_none(request) is None:
+        return to_login(request)
+    engine = engine_of(request)
+    info = events.get_event(engine, event)
+    numbers = sorted({m.round for m in events.list_matches(engine, info.name)})
+    rounds = [
+        (events.get_round(engine, info.name, n), hall.round_clock(engine, info.name, n))
+        for n in numbers
+    ]
+    latest = numbers[-1] if numbers else None
+    arrivals = hall.arrivals(engine, info.name, latest) if latest is not None else []
+    sets = [s.name for s in list_sets(engine)]
+    own = events.event_board_set(engine, info.name)
+    return show(
+        request, "desk_event.html", info=info, teams=events.list_teams(engine, info.name),
+        rounds=rounds, latest=latest, arrivals=arrivals, sets=sets,
+        default_set=own or "",
+        unassigned=[r.number for r, _ in rounds if not r.boards],
+        director_minutes=events.director_minutes(engine, info.name),
+        published=any(clock.phase == "published" for _, clock in rounds),
+    )
+
+
+@router.post("/desk/e/{event}/teams")
+def add_team(
+    request: Request, event: str, csrf: str = Form(""), name: str = Form(""),
+    players: str = Form(""),
+) -> Response:
+    """Enter a team with its 4 to 6 players (``events.add_team``; default pairs)."""
+
+    def action(engine: Engine, who: str) -> Flash:
+        title = text_of(name)
+        if title is None:
+            raise DeskInput("desk.error.required", field={"t": "desk.field.team"})
+        people = [checked_name(p.strip(), "player")
+                  for p in players.replace("\n", ",").replace("，", ",").split(",") if p.strip()]
+        info = events.add_team(engine, event, checked_name(title, "team"), people)
+        return "desk.flash.team_added", {"team": info.name}
+
+    return act(request, csrf, event_url(event), action)
+
+
+def lineups_of(text: str) -> dict[str, tuple[int, int]]:
+    """``TEAM=OPEN,CLOSED`` lines (as ``guandan event pair-round --lineup``)."""
+    chosen: dict[str, tuple[int, int]] = {}
+    for line in text.splitlines():
+        item = line.strip()
+        if not item:
+            continue
+        team, _, nums = item.rpartition("=")
+        try:
+            a, b = (int(x) for x in nums.split(","))
+        except ValueError:
+            raise DeskInput("desk.error.lineup", line=item[:80]) from None
+        chosen[team.strip()] = (a, b)
+    return chosen
+
+
+@router.post("/desk/e/{event}/pair")
+def pair_round(request: Request, event: str, csrf: str = Form(""),
+               lineups: str = Form("")) -> Response:
+    """Pair the next round and seat its matches (``events.pair_round``)."""
+
+    def action(engine: Engine, who: str) -> Flash:
+        rnd = events.pair_round(engine, event, lineups_of(lineups) or None)
+        return "desk.flash.paired", {"n": rnd.number}
+
+    return act(request, csrf, event_url(event), action)
+
+
+@router.post("/desk/e/{event}/boards")
+def assign_boards(
+    request: Request, event: str, csrf: str = Form(""), round_no: str = Form(""),
+    set_name: str = Form(""), first: str = Form(""), seed_text: str = Form(""),
+    seed_file: Annotated[UploadFile | None, File()] = None, delayed: str = Form(""),
+    schedule: str = Form("fixed"), reuse: str = Form(""),
+) -> Response:
+    """Give a round its boards (``events.assign_boards``): a stored set, or the event's
+    seed file (uploaded or pasted; never shown again, never logged)."""
+    upload = seed_file.file.read(64 * 1024) if seed_file is not None else b""
+
+    def action(engine: Engine, who: str) -> Flash:
+        number = int_of(round_no, "desk.field.round", True) or 0
+        data = upload or (seed_text.strip().encode("utf-8") if seed_text.strip() else b"")
+        if bool(text_of(set_name)) == bool(data):
+            raise DeskInput("desk.error.seed")
+        seed = parse_seed_file(data, Term("the seed file", "desk.source.seed")) if data else None
+        reason = text_of(reuse)
+        rnd = events.assign_boards(
+            engine, event, number, set_name=text_of(set_name), seed=seed,
+            schedule=text_of(schedule) or "fixed", first=int_of(first, "desk.field.first"),
+            delayed=text_of(delayed),
+            reuse=Correction(reason=reason, by=who) if reason else None,
+        )
+        return "desk.flash.boards", {"n": rnd.number, "first": rnd.boards[0],
+                                     "last": rnd.boards[-1], "set": rnd.board_set or ""}
+
+    return act(request, csrf, event_url(event), action)
+
+
+# the round's desk and its table cards (duplicate/web/pages/desk_round.py) share these helpers
+from duplicate.web.pages.desk_round import router as _round_router  # noqa: E402
+
+router.include_router(_round_router)
+
+# the event's further actions, board sets and seeds (duplicate/web/pages/desk_admin.py)
+from duplicate.web.pages.desk_admin import router as _admin_router  # noqa: E402
+
+router.include_router(_admin_router)
