@@ -4,7 +4,8 @@ A tutorial (``docs/tutorials/*.md``, ``docs/zh/tutorials/*.md``) marks the comma
 types as fenced ``sh`` blocks; a fenced ``text`` block right after one (nothing but blank
 lines between) is what the page says the commands print. Each page runs in a temporary
 folder of its own (so on a temporary SQLite database, ``./guandan.sqlite``), block after
-block, each in ``bash -e``: every block must exit 0 and print every line of its ``text``
+block, each in ``bash -e`` (with what earlier blocks ``export``-ed, as the reader's terminal
+keeps it): every block must exit 0 and print every line of its ``text``
 block (a line is checked piece by piece around ``…``, which stands for what changes from run
 to run: a commitment, a number).
 
@@ -137,23 +138,39 @@ def run_hall(step: Step, page_text: str, cwd: Path, env: dict[str, str], where: 
             proc.wait()
 
 
+@pytest.mark.slow  # some 30 commands a page, each a process of its own
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: str(p.relative_to(ROOT / "docs")))
 def test_tutorial_runs_as_written(page: Path, tmp_path: Path) -> None:
     page_text = page.read_text(encoding="utf-8")
     found = steps(page)
     assert len(found) >= 3, f"{page.name}: its commands are not marked as ```sh blocks"
     env = environment()
+    exports = ""  # the reader's terminal keeps what an earlier block exported
     for step in found:
         where = f"{page.relative_to(ROOT)}:{step.line}"
         if re.search(r"^\s*guandan serve\b", step.commands, re.M):
-            run_hall(step, page_text, tmp_path, env, where)
-            continue
-        commands = step.commands.replace(f"--port {ARENA_PORT}", f"--port {free_port()}")
-        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", commands], cwd=tmp_path,
-                              env=env, capture_output=True, text=True, timeout=BLOCK_TIMEOUT)
-        output = done.stdout + done.stderr
-        assert done.returncode == 0, f"{where}: exit {done.returncode}:\n{output}"
-        assert_promised(step, output, where)
+            run_hall(Step(exports + step.commands, step.expected, step.line), page_text,
+                     tmp_path, env, where)
+        else:
+            run_step(Step(exports + step.commands, step.expected, step.line), tmp_path, env,
+                     where)
+        exports += "".join(ln + "\n" for ln in step.commands.splitlines()
+                           if re.match(r"export \w+=", ln))
+
+
+def run_step(step: Step, cwd: Path, env: dict[str, str], where: str) -> None:
+    commands = step.commands.replace(f"--port {ARENA_PORT}", f"--port {free_port()}")
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", commands], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=BLOCK_TIMEOUT)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{where}: exit {done.returncode}:\n{output}"
+    assert_promised(step, output, where)
+
+
+def test_every_tutorial_is_in_both_languages_where_players_read_it() -> None:
+    names = {p.relative_to(ROOT / "docs").as_posix() for p in TUTORIALS}
+    assert {"tutorials/director.md", "tutorials/player.md", "tutorials/ai-team.md",
+            "zh/tutorials/director.md", "zh/tutorials/player.md"} <= names
 
 
 def test_the_fences_are_read(tmp_path: Path) -> None:
