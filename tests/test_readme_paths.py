@@ -88,3 +88,29 @@ def test_the_shared_example_replays_from_its_copy() -> None:
     with path.open(encoding="utf-8") as f:
         records = list(load(f))
     assert len(records) == 26 and all(replay(r).ok for r in records)
+
+
+def headings(path: Path) -> list[str]:
+    """A page's headings, and its lines: a paragraph may be what a reference names
+    (``**The cliff.**``, ``Guandan tables with k = 6 (formula-derived):``)."""
+    return [re.sub(r"^[#*\s]+", "", ln) for ln in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_every_named_section_of_a_page_exists() -> None:
+    """A reference such as ``docs/EVENTS.md "Times"`` names the start of a heading (or of a
+    paragraph) of that page (of ``docs/`` or of ``docs/spec/``), so that the reader finds
+    it."""
+    pages = {p.name: [p] for p in (ROOT / "docs").glob("*.md")}
+    for p in (ROOT / "docs" / "spec").glob("*.md"):
+        pages.setdefault(p.name, []).append(p)
+    missing = []
+    for source in tracked("*.py", "*.md"):
+        text = source.read_text(encoding="utf-8", errors="replace")
+        for m in re.finditer(r'\b([A-Z]+\.md),? "([^"\n]{3,60})"', text):
+            name, title = m.group(1), m.group(2).rstrip(" .…")
+            if name not in pages:
+                missing.append(f"{source.relative_to(ROOT)}: {name} (no such page)")
+            elif not any(h.lower().startswith(title.lower()) for p in pages[name]
+                         for h in headings(p)):
+                missing.append(f"{source.relative_to(ROOT)}: {name} \"{title}\"")
+    assert missing == []
