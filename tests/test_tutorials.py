@@ -181,3 +181,12 @@ def test_the_fences_are_read(tmp_path: Path) -> None:
                         "```text\nnot promised\n```\n\n```sh\necho b\n```\n", encoding="utf-8")
     assert [(s.commands, s.expected) for s in steps(page)] == [
         ("echo a\n", ["a"]), ("echo b\n", [])]
+
+
+def test_a_promise_is_checked_around_its_ellipses() -> None:
+    step = Step("true", ["commitment (publish this now): …", "stored set 'cup': … boards"], 1)
+    assert_promised(step, "commitment (publish this now): 3f1c\nstored set 'cup': 16 boards",
+                    "here")
+    with pytest.raises(AssertionError):
+        assert_promised(step, "commitment (publish this now): 3f1c\nstored set 'cap': 16",
+                        "here")
