@@ -89,7 +89,7 @@ def test_readme_import_with_set_succeeds(migrated_url: str, tmp_path: Path) -> N
     imported = run("import", *db, "--set", "cup", str(games))
     assert imported.exit_code == 0, imported.output
     assert imported.stdout.splitlines()[-1].startswith("8 deals: 8 stored")
-    readme = (ROOT / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "reference" / "cli-records.md").read_text(encoding="utf-8")
     assert "guandan simulate --seed-file cup.seed --level-schedule cycle --boards 4 -o games.gdn" in readme
     assert "guandan import --set cup games.gdn" in readme
 
