@@ -42,8 +42,9 @@ from duplicate.db import (
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
-#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py.
-pytest_plugins = ("conftest_browser",)
+#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py; the hall
+#: set up through the director's API (fixture ``hall_round``): tests/helpers/hall.py.
+pytest_plugins = ("conftest_browser", "helpers.hall")
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.servers import free_port
 from protocol_client import play_four
 
 from duplicate.arena.port import take_port
@@ -28,12 +29,6 @@ GUANDAN = [sys.executable, "-c", "import sys; from cli import main; sys.exit(mai
 SCRIPTS_WAIT = 0.5
 #: the bound this test holds the arena to, a loaded test machine allowed for
 BOUND = 1.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _env(cache: Path) -> dict[str, str]:
@@ -65,10 +60,10 @@ def _until_accepted(port: int, server: subprocess.Popen[str], limit: float) -> N
 def test_the_arena_listens_at_once_and_plays_the_clients_that_came_early(
         tmp_path: Path) -> None:
     env = _env(tmp_path / "pycache")
-    warm = subprocess.run(_arena(_free_port(), tmp_path / "warm", 0.1, env), env=env,
+    warm = subprocess.run(_arena(free_port(), tmp_path / "warm", 0.1, env), env=env,
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert "no table of four clients" in warm.stderr, warm.stderr  # bytecode written
-    port = _free_port()
+    port = free_port()
     started = time.monotonic()
     server = subprocess.Popen(_arena(port, tmp_path, 60, env), env=env, cwd=ROOT, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
