@@ -66,13 +66,17 @@ def test_a_short_command_costs_at_most_twice_importing_click(
 
 @pytest.fixture(scope="module")
 def pycache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the subprocesses keep their bytecode and the catalogue's cache."""
-    return tmp_path_factory.mktemp("pycache")
+    """Where the subprocesses keep their bytecode and the catalogue's cache, both written
+    by a first run."""
+    cache = tmp_path_factory.mktemp("pycache")
+    subprocess.run([*GUANDAN, "version"], env=_env(cache), cwd=ROOT, capture_output=True,
+                   timeout=60, check=True)
+    return cache
 
 
 def _imported(args: list[str], cache: Path) -> dict[str, object]:
-    """Run ``guandan ARGS`` in a fresh interpreter (twice: the second finds the caches
-    written): its output, and which modules it held."""
+    """Run ``guandan ARGS`` in a fresh interpreter, the caches written: its output, and
+    which modules it held."""
     code = (
         "import io, json, sys, contextlib\n"
         "from cli import main\n"
@@ -84,9 +88,8 @@ def _imported(args: list[str], cache: Path) -> dict[str, object]:
         "        pass\n"
         "print(json.dumps({'out': out.getvalue(), 'modules': sorted(sys.modules)}))\n"
     )
-    for _ in range(2):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              cwd=ROOT, env=_env(cache), timeout=60, check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=_env(cache), timeout=60, check=True)
     result: dict[str, object] = json.loads(done.stdout)
     return result
 
@@ -112,6 +115,22 @@ def test_help_lists_every_command_without_importing_one(pycache: Path) -> None:
     listed = str(run["out"]).split("Commands:\n", 1)[1]
     for name in COMMANDS:
         assert f"\n  {name} " in f"\n{listed}", name
+
+
+#: what no command's --help imports (the libraries a command needs when it runs)
+SERVICES = ("sqlalchemy", "fastapi", "uvicorn", "starlette", "alembic", "jinja2", "babel")
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_commands_help_imports_no_database_or_web_service(name: str, pycache: Path) -> None:
+    run = _imported([name, "--help"], pycache)
+    assert "Usage:" in str(run["out"])
+    modules = run["modules"]
+    assert isinstance(modules, list)
+    assert [m for m in modules if m.split(".")[0] in SERVICES] == []
+    if name not in ("analyse",):  # the analysis only where it is the command
+        assert [m for m in modules if m.startswith(("duplicate.analysis.solver",
+                                                    "duplicate.bots"))] == []
 
 
 def test_the_stored_lines_are_the_commands_own() -> None:
