@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_web_api import BEARER, EV, EVENT, PASSWORD, Hall, open_hall
+from helpers.hall import BEARER, EV, EVENT, PASSWORD, Hall, open_hall
 from test_zh_logs_and_errors import visible
 
 from cli import main
@@ -307,7 +307,6 @@ def test_cards_desk_matches_delete_and_docs_in_one_language(h: Hall) -> None:
     with pytest.raises(events.EventError) as exc:
         events.get_round(h.engine, EVENT, 9)
     assert "赛事" in exc.value.text("zh") and "比赛" not in exc.value.text("zh")
-
 
 
 def test_a_finish_that_disagrees_with_the_result_is_said_in_words(h: Hall) -> None:

@@ -9,14 +9,18 @@ import functools
 import io
 import itertools
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import click
-from sqlalchemy.exc import SQLAlchemyError
 
+from duplicate.commands.lazy import LazyGroup, loaded_commands
 from duplicate.names import display_text, display_width
+
+if TYPE_CHECKING:
+    from sqlalchemy.exc import SQLAlchemyError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -110,8 +114,10 @@ def bound_integers(command: click.Command) -> None:
         elif kind is click.INT:
             param.type = click.IntRange(INT_MIN, INT_MAX)
     if isinstance(command, click.Group):
-        for sub in command.commands.values():
+        for sub in loaded_commands(command).values():
             bound_integers(sub)
+    if isinstance(command, LazyGroup):  # and each command when it is imported
+        command.on_load(bound_integers)
 
 
 # --- the language of human output (--lang, $GUANDAN_LANG) ----------------------------
@@ -390,7 +396,9 @@ def db_errors(func: F) -> F:
             raise
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
-        except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
+        except Exception as exc:  # the database's: locked, disk full, server gone: one line
+            if not database_error(exc):
+                raise
             import os
 
             from duplicate.db import ENV_VAR, error_reason
@@ -400,6 +408,13 @@ def db_errors(func: F) -> F:
             raise click.ClickException(say("cli.db_failed", reason=error_reason(exc, url))) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def database_error(exc: BaseException) -> TypeGuard[SQLAlchemyError]:
+    """Whether ``exc`` is SQLAlchemy's: none can be while SQLAlchemy was never imported
+    (a command that uses no database does not import it: start-up speed)."""
+    module = sys.modules.get("sqlalchemy.exc")
+    return module is not None and isinstance(exc, module.SQLAlchemyError)
 
 
 def error_text(exc: BaseException) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from duplicate.commands.analyse import budget_of, budget_options
+from duplicate.commands.budget import budget_of, budget_options
 from duplicate.commands.common import (
     LANG_CHOICE,
     cannot,
