@@ -27,6 +27,7 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.limit import check_limit
+from duplicate.events.scores import Decided, _decisions
 from duplicate.events.waiting import set_aside_waiting
 from duplicate.i18n import Term, phrase
 from duplicate.logtext import Named, coded, said, unfinished_code
@@ -368,5 +369,23 @@ def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
 
 
 def _corrections(session: Session, ev: models.Event) -> list[dict[str, Any]]:
-    """:func:`list_corrections` in the caller's session."""
-    return _changes_of(session, ev, ("correction", "ruling"))
+    """:func:`list_corrections` in the caller's session: the store's corrections and
+    rulings, and the hall's rulings that decide a board or a match without a result (a
+    board conceded, a match forfeited: :func:`_decided_row`), oldest first."""
+    rows = _changes_of(session, ev, ("correction", "ruling"))
+    rows += [_decided_row(d) for d in _decisions(session, ev)]
+    return sorted(rows, key=lambda c: datetime.fromisoformat(c["at"]))
+
+
+def _decided_row(d: Decided) -> dict[str, Any]:
+    """A conceded board or a forfeited match as a row of the corrections' list: no room
+    (it decides both), no result before or after; ``after`` says the decision (English,
+    ``decision`` its words' key and ``team`` the team, for a person's language)."""
+    key = f"events.decided.{d.effect}"
+    return {
+        "round": d.round, "table": d.table, "board": d.board, "room": "",
+        "action": d.effect, "by": d.by, "at": store.utc(d.at).isoformat(), "reason": said(d.reason),
+        "before": "", "after": phrase(key, team=d.team, board=d.board).text("en"),
+        "kind": d.effect, "before_ns": None, "after_ns": None,
+        "decision": key, "team": d.team,
+    }
