@@ -67,6 +67,14 @@ def test_after_a_send_west_moves_on_to_the_next_board(
         assert p.inner_text("#send") == f"Send board {third}"
         assert reports_of(rnd, 1, "open") == [(first, "E N W"), (second, "E W")]
         assert live_report(rnd, 1, "open", second).finish == "E W"
+        # a different order for board 1 without a correction's reason: refused, said on
+        # the page (the refusal's page drawn in place of the form), nothing stored
+        p.click(f".boardpick label:has(input[value='{first}'])")
+        tap_order(p, "W S E")
+        p.click("#send")
+        p.wait_for_selector("#flash.bad")
+        assert p.inner_text("#flash").startswith("Not stored:")
+        assert reports_of(rnd, 1, "open") == [(first, "E N W"), (second, "E W")]
     finally:
         phone.close()
         engine.dispose()
