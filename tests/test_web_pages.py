@@ -235,7 +235,7 @@ def test_west_reports_north_confirms_post_redirect_get(
     west, north, board = rnd.west(1, "open"), rnd.north(1, "open"), rnd.boards[0]
     r = post_report(client, west, board, "N S E")
     assert r.status_code == 303
-    assert r.headers["location"] == f"/t/{west}?done=stored&board={board}"
+    assert r.headers["location"] == f"/t/{west}?done=stored&sent={board}"
     page = client.get(r.headers["location"]).text
     assert f"Board {board} received" in page
     # a double submit: stored once, "already received"

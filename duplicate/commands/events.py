@@ -467,7 +467,10 @@ def event_unfinished_command(
 @match_board_options
 @click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
               required=True, help="The room whose result changes.")
-@click.option("--result", "result", required=True, metavar="'NS +2'",
+@click.option("--finish", "finish", default=None, metavar="'N E W'",
+              help="The finishing order the result is counted from, e.g. 'N E W' or '北 东 西' "
+              "(the result it implies; with --result, the two must agree).")
+@click.option("--result", "result", default=None, metavar="'NS +2'",
               help="The N-S or E-W side and its levels gained, e.g. 'NS +2' or 'EW +1'.")
 @click.option("--by", required=True, help="Who makes the correction.")
 @click.option("--reason", required=True, help="Why.")
@@ -477,18 +480,24 @@ def event_unfinished_command(
 @db_option
 @db_errors
 def event_correct_command(
-    event: str, round_no: int, table: int, board: int, room: str, result: str, by: str,
-    reason: str, chief: bool,
+    event: str, round_no: int, table: int, board: int, room: str, finish: str | None,
+    result: str | None, by: str, reason: str, chief: bool,
 ) -> None:
-    """Set a room's result on a board by a ruling, kept with who, when and why."""
+    """Set a room's result on a board by a ruling (from a finishing order or an N-S
+    result), kept with who, when and why; refused when it changes nothing."""
     from duplicate.events import Correction, correct_result, parse_result
+    from duplicate.hall import preview_finish
 
-    ns = parse_result(result)
+    if finish is None and result is None:
+        raise click.UsageError(say("cli.err.finish_or_result"))
+    ns = parse_result(result) if result is not None else None
     with open_database() as engine:
         before = correct_result(
             engine, event, round_no, table, board, room.lower(), ns,
-            Correction(reason=reason, by=by), chief=chief,
+            Correction(reason=reason, by=by), finish=finish, chief=chief,
         )
+        if ns is None:  # the order's result, as the library counted it
+            ns = preview_finish(engine, event, finish or "").ns_result
     after = f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"  # as the library writes a result
     if before is None:  # the room holds this very ruling already: nothing logged
         click.echo(say("cli.board.unchanged", round=round_no, table=table, board=board,

@@ -15,7 +15,6 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import Board
 from duplicate.events.admin import _withdrawals
 from duplicate.events.base import (
-    ROOMS,
     _current,
     _current_texts,
     _event_row,
@@ -38,6 +37,7 @@ from duplicate.events.scores import (
     _round_scores,
     _standings,
     _stored_rooms,
+    board_rows,
 )
 from duplicate.gdn import DealRecord, format_record, loads
 from duplicate.logtext import coded, nested, said
@@ -288,34 +288,21 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
         ids = {m.table_no: m.id for m in _matches(session, rnd)}
         texts = _current_texts(session, list(ids.values())) if compare else {}
         stored = _stored_rooms(session, rnd)
+        _, forfeits = _adjustments(session, rnd, _matches(session, rnd))
         for s in scored:
-            lines = []
             mid = ids[s.info.table]
-            n_in = 0
-            for r, b in zip(s.results, s.score.boards, strict=True):
+            lines = []
+            # the rows every other output shows (event boards, the hall's pages and API)
+            for row in board_rows(s, mid, boards, stored):
                 comp: BoardComparison | None = None
-                o = texts.get((ids[s.info.table], r.board, "open"))
-                c = texts.get((ids[s.info.table], r.board, "closed"))
-                if o and c and r.board in released:
+                o = texts.get((mid, row.board, "open"))
+                c = texts.get((mid, row.board, "closed"))
+                if o and c and row.board in released:
                     comp = compare_board([loads(o)[0], loads(c)[0]], rules)
-                bd = boards[r.board]
-                status = "played" if b.status.value == "played" else "unfinished"
-                if all((mid, r.board, room) in stored for room in ROOMS):
-                    n_in += 1
-                else:  # no result and not marked unfinished: not scored as one
-                    status = "not in yet"
-                lines.append(
-                    BoardLine(
-                        str(r.board),
-                        bd.level,
-                        bd.leader,
-                        r.open_ns,
-                        r.closed_ns,
-                        None if status == "not in yet" else b.swing,
-                        status,
-                        comp,
-                    )
-                )
+                lines.append(BoardLine(str(row.board), row.level, row.leader, row.open_ns,
+                                       row.closed_ns, row.swing, row.status, comp))
+            n_in = sum(line.status != "not in yet" for line in lines)
+            whole = n_in == len(lines) or mid in forfeits  # a forfeit needs no board
             matches.append(
                 MatchSummary(
                     key=f"r{rnd.number}-t{s.info.table}",
@@ -324,13 +311,13 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
                     team_y=s.info.team_y,
                     boards=tuple(lines),
                     margin=s.score.margin,
-                    points_x=s.score.points_x if n_in == len(lines) else None,
-                    points_y=s.score.points_y if n_in == len(lines) else None,
+                    points_x=s.score.points_x if whole else None,
+                    points_y=s.score.points_y if whole else None,
                     open_players=s.info.open_players,
                     closed_players=s.info.closed_players,
                     state=(
                         ""
-                        if n_in == len(lines)
+                        if whole
                         else "not played yet"
                         if n_in == 0
                         else f"{n_in} of {len(lines)} boards in"
