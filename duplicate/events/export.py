@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from sqlalchemy import Engine, select
@@ -126,6 +127,14 @@ def export_records(
             log_change(session, "export unreleased", change,
                        coded("lw.detail.export", where=where, n=len(texts)), event=ev.name)
     return "\n".join(texts)
+
+
+def export_name(event: str, round_no: int | None = None, suffix: str = ".gdn") -> str:
+    """The file name an export of ``event`` (or of its round ``round_no``) is offered
+    under: the event's name with characters no file system takes replaced, then
+    ``-round-N`` (``Spring Cup-round-1.gdn``, ``Spring Cup.gdn``)."""
+    stem = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]+', "_", event).strip(" .") or "event"
+    return f"{stem[:120]}{f'-round-{round_no}' if round_no is not None else ''}{suffix}"
 
 
 def _rooms(session: Session, match_ids: list[int]) -> dict[tuple[int, int, str], _Room]:
@@ -350,7 +359,8 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     )
     gone = {f.teams[t].name: after for t, after in _withdrawals(session, ev).items()}
     return EventReport(info.name, tuple(table), tuple(matches), notes,
-                       time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone)
+                       time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone,
+                       tiebreaks=info.tiebreaks)
 
 
 def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:
