@@ -161,7 +161,7 @@ def event_time_zone_command(event: str, zone: str, by: str, reason: str) -> None
 
 @click.command("tiebreaks")
 @click.argument("event")
-@click.argument("order", type=click.Choice(list(TIEBREAK_ORDERS)))
+@click.argument("order", metavar="ORDER", type=click.Choice(list(TIEBREAK_ORDERS)))
 @_with_who
 @db_option
 @db_errors

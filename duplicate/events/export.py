@@ -32,6 +32,7 @@ from duplicate.events.field import _load_field, _seating
 from duplicate.events.log import checked, log_change
 from duplicate.events.marks import EXPORT_TAGS, MARK_BY
 from duplicate.events.release import _released
+from duplicate.events.roundtags import round_tags
 from duplicate.events.scores import (
     _adjustments,
     _complete_rounds,
@@ -66,7 +67,9 @@ def export_records(
     ``RulingBy`` and ``RulingReason``; a room marked unfinished its original record (or,
     never having had one, the board with an empty play list) with ``Unfinished`` (why),
     ``UnfinishedBy`` and ``UnfinishedReason``; a record that corrected another its
-    ``CorrectedBy`` and ``CorrectionReason`` (:mod:`~duplicate.events.marks`, docs/FORMAT.md).
+    ``CorrectedBy`` and ``CorrectionReason``; every record of a round with a bye its ``Bye``
+    (the team), of a round after which teams withdrew its ``Withdrawn`` (them)
+    (:mod:`~duplicate.events.marks`, :mod:`~duplicate.events.roundtags`, docs/FORMAT.md).
 
     ``unreleased`` (who and why) exports every record, those of boards not every table has
     in yet too: the director's own copy, logged. ``results``: every room whose result has
@@ -93,9 +96,14 @@ def export_records(
                 )
             ).all()
         )
+        gone = _withdrawals(session, ev)
         for rnd in _rounds(session, ev):
             if round_no is not None and rnd.number != round_no:
                 continue
+            marks = round_tags(
+                teams[rnd.bye_team_id] if rnd.bye_team_id is not None else None,
+                [teams[t] for t, after in gone.items() if after == rnd.number],
+            )
             matches = {m.id: m for m in _matches(session, rnd)}
             rooms = _rooms(session, list(matches))
             released = _released(session, ev, rnd)
@@ -113,12 +121,14 @@ def export_records(
                     continue  # a result reported without a record, or ruled without one
                 tags = {"Table": str(m.table_no),
                         "Match": f"{teams[m.team_x_id]} v {teams[m.team_y_id]}"}  # fmt: skip
-                tags |= _decided(now)
+                tags |= _decided(now) | marks
                 texts.append(_with_tags(record, tags))
                 exported.add(key)
             if results:
                 bare = _bare_results(session, rnd, list(matches.values()), exported, released,
                                      change, teams)
+                bare += "".join(f"; round {rnd.number}: {k.lower()} {v}\n"
+                                for k, v in marks.items())
                 if bare:
                     texts.append(bare)
         if change is not None:

@@ -8,7 +8,7 @@
   if (!table || !window.fetch) { return; }
   var body = document.getElementById("standings-rows");
   var words = JSON.parse(document.getElementById("decided-words").textContent);
-  var columns = JSON.parse(table.getAttribute("data-columns"));
+  var columns = JSON.parse(document.getElementById("standings-columns").textContent);
   var etag = null;
   var note = document.getElementById("live-note");
   if (note) { note.hidden = false; }
