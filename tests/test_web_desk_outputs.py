@@ -8,7 +8,9 @@ the login; both languages. And the new section at 390 px in Chromium, no sideway
 
 from __future__ import annotations
 
+import html
 import io
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -171,3 +173,16 @@ def test_the_standings_section_fits_a_phone(browser: Any, client: TestClient) ->
         finally:
             page.close()
     csrf_of(client.get("/desk").text)
+
+
+def test_the_printed_cards_say_a_reload_shows_the_same_cards(client: TestClient) -> None:
+    csrf = login(client)
+    make_event(client, csrf)
+    first = client.post(f"/desk/e/{EVQ}/round/1/cards", data={"csrf": csrf})
+    assert first.status_code == 200 and first.url.path.endswith("/cards/printed")
+    again = client.get(first.url.path)  # the reload: the same cards, none issued
+    assert again.status_code == 200
+    tokens = sorted(set(re.findall(r"/t/[A-Za-z0-9_-]{20,}", first.text)))
+    assert tokens and tokens == sorted(set(re.findall(r"/t/[A-Za-z0-9_-]{20,}", again.text)))
+    assert "would issue new cards" not in again.text
+    assert "Reloading this page shows these same cards" in html.unescape(again.text)
