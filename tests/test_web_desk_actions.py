@@ -572,7 +572,10 @@ def test_a_tables_request_accepted_or_dismissed_from_the_desk(client: TestClient
         assert words in section, words
     _, msg = form(client, f"{BASE}/requests/{third}/accept", csrf=csrf, note="")
     assert msg == "第2桌第1副：已接受该桌的更正申请，作为裁判更正计入成绩。", msg
-    assert admin(client, "hall accept")[-1]["reason"] == "按该桌申请更正"
+    # the note is kept as the catalogue's phrase: each reader's language says it
+    assert admin(client, "hall accept")[-1]["reason"] == "accepted as the table asked"
+    zh = [e for e in events.admin_log(engine_of(client), EV, "zh") if e["action"] == "hall accept"]
+    assert zh[-1]["reason"] == "按该桌申请更正"
 
 
 def age(client: TestClient, minutes: float) -> None:
