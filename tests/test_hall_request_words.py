@@ -1,6 +1,8 @@
 """A table's request accepted on the desk without a note: the reason the store keeps is a
 phrase of the catalogue (the director's "accepted as the table asked", who at the table
-asked for what), not English words; every page and listing says it in its own language."""
+asked for what), not English words; every page and listing says it in its own language.
+The desk log's column of who made a change is headed 操作人 in Chinese, not 裁判 (a
+table's seat is in it too)."""
 
 from __future__ import annotations
 
@@ -42,3 +44,5 @@ def test_an_accepted_request_is_said_in_the_readers_language(h: Hall) -> None:
     # and the desk's log page in Chinese says it in Chinese
     log = h.client.get(f"/desk/e/{EV}/log", params={"lang": "zh"}).text
     assert "按该桌申请更正" in log and "accepted as the table asked" not in log
+    # its column of who made each change is not headed 裁判 (a table's seat is in it too)
+    assert "<th>操作人</th>" in log and "<th>裁判</th>" not in log
