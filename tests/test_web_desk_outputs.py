@@ -186,3 +186,12 @@ def test_the_printed_cards_say_a_reload_shows_the_same_cards(client: TestClient)
     assert tokens and tokens == sorted(set(re.findall(r"/t/[A-Za-z0-9_-]{20,}", again.text)))
     assert "would issue new cards" not in again.text
     assert "Reloading this page shows these same cards" in html.unescape(again.text)
+
+
+def test_the_correction_form_does_not_promise_any_time(client: TestClient) -> None:
+    csrf = login(client)
+    make_event(client, csrf)
+    for lang, wrong, right in (("en", "at any time", "within the directors' limit"),
+                               ("zh", "可随时更改", "裁判更正时限内")):
+        page = html.unescape(client.get(f"/desk/e/{EVQ}/round/1", params={"lang": lang}).text)
+        assert wrong not in page and right in page, lang
