@@ -195,3 +195,14 @@ def test_the_correction_form_does_not_promise_any_time(client: TestClient) -> No
                                ("zh", "可随时更改", "裁判更正时限内")):
         page = html.unescape(client.get(f"/desk/e/{EVQ}/round/1", params={"lang": lang}).text)
         assert wrong not in page and right in page, lang
+
+
+def test_the_grid_legend_explains_every_mark(client: TestClient) -> None:
+    csrf = login(client)
+    make_event(client, csrf)
+    for lang, words in (("en", "unfinished, or conceded by a ruling"), ("zh", "未完成")):
+        page = client.get(f"/desk/e/{EVQ}/round/1", params={"lang": lang}).text
+        legend = page.split('<p class="legend hint">', 1)[1].split("</p>", 1)[0]
+        for mark in ("·", "?", "!", "✓"):
+            assert mark in legend, (lang, mark)
+        assert words in legend, lang
