@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
+from test_web_api import EVENT, open_hall
 
 from duplicate import db, events
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.gdn import format_record, loads
+from duplicate.records import Correction
 
 SEED = parse_seed_file(seed_file_bytes(bytes(range(32))))
 TEAMS = [(f"Team {c}", [f"{c}{i}" for i in range(1, 5)]) for c in "ABCDE"]
@@ -99,3 +101,19 @@ def test_a_bye_tag_the_round_does_not_have_is_refused(played: Engine) -> None:
         events.import_texts(played, EV, [text.replace(f'[Bye "{bye}"]', f'[Bye "{other}"]')])
     with pytest.raises(events.EventError, match="not a team"):
         events.import_texts(played, EV, [text.replace("[Board ", '[Withdrawn "Nobody"]\n[Board ')])
+
+
+def test_a_table_reporting_a_board_unfinished_for_time_exports_why(migrated_url: str) -> None:
+    """West reports board 1 unfinished (time), North confirms: the export's
+    UnfinishedReason says why the board was not finished, as a director's mark would
+    ("unfinished: time"), not how the report came in."""
+    for h in open_hall(migrated_url):
+        r = h.report(1, "open", 1, unfinished="time")
+        assert r.status_code in (200, 201), r.text
+        assert h.confirm(1, "open", r.json()["id"]).status_code == 200
+        out = loads(events.export_records(h.engine, EVENT,
+                                          unreleased=Correction("check", "TD Wu")))
+        [rec] = [x for x in out if (x.tags["Table"], x.board, x.room) == ("1", "1", "Open")]
+        assert rec.tags["Unfinished"] == "time"
+        assert rec.tags["UnfinishedReason"] == "unfinished: time"
+        assert "confirmed by North" not in rec.tags["UnfinishedReason"]

@@ -42,7 +42,7 @@ from duplicate.events.scores import (
     _stored_rooms,
 )
 from duplicate.gdn import DealRecord, format_record, loads
-from duplicate.logtext import coded, nested, said
+from duplicate.logtext import coded, decoded, nested, said, unfinished_code
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
@@ -183,6 +183,10 @@ def _decided(now: Change) -> dict[str, str]:
         return {"Ruling": _result_tag(state.ns_result), "RulingBy": now.by,
                 "RulingReason": why}  # fmt: skip
     if state.status == "unfinished" and state.record_id is None:
+        if (decoded(now.reason) or ("",))[0] == "lw.reason.table":
+            # the table's own report (West's, North confirming): why is why the board was
+            # not finished, as a director's mark says it, not how the report came in
+            why = said(coded("lw.reason.unfinished", reason=unfinished_code(state.note))) or ""
         return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": why}
     return {}
 
