@@ -50,12 +50,14 @@ from duplicate.scoring import (
     score_match,
 )
 from duplicate.standings import (
+    DEFAULT_ORDER,
     ByeRule,
     StandingRow,
     TeamRound,
     bye_round,
     match_rounds,
     standings,
+    tiebreak_order,
 )
 from engine.cards import rank_name
 from engine.seat import Seat
@@ -306,7 +308,8 @@ def _standings(
     for rnd in _rounds(session, ev, through=through):
         scored, _ = _round_scores(session, ev, f, rnd, strict=True)
         rows.extend(_team_rounds(ev, f, rnd, scored))
-    return standings([t.name for t in f.teams.values()], rows, ev.seed)
+    return standings([t.name for t in f.teams.values()], rows, ev.seed,
+                     tiebreak_order(ev.tiebreaks or DEFAULT_ORDER))
 
 
 def _complete_rounds(session: Session, ev: models.Event, f: _Field) -> int:

@@ -118,3 +118,6 @@ class EventReport:
     byes: tuple[ByeLine, ...] = ()
     #: withdrawn team name -> the round after which it withdrew (marked 退赛)
     withdrawn: Mapping[str, int] = field(default_factory=dict)
+    #: the order of tie-breaks the standings rank by (``standings.TIEBREAK_ORDERS``); None
+    #: for a report not drawn from an event
+    tiebreaks: str | None = None
