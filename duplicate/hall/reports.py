@@ -165,6 +165,8 @@ class _Retry(Exception):
 def _validate(
     grant: Grant, finish: str | None, unfinished: str | None, correction: str | None
 ) -> tuple[str | None, str | None]:
+    if grant.role == "record":
+        raise HallError(phrase("capture.err.recorder_card"), "forbidden")
     if grant.role != "report":
         raise HallError(phrase("hall.err.confirm_card"), "forbidden")
     if (finish is None) == (unfinished is None):
@@ -353,6 +355,8 @@ def _own_report(
 ) -> tuple[models.Event, models.EventRound, models.HallReport]:
     """The report ``report_id`` of the grant's table, room and board, with its event and
     round (``rows``: the token's query brought those already)."""
+    if g.role == "record":
+        raise HallError(phrase("capture.err.recorder_card"), "forbidden")
     if g.role != "confirm":
         raise HallError(phrase("hall.err.report_card"), "forbidden")
     if rows is not None:
