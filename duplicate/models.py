@@ -711,11 +711,16 @@ class LoginFailure(Base):
 # --- plays captured at the table (duplicate.capture; migration 0015) ---------------------
 
 
+#: The note of a captured board whose record counts as its room's result.
+CAPTURE_COUNTED = "counted"
+
+
 class CaptureBoard(Base):
     """One board played in one room of one table of a round, entered action by action by
     the table's recorder (``duplicate.capture``): started once (unique), ``playing`` until
-    the deal ends, then ``ended`` with ``record`` (its ``.gdn``) and ``note``: what became
-    of it in the store (``counted``, or why it did not count)."""
+    the deal ends, then ``ended`` with ``record`` (its ``.gdn``), ``result`` (``NS +2``)
+    and ``note``: what became of it in the store (:data:`CAPTURE_COUNTED`, or why it did
+    not count)."""
 
     __tablename__ = "capture_boards"
 
@@ -729,6 +734,7 @@ class CaptureBoard(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     record: Mapped[str | None] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(String(10))
     note: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (

@@ -15,7 +15,9 @@ from duplicate.capture import CaptureError
 from duplicate.capture.sim import SimAction, actions_for_state
 from duplicate.gdn import loads
 from duplicate.replay import replay
-from engine.cards import to_tokens
+from engine.cards import parse_cards, parse_level, to_tokens
+from engine.deal import Deal
+from engine.seat import Seat
 
 Recorders = dict[tuple[int, str], str]
 
@@ -233,3 +235,83 @@ def test_the_record_is_the_result_and_the_round_scores(migrated_engine: Engine) 
 
 def hall_results(e: Engine) -> list[store.CurrentResult]:
     return store.current_results(e, event=EVENT)
+
+
+def _other_order(result: str) -> str:
+    """A finishing order whose result differs from ``result`` (``NS +2``)."""
+    return "E W" if result.startswith("NS") else "N S"
+
+
+def _play_out(e: Engine, token: str, board: int) -> capture.BoardState:
+    plan = actions_for_state(**_start_args(capture.start_board(e, token, board)))
+    for seq, a in enumerate(plan, 1):
+        _enter(e, token, board, seq, a)
+    return capture.board_state(e, token, board)
+
+
+def _start_args(state: capture.BoardState) -> dict[str, object]:
+    return {"hands": state.hands, "level": state.level, "leader": state.leader,
+            "seed": f"t{state.board}"}
+
+
+def test_a_report_contradicting_the_capture_goes_to_the_director(
+    migrated_engine: Engine, cards: Cards, rec: Recorders
+) -> None:
+    e = migrated_engine
+    done = _play_out(e, rec[(1, "open")], 1)
+    assert done.result is not None and done.finish is not None
+    west = hall.grant_for(e, cards[(1, "open")].report_token)
+    report, stored = hall.west_report(e, west, 1, finish=_other_order(done.result))
+    assert stored and report.state == "disputed"
+    assert report.dispute_note is not None and "capture.dispute.report" in report.dispute_note
+    assert [d.id for d in hall.disputes(e, EVENT, 1)] == [report.id]
+    # the captured result still counts until the director settles it
+    history = events.room_history(e, EVENT, 1, 1, 1, "open")
+    assert [c.action for c in history] == ["import"]
+    # a report that agrees with the capture waits for North as ever, and counts nothing new
+    done2 = _play_out(e, rec[(1, "open")], 2)
+    assert done2.finish is not None
+    same, _ = hall.west_report(e, west, 2, finish=" ".join(done2.finish[:3]))
+    assert same.state == "reported"
+    north = hall.grant_for(e, cards[(1, "open")].confirm_token)
+    assert hall.north_confirm(e, north, 2, same.id).state == "confirmed"
+    assert [c.action for c in events.room_history(e, EVENT, 1, 1, 2, "open")] == ["import"]
+
+
+def test_a_capture_ending_against_a_counted_report_disputes_it(
+    migrated_engine: Engine, cards: Cards, rec: Recorders
+) -> None:
+    e = migrated_engine
+    token = rec[(2, "closed")]
+    state = capture.start_board(e, token, 3)
+    plan = actions_for_state(**_start_args(state))
+    for seq, a in enumerate(plan[:-1], 1):
+        _enter(e, token, 3, seq, a)
+    # meanwhile West reports and North confirms another result
+    west = hall.grant_for(e, cards[(2, "closed")].report_token)
+    north = hall.grant_for(e, cards[(2, "closed")].confirm_token)
+    probe = capture.board_state(e, token, 3)
+    assert probe.turn is not None
+    # the result the last action will give is the bots' own; report the other side's
+    from_bots = _final(state, plan)
+    rep, _ = hall.west_report(e, west, 3, finish=_other_order(from_bots))
+    hall.north_confirm(e, north, 3, rep.id)
+    ack = _enter(e, token, 3, len(plan), plan[-1])
+    assert ack.over and ack.stored
+    done = capture.board_state(e, token, 3)
+    assert done.state == "ended" and done.note is not None and done.note != capture.COUNTED
+    assert [d.id for d in hall.disputes(e, EVENT, 1)] == [rep.id]
+    assert [c.action for c in events.room_history(e, EVENT, 1, 2, 3, "closed")] == ["report"]
+
+
+def _final(state: capture.BoardState, plan: list[SimAction]) -> str:
+    """The result (``NS +2``) the bots' deal ends with."""
+    from_cards = {s: parse_cards(h) for s, h in state.hands.items()}
+    deal = Deal([from_cards[s.name] for s in Seat], parse_level(state.level),
+                Seat[state.leader])
+    for a in plan:
+        if a.cards:
+            deal.play_cards(parse_cards(list(a.cards)), seat=Seat[a.seat])
+        else:
+            deal.pass_(Seat[a.seat])
+    return deal.result().result_tag

@@ -323,7 +323,7 @@ def enter_action(
         session.add(new)
         session.flush()  # the unique key on (board, seq, live): a racing device runs again
         if deal.is_over:
-            row.state, row.ended_at = "ended", at
+            row.state, row.ended_at, row.result = "ended", at, deal.result().result_tag
             row.record, row.note = store_record(session, t.ev, t.rnd, t.match, t.room, t.seats,
                                                 b, deal, t.by, at)
         return Ack(seq, True, seq, deal.turn.name if deal.turn is not None else None,

@@ -29,7 +29,7 @@ from duplicate.store.log import in_savepoint
 from engine.deal import Deal
 
 #: The note of a captured record counted as its room's result.
-COUNTED = "counted"
+COUNTED = models.CAPTURE_COUNTED
 
 
 def record_text(ev: models.Event, round_no: int, board: Board, room: str, seats: Seat4,

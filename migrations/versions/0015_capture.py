@@ -45,6 +45,7 @@ def upgrade() -> None:
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("record", sa.Text(), nullable=True),
+        sa.Column("result", sa.String(length=10), nullable=True),
         sa.Column("note", sa.Text(), nullable=True),
         sa.CheckConstraint("state IN ('playing', 'ended')", name=op.f("ck_capture_boards_state")),
         sa.CheckConstraint("room IN ('open', 'closed')", name=op.f("ck_capture_boards_room")),
