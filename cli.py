@@ -26,6 +26,7 @@ from duplicate.commands.records import (
     simulate_command,
 )
 from duplicate.commands.serve import serve_command, table_cards_command
+from duplicate.commands.table_sim import table_sim_command
 
 
 @click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,7 +47,7 @@ def main() -> None:
 for _command in (
     read_command, plays_command, db_group, deals_group, replay_command, import_command,
     simulate_command, compare_command, event_group, demo_command, pairs_command, arena_group,
-    agent_command, analyse_command, serve_command, version_command,
+    agent_command, analyse_command, serve_command, version_command, table_sim_command,
 ):
     main.add_command(_command)
 

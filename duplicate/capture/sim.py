@@ -1,14 +1,15 @@
 """Bot plays for a captured board: what ``guandan table-sim`` sends, as a device would,
-and what the tests enter. Four :class:`~duplicate.bots.HeuristicPlayer` play the deal out
-from its start (hands, level, leader) and the actions come back as the device protocol
-writes them (docs/CAPTURE.md): seat, card tokens (none for a pass), type and rank."""
+and what the tests enter. Four bots (by default :class:`~duplicate.bots.HeuristicPlayer`;
+any policy of ``duplicate.bots.make_player``) play the deal out from its start (hands,
+level, leader) and the actions come back as the device protocol writes them
+(docs/CAPTURE.md): seat, card tokens (none for a pass), type and rank."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from duplicate.bots import HeuristicPlayer, View
+from duplicate.bots import View, make_player
 from engine.cards import Cards, parse_cards, parse_level, rank_name, to_tokens
 from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
@@ -27,11 +28,11 @@ class SimAction:
 
 def bot_actions(
     hands: Sequence[Cards], level: int, leader: Seat, rules: Ruleset = COMPETITION,
-    seed: str = "table-sim",
+    seed: str = "table-sim", policy: str = "heuristic",
 ) -> list[SimAction]:
-    """The whole deal played by four heuristic bots (seeded per seat), as actions."""
+    """The whole deal played by four bots of ``policy`` (seeded per seat), as actions."""
     deal = Deal(hands, level, leader, rules)
-    players = {s: HeuristicPlayer(f"{seed}/{s.name}") for s in Seat}
+    players = {s: make_player(policy, f"{seed}/{s.name}") for s in Seat}
     out: list[SimAction] = []
     played: Cards = 0
     while deal.turn is not None:
@@ -54,7 +55,8 @@ def bot_actions(
 
 
 def actions_for_state(hands: dict[str, list[str]], level: str, leader: str,
-                      rules: Ruleset = COMPETITION, seed: str = "table-sim") -> list[SimAction]:
+                      rules: Ruleset = COMPETITION, seed: str = "table-sim",
+                      policy: str = "heuristic") -> list[SimAction]:
     """:func:`bot_actions` from a board's state as the protocol gives it (at its start)."""
     cards = [parse_cards(hands[s.name]) for s in Seat]
-    return bot_actions(cards, parse_level(level), Seat[leader], rules, seed)
+    return bot_actions(cards, parse_level(level), Seat[leader], rules, seed, policy)
