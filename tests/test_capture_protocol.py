@@ -9,15 +9,18 @@ databases; only the set-up uses the library."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
+from conftest import DESK_PASSWORD
 from test_hall_support import EVENT, make_event
 
 from duplicate import capture, events
 
 SEATS = ("N", "E", "S", "W")
+BEARER = {"Authorization": f"Bearer {DESK_PASSWORD}"}
 STATES = ("not_started", "playing", "ended")
 REFUSALS = ("not_recorder", "not_started", "cannot_start", "out_of_order", "resent_differs",
             "out_of_turn", "not_held", "illegal", "over", "bad_action", "undo")
@@ -203,3 +206,23 @@ def test_refusals_carry_a_code_and_store_nothing(
                                                                             "last": 0}
     assert dev.post("/boards/2/undo", {"seq": 1}).json() == {"undone": 1, "last": 0}
     assert dev.state(2)["actions"] == []
+
+
+def test_the_director_issues_recorders_cards(client: TestClient, migrated_engine: Engine) -> None:
+    make_event(migrated_engine, boards=2)
+    url = f"/api/events/{quote(EVENT, safe='')}/rounds/1/recorder-cards"
+    assert client.post(url).status_code == 401
+    r = client.post(url, headers=BEARER)
+    assert r.status_code == 201, r.text
+    cards = r.json()
+    assert [(c["table"], c["room"]) for c in cards] == [
+        (1, "open"), (1, "closed"), (2, "open"), (2, "closed")]
+    for c in cards:
+        _keys(c, {"event", "round", "table", "room", "seats", "token", "url"})
+        assert c["url"].endswith(f"/api/capture/{c['token']}")
+    dev = Device(client, cards[0]["token"])
+    assert dev.table()["table"] == 1
+    again = client.post(url, headers=BEARER, json={"table": 1}).json()
+    assert len(again) == 2
+    assert dev.get().status_code == 403  # the earlier card of table 1 is void
+    assert Device(client, cards[2]["token"]).table()["table"] == 2

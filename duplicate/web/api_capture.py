@@ -15,10 +15,15 @@ from pydantic import BaseModel, Field
 
 from duplicate import capture
 from duplicate.limits import INT_MAX
-from duplicate.web.api import ERRORS, answer
-from duplicate.web.deps import engine_of, retry_races
+from duplicate.web.api import ERRORS, EventName, RoundNo, answer
+from duplicate.web.api_models_director import CardsIn
+from duplicate.web.cards import public_base
+from duplicate.web.deps import DirectorName, engine_of, retry_races
 
 router = APIRouter(prefix="/api/capture", responses=ERRORS, tags=["capture"])
+#: The director's call: recorders' cards.
+desk_router = APIRouter(prefix="/api", tags=["director"], responses={
+    **ERRORS, 401: {"description": "The director's login or Bearer password is needed"}})
 
 Token = Annotated[str, Path(min_length=1, max_length=200, description="The recorder's token.")]
 BoardNo = Annotated[int, Path(ge=1, le=10_000, description="The board's number.")]
@@ -147,3 +152,32 @@ def post_undo(request: Request, token: Token, board: BoardNo, body: UndoIn) -> R
     """Take back the last action (again: the same answer)."""
     last = capture.undo_action(engine_of(request), token, board, body.seq)
     return _json({"undone": body.seq, "last": last}, UndoOut)
+
+
+class RecorderCardOut(BaseModel):
+    """A recorder's card: its table and room, seating, token and the protocol's address."""
+
+    event: str
+    round: int
+    table: int
+    room: str
+    seats: SeatsOut
+    token: str
+    url: str
+
+
+@desk_router.post("/events/{event}/rounds/{n}/recorder-cards",
+                  response_model=list[RecorderCardOut], status_code=201)
+@retry_races
+def issue_recorder_cards(
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
+    body: CardsIn | None = None,
+) -> list[RecorderCardOut]:
+    """Issue recorders' tokens for the round (every table and room, or ``{"table": n}``'s;
+    the earlier recorders' cards of those tables become void, the table cards stay). The
+    tokens are shown only here."""
+    table = body.table if body is not None else None
+    cards = capture.issue_recorder_tokens(engine_of(request), event, n, by, table=table)
+    base = public_base(request)
+    return [RecorderCardOut.model_validate(
+        {**c.to_dict(), "url": f"{base}/api/capture/{c.token}"}) for c in cards]

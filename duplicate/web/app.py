@@ -248,6 +248,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(api.router)
     app.include_router(api_director.router)
     app.include_router(api_capture.router)
+    app.include_router(api_capture.desk_router)
     app.include_router(auth.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
