@@ -8,13 +8,15 @@ databases; only the set-up uses the library."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from conftest import DESK_PASSWORD
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
-from conftest import DESK_PASSWORD
+from starlette.websockets import WebSocketDisconnect
 from test_hall_support import EVENT, make_event
 
 from duplicate import capture, events
@@ -226,3 +228,79 @@ def test_the_director_issues_recorders_cards(client: TestClient, migrated_engine
     assert len(again) == 2
     assert dev.get().status_code == 403  # the earlier card of table 1 is void
     assert Device(client, cards[2]["token"]).table()["table"] == 2
+
+
+def _ws_answer(ws: Any, op: str) -> dict[str, Any]:
+    data = json.loads(ws.receive_text())
+    assert isinstance(data, dict) and data.get("op") == op, data
+    return data
+
+
+def test_a_device_over_the_websocket_resends_and_reconnects(
+    client: TestClient, recorders: dict[tuple[int, str], str]
+) -> None:
+    token = recorders[(2, "open")]
+    seq = 0
+    with client.websocket_connect(f"/api/capture/{token}/ws?lang=en") as ws:
+        ws.send_text(json.dumps({"op": "table"}))
+        table = _ws_answer(ws, "table")
+        assert (table["table"], table["room"]) == (2, "open")
+        ws.send_text(json.dumps({"op": "start", "board": 1}))
+        state = _ws_answer(ws, "state")
+        for _ in range(9):
+            seat, cards = _next_move(state)
+            seq += 1
+            msg = json.dumps({"op": "action", "board": 1, "seq": seq, "seat": seat,
+                              "cards": cards})
+            ws.send_text(msg)
+            ack = _keys(_ws_answer(ws, "ack"), {"op", "board", "ack", "stored", "last",
+                                                 "turn", "over"})
+            assert (ack["ack"], ack["stored"]) == (seq, True)
+            ws.send_text(msg)  # resent: acknowledged again, stored once
+            assert _ws_answer(ws, "ack")["stored"] is False
+            ws.send_text(json.dumps({"op": "state", "board": 1}))
+            state = _ws_answer(ws, "state")
+        # garbage and refusals answer, and the connection stays
+        for junk in ("{", "[1]", json.dumps({"op": "fly"}), json.dumps({"op": "state"})):
+            ws.send_text(junk)
+            bad = _keys(_ws_answer(ws, "refused"), {"op", "board", "seq", "error", "message",
+                                                     "refusal", "next"})
+            assert bad["refusal"] == "bad_action" and bad["error"] == "invalid"
+        ws.send_bytes(b"\x00\x01")
+        assert _ws_answer(ws, "refused")["refusal"] == "bad_action"
+        ws.send_text(json.dumps({"op": "action", "board": 1, "seq": seq + 2, "seat": "N",
+                                 "cards": []}))
+        out = _ws_answer(ws, "refused")
+        assert (out["refusal"], out["next"], out["error"]) == ("out_of_order", seq + 1,
+                                                               "conflict")
+    # the connection dropped: a new one asks where the board stands and resumes
+    with client.websocket_connect(f"/api/capture/{token}/ws",
+                                  headers={"Accept-Language": "zh"}) as ws:
+        ws.send_text(json.dumps({"op": "table"}))
+        line = next(b for b in _ws_answer(ws, "table")["boards"] if b["board"] == 1)
+        assert line["last"] == seq
+        ws.send_text(json.dumps({"op": "state", "board": 1}))
+        state = _ws_answer(ws, "state")
+        while state["turn"] is not None:
+            seat, cards = _next_move(state)
+            seq += 1
+            ws.send_text(json.dumps({"op": "action", "board": 1, "seq": seq, "seat": seat,
+                                     "cards": cards}))
+            _ws_answer(ws, "ack")
+            ws.send_text(json.dumps({"op": "state", "board": 1}))
+            state = _ws_answer(ws, "state")
+        assert state["state"] == "ended" and state["note"] == "counted"
+        ws.send_text(json.dumps({"op": "undo", "board": 1, "seq": seq}))
+        said = _ws_answer(ws, "refused")
+        assert said["refusal"] == "undo" and "裁判" in said["message"]
+    # the same board over HTTP says the same
+    assert Device(client, token).state(1)["last"] == seq
+
+
+def test_the_websocket_refuses_an_unknown_token(client: TestClient) -> None:
+    with client.websocket_connect("/api/capture/nope/ws") as ws:
+        out = _ws_answer(ws, "refused")
+        assert out["error"] == "forbidden"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4403
