@@ -5,6 +5,8 @@ the room's result: a round entered by bots scores with no report typed."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
@@ -315,3 +317,29 @@ def _final(state: capture.BoardState, plan: list[SimAction]) -> str:
         else:
             deal.pass_(Seat[a.seat])
     return deal.result().result_tag
+
+
+def test_devices_racing_with_the_same_number_store_one_action(migrated_engine: Engine,
+                                                               rec: Recorders) -> None:
+    e = migrated_engine
+    token = rec[(1, "closed")]
+    plan = _plan(e, token, 2)
+    results: list[object] = []
+    barrier = threading.Barrier(4)
+
+    def send(i: int) -> None:
+        barrier.wait()
+        try:
+            results.append(_enter(e, token, 2, 1, plan[0]))
+        except Exception as exc:  # noqa: BLE001 - the test reports any failure below
+            results.append(exc)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    acks = [r for r in results if isinstance(r, capture.Ack)]
+    assert len(acks) == 4, results
+    assert sorted(a.stored for a in acks) == [False, False, False, True]
+    assert _count(e, models.CaptureAction) == 1
