@@ -39,6 +39,7 @@ from duplicate.arena.episode import (
     send_beginning,
     send_episode_over,
 )
+from duplicate.arena.seating import agent_of
 from duplicate.arena.server import ArenaError, Fault, Table
 from duplicate.dealing import Board
 from duplicate.gdn import DealRecord, ErrorWords, dumps
@@ -290,10 +291,13 @@ def seating_rows(table: Table) -> list[tuple[int, int, str, str]]:
 
 def check_seating(table: Table, names: tuple[str, str]) -> None:
     """Refuse a table whose seating gives a position to the other agent (results would be
-    credited to the wrong agent): A at positions 0 and 2, B at 1 and 3."""
+    credited to the wrong agent): A at positions 0 and 2, B at 1 and 3; and a table where
+    a client whose id names one agent (``mine-1``) holds a position of the other."""
     want = [names[p & 1] for p in range(4)]
     have = table.agents
-    if any(have) and have != want:
+    named = [agent_of(c.id, names) for c in table.clients]
+    if (any(have) and have != want) or any(n not in (None, w) for n, w in zip(named, want,
+                                                                         strict=True)):
         seats = ", ".join(f"{p}: {c.id} ({c.agent})" for p, c in enumerate(table.clients))
         raise ArenaError(phrase("rest.arena.err.seated", table=table.number, seats=seats,
                                 a=names[0], b=names[1]))

@@ -31,6 +31,8 @@ from duplicate.arena.seating import (
     PATH_PREFIX,
     ClientPath,
     agent_of,
+    check_seating_file,
+    competition_agent,
     parse_path,
     read_seating,
     seating_help,
@@ -101,6 +103,8 @@ class ArenaServer:
         self.tables = len(self.seating) if self.seating else tables
         if self.by_agent and self.tables is None:
             self.tables = 1
+        if self.seating is not None and agents is not None:
+            check_seating_file(self.seating, agents)
         self._waiting: list[Client] = []  # the lobby, in connection order
         self._by_id: dict[str, Client] = {}  # every client seated at a table
         self._made = 0
@@ -133,6 +137,12 @@ class ArenaServer:
     def url(self) -> str:
         """The base URL clients append their id to."""
         return f"ws://{self.host}:{self.port}{PATH_PREFIX}"
+
+    @property
+    def competition_ids(self) -> bool:
+        """True when the competition's own ids (``client1`` .. ``client4``) are seated in
+        their order by default: seating by the agents' ids at a single table."""
+        return self.by_agent and self.tables == 1
 
     @property
     def waiting(self) -> int:
@@ -186,7 +196,13 @@ class ArenaServer:
         log.warning("%s", said("refused", id=who, why=why))
         if self.by_agent and why.key == "arena.refuse.no_agent":
             assert self.agents is not None
-            log.warning("%s", seating_help(self.agents, [i for i, _ in self.refused]))
+            accepted = {c.id: c.agent for c in [*self._by_id.values(), *self._waiting]
+                        if c.agent and not c.gone}
+            refused = [i for i, w in self.refused if w == str(why)]
+            log.warning("%s", seating_help(self.agents, accepted, refused))
+        # a threaded ws4py client that reads the close frame in the same read as the
+        # handshake's answer dies without its reason (as with a table's first message)
+        await asyncio.sleep(SETTLE)
         await ws.close(1008, str(why)[:120])
 
     def _seat(self, ws: ArenaConnection, who: ClientPath) -> Client | Phrase:
@@ -211,6 +227,10 @@ class ArenaServer:
         if self.by_agent:
             assert self.agents is not None
             found = agent_of(who.id, self.agents)
+            if found is None and self.competition_ids and not any(
+                    agent_of(c.id, self.agents) for c in self._waiting):
+                # the competition's ids, unless clients named by their agents came first
+                found = competition_agent(who.id, self.agents)
             if found is None:
                 return phrase("arena.refuse.no_agent", a=self.agents[0], b=self.agents[1])
             room = 2 * ((self.tables or 1) - self._made)  # its clients still to seat

@@ -218,6 +218,15 @@ def _server(host: str, port: int, limits: Any, seating: str | None, names: tuple
     return srv
 
 
+def _say_listening(srv: Any, n: int) -> None:
+    """Where the arena listens (standard error), and that the competition's own ids
+    (``client1`` .. ``client4``) are seated in their order when they are."""
+    click.echo(_said("listening", url=srv.url, n=n), err=True)
+    if srv.competition_ids:
+        a, b = srv.agents
+        click.echo(_said("competition_ids", a=a, b=b), err=True)
+
+
 def _print_seating(table: Any) -> None:
 
     for c in table.clients:
@@ -290,7 +299,7 @@ def duplicate_command(
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), tables_count) as srv:
-            click.echo(_said("listening", url=srv.url, n=4 * tables_count), err=True)
+            _say_listening(srv, 4 * tables_count)
             try:
                 table = await srv.next_table(wait)
                 second = await srv.next_table(wait) if tables_count == 2 else None
@@ -511,7 +520,7 @@ def ordinary_command(
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), 1) as srv:
-            click.echo(_said("listening", url=srv.url, n=4), err=True)
+            _say_listening(srv, 4)
             try:
                 table = await srv.next_table(wait)
             except TimeoutError:
