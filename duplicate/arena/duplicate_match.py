@@ -39,8 +39,10 @@ from duplicate.arena.episode import (
     send_beginning,
     send_episode_over,
 )
+from duplicate.arena.protocol import level_int
 from duplicate.arena.seating import agent_of
 from duplicate.arena.server import ArenaError, Fault, Table
+from duplicate.arena.uncertainty import MarginEstimate, margin_estimate
 from duplicate.dealing import Board
 from duplicate.gdn import DealRecord, ErrorWords, dumps
 from duplicate.i18n import Term, phrase
@@ -100,6 +102,11 @@ class BoardPlay:
             f"swing_{names[0]}": self.swing,
         }
 
+    def json_row(self, names: tuple[str, str]) -> dict[str, Any]:
+        """The row for ``--json``: the level a number, 2..14 (14 = A), as the protocol's
+        ``beginning`` writes it, not the listing's rank letter."""
+        return self.row(names) | {"level": level_int(self.board.level)}
+
 
 @dataclass(slots=True)
 class MatchResult:
@@ -132,12 +139,19 @@ class MatchResult:
         """Rooms played."""
         return len(self.records)
 
+    @property
+    def estimate(self) -> MarginEstimate | None:
+        """A's mean swing a board played in both rooms, with its 95% interval."""
+        return margin_estimate([bp.swing for bp in self.boards if bp.swing is not None])
+
     def summary(self) -> dict[str, Any]:
         """The match in a few figures (JSON-ready)."""
         a, b = self.names
         return {
             "a": a, "b": b, "boards": len(self.boards), "deals": self.deals,
-            "margin": self.score.margin, "points_a": self.score.points_x,
+            "margin": self.score.margin,
+            "margin_per_board": None if self.estimate is None else self.estimate.to_dict(),
+            "points_a": self.score.points_x,
             "points_b": self.score.points_y, "unfinished": list(self.score.unfinished),
             "faults": [f.text() for f in self.faults], "abandoned": self.abandoned,
             "forfeited_by": (self.names[0] if self.forfeited_by == "x" else self.names[1]

@@ -79,7 +79,8 @@ def _server_options(func: F) -> F:
         click.option("--fault-notices", is_flag=True, help="Send the notify/fault notice to "
                      "every client (an extension; by default only to clients that connect "
                      "with ?notices=fault)."),
-        click.option("-v", "--verbose", is_flag=True, help="Log every fault and table on stderr."),
+        click.option("-v", "--verbose", count=True, help="Log every fault and table on stderr "
+                     "(-vv: also the websockets library's own connection lines)."),
     ]):
         func = opt(func)
     return func
@@ -178,8 +179,10 @@ def _force(text: str) -> Callable[[F], F]:
     return click.option("--force", is_flag=True, help=text)
 
 
-def _setup_logging(verbose: bool) -> None:
-    """Logging, and the garbage collector tuned for a long-running arena process."""
+def _setup_logging(verbose: int) -> None:
+    """Logging, and the garbage collector tuned for a long-running arena process. ``-v``
+    logs the arena's faults and tables; the websockets library's own lines (connections
+    opened and closed) stay at warnings unless asked for with ``-vv``."""
     from duplicate.arena.connection import tune_gc
     from duplicate.arena.messages import use_language
 
@@ -189,6 +192,7 @@ def _setup_logging(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
+    logging.getLogger("websockets").setLevel(logging.INFO if verbose > 1 else logging.WARNING)
 
 
 def _nothing() -> None:
@@ -270,7 +274,7 @@ def arena_group() -> None:
 def duplicate_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
-    host: str, port: int, seating: str | None, wait: float, verbose: bool, scale: str,
+    host: str, port: int, seating: str | None, wait: float, verbose: int, scale: str,
     tables_count: int, out_dir: str, log_path: str | None, report_dir: str | None,
     force: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
@@ -319,16 +323,22 @@ def duplicate_command(
                 close_log()
 
     result = asyncio.run(run())
+    from duplicate.arena.report import margin_note
+
     if report_dir:
         from duplicate.arena.report import arena_report, match_title, write_arena_report
 
         lang = cli_lang()
-        write_arena_report(report_dir, arena_report(match_title(name_a, name_b, lang), [result],
-                                                    lang=lang))
+        note = margin_note(result, lang)
+        write_arena_report(report_dir, arena_report(
+            match_title(name_a, name_b, lang), [result], notes=[note] if note else [],
+            lang=lang))
+    index = str(Path(report_dir) / "index.html") if report_dir else None
     if as_json:
         doc = result.summary()
-        doc["boards_detail"] = [b.row(result.names) for b in result.boards]
+        doc["boards_detail"] = [b.json_row(result.names) for b in result.boards]
         doc["file"] = str(result.file) if result.file else None
+        doc["report"] = index
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     from duplicate.commands.common import emit_rows
@@ -337,6 +347,9 @@ def duplicate_command(
     click.echo(_said("match_line", a=name_a, b=name_b, margin=result.score.margin,
                     boards=_boards(len(result.boards)), pa=result.score.points_x,
                     pb=result.score.points_y))
+    note = margin_note(result, cli_lang())
+    if note:
+        click.echo(note)
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))
@@ -346,6 +359,8 @@ def duplicate_command(
     if result.faults:
         click.echo(_said("faults", n=len(result.faults)))
     click.echo(_said("records", path=result.file))
+    if index:
+        click.echo(_said("report_written", path=index))
 
 
 @click.command("agent")
@@ -401,7 +416,7 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
 def tournament_command(
     agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
     set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
-    port: int, seating: str | None, wait: float, verbose: bool, scale: str, out_dir: str,
+    port: int, seating: str | None, wait: float, verbose: int, scale: str, out_dir: str,
     report_dir: str | None, force: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Round robin of duplicate matches among the agents of AGENTS_FILE.
@@ -420,7 +435,7 @@ def tournament_command(
     from pathlib import Path
 
     from duplicate.arena.duplicate_match import load_boards
-    from duplicate.arena.rating import METHOD
+    from duplicate.arena.rating import METHOD, overlaps
     from duplicate.arena.tournament import match_files, read_agents, run_tournament
     from duplicate.commands.common import emit_rows
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
@@ -460,13 +475,19 @@ def tournament_command(
         write_arena_report(report_dir, arena_report(
             tournament_title(len(agents), count, lang), result.matches, result.standings,
             rating_notes(result.ratings, lang), lang=lang))
+    index = str(Path(report_dir) / "index.html") if report_dir else None
+    pairs = overlaps(result.ratings)
     ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
                 "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
+    if as_json:
+        for row in ratings:  # the agents the boards do not yet separate from this one
+            row["overlaps"] = [b if a == row["agent"] else a for a, b in pairs
+                               if row["agent"] in (a, b)]
     if as_json:
         click.echo(json.dumps({"standings": table, "ratings": ratings,
                                "rating_method": METHOD,
                                "matches": [m.summary() for m in result.matches],
-                               "logs": [str(p) for p in result.logs]},
+                               "logs": [str(p) for p in result.logs], "report": index},
                               ensure_ascii=False, indent=2))
         return
     click.echo(_said("standings"))
@@ -475,6 +496,11 @@ def tournament_command(
     click.echo()
     click.echo(_said("rating"))
     emit_rows(_worded_rows(ratings), "table")
+    from duplicate.arena.report import overlap_note
+
+    click.echo(overlap_note(result.ratings, cli_lang()))
+    if index:
+        click.echo(_said("report_written", path=index))
 
 
 @arena_group.command("ordinary")
@@ -498,7 +524,7 @@ def tournament_command(
 def ordinary_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
-    host: str, port: int, seating: str | None, wait: float, verbose: bool,
+    host: str, port: int, seating: str | None, wait: float, verbose: int,
     max_deals: int | None, out_dir: str, log_path: str | None, force: bool, as_json: bool,
     **limit_opts: Any,
 ) -> None:

@@ -113,3 +113,6 @@ class EventReport:
     byes: tuple[ByeLine, ...] = ()
     #: withdrawn team name -> the round after which it withdrew (marked 退赛)
     withdrawn: Mapping[str, int] = field(default_factory=dict)
+    #: False for standings that are not an event's (an arena tournament's): no progressive
+    #: score, rounds won, levels or tie-break ("Placed by") columns
+    event_columns: bool = True
