@@ -401,6 +401,7 @@ class Divergence:
         """JSON form of the divergence."""
         return {
             "index": self.index,
+            "action": self.index + 1,  # counted from 1, as the headline says it
             "turn": self.turn.name,
             "hands": {s.name: to_tokens(self.hands[s], level) for s in Seat},
             "to_beat": None if self.to_beat is None else describe_combo(self.to_beat, level),
@@ -836,7 +837,8 @@ def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
                 "first_ns": first.result_ns,
                 "second_ns": second.result_ns,
                 "swing": c.swing,
-                "diverge_index": None if c.divergence is None else c.divergence.index,
+                # counted from 1, as the headline's "first divergence at action N"
+                "diverge_action": None if c.divergence is None else c.divergence.index + 1,
                 "tricks": "/".join(str(len(r.tricks)) for r in c.rooms),
             }
         )
