@@ -18,11 +18,19 @@ empty at the start of a room after ``Limits.reconnect`` seconds ends the match, 
 side that failed **forfeits** every board not played in both rooms: each is conceded, a
 swing of ``duplicate.scoring.CONCEDED_SWING`` (3) to the opponents (both sides failing:
 0), as a director scores a conceded board (seeds/004 rule 5).
+
+A match stopped before its end (Ctrl-C: the task cancelled) writes every board finished in
+both rooms and raises :class:`MatchInterrupted` with that partial result; a later run
+given those records (``kept``) keeps their boards and plays the others. With a table log,
+a line ``{"arena": {"tags": {...}, "turned": rot}}`` before each room names its board,
+room, agents and clients, so that the log reads back into the same records
+(:mod:`duplicate.arena.openguandan`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Iterable
@@ -61,8 +69,8 @@ from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-__all__ = ["BoardPlay", "MatchResult", "check_seating", "dropped_replies", "load_boards",
-           "match_file_name", "match_path",
+__all__ = ["BoardPlay", "MatchInterrupted", "MatchResult", "check_seating", "dropped_replies",
+           "kept_boards", "load_boards", "match_file_name", "match_path",
            "play_duplicate_match", "room_ns", "seating_rows"]
 
 ROOMS = (("Open", 0), ("Closed", 1))
@@ -256,12 +264,6 @@ async def _play_room(
     def ranks(pos: int) -> tuple[int, int]:
         return (level, level)  # a board has one level for both sides
 
-    await send_beginning(table, board.hands, level, rot, ranks)
-    deal = Deal(board.hands, level, board.leader, rules)
-    outcome = await play_out(table, deal, rot, ranks)
-    await send_episode_over(table, deal, rot)
-    tally.engine += outcome.engine_seconds
-    tally.acts += outcome.acts
     tags = {"Event": event, "Board": str(board.number), "Room": room}
     for seat in Seat:
         pos = (int(seat) - rot) & 3
@@ -270,6 +272,15 @@ async def _play_room(
     tags["Generator"] = board.generator
     tags["DealId"] = board.deal_id
     extra = client_tags(table, rot)
+    if table.log is not None:  # the room's tags, so that the log reads back into its record
+        table.log(-1, json.dumps({"arena": {"tags": tags | extra, "turned": rot}},
+                                 ensure_ascii=False))
+    await send_beginning(table, board.hands, level, rot, ranks)
+    deal = Deal(board.hands, level, board.leader, rules)
+    outcome = await play_out(table, deal, rot, ranks)
+    await send_episode_over(table, deal, rot)
+    tally.engine += outcome.engine_seconds
+    tally.acts += outcome.acts
     if outcome.faults:
         extra["ArenaFaults"] = faults_tag(outcome.faults)
     record = deal_record(outcome, tags, extra)
@@ -317,6 +328,43 @@ def check_seating(table: Table, names: tuple[str, str]) -> None:
                                 a=names[0], b=names[1]))
 
 
+class MatchInterrupted(ArenaError):
+    """The match was stopped before its end: ``result`` holds the boards finished in both
+    rooms (their records written when the match had an ``out_dir``)."""
+
+    def __init__(self, result: MatchResult, total: int) -> None:
+        done = len(result.boards)
+        where = result.file if result.file is not None else "-"
+        super().__init__(phrase("arena.interrupted", done=done, total=total, path=str(where)))
+        self.result = result
+        self.total = total
+
+
+def kept_boards(records: Iterable[DealRecord], boards: Iterable[Board],
+                rules: Ruleset = COMPETITION) -> dict[int, tuple[DealRecord, DealRecord]]:
+    """The boards of an earlier, interrupted run to keep: board number -> (open, closed)
+    records, for each board whose two rooms are in ``records`` and hold this match's board
+    (the same ``DealId``). Every record is replayed again before it counts."""
+    by_number = {b.number: b for b in boards}
+    rooms: dict[int, dict[str, DealRecord]] = {}
+    for rec in records:
+        try:
+            number = int(rec.board or "")
+        except ValueError:
+            continue
+        board = by_number.get(number)
+        if board is None or rec.tags.get("DealId") != board.deal_id:
+            continue
+        rooms.setdefault(number, {})[rec.room or ""] = rec
+    kept = {}
+    for number, got in rooms.items():
+        if "Open" in got and "Closed" in got:
+            room_ns(got["Open"], rules)  # refused when it does not replay
+            room_ns(got["Closed"], rules)
+            kept[number] = (got["Open"], got["Closed"])
+    return kept
+
+
 def _forfeit_side(sides: set[int]) -> str:
     return "both" if len(sides) == 2 else "x" if 0 in sides else "y"
 
@@ -334,6 +382,7 @@ async def play_duplicate_match(
     scale: WinDrawLoss | VictoryPoints = JIANGSU_WDL,
     event: str = "Arena",
     out_dir: str | Path | None = None,
+    kept: dict[int, tuple[DealRecord, DealRecord]] | None = None,
 ) -> MatchResult:
     """Play ``boards`` in both rooms: A = ``names[0]`` at positions 0 and 2.
 
@@ -341,6 +390,10 @@ async def play_duplicate_match(
     ``closed_table`` (eight connections: two sets of agent processes) the open room is
     played at ``table`` and the closed room at ``closed_table`` at the same time, so that
     no client sees both rooms of a board.
+
+    ``kept`` (:func:`kept_boards`): boards already played in both rooms by an earlier run,
+    kept as they are and not played again. Cancelled (Ctrl-C), the match writes the boards
+    finished in both rooms and raises :class:`MatchInterrupted`.
     """
     if names[0] == names[1]:
         raise ArenaError(phrase("rest.arena.err.same_names", name=repr(names[0])))
@@ -348,6 +401,10 @@ async def play_duplicate_match(
     plays = [BoardPlay(b) for b in boards]
     if not plays:
         raise ArenaError(phrase("rest.arena.err.no_board"))
+    for bp in plays:
+        if kept and bp.board.number in kept:
+            bp.open, bp.closed = kept[bp.board.number]
+            bp.open_ns, bp.closed_ns = room_ns(bp.open, rules), room_ns(bp.closed, rules)
     tally = _Tally()
     tables = [table] if closed_table is None else [table, closed_table]
     for t in tables:
@@ -359,28 +416,43 @@ async def play_duplicate_match(
             failed.update(pos & 1 for pos in await t.await_seats())
         return not failed
 
-    if closed_table is None:
-        for bp in plays:
-            for room, rot in ROOMS:
-                if not await seats_ready(table):
-                    break
-                await _play_room(table, bp, room, rot, names, rules, event, tally)
-    else:
-        async def one_room(t: Table, room: str, rot: int) -> None:
-            for bp in plays:
-                if not await seats_ready(t):
-                    return
-                await _play_room(t, bp, room, rot, names, rules, event, tally)
+    to_play = [bp for bp in plays if bp.swing is None]
+    try:
+        if closed_table is None:
+            for bp in to_play:
+                for room, rot in ROOMS:
+                    if not await seats_ready(table):
+                        break
+                    await _play_room(table, bp, room, rot, names, rules, event, tally)
+        else:
+            async def one_room(t: Table, room: str, rot: int) -> None:
+                for bp in to_play:
+                    if not await seats_ready(t):
+                        return
+                    await _play_room(t, bp, room, rot, names, rules, event, tally)
 
-        await asyncio.gather(one_room(table, *ROOMS[0]), one_room(closed_table, *ROOMS[1]))
+            await asyncio.gather(one_room(table, *ROOMS[0]),
+                                 one_room(closed_table, *ROOMS[1]))
+    except asyncio.CancelledError:
+        done = [bp for bp in plays if bp.swing is not None]
+        partial = _result(names, done, scale, rules, tables, tally, started, None, out_dir)
+        raise MatchInterrupted(partial, len(plays)) from None
     forfeit = _forfeit_side(failed) if failed else None
     if forfeit is not None:
         tally.abandoned = FORFEIT
+    result = _result(names, plays, scale, rules, tables, tally, started, forfeit, out_dir)
+    for t in tables:
+        await _end(t, result.score.points_x, result.score.points_y)
+    return result
+
+
+def _result(names: tuple[str, str], plays: list[BoardPlay], scale: WinDrawLoss | VictoryPoints,
+            rules: Ruleset, tables: list[Table], tally: _Tally, started: float,
+            forfeit: str | None, out_dir: str | Path | None) -> MatchResult:
+    """The match as scored over ``plays``, its records written into ``out_dir``."""
     results = [BoardResult(bp.board.number, bp.open_ns, bp.closed_ns,
                            forfeit if bp.swing is None else None) for bp in plays]
     score = score_match(results, scale, UnfinishedRule.AVERAGE, rules)
-    for t in tables:
-        await _end(t, score.points_x, score.points_y)
     result = MatchResult(
         names, plays, score, [f for t in tables for f in t.faults], tally.abandoned,
         time.perf_counter() - started, tally.engine, tally.acts,

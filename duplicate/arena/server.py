@@ -66,11 +66,13 @@ SETTLE = 0.05
 
 def log_writer(path: str | Path) -> tuple[Callable[[int, str], None], Callable[[], None]]:
     """A table log to ``path``: one JSON line ``{"pos": p, "message": {...}}`` a frame, as
-    :mod:`duplicate.arena.openguandan` reads back; returns the writer and its closer."""
+    :mod:`duplicate.arena.openguandan` reads back; a line for position -1 is the arena's
+    own (``{"arena": ...}``: a room's tags) and is written as it is. Returns the writer
+    and its closer."""
     f = Path(path).open("w", encoding="utf-8")
 
     def write(pos: int, text: str) -> None:
-        f.write(f'{{"pos":{pos},"message":{text}}}\n')
+        f.write(f'{{"pos":{pos},"message":{text}}}\n' if pos >= 0 else f"{text}\n")
 
     return write, f.close
 

@@ -269,6 +269,9 @@ def arena_group() -> None:
               help="Also write the HTML report (the match and its boards) into this folder.")
 @_force("Replace an existing records file (OUT/A-vs-B.gdn) or --log file, and write --report "
         "into a folder that already holds files (a seed file is never written over).")
+@click.option("--resume", is_flag=True, help="Go on with a match that was stopped: keep the "
+              "boards OUT/A-vs-B.gdn holds in both rooms and play the others (the file is "
+              "then written with all of them).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def duplicate_command(
@@ -276,7 +279,7 @@ def duplicate_command(
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
     host: str, port: int, seating: str | None, wait: float, verbose: int, scale: str,
     tables_count: int, out_dir: str, log_path: str | None, report_dir: str | None,
-    force: bool, as_json: bool, **limit_opts: Any,
+    force: bool, resume: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
@@ -288,18 +291,29 @@ def duplicate_command(
     --out.
 
     \b
+    Stopped with Ctrl-C, the match writes the boards finished in both rooms (records,
+    and --report) and says how to go on: the same command with --resume.
+
+    \b
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
     """
-    from duplicate.arena.duplicate_match import load_boards, match_path, play_duplicate_match
+    from duplicate.arena.duplicate_match import (
+        MatchInterrupted,
+        load_boards,
+        match_path,
+        play_duplicate_match,
+    )
     from duplicate.arena.server import log_writer
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
     _two_agents(name_a, name_b)
-    _check_outputs(force, [match_path(out_dir, (name_a, name_b)), log_path], report_dir)
+    records_file = match_path(out_dir, (name_a, name_b))
+    _check_outputs(force, [None if resume else records_file, log_path], report_dir)
     _setup_logging(verbose)
     limits = _limits(limit_opts)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
+    kept = _kept(records_file, boards) if resume else None
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), tables_count) as srv:
@@ -314,7 +328,7 @@ def duplicate_command(
                 return await play_duplicate_match(
                     table, boards, (name_a, name_b), closed_table=second,
                     scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL,
-                    event=f"Arena: {name_a} - {name_b}", out_dir=out_dir,
+                    event=f"Arena: {name_a} - {name_b}", out_dir=out_dir, kept=kept,
                 )
             finally:
                 await table.close()
@@ -322,9 +336,38 @@ def duplicate_command(
                     await second.close()
                 close_log()
 
-    result = asyncio.run(run())
+    stopped: MatchInterrupted | None = None
+    try:
+        result = asyncio.run(run())
+    except MatchInterrupted as exc:  # Ctrl-C: the boards finished are written
+        stopped, result = exc, exc.result
+    _match_output(result, report_dir, as_json, limits, stopped is not None)
+    if stopped is not None:
+        click.echo(error_text(stopped), err=True)
+        click.echo(_said("resume", path=result.file), err=True)
+        raise click.exceptions.Exit(130)
+
+
+def _kept(records_file: Path, boards: list[Any]) -> dict[int, Any]:
+    """The boards an earlier, stopped run of the match finished (``--resume``), said on
+    standard error."""
+    from duplicate.arena.duplicate_match import kept_boards
+    from duplicate.gdn import loads
+
+    if not records_file.exists():
+        click.echo(_said("resume_none", path=records_file), err=True)
+        return {}
+    kept = kept_boards(loads(records_file.read_bytes(), file=str(records_file)), boards)
+    click.echo(_said("resumed", boards=_boards(len(kept)), path=records_file), err=True)
+    return kept
+
+
+def _match_output(result: Any, report_dir: str | None, as_json: bool, limits: Any,
+                  interrupted: bool) -> None:
+    """A duplicate match's outputs: the report, then the JSON or the text."""
     from duplicate.arena.report import margin_note
 
+    name_a, name_b = result.names
     if report_dir:
         from duplicate.arena.report import arena_report, match_title, write_arena_report
 
@@ -339,6 +382,7 @@ def duplicate_command(
         doc["boards_detail"] = [b.json_row(result.names) for b in result.boards]
         doc["file"] = str(result.file) if result.file else None
         doc["report"] = index
+        doc["interrupted"] = interrupted
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     from duplicate.commands.common import emit_rows
@@ -601,9 +645,12 @@ def import_log_command(files: tuple[str, ...], source: str, output: str, event: 
 
     del source  # one source so far
     check_output(output, force)
+    def cut(why: Any) -> None:  # a log the arena wrote until it was stopped
+        click.echo(_said("import_cut", why=why), err=True)
+
     records = []
     for f in files:
-        records.extend(import_log(f, event))
+        records.extend(import_log(f, event, on_cut=cut))
     with click.open_file(output, "w", encoding="utf-8") as out:
         out.write(dumps(records))
     click.echo(_said("imported", n=len(records), file=", ".join(files), out=output), err=True)
