@@ -124,7 +124,8 @@ def test_json_fields(match_file: Path) -> None:
     assert [d["board"] for d in data] == ["1", "2"]
     first = data[0]
     assert set(first) == {
-        "event", "round", "table", "board", "level", "leader", "hands", "rooms", "swing", "divergence"
+        "event", "round", "table", "board", "level", "leader", "hands", "rooms", "swing", "forfeited_by",
+        "divergence"
     }
     o1, c1 = results(match_file, "1")
     assert [r["result_ns"] for r in first["rooms"]] == [o1, c1] and first["swing"] == o1 - c1

@@ -56,6 +56,7 @@ from duplicate.gdn import DealRecord, ErrorWords, dumps
 from duplicate.i18n import Term, phrase
 from duplicate.replay import replay
 from duplicate.scoring import (
+    CONCEDED_SWING,
     JIANGSU_WDL,
     BoardResult,
     MatchScore,
@@ -69,7 +70,7 @@ from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-__all__ = ["BoardPlay", "MatchInterrupted", "MatchResult", "check_seating", "dropped_replies",
+__all__ = ["FORFEIT_TAG", "BoardPlay", "MatchInterrupted", "MatchResult", "check_seating", "dropped_replies",
            "kept_boards", "load_boards", "match_file_name", "match_path",
            "play_duplicate_match", "room_ns", "seating_rows"]
 
@@ -86,6 +87,10 @@ class BoardPlay:
     closed: DealRecord | None = None
     open_ns: int | None = None
     closed_ns: int | None = None
+    #: the agent(s) that forfeited this board (``FORFEIT_TAG``), "" for a board played
+    forfeit: str = ""
+    #: A's swing as the forfeit scores it (a conceded board), None for a board played
+    conceded: int | None = None
 
     @property
     def swing(self) -> int | None:
@@ -93,6 +98,11 @@ class BoardPlay:
         if self.open_ns is None or self.closed_ns is None:
             return None
         return self.open_ns - self.closed_ns
+
+    @property
+    def scored(self) -> int | None:
+        """A's swing as it counts: the rooms', or the forfeit's (a conceded board)."""
+        return self.swing if self.swing is not None else self.conceded
 
     def row(self, names: tuple[str, str]) -> dict[str, Any]:
         """A listing row."""
@@ -107,8 +117,8 @@ class BoardPlay:
             "open_ns": self.open_ns,
             "closed_finish": finish(self.closed),
             "closed_ns": self.closed_ns,
-            f"swing_{names[0]}": self.swing,
-        }
+            f"swing_{names[0]}": self.scored,
+        } | ({"forfeited_by": self.forfeit} if self.forfeit else {})
 
     def json_row(self, names: tuple[str, str]) -> dict[str, Any]:
         """The row for ``--json``: the level a number, 2..14 (14 = A), as the protocol's
@@ -139,13 +149,14 @@ class MatchResult:
 
     @property
     def records(self) -> list[DealRecord]:
-        """Every room's record, board by board, open before closed."""
+        """Every room's record, board by board, open before closed (a room a forfeit left
+        unplayed: the board with an empty play list, ``Unfinished`` and ``Forfeit``)."""
         return [r for b in self.boards for r in (b.open, b.closed) if r is not None]
 
     @property
     def deals(self) -> int:
         """Rooms played."""
-        return len(self.records)
+        return sum(1 for r in self.records if r.plays)
 
     @property
     def estimate(self) -> MarginEstimate | None:
@@ -250,15 +261,21 @@ class _Tally:
     abandoned: str = ""
 
 
+def _at(table: Table, board: Board, room: str) -> None:
+    """Where the table is (a fault's where): this board's room, set before its seats are
+    awaited, so that a seat missing at the closed room's start is said there."""
+    table.where = f"board {board.number} {room.lower()} room"
+    table.where_said = phrase("arena.fault.where_board", board=board.number,
+                              room=Term(room.lower(), f"report.room.{room.lower()}"))
+
+
 async def _play_room(
     table: Table, bp: BoardPlay, room: str, rot: int, names: tuple[str, str],
     rules: Ruleset, event: str, tally: _Tally,
 ) -> None:
     """Play one room of a board at ``table`` and keep its replayed record in ``bp``."""
     board = bp.board
-    table.where = f"board {board.number} {room.lower()} room"
-    table.where_said = phrase("arena.fault.where_board", board=board.number,
-                              room=Term(room.lower(), f"report.room.{room.lower()}"))
+    _at(table, board, room)
     level = board.level
 
     def ranks(pos: int) -> tuple[int, int]:
@@ -353,7 +370,8 @@ def kept_boards(records: Iterable[DealRecord], boards: Iterable[Board],
         except ValueError:
             continue
         board = by_number.get(number)
-        if board is None or rec.tags.get("DealId") != board.deal_id:
+        if (board is None or rec.tags.get("DealId") != board.deal_id
+                or FORFEIT_TAG in rec.tags):
             continue
         rooms.setdefault(number, {})[rec.room or ""] = rec
     kept = {}
@@ -363,6 +381,36 @@ def kept_boards(records: Iterable[DealRecord], boards: Iterable[Board],
             room_ns(got["Closed"], rules)
             kept[number] = (got["Open"], got["Closed"])
     return kept
+
+
+#: the tag naming the agent(s) that forfeited a board, on both its records (docs/FORMAT.md)
+FORFEIT_TAG = "Forfeit"
+
+
+def _mark_forfeit(bp: BoardPlay, who: str, side: str, names: tuple[str, str],
+                  event: str) -> None:
+    """A board the forfeit left unplayed in a room or both: its swing as conceded, the
+    ``Forfeit`` tag on the room played, and a record of the board with an empty play list
+    for each room not played (``Unfinished "forfeit"``), so that the records say it."""
+    bp.forfeit = who
+    bp.conceded = {"x": -CONCEDED_SWING, "y": CONCEDED_SWING, "both": 0}[side]
+    board = bp.board
+    for room, rot in ROOMS:
+        rec = bp.open if rot == 0 else bp.closed
+        if rec is None:
+            tags = {"Event": event, "Board": str(board.number), "Room": room}
+            for seat in Seat:
+                tags[_SEAT_TAGS[seat]] = names[((int(seat) - rot) & 3) & 1]
+            tags["Generator"] = board.generator
+            tags["DealId"] = board.deal_id
+            tags["Unfinished"] = "forfeit"
+            rec = DealRecord(tags=tags, hands=board.hands, level=board.level,
+                             leader=board.leader, plays=[])
+            if rot == 0:
+                bp.open = rec
+            else:
+                bp.closed = rec
+        rec.tags[FORFEIT_TAG] = who
 
 
 def _forfeit_side(sides: set[int]) -> str:
@@ -421,12 +469,14 @@ async def play_duplicate_match(
         if closed_table is None:
             for bp in to_play:
                 for room, rot in ROOMS:
+                    _at(table, bp.board, room)
                     if not await seats_ready(table):
                         break
                     await _play_room(table, bp, room, rot, names, rules, event, tally)
         else:
             async def one_room(t: Table, room: str, rot: int) -> None:
                 for bp in to_play:
+                    _at(t, bp.board, room)
                     if not await seats_ready(t):
                         return
                     await _play_room(t, bp, room, rot, names, rules, event, tally)
@@ -440,7 +490,8 @@ async def play_duplicate_match(
     forfeit = _forfeit_side(failed) if failed else None
     if forfeit is not None:
         tally.abandoned = FORFEIT
-    result = _result(names, plays, scale, rules, tables, tally, started, forfeit, out_dir)
+    result = _result(names, plays, scale, rules, tables, tally, started, forfeit, out_dir,
+                     event)
     for t in tables:
         await _end(t, result.score.points_x, result.score.points_y)
     return result
@@ -448,11 +499,16 @@ async def play_duplicate_match(
 
 def _result(names: tuple[str, str], plays: list[BoardPlay], scale: WinDrawLoss | VictoryPoints,
             rules: Ruleset, tables: list[Table], tally: _Tally, started: float,
-            forfeit: str | None, out_dir: str | Path | None) -> MatchResult:
+            forfeit: str | None, out_dir: str | Path | None, event: str = "Arena") -> MatchResult:
     """The match as scored over ``plays``, its records written into ``out_dir``."""
     results = [BoardResult(bp.board.number, bp.open_ns, bp.closed_ns,
                            forfeit if bp.swing is None else None) for bp in plays]
     score = score_match(results, scale, UnfinishedRule.AVERAGE, rules)
+    if forfeit is not None:
+        who = {"x": names[0], "y": names[1]}.get(forfeit, f"{names[0]} & {names[1]}")
+        for bp in plays:
+            if bp.swing is None:
+                _mark_forfeit(bp, who, forfeit, names, event)
     result = MatchResult(
         names, plays, score, [f for t in tables for f in t.faults], tally.abandoned,
         time.perf_counter() - started, tally.engine, tally.acts,

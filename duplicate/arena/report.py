@@ -65,7 +65,7 @@ def overlap_note(ratings: Sequence[Rating], lang: str = "en") -> str:
     pairs = overlaps(ratings)
     if not pairs:
         return text("separated", lang)
-    return text("overlap", lang, pairs=text("list_sep", lang).join(f"{a} – {b}" for a, b in pairs))
+    return text("overlap", lang, pairs=gettext(lang, "list.sep").join(f"{a} – {b}" for a, b in pairs))
 
 
 def _summary(m: MatchResult, rules: Ruleset) -> MatchSummary:

@@ -387,7 +387,10 @@ def _match_output(result: Any, report_dir: str | None, as_json: bool, limits: An
         return
     from duplicate.commands.common import emit_rows
 
-    emit_rows(_worded_rows([b.row(result.names) for b in result.boards], result.names), "table")
+    rows = [b.row(result.names) for b in result.boards]
+    if result.forfeited_by:  # every row names who forfeited it ("" for a board played)
+        rows = [{**row, "forfeited_by": row.get("forfeited_by", "")} for row in rows]
+    emit_rows(_worded_rows(rows, result.names), "table")
     click.echo(_said("match_line", a=name_a, b=name_b, margin=result.score.margin,
                     boards=_boards(len(result.boards)), pa=result.score.points_x,
                     pb=result.score.points_y))
@@ -494,10 +497,15 @@ def tournament_command(
                          set_name=set_name, db_url=db_url, schedule=schedule)
 
     def progress(m: Any) -> None:
+        from duplicate.arena.report import margin_note
+
         click.echo(_said("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
                         boards=_boards(len(m.boards)), pa=m.score.points_x,
                         pb=m.score.points_y),
                    err=True)
+        note = margin_note(m, cli_lang())
+        if note:
+            click.echo(f"  {note}", err=True)
 
     logs = Path(out_dir) / "agent-logs"
     click.echo(_said("logs", path=logs), err=True)
