@@ -131,3 +131,21 @@ def test_ratings_say_which_agents_are_not_yet_separated() -> None:
                                      "boards would tell them apart): a – b")
     assert overlap_note(ratings, "zh") == "尚未分出高下（95% 区间重叠，需要更多牌才能区分）：a – b"
     assert overlap_note(ratings[::2]).startswith("every two agents are separated")
+
+
+def test_the_margin_line_in_chinese() -> None:
+    from duplicate.arena.duplicate_match import BoardPlay, MatchResult
+    from duplicate.arena.report import margin_note
+    from duplicate.scoring import score_match
+
+    boards = list(generate_boards(simulation_key(b"\x21"), 4))
+    plays = [BoardPlay(b, open_ns=o, closed_ns=c)
+             for b, o, c in zip(boards, (1, 2, -1, 3), (0, 2, 1, 1), strict=True)]
+    result = MatchResult(("heur", "rand"), plays, score_match([]))
+    assert margin_note(result, "zh") == (
+        "heur 每副牌级差 +0.25（标准误 0.85；95% 区间 -2.47 至 +2.97，按两室都打完的4副计）："
+        "区间含 0，这些牌还分不出两个智能体的高下")
+    assert margin_note(result) == (
+        "heur's swing a board: +0.25 (standard error 0.85; 95% interval -2.47 to +2.97, over 4 "
+        "boards played in both rooms): the interval holds 0, the boards do not yet separate "
+        "the agents")

@@ -290,7 +290,6 @@ def duplicate_command(
     seat: A E-W). Prints every board's swing and the result; writes the records to
     --out.
 
-    \b
     Stopped with Ctrl-C, the match writes the boards finished in both rooms (records,
     and --report) and says how to go on: the same command with --resume.
 
