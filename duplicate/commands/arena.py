@@ -586,6 +586,7 @@ def ordinary_command(
     """
     from duplicate.arena.duplicate_match import load_boards
     from duplicate.arena.ordinary import ordinary_path, play_ordinary_match
+    from duplicate.arena.protocol import level_str
     from duplicate.arena.server import log_writer
 
     _two_agents(name_a, name_b)
@@ -618,7 +619,8 @@ def ordinary_command(
         return
     click.echo(_said("ordinary_line", a=name_a, b=name_b,
                      deals=_said("count.deals", n=doc["deals"]),
-                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
+                     winner=doc["winner"] or "-", ln=level_str(result.match.levels[0]),
+                     le=level_str(result.match.levels[1])))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))
