@@ -20,6 +20,7 @@ from protocol_client import play_client, play_four
 from duplicate.arena.rating import Rating, overlaps
 from duplicate.arena.report import (
     arena_report,
+    match_notes,
     overlap_note,
     rating_notes,
     tournament_title,
@@ -112,12 +113,13 @@ def test_the_report_of_a_tournament_has_the_arenas_columns(tmp_path: Path) -> No
         run_tournament(agents, boards, launch=launch, out_dir=tmp_path), 120))
     write_arena_report(tmp_path / "site", arena_report(
         tournament_title(3, 2), result.matches, result.standings,
-        rating_notes(result.ratings)))
+        [*rating_notes(result.ratings), *match_notes(result.matches)]))
     index = _text(tmp_path / "site" / "index.html")
     assert "Match points" in index and "Swing" in index
     for event_only in ("Progressive", "Rounds won", "Placed by", "Levels"):
         assert event_only not in index
     assert "Elo" in index and "1e-10" not in index
+    assert index.count("'s swing a board:") == 3 and "one – two: one's swing a board" in index
     assert "not yet separated" in index or "every two agents are separated" in index
     players = _text(tmp_path / "site" / "players.html")
     assert re.search(r"\bone 4 \d+", players), players  # 2 boards in each of 2 matches

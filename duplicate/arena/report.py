@@ -22,7 +22,7 @@ from duplicate.report import EventReport, MatchSummary, boards_of, slug, write_r
 from duplicate.standings import StandingRow
 from engine.ruleset import COMPETITION, Ruleset
 
-__all__ = ["arena_report", "margin_note", "match_title", "overlap_note", "rating_notes",
+__all__ = ["arena_report", "margin_note", "match_notes", "match_title", "overlap_note", "rating_notes",
            "tournament_title", "write_arena_report"]
 
 
@@ -49,6 +49,17 @@ def margin_note(m: MatchResult, lang: str = "en") -> str | None:
                 low=f"{est.low:+.2f}", high=f"{est.high:+.2f}",
                 boards=gettext(lang, "count.boards", n=est.boards),
                 ahead=a if est.per_board > 0 else b)
+
+
+def match_notes(matches: Sequence[MatchResult], lang: str = "en") -> list[str]:
+    """A tournament report's note for each match: its margin a board with the interval
+    (:func:`margin_note`), the match named."""
+    notes = []
+    for m in matches:
+        note = margin_note(m, lang)
+        if note:
+            notes.append(text("match_note", lang, a=m.names[0], b=m.names[1], note=note))
+    return notes
 
 
 def rating_notes(ratings: Sequence[Rating], lang: str = "en") -> list[str]:

@@ -517,6 +517,7 @@ def tournament_command(
     if report_dir:
         from duplicate.arena.report import (
             arena_report,
+            match_notes,
             rating_notes,
             tournament_title,
             write_arena_report,
@@ -525,7 +526,8 @@ def tournament_command(
         lang = cli_lang()
         write_arena_report(report_dir, arena_report(
             tournament_title(len(agents), count, lang), result.matches, result.standings,
-            rating_notes(result.ratings, lang), lang=lang))
+            [*rating_notes(result.ratings, lang), *match_notes(result.matches, lang)],
+            lang=lang))
     index = str(Path(report_dir) / "index.html") if report_dir else None
     pairs = overlaps(result.ratings)
     ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
