@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from cli import main
 from duplicate.arena.duplicate_match import play_duplicate_match
+from duplicate.arena.messages import use_language
 from duplicate.arena.seating import parse_path, read_seating, seating_help
 from duplicate.arena.server import ArenaError, ArenaServer
 from duplicate.dealing import generate_boards
@@ -44,9 +45,11 @@ async def _refused(url: str) -> tuple[int | None, str | None]:
 
 def test_the_hint_puts_each_agents_ids_at_its_own_positions(
         caplog: pytest.LogCaptureFixture) -> None:
-    """heur-1 and heur-2 name heur (A: positions 0 and 2); client0 and client1 name
-    nothing, so they can only be ai4's: 1 and 3. The old hint gave 'client0 client1 <id>
-    <id>', which seats client0 for heur."""
+    """heur-1 and heur-2 name heur (A: positions 0 and 2); client0 (refused) and client1 (a
+    competition id, waiting) name nothing, so they can only be ai4's: 1 and 3. The old
+    hint gave 'client0 client1 <id> <id>', which seats client0 for heur."""
+
+    use_language("en")  # the log's language (a command line run before may have set zh)
 
     async def main() -> None:
         async with ArenaServer(port=0, agents=("heur", "ai4")) as srv:
@@ -54,9 +57,13 @@ def test_the_hint_puts_each_agents_ids_at_its_own_positions(
             held = [asyncio.create_task(_held(srv.url + i, opened)) for i in ("heur-1", "heur-2")]
             while len(opened) < 2:
                 await asyncio.sleep(0.02)
-            for i in ("client0", "client1"):
-                code, _ = await _refused(srv.url + i)
-                assert code == 1008
+            code, _ = await _refused(srv.url + "client0")
+            assert code == 1008
+            # client1 is a competition id: it waits for client2..client4, named by no agent
+            held.append(asyncio.create_task(_held(srv.url + "client1", opened)))
+            while len(opened) < 3:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.1)
             for t in held:
                 t.cancel()
 
@@ -112,6 +119,33 @@ def test_seated_by_order_an_agents_id_on_the_other_side_is_refused_before_play()
             await asyncio.gather(*tasks)
 
     asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_competition_ids_beside_named_clients_wait_and_the_hint_says_where(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """An agent with hard-coded ids client1 and client2 beside one whose clients name it:
+    neither id is given to heur (client1 would be A's by the competition's order); they
+    wait, and the hint puts them at ai4's positions."""
+
+    use_language("en")  # the log's language (a command line run before may have set zh)
+
+    async def main() -> None:
+        async with ArenaServer(port=0, agents=("heur", "ai4")) as srv:
+            opened: list[object] = []
+            held = [asyncio.create_task(_held(srv.url + i, opened))
+                    for i in ("client1", "client2", "heur-1", "heur-2")]
+            while len(opened) < 4:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.1)
+            assert srv._made == 0 and srv.waiting == 4  # no table: nobody credited wrongly
+            for t in held:
+                t.cancel()
+
+    with caplog.at_level(logging.WARNING, logger="arena"):
+        asyncio.run(asyncio.wait_for(main(), 30))
+    hints = [r.getMessage() for r in caplog.records if "seating file" in r.getMessage()]
+    assert hints and ": heur-1 client1 heur-2 client2 (ids that named no agent: client1 " \
+        "client2)" in hints[-1], caplog.text
 
 
 def test_the_competitions_own_ids_are_seated_in_their_order_by_default() -> None:

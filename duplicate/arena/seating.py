@@ -8,9 +8,8 @@ A client connects to ``ws://HOST:PORT/game/<id>`` (or the online platform's
 * **by agent id**: the id names the agent, ``<agent>`` or ``<agent>-<anything>``
   (``mine-1``, ``theirs-2``); A's two clients take positions 0 and 2 in the order of
   their ids, B's 1 and 3; at a single table the competition's own ids ``client1`` ..
-  ``client4`` are seated in that order (1 and 3 for A, 2 and 4 for B,
-  :func:`competition_agent`), unless clients named by their agents came first; any other
-  id naming no agent is refused;
+  ``client4`` are seated in that order once all four have come (1 and 3 for A, 2 and 4
+  for B, :func:`competition_agent`); any other id naming no agent is refused;
 * **by connection order**, only when asked for (``--seating order``): the launch scripts'
   order is no guide to who is who when agents start at different speeds.
 

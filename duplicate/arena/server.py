@@ -28,6 +28,7 @@ from duplicate.arena.client import Client
 from duplicate.arena.connection import ArenaConnection, ArenaError, Fault, Limits
 from duplicate.arena.messages import said
 from duplicate.arena.seating import (
+    COMPETITION_IDS,
     PATH_PREFIX,
     ClientPath,
     agent_of,
@@ -197,11 +198,7 @@ class ArenaServer:
         self.refused.append((who, str(why)))
         log.warning("%s", said("refused", id=who, why=why))
         if self.by_agent and why.key == "arena.refuse.no_agent":
-            assert self.agents is not None
-            accepted = {c.id: c.agent for c in [*self._by_id.values(), *self._waiting]
-                        if c.agent and not c.gone}
-            refused = [i for i, w in self.refused if w == str(why)]
-            log.warning("%s", seating_help(self.agents, accepted, refused))
+            self._hint()
         # a threaded ws4py client that reads the close frame in the same read as the
         # handshake's answer dies without its reason (as with a table's first message)
         await asyncio.sleep(SETTLE)
@@ -229,22 +226,46 @@ class ArenaServer:
         if self.by_agent:
             assert self.agents is not None
             found = agent_of(who.id, self.agents)
-            if found is None and self.competition_ids and not any(
-                    agent_of(c.id, self.agents) for c in self._waiting):
-                # the competition's ids, unless clients named by their agents came first
-                found = competition_agent(who.id, self.agents)
-            if found is None:
+            competition = (found is None and self.competition_ids
+                           and competition_agent(who.id, self.agents) is not None)
+            if found is None and not competition:
                 return phrase("arena.refuse.no_agent", a=self.agents[0], b=self.agents[1])
             room = 2 * ((self.tables or 1) - self._made)  # its clients still to seat
-            if sum(c.agent == found for c in self._waiting) >= room:
+            if found is not None and sum(c.agent == found for c in self._waiting) >= room:
                 return phrase("arena.refuse.agent_full", agent=found)
-            agent = found
+            agent = found or ""  # a competition id: its agent once all four have come
         elif self.seating is not None and not any(who.id in t for t in self.seating):
             return phrase("arena.refuse.unseated")
         client = Client(ws, who.id, self.limits, agent, who.notices)
         self._waiting.append(client)
         self._try_tables()
+        if self.by_agent and client.table is None and self._mixed():
+            self._hint()
         return client
+
+    def _competition_waiting(self) -> list[Client]:
+        """The clients in the lobby with a competition id and no agent yet."""
+        return [c for c in self._waiting if not c.agent and not c.gone]
+
+    def _mixed(self) -> bool:
+        """Clients named by their agents and competition ids wait together: neither set
+        may make the table, the seating hint says how to seat them."""
+        return bool(self._competition_waiting()) and any(c.agent for c in self._waiting)
+
+    def _hint(self) -> None:
+        """Log how to seat the clients that came: the ids naming an agent at its positions,
+        the others (refused, or competition ids waiting) where they can only be."""
+        assert self.agents is not None
+        accepted = {c.id: c.agent for c in [*self._by_id.values(), *self._waiting]
+                    if c.agent and not c.gone}
+        unknown = [i for i, w in self.refused if w == self._no_agent]
+        unknown += [c.id for c in self._competition_waiting()]
+        log.warning("%s", seating_help(self.agents, accepted, unknown))
+
+    @property
+    def _no_agent(self) -> str:
+        assert self.agents is not None
+        return str(phrase("arena.refuse.no_agent", a=self.agents[0], b=self.agents[1]))
 
     def _try_tables(self) -> None:
         """Seat every table whose four clients are in the lobby."""
@@ -260,6 +281,10 @@ class ArenaServer:
             b = sorted((c for c in lobby if c.agent == self.agents[1]), key=lambda c: c.id)
             if len(a) >= 2 and len(b) >= 2:
                 self._make_table([a[0], b[0], a[1], b[1]])
+                return
+            here = {c.id: c for c in self._competition_waiting()}
+            if all(i in here for i in COMPETITION_IDS):  # seated in their order
+                self._make_table([here[i] for i in COMPETITION_IDS])
         elif len(lobby) >= 4:
             self._make_table(lobby[:4])
 
