@@ -323,4 +323,4 @@ def test_a_forfeited_match_says_so_in_its_records_and_compares(tmp_path: Path) -
     site = tmp_path / "site"
     write_arena_report(site, arena_report(match_title("good", "bad"), [result]))
     page = (site / "match-good-v-bad.html").read_text(encoding="utf-8")
-    assert page.count('+3 <span class="status">forfeited</span>') == 3
+    assert page.count('<span class="status">forfeited</span> +3') == 3
