@@ -148,6 +148,28 @@ def test_competition_ids_beside_named_clients_wait_and_the_hint_says_where(
         "client2)" in hints[-1], caplog.text
 
 
+def test_a_competition_id_left_waiting_is_told_when_the_table_is_full() -> None:
+    async def main() -> tuple[int | None, str | None]:
+        async with ArenaServer(port=0, agents=("heur", "ai4")) as srv:
+            stray = asyncio.create_task(_refused(srv.url + "client3"))
+            while srv.waiting < 1:
+                await asyncio.sleep(0.02)
+            tasks = []
+            for who in ("heur-1", "ai4-1", "heur-2", "ai4-2"):
+                ready = asyncio.Event()
+                tasks.append(asyncio.create_task(play_client(srv.url + who, connected=ready)))
+                await ready.wait()
+            table = await srv.next_table(10)
+            assert table.ids == ["heur-1", "ai4-1", "heur-2", "ai4-2"]
+            told = await asyncio.wait_for(stray, 10)
+            await table.close()
+            await asyncio.gather(*tasks)
+            return told
+
+    code, reason = asyncio.run(asyncio.wait_for(main(), 30))
+    assert code == 1008 and reason == "the tables are full"
+
+
 def test_the_competitions_own_ids_are_seated_in_their_order_by_default() -> None:
     """client1..client4 (the sample clients' ids) connect in any order: 1 and 3 play for
     A, 2 and 4 for B, without a seating file."""

@@ -309,3 +309,10 @@ class ArenaServer:
         if self.on_table is not None:
             self.on_table(table)
         self._tables.put_nowait(table)
+        if self.tables is not None and self._made >= self.tables:
+            for c in self._waiting:  # competition ids left waiting: no table for them now
+                why = phrase("arena.refuse.full")
+                self.refused.append((c.id, str(why)))
+                log.warning("%s", said("refused", id=c.id, why=why))
+                c.drop(1008, why)
+            self._waiting = []
