@@ -175,3 +175,41 @@ def test_a_report_whose_answer_was_lost_is_not_doubled(
     finally:
         phone.close()
         engine.dispose()
+
+
+def test_west_offline_moves_on_and_every_kept_board_arrives(
+    browser: Any, server: str, migrated_url: str  # noqa: F811
+) -> None:
+    """The network stays down for two boards: after the first is kept, West's form moves
+    on to the next board (as after a send), so the second board's taps are kept as that
+    board, not as the board just kept; both arrive, once each, when the network is back."""
+    engine = make_engine(migrated_url)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                locale="en-GB")
+    try:
+        rnd = setup_round(engine, EVENT, teams(4), boards=3)
+        first, second, third = rnd.boards
+        p = phone.new_page()
+        p.goto(f"{server}/t/{rnd.west(1, 'open')}")
+        tap_order(p, "E N W")
+        phone.set_offline(True)
+        p.click("#send")
+        p.wait_for_selector("#kept:not([hidden])")
+        # kept, and the form moved on: board 2 picked, the taps cleared
+        assert p.locator(f".boardpick input[value='{second}']").is_checked()
+        assert p.inner_text("#send") == f"Send board {second}"
+        assert p.input_value("#sel-first") == ""
+        p.wait_for_timeout(4100)  # the send button's double-tap guard
+        for seat in ("E", "W"):  # offline: no preview, the taps alone
+            p.tap(f"#picker button[data-seat={seat}]")
+        p.click("#send")
+        p.wait_for_selector(f".boardpick input[value='{third}']:checked")
+        assert p.locator(f".boardpick input[value='{third}']").is_checked()
+        assert reports_of(rnd, 1, "open") == []
+        phone.set_offline(False)
+        p.wait_for_function(KEPT_JS.replace(".length", ".length === 0"), timeout=15000)
+        p.wait_for_timeout(500)
+        assert reports_of(rnd, 1, "open") == [(first, "E N W"), (second, "E W")]
+    finally:
+        phone.close()
+        engine.dispose()

@@ -89,6 +89,26 @@
         tell("data-offline", item);
       });
   }
+  /* West's report kept: the form moves on to the next board not in and not kept, its taps
+     cleared, as the page does after a send (the next board's taps are never kept as the
+     board just kept) */
+  function moveOn(form) {
+    var radios = Array.prototype.slice.call(form.querySelectorAll("input[name=board]"));
+    if (!radios.length) { return; }
+    var kept = load().filter(function (it) { return it.action === form.action; })
+      .map(function (it) { return it.board; });
+    var next = radios.filter(function (r) {
+      var label = r.closest("label");
+      return !r.disabled && kept.indexOf(r.value) < 0 &&
+        (!label || label.getAttribute("data-state") === "not_in");
+    })[0];
+    if (!next) { return; }
+    form.reset();
+    var clear = document.getElementById("picker-clear");
+    if (clear) { clear.click(); }
+    next.checked = true;
+    next.dispatchEvent(new Event("change", { bubbles: true }));
+  }
   document.addEventListener("submit", function (e) {
     var form = e.target;
     if (e.defaultPrevented || !form.hasAttribute("data-keep")) { return; }
@@ -101,6 +121,7 @@
       var queue = load();
       queue.push(item);
       save(queue);
+      moveOn(form);
       flush();
     });
   });
