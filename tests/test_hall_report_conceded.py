@@ -108,3 +108,26 @@ def test_a_forfeited_match_is_complete_in_the_report(migrated_engine: Engine,
            f"{gone} forfeits the match" in index, index
     [row] = [c for c in events.list_corrections(e, EVENT) if c["kind"] == "forfeit"]
     assert (row["board"], row["after"]) == (None, f"{gone} forfeits the match")
+
+
+def test_a_correction_of_a_board_a_ruling_decided_is_refused(
+    migrated_engine: Engine, migrated_url: str
+) -> None:
+    """A conceded board is scored from its ruling, not from its rooms: a director's result
+    there would count for nothing while the log and the board's notes said it "counts".
+    It is refused, in the asker's language, and nothing is written or logged."""
+    e = migrated_engine
+    late = conceded_round(e)
+    before = events.result_log(e, EVENT, 1)
+    swing = events.match_boards(e, EVENT, 1, TABLE)[0].swing
+    args = ["event", "--db", migrated_url, "correct", EVENT, "--round", "1", "--table",
+            str(TABLE), "--board", "1", "--room", "open", "--result", "NS +2", "--by", "TD",
+            "--reason", "a result for the conceded board", "--chief"]
+    en = CliRunner().invoke(main, args)
+    assert en.exit_code == 1, en.output
+    assert (f"round 1, table {TABLE}, board 1, open room: decided by a ruling ({late} concedes "
+            "board 1 (the opponents +3)); a result there would not count") in en.output
+    zh = CliRunner().invoke(main, ["--lang", "zh", *args])
+    assert zh.exit_code == 1 and f"{late}判负第1副（对方+3）" in zh.output, zh.output
+    assert events.result_log(e, EVENT, 1) == before
+    assert events.match_boards(e, EVENT, 1, TABLE)[0].swing == swing

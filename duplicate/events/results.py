@@ -253,6 +253,7 @@ def correct_result(
             "scoring.where_event", event=repr(event), board=board,
             room=phrase(f"hall.room.{room}") if room in ("open", "closed") else f"{room} room"))
         row, old = _room(session, ev, round_no, table, board, room)
+        _refuse_decided(session, ev, round_no, table, board, room)
         new = State(
             "played",
             ns_result,
@@ -275,6 +276,21 @@ def correct_result(
         set_aside_waiting(session, ev.name, rnd, table, author.by, author.reason, board=board,
                           room=room, at=now)
         return _describe(old)
+
+
+def _refuse_decided(
+    session: Session, ev: models.Event, round_no: int, table: int, board: int, room: str
+) -> None:
+    """Refuse a director's result for a board a ruling decided (a conceded board, a
+    forfeited match): it is scored from the ruling, so a room result there would count for
+    nothing while the log said it counts."""
+    for d in _decisions(session, ev):
+        if (d.round, d.table) == (round_no, table) and d.board in (None, board):
+            raise EventError(phrase(
+                "results.decided", round=round_no, table=table, board=board,
+                room=Term(room, f"report.room.{room}"),
+                decision=phrase(f"events.decided.{d.effect}", team=d.team, board=d.board),
+            ))
 
 
 def _changes_nothing(old: State | None, new: State) -> bool:
