@@ -140,7 +140,7 @@ class Event(Base):
     of its pages and report (``en`` or ``zh``; migration 0007). ``time_zone`` is the IANA
     zone its times are shown in; ``director_minutes`` how long after a round's publication
     a director may change its results (None: no limit; migration 0014); ``tiebreaks`` the
-    name of the order its standings rank by (``standings.TIEBREAK_ORDERS``; migration 0016).
+    name of the order its standings rank by (``standings.TIEBREAK_ORDERS``; migration 0015).
     """
 
     __tablename__ = "events"
