@@ -14,6 +14,8 @@
 * ``client``: the whole service (``duplicate.web.app.create_app``) on ``migrated_url`` through
   FastAPI's test client, the director's password :data:`DESK_PASSWORD` (the desk's and the
   hall's tests log in with it). A test module may define a ``client`` of its own instead.
+* ``hall_round``: a round of the hall set up through the director's API
+  (``tests/helpers/hall.py``), on ``migrated_url``.
 
 The PostgreSQL database is uniquely named (process id and a random suffix), so concurrent
 runs and xdist workers never collide, and is dropped at the end of the session.
@@ -41,10 +43,10 @@ from duplicate.db import (
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
+    from helpers.hall import Hall
 
-#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py; the hall
-#: set up through the director's API (fixture ``hall_round``): tests/helpers/hall.py.
-pytest_plugins = ("conftest_browser", "helpers.hall")
+#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py.
+pytest_plugins = ("conftest_browser",)
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
@@ -208,3 +210,13 @@ def client(migrated_url: str) -> Iterator[TestClient]:
     with TestClient(app) as c:
         yield c
     app.state.engine.dispose()
+
+
+@pytest.fixture
+def hall_round(migrated_url: str) -> Iterator[Hall]:
+    """A round of the hall set up through the director's API on a migrated database
+    (``helpers.hall.open_hall``: two tables, boards 1 and 2, cards issued, clock started)."""
+    # lazy: start-up speed (a session without the hall's tests does not import the service)
+    from helpers.hall import open_hall
+
+    yield from open_hall(migrated_url)
