@@ -235,7 +235,7 @@ def test_west_reports_north_confirms_post_redirect_get(
     west, north, board = rnd.west(1, "open"), rnd.north(1, "open"), rnd.boards[0]
     r = post_report(client, west, board, "N S E")
     assert r.status_code == 303
-    assert r.headers["location"] == f"/t/{west}?done=stored&board={board}"
+    assert r.headers["location"] == f"/t/{west}?done=stored&sent={board}"
     page = client.get(r.headers["location"]).text
     assert f"Board {board} received" in page
     # a double submit: stored once, "already received"
@@ -506,6 +506,10 @@ def test_a_closed_window_refuses_the_tokens(migrated_url: str) -> None:
                              now=start + timedelta(minutes=40))
             r = client.get(f"/t/{rnd.west(1, 'open')}")
             assert r.status_code == 410 and "correction window is over" in r.text
+            assert "Error 410" not in r.text and "This link has expired" in r.text
+            assert "ask the director" in r.text
+            zh = client.get(f"/t/{rnd.west(1, 'open')}", params={"lang": "zh"}).text
+            assert "此链接已失效" in zh and "请找裁判" in zh and "错误 410" not in zh
             r = client.post(f"/t/{rnd.west(1, 'open')}/report",
                             data=report_form(rnd.boards[0], "E W"))
             assert r.status_code == 410

@@ -132,7 +132,7 @@ def test_published_corrections_in_chinese_words_and_punctuation(h: Hall) -> None
 
 def test_desk_change_log_orders_in_words_and_who_in_words(h: Hall) -> None:
     corrected(h)
-    events.correct_result(h.engine, EVENT, 1, 2, 1, "open", 2,
+    events.correct_result(h.engine, EVENT, 1, 2, 1, "open", -2,
                           events.Correction(reason="录入错误", by="root"))
     login(h)
     page = h.client.get(f"/desk/e/{EV}/round/1", headers=ZH).text

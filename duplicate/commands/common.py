@@ -598,40 +598,14 @@ def json_text(doc: Any) -> str:
 
 
 def parse_variants(variants: tuple[str, ...]) -> Any:
-    """The ``Ruleset`` of ``--variant NAME=VALUE`` options (usage error when one is bad)."""
-    from dataclasses import fields
+    """The ``Ruleset`` of ``--variant NAME=VALUE`` options (usage error when one is bad;
+    read by ``duplicate.variants.ruleset_of``, as the desk reads its form)."""
+    from duplicate.variants import VariantError, ruleset_of
 
-    from engine.ruleset import Ruleset
-
-    kinds = {f.name: f.type for f in fields(Ruleset)}
-    values: dict[str, Any] = {}
-    for item in variants:
-        name, _, text = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if name not in kinds or not text.strip():
-            raise click.BadParameter(
-                say("cli.err.variant_syntax", shown=repr(item), names=", ".join(kinds)),
-                param_hint="--variant",
-            )
-        if kinds[name] in (bool, "bool"):
-            if text.strip().lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                raise click.BadParameter(
-                    say("cli.err.variant_bool", shown=repr(item), name=name),
-                    param_hint="--variant",
-                )
-            values[name] = text.strip().lower() in ("true", "1", "yes", "on")
-        else:
-            try:
-                values[name] = int(text)
-            except ValueError:
-                raise click.BadParameter(
-                    say("cli.err.variant_number", shown=repr(item), name=name),
-                    param_hint="--variant",
-                ) from None
     try:
-        return Ruleset.from_dict(values)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--variant") from None
+        return ruleset_of(variants)
+    except VariantError as exc:
+        raise click.BadParameter(exc.text(cli_lang()), param_hint="--variant") from None
 
 
 def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | None]) -> None:

@@ -228,7 +228,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
 
 def create_app(settings: Settings) -> FastAPI:
     """The service on ``settings``' database (one engine, kept on ``app.state``)."""
-    from duplicate.web import api, api_director, auth
+    from duplicate.web import api, api_capture, api_director, auth, ws_capture
     from duplicate.web.pages import desk, public, table
 
     app = FastAPI(
@@ -247,6 +247,9 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     app.include_router(api.router)
     app.include_router(api_director.router)
+    app.include_router(api_capture.router)
+    app.include_router(api_capture.desk_router)
+    app.include_router(ws_capture.router)
     app.include_router(auth.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
