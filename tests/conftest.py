@@ -107,6 +107,12 @@ SLOW_TESTS = frozenset({
     # a match of our agent over the protocol; a whole event through the command line
     "test_arena.py::test_guandan_agent_plays_a_match",
     "test_cli_deals.py::test_whole_flow",
+    # sweeps of the hall's refusals, each case a round set up through the API
+    "test_hall_rulings.py::test_bad_rulings_are_refused_and_change_nothing",
+    "test_hall_rulings.py::test_forfeit_scores_the_scale_maximum",
+    "test_hall_director_limit.py::test_a_late_teams_ruling_past_the_limit_takes_the_chief_field",
+    "test_hall_clock_limits.py::test_the_library_refuses_one_minute_more",
+    "test_hall_i18n.py::test_bad_finishing_orders_in_both_languages",
 })
 
 
