@@ -140,7 +140,7 @@ class Event(Base):
     of its pages and report (``en`` or ``zh``; migration 0007). ``time_zone`` is the IANA
     zone its times are shown in; ``director_minutes`` how long after a round's publication
     a director may change its results (None: no limit; migration 0014); ``tiebreaks`` the
-    name of the order its standings rank by (``standings.TIEBREAK_ORDERS``; migration 0016).
+    name of the order its standings rank by (``standings.TIEBREAK_ORDERS``; migration 0015).
     """
 
     __tablename__ = "events"
@@ -565,7 +565,7 @@ class HallRound(Base):
 
 class HallToken(Base):
     """A table token: what it may do (``role`` on one table and room of a round: West's
-    ``report``, North's ``confirm``, the recorder's ``record``, migration 0015), stored
+    ``report``, North's ``confirm``, the recorder's ``record``, migration 0016), stored
     as the SHA-256 hex of the token; ``void`` once the round's tokens are issued again."""
 
     __tablename__ = "hall_tokens"
@@ -711,7 +711,7 @@ class LoginFailure(Base):
     blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-# --- plays captured at the table (duplicate.capture; migration 0015) ---------------------
+# --- plays captured at the table (duplicate.capture; migration 0016) ---------------------
 
 
 #: The note of a captured board whose record counts as its room's result.

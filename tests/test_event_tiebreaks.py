@@ -1,7 +1,7 @@
 """An event's order of tie-breaks: the Jiangsu rules' (seeds/000: 累进分, 胜轮次, 级差分,
 升级数) or the 2026 friendly tournament's (seeds/004: 总场分、总对手分、总级差分、总晋级数),
 chosen at creation (library, ``event create``, ``POST /api/events``, the desk), changed
-later (logged), stored with the event (migration 0016, down and up with data), and said
+later (logged), stored with the event (migration 0015, down and up with data), and said
 where the standings are shown (command line, desk, public page, report)."""
 
 from __future__ import annotations
@@ -161,14 +161,14 @@ def test_the_report_says_the_order(migrated_engine: Engine, tmp_path: Path) -> N
     assert "Opponents' points" in page and "Progressive score" not in page
 
 
-def test_migration_0016_down_and_up_keeps_the_order(migrated_engine: Engine) -> None:
+def test_migration_0015_down_and_up_keeps_the_order(migrated_engine: Engine) -> None:
     events.create_event(migrated_engine, "Old", rounds=1)
     events.create_event(migrated_engine, "New", rounds=1, tiebreaks="friendly")
     with pytest.raises(Exception, match="tie-breaks"):
-        db.downgrade(migrated_engine, "0015")  # would lose New's order: refused
+        db.downgrade(migrated_engine, "0014")  # would lose New's order: refused
     assert events.get_event(migrated_engine, "New").tiebreaks == "friendly"
     events.set_tiebreaks(migrated_engine, "New", "jiangsu", by="TD", reason="before downgrade")
-    db.downgrade(migrated_engine, "0015")
+    db.downgrade(migrated_engine, "0014")
     with migrated_engine.connect() as conn:
         columns = list(conn.execute(text("SELECT * FROM events")).keys())
     assert "tiebreaks" not in columns

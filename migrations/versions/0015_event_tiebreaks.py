@@ -5,8 +5,8 @@ points (``duplicate.standings.TIEBREAK_ORDERS``): ``jiangsu``, the Jiangsu compe
 rules' order (seeds/000; what every event ranked by before this revision), or
 ``friendly``, the 2026 friendly tournament's (seeds/004).
 
-Revision ID: 0016
-Revises: 0015
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-12-07 19:00:00.000000
 """
 
@@ -20,8 +20,8 @@ from alembic import op
 from duplicate.i18n import phrase
 from migrations.losses import names, offline, would_lose
 
-revision: str = "0016"
-down_revision: str | Sequence[str] | None = "0015"
+revision: str = "0015"
+down_revision: str | Sequence[str] | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
