@@ -206,6 +206,8 @@ def fill(conn: Connection, rev: str) -> None:  # noqa: C901 - one branch a revis
         conn.execute(text("UPDATE events SET time_zone = 'Asia/Shanghai', director_minutes = 30"
                           " WHERE id = 1"))
     elif rev == "0015":
+        conn.execute(text("UPDATE events SET tiebreaks = 'friendly' WHERE id = 1"))
+    elif rev == "0016":
         _insert(conn, "capture_boards", id=1, round_id=1, table_no=1, room="open", board=1,
                 state="ended", started_by="table 1 open recorder", started_at=T0,
                 ended_at=T0)  # fmt: skip
