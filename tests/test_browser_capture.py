@@ -1,7 +1,7 @@
 """The recorder's page in Chromium at 390 px (a phone), in Chinese and in English: a whole
 deal entered by tapping cards and Play, or Pass, with an illegal entry refused in the
-page's language, an undo, and two entries made offline that are kept, said to wait and
-sent when the network is back; the stored record replays and equals the entered
+page's language, a wild heart's reading chosen, an undo, and two entries made offline
+that are kept, said to wait and sent when the network is back; the stored record replays and equals the entered
 actions, and counts as the room's result."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import uvicorn
 from sqlalchemy import Engine
+from test_capture_library import ambiguous_play
 from test_hall_support import EVENT, make_event
 
 from duplicate import capture, events, store
@@ -103,7 +104,6 @@ def test_a_recorder_enters_a_whole_deal_on_a_phone(
         page.locator(".board-pick[data-board='1']").click()
         page.locator("#deal").wait_for(state="visible")
         state = capture.board_state(e, token, 1)
-        plan = actions_for_state(state.hands, state.level, state.leader, seed=f"{lang}")
         assert page.locator(f".seat[data-seat='{state.leader}']").get_attribute(
             "class") == "seat acting"
         # an illegal entry: the leader passes; refused in the page's language, nothing kept
@@ -113,8 +113,26 @@ def test_a_recorder_enters_a_whole_deal_on_a_phone(
         assert ("不能过" in said) if lang == "zh" else ("may not pass" in said)
         page.wait_for_function("() => !document.querySelector('#history li')")
         assert capture.board_state(e, token, 1).last == 0
-        taps: list[int] = []
+        # a play of two readings (a wild heart): the page asks which, the recorder chooses
+        cards, found = ambiguous_play(state)
+        taps: list[int] = [len(cards) + 2]
+        leader = page.locator(f".seat[data-seat='{state.leader}']")
+        for c in cards:
+            leader.locator(f".card[data-card='{c}'][aria-pressed='false']").first.click()
+        leader.locator(".play").click()
+        page.locator("#choose").wait_for(state="visible")
+        assert page.locator("#choices .reading").count() == len(found)
+        chosen = found[-1]
+        page.locator(f"#choices .reading[data-type='{chosen[0]}'][data-rank='{chosen[1]}']"
+                     ).click()
+        _acked(page, 1)
+        first = capture.board_state(e, token, 1).actions[0]
+        assert (first.type, first.rank) == chosen
+        plan = actions_for_state(state.hands, state.level, state.leader, seed=lang, start=[
+            SimAction(first.seat, first.cards, first.type, first.rank)])
         for seq, a in enumerate(plan, 1):
+            if seq == 1:
+                continue
             if seq == 10:
                 ctx.set_offline(True)
             taps.append(_enter(page, a))

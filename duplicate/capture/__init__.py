@@ -29,6 +29,7 @@ from duplicate.capture.base import (
 from duplicate.capture.play import (
     board_state,
     enter_action,
+    readings,
     start_board,
     table_capture,
     undo_action,
@@ -50,6 +51,7 @@ __all__ = [
     "board_state",
     "enter_action",
     "issue_recorder_tokens",
+    "readings",
     "record_text",
     "start_board",
     "store_record",

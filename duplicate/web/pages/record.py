@@ -1,8 +1,9 @@
 """The recorder's page: ``/r/{token}`` (a recorder's card's QR code; the token is the only
 credential). A phone or tablet beside the table shows the round's boards; a board the
 table starts shows its four hands, whose turn it is and the play to beat; the recorder
-taps the cards of a play then the seat's Play button, or the seat's Pass, and Undo takes
-back the last action. ``capture.js`` speaks the device protocol (docs/CAPTURE.md) to
+taps the cards of a play then the seat's Play button (the hall's engine gives the
+readings of those cards; when wild hearts leave several, the recorder picks one), or the
+seat's Pass, and Undo takes back the last action. ``capture.js`` speaks the device protocol (docs/CAPTURE.md) to
 ``/api/capture/{token}``: each entry numbered and kept on the phone until acknowledged,
 so a phone that drops the network keeps its entries, says it is offline and sends them
 when it is back. Every rule is the library's (``duplicate.capture``): the page shows what
@@ -19,6 +20,7 @@ from duplicate import capture
 from duplicate.i18n import translator
 from duplicate.web.deps import engine_of
 from duplicate.web.render import language_of, page
+from engine.combo import ComboType
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,6 +36,7 @@ SCRIPT_WORDS: dict[str, tuple[str, ...]] = {
     "capture.page.state.ended": (), "capture.page.sending": (),
     "capture.page.board": ("board",), "capture.page.failed": (),
     "seat.N": (), "seat.E": (), "seat.S": (), "seat.W": (),
+    **{f"combo.{t.record_name}": () for t in ComboType},
 }
 
 

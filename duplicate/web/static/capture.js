@@ -119,9 +119,36 @@
     render();
   }
 
-  function enter(seat, cards) {
+  /* a play: the hall's engine says under which readings it can be made; when wild
+     hearts leave several, the recorder chooses one */
+  function play(seat, cards) {
+    if (queue().length) { enter(seat, cards, null); return; }
+    api("POST", "/boards/" + board + "/readings", { seat: seat, cards: cards }).then(function (r) {
+      var rs = r.ok ? r.data.readings : [];
+      if (rs.length > 1) { ask(seat, cards, rs); } else { enter(seat, cards, rs[0] || null); }
+    }, function () { enter(seat, cards, null); });
+  }
+
+  function ask(seat, cards, rs) {
+    var box = $("choose"), list = $("choices");
+    list.textContent = "";
+    rs.forEach(function (x) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "reading";
+      b.setAttribute("data-type", x.type);
+      b.setAttribute("data-rank", x.rank);
+      b.textContent = (W["combo." + x.type] || x.type) + " " + (x.rank === "T" ? "10" : x.rank);
+      b.addEventListener("click", function () { box.hidden = true; enter(seat, cards, x); });
+      list.appendChild(b);
+    });
+    box.hidden = false;
+  }
+
+  function enter(seat, cards, reading) {
     var q = queue();
-    q.push({ seq: state.last + q.length + 1, seat: seat, cards: cards });
+    q.push({ seq: state.last + q.length + 1, seat: seat, cards: cards,
+             type: reading ? reading.type : null, rank: reading ? reading.rank : null });
     keep(q);
     sel = { seat: null, idx: [] };
     said("");
@@ -228,14 +255,15 @@
     b.addEventListener("click", function () {
       var s = b.getAttribute("data-seat"), hands = shown();
       if (sel.seat !== s || !sel.idx.length) { return; }
-      enter(s, sel.idx.slice().sort(function (x, y) { return x - y; })
+      play(s, sel.idx.slice().sort(function (x, y) { return x - y; })
         .map(function (i) { return hands[s][i]; }));
     });
   });
   Array.prototype.forEach.call(document.querySelectorAll(".seat .pass"), function (b) {
-    b.addEventListener("click", function () { enter(b.getAttribute("data-seat"), []); });
+    b.addEventListener("click", function () { enter(b.getAttribute("data-seat"), [], null); });
   });
   $("undo").addEventListener("click", undo);
+  $("cancel").addEventListener("click", function () { $("choose").hidden = true; });
   $("back").addEventListener("click", boards);
   window.addEventListener("online", flush);
 }());
