@@ -379,3 +379,46 @@ def test_readings_let_the_recorder_choose_what_wild_hearts_stand_for(
     stored = capture.board_state(e, token, 1).actions[0]
     assert (stored.type, stored.rank) == chosen
     assert _count(e, models.CaptureAction) == 1
+
+
+def test_a_report_waiting_for_north_that_the_capture_contradicts_is_disputed(
+    migrated_engine: Engine, cards: Cards, rec: Recorders
+) -> None:
+    e = migrated_engine
+    token = rec[(1, "closed")]
+    state = capture.start_board(e, token, 4)
+    plan = actions_for_state(**_start_args(state))
+    west = hall.grant_for(e, cards[(1, "closed")].report_token)
+    wrong, _ = hall.west_report(e, west, 4, finish=_other_order(_final(state, plan)))
+    assert wrong.state == "reported"
+    for seq, a in enumerate(plan, 1):
+        _enter(e, token, 4, seq, a)
+    assert capture.board_state(e, token, 4).note == capture.COUNTED
+    assert [d.id for d in hall.disputes(e, EVENT, 1)] == [wrong.id]
+    # a report that agrees keeps waiting for North
+    token2 = rec[(2, "open")]
+    state2 = capture.start_board(e, token2, 4)
+    plan2 = actions_for_state(**_start_args(state2))
+    west2 = hall.grant_for(e, cards[(2, "open")].report_token)
+    for seq, a in enumerate(plan2[:-1], 1):
+        _enter(e, token2, 4, seq, a)
+    ended = _finish_of(state2, plan2)
+    right, _ = hall.west_report(e, west2, 4, finish=ended)
+    _enter(e, token2, 4, len(plan2), plan2[-1])
+    assert [d.id for d in hall.disputes(e, EVENT, 1)] == [wrong.id]
+    north2 = hall.grant_for(e, cards[(2, "open")].confirm_token)
+    assert hall.north_confirm(e, north2, 4, right.id).state == "confirmed"
+
+
+def _finish_of(state: capture.BoardState, plan: list[SimAction]) -> str:
+    """The finishing order (``N S E``) the bots' deal ends with, as West reports it."""
+    from_cards = {s: parse_cards(h) for s, h in state.hands.items()}
+    deal = Deal([from_cards[s.name] for s in Seat], parse_level(state.level),
+                Seat[state.leader])
+    for a in plan:
+        if a.cards:
+            deal.play_cards(parse_cards(list(a.cards)), seat=Seat[a.seat])
+        else:
+            deal.pass_(Seat[a.seat])
+    order = deal.result().finish_order
+    return " ".join(s.name for s in order[:3])
