@@ -19,9 +19,9 @@ from test_capture_library import ambiguous_play
 from test_hall_support import EVENT, make_event
 
 from duplicate import capture, events, store
+from duplicate.capture.sim import SimAction, actions_for_state
 from duplicate.gdn import loads
 from duplicate.replay import replay
-from duplicate.tablesim import SimAction, actions_for_state
 from duplicate.web.app import create_app
 from duplicate.web.settings import Settings
 from engine.cards import to_tokens

@@ -15,9 +15,9 @@ from test_hall_support import EVENT, Cards, make_event, minutes
 
 from duplicate import capture, events, hall, models, store
 from duplicate.capture import CaptureError
+from duplicate.capture.sim import SimAction, actions_for_state
 from duplicate.gdn import loads
 from duplicate.replay import replay
-from duplicate.tablesim import SimAction, actions_for_state
 from engine.cards import parse_cards, parse_level, rank_name, to_tokens
 from engine.deal import Deal
 from engine.moves import legal_readings

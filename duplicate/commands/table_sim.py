@@ -1,7 +1,7 @@
 """``guandan table-sim URL TOKEN…``: bot deals played into a running hall through the
 device protocol (docs/CAPTURE.md), as an electronic table would: for each recorder's
 token, every board of its table and room not yet ended is started, played by four
-heuristic bots (``duplicate.tablesim``) and sent action by action, numbered; some
+heuristic bots (``duplicate.capture.sim``) and sent action by action, numbered; some
 actions are sent twice (a lost answer) to exercise the protocol; a board begun already
 resumes after its last acknowledged number. Tables run at once, one thread each."""
 
@@ -13,17 +13,14 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 import click
 
-from duplicate.commands.common import cli_lang, say
+from duplicate.commands.common import check_policy, cli_lang, say
 from engine.cards import parse_cards, to_tokens
 from engine.seat import Seat
-
-if TYPE_CHECKING:
-    from duplicate.tablesim import SimAction
 
 #: Seconds an answer may take.
 TIMEOUT = 30.0
@@ -88,12 +85,13 @@ def initial_hands(state: dict[str, Any]) -> dict[str, list[str]]:
 def play_board(dev: Device, board: int, run: TableRun, resend_every: int, seed: str,
                policy: str) -> None:
     """Start ``board`` (or find it begun) and send the bots' actions from the next number."""
-    from duplicate.tablesim import actions_for_state  # the bots: not loaded for --help
+    # lazy: start-up speed (the capture package brings the database layer with it)
+    from duplicate.capture.sim import actions_for_state
 
     state = dev.call(f"/boards/{board}/start", {}, run)
     if state["state"] == "ended":
         return
-    plan: list[SimAction] = actions_for_state(
+    plan = actions_for_state(
         initial_hands(state), state["level"], state["leader"],
         seed=f"{seed}/{state['room']}/{board}", policy=policy)
     done = state["actions"]
@@ -141,8 +139,9 @@ def run_table(base: str, token: str, lang: str, resend_every: int, seed: str, po
               "never).")
 @click.option("--seed", default="table-sim", show_default=True,
               help="The bots' seed (the same seed plays the same deals).")
-@click.option("--policy", default="heuristic", show_default=True,
-              help="The bots' policy (mixed or random: the rooms play differently).")
+@click.option("--policy", default="heuristic", metavar="POLICY", callback=check_policy,
+              show_default=True, help="The bots' policy (mixed or random: the rooms play "
+              "differently).")
 def table_sim_command(url: str, tokens: tuple[str, ...], resend_every: int, seed: str,
                       policy: str) -> None:
     """Play bot deals into a running hall through the device protocol, as electronic
@@ -151,12 +150,6 @@ def table_sim_command(url: str, tokens: tuple[str, ...], resend_every: int, seed
     \b
     Example: guandan table-sim http://127.0.0.1:8000 TOKEN1 TOKEN2
     """
-    from duplicate.bots import BotError, make_player  # the bots: not loaded for --help
-
-    try:
-        make_player(policy)
-    except BotError as exc:
-        raise click.BadParameter(exc.text(cli_lang()), param_hint="--policy") from None
     lang = cli_lang()
     runs = [TableRun() for _ in tokens]
     threads = [threading.Thread(target=run_table,
