@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from duplicate.capture.play import (
         board_state,
         enter_action,
+        readings,
         start_board,
         table_capture,
         undo_action,
@@ -46,8 +47,8 @@ if TYPE_CHECKING:
 _WHERE = {
     **dict.fromkeys(("BOARD_STATES", "REFUSALS", "Ack", "ActionOut", "BoardLine", "BoardState",
                      "CaptureError", "TableCapture"), "base"),
-    **dict.fromkeys(("board_state", "enter_action", "start_board", "table_capture",
-                     "undo_action"), "play"),
+    **dict.fromkeys(("board_state", "enter_action", "readings", "start_board",
+                     "table_capture", "undo_action"), "play"),
     **dict.fromkeys(("COUNTED", "record_text", "store_record"), "record"),
     **dict.fromkeys(("RecorderCard", "issue_recorder_tokens"), "tokens"),
 }
@@ -66,6 +67,7 @@ __all__ = [
     "board_state",
     "enter_action",
     "issue_recorder_tokens",
+    "readings",
     "record_text",
     "start_board",
     "store_record",
