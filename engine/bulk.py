@@ -24,6 +24,7 @@ from engine.cards import NUM_CARDS, Cards, from_ids
 from engine.combo import Combo, ComboType
 from engine.deal import Deal
 from engine.errors import GameOverError, GuandanError, IllegalPlayError
+from engine.reading import check_level
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
@@ -83,13 +84,18 @@ def replay_log(
     rules: Ruleset = COMPETITION,
 ) -> ReplaySummary:
     """Validate and apply every action of ``log`` from the deal's start; see the module."""
+    if not isinstance(hands, Sequence) or isinstance(hands, str | bytes):
+        raise GuandanError("a deal needs 4 hands (N, E, S, W)")
+    # a copy: the caller's list may change while the log is read (another thread, an
+    # entry's __repr__ called for an error), the copy does not
+    actions = tuple(log) if isinstance(log, Sequence) and not isinstance(log, str | bytes) else None
     native = _core.native
-    if native is not None:
-        return ReplaySummary(*native.replay(hands, level, leader, log, rules))
+    if native is not None:  # it refuses None as a log after checking the deal, as below
+        return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules))
     deal = Deal(hands, level, leader, rules)
-    if not isinstance(log, Sequence) or isinstance(log, str | bytes):
+    if actions is None:
         raise GuandanError("a log is a sequence of actions")
-    for i, entry in enumerate(log):
+    for i, entry in enumerate(actions):
         try:
             if entry is None:
                 deal.pass_()
@@ -170,6 +176,7 @@ def random_deal_log(
         got = native.random_deal_log(seed, level, rules)
         return got[0], got[1], got[2], ReplaySummary(*got[3])
     rng = SplitMix64(seed)
+    check_level(level)
     deal = Deal(shuffled_hands(rng), level, Seat.N, rules)
     log: list[Combo | None] = []
     choices: list[tuple[int, int]] = []
@@ -188,6 +195,9 @@ def random_deals(
     if not isinstance(n, int) or not 0 <= n <= 10**8:
         raise GuandanError("random_deals: n must be an int 0..10^8")
     rng = SplitMix64(seed)
+    check_level(level)
+    if not isinstance(rules, Ruleset):
+        raise GuandanError(f"{rules!r} is not a Ruleset")
     actions = ns = 0
     for _ in range(n):
         deal = Deal(shuffled_hands(rng), level, Seat.N, rules)

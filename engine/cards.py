@@ -35,6 +35,8 @@ KIND_SB = 52
 KIND_HR = 53
 NUM_KINDS = 54
 NUM_CARDS = 108
+#: the cards a hand is dealt (a quarter of the two packs)
+HAND_SIZE = 27
 #: rank characters of all 15 ranks, jokers as the records write them
 RANK_NAMES = RANK_CHARS + "BR"
 

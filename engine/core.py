@@ -29,6 +29,7 @@ from engine.errors import (
     InvalidComboError,
     OutOfTurnError,
 )
+from engine.ruleset import Ruleset
 from engine.seat import Seat
 
 __all__ = ["CoreUnavailableError", "ENV", "available", "implementation", "native", "use"]
@@ -36,7 +37,7 @@ __all__ = ["CoreUnavailableError", "ENV", "available", "implementation", "native
 #: the environment variable that forces an implementation
 ENV = "GUANDAN_CORE"
 #: the compiled core's API this engine speaks (CORE_API_VERSION in engine/_native/core_py.h)
-API_VERSION = 2
+API_VERSION = 3
 
 
 class CoreUnavailableError(GuandanError):
@@ -66,6 +67,7 @@ def _load() -> tuple[ModuleType | None, str]:
         IllegalPlayError,
         OutOfTurnError,
         GameOverError,
+        Ruleset,
     )
     return _core, ""
 

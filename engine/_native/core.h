@@ -26,6 +26,9 @@ typedef struct { int jp; int bomb_max; int jiefeng_next; int plus4; } rules_t;
 /* a growable list of plays */
 typedef struct { play_t *v; size_t n, cap; int oom; } plist;
 
+/* the most cards a hand holds (engine.cards.HAND_SIZE) */
+#define HAND_MAX 27
+
 #define SB_SHIFT 36
 #define HR_SHIFT 39
 
@@ -39,6 +42,13 @@ static inline cset cs_add(cset a, cset b) { cset r = {{a.w[0] + b.w[0], a.w[1] +
 static inline cset cs_sub(cset a, cset b) { cset r = {{a.w[0] - b.w[0], a.w[1] - b.w[1], a.w[2] - b.w[2]}}; return r; }
 static inline int cs_eq(cset a, cset b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
 static inline int cs_empty(cset a) { return !(a.w[0] | a.w[1] | a.w[2]); }
+/* every card twice: the two packs a deal is dealt from */
+static inline cset cs_two_packs(void) {
+    cset c = {{0, 0, 0}};
+    for (int r = 0; r < 13; r++) cs_add_field(&c, r, 0x492u); /* 2 of each suit */
+    c.w[2] += (2ull << SB_SHIFT) + (2ull << HR_SHIFT);
+    return c;
+}
 
 /* population count without relying on the POPCNT instruction (portable builds) */
 static inline int pc64(uint64_t x) {

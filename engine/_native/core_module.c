@@ -5,6 +5,8 @@
  * generators unchecked. Plays are kept packed in a PlayList; a Combo is made only when an
  * item is asked for. */
 #include "core_py.h"
+#include <string.h>
+#include <structmember.h>
 
 core_state S;
 const char *const TYPE_NAMES[N_TYPES] = {"Single", "Pair", "Trips", "ThreeWithTwo", "ThreePair",
@@ -116,42 +118,70 @@ int py_level(PyObject *v, int *level) {
     return -1;
 }
 
-static int get_int_attr(PyObject *o, const char *name, long lo, long hi, long *out) {
-    PyObject *a = PyObject_GetAttrString(o, name);
+/* the rule variants the core reads, in rules_t's order, and their ranges */
+static const char *const RULE_FIELDS[4] = {"joker_pair_in_full_house", "bomb_max", "jiefeng_next",
+                                           "double_down_plus4"};
+static const long RULE_LO[4] = {0, 4, 0, 0}, RULE_HI[4] = {1, 10, 1, 1};
+
+static int rule_field(PyObject *o, int i, PyObject *a, long *out) {
     if (!a) {
         PyErr_Clear();
-        RAISE_SHOWN(S.e_guandan, "%s%U is not a Ruleset (no %s)", "", o, name);
+        RAISE_SHOWN(S.e_guandan, "%s%U is not a Ruleset (no %s)", "", o, RULE_FIELDS[i]);
         return -1;
     }
     int overflow = 0;
-    long x = PyLong_Check(a) ? PyLong_AsLongAndOverflow(a, &overflow) : lo - 1;
-    Py_DECREF(a);
-    if (overflow || x < lo || x > hi) {
+    long x = PyLong_Check(a) ? PyLong_AsLongAndOverflow(a, &overflow) : RULE_LO[i] - 1;
+    if (overflow || x < RULE_LO[i] || x > RULE_HI[i]) {
         PyErr_Clear();
-        RAISE_SHOWN(S.e_guandan, "%s%U: %s must be an int in %ld..%ld", "", o, name, lo, hi);
+        RAISE_SHOWN(S.e_guandan, "%s%U: %s must be an int in %ld..%ld", "", o, RULE_FIELDS[i], RULE_LO[i],
+                    RULE_HI[i]);
         return -1;
     }
     *out = x;
     return 0;
 }
 
+/* the rules `v` says, read at every call (a cache by identity would miss a changed object):
+ * a Ruleset's slots in place (no Python code runs), any other object's attributes */
 int py_rules(PyObject *v, rules_t *out) {
-    if (v == S.rules_obj) {
-        *out = S.rules;
-        return 0;
+    long x[4];
+    if (Py_IS_TYPE(v, S.ruleset) && S.rule_off[0]) {
+        for (int i = 0; i < 4; i++) {
+            PyObject *a = *(PyObject **)((char *)v + S.rule_off[i]);
+            if (rule_field(v, i, a, &x[i]) < 0) return -1;
+        }
+    } else {
+        for (int i = 0; i < 4; i++) {
+            PyObject *a = PyObject_GetAttrString(v, RULE_FIELDS[i]);
+            int r = rule_field(v, i, a, &x[i]);
+            Py_XDECREF(a);
+            if (r < 0) return -1;
+        }
     }
-    long jp, bm, jn, p4;
-    if (get_int_attr(v, "joker_pair_in_full_house", 0, 1, &jp) < 0 ||
-        get_int_attr(v, "bomb_max", 4, 10, &bm) < 0 || get_int_attr(v, "jiefeng_next", 0, 1, &jn) < 0 ||
-        get_int_attr(v, "double_down_plus4", 0, 1, &p4) < 0)
-        return -1;
-    out->jp = (int)jp;
-    out->bomb_max = (int)bm;
-    out->jiefeng_next = (int)jn;
-    out->plus4 = (int)p4;
-    Py_INCREF(v);
-    Py_XSETREF(S.rules_obj, v);
-    S.rules = *out;
+    out->jp = (int)x[0];
+    out->bomb_max = (int)x[1];
+    out->jiefeng_next = (int)x[2];
+    out->plus4 = (int)x[3];
+    return 0;
+}
+
+/* where a Ruleset keeps each field the core reads: its slots' offsets, or all 0 (then the
+ * attributes are read by name) */
+static int rule_offsets(PyTypeObject *t) {
+    Py_ssize_t off[4];
+    for (int i = 0; i < 4; i++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)t, RULE_FIELDS[i]);
+        if (!d) return -1;
+        int slot = Py_IS_TYPE(d, &PyMemberDescr_Type) &&
+                   ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        off[i] = slot ? ((PyMemberDescrObject *)d)->d_member->offset : 0;
+        Py_DECREF(d);
+        if (!off[i]) {
+            memset(S.rule_off, 0, sizeof S.rule_off);
+            return 0;
+        }
+    }
+    memcpy(S.rule_off, off, sizeof off);
     return 0;
 }
 
@@ -418,7 +448,8 @@ static PyObject *f_is_legal(PyObject *m, PyObject *const *a, Py_ssize_t n) {
 
 static PyObject *f_init(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     (void)m;
-    if (n != 10) return PyErr_Format(PyExc_TypeError, "_init takes 10 arguments");
+    if (n != 11) return PyErr_Format(PyExc_TypeError, "_init takes 11 arguments");
+    if (!PyType_Check(a[10])) return PyErr_Format(PyExc_TypeError, "_init: Ruleset must be a type");
     if (!PyType_Check(a[0]) || !PyType_IsSubtype((PyTypeObject *)a[0], &PyTuple_Type) || !PyType_Check(a[1]))
         return PyErr_Format(PyExc_TypeError, "_init: Combo must be a tuple type, ComboType a type");
     if (!PyTuple_Check(a[2]) || PyTuple_GET_SIZE(a[2]) != N_TYPES || !PyTuple_Check(a[3]) ||
@@ -451,6 +482,9 @@ static PyObject *f_init(PyObject *m, PyObject *const *a, Py_ssize_t n) {
         Py_INCREF(a[4 + i]);
         Py_XSETREF(*errs[i], a[4 + i]);
     }
+    if (rule_offsets((PyTypeObject *)a[10]) < 0) return NULL;
+    Py_INCREF(a[10]);
+    Py_XSETREF(S.ruleset, (PyTypeObject *)a[10]);
     S.ready = 1;
     Py_RETURN_NONE;
 }
@@ -458,7 +492,7 @@ static PyObject *f_init(PyObject *m, PyObject *const *a, Py_ssize_t n) {
 static PyMethodDef methods[] = {
     {"_init", (PyCFunction)(void (*)(void))f_init, METH_FASTCALL,
      "_init(Combo, ComboType, types, seats, GuandanError, InvalidCardError, InvalidComboError, "
-     "IllegalPlayError, OutOfTurnError, GameOverError)"},
+     "IllegalPlayError, OutOfTurnError, GameOverError, Ruleset)"},
     {"plays", (PyCFunction)(void (*)(void))f_plays, METH_FASTCALL,
      "plays(hand, level, to_beat, rules, concrete) -> PlayList"},
     {"legal_readings", (PyCFunction)(void (*)(void))f_legal_readings, METH_FASTCALL,

@@ -414,7 +414,7 @@ static PyObject *f_heuristic_act(PyObject *m, PyObject *const *a, Py_ssize_t n) 
     if ((v.seat = seat_of(a[4], 0)) < -1 || (v.by = seat_of(a[5], 1)) < -1) return NULL;
     if ((v.tb != NULL) != (v.by >= 0))
         return PyErr_Format(S.e_guandan, "a play to beat and the seat that made it go together");
-    PyObject *seq = PySequence_Fast(a[6], "");
+    PyObject *seq = PySequence_Tuple(a[6]);
     if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
         Py_XDECREF(seq);
         PyErr_Clear();

@@ -19,7 +19,7 @@ static inline int small_int(PyObject *o, int lo, int hi, int *out) {
 }
 
 /* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
-#define CORE_API_VERSION 2
+#define CORE_API_VERSION 3
 
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */
@@ -27,8 +27,8 @@ typedef struct {
     PyObject *types[N_TYPES]; /* its members */
     PyObject *seats[4];       /* engine.seat.Seat members */
     PyObject *e_guandan, *e_card, *e_combo, *e_illegal, *e_turn, *e_over;
-    PyObject *rules_obj;      /* the last Ruleset converted, and what it says */
-    rules_t rules;
+    PyTypeObject *ruleset;    /* engine.ruleset.Ruleset (slots: its fields read in place) */
+    Py_ssize_t rule_off[4];   /* offsets of the slots the core reads, 0 when not slots */
     int ready;
 } core_state;
 
