@@ -8,7 +8,22 @@ errors exit 2. ``--db URL`` is accepted here, on a group, or after any command.
 
 from __future__ import annotations
 
+import sys
+
 import click
+
+from duplicate.commands.common import env_lang, lang_in_args
+from duplicate.i18n import engine_phrase, gettext
+from engine.errors import GuandanError
+
+try:  # the engine chooses its core when first imported: a bad GUANDAN_CORE is one error line
+    import engine.core  # noqa: F401
+except GuandanError as _refused:
+    _lang = lang_in_args(sys.argv[1:]) or env_lang() or "en"
+    _said = engine_phrase(_refused)
+    _text = _said if isinstance(_said, str) else _said.text(_lang)
+    click.echo(gettext(_lang, "cli.error", message=_text), err=True)
+    raise SystemExit(1) from None
 
 from duplicate.commands.analyse import analyse_command
 from duplicate.commands.arena import agent_command, arena_group

@@ -1,24 +1,35 @@
 """Build of the optional compiled core (engine/_native, docs/CORE.md); the rest is pyproject.toml.
 
-``pip install -e '.[test]'`` compiles ``engine._native._core`` with the system C compiler.
-When that fails (no compiler, ``CC=false``, missing headers) the install still succeeds and
-the engine runs on its pure-Python implementation, as the build log says.
+``pip install -e '.[test]'`` compiles ``engine._native._core`` with the system C compiler,
+the fingerprint of its sources built in (``SOURCE_HASH``: engine.core refuses a core built
+from other sources than the checkout's). When the compilation fails (no compiler,
+``CC=false``, missing headers) the install still succeeds and the engine runs on its
+pure-Python implementation, as the build log says once.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-_SOURCES = sorted(str(p) for p in Path("engine/_native").glob("*.c"))
+_NATIVE = Path("engine/_native")
+_spec = importlib.util.spec_from_file_location("_core_sources", _NATIVE / "sources.py")
+assert _spec is not None and _spec.loader is not None
+_sources = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_sources)
+
+_FILES = _sources.source_files(_NATIVE)
 _FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter", "-fno-strict-aliasing"]
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that reports a failed compilation and carries on without the core."""
+    """build_ext that reports a failed compilation once and carries on without the core."""
+
+    _reported = False
 
     def run(self) -> None:
         try:
@@ -32,22 +43,24 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001
             self._fallback(exc)
 
-    @staticmethod
-    def _fallback(exc: BaseException) -> None:
-        msg = (
+    def _fallback(self, exc: BaseException) -> None:
+        if OptionalBuildExt._reported:
+            return
+        OptionalBuildExt._reported = True
+        print(
             f"guandan-duplicate: the compiled core could not be built ({exc}); "
-            "the pure-Python core is used (docs/CORE.md)"
+            "the pure-Python core is used (docs/CORE.md)",
+            file=sys.stderr,
         )
-        print(msg, file=sys.stderr)
-        print(msg)
 
 
 setup(
     ext_modules=[
         Extension(
             "engine._native._core",
-            sources=_SOURCES,
-            depends=[str(p) for p in Path("engine/_native").glob("*.h")],
+            sources=[str(p) for p in _FILES if p.suffix == ".c"],
+            depends=[str(p) for p in _FILES if p.suffix == ".h"],
+            define_macros=[("CORE_SOURCE_HASH", f'"{_sources.source_hash(_FILES)}"')],
             extra_compile_args=_FLAGS,
         )
     ],

@@ -4,10 +4,15 @@ Python, and ``GUANDAN_CORE=native`` is a clear error (docs/CORE.md)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
+
+from engine import core
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,3 +88,64 @@ def test_a_stale_build_is_not_used() -> None:
     lines = got.stdout.splitlines()
     assert lines[0] == "python"
     assert "a stale build" in lines[1]
+
+
+def test_a_build_without_a_compiler_says_so_once(tmp_path: Path) -> None:
+    got = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "CC": "false"},
+    )
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert (got.stdout + got.stderr).count("the pure-Python core is used") == 1
+
+
+def test_the_stale_check_compares_the_built_fingerprint_with_the_checkout() -> None:
+    here = core.checkout_hash(ROOT / "engine" / "_native")
+    assert here is not None and len(here) == 16
+    assert core.stale_reason(core.API_VERSION, here, here, "x.so") == ""
+    assert core.stale_reason(core.API_VERSION, "", here, "x.so") == ""  # a build by hand
+    assert core.stale_reason(core.API_VERSION, "0" * 16, None, "x.so") == ""  # a wheel
+    said = core.stale_reason(core.API_VERSION, "0" * 16, here, "x.so")
+    assert "other sources" in said and "pip install -e ." in said
+    assert "API" in core.stale_reason(core.API_VERSION - 1, here, here, "x.so")
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_a_core_built_from_other_sources_is_refused_naming_the_fix(tmp_path: Path) -> None:
+    """A copy of the checkout whose C sources changed after the build: the core is not
+    used (auto: pure Python and a warning; native: one clear error), and ``guandan
+    version`` says it is stale and how to rebuild."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "cli.py", tmp_path / "cli.py")
+    header = tmp_path / "engine" / "_native" / "core_deal.h"
+    header.write_text(header.read_text() + "\n/* changed after the build */\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    probe = "from engine import core; print(core.__file__); print(core.implementation())"
+    auto = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, env={**env, "GUANDAN_CORE": "auto"})
+    assert auto.returncode == 0, auto.stderr
+    assert auto.stdout.splitlines() == [str(tmp_path / "engine" / "core.py"), "python"]
+    assert "StaleCoreWarning" in auto.stderr and "pip install -e ." in auto.stderr
+    forced = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=60, env={**env, "GUANDAN_CORE": "native"})
+    assert forced.returncode != 0
+    assert "other sources" in forced.stderr and "pip install -e ." in forced.stderr
+    version = subprocess.run([sys.executable, "-W", "ignore", "-c", "import cli; cli.main()",
+                              "version"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=60, env={**env, "GUANDAN_CORE": "auto"})
+    assert version.returncode == 0, version.stderr
+    assert "compiled core is stale" in version.stdout and "pip install -e ." in version.stdout
+
+
+@pytest.mark.parametrize("setting", ["bogus", "native-without-core"])
+def test_a_bad_core_setting_is_the_command_line_s_one_line_error(setting: str) -> None:
+    hide = 'import sys; sys.modules["engine._native._core"] = None; ' if "without" in setting else ""
+    got = subprocess.run(
+        [sys.executable, "-c", hide + "import cli; cli.main()", "version"], cwd=ROOT,
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "GUANDAN_CORE": setting.split("-")[0]},
+    )
+    assert got.returncode == 1
+    assert len(got.stderr.splitlines()) == 1, got.stderr
+    assert got.stderr.startswith("Error: GUANDAN_CORE=")

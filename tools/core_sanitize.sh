@@ -15,10 +15,13 @@ trap 'rm -rf "$tmp"' EXIT
 cc="${CC:-gcc}"
 suffix="$(python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
 include="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+# the sources' fingerprint, as setup.py builds it in (engine.core refuses a stale core)
+hash="$(python -c 'import sys; sys.path.insert(0, "engine/_native"); import sources as s, pathlib
+print(s.source_hash(s.source_files(pathlib.Path("engine/_native"))))')"
 "$cc" -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-    -I"$include" engine/_native/*.c -o "$tmp/_core$suffix"
+    -DCORE_SOURCE_HASH="\"$hash\"" -I"$include" engine/_native/*.c -o "$tmp/_core$suffix"
 libasan="$("$cc" -print-file-name=libasan.so)"
 libubsan="$("$cc" -print-file-name=libubsan.so)"
 echo "sanitised core: $tmp/_core$suffix"
@@ -29,9 +32,12 @@ export GUANDAN_CORE=native
 LD_PRELOAD="$libasan $libubsan" timeout "$limit" python - <<'PY'
 import engine._native._core as c, sys
 assert "/tmp" in c.__file__, c.__file__  # the instrumented build, not the installed one
+from engine import core
+assert core.implementation() == "native", core.describe()
 print("loaded", c.__file__, file=sys.stderr)
 PY
 LD_PRELOAD="$libasan $libubsan" timeout "$limit" \
     python -m pytest -q -p no:cacheprovider tests/test_core.py tests/test_core_deal.py \
     tests/test_core_boundary.py tests/test_core_bots.py tests/test_core_solver.py \
-    tests/test_arena_native.py tests/test_core_playout.py
+    tests/test_arena_native.py tests/test_core_playout.py tests/test_core_threads.py \
+    tests/test_core_parity.py

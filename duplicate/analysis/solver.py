@@ -35,7 +35,7 @@ from duplicate.analysis.state import (
     possible_values,
 )
 from engine import core as _core
-from engine.cards import HAND_SIZE, FULL_PACK, Cards, is_subset, size
+from engine.cards import FULL_PACK, HAND_SIZE, Cards, is_subset, size
 from engine.combo import Combo
 from engine.errors import GuandanError
 from engine.moves import _check_combo
