@@ -82,8 +82,14 @@ def replay_log(
     leader: Seat,
     log: Sequence[LogEntry],
     rules: Ruleset = COMPETITION,
+    seats: bytes | None = None,
 ) -> ReplaySummary:
-    """Validate and apply every action of ``log`` from the deal's start; see the module."""
+    """Validate and apply every action of ``log`` from the deal's start; see the module.
+
+    ``seats``, when given, names the seat of each action (one byte each, 0..3 for N E S
+    W, as a record lists them): an action whose seat is not the one to act is refused
+    (``action i: N acts out of turn``).
+    """
     if not isinstance(hands, Sequence) or isinstance(hands, str | bytes):
         raise GuandanError("a deal needs 4 hands (N, E, S, W)")
     # a copy: the caller's list may change while the log is read (another thread, an
@@ -91,11 +97,20 @@ def replay_log(
     actions = tuple(log) if isinstance(log, Sequence) and not isinstance(log, str | bytes) else None
     native = _core.native
     if native is not None:  # it refuses None as a log after checking the deal, as below
-        return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules))
+        if seats is None:
+            return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules))
+        return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules, seats))
     deal = Deal(hands, level, leader, rules)
+    if seats is not None and not isinstance(seats, bytes):
+        raise GuandanError("seats are bytes, one a logged action")
     if actions is None:
         raise GuandanError("a log is a sequence of actions")
+    if seats is not None and len(seats) != len(actions):
+        raise GuandanError("seats are bytes, one a logged action")
     for i, entry in enumerate(actions):
+        turn = deal.turn  # None once the deal is over
+        if seats is not None and turn is not None and turn != seats[i]:
+            raise IllegalPlayError(f"action {i}: {turn.name} acts out of turn")
         try:
             if entry is None:
                 deal.pass_()
