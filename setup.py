@@ -1,7 +1,8 @@
 """Build of the optional compiled core (engine/_native, docs/CORE.md); the rest is pyproject.toml.
 
 ``pip install -e '.[test]'`` compiles ``engine._native._core`` with the system C compiler,
-the fingerprint of its sources built in (``SOURCE_HASH``: engine.core refuses a core built
+with the header of the constants it shares with Python generated from engine/constants.py
+and the fingerprint of its sources built in (``SOURCE_HASH``: engine.core refuses a core built
 from other sources than the checkout's). When the compilation fails (no compiler,
 ``CC=false``, missing headers) the install still succeeds and the engine runs on its
 pure-Python implementation, as the build log says once.
@@ -39,6 +40,10 @@ class OptionalBuildExt(build_ext):
 
     def build_extension(self, ext: Extension) -> None:
         try:
+            # the shared constants' header, generated from engine/constants.py
+            generated = Path(self.build_temp) / "generated"
+            _sources.write_header(generated)
+            ext.include_dirs.append(str(generated))
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
             self._fallback(exc)
@@ -59,7 +64,7 @@ setup(
         Extension(
             "engine._native._core",
             sources=[str(p) for p in _FILES if p.suffix == ".c"],
-            depends=[str(p) for p in _FILES if p.suffix == ".h"],
+            depends=[str(p) for p in _FILES if p.suffix != ".c"],
             define_macros=[("CORE_SOURCE_HASH", f'"{_sources.source_hash(_FILES)}"')],
             extra_compile_args=_FLAGS,
         )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from engine.constants import HAND_SIZE as HAND_SIZE
 from engine.errors import InvalidCardError
 
 RANK_CHARS = "23456789TJQKA"
@@ -35,8 +36,6 @@ KIND_SB = 52
 KIND_HR = 53
 NUM_KINDS = 54
 NUM_CARDS = 108
-#: the cards a hand is dealt (a quarter of the two packs)
-HAND_SIZE = 27
 #: rank characters of all 15 ranks, jokers as the records write them
 RANK_NAMES = RANK_CHARS + "BR"
 

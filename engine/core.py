@@ -30,6 +30,7 @@ from types import ModuleType
 
 from engine._native.sources import source_files, source_hash
 from engine.combo import Combo, ComboType
+from engine.constants import CORE_API_VERSION
 from engine.errors import (
     GameOverError,
     GuandanError,
@@ -48,8 +49,8 @@ __all__ = [
 
 #: the environment variable that forces an implementation
 ENV = "GUANDAN_CORE"
-#: the compiled core's API this engine speaks (CORE_API_VERSION in engine/_native/core_py.h)
-API_VERSION = 3
+#: the compiled core's API this engine speaks (engine/constants.py, built into the core)
+API_VERSION = CORE_API_VERSION
 #: what to run when the compiled core is stale
 REBUILD = "pip install -e ."
 

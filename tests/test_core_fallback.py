@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from engine import core
+from engine._native.sources import header_text
+from engine.combo import ComboType
+from engine.deal import REPORT_LIMIT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,14 +115,14 @@ def test_the_stale_check_compares_the_built_fingerprint_with_the_checkout() -> N
 
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 def test_a_core_built_from_other_sources_is_refused_naming_the_fix(tmp_path: Path) -> None:
-    """A copy of the checkout whose C sources changed after the build: the core is not
-    used (auto: pure Python and a warning; native: one clear error), and ``guandan
+    """A copy of the checkout whose shared constants changed after the build: the core is
+    not used (auto: pure Python and a warning; native: one clear error), and ``guandan
     version`` says it is stale and how to rebuild."""
     shutil.copytree(ROOT / "engine", tmp_path / "engine",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "cli.py", tmp_path / "cli.py")
-    header = tmp_path / "engine" / "_native" / "core_deal.h"
-    header.write_text(header.read_text() + "\n/* changed after the build */\n")
+    constants = tmp_path / "engine" / "constants.py"  # a rule's number, shared with the C
+    constants.write_text(constants.read_text().replace("REPORT_LIMIT = 10", "REPORT_LIMIT = 9"))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     probe = "from engine import core; print(core.__file__); print(core.implementation())"
     auto = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
@@ -149,3 +152,28 @@ def test_a_bad_core_setting_is_the_command_line_s_one_line_error(setting: str) -
     assert got.returncode == 1
     assert len(got.stderr.splitlines()) == 1, got.stderr
     assert got.stderr.startswith("Error: GUANDAN_CORE=")
+
+
+def test_the_fingerprint_covers_the_c_sources_and_the_shared_constants(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "engine", tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    native_dir = tmp_path / "engine" / "_native"
+    before = core.checkout_hash(native_dir)
+    assert before == core.checkout_hash(ROOT / "engine" / "_native")
+    header = native_dir / "core_deal.h"
+    header.write_text(header.read_text() + "\n/* changed */\n")
+    assert core.checkout_hash(native_dir) != before
+
+
+def test_the_c_constants_are_generated_from_the_python_definitions() -> None:
+    """One definition: the combination enum, its names and the shared numbers come from
+    engine/constants.py; no C file writes them by hand."""
+    text = header_text()
+    for t in ComboType:
+        assert f"T_{t.name} = {t.value}" in text
+        assert f'"{t.record_name}"' in text
+    assert f"#define REPORT_LIMIT {REPORT_LIMIT}" in text
+    assert f"#define CORE_API_VERSION {core.API_VERSION}" in text
+    for source in (ROOT / "engine" / "_native").glob("*.[ch]"):
+        body = source.read_text()
+        assert "#define REPORT_LIMIT" not in body and "enum { T_SINGLE" not in body, source

@@ -15,13 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 cc="${CC:-gcc}"
 suffix="$(python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
 include="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
-# the sources' fingerprint, as setup.py builds it in (engine.core refuses a stale core)
-hash="$(python -c 'import sys; sys.path.insert(0, "engine/_native"); import sources as s, pathlib
-print(s.source_hash(s.source_files(pathlib.Path("engine/_native"))))')"
+# the shared constants' header and the sources' fingerprint, as setup.py makes them
+# (engine.core refuses a core built from other sources)
+python engine/_native/sources.py header "$tmp/generated" >/dev/null
+hash="$(python engine/_native/sources.py hash)"
 "$cc" -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-    -DCORE_SOURCE_HASH="\"$hash\"" -I"$include" engine/_native/*.c -o "$tmp/_core$suffix"
+    -DCORE_SOURCE_HASH="\"$hash\"" -I"$tmp/generated" -I"$include" engine/_native/*.c -o "$tmp/_core$suffix"
 libasan="$("$cc" -print-file-name=libasan.so)"
 libubsan="$("$cc" -print-file-name=libubsan.so)"
 echo "sanitised core: $tmp/_core$suffix"

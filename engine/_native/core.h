@@ -14,8 +14,7 @@
 
 typedef struct { uint64_t w[3]; } cset;
 
-enum { T_SINGLE, T_PAIR, T_TRIPS, T_TWT, T_THREE_PAIR, T_TWO_TRIPS, T_STRAIGHT,
-       T_SF, T_BOMB, T_FOUR_KINGS, N_TYPES };
+#include "core_consts.h" /* T_<TYPE>, N_TYPES, HAND_SIZE, REPORT_LIMIT: engine/constants.py */
 enum { R_SB = 13, R_HR = 14 };
 
 /* a play: type, record rank, cards */
@@ -25,9 +24,6 @@ typedef struct { int jp; int bomb_max; int jiefeng_next; int plus4; } rules_t;
 
 /* a growable list of plays */
 typedef struct { play_t *v; size_t n, cap; int oom; } plist;
-
-/* the most cards a hand holds (engine.cards.HAND_SIZE) */
-#define HAND_MAX 27
 
 #define SB_SHIFT 36
 #define HR_SHIFT 39

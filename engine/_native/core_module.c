@@ -9,8 +9,7 @@
 #include <structmember.h>
 
 core_state S;
-const char *const TYPE_NAMES[N_TYPES] = {"Single", "Pair", "Trips", "ThreeWithTwo", "ThreePair",
-                                         "TwoTrips", "Straight", "StraightFlush", "Bomb", "FourKings"};
+const char *const TYPE_NAMES[N_TYPES] = COMBO_RECORD_NAMES;
 
 int core_ready(void) {
     if (!S.ready) {
@@ -205,7 +204,7 @@ int py_to_play(PyObject *v, play_t *out, const char *what, int check_rank) {
     }
     out->type = (uint8_t)t;
     PyObject *r = PyTuple_GET_ITEM(v, 1);
-    int seq = t == T_STRAIGHT || t == T_THREE_PAIR || t == T_TWO_TRIPS || t == T_SF;
+    int seq = t == T_STRAIGHT || t == T_THREE_PAIR || t == T_TWO_TRIPS || t == T_STRAIGHT_FLUSH;
     long top = seq ? 12 : 14, rank = -1;
     if (PyLong_Check(r)) {
         int overflow = 0;

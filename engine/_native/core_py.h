@@ -18,8 +18,6 @@ static inline int small_int(PyObject *o, int lo, int hi, int *out) {
     return 0;
 }
 
-/* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
-#define CORE_API_VERSION 3
 
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */

@@ -70,9 +70,9 @@ static int position_hands(PyObject *v, cset h[4]) {
     Py_DECREF(seq);
     cset left = cs_two_packs();
     for (int i = 0; i < 4; i++) {
-        if (cs_size(h[i]) > HAND_MAX) {
+        if (cs_size(h[i]) > HAND_SIZE) {
             PyErr_Format(S.e_guandan, "not a position that can occur in a deal: a hand of %d cards (at most %d)",
-                         cs_size(h[i]), HAND_MAX);
+                         cs_size(h[i]), HAND_SIZE);
             return -1;
         }
         if (!cs_subset(h[i], left)) {
@@ -189,8 +189,8 @@ static PyObject *ns_grouped(NSolver *s, PyObject *const *a, Py_ssize_t n) {
     int has_tb = a[1] != Py_None;
     if (py_to_cs(a[0], &hand, "hand") < 0 || (has_tb && py_to_play(a[1], &tb, "play to beat", 1) < 0))
         return NULL;
-    if (cs_size(hand) > HAND_MAX)
-        return PyErr_Format(S.e_guandan, "a hand holds at most %d cards, not %d", HAND_MAX, cs_size(hand));
+    if (cs_size(hand) > HAND_SIZE)
+        return PyErr_Format(S.e_guandan, "a hand holds at most %d cards, not %d", HAND_SIZE, cs_size(hand));
     splay *v;
     int nb;
     ns_lock(s);

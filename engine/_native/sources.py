@@ -1,23 +1,63 @@
-"""The fingerprint of the compiled core's sources: setup.py builds it into the module
-(``SOURCE_HASH``), engine.core compares it with the checkout's (docs/CORE.md, "A stale core").
+"""What a build of the compiled core reads: its C sources, the header of shared constants
+generated from engine/constants.py, and the fingerprint of both (docs/CORE.md).
 
-Standalone (the standard library only) so that setup.py loads it by path before the engine
-can be imported.
+setup.py builds the fingerprint into the module (``SOURCE_HASH``) and engine.core compares
+it with the checkout's ("A stale core"). Standalone (the standard library only) so that
+setup.py and tools/core_sanitize.sh load it by path before the engine can be imported:
+``python engine/_native/sources.py header DIR`` writes the header into DIR, ``python
+engine/_native/sources.py hash`` prints the fingerprint.
 """
 
 from __future__ import annotations
 
 import hashlib
+import runpy
+import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+#: the one definition of the constants the C shares with Python
+CONSTANTS = Path(__file__).resolve().parent.parent / "constants.py"
+#: the generated header's name (setup.py puts it in the build's temporary directory)
+HEADER = "core_consts.h"
 
 #: the suffixes of the files a build reads
 SUFFIXES = (".c", ".h")
 
 
 def source_files(directory: Path) -> list[Path]:
-    """The C sources and headers of ``directory``, by name."""
-    return sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
+    """The C sources and headers of ``directory``, by name, then engine/constants.py (the
+    generated header's source)."""
+    files = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
+    return [*files, directory.parent / CONSTANTS.name] if files else []
+
+
+def header_text(constants: Path = CONSTANTS) -> str:
+    """The C header of the shared constants: the combination enum (``T_<NAME>``,
+    ``N_TYPES``), their FORMAT.md names (``COMBO_RECORD_NAMES``, an initialiser) and the
+    integers of ``C_INTEGERS``."""
+    values = runpy.run_path(str(constants))
+    types = values["COMBO_TYPES"]
+    lines = [
+        "/* Generated from engine/constants.py by engine/_native/sources.py: do not edit. */",
+        "#ifndef GUANDAN_CORE_CONSTS_H",
+        "#define GUANDAN_CORE_CONSTS_H",
+        "enum { " + ", ".join(f"T_{name} = {i}" for i, (name, _) in enumerate(types))
+        + f", N_TYPES = {len(types)} }};",
+        "#define COMBO_RECORD_NAMES {" + ", ".join(f'"{rec}"' for _, rec in types) + "}",
+    ]
+    lines += [f"#define {name} {int(v)}" for name, v in values["C_INTEGERS"].items()]
+    return "\n".join([*lines, "#endif", ""])
+
+
+def write_header(directory: Path) -> Path:
+    """Write the header into ``directory`` (made if missing) and return its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / HEADER
+    text = header_text()
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return path
 
 
 def source_hash(files: Iterable[Path]) -> str:
@@ -29,3 +69,12 @@ def source_hash(files: Iterable[Path]) -> str:
         h.update(p.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:16]
+
+
+if __name__ == "__main__":  # tools/core_sanitize.sh and hand builds
+    if sys.argv[1:2] == ["header"] and len(sys.argv) == 3:
+        print(write_header(Path(sys.argv[2])))
+    elif sys.argv[1:] == ["hash"]:
+        print(source_hash(source_files(Path(__file__).resolve().parent)))
+    else:
+        sys.exit("usage: sources.py header DIR | hash")
