@@ -50,7 +50,7 @@ from duplicate.pairing import (
     MatchSeating,
 )
 from duplicate.records import Correction, describe_rules
-from duplicate.replay import finish_text, replay
+from duplicate.replay import finish_text, quick_replay
 from duplicate.scoring import (
     room_result,
 )
@@ -157,7 +157,7 @@ def prepare_text(
     """
     out: list[Prepared] = []
     for rec in loads(text, file=file, strict=True):
-        res = replay(rec, rules)
+        res = quick_replay(rec, rules)
         if res.error is not None:
             where = where_words(_where(rec))
             raise EventError(

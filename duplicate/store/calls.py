@@ -17,7 +17,7 @@ from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
 from duplicate.i18n import Term, Worded, phrase
 from duplicate.logtext import FinishText
-from duplicate.replay import finish_text, replay
+from duplicate.replay import finish_text, quick_replay
 from duplicate.scoring import check_result, room_result
 from duplicate.store.data import (
     RULING_NOTE,
@@ -158,7 +158,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
         raise StoreError(str(exc)) from None
     if len(recs) != 1:
         raise StoreError(phrase("store.err.one_record", n=len(recs)))
-    res = replay(recs[0], rules)
+    res = quick_replay(recs[0], rules)
     if res.error is not None:
         raise StoreError(phrase("store.err.no_replay", error=str(res.error)))
     if res.record.plays is None:
