@@ -1,6 +1,8 @@
 """Build of the optional compiled core (engine/_native, docs/CORE.md); the rest is pyproject.toml.
 
-``pip install -e '.[test]'`` compiles ``engine._native._core`` with the system C compiler,
+``pip install -e '.[test]'`` compiles ``engine._native._core`` (the rules) and each layer's
+own extension (``duplicate.analysis._native._solver``: the exact search, with the engine's
+C it uses) with the system C compiler,
 with the header of the constants it shares with Python generated from engine/constants.py
 and the fingerprint of its sources built in (``SOURCE_HASH``: engine.core refuses a core built
 from other sources than the checkout's). When the compilation fails (no compiler,
@@ -23,7 +25,6 @@ assert _spec is not None and _spec.loader is not None
 _sources = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_sources)
 
-_FILES = _sources.source_files(_NATIVE)
 _FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter", "-fno-strict-aliasing"]
 
 
@@ -59,15 +60,30 @@ class OptionalBuildExt(build_ext):
         )
 
 
+#: the engine's C (the rules): compiled into every extension that uses it
+_ENGINE_SHARED = ("core_convert.c", "core_moves.c", "core_tables.c")
+
+
+def _extension(name: str, *directories: Path) -> Extension:
+    """The extension ``name`` built from the C of ``directories`` (its layer's own first,
+    the engine's last: only the engine's shared files of those), its fingerprint built in."""
+    files = _sources.extension_files(*directories)
+    own = [p for p in files if p.suffix == ".c" and (p.parent == directories[0])]
+    shared = [_NATIVE / f for f in _ENGINE_SHARED] if directories[0] != _NATIVE else []
+    return Extension(
+        name,
+        sources=[str(p) for p in own + shared],
+        depends=[str(p) for p in files if p.suffix != ".c"],
+        include_dirs=[str(d) for d in directories],
+        define_macros=[("CORE_SOURCE_HASH", f'"{_sources.source_hash(files)}"')],
+        extra_compile_args=_FLAGS,
+    )
+
+
 setup(
     ext_modules=[
-        Extension(
-            "engine._native._core",
-            sources=[str(p) for p in _FILES if p.suffix == ".c"],
-            depends=[str(p) for p in _FILES if p.suffix != ".c"],
-            define_macros=[("CORE_SOURCE_HASH", f'"{_sources.source_hash(_FILES)}"')],
-            extra_compile_args=_FLAGS,
-        )
+        _extension("engine._native._core", _NATIVE),
+        _extension("duplicate.analysis._native._solver", Path("duplicate/analysis/_native"), _NATIVE),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

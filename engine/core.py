@@ -22,13 +22,14 @@ engine's suites against both implementations that way).
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from engine._native.sources import source_files, source_hash
+from engine._native.sources import extension_files, source_hash
 from engine.combo import Combo, ComboType
 from engine.constants import CORE_API_VERSION
 from engine.errors import (
@@ -51,6 +52,8 @@ __all__ = [
 ENV = "GUANDAN_CORE"
 #: the compiled core's API this engine speaks (engine/constants.py, built into the core)
 API_VERSION = CORE_API_VERSION
+#: the engine's C sources (in a source checkout)
+ENGINE_C = Path(__file__).parent / "_native"
 #: what to run when the compiled core is stale
 REBUILD = "pip install -e ."
 
@@ -64,13 +67,12 @@ class StaleCoreWarning(RuntimeWarning):
     in pure Python until it is rebuilt."""
 
 
-def checkout_hash(directory: Path) -> str | None:
-    """The fingerprint of the C sources in ``directory`` (a source checkout), or ``None``
-    when it holds none (an installed wheel: its build is trusted)."""
-    files = source_files(directory) if directory.is_dir() else []
-    if not any(p.suffix == ".c" for p in files):
-        return None
-    return source_hash(files)
+def checkout_hash(*directories: Path) -> str | None:
+    """The fingerprint of the C sources an extension is built from (its layer's directory
+    first, the engine's last) in a source checkout, or ``None`` when the first holds none
+    (an installed wheel: its build is trusted)."""
+    files = extension_files(*directories)
+    return source_hash(files) if files else None
 
 
 def stale_reason(built_api: object, built_hash: object, here: str | None, where: str) -> str:
@@ -95,10 +97,17 @@ def _load() -> tuple[ModuleType | None, str, str]:
     except ImportError as exc:
         return None, "unbuilt", str(exc)
     stale = stale_reason(getattr(_core, "API_VERSION", None), getattr(_core, "SOURCE_HASH", ""),
-                         checkout_hash(Path(__file__).parent / "_native"), _core.__file__)
+                         checkout_hash(ENGINE_C), _core.__file__)
     if stale:
         return None, "stale", stale
-    _core._init(
+    _init(_core)
+    Sequence.register(_core.PlayList)
+    return _core, "", ""
+
+
+def _init(module: ModuleType) -> None:
+    """Hand a compiled module the engine's classes (each extension keeps its own copy)."""
+    module._init(
         Combo,
         ComboType,
         tuple(ComboType),
@@ -111,11 +120,52 @@ def _load() -> tuple[ModuleType | None, str, str]:
         GameOverError,
         Ruleset,
     )
-    Sequence.register(_core.PlayList)
-    return _core, "", ""
+
+
+def load_layer(name: str, *directories: Path) -> ModuleType | None:
+    """A layer's own compiled module (``duplicate.analysis._native._solver``), built from
+    the C of ``directories`` (the layer's, then the engine's), checked as the engine's
+    core is (API version, fingerprint) and initialised; ``None`` when the engine's core
+    does not load or the module cannot be used. Called once, when the layer's Python
+    module is imported; the layer then uses it whenever :data:`native` is set.
+
+    Under ``GUANDAN_CORE=native`` a module that cannot be used raises
+    :class:`CoreUnavailableError`; under ``auto`` a stale one is skipped with a
+    :class:`StaleCoreWarning`."""
+    if _compiled is None:
+        return None
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        reason = f"{name}: {exc}"
+        if _asked == "native":
+            raise CoreUnavailableError(
+                f"{ENV}=native but the compiled core is not available ({reason}); "
+                f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python",
+                "engine.core_unavailable", detail=reason,
+            ) from None
+        return None
+    here = checkout_hash(*directories)
+    stale = stale_reason(getattr(module, "API_VERSION", None), getattr(module, "SOURCE_HASH", ""),
+                         here, str(module.__file__))
+    if stale:
+        if _asked == "native":
+            raise CoreUnavailableError(
+                f"{ENV}=native but the compiled core is not available ({stale}); "
+                f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python",
+                "engine.core_unavailable", detail=stale,
+            )
+        if _asked != "python":
+            warnings.warn(f"the compiled core is not used: {stale}", StaleCoreWarning,
+                          stacklevel=2)
+        return None
+    _init(module)
+    return module
 
 
 _compiled, _lack, _missing = _load()
+#: what GUANDAN_CORE asks for
+_asked = os.environ.get(ENV, "auto").strip().lower()
 
 #: the compiled core's module while it is in use, else None
 native: ModuleType | None = None
@@ -179,7 +229,6 @@ def describe() -> str:
     return f"engine core: pure Python ({detail})"
 
 
-_asked = os.environ.get(ENV, "auto").strip().lower()
 use(_asked)
 if _lack == "stale" and _asked != "python":
     warnings.warn(f"the compiled core is not used: {_missing}", StaleCoreWarning, stacklevel=2)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from duplicate.analysis import solver as solver_module
 from engine import core
 from engine._native.sources import header_text
 from engine.combo import ComboType
@@ -77,7 +78,7 @@ def test_a_build_without_a_compiler_succeeds_and_says_so(tmp_path: Path) -> None
     (wheel,) = tmp_path.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "engine/core.py" in names
-    assert not [n for n in names if n.startswith("engine/_native/_core")]
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
 
 
 def test_a_stale_build_is_not_used() -> None:
@@ -177,3 +178,13 @@ def test_the_c_constants_are_generated_from_the_python_definitions() -> None:
     for source in (ROOT / "engine" / "_native").glob("*.[ch]"):
         body = source.read_text()
         assert "#define REPORT_LIMIT" not in body and "enum { T_SINGLE" not in body, source
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_the_engine_s_compiled_module_holds_the_rules_only() -> None:
+    """The solver's C lives beside the solver (duplicate/analysis/_native) and is its own
+    extension; the engine's module and folder know nothing of it."""
+    assert not hasattr(core._compiled, "Solver")
+    assert not list((ROOT / "engine" / "_native").glob("core_solver*"))
+    assert solver_module.NATIVE is not None
+    assert solver_module.NATIVE.__name__ == "duplicate.analysis._native._solver"

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from duplicate.analysis import solver as solver_module
 from duplicate.analysis.solver import BudgetExceeded, Solver, check_position
 from duplicate.analysis.state import Position
 from engine import core
@@ -199,6 +200,6 @@ def test_a_time_budget_is_reported_as_time(impl: str) -> None:
 
 @native_only
 def test_grouped_refuses_a_hand_no_deal_has() -> None:
-    solver = core._compiled.Solver(0, COMPETITION)  # type: ignore[union-attr]
+    solver = solver_module.NATIVE.Solver(0, COMPETITION)  # type: ignore[union-attr]
     with pytest.raises(GuandanError, match="at most 27"):
         solver.grouped(FULL_PACK, None)

@@ -142,7 +142,8 @@ assert not errors, errors
 
 def test_clear_racing_value_on_one_native_solver_does_not_crash() -> None:
     _child(SOLVER + """
-ns = native.Solver(5, COMPETITION)
+from duplicate.analysis.solver import NATIVE
+ns = NATIVE.Solver(5, COMPETITION)
 stop = time.monotonic() + 3
 def clearer():
     while time.monotonic() < stop:

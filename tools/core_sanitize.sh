@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the compiled core with AddressSanitizer + UndefinedBehaviorSanitizer and run the
+# Build the compiled core (the engine's and the solver's extensions) with AddressSanitizer +
+# UndefinedBehaviorSanitizer and run the
 # differential tests (tests/test_core*.py) against it, bounded in time (docs/CORE.md).
 #
 # Usage: tools/core_sanitize.sh [seconds]   (default 150; run from any directory, inside the
@@ -19,10 +20,18 @@ include="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'
 # (engine.core refuses a core built from other sources)
 python engine/_native/sources.py header "$tmp/generated" >/dev/null
 hash="$(python engine/_native/sources.py hash)"
+solver_hash="$(python engine/_native/sources.py hash duplicate/analysis/_native engine/_native)"
 "$cc" -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
     -DCORE_SOURCE_HASH="\"$hash\"" -I"$tmp/generated" -I"$include" engine/_native/*.c -o "$tmp/_core$suffix"
+# the solver's own extension: its C and the engine's it uses, as setup.py builds it
+"$cc" -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+    -DCORE_SOURCE_HASH="\"$solver_hash\"" -I"$tmp/generated" -Iengine/_native -I"$include" \
+    duplicate/analysis/_native/*.c engine/_native/core_convert.c engine/_native/core_moves.c \
+    engine/_native/core_tables.c -o "$tmp/_solver$suffix"
 libasan="$("$cc" -print-file-name=libasan.so)"
 libubsan="$("$cc" -print-file-name=libubsan.so)"
 echo "sanitised core: $tmp/_core$suffix"
@@ -35,6 +44,8 @@ import engine._native._core as c, sys
 assert "/tmp" in c.__file__, c.__file__  # the instrumented build, not the installed one
 from engine import core
 assert core.implementation() == "native", core.describe()
+from duplicate.analysis.solver import NATIVE
+assert NATIVE is not None and "/tmp" in NATIVE.__file__, NATIVE
 print("loaded", c.__file__, file=sys.stderr)
 PY
 LD_PRELOAD="$libasan $libubsan" timeout "$limit" \

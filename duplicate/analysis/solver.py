@@ -23,6 +23,7 @@ budget: callers then fall back to an estimate (:mod:`duplicate.analysis.estimate
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from duplicate.analysis.moves import PlayTable
@@ -43,6 +44,11 @@ from engine.reading import check_cards, reading_keys
 from engine.ruleset import COMPETITION, Ruleset
 
 __all__ = ["BudgetExceeded", "Child", "Solver", "check_position", "children", "step"]
+
+#: the compiled search (duplicate/analysis/_native), loaded once; used while the engine's
+#: compiled core is in use (engine.core.native)
+NATIVE = _core.load_layer("duplicate.analysis._native._solver", Path(__file__).parent / "_native",
+                          _core.ENGINE_C)
 
 _INF = 99
 #: ``_NEXT[out][seat]``: the next seat after ``seat`` still holding cards
@@ -114,9 +120,8 @@ class Solver:
         the same value, its own tables (kept between calls, as this class keeps its own),
         the same node and time budgets."""
         check_position(pos, self.level, self.rules)
-        native = _core.native
-        if native is not None:
-            return self._native_search(native, pos, 0)
+        if _core.native is not None and NATIVE is not None:
+            return self._native_search(NATIVE, pos, 0)
         self._arm()
         vals = self.values
         lo, hi = 0, len(vals) - 1
@@ -129,8 +134,9 @@ class Solver:
         return vals[lo]
 
     def _native_search(self, native: Any, pos: Position, probe: int) -> int:
-        """The compiled core's answer: the value (``probe`` 0) or whether it is at least
-        ``probe`` (1 or 0); the budgets as :meth:`_check_budget` words them."""
+        """The compiled search's answer (``native`` its module): the value (``probe`` 0) or
+        whether it is at least ``probe`` (1 or 0); the budgets as :meth:`_check_budget`
+        words them."""
         if self._native is None:
             self._native = native.Solver(self.level, self.rules)
         got = self._native.value(
@@ -154,9 +160,8 @@ class Solver:
         if t not in self.values:
             raise ValueError(f"{t} is not a possible value of a deal")
         check_position(pos, self.level, self.rules)
-        native = _core.native
-        if native is not None:
-            return bool(self._native_search(native, pos, t))
+        if _core.native is not None and NATIVE is not None:
+            return bool(self._native_search(NATIVE, pos, t))
         self._arm()
         return self.at_least(pos, t)
 

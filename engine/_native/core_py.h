@@ -43,6 +43,10 @@ int py_rules(PyObject *v, rules_t *out);
 int py_to_play(PyObject *v, play_t *out, const char *what, int check_rank);
 PyObject *play_to_py(const play_t *p);
 
+/* _init(Combo, ComboType, types, seats, the six error classes, Ruleset): every module's
+ * state set from what engine.core hands over (core_convert.c) */
+PyObject *core_init(PyObject *const *a, Py_ssize_t n);
+
 /* a PlayList owning `l` (taken over) */
 PyObject *playlist_new(plist *l);
 
@@ -50,8 +54,6 @@ PyObject *playlist_new(plist *l);
 extern PyMethodDef ARENA_METHODS[];
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
-/* core_solver.c */
-extern PyTypeObject NSolverType;
 /* core_plan.c */
 extern PyMethodDef PLAN_METHODS[];
 /* core_playout.c */

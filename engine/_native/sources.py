@@ -5,7 +5,8 @@ setup.py builds the fingerprint into the module (``SOURCE_HASH``) and engine.cor
 it with the checkout's ("A stale core"). Standalone (the standard library only) so that
 setup.py and tools/core_sanitize.sh load it by path before the engine can be imported:
 ``python engine/_native/sources.py header DIR`` writes the header into DIR, ``python
-engine/_native/sources.py hash`` prints the fingerprint.
+engine/_native/sources.py hash [DIR ...]`` prints the fingerprint of an extension built
+from those directories (the engine's alone by default).
 """
 
 from __future__ import annotations
@@ -30,6 +31,17 @@ def source_files(directory: Path) -> list[Path]:
     generated header's source)."""
     files = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
     return [*files, directory.parent / CONSTANTS.name] if files else []
+
+
+def extension_files(*directories: Path) -> list[Path]:
+    """What an extension built from the C of ``directories`` reads (the first a layer's
+    own, the last the engine's): their sources and headers, then engine/constants.py once;
+    empty when the first holds no C source (an installed wheel)."""
+    own = source_files(directories[0]) if directories[0].is_dir() else []
+    if not any(p.suffix == ".c" for p in own):
+        return []
+    files = [p for d in directories for p in source_files(d) if p.suffix in SUFFIXES]
+    return [*files, directories[-1].parent / CONSTANTS.name]
 
 
 def header_text(constants: Path = CONSTANTS) -> str:
@@ -74,7 +86,8 @@ def source_hash(files: Iterable[Path]) -> str:
 if __name__ == "__main__":  # tools/core_sanitize.sh and hand builds
     if sys.argv[1:2] == ["header"] and len(sys.argv) == 3:
         print(write_header(Path(sys.argv[2])))
-    elif sys.argv[1:] == ["hash"]:
-        print(source_hash(source_files(Path(__file__).resolve().parent)))
+    elif sys.argv[1:2] == ["hash"]:
+        dirs = [Path(d) for d in sys.argv[2:]] or [Path(__file__).resolve().parent]
+        print(source_hash(extension_files(*dirs)))
     else:
-        sys.exit("usage: sources.py header DIR | hash")
+        sys.exit("usage: sources.py header DIR | hash [DIR ...] (a layer's, then the engine's)")

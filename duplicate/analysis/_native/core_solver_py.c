@@ -1,4 +1,5 @@
-/* The exact solver's Python type (engine._native._core.Solver); the search is core_solver.c. */
+/* The exact solver's Python type (duplicate.analysis._native._solver.Solver) and its module;
+ * the search is core_solver.c. */
 #include "core_solver.h"
 #include <stdlib.h>
 #include <string.h>
@@ -220,8 +221,8 @@ static PyMethodDef ns_methods[] = {
     {"clear", (PyCFunction)ns_clear, METH_NOARGS, "Forget the tables."},
     {NULL}};
 
-PyTypeObject NSolverType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._native._core.Solver",
+static PyTypeObject NSolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "duplicate.analysis._native._solver.Solver",
     .tp_basicsize = sizeof(NSolver),
     .tp_dealloc = (destructor)ns_dealloc,
     .tp_new = ns_new,
@@ -229,3 +230,40 @@ PyTypeObject NSolverType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Solver(level, rules): analysis.solver.Solver's search, its tables kept between calls.",
 };
+
+static PyObject *f_init(PyObject *m, PyObject *const *a, Py_ssize_t n) {
+    (void)m;
+    return core_init(a, n);
+}
+
+static PyMethodDef methods[] = {
+    {"_init", (PyCFunction)(void (*)(void))f_init, METH_FASTCALL,
+     "_init(...): as engine._native._core._init (engine.core calls both)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "duplicate.analysis._native._solver",
+                                       "The exact solver's compiled search (docs/CORE.md).", -1, methods,
+                                       NULL, NULL, NULL, NULL};
+
+#ifndef CORE_SOURCE_HASH
+#define CORE_SOURCE_HASH "" /* a build by hand: not checked against the sources */
+#endif
+
+PyMODINIT_FUNC PyInit__solver(void) {
+    core_tables_init();
+    if (PyType_Ready(&NSolverType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&moduledef);
+    if (!mod) return NULL;
+    Py_INCREF(&NSolverType);
+    if (PyModule_AddObject(mod, "Solver", (PyObject *)&NSolverType) < 0) {
+        Py_DECREF(&NSolverType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(mod, "API_VERSION", CORE_API_VERSION) < 0 ||
+        PyModule_AddStringConstant(mod, "SOURCE_HASH", CORE_SOURCE_HASH) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}
