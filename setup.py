@@ -61,7 +61,7 @@ class OptionalBuildExt(build_ext):
 
 
 #: the engine's C (the rules): compiled into every extension that uses it
-_ENGINE_SHARED = ("core_convert.c", "core_moves.c", "core_tables.c")
+_ENGINE_SHARED = ("core_convert.c", "core_moves.c", "core_playlist.c", "core_tables.c")
 
 
 def _extension(name: str, *directories: Path) -> Extension:
@@ -84,6 +84,7 @@ setup(
     ext_modules=[
         _extension("engine._native._core", _NATIVE),
         _extension("duplicate.analysis._native._solver", Path("duplicate/analysis/_native"), _NATIVE),
+        _extension("duplicate._native._players", Path("duplicate/_native"), _NATIVE),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -160,6 +160,8 @@ def load_layer(name: str, *directories: Path) -> ModuleType | None:
                           stacklevel=2)
         return None
     _init(module)
+    if hasattr(module, "PlayList"):
+        Sequence.register(module.PlayList)
     return module
 
 

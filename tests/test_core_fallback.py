@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from duplicate.analysis import solver as solver_module
+from duplicate.native import PLAYERS
 from engine import core
 from engine._native.sources import header_text
 from engine.combo import ComboType
@@ -182,9 +183,14 @@ def test_the_c_constants_are_generated_from_the_python_definitions() -> None:
 
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 def test_the_engine_s_compiled_module_holds_the_rules_only() -> None:
-    """The solver's C lives beside the solver (duplicate/analysis/_native) and is its own
-    extension; the engine's module and folder know nothing of it."""
-    assert not hasattr(core._compiled, "Solver")
-    assert not list((ROOT / "engine" / "_native").glob("core_solver*"))
-    assert solver_module.NATIVE is not None
+    """The solver's C lives beside the solver (duplicate/analysis/_native), the bot's,
+    playouts' and arena's in duplicate/_native, each its own extension; the engine's module
+    and folder know nothing of them."""
+    upper = ("Solver", "plan_hand", "heuristic_act", "heuristic_playout", "heuristic_playouts",
+             "deal_unseen", "action_list", "agent_index")
+    assert not [name for name in upper if hasattr(core._compiled, name)]
+    for stem in ("core_solver", "core_plan", "core_playout", "core_arena"):
+        assert not list((ROOT / "engine" / "_native").glob(stem + "*")), stem
+    assert solver_module.NATIVE is not None and PLAYERS is not None
     assert solver_module.NATIVE.__name__ == "duplicate.analysis._native._solver"
+    assert all(hasattr(PLAYERS, name) for name in upper[1:])

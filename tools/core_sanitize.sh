@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the compiled core (the engine's and the solver's extensions) with AddressSanitizer +
+# Build the compiled core (the engine's, the solver's and the players' extensions) with AddressSanitizer +
 # UndefinedBehaviorSanitizer and run the
 # differential tests (tests/test_core*.py) against it, bounded in time (docs/CORE.md).
 #
@@ -21,6 +21,9 @@ include="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'
 python engine/_native/sources.py header "$tmp/generated" >/dev/null
 hash="$(python engine/_native/sources.py hash)"
 solver_hash="$(python engine/_native/sources.py hash duplicate/analysis/_native engine/_native)"
+players_hash="$(python engine/_native/sources.py hash duplicate/_native engine/_native)"
+shared="engine/_native/core_convert.c engine/_native/core_moves.c engine/_native/core_playlist.c
+    engine/_native/core_tables.c"
 "$cc" -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -30,8 +33,13 @@ solver_hash="$(python engine/_native/sources.py hash duplicate/analysis/_native 
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
     -DCORE_SOURCE_HASH="\"$solver_hash\"" -I"$tmp/generated" -Iengine/_native -I"$include" \
-    duplicate/analysis/_native/*.c engine/_native/core_convert.c engine/_native/core_moves.c \
-    engine/_native/core_tables.c -o "$tmp/_solver$suffix"
+    duplicate/analysis/_native/*.c $shared -o "$tmp/_solver$suffix"
+# the players' (the bot, playouts, the arena's text and agent)
+"$cc" -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+    -DCORE_SOURCE_HASH="\"$players_hash\"" -I"$tmp/generated" -Iengine/_native -I"$include" \
+    duplicate/_native/*.c $shared -o "$tmp/_players$suffix"
 libasan="$("$cc" -print-file-name=libasan.so)"
 libubsan="$("$cc" -print-file-name=libubsan.so)"
 echo "sanitised core: $tmp/_core$suffix"
@@ -45,7 +53,9 @@ assert "/tmp" in c.__file__, c.__file__  # the instrumented build, not the insta
 from engine import core
 assert core.implementation() == "native", core.describe()
 from duplicate.analysis.solver import NATIVE
-assert NATIVE is not None and "/tmp" in NATIVE.__file__, NATIVE
+from duplicate.native import PLAYERS
+for m in (NATIVE, PLAYERS):
+    assert m is not None and "/tmp" in m.__file__, m
 print("loaded", c.__file__, file=sys.stderr)
 PY
 LD_PRELOAD="$libasan $libubsan" timeout "$limit" \

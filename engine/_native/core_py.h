@@ -47,15 +47,12 @@ PyObject *play_to_py(const play_t *p);
  * state set from what engine.core hands over (core_convert.c) */
 PyObject *core_init(PyObject *const *a, Py_ssize_t n);
 
-/* a PlayList owning `l` (taken over) */
+/* a PlayList owning `l` (taken over); the type made ready and added to a module
+ * (core_playlist.c) */
 PyObject *playlist_new(plist *l);
+int playlist_ready(void);
+int playlist_add(PyObject *mod);
 
-/* core_arena.c */
-extern PyMethodDef ARENA_METHODS[];
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
-/* core_plan.c */
-extern PyMethodDef PLAN_METHODS[];
-/* core_playout.c */
-extern PyMethodDef PLAYOUT_METHODS[];
 #endif
