@@ -27,7 +27,7 @@ HAND_SIZE = 27
 #: a player with this many cards or fewer reports it (报牌, RULES.md §6)
 REPORT_LIMIT = 10
 #: the compiled core's API this engine speaks: bumped whenever an entry point changes
-CORE_API_VERSION = 3
+CORE_API_VERSION = 4
 
 #: the integer constants written into the C header, by their C names
 C_INTEGERS = {"HAND_SIZE": HAND_SIZE, "REPORT_LIMIT": REPORT_LIMIT,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import re
 import shlex
 import subprocess
 from collections.abc import Awaitable, Callable, Sequence
@@ -29,18 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from duplicate.arena.duplicate_match import MatchResult, match_path, play_duplicate_match
+from duplicate.arena.names import AGENT_NAME
 from duplicate.arena.rating import BoardGame, Rating, rate
-from duplicate.arena.server import ArenaError, ArenaServer, Limits, Table
+from duplicate.arena.server import SETTLE, ArenaError, ArenaServer, Limits, Table
 from duplicate.dealing import Board
 from duplicate.i18n import os_reason, phrase
 from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
 
 __all__ = ["AgentSpec", "Standing", "Tournament", "match_files", "read_agents",
            "run_tournament", "subprocess_launcher"]
-
-_NAME = re.compile(r"[A-Za-z0-9._~@+=-]{1,60}")
-#: an agent's name: it begins its clients' ids (``<name>-1``), which take these characters
-AGENT_NAME = _NAME
 
 #: starts one client of an agent at a URL; the awaitable ends when the client has ended
 Launcher = Callable[["AgentSpec", str], Awaitable[Any]]
@@ -102,7 +98,7 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
         where = f"{path}:{n}"
         if not sep or not name or not command:
             raise ArenaError(phrase("rest.arena.agents.line", where=where))
-        if not _NAME.fullmatch(name):
+        if not AGENT_NAME.fullmatch(name):
             raise ArenaError(phrase("rest.arena.agents.name", where=where, name=repr(name)))
         if "{url}" not in command:
             raise ArenaError(phrase("rest.arena.agents.no_url", where=where, name=repr(name)))
@@ -163,6 +159,44 @@ def subprocess_launcher(log_dir: str | Path | None) -> Launcher:
                 sink.close()
 
     return launch
+
+
+async def _seated(srv: ArenaServer, clients: Sequence[asyncio.Future[Any]], ids: Sequence[str],
+                  agents: Sequence[AgentSpec], wait: float,
+                  log_dir: str | Path | None) -> Table:
+    """The match's table, once its four launched clients are seated; a client whose
+    process ends first is said at once (its exit code and its log file), not after
+    ``wait`` seconds as a connection timeout."""
+    seated = asyncio.ensure_future(srv.next_table(wait))
+    try:
+        await asyncio.wait({seated, *clients}, return_when=asyncio.FIRST_COMPLETED)
+        if not seated.done():  # a client ended: unless its table was just seated
+            await asyncio.wait({seated}, timeout=SETTLE + 0.5)
+        if seated.done():
+            return seated.result()
+        i = next(i for i, c in enumerate(clients) if c.done())
+        raise _exited(clients[i], ids[i], agents[i].name, log_dir)
+    except TimeoutError:
+        raise ArenaError(phrase("arena.err.no_connect", a=agents[0].name, b=agents[1].name,
+                                s=f"{wait:g}")) from None
+    except BaseException:
+        for f in (seated, *clients):
+            f.cancel()
+        raise
+
+
+def _exited(client: asyncio.Future[Any], client_id: str, name: str,
+            log_dir: str | Path | None) -> ArenaError:
+    """The error of a launched client that ended before its match could start."""
+    exc = client.exception()
+    if isinstance(exc, ArenaError):
+        return exc  # it could not be launched at all
+    if exc is not None:
+        raise exc
+    code = client.result()
+    log = "-" if log_dir is None else str(log_path(Path(log_dir), client_id))
+    return ArenaError(phrase("arena.err.agent_exited", name=name, id=client_id,
+                             code=code if code is not None else "?", log=log))
 
 
 def standings(matches: Sequence[MatchResult], names: Sequence[str]) -> list[Standing]:
@@ -228,18 +262,9 @@ async def run_tournament(
         ids = [f"{a.name}-1", f"{b.name}-1", f"{a.name}-2", f"{b.name}-2"]
         async with ArenaServer(host, port, limits, [ids], agents=(a.name, b.name)) as srv:
             srv.on_table = on_table
-            clients = []
-            for i, who in enumerate((a, b, a, b)):
-                clients.append(asyncio.ensure_future(launch(who, srv.url + ids[i])))
-            try:
-                table = await srv.next_table(connect_wait)
-            except TimeoutError:
-                for c in clients:
-                    c.cancel()
-                raise ArenaError(
-                    f"{a.name} against {b.name}: the four clients did not connect within "
-                    f"{connect_wait:g} s"
-                ) from None
+            clients = [asyncio.ensure_future(launch(who, srv.url + ids[i]))
+                       for i, who in enumerate((a, b, a, b))]
+            table = await _seated(srv, clients, ids, (a, b, a, b), connect_wait, log_dir)
             try:
                 match = await play_duplicate_match(
                     table, boards, (a.name, b.name), scale=scale,

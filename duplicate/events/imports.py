@@ -41,6 +41,7 @@ from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe, _ns_text
+from duplicate.events.roundtags import check_round_tags
 from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads, utf8_reason
 from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
 from duplicate.limits import LimitError, shown, tag_number
@@ -345,6 +346,8 @@ class _Importer:
                     board=number, deal_id=board.deal_id,
                 ))  # fmt: skip
         rnd, ids = self.rounds[round_no]
+        check_round_tags(self.session, self.ev, self.field.by_name, rnd, rec.tags,
+                         where_words(where), self.by)
         self._store(_slot(self.ev, rnd, match, board, room, ids.get(number)), rec, where)
 
     def _stored_text(self, result_id: int, record_id: int | None) -> str | None:

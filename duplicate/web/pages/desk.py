@@ -10,7 +10,9 @@ Pages (every one needs the director's session, else a redirect to ``/desk/login?
   further actions :mod:`duplicate.web.pages.desk_actions` (reports that wait, unfinished and
   released boards, the clock, late rulings, one table's cards);
 * teams and players changed, records imported, the event deleted, board sets and seeds:
-  :mod:`duplicate.web.pages.desk_admin` (included here).
+  :mod:`duplicate.web.pages.desk_admin` (included here);
+* the standings and the order they rank by, the HTML report, the event's export, hand
+  records, a set's seed revealed and verified: :mod:`duplicate.web.pages.desk_outputs`.
 
 Every form posts the session's CSRF token (field ``csrf``, checked by
 :func:`duplicate.web.deps.check_csrf` before anything else is read) and follows Post/Redirect/Get:
@@ -44,6 +46,7 @@ from duplicate.errors import DuplicateError
 from duplicate.i18n import Term
 from duplicate.names import checked_name
 from duplicate.records import Correction
+from duplicate.variants import ruleset_of, variant_names
 from duplicate.web.auth import safe_next
 from duplicate.web.deps import check_csrf, director_or_none, engine_of
 from duplicate.web.errors import message_of
@@ -106,6 +109,17 @@ def int_of(value: str | None, field: str, required: bool = False) -> int | None:
         return None
     try:
         return int(text)
+    except ValueError:
+        raise DeskInput("desk.error.number", field={"t": field}, value=text[:40]) from None
+
+
+def float_of(value: str | None, field: str) -> float | None:
+    """A form's number field that may have a fraction (``12.5``; ``field`` as :func:`int_of`)."""
+    text = text_of(value)
+    if text is None:
+        return None
+    try:
+        return float(text)
     except ValueError:
         raise DeskInput("desk.error.number", field={"t": field}, value=text[:40]) from None
 
@@ -254,7 +268,7 @@ def desk_home(request: Request) -> Response:
         return to_login(request)
     engine = engine_of(request)
     rows = [(e, hall.current_round(engine, e.name)) for e in events.list_events(engine)]
-    return show(request, "desk_home.html", events=rows)
+    return show(request, "desk_home.html", events=rows, variant_names=variant_names())
 
 
 @router.post("/desk/events")
@@ -262,9 +276,13 @@ def create_event(
     request: Request, csrf: str = Form(""), name: str = Form(""), format: str = Form("swiss"),  # noqa: A002
     rounds: str = Form(""), boards_per_round: str = Form(""), scale: str = Form("wdl"),
     unfinished: str = Form("average"), teams: str = Form(""),
-    time_zone: str = Form("Asia/Shanghai"),
+    time_zone: str = Form("Asia/Shanghai"), language: str = Form("en"),
+    tiebreaks: str = Form("jiangsu"), bye_points: str = Form(""), bye_won: str = Form("1"),
+    variants: str = Form(""),
 ) -> Response:
-    """Create an event (and enter its teams, one transaction): ``events.create_event``."""
+    """Create an event (and enter its teams, one transaction): ``events.create_event``;
+    its rule variants (``NAME=VALUE`` lines, as ``--variant``) read by
+    ``variants.ruleset_of``."""
     title = (name or "").strip()
 
     def action(engine: Engine, who: str) -> Flash:
@@ -280,7 +298,9 @@ def create_event(
             engine, checked_name(title, "the event name"), fmt=format, scale=scale, unfinished=unfinished, teams=entered,
             rounds=int_of(rounds, "desk.field.rounds", True) or 0,
             boards_per_round=int_of(boards_per_round, "desk.field.boards_per_round", True) or 0,
-            time_zone=time_zone,
+            time_zone=time_zone, lang=language, tiebreaks=tiebreaks,
+            bye_points=float_of(bye_points, "desk.field.bye_points"), bye_won=chief_of(bye_won),
+            rules=ruleset_of(line for line in variants.splitlines() if line.strip()),
         )
         return "desk.flash.created", {"event": info.name}
 
@@ -314,6 +334,7 @@ def event_page(request: Request, event: str) -> Response:
         default_set=own or "",
         unassigned=[r.number for r, _ in rounds if not r.boards],
         director_minutes=events.director_minutes(engine, info.name),
+        withdrawn=events.withdrawals(engine, info.name),
         published=any(clock.phase == "published" for _, clock in rounds),
     )
 
@@ -404,3 +425,8 @@ router.include_router(_round_router)
 from duplicate.web.pages.desk_admin import router as _admin_router  # noqa: E402
 
 router.include_router(_admin_router)
+
+# the standings, the report, the export, hand records and seeds (desk_outputs.py)
+from duplicate.web.pages.desk_outputs import router as _outputs_router  # noqa: E402
+
+router.include_router(_outputs_router)
