@@ -131,3 +131,38 @@ def test_a_correction_of_a_board_a_ruling_decided_is_refused(
     assert zh.exit_code == 1 and f"{late}判负第1副（对方+3）" in zh.output, zh.output
     assert events.result_log(e, EVENT, 1) == before
     assert events.match_boards(e, EVENT, 1, TABLE)[0].swing == swing
+
+
+def test_marking_a_board_a_ruling_decided_unfinished_is_refused(
+    migrated_engine: Engine, migrated_url: str
+) -> None:
+    """The same for ``event unfinished``: the conceded board stays scored from its ruling,
+    so marking a room of it unfinished would be logged and change nothing."""
+    e = migrated_engine
+    late = conceded_round(e)
+    before = events.result_log(e, EVENT, 1)
+    args = ["event", "--db", migrated_url, "unfinished", EVENT, "--round", "1", "--table",
+            str(TABLE), "--board", "1", "--room", "closed", "--by", "TD", "--reason", "time",
+            "--chief"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 1, out.output
+    assert (f"round 1, table {TABLE}, board 1, closed room: decided by a ruling ({late} "
+            "concedes board 1 (the opponents +3)); a result there would not count") in out.output
+    assert events.result_log(e, EVENT, 1) == before
+
+
+def test_a_result_for_a_board_a_ruling_decided_is_refused(
+    migrated_engine: Engine, migrated_url: str
+) -> None:
+    """``event result`` (a scorer typing a table's result) is refused for a conceded
+    board as the table's own report is: it would be stored and never count."""
+    e = migrated_engine
+    late = conceded_round(e)
+    before = events.result_log(e, EVENT, 1)
+    args = ["event", "--db", migrated_url, "result", EVENT, "--round", "1", "--table",
+            str(TABLE), "--board", "1", "--room", "closed", "--finish", "N S", "--by", "TD"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 1, out.output
+    assert (f"round 1, table {TABLE}, board 1, closed room: decided by a ruling ({late} "
+            "concedes board 1 (the opponents +3)); a result there would not count") in out.output
+    assert events.result_log(e, EVENT, 1) == before

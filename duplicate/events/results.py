@@ -126,8 +126,9 @@ def report_result(
         finish = finish_letters(finish)  # 北 南 as N S
 
     def limit(session: Session) -> None:
+        ev = _event_row(session, event)
+        _refuse_decided(session, ev, round_no, table, board, room)
         if author.correction:
-            ev = _event_row(session, event)
             _within_limit(session, ev, round_no, table, board, room, author, chief, now)
 
     try:
@@ -181,6 +182,7 @@ def record_unfinished(
         ev = _event_row(session, event)
         for room in rooms:
             row, old = _room(session, ev, round_no, table, board, room)
+            _refuse_decided(session, ev, round_no, table, board, room)
             new = State("unfinished", None, reason.strip())
             if old is not None and (old.status, old.note) == ("unfinished", new.note):
                 continue
@@ -281,9 +283,9 @@ def correct_result(
 def _refuse_decided(
     session: Session, ev: models.Event, round_no: int, table: int, board: int, room: str
 ) -> None:
-    """Refuse a director's result for a board a ruling decided (a conceded board, a
-    forfeited match): it is scored from the ruling, so a room result there would count for
-    nothing while the log said it counts."""
+    """Refuse a director's result or unfinished mark for a board a ruling decided (a
+    conceded board, a forfeited match): it is scored from the ruling, so a room result
+    there would count for nothing while the log said it counts."""
     for d in _decisions(session, ev):
         if (d.round, d.table) == (round_no, table) and d.board in (None, board):
             raise EventError(phrase(
