@@ -151,3 +151,16 @@ def test_one_name_for_both_sides_is_refused_at_once(
                         "--out", str(tmp_path), lang=lang)
     assert code == 2 and said.strip().splitlines()[-1] == words, said
     assert "listening" not in said and "监听" not in said
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "我的AI: an agent's name is 1-60 ASCII letters (A-Z, a-z), digits or ._~@+=-"),
+    ("zh", "我的AI：智能体名只能用 1-60 个英文字母（A-Z、a-z）、数字或 ._~@+=-")])
+def test_an_agent_name_out_of_its_characters_says_which_letters(
+        tmp_path: Path, lang: str, words: str) -> None:
+    """The refusal says which letters a name takes: a Chinese name is made of letters too,
+    and its clients may still connect as /game/我的AI by a seating file."""
+    code, said = invoke("arena", "duplicate", "--a", "我的AI", "--b", "theirs", "--seed",
+                        "1f", "--boards", "1", "--port", "0", "--wait", "1",
+                        "--out", str(tmp_path), lang=lang)
+    assert code == 2 and words in said, said

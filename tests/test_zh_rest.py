@@ -82,7 +82,7 @@ def test_an_agent_name_no_client_can_carry_is_refused_up_front() -> None:
     assert code == 2 and "智能体名只能用" in out and "我方" in out, out
     assert not english_runs(out, "main arena duplicate"), out
     code, out = en("arena", "duplicate", "--a", "我方", "--boards", "1", "--seed", "1f")
-    assert code == 2 and "an agent's name is 1-60 letters" in out, out
+    assert code == 2 and "an agent's name is 1-60 ASCII letters" in out, out
 
 
 def _port(proc: subprocess.Popen[str]) -> int:
