@@ -34,8 +34,8 @@ from duplicate.commands.common import (
 )
 from duplicate.commands.event_admin import ADMIN_COMMANDS
 from duplicate.commands.words import human_board_row, human_correction_row
+from duplicate.limits import checked_name
 from duplicate.logwords import state_words
-from duplicate.names import checked_name
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
 _EVENT_SCORE_COLUMNS = (

@@ -18,8 +18,8 @@ from fastapi.responses import PlainTextResponse
 from duplicate import events, hall
 from duplicate.dealing import parse_seed_file
 from duplicate.i18n import phrase
+from duplicate.limits import checked_name
 from duplicate.logtext import action_said
-from duplicate.names import checked_name
 from duplicate.records import Correction
 from duplicate.web.api import ERRORS, EventName, RoundNo, event_out, round_out, team_out
 from duplicate.web.api_models import (

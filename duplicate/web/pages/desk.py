@@ -42,7 +42,7 @@ from duplicate.boards import list_sets
 from duplicate.dealing import parse_seed_file
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Term
-from duplicate.names import checked_name
+from duplicate.limits import checked_name
 from duplicate.records import Correction
 from duplicate.web.auth import safe_next
 from duplicate.web.deps import check_csrf, director_or_none, engine_of

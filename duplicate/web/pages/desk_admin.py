@@ -32,7 +32,7 @@ from sqlalchemy import Engine
 from duplicate import events
 from duplicate.boards import list_sets
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
-from duplicate.names import checked_name
+from duplicate.limits import checked_name
 from duplicate.records import Correction
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk import (
