@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from duplicate.bots import Player, PlayerFactory, View, make_player, mixed_error_rate
+from duplicate.bots import Player, View, mixed_error_rate
 from duplicate.dealing import (
     DEFAULT_SCHEDULE,
     GENERATOR_ID,
@@ -34,6 +34,7 @@ from duplicate.dealing import (
 )
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, Play
+from duplicate.policies import PlayerFactory, make_player
 from duplicate.scoring import room_result, swing
 from engine.cards import rank_name, size
 from engine.combo import ComboType
@@ -254,7 +255,7 @@ class BoardOutcome:
 
 
 def _policy(policy: str | PlayerFactory, seed: bytes = b"", side: str = "") -> PlayerFactory:
-    """A player factory from a policy name (``bots.POLICIES``) or a factory itself. A
+    """A player factory from a policy name (``policies.POLICIES``) or a factory itself. A
     ``mixed`` side's players share one error rate, drawn from the match seed and the side."""
     if isinstance(policy, str):
         make_player(policy)  # raises for an unknown name

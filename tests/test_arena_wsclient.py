@@ -192,7 +192,7 @@ def test_agent_reads_the_arenas_act_without_parsing_actionlist() -> None:
     when following (PASS first) and leading; other writings are parsed whole."""
     from duplicate.arena.agent import AgentStats, choose, split_act
     from duplicate.arena.protocol import act_text, legal_options
-    from duplicate.bots import make_player
+    from duplicate.policies import make_player
     from engine.combo import ComboType
     from engine.reading import read_declared
 

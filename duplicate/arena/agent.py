@@ -37,9 +37,10 @@ from duplicate.arena.protocol import (
     parse_action,
 )
 from duplicate.arena.wsclient import ClosedInHandshake, WSClient
-from duplicate.bots import HeuristicPlayer, Player, View, make_player
+from duplicate.bots import HeuristicPlayer, Player, View
 from duplicate.errors import PhrasedError
 from duplicate.i18n import Phrase, engine_phrase, os_reason, phrase
+from duplicate.policies import make_player
 from engine import core as _core
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo

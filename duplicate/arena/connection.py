@@ -91,7 +91,7 @@ class Limits:
             raise ArenaError(phrase("rest.arena.err.message_size"))
         if self.escalate_after < 1:
             raise ArenaError(phrase("rest.arena.err.fallback_after"))
-        from duplicate.bots import POLICIES
+        from duplicate.policies import POLICIES
 
         if self.fallback not in POLICIES:
             raise ArenaError(phrase("rest.arena.err.fallback", policy=repr(self.fallback),

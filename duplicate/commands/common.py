@@ -685,10 +685,10 @@ def match_board_options(func: F) -> F:
 
 def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Click callback: ``value`` names a bot policy (``random``, ``heuristic``, ``search``,
-    ``search:PLAYOUTS``, ``mixed``: ``duplicate.bots.POLICIES``), else a usage error."""
+    ``search:PLAYOUTS``, ``mixed``: ``duplicate.policies.POLICIES``), else a usage error."""
     if value is None:
         return value
-    from duplicate.bots import make_player
+    from duplicate.policies import make_player
     from engine.errors import GuandanError
 
     try:
@@ -700,5 +700,5 @@ def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def check_event_policy(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """:func:`check_policy` for ``event play-bots`` (the same list of policies as
-    ``simulate``'s: ``duplicate.bots.POLICIES``)."""
+    ``simulate``'s: ``duplicate.policies.POLICIES``)."""
     return str(check_policy(ctx, param, value))
