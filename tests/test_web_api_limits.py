@@ -206,7 +206,8 @@ def test_the_cards_use_the_request_address_without_a_public_url(migrated_url: st
 def test_a_write_that_lost_a_race_is_tried_again() -> None:
     from sqlalchemy.exc import IntegrityError, OperationalError
 
-    from duplicate.web.deps import RACE_TRIES, retry_races
+    from duplicate.web.context import RACE_TRIES
+    from duplicate.web.deps import retry_races
 
     calls: list[int] = []
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from duplicate.limits import INT_MAX, TEXT_LIMITS
+from duplicate.logtext import said
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -170,8 +171,6 @@ class PublishedChangeOut(Out):
     @property
     def reason_text(self) -> str:
         """The reason in English words (a coded phrase said from the catalogue)."""
-        from duplicate.logtext import said
-
         return said(self.reason, "en") or self.reason
 
 

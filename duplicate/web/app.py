@@ -45,7 +45,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, messages, negotiate, phrase
-from duplicate.web import errors
+from duplicate.web import api, api_director, auth, errors, login
+from duplicate.web.pages import desk, public, table
 from duplicate.web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from duplicate.web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 
@@ -228,9 +229,6 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
 
 def create_app(settings: Settings) -> FastAPI:
     """The service on ``settings``' database (one engine, kept on ``app.state``)."""
-    from duplicate.web import api, api_director, auth
-    from duplicate.web.pages import desk, public, table
-
     app = FastAPI(
         lifespan=_lifespan(settings),
         title="Guandan tournament hall",
@@ -247,7 +245,7 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     app.include_router(api.router)
     app.include_router(api_director.router)
-    app.include_router(auth.router)
+    app.include_router(login.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
     for pages in (table, public, desk):  # H3's table and public pages, H4's desk

@@ -16,6 +16,8 @@ import segno
 from fastapi import Request
 from markupsafe import Markup
 
+from duplicate.web.context import settings_of
+
 if TYPE_CHECKING:
     from duplicate.hall import TableCard
 
@@ -23,8 +25,6 @@ if TYPE_CHECKING:
 def public_base(request: Request) -> str:
     """The address table cards point at: the service's ``public_url`` setting, else the
     address this request came to (``http://host:port``)."""
-    from duplicate.web.auth import settings_of
-
     configured = settings_of(request).public_url
     return configured or str(request.base_url).rstrip("/")
 

@@ -23,7 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
 from duplicate.i18n import Phrase, gettext, messages, translator
-from duplicate.web.render import language_of, page
+from duplicate.web.context import language_of, lost_race
+from duplicate.web.render import page
 from engine.errors import GuandanError
 
 log = logging.getLogger("guandan.web")
@@ -218,8 +219,6 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
 
 async def _database_error(request: Request, exc: Exception) -> Response:
     from sqlalchemy.exc import OperationalError
-
-    from duplicate.web.deps import lost_race
 
     route = getattr(request.scope.get("route"), "path", "?")
     if lost_race(exc):

@@ -35,8 +35,9 @@ from duplicate.i18n import phrase, translator
 from duplicate.logtext import Named
 from duplicate.review.pages import render_board
 from duplicate.review.source import stored_rooms
+from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.render import language_of, page, pathpart
+from duplicate.web.render import page, pathpart
 from engine.seat import Seat
 
 router = APIRouter(include_in_schema=False)
