@@ -10,7 +10,11 @@ The input is the 26 OpenGuanDan deals of ``tests/golden/gdn`` repeated ``N`` tim
   declared reading, beats the play to beat; Finish and Result compared), deals per second,
   one core; and its cost relative to parsing (goal: at most 3×);
 * parse + replay: both, one core (goal: at least 1,000 deals/s);
-* ``check_files`` (what ``guandan replay`` runs) with 1 and with ``J`` processes.
+* ``check_files`` (what ``guandan replay`` runs) with 1 and with ``J`` processes;
+* ``guandan replay``'s library on ``--simulated`` self-play deals (default 2,000), one
+  process, CPU time: the fast path on the compiled core, the same on the pure-Python core,
+  and the reference reader (``check_text``: read, parse, step the Python ``Deal``) on the
+  pure-Python core, with the ratios, all in this one run.
 """
 
 from __future__ import annotations
@@ -27,7 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from duplicate import gdn  # noqa: E402
-from duplicate.replay import check_files, replay  # noqa: E402
+from duplicate.replay import check_text, replay  # noqa: E402
+from duplicate.replay_files import check_files  # noqa: E402
+from duplicate.simulate import simulate_boards  # noqa: E402
+from engine import core  # noqa: E402
 
 EXAMPLE = (
     Path(__file__).resolve().parent.parent
@@ -53,6 +60,7 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=20, help="copies of the 26 example deals")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure (best is kept)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    ap.add_argument("--simulated", type=int, default=2000, help="self-play deals to replay")
     args = ap.parse_args()
 
     one = EXAMPLE.read_text(encoding="utf-8")
@@ -99,6 +107,50 @@ def main() -> None:
                 f"check_files, {jobs} process{'es' if jobs > 1 else '  '}: {n / t:8.0f} deals/s"
                 f"  (guandan replay)"
             )
+
+
+    simulated(args.simulated, args.repeat)
+
+
+def cpu_best(repeat: int, work: Callable[[], object]) -> float:
+    """The least CPU time of ``repeat`` runs of ``work`` (this process)."""
+    times = []
+    for _ in range(repeat):
+        t = time.process_time()
+        work()
+        times.append(time.process_time() - t)
+    return min(times)
+
+
+def simulated(deals: int, repeat: int) -> None:
+    """``guandan replay``'s library on self-play deals: both cores and the reference."""
+    records = [r for o in simulate_boards(b"bench-replay", max(1, deals // 2), "heuristic",
+                                          "heuristic") for r in (o.open, o.closed)]
+    text = gdn.dumps(records)
+    n = len(records)
+    native = core.native
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "simulated.gdn"
+        path.write_text(text, encoding="utf-8")
+
+        def fast() -> None:
+            assert sum(r.ok for r in check_files([path], jobs=1).reports()) == n
+
+        def reference() -> None:
+            assert sum(r.ok for r in check_text(path.read_bytes(), file=str(path))) == n
+
+        t_native = cpu_best(repeat, fast) if native is not None else float("nan")
+        core.native = None  # the pure-Python core, in this same process
+        try:
+            t_python = cpu_best(repeat, fast)
+            t_reference = cpu_best(max(1, repeat // 2), reference)
+        finally:
+            core.native = native
+    print(f"guandan replay, {n} self-play deals, one process (CPU, best of {repeat}):")
+    print(f"  fast path, compiled core:   {n / t_native:8.0f} deals/s")
+    print(f"  fast path, pure-Python core: {n / t_python:7.0f} deals/s")
+    print(f"  reference (pure Python):    {n / t_reference:8.0f} deals/s")
+    print(f"  compiled fast path / pure-Python reference: {t_reference / t_native:.1f}x")
 
 
 if __name__ == "__main__":

@@ -844,13 +844,15 @@ def split_deals(text: str | bytes, *, file: str | None = None) -> list[tuple[int
 _LINE_BYTES = 4 * MAX_LINE + 1
 
 
-def _file_text_lines(fp: IO[bytes], name: str) -> Iterator[str]:
+def _file_text_lines(fp: IO[bytes], name: str, offset: int = 0) -> Iterator[str]:
     """The lines of an open ``.gdn`` file as :func:`decode` reads them whole (LF removed,
-    byte-order marks at the start skipped), one at a time: a line longer than any line
-    may be is handed on as one the reader refuses as too long, without holding it; bytes
-    that are not UTF-8 raise :class:`GdnError` as :func:`decode` does for the whole."""
-    offset = 0  # bytes of the file before this line
-    first = True
+    byte-order marks at the start skipped), one at a time, from byte ``offset`` (the start
+    of a line) on: a line longer than any line may be is handed on as one the reader
+    refuses as too long, without holding it; bytes that are not UTF-8 raise
+    :class:`GdnError` as :func:`decode` does for the whole."""
+    if offset:
+        fp.seek(offset)
+    first = offset == 0
     while True:
         raw = fp.readline(_LINE_BYTES + 1)
         if not raw:
@@ -889,25 +891,27 @@ def count_deals(path: str | os.PathLike[str], *, file: str | None = None) -> int
 
 
 def iter_pieces(
-    path: str | os.PathLike[str], deals: int, *, file: str | None = None
+    path: str | os.PathLike[str], deals: int, *, file: str | None = None, line: int = 1,
+    offset: int = 0,
 ) -> Iterator[tuple[int, str]]:
     """:func:`split_deals` of the ``.gdn`` file at ``path`` in bounded memory: pieces of
     ``deals`` whole deals (the last may hold fewer) as ``(first line, text)``, read one at
     a time; each reads with its ``first_line`` as that part of the whole does. Errors as
-    :func:`count_deals`."""
+    :func:`count_deals`. ``line`` and ``offset`` start the reading at that line, at that
+    byte of the file: where a deal begins (after a blank line that ends the one before)."""
     fp, name = _open_lines(path, file)
     buf: list[str] = []  # the lines read and not yet handed on, the first numbered base
-    base = 1
+    base = line
 
     def tee() -> Iterator[str]:
-        for line in _file_text_lines(fp, name):
-            buf.append(line)
-            yield line
+        for text in _file_text_lines(fp, name, offset):
+            buf.append(text)
+            yield text
 
     with fp:
         start: int | None = None  # the first line of the piece being gathered
         count = 0  # its deals so far
-        for rec in _Reader(tee(), name, False, scan=True).records():
+        for rec in _Reader(tee(), name, False, line, scan=True).records():
             at = rec.line or 1
             if start is None:
                 start = at

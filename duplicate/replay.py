@@ -15,17 +15,14 @@ that disagrees, the two a rule variant can cause.
 from __future__ import annotations
 
 import dataclasses
-import os
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
 from duplicate.dealing import deal_id
-from duplicate.gdn import DealRecord, GdnError, Play, count_deals, iter_pieces, iter_records
-from duplicate.i18n import Phrase, engine_phrase, os_phrase, phrase
+from duplicate.gdn import DealRecord, GdnError, Play, iter_records
+from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.logtext import Named
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
@@ -34,15 +31,12 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 __all__ = [
-    "PARALLEL_MIN_DEALS",
     "DealReport",
     "Failure",
-    "FileCheck",
     "Position",
     "ReplayError",
     "ReplayResult",
     "Step",
-    "check_files",
     "check_text",
     "finish_agrees",
     "finish_text",
@@ -367,13 +361,6 @@ def _completed(record: DealRecord, actions: list[Action]) -> DealRecord:
 
 # --- checking files (the library behind ``guandan replay``) ---------------------------
 
-#: Below this many deals in all, ``check_files`` works in one process: starting worker
-#: processes costs more than it saves (bench/bench_records.py).
-PARALLEL_MIN_DEALS = 400
-#: Deals per piece of work sent to a worker process.
-_BATCH = 100
-
-
 @dataclass(frozen=True, slots=True)
 class DealReport:
     """One line of ``guandan replay``: where a deal is, what it came to, or what is wrong.
@@ -459,113 +446,3 @@ NO_DEALS = "no deal in the file (it is empty or holds only comments)"
 def _file_error(file: str | None, err: GdnError) -> DealReport:
     return DealReport(file, err.line, None, None, 0, None, None, "error", str(err), err.phrase,
                       Failure.READ)
-
-
-def _check_piece(piece: tuple[str, int, str, Ruleset]) -> list[DealReport]:
-    """Worker-process entry: the reports of one piece of a file."""
-    file, first_line, text, rules = piece
-    return check_text(text, file=file, first_line=first_line, rules=rules)
-
-
-@dataclass(slots=True)
-class FileCheck:
-    """The deals of some ``.gdn`` files, counted, ready to replay (:func:`check_files`).
-
-    ``total`` is the number of deals found (for a progress bar); :meth:`reports` does the work.
-    """
-
-    # each item is a file to read (its name), or the report of a file that cannot be read
-    work: list[str | DealReport]
-    total: int
-    strict: bool
-    jobs: int
-    rules: Ruleset = COMPETITION
-
-    def reports(self, progress: Callable[[int], object] | None = None) -> Iterator[DealReport]:
-        """Replay every deal in order, one report per deal; ``progress(n)`` after n deals.
-
-        With ``strict``, stops after the first deal that fails. The files are read a piece
-        at a time and at most a few pieces are out at the worker processes: memory does
-        not grow with the files.
-        """
-        for batch in self._results():
-            for rep in batch:
-                yield rep
-                if self.strict and not rep.ok:
-                    return
-            if progress is not None:
-                progress(len(batch))
-
-    def _pieces(self) -> Iterator[tuple[str, int, str, Ruleset] | DealReport]:
-        for item in self.work:
-            if isinstance(item, DealReport):
-                yield item
-                continue
-            try:
-                for first, text in iter_pieces(item, _BATCH):
-                    yield item, first, text, self.rules
-            except (GdnError, OSError) as e:  # changed since it was counted
-                yield _file_error(item, e if isinstance(e, GdnError) else GdnError(
-                    os_phrase(e), file=item))
-
-    def _results(self) -> Iterator[list[DealReport]]:
-        if self.jobs == 1:
-            for piece in self._pieces():
-                yield [piece] if isinstance(piece, DealReport) else _check_piece(piece)
-            return
-        pool = ProcessPoolExecutor(max_workers=self.jobs)
-        out: deque[DealReport | Future[list[DealReport]]] = deque()
-        try:
-            for piece in self._pieces():
-                out.append(piece if isinstance(piece, DealReport) else
-                           pool.submit(_check_piece, piece))
-                while len(out) > 2 * self.jobs:
-                    yield _done(out.popleft())
-            while out:
-                yield _done(out.popleft())
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _done(item: DealReport | Future[list[DealReport]]) -> list[DealReport]:
-    return [item] if isinstance(item, DealReport) else item.result()
-
-
-def check_files(
-    paths: Sequence[str | os.PathLike[str]],
-    *,
-    strict: bool = False,
-    jobs: int | None = None,
-    rules: Ruleset = COMPETITION,
-) -> FileCheck:
-    """Prepare to replay every deal of the ``.gdn`` files (``guandan replay``).
-
-    Each file's deals are counted (:func:`duplicate.gdn.count_deals`); :meth:`FileCheck.reports`
-    then replays them in pieces of whole deals (:func:`duplicate.gdn.iter_pieces`), the
-    pieces shared by ``jobs`` processes (``None``: all cores when there are at least
-    :data:`PARALLEL_MIN_DEALS` deals, else 1). The reports are the same, in the same order,
-    whatever ``jobs`` is. ``strict`` stops after the first deal that fails. Files are read
-    a line at a time, never whole.
-    """
-    work: list[str | DealReport] = []
-    total = 0
-    pieces = 0
-    for path in paths:
-        name = os.fspath(path)
-        try:
-            deals = count_deals(name)
-        except GdnError as e:
-            work.append(_file_error(name, e))
-            continue
-        except OSError as e:
-            work.append(_file_error(name, GdnError(os_phrase(e), file=name)))
-            continue
-        if not deals:  # an empty file is a mistake (wrong file, failed export), not a pass
-            work.append(_file_error(name, GdnError(phrase("out.gdn.no_deals_here"), file=name)))
-            continue
-        total += deals
-        pieces += -(-deals // _BATCH)
-        work.append(name)
-    if jobs is None:
-        jobs = (os.cpu_count() or 1) if total >= PARALLEL_MIN_DEALS else 1
-    return FileCheck(work, total, strict, max(1, min(jobs, pieces)), rules)

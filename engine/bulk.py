@@ -81,15 +81,30 @@ def replay_log(
     leader: Seat,
     log: Sequence[LogEntry],
     rules: Ruleset = COMPETITION,
+    seats: bytes | None = None,
 ) -> ReplaySummary:
-    """Validate and apply every action of ``log`` from the deal's start; see the module."""
+    """Validate and apply every action of ``log`` from the deal's start; see the module.
+
+    ``seats``, when given, names the seat of each action (one byte each, 0..3 for N E S
+    W, as a record lists them): an action whose seat is not the one to act is refused
+    (``action i: N acts out of turn``).
+    """
     native = _core.native
     if native is not None:
-        return ReplaySummary(*native.replay(hands, level, leader, log, rules))
+        if seats is None:
+            return ReplaySummary(*native.replay(hands, level, leader, log, rules))
+        return ReplaySummary(*native.replay(hands, level, leader, log, rules, seats))
     deal = Deal(hands, level, leader, rules)
+    if seats is not None and not isinstance(seats, bytes):
+        raise GuandanError("seats are bytes, one a logged action")
     if not isinstance(log, Sequence) or isinstance(log, str | bytes):
         raise GuandanError("a log is a sequence of actions")
+    if seats is not None and len(seats) != len(log):
+        raise GuandanError("seats are bytes, one a logged action")
     for i, entry in enumerate(log):
+        turn = deal.turn  # None once the deal is over
+        if seats is not None and turn is not None and turn != seats[i]:
+            raise IllegalPlayError(f"action {i}: {turn.name} acts out of turn")
         try:
             if entry is None:
                 deal.pass_()

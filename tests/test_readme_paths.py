@@ -13,8 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: the repository's top-level folders: a path beginning with one is the repository's
-TOPS = ("engine/", "duplicate/", "docs/", "tests/", "bench/", "tools/", "arena/", "commands/",
-        "web/", "analysis/", "migrations/", ".ci/")
+TOPS = ("engine/", "duplicate/", "docs/", "tests/", "bench/", "tools/",         "web/", "analysis/", "migrations/", ".ci/")
 #: paths README names that a run makes (git-ignored), not the repository's
 MADE = {"tests/artifacts/"}
 

@@ -281,16 +281,17 @@ def test_finish_of_a_single_down(finish: tuple[Seat, ...], ok: bool) -> None:
 
 
 def test_check_files_counts_reports_and_progress(tmp_path: Path) -> None:
-    from duplicate.replay import check_files
+    from duplicate.replay_files import check_files
 
     lines = _board1()
     bad = tmp_path / "bad.gdn"
     bad.write_text(_replace(lines, 7, "E PASS"), encoding="utf-8")
     check = check_files([EXAMPLE, bad, EXAMPLE], jobs=1)
-    assert check.total == 53 and check.jobs == 1
-    ticks: list[int] = []
+    size = 2 * EXAMPLE.stat().st_size + bad.stat().st_size
+    assert check.total == size and check.jobs == 1
+    ticks: list[int] = []  # progress by bytes read: each file read once
     reports = list(check.reports(ticks.append))
-    assert len(reports) == sum(ticks) == 53
+    assert len(reports) == 53 and sum(ticks) == size
     assert [r.status for r in reports].count("error") == 1 and reports[26].line == 1
     assert reports[26].error is not None and reports[26].error.startswith(f"{bad}:7: seat E:")
     strict = list(check_files([EXAMPLE, bad, EXAMPLE], strict=True).reports())

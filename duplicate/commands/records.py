@@ -81,7 +81,7 @@ def replay_command(
     \b
     Example: guandan replay --json --jobs 2 games.gdn
     """
-    from duplicate.replay import check_files
+    from duplicate.replay_files import check_files
 
     for path in files:  # a file that cannot be opened is a file error, not a failed deal
         try:

@@ -26,7 +26,7 @@ void deal_result_of(const deal_t *d, deal_result *r);
 
 /* why an action is refused: 0 = legal */
 enum { D_OK, D_OVER, D_LEAD_PASS, D_NO_CARDS, D_NOT_HELD, D_NOT_READING, D_NOT_BEATING,
-       D_NO_COMBO, D_HALF_DECLARED, D_SHAPE };
+       D_NO_COMBO, D_HALF_DECLARED, D_SHAPE, D_TURN };
 /* check (and choose, when type < 0: RULES.md §5) the play of `cards` declared as
  * (type, rank); fills *p */
 int deal_check_play(const deal_t *d, cset cards, int type, int rank, play_t *p);

@@ -1,5 +1,6 @@
 /* Bindings of the deal's state machine: replay of logged plays, random-play deals. */
 #include <stdlib.h>
+#include <string.h>
 #include "core_py.h"
 #include "core_deal.h"
 
@@ -123,26 +124,48 @@ static const char *const REASONS[] = {
     "plays no cards", "does not hold the cards played", "the play is not a valid reading of its cards",
     "the play does not beat the play to beat", "the cards are no combination",
     "a declared reading needs both its type and its rank",
-    "is no logged action: one is None (a pass) or (cards, type, rank)"};
+    "is no logged action: one is None (a pass) or (cards, type, rank)",
+    "acts out of turn"};
 
 /* replay(hands, level, leader, log, rules) -> summary; raises at the first bad action */
 static PyObject *f_replay(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     (void)m;
     if (!core_ready()) return NULL;
-    if (n != 5) return PyErr_Format(PyExc_TypeError, "replay takes 5 arguments, got %zd", n);
+    if (n != 5 && n != 6) return PyErr_Format(PyExc_TypeError, "replay takes 5 or 6 arguments, got %zd", n);
     cset hands[4];
     int level, leader;
     rules_t ru;
     if (deal_args(a[0], a[1], a[2], hands, &level, &leader) < 0 || py_rules(a[4], &ru) < 0) return NULL;
+    /* seats: None, or bytes naming the seat (0..3, N E S W) of each action, checked in turn */
+    PyObject *seat_bytes = n == 6 && a[5] != Py_None ? a[5] : NULL;
+    if (seat_bytes && !PyBytes_Check(seat_bytes))
+        return PyErr_Format(S.e_guandan, "seats are bytes, one a logged action");
     PyObject *seq = PySequence_Fast(a[3], "");
     if (!seq) {
         PyErr_Clear();
         return PyErr_Format(S.e_guandan, "a log is a sequence of actions");
     }
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (seat_bytes && PyBytes_GET_SIZE(seat_bytes) != len) {
+        Py_DECREF(seq);
+        return PyErr_Format(S.e_guandan, "seats are bytes, one a logged action");
+    }
+    /* a copy: the bytes object is immutable, but kept alive only by the caller's frame */
+    const unsigned char *seats = NULL;
+    unsigned char *seat_copy = NULL;
+    if (seat_bytes) {
+        seat_copy = malloc((size_t)(len ? len : 1));
+        if (!seat_copy) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        memcpy(seat_copy, PyBytes_AS_STRING(seat_bytes), (size_t)len);
+        seats = seat_copy;
+    }
     entry_t *es = malloc(sizeof(entry_t) * (size_t)(len ? len : 1));
     if (!es) {
         Py_DECREF(seq);
+        free(seat_copy);
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < len; i++) read_entry(PySequence_Fast_GET_ITEM(seq, i), &es[i]);
@@ -154,7 +177,9 @@ static PyObject *f_replay(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < len; i++) {
         who = d.turn;
-        if (es[i].bad == 1) {
+        if (seats && !d.over && (int)seats[i] != d.turn) {
+            why = D_TURN;
+        } else if (es[i].bad == 1) {
             why = D_SHAPE;
         } else if (es[i].bad && !d.over) {
             why = es[i].bad == 2 ? D_NO_CARDS : D_HALF_DECLARED;
@@ -175,6 +200,7 @@ static PyObject *f_replay(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     }
     Py_END_ALLOW_THREADS
     free(es);
+    free(seat_copy);
     if (bad >= 0) {
         PyObject *cls = why == D_OVER ? S.e_over : why == D_SHAPE ? S.e_guandan : S.e_illegal;
         if (who < 0) return PyErr_Format(cls, "action %zd: %s", bad, REASONS[why]);
@@ -294,7 +320,7 @@ done:
 
 PyMethodDef DEAL_METHODS[] = {
     {"replay", (PyCFunction)(void (*)(void))f_replay, METH_FASTCALL,
-     "replay(hands, level, leader, log, rules) -> summary; raises at the first bad action"},
+     "replay(hands, level, leader, log, rules[, seats]) -> summary; raises at the first bad action"},
     {"random_deals", (PyCFunction)(void (*)(void))f_random_deals, METH_FASTCALL,
      "random_deals(n, seed, level, rules) -> (deals, actions, N-S levels total)"},
     {"random_deal_log", (PyCFunction)(void (*)(void))f_random_deal_log, METH_FASTCALL,
