@@ -303,6 +303,25 @@ def os_phrase(exc: OSError) -> Phrase:
     return phrase("os.reason", reason=os_reason(exc))
 
 
+class Named:
+    """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
+    (``'淮安队'``), in Chinese “淮安队”; ``cut`` when it is the start of a longer text
+    (``'…'…``)."""
+
+    __slots__ = ("cut", "name")
+
+    def __init__(self, name: str, cut: bool = False) -> None:
+        self.name = name
+        self.cut = cut
+
+    def text(self, lang: str | None = "en") -> str:
+        shown = repr(self.name) if normalise_language(lang) == "en" else f"“{self.name}”"
+        return shown + ("…" if self.cut else "")
+
+    def __str__(self) -> str:
+        return repr(self.name) + ("…" if self.cut else "")
+
+
 class Phrase:
     """A message of the catalogue with its values, put into words only when a language is
     known: a library refusal raised as ``HallError(phrase("hall.err.…", where=…))`` reads

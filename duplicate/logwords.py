@@ -1,13 +1,18 @@
 """The store's log in a person's language: what the library keeps in English in a change
 (a result described as ``NS +2 (record 0123456789ab)``, ``unfinished (time)``; a reason
 it wrote itself, ``imported from FILE:LINE: board 2, room Open``) in a player's words, as
-docs/GLOSSARY.md writes them. English, and any text a person typed, stay as they are."""
+docs/GLOSSARY.md writes them. English, and any text a person typed, stay as they are.
+(A reason the library wrote, ``imported from FILE``, is :func:`duplicate.logtext.reason_words`.)"""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["StateText", "reason_words", "state_words"]
+from duplicate import vocab
+from duplicate.i18n import normalise_language, translator
+from duplicate.logtext import unfinished_said
+
+__all__ = ["StateText", "state_words"]
 
 
 _STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
@@ -26,8 +31,6 @@ class StateText:
         self.english = english
 
     def text(self, lang: str | None = "en") -> str:
-        from duplicate.i18n import normalise_language
-
         return state_words(self.english, normalise_language(lang)) or self.english
 
     def __str__(self) -> str:
@@ -47,10 +50,6 @@ def state_words(text: str | None, lang: str) -> str | None:
     """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
     ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
     ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
-    from duplicate import vocab
-    from duplicate.i18n import translator
-    from duplicate.logtext import unfinished_said
-
     if lang == "en" or not text:
         return text
     t = translator(lang)
@@ -75,30 +74,3 @@ def state_words(text: str | None, lang: str) -> str | None:
     elif note.startswith("reported"):
         note = t("cli.val.report")
     return t("cli.state.noted", result=words, note=note)
-
-
-_BOTS = re.compile(r"^bots round (\d+) table (\d+)(?::(\d+))?$")
-_IMPORTED = re.compile(r"^imported from (.*?)(?:: board (\d+), room (\w+))?$")
-
-
-def reason_words(text: str | None, lang: str) -> str | None:
-    """A reason the library wrote for a change (``imported from FILE:LINE: board 2, room
-    Open``) in ``lang``: ``导入自 FILE:LINE：第2副，开室``. A reason a person typed stays."""
-    if lang == "en" or not text:
-        return text
-    m = _IMPORTED.match(text)
-    if not m:
-        return text
-    from duplicate.i18n import translator
-
-    t = translator(lang)
-    source = m.group(1)
-    bots = _BOTS.match(source)
-    if bots:  # a round the bots played (``duplicate.events.bots``)
-        source = (t("lw.reason.bots_line", round=bots[1], table=bots[2], line=bots[3])
-                  if bots[3] else t("lw.reason.bots", round=bots[1], table=bots[2]))
-    if m.group(2):
-        room = m.group(3).lower()
-        source = t("cli.reason.where", source=source, board=m.group(2),
-                   room=t(f"report.room.{room}") if room in ("open", "closed") else m.group(3))
-    return t("cli.reason.imported", source=source)

@@ -18,8 +18,7 @@ from test_web_api import EV, EVENT, PASSWORD, Hall, open_hall
 from cli import main
 from duplicate import events, hall
 from duplicate.i18n import check_catalogue
-from duplicate.logtext import coded, said, who_said
-from duplicate.logwords import reason_words
+from duplicate.logtext import coded, reason_words, said, who_said
 from duplicate.seatwords import finish_letters, result_letters
 
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}

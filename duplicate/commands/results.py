@@ -16,7 +16,8 @@ from duplicate.commands.common import (
     say,
 )
 from duplicate.commands.words import minute_text
-from duplicate.logwords import reason_words, state_words
+from duplicate.logtext import reason_words
+from duplicate.logwords import state_words
 
 
 def _room_tag(ctx: click.Context, param: click.Parameter, value: str) -> str:

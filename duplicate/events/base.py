@@ -16,9 +16,8 @@ from sqlalchemy.orm import Session
 from duplicate import models, store
 from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import shown
-from duplicate.logtext import Named
 from duplicate.records import load_rules
 from duplicate.scoring import (
     UnfinishedRule,

@@ -28,8 +28,8 @@ from duplicate.events.base import (
 )
 from duplicate.events.limit import check_limit
 from duplicate.events.waiting import set_aside_waiting
-from duplicate.i18n import Term, phrase
-from duplicate.logtext import Named, coded, said, unfinished_code
+from duplicate.i18n import Named, Term, phrase
+from duplicate.logtext import coded, said, unfinished_code
 from duplicate.logwords import StateText
 from duplicate.records import Correction
 from duplicate.scoring import check_result

@@ -22,9 +22,8 @@ from duplicate.events.base import EventError, _round_boards
 from duplicate.events.limit import DirectorLimitError, check_limit
 from duplicate.events.log import checked, log_change, what_words
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import shown
-from duplicate.logtext import Named
 
 #: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
 DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10

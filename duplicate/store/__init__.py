@@ -48,7 +48,6 @@ from duplicate.store.data import (
     StoreError,
     canonical_finish,
     default_by,
-    describe_rules,
     load_rules,
     rules_json,
     utc,
@@ -73,6 +72,7 @@ from duplicate.store.log import (
     state_of,
     unique_violation,
 )
+from duplicate.vocab import describe_rules
 
 __all__ = [
     "ACTIONS",

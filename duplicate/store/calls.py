@@ -19,6 +19,7 @@ from duplicate.i18n import Term, Worded, phrase
 from duplicate.logtext import FinishText
 from duplicate.replay import finish_text, replay
 from duplicate.scoring import check_result, room_result
+from duplicate.seatwords import finish_letters
 from duplicate.store.data import (
     RULING_NOTE,
     Author,
@@ -52,8 +53,6 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
     """The N–S result of a finishing order (RULES.md §7): the first two seats when they are
     partners (双下), else at least the first three."""
     if isinstance(finish, str):
-        from duplicate.seatwords import finish_letters
-
         try:
             seats = [Seat[t] for t in finish_letters(finish).replace(",", " ").upper().split()]
         except KeyError:

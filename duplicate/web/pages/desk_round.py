@@ -26,8 +26,8 @@ from sqlalchemy import Engine
 
 from duplicate import events, hall
 from duplicate.i18n import catalogue, translator
-from duplicate.logtext import said
-from duplicate.logwords import reason_words, state_words
+from duplicate.logtext import reason_words, said
+from duplicate.logwords import state_words
 from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk_base import (

@@ -31,8 +31,7 @@ from duplicate import events, hall, vocab
 from duplicate.boards import load_set
 from duplicate.compare import compare_board
 from duplicate.gdn import loads
-from duplicate.i18n import phrase, translator
-from duplicate.logtext import Named
+from duplicate.i18n import Named, phrase, translator
 from duplicate.review.pages import render_board
 from duplicate.review.source import stored_rooms
 from duplicate.web.context import language_of

@@ -28,9 +28,8 @@ from fastapi.responses import RedirectResponse, Response
 from duplicate import hall
 from duplicate.errors import DuplicateError
 from duplicate.gdn import decode
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import TEXT_LIMITS
-from duplicate.logtext import Named
 from duplicate.web.context import language_of
 from duplicate.web.deps import TableGrant, engine_of
 from duplicate.web.errors import classify, message_of
