@@ -21,11 +21,11 @@ from duplicate import events
 from duplicate.analysis.estimate import Budget
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.events.export import export_event
+from duplicate.events.site import write_event_site
 from duplicate.gdn import loads
 from duplicate.records import Correction
 from duplicate.review import analysis as review_analysis
-from duplicate.review.export import export_event
-from duplicate.review.source import write_event_site
 from engine.cards import parse_level
 
 NAME = "Analysis Cup"

@@ -17,11 +17,11 @@ from duplicate import events
 from duplicate.compare import compare_records
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.events.export import export_event
+from duplicate.events.site import event_data, write_event_site
 from duplicate.gdn import loads
 from duplicate.records import Correction
 from duplicate.report import match_report
-from duplicate.review.export import export_event
-from duplicate.review.source import event_data, write_event_site
 from duplicate.review.stats import merge
 from duplicate.review.text import headline
 from duplicate.review.visibility import board_visible

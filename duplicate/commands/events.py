@@ -604,8 +604,8 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
     """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
     result, and the swing to team X."""
     from duplicate.events import event_rules, get_event, match_boards
+    from duplicate.events.site import match_rulings
     from duplicate.review.pages import ruling_note
-    from duplicate.review.source import match_rulings
 
     with open_database() as engine:
         zone = get_event(engine, event).time_zone
@@ -643,7 +643,7 @@ def event_export_command(
     gives (a finishing order the table reported, a ruling, an unfinished board) follow
     as ';' comment lines that say so, as the desk's and the API's export."""
     from duplicate.events import unreleased_boards
-    from duplicate.review.export import export_event
+    from duplicate.events.export import export_event
 
     change = _change(unreleased, by, reason, "--unreleased")
     check_output(output, force)
@@ -680,7 +680,7 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
                          seconds: float | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
     board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
-    from duplicate.review.source import write_event_site
+    from duplicate.events.site import write_event_site
 
     check_output_dir(outdir, force, report=event)
     budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
