@@ -39,6 +39,7 @@ from duplicate.errors import (
     GeneratorError,
     VerificationError,
 )
+from duplicate.gdn import loads
 from duplicate.i18n import Phrase, Term, phrase
 from duplicate.limits import LimitError, check_text, shown
 from engine.cards import parse_cards, rank_name
@@ -448,8 +449,6 @@ def verify_hand_records(
     :class:`VerificationError` (or ``duplicate.gdn.GdnError`` for a malformed file) naming
     the first difference and its line.
     """
-    from duplicate.gdn import loads
-
     if commitment is not None and commitment.strip().lower() != seed.commitment:
         raise VerificationError(phrase("boards.err.seed_not_published", sha=seed.commitment,
                                         published=commitment.strip()))

@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.errors import DatabaseError, DatabaseUrlError
 from duplicate.i18n import Term, phrase
+from duplicate.limits import guard_engine
 
 #: Environment variable naming the database URL.
 ENV_VAR = "GUANDAN_DATABASE_URL"
@@ -192,7 +193,6 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         path = _sqlite_file(parsed)
         if path is not None:
             event.listen(engine, "do_connect", lambda *_args: _create_private(path))
-    from duplicate.limits import guard_engine
 
     return guard_engine(engine)  # numbers past 32 bits: a LimitError, before any query
 

@@ -32,6 +32,7 @@ from duplicate.review.pages import (
 from duplicate.review.render import environment
 from duplicate.review.site import SiteResult, write_site
 from duplicate.scoring import swing as board_swing
+from duplicate.simulate import EVENT
 from engine.cards import Cards, Kind
 from engine.ruleset import COMPETITION, Ruleset
 
@@ -93,8 +94,6 @@ def boards_of(comparisons: Iterable[BoardComparison],
 def _event_title(event: str | None, lang: str | None) -> str | None:
     """A record's Event tag as a page's title: ``guandan simulate``'s own tag (the records
     keep it, machine data) in the page's language, any other as it is."""
-    from duplicate.simulate import EVENT
-
     if event == EVENT and lang is not None and normalise_language(lang) != "en":
         return str(translator(lang)("out.sim.title"))
     return event

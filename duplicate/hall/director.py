@@ -42,6 +42,7 @@ from duplicate.hall.base import (
     where_phrase,
 )
 from duplicate.hall.checks import parse_finish
+from duplicate.hall.clock import arrivals
 from duplicate.hall.rows import (
     check_board,
     check_room,
@@ -60,6 +61,7 @@ from duplicate.hall.rows import (
     who,
     within_limit,
 )
+from duplicate.hall.rulings import record_ruling, rulings
 from duplicate.hall.status import room_statuses
 from duplicate.hall.views import (
     RoomStatus,
@@ -276,9 +278,6 @@ def late_rulings_due(
     ``forfeit`` (more than 10: the round). A team ruled to concede the first board that is
     then more than 10 minutes late is due the forfeit still; a forfeited team is due
     nothing more. A bye has no table: nothing is due."""
-    from duplicate.hall.clock import arrivals
-    from duplicate.hall.rulings import rulings
-
     ruled: dict[str, set[str]] = {}
     for r in rulings(engine, event, round_no):
         if r.team is not None:
@@ -307,9 +306,6 @@ def rule_late(
     checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``).
     ``expect``: the ruling the director was shown (``conceded`` or ``forfeit``); refused
     (conflict, nothing recorded) when the clock now calls for the other one."""
-    from duplicate.hall.clock import arrivals
-    from duplicate.hall.rulings import record_ruling
-
     due = late_rulings_due(engine, event, round_no, now).get(team)
     if due is None:
         raise HallError(phrase("hall.act.late_nothing_due", team=team), "conflict")

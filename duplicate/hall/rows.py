@@ -17,7 +17,7 @@ from sqlalchemy import Engine, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
-from duplicate.db import check_schema
+from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _round_boards
 from duplicate.events.limit import DirectorLimitError, check_limit
 from duplicate.events.log import checked, log_change, what_words
@@ -318,8 +318,6 @@ def move_report(session: Session, report_id: int, from_state: str, **values: obj
 def reports_in(engine: Engine, event: str, state: str, round_no: int | None = None) -> list[Report]:
     """The event's reports (or one round's) in ``state``, oldest first: the disputes, the
     reports waiting for North, the tables' requests after publication."""
-    from duplicate.db import session_scope
-
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)
