@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, cast
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import (
@@ -54,12 +54,18 @@ _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "([^"\\\]]*)"\]')
 _UNSAFE = re.compile(r"[{};\\\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 #: The bytes of ASCII text in the plain form (the same, for a block that is ASCII).
 _SAFE_ASCII = bytes(c for c in range(32, 127) if chr(c) not in "{};\\") + b"\t\n"
+#: The header tags read into typed values.
+_TYPED = frozenset({"Level", "Leader", "Deal"})
 #: Tags that never begin a deal: a second one is an error of the deal it follows.
 _NOT_A_START = frozenset(n.lower() for n in (*TRAILER_TAGS, "Play"))
 
-#: A play line -> (logged action, seat); the lines of a file repeat a great deal.
-_PLAYS: dict[str, tuple[LogEntry, int]] = {}
+#: A play line -> its logged action, and -> its seat as one byte; the lines of a file
+#: repeat a great deal (both kept in step, so a line is in both or in neither).
+_ENTRIES: dict[str, LogEntry] = {}
+_SEATS: dict[str, bytes] = {}
 _PLAYS_MOST = 200_000
+#: A tag line -> its name and value (None: not a tag in the plain form).
+_TAG_LINES: dict[str, tuple[str, object] | None] = {}
 #: A Deal tag's value -> the four hands (each board's hands stand in both rooms' records).
 _HANDS: dict[str, tuple[Cards, Cards, Cards, Cards]] = {}
 
@@ -72,18 +78,51 @@ class Resume:
     offset: int
 
 
-def _play(line: str) -> tuple[LogEntry, int] | None:
-    """The logged action and seat of a play line, or None when the reference must read it."""
+def _play(line: str) -> bool:
+    """Learn the logged action and seat of a play line; False when the reference must
+    read it."""
     if not line.strip():
-        return None
+        return False
     try:
         play = _parse_play(line.strip(), 0)
     except GdnError:
-        return None
-    entry: LogEntry = None if play.is_pass else (play.cards, play.type, play.rank)
-    if len(_PLAYS) >= _PLAYS_MOST:
-        _PLAYS.clear()
-    found = _PLAYS[line] = (entry, int(play.seat))
+        return False
+    _ENTRIES[line] = None if play.is_pass else (play.cards, play.type, play.rank)
+    _SEATS[line] = bytes((play.seat,))
+    return True
+
+
+def _tag(line: str) -> tuple[str, object] | None:
+    """A header tag line in the plain form, read: ``(name, value)`` with the value of
+    Level, Leader and Deal parsed (the hands) and any other value in NFC; None when the
+    reference must read it (not the plain form, a name not in its canonical case, a
+    Finish or Result, a value too long or that the engine refuses)."""
+    try:
+        return _TAG_LINES[line]
+    except KeyError:
+        pass
+    m = _TAG.fullmatch(line)
+    found: tuple[str, object] | None = None
+    if m is not None:
+        name, value = m.group(1), m.group(2)
+        known = _KNOWN_BY_LOWER.get(name.lower())
+        if (known is None or known == name) and name not in TRAILER_TAGS and (
+                len(value) <= MAX_TAG_VALUE):
+            try:
+                if name == "Level":
+                    found = (name, parse_level(value))
+                elif name == "Leader":
+                    found = (name, Seat.parse(value))
+                elif name == "Deal":
+                    hands = _hands(value)
+                    found = (name, hands) if hands is not None else None
+                else:
+                    found = (name, clean_name(value))
+            except GuandanError:
+                found = None
+    if len(_TAG_LINES) >= _PLAYS_MOST:
+        _TAG_LINES.clear()
+    _TAG_LINES[line] = found
     return found
 
 
@@ -113,38 +152,31 @@ def deal_report(
 ) -> DealReport | None:
     """The report of one deal in the plain form (``lines``, the first numbered ``start``),
     or None when anything about it needs the reference reader."""
+    if len(_SEATS) >= _PLAYS_MOST:  # never while a deal is read: its lines stay learnt
+        _SEATS.clear()
+        _ENTRIES.clear()
     tags: dict[str, str] = {}
-    level = leader = hands = None
+    typed: dict[str, object] = {}
     n = len(lines)
     i = 0
     while i < n:
         text = lines[i]
         if text == "[Play]":
             break
-        m = _TAG.fullmatch(text)
-        if m is None:
+        tag = _tag(text)
+        if tag is None:
             return None
-        name, value = m.group(1), m.group(2)
-        known = _KNOWN_BY_LOWER.get(name.lower())
-        if (known is not None and known != name) or name in TRAILER_TAGS or len(value) > MAX_TAG_VALUE:
+        name, value = tag
+        if name in tags or name in typed:
             return None
-        if name in tags or (name == "Level" and level is not None) or (
-                name == "Leader" and leader is not None) or (name == "Deal" and hands is not None):
-            return None
-        try:
-            if name == "Level":
-                level = parse_level(value)
-            elif name == "Leader":
-                leader = Seat.parse(value)
-            elif name == "Deal":
-                hands = _hands(value)
-                if hands is None:
-                    return None
-            else:
-                tags[name] = clean_name(value)
-        except GuandanError:
-            return None
+        if name in _TYPED:
+            typed[name] = value
+        else:
+            tags[name] = value  # type: ignore[assignment]
         i += 1
+    level = cast("int | None", typed.get("Level"))
+    leader = cast("Seat | None", typed.get("Leader"))
+    hands = cast("tuple[Cards, Cards, Cards, Cards] | None", typed.get("Deal"))
     if level is None or leader is None or hands is None:
         return None
     log: list[LogEntry] = []
@@ -159,14 +191,13 @@ def deal_report(
         body = lines[i + 1 : j]
         if body and max(map(len, body)) > MAX_LINE:
             return None
-        get = _PLAYS.get
-        found = list(map(get, body))
-        if None in found:
-            found = [f or _play(line) for f, line in zip(found, body, strict=True)]
-            if None in found:
+        try:
+            seats = b"".join(map(_SEATS.__getitem__, body))
+        except KeyError:
+            if not all(line in _SEATS or _play(line) for line in body):
                 return None
-        log = [f[0] for f in found]  # type: ignore[index]
-        seats = bytes([f[1] for f in found])  # type: ignore[index]
+            seats = b"".join(map(_SEATS.__getitem__, body))
+        log = list(map(_ENTRIES.__getitem__, body))
         plays = len(log)
         seen: set[str] = set()
         for text in lines[j:]:
@@ -270,7 +301,7 @@ def fast_reports(
         buf = carry + data if carry else data
         if not buf:
             return
-        if data:  # cut before the last deal that follows a blank line: its end is not read
+        if len(data) == BLOCK:  # cut before the last deal after a blank line: its end is not read
             cut = buf.rfind(b"\n\n[") + 2
             if cut == 1:
                 if len(buf) > 8 * BLOCK:  # no deal begins in sight: not the plain form
@@ -309,5 +340,5 @@ def fast_reports(
         line += text.count("\n") + (0 if text.endswith("\n") else 1)
         offset += len(block)
         yield offset
-        if not data:
+        if len(data) < BLOCK:
             return
