@@ -26,11 +26,12 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from duplicate import events, hall, vocab
+from duplicate import events, hall
 from duplicate.db import display_url, make_engine, upgrade
 from duplicate.dealing import SECRET_BYTES, SeedFile, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
 from duplicate.events.site import write_event_site
+from duplicate.i18n import game as vocab
 from duplicate.i18n import phrase, translator
 from duplicate.review.site import MANIFEST
 from engine.seat import Seat

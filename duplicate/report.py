@@ -15,9 +15,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from duplicate import vocab
 from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
+from duplicate.i18n import game as vocab
 from duplicate.i18n import normalise_language, translator
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.pages import (

@@ -34,8 +34,9 @@ from fastapi.testclient import TestClient
 from test_pairs import event_files  # noqa: F401  (the fixture)
 
 from cli import main
-from duplicate import events, hall, i18n, vocab
+from duplicate import events, hall, i18n
 from duplicate.db import make_engine
+from duplicate.i18n import game as vocab
 from duplicate.i18n import gettext, translator
 from duplicate.store import default_by
 from duplicate.web.app import create_app

@@ -245,7 +245,7 @@ def _replayed_otherwise(text: str, seed: int) -> str:
 def test_a_correction_is_shown_with_who_when_why_before_and_after(
     engine: Engine, tmp_path: Path
 ) -> None:
-    from duplicate.vocab import result_text
+    from duplicate.i18n.game import result_text
 
     exported = loads(export_event(engine, NAME, 1))
     original = next(r for r in exported if (r.board, r.room) == ("2", "Closed"))

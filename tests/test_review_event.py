@@ -175,7 +175,7 @@ def test_event_boards_names_the_rulings(engine: Engine) -> None:
     from click.testing import CliRunner
 
     from cli import main
-    from duplicate.vocab import result_text
+    from duplicate.i18n.game import result_text
 
     url = engine.url.render_as_string(hide_password=False)
     recorded = events.match_boards(engine, NAME, 1, 1)[2].closed_ns

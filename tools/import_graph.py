@@ -147,7 +147,7 @@ def main() -> int:
     for name, path in known.items():
         for target, line, inside in imports_of(name, path, known):
             every[name].add(target)
-            if inside:
+            if inside and (name, line, target) not in local:
                 local.append((name, line, target))
             else:
                 graph[name].add(target)

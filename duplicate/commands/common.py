@@ -326,9 +326,9 @@ def cell_word(value: Any) -> Any:
 
 def _table_value(value: Any) -> Any:
     """A cell of a table for a person: a word in the output's language (:func:`cell_word`),
-    points as the pages show them (``2``, ``12.5``: ``duplicate.vocab.points_text``)."""
+    points as the pages show them (``2``, ``12.5``: ``duplicate.i18n.game.points_text``)."""
     if isinstance(value, float):
-        from duplicate.vocab import points_text
+        from duplicate.i18n.game import points_text
 
         return points_text(value)
     return cell_word(value)

@@ -48,7 +48,7 @@ def event_log_command(event: str | None, fmt: str) -> None:
     renames, substitutions, withdrawals, time zones, deletions; who, when (in the event's
     time zone; a change of no event or of a deleted one in UTC), why."""
     from duplicate.events import admin_log, list_events
-    from duplicate.logtext import who_said
+    from duplicate.i18n.stored import who_said
 
     lang = cli_lang() if fmt == "table" else "en"  # --json and --csv keep the English
     with open_database() as engine:

@@ -34,8 +34,8 @@ from duplicate.commands.common import (
 )
 from duplicate.commands.event_admin import ADMIN_COMMANDS
 from duplicate.commands.words import human_board_row, human_correction_row
+from duplicate.i18n.stored import state_words
 from duplicate.limits import checked_name
-from duplicate.logwords import state_words
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
 _EVENT_SCORE_COLUMNS = (
@@ -52,7 +52,7 @@ def _event_match_row(m: Any, lang: str = "en") -> dict[str, Any]:
     """A match as a listing row: the rooms' seating as ``N name, E name, ...`` text (in
     Chinese, for a person: ``北 张伟、东 甲一、…``)."""
     from duplicate.i18n import translator
-    from duplicate.vocab import seat_name
+    from duplicate.i18n.game import seat_name
     from engine.seat import Seat
 
     row: dict[str, Any] = m.to_dict()
@@ -157,7 +157,7 @@ def event_create_command(
     """
     from duplicate.commands.event_admin import limit_minutes
     from duplicate.events import create_event, read_teams_file
-    from duplicate.vocab import rules_text
+    from duplicate.i18n.game import rules_text
 
     rules = parse_variants(variants)
     limit = limit_minutes(director_minutes)
@@ -190,8 +190,8 @@ def event_list_command(fmt: str) -> None:
     """List the events in the database (rules: the variants that differ from the
     competition rules; --json gives every variant)."""
     from duplicate.events import list_events
+    from duplicate.i18n.game import rules_text
     from duplicate.records import describe_rules
-    from duplicate.vocab import rules_text
 
     with open_database() as engine:
         events = list_events(engine)

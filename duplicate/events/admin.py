@@ -16,8 +16,8 @@ from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
 from duplicate.events.log import checked, log_change, nfc
 from duplicate.i18n import phrase
+from duplicate.i18n.stored import coded
 from duplicate.limits import check_text, shown
-from duplicate.logtext import coded
 from duplicate.zones import check_zone
 
 

@@ -44,7 +44,7 @@ from duplicate.events.scores import (
     _stored_rooms,
 )
 from duplicate.gdn import DealRecord, format_record, loads
-from duplicate.logtext import coded, nested, said
+from duplicate.i18n.stored import coded, nested, said
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report

@@ -43,9 +43,8 @@ from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe, _ns_text
 from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads, utf8_reason
 from duplicate.i18n import Phrase, Term, gettext, messages, normalise_language, os_reason, phrase
+from duplicate.i18n.stored import FinishText, StateText, said, unfinished_said
 from duplicate.limits import LimitError, shown, tag_number
-from duplicate.logtext import FinishText, said, unfinished_said
-from duplicate.logwords import StateText
 from duplicate.pairing import (
     MatchSeating,
 )

@@ -17,8 +17,8 @@ from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _utc
 from duplicate.i18n import Term, messages, phrase
+from duplicate.i18n.stored import said
 from duplicate.limits import TEXT_LIMITS, check_text
-from duplicate.logtext import said
 
 #: Longest ``made_by`` the log stores (``duplicate.limits``; its column is ``String(200)``).
 MAX_BY = TEXT_LIMITS["by"]
@@ -122,7 +122,7 @@ def admin_log(
 ) -> list[dict[str, Any]]:
     """The log, oldest first: every entry, or those of event ``event`` (which need not
     exist any more). The detail and a reason the program wrote (stored as codes,
-    :mod:`duplicate.logtext`) in ``lang``; a reason a person typed as typed; the action
+    :mod:`duplicate.i18n.stored`) in ``lang``; a reason a person typed as typed; the action
     is the log's word (``rename team``: a program's key, ``logtext.action_said`` says it)."""
     check_schema(engine)
     with session_scope(engine) as session:

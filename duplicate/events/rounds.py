@@ -28,8 +28,8 @@ from duplicate.events.field import _Field, _load_field, _match_info
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
 from duplicate.i18n import Named, phrase
+from duplicate.i18n.stored import coded, nested
 from duplicate.limits import shown
-from duplicate.logtext import coded, nested
 from duplicate.pairing import (
     Pairing,
     PairingError,

@@ -36,13 +36,13 @@ from duplicate.events.release import _unreleased
 from duplicate.events.results import _corrections, list_corrections
 from duplicate.gdn import loads
 from duplicate.i18n import translator
+from duplicate.i18n.game import rules_text
 from duplicate.models import EventTeam
 from duplicate.records import describe_rules
 from duplicate.review.model import EventReport, Ruling
 from duplicate.review.site import folder_language, write_site
 from duplicate.scoring import room_result
 from duplicate.store import RULING_NOTE
-from duplicate.vocab import rules_text
 from engine.ruleset import COMPETITION, Ruleset
 
 RoomKey = tuple[int, int, int, str]  # round, table, board, room ("open"/"closed")

@@ -68,7 +68,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import FinishText, ResultText, coded, nested, stored
+from duplicate.i18n.stored import FinishText, ResultText, coded, nested, stored
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying

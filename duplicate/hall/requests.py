@@ -40,7 +40,7 @@ from duplicate.hall.rows import (
     within_limit,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, nested, stored, unfinished_code, who_code
+from duplicate.i18n.stored import coded, nested, stored, unfinished_code, who_code
 
 #: The state a table's request waits on the desk in.
 WAITING = ("requested",)
@@ -70,7 +70,7 @@ def _table_said(row: models.HallReport) -> str:
 
 
 def _request_said(round_no: int, row: models.HallReport) -> str:
-    """The log's detail of a table's request decided (a coded phrase, :mod:`duplicate.logtext`):
+    """The log's detail of a table's request decided (a coded phrase, :mod:`duplicate.i18n.stored`):
     where, who reported what, and the table's reason."""
     where = stored(where_phrase(round_no, row.table_no, row.board, row.room))
     said = (row.finish if row.finish is not None

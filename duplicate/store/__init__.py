@@ -27,6 +27,7 @@ a result; a change names the record it rests on, if any.
 
 from __future__ import annotations
 
+from duplicate.i18n.game import describe_rules
 from duplicate.store.calls import (
     attach_record,
     current_results,
@@ -72,7 +73,6 @@ from duplicate.store.log import (
     state_of,
     unique_violation,
 )
-from duplicate.vocab import describe_rules
 
 __all__ = [
     "ACTIONS",

@@ -16,10 +16,10 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
 from duplicate.i18n import Term, Worded, phrase
-from duplicate.logtext import FinishText
+from duplicate.i18n.stored import FinishText
+from duplicate.i18n.typed import finish_letters
 from duplicate.replay import finish_text, replay
 from duplicate.scoring import check_result, room_result
-from duplicate.seatwords import finish_letters
 from duplicate.store.data import (
     RULING_NOTE,
     Author,

@@ -12,7 +12,7 @@ from typing import Any
 from duplicate import models
 from duplicate.errors import DuplicateError
 from duplicate.i18n import normalise_language, phrase, translator
-from duplicate.vocab import describe_rules, rules_text
+from duplicate.i18n.game import describe_rules, rules_text
 from engine.ruleset import COMPETITION, Ruleset
 
 #: What a change did: a record ``import``\\ed into an empty room, a result ``report``\\ed

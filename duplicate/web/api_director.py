@@ -19,8 +19,8 @@ from fastapi.responses import PlainTextResponse
 from duplicate import events, hall
 from duplicate.dealing import parse_seed_file
 from duplicate.i18n import phrase
+from duplicate.i18n.stored import action_said
 from duplicate.limits import checked_name
-from duplicate.logtext import action_said
 from duplicate.records import Correction
 from duplicate.web.api import ERRORS, EventName, RoundNo, event_out, round_out, team_out
 from duplicate.web.api_director_actions import router as _actions_router

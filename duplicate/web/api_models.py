@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from duplicate.i18n.stored import said
 from duplicate.limits import INT_MAX, TEXT_LIMITS
-from duplicate.logtext import said
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from duplicate.events.limit import MAX_MINUTES as MAX_DIRECTOR_MINUTES
 from duplicate.hall import CLOCK_SETTINGS, MAX_MOVE
-from duplicate.hall.words import decoded
 from duplicate.i18n import gettext
+from duplicate.i18n.stored import decoded
 from duplicate.web.api_models import (
     ClockOut,
     EventNameIn,

@@ -34,7 +34,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from duplicate.i18n import LANGUAGES, translator
-from duplicate.logtext import finish_said, reason_said, said, unfinished_said, who_said
+from duplicate.i18n.stored import finish_said, reason_said, said, unfinished_said, who_said
 from duplicate.review.render import make_environment
 from duplicate.web.auth import csrf_token
 from duplicate.web.context import LANG_COOKIE, asked_language, language_of

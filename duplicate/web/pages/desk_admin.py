@@ -32,8 +32,8 @@ from sqlalchemy import Engine
 from duplicate import events
 from duplicate.boards import list_sets
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
+from duplicate.i18n.stored import action_said
 from duplicate.limits import checked_name
-from duplicate.logtext import action_said
 from duplicate.records import Correction
 from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of

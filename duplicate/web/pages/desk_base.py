@@ -18,7 +18,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import Engine
 
 from duplicate.errors import DuplicateError
-from duplicate.hall.words import decoded, who_key
+from duplicate.i18n.stored import decoded, who_key
 from duplicate.web.auth import safe_next
 from duplicate.web.context import settings_of
 from duplicate.web.deps import check_csrf, director_or_none, engine_of

@@ -26,8 +26,7 @@ from sqlalchemy import Engine
 
 from duplicate import events, hall
 from duplicate.i18n import catalogue, translator
-from duplicate.logtext import reason_words, said
-from duplicate.logwords import state_words
+from duplicate.i18n.stored import reason_words, said, state_words
 from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk_base import (

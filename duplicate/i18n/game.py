@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from duplicate.compare import CardUse, _sequence_ranks, card_uses
 from duplicate.errors import DuplicateError
-from duplicate.i18n import catalogue, translator
+from duplicate.i18n.catalogue import catalogue, translator
 from engine.cards import (
     KIND_HR,
     KIND_SB,

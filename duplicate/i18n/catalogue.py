@@ -250,7 +250,7 @@ def translator(lang: str | None) -> Callable[..., str]:
 @runtime_checkable
 class Worded(Protocol):
     """A value of a phrase that is put into words only when the language is known: a
-    :class:`Phrase`, a :class:`Term`, a stored result (``duplicate.logwords.StateText``)."""
+    :class:`Phrase`, a :class:`Term`, a stored result (``duplicate.i18n.stored.StateText``)."""
 
     def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str: ...
 

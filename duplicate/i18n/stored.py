@@ -9,6 +9,13 @@ that is itself coded, ``{"@": key, ...}``, said the same way; a list of them one
 another; a name said in the language's quotes), one of the English sentences stored
 before codes were (old databases) when it is known, anything else (a person's typed
 words) as stored.
+
+What the library keeps in English in a change (a result described as ``NS +2 (record
+0123456789ab)``, ``unfinished (time)``; a reason it wrote itself, ``imported from
+FILE:LINE: board 2, room Open``) is said in a player's words by :func:`state_words` and
+:func:`reason_words`, as docs/GLOSSARY.md writes them; English, and any text a person
+typed, stay as they are. The hall's reasons (a late team's ruling) and who did something
+(``director``, ``table 3 open West``: :func:`who_key`) are stored and said the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import json
 import re
 from typing import Any
 
-from duplicate.i18n import (
+from duplicate.i18n.catalogue import (
     CatalogueError,
     Phrase,
     catalogue,
@@ -25,7 +32,7 @@ from duplicate.i18n import (
     normalise_language,
     translator,
 )
-from duplicate.vocab import finish_text, result_text
+from duplicate.i18n.game import finish_text, result_text
 from engine.seat import Seat
 
 #: What starts a coded phrase in a stored text.
@@ -167,7 +174,7 @@ def said(text: str | None, lang: str = "en") -> str | None:
 
 def reason_said(text: str | None, lang: str = "en") -> str:
     """Why a result changed, as stored, in ``lang``: a coded reason or a known old English
-    one (:func:`said`), an import's source (``logwords.reason_words``), typed words as
+    one (:func:`said`), an import's source (:func:`reason_words`), typed words as
     typed."""
     code = normalise_language(lang)
     return reason_words(said(text, code), code) or ""
@@ -324,3 +331,66 @@ def reason_words(text: str | None, lang: str) -> str | None:
         source = t("cli.reason.where", source=source, board=m.group(2),
                    room=t(f"report.room.{room}") if room in ("open", "closed") else m.group(3))
     return t("cli.reason.imported", source=source)
+
+
+# --- the library's English descriptions of results, in words -----------------------
+
+_STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
+_UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
+_RECORD = re.compile(r"^record ([0-9a-f]+)$")
+
+
+class StateText:
+    """A stored result as the library describes it (``State.describe()``), a value of a
+    catalogue phrase: English as it is, another language in a player's words
+    (:func:`state_words`)."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, english: str) -> None:
+        self.english = english
+
+    def text(self, lang: str | None = "en") -> str:
+        return state_words(self.english, normalise_language(lang)) or self.english
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"StateText({self.english!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StateText) and other.english == self.english
+
+    def __hash__(self) -> int:
+        return hash(self.english)
+
+
+def state_words(text: str | None, lang: str) -> str | None:
+    """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
+    ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
+    ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
+    if lang == "en" or not text:
+        return text
+    t = translator(lang)
+    if text == "no result":
+        return t("cli.no_result")
+    m = _UNFINISHED.match(text)
+    if m:
+        return t("cli.state.unfinished", note=unfinished_said(m.group(1), lang))
+    m = _STATE.match(text)
+    if not m:
+        return text
+    ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
+    words = result_text(ns, lang)
+    note = m.group(3)
+    if note is None:
+        return words
+    rec = _RECORD.match(note)
+    if rec:
+        note = t("cli.state.record", record=rec.group(1))
+    elif note == "director's ruling" or note.startswith("director's ruling, finish "):
+        note = t("cli.val.ruling")
+    elif note.startswith("reported"):
+        note = t("cli.val.report")
+    return t("cli.state.noted", result=words, note=note)
