@@ -2,8 +2,7 @@
 
 * :mod:`duplicate.i18n.catalogue`: the message catalogue (gettext ``.po`` files in
   ``duplicate/locale``): keys, plural forms, phrases said later in the reader's language.
-  Its names are this package's own (``from duplicate.i18n import phrase``): every layer
-  uses it, and it imports nothing of the program but the engine's error keys.
+  Its names are this package's own (``from duplicate.i18n import phrase``).
 * :mod:`duplicate.i18n.game`: the game in words: cards and plays drawn in one convention,
   seats, sides, results, places, levels, the rules (docs/GLOSSARY.md).
 * :mod:`duplicate.i18n.stored`: the texts the store and the logs keep (coded phrases,
@@ -11,9 +10,8 @@
 * :mod:`duplicate.i18n.typed`: what a Chinese player or director types (seats, sides,
   rooms: ``北 南``, ``南北+2``, ``开室``), read as the library's letters.
 
-The catalogue is the bottom layer; ``game`` and ``stored`` sit above the records (what a
-wild card stands for is the records' knowledge), ``typed`` beside them (docs/DESIGN.md,
-"Layers"). The command line's own words (click's messages, ``--help``, table cells) stay
+The package is the bottom layer of ``duplicate``: it imports nothing of it, only the
+engine (docs/DESIGN.md, "Layers"). The command line's own words (click's messages, ``--help``, table cells) stay
 in :mod:`duplicate.commands`, the only layer that uses them.
 """
 
