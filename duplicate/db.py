@@ -227,7 +227,7 @@ def migrations_dir() -> str:
     Found from the imported package, not the current directory, so that it works from an
     installed (or editable) distribution wherever the command is run.
     """
-    import migrations
+    import migrations  # lazy: the migration scripts' package, only to find its folder
 
     for entry in [
         os.path.dirname(getattr(migrations, "__file__", None) or ""),
@@ -320,7 +320,7 @@ def migration_transaction(engine: Engine) -> Iterator[Connection]:
 def _migrate(engine: Engine, step: Callable[[Config], None], **attributes: Any) -> None:
     """Run an Alembic command on ``engine`` in one transaction (:func:`migration_transaction`);
     ``attributes`` go to the migrations (``migrations/env.py``: ``force``, ``target``)."""
-    from alembic.util import CommandError
+    from alembic.util import CommandError  # lazy: alembic, only when migrating
 
     try:
         with migration_transaction(engine) as connection:

@@ -39,6 +39,7 @@ from urllib.parse import unquote
 
 import anyio.to_thread
 from fastapi import FastAPI, HTTPException
+from fastapi.responses import PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import CONVERTOR_TYPES
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -123,8 +124,6 @@ class BodyLimit:
         if path == "/api" or path.startswith("/api/"):
             response: Any = errors.json_error(status, errors.STATUS_KIND[status], message)
         else:
-            from fastapi.responses import PlainTextResponse
-
             response = PlainTextResponse(message, status_code=status)
         response.headers["Connection"] = "close"
         await response(scope, _no_body, send)

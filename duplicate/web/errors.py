@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
@@ -218,8 +218,6 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
 
 
 async def _database_error(request: Request, exc: Exception) -> Response:
-    from sqlalchemy.exc import OperationalError
-
     route = getattr(request.scope.get("route"), "path", "?")
     if lost_race(exc):
         log.warning("a write lost its race every time on %s", route)
