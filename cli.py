@@ -10,26 +10,72 @@ from __future__ import annotations
 
 import click
 
-from duplicate.commands.analyse import analyse_command
-from duplicate.commands.arena import agent_command, arena_group
+from duplicate import __version__
 from duplicate.commands.clickwords import install as click_in_language
 from duplicate.commands.common import LangGroup, bound_integers, db_option, lang_option
-from duplicate.commands.deals import db_group, deals_group
-from duplicate.commands.demo import demo_command, pairs_command
-from duplicate.commands.engine import plays_command, read_command, version_command
-from duplicate.commands.events import event_group
 from duplicate.commands.helps import install as help_in_language
-from duplicate.commands.records import (
-    compare_command,
-    import_command,
-    replay_command,
-    simulate_command,
-)
-from duplicate.commands.serve import serve_command, table_cards_command
+from duplicate.commands.lazy import Lazy, LazyGroup, load
+
+#: every command of ``guandan``: where it lives, and its line in ``guandan --help`` (the
+#: first sentence of its help; tests/test_cli_startup.py checks both against the command)
+COMMANDS: dict[str, Lazy] = {
+    "read": Lazy("duplicate.commands.engine:read_command",
+                 'Print every reading of CARDS at a level (RULES.md §2-3: wild hearts may '
+                 'stand for any non-joker card), one "Type rank cards" line each.'),
+    "plays": Lazy("duplicate.commands.engine:plays_command",
+                  "List the legal plays of a hand: one card choice per reading (type and "
+                  "rank; bombs also by size), or every concrete play with --all."),
+    "db": Lazy("duplicate.commands.deals:db_group",
+               "Create and migrate the database (SQLite by default, or PostgreSQL)."),
+    "deals": Lazy("duplicate.commands.deals:deals_group",
+                  "Fair board sets: secret seeds, commitments, generation, verification, "
+                  "hand records."),
+    "replay": Lazy("duplicate.commands.records:replay_command",
+                   "Replay every deal of the .gdn FILES and check each play and result."),
+    "import": Lazy("duplicate.commands.records:import_command",
+                   "Replay the .gdn FILES and store their deals in the database."),
+    "simulate": Lazy("duplicate.commands.records:simulate_command",
+                     "Play boards by bots in two rooms, seats swapped, and list each "
+                     "board's swing."),
+    "compare": Lazy("duplicate.commands.records:compare_command",
+                    "Compare the rooms of each board in FILE (.gdn records, grouped by "
+                    "Round, Table, Board)."),
+    "event": Lazy("duplicate.commands.events:event_group",
+                  "Teams events: teams, rounds (Swiss or round robin), records, scores, "
+                  "standings."),
+    "demo": Lazy("duplicate.commands.demo:demo_command",
+                 "Show the whole service at work: boards, a two-room bot match, scores, a "
+                 "report."),
+    "pairs": Lazy("duplicate.commands.demo:pairs_command",
+                  "Score a pairs event from the .gdn FILES of its tables and rank the pairs."),
+    "arena": Lazy("duplicate.commands.arena:arena_group",
+                  "AI agents play over the Guandan AI competition protocol (WebSocket + "
+                  "JSON)."),
+    "agent": Lazy("duplicate.commands.arena:agent_command",
+                  "Connect one of our bots to a server of the Guandan AI protocol and play."),
+    "analyse": Lazy("duplicate.commands.analyse:analyse_command",
+                    "Annotate deal records in FILE: the value of each decision with all four "
+                    "hands known."),
+    "serve": Lazy("duplicate.commands.serve:serve_command",
+                  "Run the tournament hall service: tables report by phone, the director "
+                  "runs the rounds at /desk, results go public as they come in "
+                  "(docs/SERVICE.md)."),
+    "version": Lazy("duplicate.commands.engine:version_command",
+                    "Print the package version and which engine core is in use (native or "
+                    "pure Python)."),
+}
+
+#: the hall service's printable table cards, a command of the event group
+TABLE_CARDS = "duplicate.commands.serve:table_cards_command"
 
 
-@click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="guandan-duplicate")
+class RootGroup(LangGroup, LazyGroup):
+    """``guandan``: its commands imported when used (:mod:`duplicate.commands.lazy`)."""
+
+
+@click.group(cls=RootGroup, lazy=COMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(version=__version__, package_name="guandan-duplicate")
 @db_option
 @lang_option
 def main() -> None:
@@ -43,15 +89,15 @@ def main() -> None:
     """
 
 
-for _command in (
-    read_command, plays_command, db_group, deals_group, replay_command, import_command,
-    simulate_command, compare_command, event_group, demo_command, pairs_command, arena_group,
-    agent_command, analyse_command, serve_command, version_command,
-):
-    main.add_command(_command)
 
-# the hall service's printable table cards (issue 10): 'guandan event table-cards'
-event_group.add_command(table_cards_command)
+
+def _add_table_cards(command: click.Command) -> None:
+    """'guandan event table-cards': the hall's command, in the event group."""
+    if command.name == "event" and isinstance(command, click.Group):
+        command.add_command(load(TABLE_CARDS))
+
+
+main.on_load(_add_table_cards)
 # every integer of the command line within the store's range (duplicate.limits)
 bound_integers(main)
 # every --help in the output's language (guandan --lang zh ... --help)

@@ -41,6 +41,7 @@ from duplicate.errors import (
 )
 from duplicate.gdn import loads
 from duplicate.i18n import Phrase, Term, phrase
+from duplicate.i18n.stored import coded
 from duplicate.limits import LimitError, check_text, shown
 from engine.cards import parse_cards, rank_name
 from engine.errors import GuandanError
@@ -343,13 +344,20 @@ def _check_commitment(info: SetInfo, seed: SeedFile, commitment: str | None) -> 
                                         stored=info.commitment, published=commitment.strip()))
 
 
-def reveal_set(engine: Engine, name: str, seed: SeedFile, commitment: str | None = None) -> SetInfo:
-    """Record a seed as revealed for set ``name``, after checking it against the commitment."""
+def reveal_set(engine: Engine, name: str, seed: SeedFile, commitment: str | None = None,
+               *, by: str | None = None, reason: str | None = None) -> SetInfo:
+    """Record a seed as revealed for set ``name``, after checking it against the commitment;
+    with ``by`` (who) and ``reason``, logged in the directors' log (the desk's reveal)."""
     check_schema(engine)
     with session_scope(engine) as session:
         row = _set_row(session, name)
         _check_commitment(_info(row), seed, commitment)
         row.revealed_seed = seed.data.decode("utf-8")
+        if by:
+            session.add(models.AdminLog(
+                action="reveal seed", event=None, board_set=row.name,
+                detail=coded("lw.detail.reveal", set=row.name, commitment=seed.commitment),
+                made_by=by, reason=reason or "", made_at=datetime.now(UTC)))
         return _info(row)
 
 

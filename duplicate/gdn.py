@@ -1137,7 +1137,7 @@ def format_record(rec: DealRecord) -> str:
             out.append(_tag(name, rec.tags[name]))
     out.extend(_tag(k, v) for k, v in rec.tags.items() if k not in _KNOWN_BY_LOWER.values())
     # deal comments go after the header tags, where no reader can take them for the previous
-    # deal's (docs/FORMAT.md "Comments")
+    # deal's (docs/FORMAT.md "Lines")
     out.extend(f"; {c}".rstrip() for c in rec.comments)
     if rec.plays is not None:
         out.append("[Play]")

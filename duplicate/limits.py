@@ -19,13 +19,14 @@ the command line, the API and the desk refuse alike and both databases behave th
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
-
-from sqlalchemy import Engine, event
+from typing import TYPE_CHECKING, Any, Literal
 
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Phrase, phrase
 from duplicate.names import clean_name, control_character, describe_character
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 __all__ = [
     "INT_MAX",
@@ -171,6 +172,8 @@ def _before_execute(
 def guard_engine(engine: Engine) -> Engine:
     """Make ``engine`` refuse, before sending it, any statement given an integer outside
     the 32-bit range (:class:`LimitError`), on either database. Returns ``engine``."""
+    from sqlalchemy import event  # lazy: start-up speed (the command line's names need no database)
+
     if not event.contains(engine, "before_cursor_execute", _before_execute):
         event.listen(engine, "before_cursor_execute", _before_execute)
     return engine

@@ -139,7 +139,8 @@ class Event(Base):
     JSON, keys sorted; default the competition rules). ``lang`` is the default language
     of its pages and report (``en`` or ``zh``; migration 0007). ``time_zone`` is the IANA
     zone its times are shown in; ``director_minutes`` how long after a round's publication
-    a director may change its results (None: no limit; migration 0014).
+    a director may change its results (None: no limit; migration 0014); ``tiebreaks`` the
+    name of the order its standings rank by (``standings.TIEBREAK_ORDERS``; migration 0015).
     """
 
     __tablename__ = "events"
@@ -159,9 +160,11 @@ class Event(Base):
     lang: Mapped[str] = mapped_column(String(5), server_default="en")
     time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
     director_minutes: Mapped[int | None] = mapped_column(Integer, server_default="20")
+    tiebreaks: Mapped[str] = mapped_column(String(20), server_default="jiangsu")
 
     __table_args__ = (
         CheckConstraint("format IN ('swiss', 'rr')", name="format"),
+        CheckConstraint("tiebreaks IN ('jiangsu', 'friendly')", name="tiebreaks"),
         CheckConstraint(
             "director_minutes IS NULL OR director_minutes >= 0", name="director_minutes"
         ),

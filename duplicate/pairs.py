@@ -28,7 +28,7 @@ from typing import Any
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, loads
 from duplicate.i18n import os_reason, phrase
-from duplicate.replay import replay
+from duplicate.replay import quick_replay
 from duplicate.scoring import (
     PairsMethod,
     UnfinishedRule,
@@ -303,7 +303,7 @@ def _table(record: DealRecord, rules: Ruleset) -> _Table:
             f"{_where(record)}: board {record.board} is a hand record (no [Play]), "
             "not a played deal"
         )
-    done = replay(record, rules)
+    done = quick_replay(record, rules)
     if done.error is not None:
         raise done.error
     ns_result = None if done.result is None else deal_result_ns(done.result, rules)

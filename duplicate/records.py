@@ -56,7 +56,7 @@ from duplicate.gdn import DealRecord, GdnError
 from duplicate.i18n import Phrase, phrase, translator
 from duplicate.i18n.stored import StateText
 from duplicate.limits import TEXT_LIMITS, shown
-from duplicate.replay import finish_text, replay
+from duplicate.replay import finish_text, quick_replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
@@ -217,7 +217,7 @@ def _outcome(rec: DealRecord, status: str, **kw: object) -> ImportOutcome:
 
 def _prepare(rec: DealRecord, rules: Ruleset) -> _Prepared | ImportOutcome:
     """Replay ``rec``; the data to store, or the outcome saying why it cannot be."""
-    res = replay(rec, rules)
+    res = quick_replay(rec, rules)
     if res.error is not None:
         return _outcome(rec, "error", error=str(res.error), phrase=res.error.phrase)
     if rec.plays is None:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, iter_records
 from duplicate.i18n import Named, Phrase, engine_phrase, phrase
+from engine.bulk import replay_log
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
 from engine.errors import GuandanError
@@ -36,6 +37,7 @@ __all__ = [
     "ReplayError",
     "ReplayResult",
     "Step",
+    "quick_replay",
     "check_text",
     "finish_agrees",
     "finish_text",
@@ -286,6 +288,44 @@ def replay(record: DealRecord, rules: Ruleset = COMPETITION) -> ReplayResult:
         return out
     out.record = _completed(record, out.actions)
     return out
+
+
+def quick_replay(record: DealRecord, rules: Ruleset = COMPETITION) -> ReplayResult:
+    """:func:`replay` by the fastest road: the same ``record``, ``result`` and ``error``,
+    with ``actions`` left empty (callers that store or score a record need no more).
+
+    A record whose every play names its type and rank is replayed by
+    :func:`engine.bulk.replay_log` with each play's seat checked (the compiled core when
+    it is loaded); anything it refuses, and every other record, is replayed by
+    :func:`replay`, whose errors say where and why.
+    """
+    plays = record.plays
+    if record.errors or plays is None or any(p.type is None and p.cards for p in plays):
+        return replay(record, rules)
+    try:
+        summary = replay_log(
+            record.hands, record.level, record.leader,
+            [None if p.is_pass else (p.cards, p.type, p.rank) for p in plays], rules,
+            bytes([p.seat for p in plays]),
+        )
+    except GuandanError:
+        return replay(record, rules)
+    stated = record.tags.get("DealId")
+    if stated is not None and stated.strip() not in ("", "?") and (
+            stated.strip().lower() != deal_id(record.hands)):
+        return replay(record, rules)
+    result = None
+    if summary.over:
+        order = summary.finish_order
+        result = DealResult((order[0], order[1], order[2], order[3]), order[0].side,
+                            summary.levels, summary.double_down)
+        if record.finish is not None and not finish_agrees(record.finish, result):
+            return replay(record, rules)
+        if record.result is not None and record.result != (result.winner, result.levels):
+            return replay(record, rules)
+    elif record.finish is not None or record.result is not None:
+        return replay(record, rules)
+    return ReplayResult(record, result=result)
 
 
 def _check_tags(record: DealRecord, deal: Deal, result: DealResult | None) -> None:

@@ -97,6 +97,29 @@ FRIENDLY_TIEBREAKS = (
     Criterion.SWING,
     Criterion.LEVELS,
 )
+#: The orders an event may rank by, by the name it stores (``events.tiebreaks``): every
+#: order the seed texts describe (seeds/002 describes none).
+TIEBREAK_ORDERS: dict[str, tuple[Criterion, ...]] = {
+    "jiangsu": JIANGSU_TIEBREAKS,
+    "friendly": FRIENDLY_TIEBREAKS,
+}
+#: The order an event ranks by unless its director chose another.
+DEFAULT_ORDER = "jiangsu"
+
+
+def tiebreak_order(name: str) -> tuple[Criterion, ...]:
+    """The criteria of order ``name`` (a key of :data:`TIEBREAK_ORDERS`)."""
+    try:
+        return TIEBREAK_ORDERS[name]
+    except KeyError:
+        raise StandingsError(phrase("standings.err.order", order=repr(name),
+                                    orders=", ".join(TIEBREAK_ORDERS))) from None
+
+
+def ranked_by(name: str) -> Phrase:
+    """What order ``name`` ranks by, as a sentence (the standings say it above the table)."""
+    tiebreak_order(name)
+    return phrase(f"standings.ranked_by.{name}")
 
 
 def _where(round_no: object, team: object) -> Phrase:

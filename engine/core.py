@@ -36,7 +36,7 @@ __all__ = ["CoreUnavailableError", "ENV", "available", "implementation", "native
 #: the environment variable that forces an implementation
 ENV = "GUANDAN_CORE"
 #: the compiled core's API this engine speaks (CORE_API_VERSION in engine/_native/core_py.h)
-API_VERSION = 2
+API_VERSION = 3
 
 
 class CoreUnavailableError(GuandanError):

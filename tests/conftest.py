@@ -42,8 +42,9 @@ from duplicate.db import (
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
-#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py.
-pytest_plugins = ("conftest_browser",)
+#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py; the hall
+#: set up through the director's API (fixture ``hall_round``): tests/helpers/hall.py.
+pytest_plugins = ("conftest_browser", "helpers.hall")
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
@@ -54,6 +55,38 @@ settings.register_profile("ci", derandomize=True, deadline=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
+
+#: Test files whose every test is ``slow``: deselected by the developer's fast loop,
+#: ``python -m pytest -m "not slow"`` (docs/DESIGN.md, "Developing: the fast test loop"),
+#: run by the whole suite and ``.ci/run``. A file belongs here when its tests drive
+#: Chromium, serve over real sockets or subprocesses (the hall, the arena's matches and
+#: tournaments), race threads or processes, or draw many property examples; a single slow
+#: test of another file says ``@pytest.mark.slow`` itself.
+SLOW_FILES = frozenset({
+    # Chromium
+    "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py",
+    "test_browser_names.py", "test_browser_phone.py", "test_browser_public_phone.py",
+    "test_browser_rehearsal.py", "test_browser_review.py", "test_browser_security.py",
+    # the hall served by a subprocess or a thread, killed processes
+    "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
+    "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",
+    "test_memory_bounds.py", "test_migrations_kill.py", "test_store_kills.py",
+    # the arena's matches over sockets, tournaments launching agents
+    "test_arena_compat.py", "test_arena_tournament.py", "test_arena_faults.py",
+    "test_arena_ordinary.py", "test_arena_bench.py", "test_arena_cli.py",
+    "test_arena_outputs.py", "test_zh_arena_words.py",
+    # races, whole events end to end, many examples
+    "test_hall_concurrency.py", "test_store_concurrency.py", "test_web_concurrency.py",
+    "test_event_e2e.py", "test_event_e2e_review.py", "test_review_event.py",
+    "test_gdn_fuzz.py", "test_fairness.py", "test_perft.py", "test_hall_invariants.py",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of :data:`SLOW_FILES` ``slow``."""
+    for item in items:
+        if item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""A Guandan AI protocol client written from ../shared/PROTOCOL.md alone, for the arena tests.
+"""A Guandan AI protocol client written from docs/spec/PROTOCOL.md alone, for the arena tests.
 
 It shares no code with ``arena/``: it speaks dialect C over the ``websockets`` client,
 checks that every server message has the fields PROTOCOL.md §4 gives it, answers each

@@ -12,15 +12,13 @@ tests/artifacts/hall/ at desktop width and at 390 px, where no page scrolls side
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from conftest_browser import ARTIFACTS
+from helpers.servers import serve_in_thread
 from sqlalchemy import Engine, select, update
 
 from duplicate import events, hall, models
@@ -43,34 +41,15 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def service(migrated_url: str) -> Iterator[tuple[str, Engine]]:
     """The hall service on a free port (uvicorn in a thread): its URL and engine."""
-    import uvicorn
-
     app = create_app(Settings(db_url=migrated_url, director_password=PASSWORD,
                               secret_key="b" * 40))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}", app.state.engine
+        with serve_in_thread(app) as base:
+            yield base, app.state.engine
     finally:
-        server.should_exit = True
-        thread.join(10)
         app.state.engine.dispose()
 
 

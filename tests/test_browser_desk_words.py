@@ -7,15 +7,13 @@ desk's pages and the public pages, in English and in Chinese.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from helpers.servers import serve_in_thread
 from sqlalchemy import Engine
 
 from duplicate import events, hall
@@ -74,37 +72,18 @@ SMALL_JS = """() => {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def service(_sqlite_template: Path, tmp_path: Path) -> Iterator[tuple[str, Engine]]:
     """The hall service on a free port (uvicorn in a thread): its URL and engine. On
     SQLite only: what a page looks like does not depend on the database."""
-    import uvicorn
-
     path = tmp_path / "words.sqlite"
     shutil.copyfile(_sqlite_template, path)
     app = create_app(Settings(db_url=f"sqlite:///{path}", director_password=PASSWORD,
                               secret_key="w" * 40))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}", app.state.engine
+        with serve_in_thread(app) as base:
+            yield base, app.state.engine
     finally:
-        server.should_exit = True
-        thread.join(10)
         app.state.engine.dispose()
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.hall import EVENT, Hall, open_hall
 from test_browser_phone import broken_words_js
-from test_web_api import EVENT, Hall, open_hall
 
 from duplicate import events
 

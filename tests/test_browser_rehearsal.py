@@ -285,7 +285,7 @@ def test_dress_rehearsal(browser: Any, service: tuple[str, Engine], tmp_path: Pa
     took = time.monotonic() - started
     print(f"\ndress rehearsal: {took:.0f} s; {day.counts}; {timings}")
     # an alarm, not a benchmark: 7.7 minutes on the 2-core machine busy with other work
-    # (load 16), docs/SERVICE.md "Dress rehearsal"
+    # (load 16), docs/hall/rehearsal.md
     assert took < 720, f"the rehearsal took {took:.0f} s"
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.hall import BEARER, Hall, open_hall, refused
 from sqlalchemy import Engine
-from test_web_api import BEARER, Hall, open_hall, refused
 
 from cli import main
 from duplicate import events

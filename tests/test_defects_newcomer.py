@@ -75,7 +75,7 @@ def test_event_create_does_not_print_its_draw_seed(migrated_url: str) -> None:
 
 
 def test_readme_import_with_set_succeeds(migrated_url: str, tmp_path: Path) -> None:
-    """README's board-set example, as written: a set, its boards played (here by the
+    """The command line reference's board-set example, as written: a set, its boards played (here by the
     bots), the records imported against the set."""
     seed = tmp_path / "cup.seed"
     db = ("--db", migrated_url)
@@ -89,7 +89,7 @@ def test_readme_import_with_set_succeeds(migrated_url: str, tmp_path: Path) -> N
     imported = run("import", *db, "--set", "cup", str(games))
     assert imported.exit_code == 0, imported.output
     assert imported.stdout.splitlines()[-1].startswith("8 deals: 8 stored")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "reference" / "cli-records.md").read_text(encoding="utf-8")
     assert "guandan simulate --seed-file cup.seed --level-schedule cycle --boards 4 -o games.gdn" in readme
     assert "guandan import --set cup games.gdn" in readme
 

@@ -139,8 +139,8 @@ def test_a_record_sent_to_the_hall_is_refused_in_the_readers_language(tmp_path: 
 
 
 def test_a_bad_record_from_a_tables_phone_is_refused_in_its_language(migrated_url: str) -> None:
+    from helpers.hall import open_hall, refused
     from test_hall_truth import _record
-    from test_web_api import open_hall, refused
 
     for h in open_hall(migrated_url):
         text, finish = _record(h, 1, "open", 1)

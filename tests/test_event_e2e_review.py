@@ -2,7 +2,7 @@
 
 Every scenario runs through the command line (click's ``CliRunner``) on every configured
 database, and every figure the CLI prints is checked against a recomputation of this
-module's own, written from ``../shared/DUPLICATE.md`` and RULES.md without the library's
+module's own, written from ``docs/spec/DUPLICATE.md`` and RULES.md without the library's
 scoring, pairing or standings code: the exported ``.gdn`` records are replayed with the
 engine's ``Deal`` alone, plus a ledger of the director's actions (rulings, unfinished
 marks) kept by the test itself; then room results, swings, margins, the 2/1/0 and 20-VP

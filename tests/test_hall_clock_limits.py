@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers.hall import BEARER, EV, make_client, setup_round
 from sqlalchemy import Engine
 from test_hall_support import EVENT, make_event, minutes
-from test_web_api import BEARER, EV, make_client, setup_round
 from test_web_desk import EVQ, login, post
 from test_web_desk import make_event as desk_event
 

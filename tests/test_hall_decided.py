@@ -11,15 +11,14 @@ import html
 import re
 import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from helpers.hall import EVENT as API_EVENT
+from helpers.hall import Hall, refused, snapshot
 from sqlalchemy import Engine, func, select
 from test_hall_support import EVENT, Cards, make_event
-from test_web_api import EVENT as API_EVENT
-from test_web_api import Hall, open_hall, refused, snapshot
 
 from duplicate import events, hall, models
 from duplicate.db import session_scope
@@ -254,11 +253,6 @@ def test_a_ruling_during_a_report_waits_and_sets_it_aside(
 
 
 # --- the table's API and West's phone ------------------------------------------------------
-
-
-@pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    yield from open_hall(migrated_url)
 
 
 def conceded(h: Hall, table: int = 1, board: int = 1) -> tuple[int, str]:

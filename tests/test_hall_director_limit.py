@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import select
-from test_web_api import (
+from helpers.hall import (
     BEARER,
     EV,
     EVENT,
@@ -29,6 +28,7 @@ from test_web_api import (
     room_result,
     snapshot,
 )
+from sqlalchemy import select
 
 from cli import main
 from duplicate import events, hall, models

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.hall import Hall, open_hall, refused
 from sqlalchemy import Engine
 from test_hall_support import EVENT, Cards, make_event, minutes
-from test_web_api import Hall, open_hall, refused
 
 from duplicate import hall
 from duplicate.hall import HallError

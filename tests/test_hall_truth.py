@@ -19,8 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
-from test_web_api import (
+from helpers.hall import (
     EV,
     EVENT,
     Hall,
@@ -29,6 +28,7 @@ from test_web_api import (
     refused,
     room_result,
 )
+from sqlalchemy import select
 from test_web_api_director import login
 
 from duplicate import db, events, models, store

@@ -270,7 +270,7 @@ def test_a_huge_board_tag_is_refused_in_one_line(migrated_engine: Engine) -> Non
 
 
 def test_the_api_answers_422_to_numbers_past_32_bits(sqlite_url: str) -> None:
-    from tests.test_web_api import BEARER, EV, open_hall
+    from helpers.hall import BEARER, EV, open_hall
 
     for h in open_hall(sqlite_url):
         c = h.client

@@ -1,4 +1,4 @@
-"""``guandan replay``'s fast path against the reference reader: the same reports, always.
+"""The fast paths of replaying against the reference: the same reports and verdicts, always.
 
 The fast path (``duplicate.replay_fast``) reads plain records itself and hands the rest of
 a file to the reference reader; whatever the text, the reports must be those the
@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from duplicate import gdn, replay_fast, replay_files
-from duplicate.replay import check_text
+from duplicate.replay import ReplayResult, check_text, quick_replay, replay
 from duplicate.replay_files import check_files
 from duplicate.simulate import simulate_boards
 from engine import bulk, core
@@ -78,8 +78,8 @@ def test_small_blocks_cut_deals_anywhere(tmp_path: Path, monkeypatch: pytest.Mon
         assert fast == ref
 
 
-_MUTATIONS = ["drop", "double", "card", "comment", "blank", "spaces", "seat", "crlf", "tag",
-              "trailer", "untyped", "bom", "not_utf8", "case"]
+_MUTATIONS = ["drop", "double", "card", "swap", "dealid", "comment", "blank", "spaces", "seat",
+              "crlf", "tag", "trailer", "untyped", "case", "bom", "not_utf8"]
 
 
 def _mutate(text: str, kind: str, at: int) -> bytes:
@@ -92,6 +92,17 @@ def _mutate(text: str, kind: str, at: int) -> bytes:
         lines.insert(i, line)
     elif kind == "card":
         lines[i] = line.replace("3", "4", 1)
+    elif kind == "swap":  # two cards change hands: a valid board, another DealId
+        deal = next(j for j in range(i, i + len(lines)) if lines[j % len(lines)].startswith("[Deal "))
+        j = deal % len(lines)
+        hands = lines[j][len('[Deal "'):-2].split(" ")
+        north = next(k for k, tok in enumerate(hands) if tok.startswith("E:")) - 1
+        lines[j] = '[Deal "' + " ".join([*hands[:north], hands[north + 2], *hands[north + 1:north + 2],
+                                          hands[north], *hands[north + 3:]]) + '"]'
+    elif kind == "dealid":
+        j = next(j for j in range(i, i + len(lines)) if lines[j % len(lines)].startswith("[DealId "))
+        j %= len(lines)
+        lines[j] = lines[j].replace('"', '"0', 1)[:-3] + '"]'
     elif kind == "comment":
         lines[i] = line + " {a note}"
     elif kind == "blank":
@@ -153,3 +164,32 @@ def test_replay_log_checks_each_seat(native: bool, monkeypatch: pytest.MonkeyPat
         bulk.replay_log(record.hands, record.level, record.leader,
                         [None if p.is_pass else (p.cards, p.type, p.rank)
                          for p in record.plays or ()], seats=bytes(wrong))
+
+
+def _verdict(res: ReplayResult) -> tuple[object, ...]:
+    result = res.result
+    return (str(res.error) if res.error else None, res.failure,
+            None if result is None else (result.finish_order, result.winner, result.levels,
+                                         result.double_down),
+            gdn.dumps(res.record) if res.ok and res.record.plays is not None else None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(kinds=st.lists(st.tuples(st.sampled_from(_MUTATIONS[:-2]), st.integers(0, 10_000)),
+                      max_size=2),
+       native=st.booleans())
+def test_quick_replay_gives_what_replay_gives(
+    kinds: list[tuple[str, int]], native: bool
+) -> None:
+    """What importing, the store, pairs and the arena use: the same verdict as ``replay``."""
+    data = SIMULATED.encode("utf-8")
+    for kind, at in kinds:
+        data = _mutate(data.decode("utf-8"), kind, at)
+    saved = core.native
+    if not native:
+        core.native = None
+    try:
+        for rec in gdn.iter_records(data, strict=False):
+            assert _verdict(quick_replay(rec)) == _verdict(replay(rec))
+    finally:
+        core.native = saved

@@ -5,30 +5,23 @@ reads hiding what is not yet released."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from itsdangerous import URLSafeTimedSerializer
-from test_web_api import (
+from helpers.hall import (
     BEARER,
     EV,
     EVENT,
     PASSWORD,
     Hall,
     finish_round,
-    open_hall,
     refused,
     room_result,
     snapshot,
 )
+from itsdangerous import URLSafeTimedSerializer
 
 from duplicate import events, hall
-
-
-@pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    yield from open_hall(migrated_url)
 
 
 def director_calls(client: Any) -> list[tuple[str, str]]:

@@ -5,12 +5,11 @@ are refused early, tokens never reach the access log, settings refuse to start u
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from test_web_api import EV, Hall, make_client, open_hall, refused, snapshot
+from helpers.hall import EV, Hall, make_client, refused, snapshot
 
 from duplicate.web.app import BodyLimit, TokenLogFilter, hide_tokens
 from duplicate.web.settings import MAX_BODY, Settings, SettingsError
@@ -71,11 +70,6 @@ CONTRACT_PATHS = {
     "/api/board-sets": {"get"},
     "/api/seeds": {"post"},
 }
-
-
-@pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    yield from open_hall(migrated_url)
 
 
 def test_openapi_lists_every_path_with_its_models(hall_round: Hall) -> None:
@@ -196,7 +190,7 @@ def test_settings_refuse_a_missing_or_short_password(tmp_path: Any) -> None:
 
 
 def test_the_cards_use_the_request_address_without_a_public_url(migrated_url: str) -> None:
-    from test_web_api import setup_round
+    from helpers.hall import setup_round
 
     with make_client(migrated_url, public_url="") as client:
         cards = setup_round(client, start=False)

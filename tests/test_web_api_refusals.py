@@ -6,14 +6,10 @@ The store, the reports, the rulings and the logs are compared before and after."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from test_web_api import (
+from helpers.hall import (
     Hall,
     finish_round,
     make_client,
-    open_hall,
     refused,
     room_result,
     setup_round,
@@ -21,12 +17,6 @@ from test_web_api import (
 )
 
 from duplicate.db import make_engine
-
-
-@pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    yield from open_hall(migrated_url)
-
 
 # --- everything else is refused and changes nothing -------------------------------------
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_api import BEARER, EV, EVENT
+from helpers.hall import BEARER, EV, EVENT
 from test_web_serve import served, setup_over_http
 
 from duplicate import events, hall

@@ -33,6 +33,7 @@ from test_web_desk import (
 from duplicate import events, hall, models
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file
+from duplicate.i18n.game import result_text
 
 BEARER = {"Authorization": f"Bearer {PASSWORD}"}
 BASE = f"/desk/e/{EVQ}/round/1"
@@ -543,6 +544,11 @@ def test_a_tables_request_accepted_or_dismissed_from_the_desk(client: TestClient
         assert f'action="{BASE}/requests/{rid}/dismiss"' in section
     assert section.count('name="chief"') == 2 and "we swapped two seats" in section
     assert "Accept (counts)" in section and "Dismiss (the result stands)" in section
+    # each request shows the result asked for and the one that counts now
+    for rid, (table, room, board) in ((first, (1, "open", 1)), (second, (2, "closed", 2))):
+        item = section.split(f'data-report="{rid}"', 1)[1].split("</li>", 1)[0]
+        now = result_text(ns(client, table, board, room), "en")
+        assert f"What counts now: {now}" in item, item
     # accepted with no note: the catalogue's words are the reason; the result changes once
     text, msg = form(client, f"{BASE}/requests/{first}/accept", csrf=csrf, note="")
     assert msg == ("Table 1, board 1: the table's request was accepted; it counts as the "
@@ -572,7 +578,10 @@ def test_a_tables_request_accepted_or_dismissed_from_the_desk(client: TestClient
         assert words in section, words
     _, msg = form(client, f"{BASE}/requests/{third}/accept", csrf=csrf, note="")
     assert msg == "第2桌第1副：已接受该桌的更正申请，作为裁判更正计入成绩。", msg
-    assert admin(client, "hall accept")[-1]["reason"] == "按该桌申请更正"
+    # the note is kept as the catalogue's phrase: each reader's language says it
+    assert admin(client, "hall accept")[-1]["reason"] == "accepted as the table asked"
+    zh = [e for e in events.admin_log(engine_of(client), EV, "zh") if e["action"] == "hall accept"]
+    assert zh[-1]["reason"] == "按该桌申请更正"
 
 
 def age(client: TestClient, minutes: float) -> None:

@@ -40,8 +40,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from helpers.servers import free_port, running
 from sqlalchemy import MetaData, inspect, select
-from test_web_serve import free_port, running
 
 from duplicate import db, events, hall
 from duplicate.dealing import parse_seed_file, seed_file_bytes

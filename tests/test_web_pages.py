@@ -85,7 +85,9 @@ def app_client(url: str) -> TestClient:
 
 
 @pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[tuple[TestClient, Round]]:
+def pages_round(migrated_url: str) -> Iterator[tuple[TestClient, Round]]:
+    """A round set up in the store (not through the API, as ``hall_round`` is) and the
+    service on it: the pages' tests read the store's objects."""
     engine = make_engine(migrated_url)
     try:
         rnd = setup_round(engine)
@@ -153,9 +155,9 @@ def pages_of(rnd: Round) -> list[str]:
     ("en", "en", "Events"), ("zh", "zh-CN", "赛事"),
 ])
 def test_every_page_renders_in_both_languages(
-    hall_round: tuple[TestClient, Round], lang: str, html_lang: str, word: str
+    pages_round: tuple[TestClient, Round], lang: str, html_lang: str, word: str
 ) -> None:
-    client, rnd = hall_round
+    client, rnd = pages_round
     finish_board(client, rnd, rnd.boards[0])
     for path in pages_of(rnd):
         r = client.get(path, params={"lang": lang})
@@ -172,8 +174,8 @@ def test_every_page_renders_in_both_languages(
     assert ("开室" in north) == (lang == "zh")
 
 
-def test_language_from_cookie_and_accept_language(hall_round: tuple[TestClient, Round]) -> None:
-    client, rnd = hall_round
+def test_language_from_cookie_and_accept_language(pages_round: tuple[TestClient, Round]) -> None:
+    client, rnd = pages_round
     r = client.get("/", headers={"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"})
     assert '<html lang="zh-CN">' in r.text
     r = client.get("/", params={"lang": "zh"})
@@ -227,13 +229,13 @@ def test_hostile_names_are_escaped_on_every_page(migrated_url: str) -> None:
 
 
 def test_west_reports_north_confirms_post_redirect_get(
-    hall_round: tuple[TestClient, Round],
+    pages_round: tuple[TestClient, Round],
 ) -> None:
-    client, rnd = hall_round
+    client, rnd = pages_round
     west, north, board = rnd.west(1, "open"), rnd.north(1, "open"), rnd.boards[0]
     r = post_report(client, west, board, "N S E")
     assert r.status_code == 303
-    assert r.headers["location"] == f"/t/{west}?done=stored&board={board}"
+    assert r.headers["location"] == f"/t/{west}?done=stored&sent={board}"
     page = client.get(r.headers["location"]).text
     assert f"Board {board} received" in page
     # a double submit: stored once, "already received"
@@ -255,9 +257,9 @@ def test_west_reports_north_confirms_post_redirect_get(
 
 
 def test_a_different_report_is_refused_and_changes_nothing(
-    hall_round: tuple[TestClient, Round],
+    pages_round: tuple[TestClient, Round],
 ) -> None:
-    client, rnd = hall_round
+    client, rnd = pages_round
     west, board = rnd.west(2, "closed"), rnd.boards[1]
     assert post_report(client, west, board, "E W N").status_code == 303
     before = state(rnd)
@@ -272,9 +274,9 @@ def test_a_different_report_is_refused_and_changes_nothing(
 
 
 def test_unfinished_board_and_dispute_through_the_forms(
-    hall_round: tuple[TestClient, Round],
+    pages_round: tuple[TestClient, Round],
 ) -> None:
-    client, rnd = hall_round
+    client, rnd = pages_round
     west, north, board = rnd.west(1, "closed"), rnd.north(1, "closed"), rnd.boards[0]
     r = client.post(f"/t/{west}/report",
                     data={"board": str(board), "unfinished": "yes", "reason": "time"})
@@ -292,9 +294,9 @@ def test_unfinished_board_and_dispute_through_the_forms(
 
 
 def test_the_check_button_shows_the_implied_result_without_js(
-    hall_round: tuple[TestClient, Round],
+    pages_round: tuple[TestClient, Round],
 ) -> None:
-    client, rnd = hall_round
+    client, rnd = pages_round
     west = rnd.west(1, "open")
     page = client.get(f"/t/{west}", params={"board": rnd.boards[1], "first": "E",
                                             "second": "W"}).text
@@ -306,10 +308,10 @@ def test_the_check_button_shows_the_implied_result_without_js(
     assert 'class="preview bad"' in bad
 
 
-def test_a_record_over_the_limit_is_refused(hall_round: tuple[TestClient, Round]) -> None:
+def test_a_record_over_the_limit_is_refused(pages_round: tuple[TestClient, Round]) -> None:
     from duplicate.web.settings import MAX_RECORD
 
-    client, rnd = hall_round
+    client, rnd = pages_round
     before = state(rnd)
     big = b"; a comment\n" * (MAX_RECORD // 12 + 10)
     r = client.post(f"/t/{rnd.west(1, 'open')}/report", data=report_form(rnd.boards[0]),
@@ -318,8 +320,8 @@ def test_a_record_over_the_limit_is_refused(hall_round: tuple[TestClient, Round]
     assert state(rnd) == before
 
 
-def test_tokens_do_their_one_thing_only(hall_round: tuple[TestClient, Round]) -> None:
-    client, rnd = hall_round
+def test_tokens_do_their_one_thing_only(pages_round: tuple[TestClient, Round]) -> None:
+    client, rnd = pages_round
     board = rnd.boards[0]
     assert post_report(client, rnd.west(2, "open"), board).status_code == 303
     other = live_report(rnd, 2, "open", board)
@@ -349,8 +351,8 @@ def test_tokens_do_their_one_thing_only(hall_round: tuple[TestClient, Round]) ->
 # --- public pages ------------------------------------------------------------------------
 
 
-def test_board_is_refused_until_every_table_has_it(hall_round: tuple[TestClient, Round]) -> None:
-    client, rnd = hall_round
+def test_board_is_refused_until_every_table_has_it(pages_round: tuple[TestClient, Round]) -> None:
+    client, rnd = pages_round
     board = rnd.boards[0]
     path = f"/e/{ev()}/round/1/board/{board}"
     r = client.get(path)
@@ -385,8 +387,8 @@ def test_board_is_refused_until_every_table_has_it(hall_round: tuple[TestClient,
     assert client.get(f"/e/{ev()}/round/1/board/999").status_code == 404
 
 
-def test_provisional_until_published(hall_round: tuple[TestClient, Round]) -> None:
-    client, rnd = hall_round
+def test_provisional_until_published(pages_round: tuple[TestClient, Round]) -> None:
+    client, rnd = pages_round
     standings = client.get(f"/e/{ev()}").text
     assert "no round counted yet" in standings and 'data-provisional="1"' not in standings
     for board in rnd.boards:
@@ -408,9 +410,9 @@ def test_provisional_until_published(hall_round: tuple[TestClient, Round]) -> No
 
 
 def test_draw_and_match_pages_show_the_library_data(
-    hall_round: tuple[TestClient, Round],
+    pages_round: tuple[TestClient, Round],
 ) -> None:
-    client, rnd = hall_round
+    client, rnd = pages_round
     draw = client.get(f"/e/{ev()}/round/1").text
     for row in hall.draw(rnd.engine, rnd.event, 1):
         assert f'data-table="{row.table}"' in draw
@@ -432,11 +434,11 @@ def test_draw_and_match_pages_show_the_library_data(
 
 
 def test_a_play_record_upload_and_the_play_by_play(
-    hall_round: tuple[TestClient, Round],
+    pages_round: tuple[TestClient, Round],
 ) -> None:
     from duplicate.gdn import loads, split_deals
 
-    client, rnd = hall_round
+    client, rnd = pages_round
     board = rnd.boards[0]
     texts = events.bot_records(rnd.engine, rnd.event, 1, "heuristic", "heuristic")
     tables = [m.table for m in events.list_matches(rnd.engine, rnd.event, 1)]
@@ -504,6 +506,10 @@ def test_a_closed_window_refuses_the_tokens(migrated_url: str) -> None:
                              now=start + timedelta(minutes=40))
             r = client.get(f"/t/{rnd.west(1, 'open')}")
             assert r.status_code == 410 and "correction window is over" in r.text
+            assert "Error 410" not in r.text and "This link has expired" in r.text
+            assert "ask the director" in r.text
+            zh = client.get(f"/t/{rnd.west(1, 'open')}", params={"lang": "zh"}).text
+            assert "此链接已失效" in zh and "请找裁判" in zh and "错误 410" not in zh
             r = client.post(f"/t/{rnd.west(1, 'open')}/report",
                             data=report_form(rnd.boards[0], "E W"))
             assert r.status_code == 410

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers.hall import EV, EVENT, PASSWORD, SECRET, Hall, open_hall
 from itsdangerous import URLSafeTimedSerializer
 
 from duplicate import events
@@ -27,7 +28,6 @@ from duplicate.sessions import Throttle
 from duplicate.web.app import create_app
 from duplicate.web.settings import Settings
 from tests.test_limits import sqlite_url  # noqa: F401  (a fixture)
-from tests.test_web_api import EV, EVENT, PASSWORD, SECRET, Hall, open_hall
 
 THROTTLE = Throttle(free=3, base=2.0, cap=60.0, free_all=8, cap_all=30.0, forget=600.0)
 
@@ -210,7 +210,7 @@ CSP = re.compile(r"script-src 'self' 'nonce-([A-Za-z0-9_-]{16,})';")
 
 
 @pytest.fixture
-def hall_round(sqlite_url: str) -> Iterator[Hall]:  # noqa: F811
+def sqlite_hall_round(sqlite_url: str) -> Iterator[Hall]:  # noqa: F811
     """A round in the hall, on SQLite only: what these tests check happens before the
     database is asked (headers, routing, documents); the throttle and the sessions above
     run on both databases."""
@@ -249,9 +249,9 @@ def every_kind_of_page(h: Hall) -> dict[str, Any]:
 
 
 def test_every_answer_forbids_framing_and_inline_scripts_without_its_nonce(
-    hall_round: Hall,
+    sqlite_hall_round: Hall,
 ) -> None:
-    answers = every_kind_of_page(hall_round)
+    answers = every_kind_of_page(sqlite_hall_round)
     nonces = set()
     for kind, r in answers.items():
         assert r.status_code < 500, (kind, r.status_code)
@@ -280,8 +280,8 @@ def test_every_answer_forbids_framing_and_inline_scripts_without_its_nonce(
     assert answers["desk round"].status_code == 200 and "nonce=" in answers["desk round"].text
 
 
-def test_the_documentation_loads_nothing_from_elsewhere(hall_round: Hall) -> None:
-    c = hall_round.client
+def test_the_documentation_loads_nothing_from_elsewhere(sqlite_hall_round: Hall) -> None:
+    c = sqlite_hall_round.client
     for path in ("/api/docs", "/api/redoc"):
         page = c.get(path)
         assert page.status_code == 200
@@ -292,9 +292,9 @@ def test_the_documentation_loads_nothing_from_elsewhere(hall_round: Hall) -> Non
     assert "SwaggerUIBundle" in c.get("/static/docs/swagger-ui-bundle.js").text[:3000]
 
 
-def test_head_is_answered_wherever_get_is(hall_round: Hall) -> None:
-    c = hall_round.client
-    token = hall_round.token(1, "open", "report")
+def test_head_is_answered_wherever_get_is(sqlite_hall_round: Hall) -> None:
+    c = sqlite_hall_round.client
+    token = sqlite_hall_round.token(1, "open", "report")
     assert login(c).status_code == 303
     for path in ("/", f"/e/{EV}", f"/e/{EV}/round/1", f"/t/{token}", f"/api/events/{EV}",
                  f"/api/events/{EV}/standings", f"/api/table/{token}", "/api/openapi.json",
@@ -311,8 +311,8 @@ def test_head_is_answered_wherever_get_is(hall_round: Hall) -> None:
 # --- the OpenAPI document -------------------------------------------------------------------
 
 
-def test_openapi_names_the_security_of_every_director_operation(hall_round: Hall) -> None:
-    doc = hall_round.client.get("/api/openapi.json").json()
+def test_openapi_names_the_security_of_every_director_operation(sqlite_hall_round: Hall) -> None:
+    doc = sqlite_hall_round.client.get("/api/openapi.json").json()
     schemes = doc["components"]["securitySchemes"]
     assert schemes["directorPassword"] == {**schemes["directorPassword"], "type": "http",
                                            "scheme": "bearer"}
@@ -339,8 +339,8 @@ def test_openapi_names_the_security_of_every_director_operation(hall_round: Hall
     assert all("token in the path" in op["description"] for op in tables)
 
 
-def test_openapi_bodies_say_exactly_what_is_accepted(hall_round: Hall) -> None:
-    c = hall_round.client
+def test_openapi_bodies_say_exactly_what_is_accepted(sqlite_hall_round: Hall) -> None:
+    c = sqlite_hall_round.client
     schemas = c.get("/api/openapi.json").json()["components"]["schemas"]
 
     def field(model: str, name: str) -> dict[str, Any]:
@@ -368,9 +368,9 @@ def test_openapi_bodies_say_exactly_what_is_accepted(hall_round: Hall) -> None:
 
 
 def test_an_event_named_with_a_slash_is_reachable_and_dots_are_refused(
-    hall_round: Hall,
+    sqlite_hall_round: Hall,
 ) -> None:
-    c = hall_round.client
+    c = sqlite_hall_round.client
     bearer = {"Authorization": f"Bearer {PASSWORD}"}
     name = "2026/27 Cup"
     r = c.post("/api/events", json={"name": name, "rounds": 1}, headers=bearer)
@@ -383,7 +383,7 @@ def test_an_event_named_with_a_slash_is_reachable_and_dots_are_refused(
     for bad in (".", ".."):
         r = c.post("/api/events", json={"name": bad}, headers=bearer)
         assert r.status_code == 422 and "no web address" in r.json()["message"], bad
-    assert [e.name for e in events.list_events(hall_round.engine)] == sorted([EVENT, name])
+    assert [e.name for e in events.list_events(sqlite_hall_round.engine)] == sorted([EVENT, name])
 
 
 # --- the migration --------------------------------------------------------------------------
@@ -414,8 +414,8 @@ def test_migration_0012_goes_down_and_up_with_rows_in_it(migrated_engine: Any) -
     assert sessions.session_csrf(engine, again, "tag", now) is not None
 
 
-def test_refusals_speak_the_askers_language(hall_round: Hall, migrated_url: str) -> None:
-    c = hall_round.client
+def test_refusals_speak_the_askers_language(sqlite_hall_round: Hall, migrated_url: str) -> None:
+    c = sqlite_hall_round.client
     bearer = {"Authorization": f"Bearer {PASSWORD}", "Accept-Language": "zh-CN"}
     r = c.post("/api/events", json={"name": ".."}, headers=bearer)
     assert r.status_code == 422 and "没有网址" in r.json()["message"]

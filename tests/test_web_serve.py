@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import socket
 import stat
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,19 +20,13 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from test_web_api import BEARER, EV, EVENT, PASSWORD, SEED_FILE, TEAMS
+from helpers.hall import BEARER, EV, EVENT, PASSWORD, SEED_FILE, TEAMS
+from helpers.servers import free_port, running
 
 from cli import main
 from duplicate import hall
 from duplicate.db import make_engine
 from duplicate.web.cards import qr_svg
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextmanager
@@ -46,47 +37,6 @@ def served(url: str, workers: int, log: Path, extra: tuple[str, ...] = ()) -> It
     with running([sys.executable, "-m", "cli", "--db", url, "serve", "--host", "127.0.0.1",
                   "--port", str(port), "--workers", str(workers), *extra], port, log) as base:
         yield base
-
-
-@contextmanager
-def running(
-    cmd: list[str], port: int, log: Path, cwd: Path | None = None,
-    env: dict[str, str] | None = None,
-) -> Iterator[str]:
-    """``cmd`` (a command that serves on 127.0.0.1:``port``) in a subprocess, once it
-    answers; stopped with SIGINT at the end (a failure if it does not stop). Its
-    environment: this one with the test's director password and no secret key, or
-    ``env`` (added over this one) when given."""
-    if env is None:
-        env = {**os.environ, "GUANDAN_DIRECTOR_PASSWORD": PASSWORD}
-        env.pop("GUANDAN_SECRET_KEY", None)
-    else:
-        env = {**os.environ, **env}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                if proc.poll() is not None:
-                    raise AssertionError(f"the server exited: {log.read_text()}")
-                try:
-                    if httpx.get(f"{base}/api/events", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not answer: {log.read_text()}")
-                time.sleep(0.2)
-            yield base
-        finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-                raise AssertionError("the server did not stop on SIGINT") from None
 
 
 def setup_over_http(client: httpx.Client, boards: int = 2) -> list[dict[str, Any]]:
@@ -150,7 +100,7 @@ def test_serve_refuses_an_unmigrated_database(tmp_path: Path) -> None:
 
 
 def test_table_cards_hold_qr_codes_of_working_tokens(migrated_url: str, tmp_path: Path) -> None:
-    from test_web_api import make_client, setup_round
+    from helpers.hall import make_client, setup_round
 
     with make_client(migrated_url) as client:
         old = setup_round(client, start=False)
@@ -224,8 +174,8 @@ def test_a_stopped_service_closes_its_database_connections(migrated_url: str) ->
     """The service's pool is closed when the application stops (its lifespan's end), not
     when the garbage collector gets to the engine: ten services started and stopped in one
     process leave no connection open behind them."""
+    from helpers.hall import make_client
     from sqlalchemy import text
-    from test_web_api import make_client
 
     if not migrated_url.startswith("postgresql"):
         pytest.skip("PostgreSQL counts its connections; SQLite has none to leave open")

@@ -10,20 +10,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import anyio.to_thread
 import httpx
 import pytest
-from test_web_api import EV, Hall, open_hall
+from helpers.hall import EV, Hall
 
 from duplicate import hall
-
-
-@pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    yield from open_hall(migrated_url)
 
 
 def _client(h: Hall) -> httpx.AsyncClient:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_web_serve import free_port, running
+from helpers.servers import free_port, running
 
 from duplicate.web.settings import DEFAULT_THREADS, Settings, SettingsError
 from duplicate.web.workers import check_address, reuse_port_available

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_web_serve import free_port, running
+from helpers.servers import free_port, running
 from test_web_workers import _serving_pid, children
 
 from duplicate import db

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_web_api import BEARER, EV, EVENT, PASSWORD, Hall, open_hall
+from helpers.hall import BEARER, EV, EVENT, PASSWORD, Hall, open_hall
 from test_zh_logs_and_errors import visible
 
 from cli import main
@@ -132,7 +132,7 @@ def test_published_corrections_in_chinese_words_and_punctuation(h: Hall) -> None
 
 def test_desk_change_log_orders_in_words_and_who_in_words(h: Hall) -> None:
     corrected(h)
-    events.correct_result(h.engine, EVENT, 1, 2, 1, "open", 2,
+    events.correct_result(h.engine, EVENT, 1, 2, 1, "open", -2,
                           events.Correction(reason="录入错误", by="root"))
     login(h)
     page = h.client.get(f"/desk/e/{EV}/round/1", headers=ZH).text
@@ -307,7 +307,6 @@ def test_cards_desk_matches_delete_and_docs_in_one_language(h: Hall) -> None:
     with pytest.raises(events.EventError) as exc:
         events.get_round(h.engine, EVENT, 9)
     assert "赛事" in exc.value.text("zh") and "比赛" not in exc.value.text("zh")
-
 
 
 def test_a_finish_that_disagrees_with_the_result_is_said_in_words(h: Hall) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_web_api import EV, EVENT, PASSWORD, Hall, open_hall
+from helpers.hall import EV, EVENT, PASSWORD, Hall, open_hall
 
 from cli import main
 from duplicate import events, hall
@@ -269,7 +269,7 @@ def test_api_errors_in_chinese(h: Hall) -> None:
 
 
 def _bearer() -> dict[str, str]:
-    from test_web_api import BEARER
+    from helpers.hall import BEARER
 
     return BEARER
 

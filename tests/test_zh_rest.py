@@ -137,7 +137,7 @@ def test_the_server_closing_the_connection_is_said_in_the_chosen_language() -> N
 
 
 def test_csrf_refusal_in_the_askers_language(migrated_url: str) -> None:
-    from tests.test_web_api import EV, PASSWORD, open_hall
+    from helpers.hall import EV, PASSWORD, open_hall
 
     for h in open_hall(migrated_url):
         r = h.client.post("/desk/login", data={"password": PASSWORD, "next": "/desk"},

@@ -372,8 +372,8 @@ def test_an_accepted_request_is_said_in_the_readers_language(migrated_url: str) 
     (stored as '<why> (accepted: table 1 open West reported E W; its reason: …)', English
     words the public API returns) is said in Chinese on the public pages, the desk's
     history and the command line's; English as stored."""
-    from test_web_api import EV as EVQ
-    from test_web_api import EVENT, finish_round, open_hall
+    from helpers.hall import EV as EVQ
+    from helpers.hall import EVENT, finish_round, open_hall
     from test_zh_logs_and_errors import login, visible
 
     for h in open_hall(migrated_url):

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from duplicate.analysis.budget import DEFAULT_BUDGET, NOISE, Budget
 from duplicate.analysis.solver import BudgetExceeded, Solver, step
 from duplicate.analysis.state import Position
 from duplicate.bots import Player, View
@@ -43,46 +44,6 @@ __all__ = ["DEFAULT_BUDGET", "Budget", "Evaluation", "bot_action", "evaluate", "
 _END_NODES = 4_000
 #: the end of a playout is tried exactly once every hand holds this many cards or fewer
 _END_CARDS = 5
-#: the share of random plays in a playout, unless the budget says otherwise
-_NOISE = 0.1
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """The work allowed per position valued: ``nodes`` of exact search, then ``playouts``
-    playouts seeded from ``seed``; ``seconds``, when given, caps the wall-clock time of
-    each (and makes the result depend on the machine: a value it cut says so)."""
-
-    nodes: int = 300_000
-    playouts: int = 24
-    seed: int = 0
-    seconds: float | None = None
-    policy: str = "heuristic"
-    noise: float = 0.1
-
-    def __post_init__(self) -> None:
-        if self.nodes < 1 or self.playouts < 1:
-            raise ValueError("a budget needs at least one node and one playout")
-        if not 0 <= self.noise <= 1:
-            raise ValueError("the share of random plays must be 0 to 1")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ValueError("a time cap must be a positive number of seconds")
-        if self.policy != "heuristic":
-            make_player(self.policy)  # an unknown policy is refused here
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON (``policy`` only when it is not the default heuristic)."""
-        out: dict[str, Any] = {"nodes": self.nodes, "playouts": self.playouts,
-                               "seed": self.seed, "seconds": self.seconds}
-        if self.policy != "heuristic":
-            out["policy"] = self.policy
-        if self.noise != _NOISE:
-            out["noise"] = self.noise
-        return out
-
-
-#: The budget of ``guandan analyse`` when none is given.
-DEFAULT_BUDGET = Budget()
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +111,7 @@ def playout(
     solver: Solver,
     players: list[Player],
     rng: random.Random,
-    noise: float = _NOISE,
+    noise: float = NOISE,
     end_solver: Solver | None = None,
     seen: bool = False,
 ) -> int:

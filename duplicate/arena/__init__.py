@@ -1,6 +1,6 @@
 """The arena: AI agents play Guandan over the Guandan AI competition protocol.
 
-The protocol (``../shared/PROTOCOL.md``, dialect C: WebSocket + JSON, ``notify``/``act``
+The protocol (``docs/spec/PROTOCOL.md``, dialect C: WebSocket + JSON, ``notify``/``act``
 messages, ``actionList`` and ``{"actIndex": i}``) is spoken by :mod:`duplicate.arena.server`; the
 games it runs are duplicate matches (:mod:`duplicate.arena.duplicate_match`), tournaments of them
 (:mod:`duplicate.arena.tournament`) and ordinary matches with tribute (:mod:`duplicate.arena.ordinary`).

@@ -4,7 +4,7 @@ A :class:`Client` is made when an id first connects and stays the seat's for the
 connection that closes leaves it ``gone`` and a new connection with the same id takes it
 back (:meth:`Client.attach`). Frames are queued and written together (:meth:`Client.flush`).
 
-**One answer, one question** (docs/ARENA.md "Stale replies"). The protocol carries no
+**One answer, one question** (docs/ARENA.md "One answer, one question"). The protocol carries no
 question number, but it says a client answers each ``act`` once, in order, and nothing
 else; so the arena counts: on one connection, the *k*-th reply answers the *k*-th
 question. A reply counted to a question that is no longer open (it timed out) is

@@ -43,7 +43,7 @@ from duplicate.arena.server import ArenaError, Fault, Table
 from duplicate.dealing import GENERATOR_ID, Board, LevelSchedule, generate_boards, read_seed_file
 from duplicate.gdn import DealRecord, ErrorWords, dumps
 from duplicate.i18n import Term, phrase
-from duplicate.replay import replay
+from duplicate.replay import quick_replay
 from duplicate.scoring import (
     JIANGSU_WDL,
     BoardResult,
@@ -150,7 +150,7 @@ class MatchResult:
 
 def room_ns(record: DealRecord, rules: Ruleset = COMPETITION) -> int:
     """A room's N–S result from its record, after replaying it (raises when it does not)."""
-    checked = replay(record, rules)
+    checked = quick_replay(record, rules)
     if checked.error is not None:
         raise ArenaError(phrase("rest.arena.err.board", board=record.board,
                                 room=_room(record.room), why=ErrorWords(checked.error)))

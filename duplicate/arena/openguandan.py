@@ -41,7 +41,7 @@ from duplicate.i18n import (
     phrase,
 )
 from duplicate.i18n import game as vocab
-from duplicate.replay import replay
+from duplicate.replay import quick_replay
 from engine.cards import KIND_BIT, TOKEN_KINDS, Cards, format_cards
 from engine.seat import Seat
 
@@ -214,7 +214,7 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
         file=file,
         line=d.line,
     )
-    checked = replay(record)
+    checked = quick_replay(record)
     if checked.error is not None:
         raise LogError(phrase("rest.arena.log.deal", number=number,
                               why=ErrorWords(checked.error)))

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
@@ -79,7 +81,8 @@ class ArenaServer:
     ``seating``: a seating file's tables (ids by position). ``agents``: the two agents'
     names (A at positions 0 and 2); without a seating file, each client's id must then
     name its agent (``mine-1``), unless ``by_order``. ``tables``: how many tables to seat
-    (more clients are refused; ``None``: any number, seated by connection order)."""
+    (more clients are refused; ``None``: any number, seated by connection order).
+    ``sock``: a socket already listening, served instead of ``host`` and ``port``."""
 
     def __init__(
         self,
@@ -91,6 +94,7 @@ class ArenaServer:
         agents: tuple[str, str] | None = None,
         by_order: bool = False,
         tables: int | None = None,
+        sock: socket.socket | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -111,13 +115,16 @@ class ArenaServer:
         self.refused: list[tuple[str, str]] = []
         #: called with each table as it is seated (to print the seating)
         self.on_table: Callable[[Table], None] | None = None
+        #: the socket already listening on the port (:func:`duplicate.arena.port.take_port`)
+        self.sock = sock
 
     async def start(self) -> None:
         """Listen; with port 0 the system picks a free port (``self.port`` then tells it)."""
+        where: dict[str, Any] = (
+            {"sock": self.sock} if self.sock is not None else {"host": self.host, "port": self.port})
         self._server = await serve(
             self._handle,
-            self.host,
-            self.port,
+            **where,
             max_size=self.limits.max_message,
             max_queue=4,
             compression=None,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import re
 import shlex
 import subprocess
 from collections.abc import Awaitable, Callable, Sequence
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from duplicate.arena.duplicate_match import MatchResult, match_path, play_duplicate_match
+from duplicate.arena.names import AGENT_NAME
 from duplicate.arena.rating import BoardGame, Rating, rate
 from duplicate.arena.server import ArenaError, ArenaServer, Limits, Table
 from duplicate.dealing import Board
@@ -37,10 +37,6 @@ from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
 
 __all__ = ["AgentSpec", "Standing", "Tournament", "match_files", "read_agents",
            "run_tournament", "subprocess_launcher"]
-
-_NAME = re.compile(r"[A-Za-z0-9._~@+=-]{1,60}")
-#: an agent's name: it begins its clients' ids (``<name>-1``), which take these characters
-AGENT_NAME = _NAME
 
 #: starts one client of an agent at a URL; the awaitable ends when the client has ended
 Launcher = Callable[["AgentSpec", str], Awaitable[Any]]
@@ -102,7 +98,7 @@ def read_agents(path: str | Path) -> list[AgentSpec]:
         where = f"{path}:{n}"
         if not sep or not name or not command:
             raise ArenaError(phrase("rest.arena.agents.line", where=where))
-        if not _NAME.fullmatch(name):
+        if not AGENT_NAME.fullmatch(name):
             raise ArenaError(phrase("rest.arena.agents.name", where=where, name=repr(name)))
         if "{url}" not in command:
             raise ArenaError(phrase("rest.arena.agents.no_url", where=where, name=repr(name)))

@@ -12,8 +12,10 @@ from typing import Any
 import click
 
 from duplicate.analysis.annotate import Annotation, Decision
-from duplicate.analysis.estimate import DEFAULT_BUDGET, Budget, Evaluation
+from duplicate.analysis.budget import DEFAULT_BUDGET, Budget
+from duplicate.analysis.estimate import Evaluation
 from duplicate.analysis.rooms import RoomsAnalysis
+from duplicate.commands.budget import budget_of, budget_options
 from duplicate.commands.common import LANG_CHOICE, cannot, check_policy, cli_lang, error_text
 from engine.combo import Combo
 from engine.errors import GuandanError
@@ -150,32 +152,6 @@ def json_document(kind: str, budget: Budget, items: list[dict[str, Any]]) -> dic
     """The versioned ``--json`` document: ``kind`` is ``annotations`` or ``rooms``."""
     return {"format": JSON_FORMAT, "version": JSON_VERSION, "budget": budget.to_dict(),
             kind: items}
-
-
-def budget_options(func: Any) -> Any:
-    """``--nodes``, ``--playouts``, ``--seed`` and ``--seconds``: the analysis budget."""
-    for option in reversed([
-        click.option("--nodes", type=click.IntRange(min=1, max=10**9), default=DEFAULT_BUDGET.nodes,
-                     show_default=True, metavar="N",
-                     help="Exact search nodes per position valued (then an estimate)."),
-        click.option("--playouts", type=click.IntRange(min=1, max=100_000),
-                     default=DEFAULT_BUDGET.playouts, show_default=True, metavar="K",
-                     help="Playouts per estimate."),
-        click.option("--seed", "seed", type=click.IntRange(min=0, max=2**63 - 1), default=0,
-                     show_default=True, help="Seed of the playouts' random choices."),
-        click.option("--seconds", type=click.FloatRange(min=0.01, max=86_400), default=None,
-                     metavar="S", help="Also cap each position at S seconds of wall-clock "
-                     "time (values then depend on the machine; those cut are marked !)."),
-    ]):
-        func = option(func)
-    return func
-
-
-def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None,
-              policy: str = "heuristic", noise: float = DEFAULT_BUDGET.noise) -> Budget:
-    """The budget the options name."""
-    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds, policy=policy,
-                  noise=noise)
 
 
 @click.command("analyse")

@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 
 import click
 
+from duplicate.arena.names import AGENT_NAME
+from duplicate.arena.port import take_port
 from duplicate.commands.common import (
     check_output,
     check_output_dir,
@@ -147,8 +149,6 @@ def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = (),
 def _agent_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """An agent's name as the clients' ids carry it (``/game/<name>-1``): refused here,
     in the output's language, when no client could name it."""
-    from duplicate.arena.tournament import AGENT_NAME
-
     if not AGENT_NAME.fullmatch(value):
         raise click.BadParameter(say("rest.arena.name_rule", name=value))
     return value
@@ -204,8 +204,16 @@ def _limits(opts: dict[str, Any]) -> Any:
                   reconnect=opts.pop("reconnect_wait"), notices=opts.pop("fault_notices"))
 
 
+def _take_port(host: str, port: int) -> Any:
+    """The arena's port, listening from now on (before the match's libraries are imported
+    and its boards made: the agents' launch scripts wait only half a second); closed when
+    the command ends."""
+    sock = take_port(host, port)
+    return click.get_current_context().with_resource(sock) if sock is not None else None
+
+
 def _server(host: str, port: int, limits: Any, seating: str | None, names: tuple[str, str],
-            tables: int) -> Any:
+            tables: int, sock: Any = None) -> Any:
     """The arena server for a match of ``names``, seated as ``--seating`` says; every table
     seated is printed on standard error (position, client id, agent)."""
     from duplicate.arena.server import ArenaServer, read_seating
@@ -213,7 +221,7 @@ def _server(host: str, port: int, limits: Any, seating: str | None, names: tuple
     by_order = seating == "order"
     files = read_seating(seating) if seating and not by_order else None
     srv = ArenaServer(host, port, limits, files, agents=names, by_order=by_order,
-                      tables=tables)
+                      tables=tables, sock=sock)
     srv.on_table = _print_seating
     return srv
 
@@ -277,11 +285,13 @@ def duplicate_command(
     \b
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
     """
+    _two_agents(name_a, name_b)
+    sock = _take_port(host, port)
+    # lazy: start-up speed (the match's libraries, after the port is taken)
     from duplicate.arena.duplicate_match import load_boards, match_path, play_duplicate_match
     from duplicate.arena.server import log_writer
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
-    _two_agents(name_a, name_b)
     _check_outputs(force, [match_path(out_dir, (name_a, name_b)), log_path], report_dir)
     _setup_logging(verbose)
     limits = _limits(limit_opts)
@@ -289,7 +299,8 @@ def duplicate_command(
                          set_name=set_name, db_url=db_url, schedule=schedule)
 
     async def run() -> Any:
-        async with _server(host, port, limits, seating, (name_a, name_b), tables_count) as srv:
+        async with _server(host, port, limits, seating, (name_a, name_b), tables_count,
+                           sock) as srv:
             click.echo(_said("listening", url=srv.url, n=4 * tables_count), err=True)
             try:
                 table = await srv.next_table(wait)
@@ -498,11 +509,13 @@ def ordinary_command(
     Deal i is dealt board i's hands (--boards is the most deals the match may take); the
     first leader is board 1's. A's clients sit N-S (positions 0, 2), B's E-W.
     """
+    _two_agents(name_a, name_b)
+    sock = _take_port(host, port)
+    # lazy: start-up speed (the match's libraries, after the port is taken)
     from duplicate.arena.duplicate_match import load_boards
     from duplicate.arena.ordinary import ordinary_path, play_ordinary_match
     from duplicate.arena.server import log_writer
 
-    _two_agents(name_a, name_b)
     _check_outputs(force, [ordinary_path(out_dir, (name_a, name_b)), log_path])
     _setup_logging(verbose)
     limits = _limits(limit_opts)
@@ -510,7 +523,7 @@ def ordinary_command(
                          set_name=set_name, db_url=db_url, schedule=schedule)
 
     async def run() -> Any:
-        async with _server(host, port, limits, seating, (name_a, name_b), 1) as srv:
+        async with _server(host, port, limits, seating, (name_a, name_b), 1, sock) as srv:
             click.echo(_said("listening", url=srv.url, n=4), err=True)
             try:
                 table = await srv.next_table(wait)

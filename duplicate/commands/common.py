@@ -9,14 +9,18 @@ import functools
 import io
 import itertools
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import click
-from sqlalchemy.exc import SQLAlchemyError
 
+from duplicate.commands.lazy import LazyGroup, loaded_commands
 from duplicate.names import display_text, display_width
+
+if TYPE_CHECKING:
+    from sqlalchemy.exc import SQLAlchemyError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -110,8 +114,10 @@ def bound_integers(command: click.Command) -> None:
         elif kind is click.INT:
             param.type = click.IntRange(INT_MIN, INT_MAX)
     if isinstance(command, click.Group):
-        for sub in command.commands.values():
+        for sub in loaded_commands(command).values():
             bound_integers(sub)
+    if isinstance(command, LazyGroup):  # and each command when it is imported
+        command.on_load(bound_integers)
 
 
 # --- the language of human output (--lang, $GUANDAN_LANG) ----------------------------
@@ -390,7 +396,9 @@ def db_errors(func: F) -> F:
             raise
         except OSError as exc:  # an output file or folder that cannot be written
             raise click.ClickException(os_error_text(exc)) from exc
-        except SQLAlchemyError as exc:  # locked, disk full, server gone: one line, not a trace
+        except Exception as exc:  # the database's: locked, disk full, server gone: one line
+            if not database_error(exc):
+                raise
             import os
 
             from duplicate.db import ENV_VAR, error_reason
@@ -400,6 +408,13 @@ def db_errors(func: F) -> F:
             raise click.ClickException(say("cli.db_failed", reason=error_reason(exc, url))) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def database_error(exc: BaseException) -> TypeGuard[SQLAlchemyError]:
+    """Whether ``exc`` is SQLAlchemy's: none can be while SQLAlchemy was never imported
+    (a command that uses no database does not import it: start-up speed)."""
+    module = sys.modules.get("sqlalchemy.exc")
+    return module is not None and isinstance(exc, module.SQLAlchemyError)
 
 
 def error_text(exc: BaseException) -> str:
@@ -583,40 +598,14 @@ def json_text(doc: Any) -> str:
 
 
 def parse_variants(variants: tuple[str, ...]) -> Any:
-    """The ``Ruleset`` of ``--variant NAME=VALUE`` options (usage error when one is bad)."""
-    from dataclasses import fields
+    """The ``Ruleset`` of ``--variant NAME=VALUE`` options (usage error when one is bad;
+    read by ``duplicate.variants.ruleset_of``, as the desk reads its form)."""
+    from duplicate.variants import VariantError, ruleset_of
 
-    from engine.ruleset import Ruleset
-
-    kinds = {f.name: f.type for f in fields(Ruleset)}
-    values: dict[str, Any] = {}
-    for item in variants:
-        name, _, text = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if name not in kinds or not text.strip():
-            raise click.BadParameter(
-                say("cli.err.variant_syntax", shown=repr(item), names=", ".join(kinds)),
-                param_hint="--variant",
-            )
-        if kinds[name] in (bool, "bool"):
-            if text.strip().lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                raise click.BadParameter(
-                    say("cli.err.variant_bool", shown=repr(item), name=name),
-                    param_hint="--variant",
-                )
-            values[name] = text.strip().lower() in ("true", "1", "yes", "on")
-        else:
-            try:
-                values[name] = int(text)
-            except ValueError:
-                raise click.BadParameter(
-                    say("cli.err.variant_number", shown=repr(item), name=name),
-                    param_hint="--variant",
-                ) from None
     try:
-        return Ruleset.from_dict(values)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--variant") from None
+        return ruleset_of(variants)
+    except VariantError as exc:
+        raise click.BadParameter(exc.text(cli_lang()), param_hint="--variant") from None
 
 
 def first_failure(failed: int, total: int, verb: str, errors: Sequence[str | None]) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from duplicate import __version__
 from duplicate.commands.common import F, cli_lang, emit_rows, error_text, output_options, say
 
 
@@ -312,14 +313,8 @@ def plays_command(
 @click.command("version")
 def version_command() -> None:
     """Print the package version and which engine core is in use (native or pure Python)."""
-    from importlib.metadata import PackageNotFoundError, version
-
     from engine.core import why
 
-    try:
-        v = version("guandan-duplicate")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        v = say("cli.version.unknown")
-    click.echo(f"guandan-duplicate {v}")
+    click.echo(f"guandan-duplicate {__version__}")
     kind, detail = why()
     click.echo(say(f"cli.version.{kind}", detail=detail))

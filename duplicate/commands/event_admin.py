@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from duplicate.commands.common import (
+    cell_word,
     cli_lang,
     db_errors,
     db_option,
@@ -18,6 +19,7 @@ from duplicate.commands.common import (
     say,
 )
 from duplicate.commands.words import minute_text
+from duplicate.standings import TIEBREAK_ORDERS
 
 
 @click.command("release")
@@ -157,6 +159,24 @@ def event_time_zone_command(event: str, zone: str, by: str, reason: str) -> None
     click.echo(say("cli.admin.zone_changed", event=event, zone=zone.strip(), old=old))
 
 
+@click.command("tiebreaks")
+@click.argument("event")
+@click.argument("order", metavar="ORDER", type=click.Choice(list(TIEBREAK_ORDERS)))
+@_with_who
+@db_option
+@db_errors
+def event_tiebreaks_command(event: str, order: str, by: str, reason: str) -> None:
+    """Rank EVENT by ORDER of tie-breaks from now on (logged): 'jiangsu' (seeds/000) or
+    'friendly' (seeds/004); the standings, the next Swiss pairing and the report follow it."""
+    from duplicate.events import set_tiebreaks
+
+    with open_database() as engine:
+        old = set_tiebreaks(engine, event, order, by=by, reason=reason)
+    click.echo(say("cli.admin.tiebreaks", event=event, order=cell_word(order),
+                   old=cell_word(old)))
+    click.echo(say(f"standings.ranked_by.{order}"))
+
+
 @click.command("delete")
 @click.argument("event")
 @_with_who
@@ -211,6 +231,7 @@ ADMIN_COMMANDS = (
     event_substitute_command,
     event_withdraw_command,
     event_time_zone_command,
+    event_tiebreaks_command,
     event_delete_command,
     event_director_limit_command,
 )

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from duplicate.commands.analyse import budget_of, budget_options
+from duplicate.commands.budget import budget_of, budget_options
 from duplicate.commands.common import (
     LANG_CHOICE,
     cannot,
@@ -36,6 +36,7 @@ from duplicate.commands.event_admin import ADMIN_COMMANDS
 from duplicate.commands.words import human_board_row, human_correction_row
 from duplicate.i18n.stored import state_words
 from duplicate.limits import checked_name
+from duplicate.standings import DEFAULT_ORDER, TIEBREAK_ORDERS
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
 _EVENT_SCORE_COLUMNS = (
@@ -44,6 +45,10 @@ _EVENT_SCORE_COLUMNS = (
 _EVENT_STANDING_COLUMNS = (
     "rank", "team", "played", "points", "progressive", "rounds_won", "swing", "levels",
     "decided_by",
+)
+#: The standings' columns of an event ranked by the 2026 friendly order (seeds/004).
+_FRIENDLY_STANDING_COLUMNS = (
+    "rank", "team", "played", "points", "opponents_points", "swing", "levels", "decided_by",
 )
 EVENT_BOARD_COLUMNS = ("board", "level", "leader", "open", "closed", "swing", "status")
 
@@ -80,7 +85,9 @@ def _event_standing_row(
         "played": r.played, "points": r.points,
         "progressive": r.progressive, "rounds_won": r.rounds_won, "swing": r.swing,
         "levels": r.levels, "opponents_points": r.opponents_points, "lot": r.lot,
-        "decided_by": r.decided_by, "withdrawn": gone,
+        # in a table, a place the lot decided says so (抽签), not "draw" (并列, a tie)
+        "decided_by": "lot" if fmt == "table" and r.decided_by == "draw" else r.decided_by,
+        "withdrawn": gone,
     }
 
 
@@ -142,13 +149,18 @@ def event_group() -> None:
               help="How long after a round's publication (公示) the directors may change its "
               "results (seeds/000 更正); 'none': no limit. After it only the chief director "
               "(--chief).")
+@click.option("--tiebreaks", type=click.Choice(list(TIEBREAK_ORDERS)), default=DEFAULT_ORDER,
+              show_default=True,
+              help="The order of tie-breaks after match points: 'jiangsu' (seeds/000: "
+              "progressive score, rounds won, swing, levels) or 'friendly' (seeds/004: "
+              "opponents' points, swing, levels); a draw last.")
 @db_option
 @db_errors
 def event_create_command(
     name: str, teams_file: str | None, seed: str | None, scale: str, fmt_: str,
     boards_per_round: int, rounds: int, unfinished: str, bye_points: float | None,
     bye_won: bool, variants: tuple[str, ...], event_lang: str | None, time_zone: str,
-    director_minutes: str,
+    director_minutes: str, tiebreaks: str,
 ) -> None:
     """Create the event NAME (and enter the teams of --teams-file, in one transaction).
 
@@ -169,7 +181,7 @@ def event_create_command(
             engine, name, seed=seed, scale=scale, fmt=fmt_, boards_per_round=boards_per_round,
             rounds=rounds, unfinished=unfinished, bye_points=bye_points, bye_won=bye_won,
             teams=teams, rules=rules, lang=event_lang or cli_lang(), time_zone=time_zone,
-            director_minutes=limit,
+            director_minutes=limit, tiebreaks=tiebreaks,
         )
     click.echo(say(
         "cli.event.created", name=info.name, format=cell_word(info.format),
@@ -178,6 +190,7 @@ def event_create_command(
         language=say(f"lang.name.{info.lang}"),
     ))
     click.echo(say("cli.event.zone", zone=info.time_zone))
+    click.echo(say(f"standings.ranked_by.{info.tiebreaks}"))
     if teams:
         click.echo(say("cli.event.teams_entered", count=len(teams)))
 
@@ -204,7 +217,7 @@ def event_list_command(fmt: str) -> None:
             r["rules"] = rules_text(e.rules, cli_lang())
     emit_rows(
         rows, fmt, ("name", "format", "rounds", "boards_per_round", "scale", "unfinished",
-                    "time_zone", "rules")
+                    "time_zone", "tiebreaks", "rules")
     )
 
 
@@ -467,7 +480,10 @@ def event_unfinished_command(
 @match_board_options
 @click.option("--room", type=click.Choice(["open", "closed"], case_sensitive=False),
               required=True, help="The room whose result changes.")
-@click.option("--result", "result", required=True, metavar="'NS +2'",
+@click.option("--finish", "finish", default=None, metavar="'N E W'",
+              help="The finishing order the result is counted from, e.g. 'N E W' or '北 东 西' "
+              "(the result it implies; with --result, the two must agree).")
+@click.option("--result", "result", default=None, metavar="'NS +2'",
               help="The N-S or E-W side and its levels gained, e.g. 'NS +2' or 'EW +1'.")
 @click.option("--by", required=True, help="Who makes the correction.")
 @click.option("--reason", required=True, help="Why.")
@@ -477,18 +493,24 @@ def event_unfinished_command(
 @db_option
 @db_errors
 def event_correct_command(
-    event: str, round_no: int, table: int, board: int, room: str, result: str, by: str,
-    reason: str, chief: bool,
+    event: str, round_no: int, table: int, board: int, room: str, finish: str | None,
+    result: str | None, by: str, reason: str, chief: bool,
 ) -> None:
-    """Set a room's result on a board by a ruling, kept with who, when and why."""
+    """Set a room's result on a board by a ruling (from a finishing order or an N-S
+    result), kept with who, when and why; refused when it changes nothing."""
     from duplicate.events import Correction, correct_result, parse_result
+    from duplicate.hall import preview_finish
 
-    ns = parse_result(result)
+    if finish is None and result is None:
+        raise click.UsageError(say("cli.err.finish_or_result"))
+    ns = parse_result(result) if result is not None else None
     with open_database() as engine:
         before = correct_result(
             engine, event, round_no, table, board, room.lower(), ns,
-            Correction(reason=reason, by=by), chief=chief,
+            Correction(reason=reason, by=by), finish=finish, chief=chief,
         )
+        if ns is None:  # the order's result, as the library counted it
+            ns = preview_finish(engine, event, finish or "").ns_result
     after = f"{'NS' if ns > 0 else 'EW'} +{abs(ns)}"  # as the library writes a result
     if before is None:  # the room holds this very ruling already: nothing logged
         click.echo(say("cli.board.unchanged", round=round_no, table=table, board=board,
@@ -561,16 +583,19 @@ def _bye_row(bye: Any, fmt: str) -> dict[str, Any]:
 @db_errors
 def event_standings_command(event: str, through: int | None, fmt: str) -> None:
     """Show EVENT's standings, recomputed from the stored results, with the tie-breaks."""
-    from duplicate.events import event_standings, withdrawals
+    from duplicate.events import event_standings, get_event, withdrawals
 
     with open_database() as engine:
         rows, after = event_standings(engine, event, through)
         gone = withdrawals(engine, event)
-    emit_rows((_event_standing_row(r, gone, fmt) for r in rows), fmt, _EVENT_STANDING_COLUMNS,
+        order = get_event(engine, event).tiebreaks
+    columns = _EVENT_STANDING_COLUMNS if order == DEFAULT_ORDER else _FRIENDLY_STANDING_COLUMNS
+    emit_rows((_event_standing_row(r, gone, fmt) for r in rows), fmt, columns,
               {"swing": "cli.col.total_swing"})  # the standings' swing is the total, 级差分
     if fmt == "table":
         click.echo(say("cli.standings.after", round=after) if after
                    else say("cli.standings.none"))
+        click.echo(say(f"standings.ranked_by.{order}"))
 
 
 @event_group.command("matches")

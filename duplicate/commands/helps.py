@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from duplicate.commands.common import line_lang
+from duplicate.commands.lazy import LazyGroup, loaded_commands
 
 ROOT = "guandan"
 
@@ -317,6 +318,11 @@ class HelpContext(click.Context):
 
 
 def install(root: click.Command) -> None:
-    """Print the help of ``root`` and every command under it in the output's language."""
-    for _path, command in walk(root):
-        command.context_class = HelpContext
+    """Print the help of ``root`` and every command under it in the output's language
+    (a command of a lazy group when it is imported)."""
+    root.context_class = HelpContext
+    if isinstance(root, click.Group):
+        for sub in loaded_commands(root).values():
+            install(sub)
+    if isinstance(root, LazyGroup):
+        root.on_load(install)

@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from duplicate.analysis.estimate import DEFAULT_BUDGET
-from duplicate.commands.analyse import budget_of, budget_options
+from duplicate.analysis.budget import DEFAULT_BUDGET
+from duplicate.commands.budget import budget_of, budget_options
 from duplicate.commands.common import (
     LANG_CHOICE,
     check_output,

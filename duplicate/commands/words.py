@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from duplicate.commands.common import cell_word, cli_lang
+from duplicate.i18n import translator
 from duplicate.i18n.stored import state_words, who_said
 
 
@@ -116,6 +117,9 @@ def human_correction_row(row: Any, zone: str = "UTC") -> dict[str, Any]:
     out = dict(row)
     for name in ("before", "after"):
         out[name] = state_words(out.get(name), lang)
+    if out.get("decision"):  # a board conceded, a match forfeited: the decision in words
+        out["after"] = translator(lang)(str(out["decision"]), team=out.get("team"),
+                                        board=out.get("board"))
     out["at"] = minute_text(out.get("at"), zone)
     out["by"] = who_said(out.get("by"), lang)  # "director" is 裁判, as ``event history`` says
     return out

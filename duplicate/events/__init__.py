@@ -40,7 +40,7 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.release`: which boards players may see (released boards);
 * :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why);
 * :mod:`~duplicate.events.admin`: names fixed, substitutes, withdrawals, the time zone,
-  deletions.
+  the order of tie-breaks, deletions.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from duplicate.events.admin import (
     delete_event,
     rename_player,
     rename_team,
+    set_tiebreaks,
     set_time_zone,
     substitute_player,
     withdraw_team,
@@ -77,7 +78,12 @@ from duplicate.events.bots import (
     play_bots,
     team_error_rate,
 )
-from duplicate.events.export import event_report, export_records, write_event_report
+from duplicate.events.export import (
+    event_report,
+    export_name,
+    export_records,
+    write_event_report,
+)
 from duplicate.events.field import (
     add_team,
     add_teams_file,
@@ -165,6 +171,7 @@ __all__ = [
     "event_rules",
     "event_set_name",
     "event_standings",
+    "export_name",
     "export_records",
     "get_event",
     "get_round",
@@ -195,6 +202,7 @@ __all__ = [
     "round_byes",
     "score_event",
     "set_director_minutes",
+    "set_tiebreaks",
     "set_time_zone",
     "substitute_player",
     "team_error_rate",

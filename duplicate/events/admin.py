@@ -1,6 +1,6 @@
 """A director's changes to an event after pairing, each logged (who, when in UTC, why; see
 :mod:`~duplicate.events.log`): a team's or a player's name fixed, a player substituted, a
-team withdrawn, the event's time zone changed, an event or an unused board set deleted. Names are stored in Unicode
+team withdrawn, the event's time zone or order of tie-breaks changed, an event or an unused board set deleted. Names are stored in Unicode
 normal form C, so a name typed decomposed (NFD) is the same name."""
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
+from duplicate.events.field import check_order
 from duplicate.events.log import checked, log_change, nfc
 from duplicate.i18n import phrase
-from duplicate.i18n.stored import coded
+from duplicate.i18n.stored import coded, term
 from duplicate.limits import check_text, shown
+from duplicate.standings import DEFAULT_ORDER
 from duplicate.zones import check_zone
 
 
@@ -291,6 +293,27 @@ def set_time_zone(engine: Engine, event: str, zone: str, *, by: str, reason: str
         log_change(session, "time zone", change, coded("lw.detail.zone", before=old, after=new),
                    event=ev.name)
         ev.time_zone = new
+        return old
+
+
+def set_tiebreaks(engine: Engine, event: str, order: str, *, by: str, reason: str) -> str:
+    """Rank event ``event``'s standings by order ``order`` (``standings.TIEBREAK_ORDERS``)
+    from now on: the standings, the next Swiss pairing and the report follow it. Logged;
+    returns the order it had."""
+    change = checked(by, reason, "changing an event's tie-breaks")
+    new = check_order(order)
+    check_schema(engine)
+    with session_scope(engine) as session:
+        ev = _event_row(session, event)
+        old = ev.tiebreaks or DEFAULT_ORDER
+        if new == old:
+            raise EventError(phrase("events.err.same_tiebreaks", event=repr(ev.name),
+                                    order=new))
+        log_change(session, "tiebreaks", change,
+                   coded("lw.detail.tiebreaks", before=term(old, f"cli.val.{old}"),
+                         after=term(new, f"cli.val.{new}")),
+                   event=ev.name)
+        ev.tiebreaks = new
         return old
 
 

@@ -26,6 +26,7 @@ from duplicate.scoring import (
     scale_from_dict,
 )
 from duplicate.standings import (
+    DEFAULT_ORDER,
     ByeRule,
 )
 from duplicate.store import ResultKey, Slot
@@ -68,6 +69,8 @@ class EventInfo:
     #: the IANA zone its times are shown in (duplicate.zones); ``UTC`` for events made
     #: before events had one
     time_zone: str = "UTC"
+    #: the order of tie-breaks its standings rank by (``standings.TIEBREAK_ORDERS``)
+    tiebreaks: str = DEFAULT_ORDER
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``).
@@ -87,6 +90,7 @@ class EventInfo:
             "rules": self.rules.to_dict(),
             "lang": self.lang,
             "time_zone": self.time_zone,
+            "tiebreaks": self.tiebreaks,
         }
 
 
@@ -193,6 +197,7 @@ def _info(row: models.Event) -> EventInfo:
         rules=_rules(row),
         lang=row.lang,
         time_zone=row.time_zone or "UTC",
+        tiebreaks=row.tiebreaks or DEFAULT_ORDER,
     )
 
 

@@ -8,6 +8,7 @@ an unfinished one carries ``[Unfinished]``...), and the report's data (written a
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from sqlalchemy import Engine, select
@@ -19,7 +20,6 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import Board
 from duplicate.events.admin import _withdrawals
 from duplicate.events.base import (
-    ROOMS,
     _current,
     _current_texts,
     _event_row,
@@ -35,6 +35,7 @@ from duplicate.events.field import _load_field, _seating
 from duplicate.events.log import checked, log_change
 from duplicate.events.marks import EXPORT_TAGS, MARK_BY
 from duplicate.events.release import _released
+from duplicate.events.roundtags import round_tags
 from duplicate.events.scores import (
     _adjustments,
     _complete_rounds,
@@ -42,9 +43,10 @@ from duplicate.events.scores import (
     _round_scores,
     _standings,
     _stored_rooms,
+    board_rows,
 )
 from duplicate.gdn import DealRecord, format_record, loads
-from duplicate.i18n.stored import coded, nested, said
+from duplicate.i18n.stored import coded, decoded, nested, said, unfinished_code
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
@@ -69,7 +71,9 @@ def export_records(
     ``RulingBy`` and ``RulingReason``; a room marked unfinished its original record (or,
     never having had one, the board with an empty play list) with ``Unfinished`` (why),
     ``UnfinishedBy`` and ``UnfinishedReason``; a record that corrected another its
-    ``CorrectedBy`` and ``CorrectionReason`` (:mod:`~duplicate.events.marks`, docs/FORMAT.md).
+    ``CorrectedBy`` and ``CorrectionReason``; every record of a round with a bye its ``Bye``
+    (the team), of a round after which teams withdrew its ``Withdrawn`` (them)
+    (:mod:`~duplicate.events.marks`, :mod:`~duplicate.events.roundtags`, docs/FORMAT.md).
 
     ``unreleased`` (who and why) exports every record, those of boards not every table has
     in yet too: the director's own copy, logged. ``results``: every room whose result has
@@ -96,9 +100,14 @@ def export_records(
                 )
             ).all()
         )
+        gone = _withdrawals(session, ev)
         for rnd in _rounds(session, ev):
             if round_no is not None and rnd.number != round_no:
                 continue
+            marks = round_tags(
+                teams[rnd.bye_team_id] if rnd.bye_team_id is not None else None,
+                [teams[t] for t, after in gone.items() if after == rnd.number],
+            )
             matches = {m.id: m for m in _matches(session, rnd)}
             rooms = _rooms(session, list(matches))
             released = _released(session, ev, rnd)
@@ -116,12 +125,14 @@ def export_records(
                     continue  # a result reported without a record, or ruled without one
                 tags = {"Table": str(m.table_no),
                         "Match": f"{teams[m.team_x_id]} v {teams[m.team_y_id]}"}  # fmt: skip
-                tags |= _decided(now)
+                tags |= _decided(now) | marks
                 texts.append(_with_tags(record, tags))
                 exported.add(key)
             if results:
                 bare = _bare_results(session, rnd, list(matches.values()), exported, released,
                                      change, teams)
+                bare += "".join(f"; round {rnd.number}: {k.lower()} {v}\n"
+                                for k, v in marks.items())
                 if bare:
                     texts.append(bare)
         if change is not None:
@@ -130,6 +141,14 @@ def export_records(
             log_change(session, "export unreleased", change,
                        coded("lw.detail.export", where=where, n=len(texts)), event=ev.name)
     return "\n".join(texts)
+
+
+def export_name(event: str, round_no: int | None = None, suffix: str = ".gdn") -> str:
+    """The file name an export of ``event`` (or of its round ``round_no``) is offered
+    under: the event's name with characters no file system takes replaced, then
+    ``-round-N`` (``Spring Cup-round-1.gdn``, ``Spring Cup.gdn``)."""
+    stem = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]+', "_", event).strip(" .") or "event"
+    return f"{stem[:120]}{f'-round-{round_no}' if round_no is not None else ''}{suffix}"
 
 
 def _rooms(session: Session, match_ids: list[int]) -> dict[tuple[int, int, str], _Room]:
@@ -168,6 +187,10 @@ def _decided(now: Change) -> dict[str, str]:
         return {"Ruling": _result_tag(state.ns_result), "RulingBy": now.by,
                 "RulingReason": why}  # fmt: skip
     if state.status == "unfinished" and state.record_id is None:
+        if (decoded(now.reason) or ("",))[0] == "lw.reason.table":
+            # the table's own report (West's, North confirming): why is why the board was
+            # not finished, as a director's mark says it, not how the report came in
+            why = said(coded("lw.reason.unfinished", reason=unfinished_code(state.note))) or ""
         return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": why}
     return {}
 
@@ -292,34 +315,21 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
         ids = {m.table_no: m.id for m in _matches(session, rnd)}
         texts = _current_texts(session, list(ids.values())) if compare else {}
         stored = _stored_rooms(session, rnd)
+        _, forfeits = _adjustments(session, rnd, _matches(session, rnd))
         for s in scored:
-            lines = []
             mid = ids[s.info.table]
-            n_in = 0
-            for r, b in zip(s.results, s.score.boards, strict=True):
+            lines = []
+            # the rows every other output shows (event boards, the hall's pages and API)
+            for row in board_rows(s, mid, boards, stored):
                 comp: BoardComparison | None = None
-                o = texts.get((ids[s.info.table], r.board, "open"))
-                c = texts.get((ids[s.info.table], r.board, "closed"))
-                if o and c and r.board in released:
+                o = texts.get((mid, row.board, "open"))
+                c = texts.get((mid, row.board, "closed"))
+                if o and c and row.board in released:
                     comp = compare_board([loads(o)[0], loads(c)[0]], rules)
-                bd = boards[r.board]
-                status = "played" if b.status.value == "played" else "unfinished"
-                if all((mid, r.board, room) in stored for room in ROOMS):
-                    n_in += 1
-                else:  # no result and not marked unfinished: not scored as one
-                    status = "not in yet"
-                lines.append(
-                    BoardLine(
-                        str(r.board),
-                        bd.level,
-                        bd.leader,
-                        r.open_ns,
-                        r.closed_ns,
-                        None if status == "not in yet" else b.swing,
-                        status,
-                        comp,
-                    )
-                )
+                lines.append(BoardLine(str(row.board), row.level, row.leader, row.open_ns,
+                                       row.closed_ns, row.swing, row.status, comp))
+            n_in = sum(line.status != "not in yet" for line in lines)
+            whole = n_in == len(lines) or mid in forfeits  # a forfeit needs no board
             matches.append(
                 MatchSummary(
                     key=f"r{rnd.number}-t{s.info.table}",
@@ -328,13 +338,13 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
                     team_y=s.info.team_y,
                     boards=tuple(lines),
                     margin=s.score.margin,
-                    points_x=s.score.points_x if n_in == len(lines) else None,
-                    points_y=s.score.points_y if n_in == len(lines) else None,
+                    points_x=s.score.points_x if whole else None,
+                    points_y=s.score.points_y if whole else None,
                     open_players=s.info.open_players,
                     closed_players=s.info.closed_players,
                     state=(
                         ""
-                        if n_in == len(lines)
+                        if whole
                         else "not played yet"
                         if n_in == 0
                         else f"{n_in} of {len(lines)} boards in"
@@ -354,7 +364,8 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     )
     gone = {f.teams[t].name: after for t, after in _withdrawals(session, ev).items()}
     return EventReport(info.name, tuple(table), tuple(matches), notes,
-                       time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone)
+                       time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone,
+                       tiebreaks=info.tiebreaks)
 
 
 def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:

@@ -43,6 +43,7 @@ from duplicate.scoring import (
     UnfinishedRule,
     WinDrawLoss,
 )
+from duplicate.standings import DEFAULT_ORDER, StandingsError, tiebreak_order
 from duplicate.zones import DEFAULT_ZONE, check_zone
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
@@ -70,6 +71,7 @@ def create_event(
     lang: str = "en",
     time_zone: str = DEFAULT_ZONE,
     director_minutes: int | None = DEFAULT_MINUTES,
+    tiebreaks: str = DEFAULT_ORDER,
 ) -> EventInfo:
     """Create an event, and enter ``teams`` (name, players) in the same transaction.
 
@@ -80,7 +82,9 @@ def create_event(
     ``lang`` (``en`` or ``zh``) is the default language of its pages and report;
     ``time_zone`` (an IANA name, default ``Asia/Shanghai``: :mod:`duplicate.zones`) the zone
     its times are shown in; ``director_minutes``: how long after a round's publication the directors may change
-    its results (``None``: no limit; :mod:`duplicate.events.limit`)."""
+    its results (``None``: no limit; :mod:`duplicate.events.limit`); ``tiebreaks`` the order
+    its standings rank by (a key of ``standings.TIEBREAK_ORDERS``: ``jiangsu``, seeds/000,
+    or ``friendly``, seeds/004)."""
     check_schema(engine)
     if not name.strip():
         raise EventError(phrase("events.err.needs_name"))
@@ -104,6 +108,7 @@ def create_event(
                                 langs=", ".join(LANGUAGES)))
     zone = check_zone(time_zone)
     director_minutes = check_minutes(director_minutes)
+    order = check_order(tiebreaks)
     if not isinstance(rules, Ruleset):
         raise EventError(phrase("events.err.rules_type", kind=type(rules).__name__))
     if bye_points is None:
@@ -127,6 +132,7 @@ def create_event(
             lang=lang,
             time_zone=zone,
             director_minutes=director_minutes,
+            tiebreaks=order,
             rules=rules_json(rules),
         )
         session.add(row)
@@ -137,6 +143,16 @@ def create_event(
         for team, players in teams:
             _add_team(session, row, team, players, None)
         return _info(row)
+
+
+def check_order(name: str) -> str:
+    """``name`` if it names an order of tie-breaks (``standings.TIEBREAK_ORDERS``)."""
+    order = (name or "").strip().lower()
+    try:
+        tiebreak_order(order)
+    except StandingsError as exc:
+        raise EventError(exc.phrase or str(exc)) from None
+    return order
 
 
 def get_event(engine: Engine, name: str) -> EventInfo:

@@ -41,6 +41,7 @@ from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe, _ns_text
+from duplicate.events.roundtags import check_round_tags
 from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads, utf8_reason
 from duplicate.i18n import Phrase, Term, gettext, messages, normalise_language, os_reason, phrase
 from duplicate.i18n.stored import FinishText, StateText, said, unfinished_said
@@ -49,7 +50,7 @@ from duplicate.pairing import (
     MatchSeating,
 )
 from duplicate.records import Correction, describe_rules
-from duplicate.replay import finish_text, replay
+from duplicate.replay import finish_text, quick_replay
 from duplicate.scoring import (
     room_result,
 )
@@ -153,7 +154,7 @@ def prepare_text(
     """
     out: list[Prepared] = []
     for rec in loads(text, file=file, strict=True):
-        res = replay(rec, rules)
+        res = quick_replay(rec, rules)
         if res.error is not None:
             where = where_words(_where(rec))
             raise EventError(
@@ -341,6 +342,8 @@ class _Importer:
                     board=number, deal_id=board.deal_id,
                 ))  # fmt: skip
         rnd, ids = self.rounds[round_no]
+        check_round_tags(self.session, self.ev, self.field.by_name, rnd, rec.tags,
+                         where_words(where), self.by)
         self._store(_slot(self.ev, rnd, match, board, room, ids.get(number)), rec, where)
 
     def _stored_text(self, result_id: int, record_id: int | None) -> str | None:

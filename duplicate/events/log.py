@@ -49,6 +49,7 @@ _WHAT = {
     "substituting a player": "events.what.substitute",
     "withdrawing a team": "events.what.withdraw",
     "changing an event's time zone": "events.what.time_zone",
+    "changing an event's tie-breaks": "events.what.tiebreaks",
     "deleting an event": "events.what.delete_event",
     "deleting a board set": "events.what.delete_set",
     "starting a round": "events.what.start",

@@ -3,8 +3,9 @@
 An exported record carries where it was played (``Table``, ``Match``) and what the
 director decided about its room: a ruling (``Ruling``, ``RulingBy``, ``RulingReason``) or
 an unfinished mark (``Unfinished``, ``UnfinishedBy``, ``UnfinishedReason``), or the
-correction that put the record in place of another (``CorrectedBy``, ``CorrectionReason``):
-docs/FORMAT.md.
+correction that put the record in place of another (``CorrectedBy``, ``CorrectionReason``);
+and its round's bye and the teams withdrawn after it (``Bye``, ``Withdrawn``:
+:mod:`~duplicate.events.roundtags`): docs/FORMAT.md.
 None of these is the play: two records that differ only in them are the same record
 (:func:`same_play`), so that an event's own export imports back into it as already
 stored.
@@ -30,6 +31,8 @@ EXPORT_TAGS = (
     "UnfinishedReason",
     "CorrectedBy",
     "CorrectionReason",
+    "Bye",
+    "Withdrawn",
 )
 #: The tag that says who marked an exported room unfinished: the export's mark.
 MARK_BY = "UnfinishedBy"

@@ -27,6 +27,7 @@ from duplicate.events.base import (
     _slot,
 )
 from duplicate.events.limit import check_limit
+from duplicate.events.scores import Decided, _decisions
 from duplicate.events.waiting import set_aside_waiting
 from duplicate.i18n import Named, Term, phrase
 from duplicate.i18n.stored import StateText, coded, said, unfinished_code
@@ -207,7 +208,7 @@ def correct_result(
     table: int,
     board: int,
     room: str,
-    ns_result: int,
+    ns_result: int | None,
     correction: Correction,
     *,
     finish: str | None = None,
@@ -217,30 +218,39 @@ def correct_result(
     """A director's ruling: set a room's N–S result on a board (±1..±3, or ±4 when the
     event plays ``double_down_plus4``, RULES.md §7), kept with who, when and why; the
     record, if any, stays stored beside it. ``finish``: the finishing order the director
-    counted it from (checked to imply ``ns_result``), kept in the log as the room's order;
-    without it the room has no order (an N–S result given). A table's report that waits on
-    the board in that room is set aside (:mod:`duplicate.events.waiting`). Returns what it
+    counted it from (``N S E`` or ``北 南 东``; the result it implies, checked to be
+    ``ns_result`` when both are given), kept in the log as the room's order; without it
+    the room has no order (an N–S result given). A table's report that waits on the board
+    in that room is set aside (:mod:`duplicate.events.waiting`). Returns what it
     replaced, or ``None`` when the room already holds this very ruling (the same result,
     by a ruling, from the same order): nothing is written, nothing logged (a second run of
-    the same correction changes nothing). In a published round the directors' limit
-    holds: after it only ``chief`` (the chief director, logged as overriding it) may
-    (:mod:`duplicate.events.limit`; ``now``: the hall's clock, default now)."""
+    the same correction changes nothing). Refused (nothing written) when it would change
+    no number: the room already counts that result, and ``finish`` is not given or is the
+    order it counts already (:func:`_changes_nothing`). In a published round the
+    directors' limit holds: after it only ``chief`` (the chief director, logged as
+    overriding it) may (:mod:`duplicate.events.limit`; ``now``: the hall's clock, default
+    now)."""
     check_schema(engine)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
-        check_result(ns_result, _rules(ev), where=phrase(
-            "scoring.where_event", event=repr(event), board=board,
-            room=phrase(f"hall.room.{room}") if room in ("open", "closed") else f"{room} room"))
         if finish is not None:
+            finish = finish_letters(finish)
             try:
                 implied = store.result_of_finish(finish, _rules(ev))
             except StoreError as exc:
                 raise EventError(exc.phrase or str(exc)) from None
-            if implied != ns_result:
+            if ns_result is None:
+                ns_result = implied
+            elif implied != ns_result:
                 raise EventError(phrase(
                     "results.finish_differs", finish=repr(finish),
                     implied=StateText(_ns_text(implied)), given=StateText(_ns_text(ns_result)),
                 ))  # fmt: skip
+        if ns_result is None:
+            raise EventError(phrase("hall.err.correct_needs"))
+        check_result(ns_result, _rules(ev), where=phrase(
+            "scoring.where_event", event=repr(event), board=board,
+            room=phrase(f"hall.room.{room}") if room in ("open", "closed") else f"{room} room"))
         row, old = _room(session, ev, round_no, table, board, room)
         new = State(
             "played",
@@ -252,6 +262,11 @@ def correct_result(
         )
         if old is not None and old == new and old.finish == new.finish:
             return None
+        if _changes_nothing(old, new):
+            raise EventError(phrase(
+                "results.no_change", round=round_no, table=table, board=board,
+                room=Term(room, f"report.room.{room}"), stored=StateText(_describe(old)),
+            ))
         author = _author(correction, "")
         _within_limit(session, ev, round_no, table, board, room, author, chief, now)
         store.apply_change(session, row, "ruling", new, author, "", old)
@@ -259,6 +274,16 @@ def correct_result(
         set_aside_waiting(session, ev.name, rnd, table, author.by, author.reason, board=board,
                           room=room, at=now)
         return _describe(old)
+
+
+def _changes_nothing(old: State | None, new: State) -> bool:
+    """Whether a director's result would change no number of a room that has one: the
+    same N–S result, from no finishing order or from the one the room already counts. Such
+    a "correction" would only take the room's order away or call the table's result a
+    ruling; it is refused as not a correction (a change of the order alone is one)."""
+    if old is None or old.status != "played" or old.ns_result != new.ns_result:
+        return False
+    return new.finish is None or new.finish == old.finish
 
 
 _RESULT_RE = re.compile(r"^\s*+(NS|N-S|EW|E-W)\s*+\+?\s*+([1-4])\s*+$", re.IGNORECASE)
@@ -343,5 +368,23 @@ def list_corrections(engine: Engine, event: str) -> list[dict[str, Any]]:
 
 
 def _corrections(session: Session, ev: models.Event) -> list[dict[str, Any]]:
-    """:func:`list_corrections` in the caller's session."""
-    return _changes_of(session, ev, ("correction", "ruling"))
+    """:func:`list_corrections` in the caller's session: the store's corrections and
+    rulings, and the hall's rulings that decide a board or a match without a result (a
+    board conceded, a match forfeited: :func:`_decided_row`), oldest first."""
+    rows = _changes_of(session, ev, ("correction", "ruling"))
+    rows += [_decided_row(d) for d in _decisions(session, ev)]
+    return sorted(rows, key=lambda c: datetime.fromisoformat(c["at"]))
+
+
+def _decided_row(d: Decided) -> dict[str, Any]:
+    """A conceded board or a forfeited match as a row of the corrections' list: no room
+    (it decides both), no result before or after; ``after`` says the decision (English,
+    ``decision`` its words' key and ``team`` the team, for a person's language)."""
+    key = f"events.decided.{d.effect}"
+    return {
+        "round": d.round, "table": d.table, "board": d.board, "room": "",
+        "action": d.effect, "by": d.by, "at": store.utc(d.at).isoformat(), "reason": said(d.reason),
+        "before": "", "after": phrase(key, team=d.team, board=d.board).text("en"),
+        "kind": d.effect, "before_ns": None, "after_ns": None,
+        "decision": key, "team": d.team,
+    }

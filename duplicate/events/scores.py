@@ -12,7 +12,7 @@ are ordinary rulings in the store."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from duplicate import models
 from duplicate.db import check_schema, session_scope
+from duplicate.dealing import Board
 from duplicate.events.base import (
     ROOMS,
     EventError,
@@ -49,12 +50,14 @@ from duplicate.scoring import (
     score_match,
 )
 from duplicate.standings import (
+    DEFAULT_ORDER,
     ByeRule,
     StandingRow,
     TeamRound,
     bye_round,
     match_rounds,
     standings,
+    tiebreak_order,
 )
 from engine.cards import rank_name
 from engine.seat import Seat
@@ -234,6 +237,38 @@ def _adjustments(
     return conceded, forfeits
 
 
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A hall ruling that decides a board without a result (``conceded``: ``board``) or a
+    whole match (``forfeit``: ``board`` None): where, which team, who, when, why (as
+    stored: a coded reason is said by :func:`duplicate.i18n.stored.reason_said`)."""
+
+    round: int
+    table: int
+    board: int | None
+    effect: str
+    team: str
+    by: str
+    at: datetime
+    reason: str
+
+
+def _decisions(session: Session, ev: models.Event) -> list[Decided]:
+    """Every ruling of the event that concedes a board or forfeits a match, oldest first
+    (what :func:`_adjustments` scores)."""
+    h, r, t = models.HallRuling, models.EventRound, models.EventTeam
+    rows = session.execute(
+        select(r.number, h.table_no, h.board, h.effect, t.name, h.made_by, h.made_at, h.reason)
+        .join(r, r.id == h.round_id)
+        .join(t, t.id == h.team_id)
+        .where(r.event_id == ev.id, h.effect.in_(("conceded", "forfeit")))
+        .order_by(h.id)
+    )
+    return [Decided(n, table, None if effect == "forfeit" else board, effect, team, by, at,
+                    reason)
+            for n, table, board, effect, team, by, at, reason in rows]
+
+
 def _round_bye(ev: models.Event, f: _Field, rnd: models.EventRound) -> ScoredBye | None:
     """The round's bye (``None``: it has none), scored by the event's bye rule."""
     if rnd.bye_team_id is None:
@@ -273,7 +308,8 @@ def _standings(
     for rnd in _rounds(session, ev, through=through):
         scored, _ = _round_scores(session, ev, f, rnd, strict=True)
         rows.extend(_team_rounds(ev, f, rnd, scored))
-    return standings([t.name for t in f.teams.values()], rows, ev.seed)
+    return standings([t.name for t in f.teams.values()], rows, ev.seed,
+                     tiebreak_order(ev.tiebreaks or DEFAULT_ORDER))
 
 
 def _complete_rounds(session: Session, ev: models.Event, f: _Field) -> int:
@@ -363,17 +399,27 @@ def _match_rows(
     session: Session, ev: models.Event, f: _Field, rnd: models.EventRound, m: models.EventMatch
 ) -> list[BoardRow]:
     """:func:`match_boards` in the caller's transaction (the hall service's public pages)."""
-    boards = _round_board_set(session, ev, rnd)
     scored, _ = _round_scores(session, ev, f, rnd, strict=False)
     sm = next(s for s in scored if s.info.table == m.table_no)
-    stored = _stored_rooms(session, rnd)
+    return board_rows(sm, m.id, _round_board_set(session, ev, rnd), _stored_rooms(session, rnd))
+
+
+def board_rows(
+    sm: ScoredMatch, match_id: int, boards: Mapping[int, Board],
+    stored: set[tuple[int, int, str]],
+) -> list[BoardRow]:
+    """A scored match board by board, as every output shows it (the hall's pages and API,
+    ``event boards``, the HTML report): ``played``; ``unfinished`` (scored by the event's
+    rule); ``conceded`` by a ruling (its swing counts, its rooms need no result); ``not in
+    yet`` (no result and not marked unfinished: no swing). ``stored``: (match id, board,
+    room) of every stored result of the round (:func:`_stored_rooms`)."""
     rows = []
     for r, b in zip(sm.results, sm.score.boards, strict=True):
         status = "played" if r.open_ns is not None and r.closed_ns is not None else "unfinished"
         swing = b.swing
         if b.status is BoardStatus.CONCEDED:
             status = "conceded"  # a ruling: the rooms need no result
-        elif not all((m.id, r.board, room) in stored for room in ROOMS):
+        elif not all((match_id, r.board, room) in stored for room in ROOMS):
             status, swing = "not in yet", None  # no result, not marked unfinished
         lv, leader = boards[r.board].level, boards[r.board].leader
         rows.append(BoardRow(r.board, lv, leader, r.open_ns, r.closed_ns, swing, status))

@@ -34,15 +34,18 @@ from duplicate.events.export import _event_report
 from duplicate.events.field import get_event
 from duplicate.events.release import _unreleased
 from duplicate.events.results import _corrections, list_corrections
+from duplicate.events.scores import _decisions
 from duplicate.gdn import loads
 from duplicate.i18n import translator
 from duplicate.i18n.game import rules_text
+from duplicate.i18n.stored import reason_said
 from duplicate.models import EventTeam
 from duplicate.records import describe_rules
 from duplicate.review.model import EventReport, Ruling
 from duplicate.review.site import folder_language, write_site
 from duplicate.scoring import room_result
 from duplicate.store import RULING_NOTE
+from duplicate.store import utc as store_utc
 from engine.ruleset import COMPETITION, Ruleset
 
 RoomKey = tuple[int, int, int, str]  # round, table, board, room ("open"/"closed")
@@ -159,6 +162,7 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
         rooms = _stored_rooms(session, ev)
         changes = _corrections(session, ev)
         log = _latest(changes)
+        decided = _decided(_decisions(session, ev), lang)
         shown = _released_boards(session, ev)
         info = _info(ev)
         numbers = {name: number for name, number in session.execute(
@@ -174,7 +178,10 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
             texts = tuple((s.record or "") if s is not None else "" for s in stored)
             found = [ruling_of(k, s, log, rules) for k, s in zip(keys, stored, strict=True)
                      if s is not None]
-            rs = tuple(r for r in found if r is not None)
+            rs = tuple(r for r in found if r is not None) + decided.get(
+                (rnd, table, int(line.board)), ())
+            if line is m.boards[0]:  # a forfeit of the match: said once, on its first board
+                rs += decided.get((rnd, table, None), ())
             released = (str(rnd), line.board) in shown  # an order tells of the hands
             orders = (stored[0].finish if stored[0] and released else None,
                       stored[1].finish if stored[1] and released else None)
@@ -197,6 +204,20 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
         matches.append(replace(m, boards=tuple(lines), table=table))
     return replace(base, matches=tuple(matches), lang=lang, released=shown,
                    notes=_notes(info, base.notes, lang), team_numbers=numbers), rules
+
+
+def _decided(decisions: list[Any], lang: str) -> dict[tuple[int, int, int | None], tuple[Ruling, ...]]:
+    """The rulings that decide a board (a board conceded) or a match (a forfeit: board
+    ``None``) without a result, by (round, table, board), as the report lists them: no
+    room, the reason in the page's language (``events.scores.Decided``)."""
+    out: dict[tuple[int, int, int | None], tuple[Ruling, ...]] = {}
+    for d in decisions:
+        ruling = Ruling(room="", by=d.by, reason=reason_said(d.reason, lang),
+                        at=store_utc(d.at).isoformat(), before="", after="",
+                        effect=d.effect, team=d.team)
+        key = (d.round, d.table, d.board)
+        out[key] = (*out.get(key, ()), ruling)
+    return out
 
 
 _AFTER = re.compile(r"after round (\d+)")

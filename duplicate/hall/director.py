@@ -239,7 +239,9 @@ def director_correct(
     when, why and the order it was counted from (none for an N–S result). Any time before
     publication; after it within the directors' limit, or as the chief director
     (``chief``, logged as overriding it: :mod:`duplicate.events.limit`). ``False`` when
-    the room already holds this very ruling: nothing written, nothing logged."""
+    the room already holds this very ruling: nothing written, nothing logged. Refused when
+    it changes no number (the room counts that result already, from no order or the same
+    one: ``events.correct_result``), nothing logged."""
     by, reason = who(by, reason, "a correction")
     check_room(room)
     ready(engine)
@@ -265,7 +267,9 @@ def director_correct(
         )
     except DirectorLimitError as exc:  # a published result after the directors' limit
         raise HallError(exc.phrase or str(exc), "forbidden") from None
-    except (DuplicateError, ValueError) as exc:  # EventError, a result out of range
+    except DuplicateError as exc:  # EventError: said in the asker's language
+        raise HallError(exc.phrase or str(exc)) from None
+    except ValueError as exc:  # a result out of range
         raise HallError(str(exc)) from None
     return before is not None
 

@@ -113,7 +113,8 @@ def live_standings(engine: Engine, event: str) -> LiveStandings:
         provisional = not all(_published(session, rnd) for rnd in rounds)
         changed = published_changes(session, ev)
         withdrawn = withdrawn_names(session, ev)
-    return LiveStandings(list(rows), through, provisional, version, changed, withdrawn)
+        order = ev.tiebreaks
+    return LiveStandings(list(rows), through, provisional, version, changed, withdrawn, order)
 
 
 def board_released(engine: Engine, event: str, round_no: int, board: int) -> bool:

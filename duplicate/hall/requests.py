@@ -40,7 +40,7 @@ from duplicate.hall.rows import (
     within_limit,
 )
 from duplicate.i18n import phrase
-from duplicate.i18n.stored import coded, nested, stored, unfinished_code, who_code
+from duplicate.i18n.stored import coded, decoded, nested, stored, unfinished_code, who_code
 
 #: The state a table's request waits on the desk in.
 WAITING = ("requested",)
@@ -63,10 +63,18 @@ def _waiting(
     return ev, rnd, row
 
 
-def _table_said(row: models.HallReport) -> str:
-    said = row.finish if row.finish is not None else f"unfinished ({row.unfinished})"
-    asked = f"; its reason: {row.correction}" if row.correction else ""
-    return f"{row.reported_by} reported {said}{asked}"
+def _accepted_why(reason: str, row: models.HallReport) -> str:
+    """Why the accepted request's result counts, as the store keeps it: a coded phrase (the
+    director's reason, who at the table asked what, and why), said in each reader's
+    language (:mod:`duplicate.i18n.stored`); the director's own words stay as typed."""
+    found = decoded(reason)
+    given: object = nested(found[0], **found[1]) if found is not None else reason
+    said = (row.finish if row.finish is not None
+            else nested("lw.said.unfinished_why", why=unfinished_code(row.unfinished)))
+    words = {"reason": given, "who": who_code(row.reported_by), "order": said}
+    if row.correction:
+        return coded("lw.reason.accepted_why", why=row.correction, **words)
+    return coded("lw.reason.accepted", **words)
 
 
 def _request_said(round_no: int, row: models.HallReport) -> str:
@@ -101,7 +109,7 @@ def accept_request(
                            settled_at=at, settled_reason=reason):
             raise HallError(phrase("hall.err.changed_meanwhile", id=report_id), "conflict")
         session.refresh(row)
-        why = f"{reason} (accepted: {_table_said(row)})"
+        why = _accepted_why(reason, row)
         count_report(session, ev, rnd, row, store.Author(by, why, correction=True), at)
         log(session, "hall accept", by, reason, _request_said(rnd.number, row), ev.name)
         return report_of(row, ev.name, rnd.number)

@@ -33,7 +33,7 @@ _EFFECTS = ("conceded", "forfeit")
 #: The event's columns the standings depend on (not its secret seed: a version is public).
 _SETTINGS = (
     "name", "format", "scale", "unfinished_rule", "boards_per_round", "rounds",
-    "bye_points_cents", "bye_won", "rules",
+    "bye_points_cents", "bye_won", "rules", "tiebreaks",
 )
 
 

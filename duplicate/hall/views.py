@@ -124,6 +124,8 @@ class LiveStandings:
     corrections: list[PublishedChange] = field(default_factory=list)
     #: withdrawn teams (退赛) by name, each with the round after which it withdrew
     withdrawn: dict[str, int] = field(default_factory=dict)
+    #: the order of tie-breaks they rank by (``standings.TIEBREAK_ORDERS``)
+    tiebreaks: str = "jiangsu"
 
     @property
     def corrected(self) -> bool:
@@ -139,6 +141,7 @@ class LiveStandings:
             "version": self.version,
             "corrected": self.corrected,
             "corrections": [c.to_dict() for c in self.corrections],
+            "tiebreaks": self.tiebreaks,
         }
 
 

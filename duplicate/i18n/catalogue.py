@@ -28,17 +28,20 @@ from __future__ import annotations
 import ast
 import errno as _errno
 import gettext as _gettext_module
+import marshal
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import Any, Protocol, runtime_checkable
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import jinja2
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po
+from duplicate import filecache
+
+if TYPE_CHECKING:
+    import jinja2
+    from babel.messages.catalog import Catalog
 
 #: The languages every page and every human output speaks; the first is the default.
 LANGUAGES: tuple[str, ...] = ("en", "zh")
@@ -68,15 +71,19 @@ class Message:
         return self.forms[min(self.plural(n), len(self.forms) - 1)]
 
 
+#: the catalogue's folder (the package's data, beside its modules)
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
+
+
 def _domains() -> list[str]:
-    folder = resources.files("duplicate").joinpath("locale")
+    folder = LOCALE
     return sorted(e.name[:-4] for e in folder.iterdir() if e.name.endswith(".pot"))
 
 
 def _read(lang: str, domain: str) -> Catalog:
-    entry = resources.files("duplicate").joinpath(
-        "locale", LOCALE_DIRS[lang], "LC_MESSAGES", f"{domain}.po"
-    )
+    from babel.messages.pofile import PoFileError, read_po  # lazy: start-up speed
+
+    entry = LOCALE / LOCALE_DIRS[lang] / "LC_MESSAGES" / f"{domain}.po"
     try:
         with entry.open("rb") as f:
             return read_po(f, locale=LOCALE_DIRS[lang], domain=domain, abort_invalid=True)
@@ -84,16 +91,27 @@ def _read(lang: str, domain: str) -> Catalog:
         raise CatalogueError(f"locale/{LOCALE_DIRS[lang]}/{domain}.po: {exc}") from exc
 
 
-@lru_cache(maxsize=1)
-def messages() -> Mapping[str, Mapping[str, Message]]:
-    """Every message: key -> {language -> Message}, from all the domains' ``.po`` files.
-    English falls back to the ``msgid`` where its ``msgstr`` is empty."""
-    merged: dict[str, dict[str, Message]] = {}
+#: a message as :func:`_read_texts` keeps it: its forms, and its file's plural rule (a
+#: ``Plural-Forms`` expression) when it is counted, else ``None``
+_Text = tuple[tuple[str, ...], str | None]
+
+
+def _po_files() -> list[Path]:
+    """Every ``.po`` file of the catalogue."""
+    return [LOCALE / LOCALE_DIRS[lang] / "LC_MESSAGES" / f"{domain}.po"
+            for domain in _domains() for lang in LANGUAGES]
+
+
+def _read_texts() -> tuple[dict[str, dict[str, _Text]], dict[str, tuple[str, ...]]]:
+    """Every message (key -> {language -> text}) and every key's msgid (and msgid_plural),
+    from all the domains' ``.po`` files. English falls back to the ``msgid`` where its
+    ``msgstr`` is empty; a key with a language untranslated or fuzzy lacks that language."""
+    merged: dict[str, dict[str, _Text]] = {}
+    source: dict[str, tuple[str, ...]] = {}
     where: dict[str, str] = {}
     for domain in _domains():
         for lang in LANGUAGES:
             catalog = _read(lang, domain)
-            rule = _gettext_module.c2py(catalog.plural_expr)
             seen: set[str] = set()
             for m in catalog:
                 if not m.id:
@@ -107,16 +125,73 @@ def messages() -> Mapping[str, Mapping[str, Message]]:
                 ids = tuple(str(i) for i in m.id) if isinstance(m.id, tuple) else (str(m.id),)
                 strs = (tuple(str(s or "") for s in m.string) if isinstance(m.string, tuple)
                         else (str(m.string or ""),))
-                if lang == DEFAULT_LANGUAGE and not any(strs):
-                    strs = ids
+                if lang == DEFAULT_LANGUAGE:
+                    source[key] = ids
+                    if not any(strs):
+                        strs = ids
                 if m.fuzzy or not all(strs):
                     continue  # untranslated: check_catalogue names it
-                merged.setdefault(key, {})[lang] = Message(
-                    tuple(strs), rule if isinstance(m.id, tuple) else None
-                )
+                rule = str(catalog.plural_expr) if isinstance(m.id, tuple) else None
+                merged.setdefault(key, {})[lang] = (strs, rule)
             for key in [k for k, d in where.items() if d == domain and k not in merged]:
                 merged[key] = {}
-    return merged
+    return merged, source
+
+
+def _packed_texts() -> tuple[dict[str, bytes], bytes]:
+    """:func:`_read_texts`, each message and the msgids packed apart (:mod:`marshal`), so
+    that a run unpacks only the messages it uses."""
+    merged, source = _read_texts()
+    return {key: marshal.dumps(texts) for key, texts in merged.items()}, marshal.dumps(source)
+
+
+@lru_cache(maxsize=1)
+def _texts() -> tuple[dict[str, bytes], bytes]:
+    """:func:`_packed_texts`, kept from the last run while the ``.po`` files are the same
+    (:mod:`duplicate.filecache`: parsing them costs more than a short command's start)."""
+    texts: tuple[dict[str, bytes], bytes] = filecache.cached(
+        _po_files(), LOCALE, "catalogue-packed", _packed_texts)
+    return texts
+
+
+@cache
+def _plural_rule(expression: str) -> Callable[[int], int]:
+    return _gettext_module.c2py(expression)
+
+
+class _Messages(Mapping[str, Mapping[str, Message]]):
+    """key -> {language -> Message}, each key's made when first asked for (a command
+    uses a few of the catalogue's thousands)."""
+
+    def __init__(self, texts: Mapping[str, bytes]) -> None:
+        self._texts = texts
+        self._made: dict[str, Mapping[str, Message]] = {}
+
+    def __getitem__(self, key: str) -> Mapping[str, Message]:
+        made = self._made.get(key)
+        if made is None:
+            texts: dict[str, _Text] = marshal.loads(self._texts[key])
+            made = self._made[key] = {
+                lang: Message(tuple(forms), _plural_rule(rule) if rule is not None else None)
+                for lang, (forms, rule) in texts.items()
+            }
+        return made
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._texts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+
+@lru_cache(maxsize=1)
+def messages() -> Mapping[str, Mapping[str, Message]]:
+    """Every message: key -> {language -> Message}, from all the domains' ``.po`` files.
+    English falls back to the ``msgid`` where its ``msgstr`` is empty."""
+    return _Messages(_texts()[0])
 
 
 def catalogue() -> Mapping[str, Mapping[str, str]]:
@@ -362,12 +437,10 @@ def phrase(key: str, **values: Any) -> Phrase:
     return Phrase(key, values)
 
 
-@jinja2.pass_context
 def _template_gettext(context: Any, key: str, **values: Any) -> str:
     return gettext(context.get("lang") or DEFAULT_LANGUAGE, key, **values)
 
 
-@jinja2.pass_context
 def _template_ngettext(context: Any, key: str, n: int, **values: Any) -> str:
     return gettext(context.get("lang") or DEFAULT_LANGUAGE, key, n=n, **values)
 
@@ -385,19 +458,17 @@ def _percent_style(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=1)
 def source_ids() -> Mapping[str, tuple[str, ...]]:
     """key -> its msgid (and msgid_plural): the English the templates' blocks hold."""
-    ids: dict[str, tuple[str, ...]] = {}
-    for domain in _domains():
-        for m in _read(DEFAULT_LANGUAGE, domain):
-            if m.id and m.context:
-                ids[m.context] = (tuple(str(i) for i in m.id) if isinstance(m.id, tuple)
-                                  else (str(m.id),))
+    return _source_ids()
+
+
+@lru_cache(maxsize=1)
+def _source_ids() -> Mapping[str, tuple[str, ...]]:
+    ids: dict[str, tuple[str, ...]] = marshal.loads(_texts()[1])
     return ids
 
 
-@jinja2.pass_context
 def _template_pgettext(context: Any, key: str, msgid: str) -> str:
     """``{% trans "key" %}English{% endtrans %}``: the text of ``key`` (msgctxt) in the
     page's language. The key decides; ``msgid``, the English the block holds, is for
@@ -408,7 +479,6 @@ def _template_pgettext(context: Any, key: str, msgid: str) -> str:
     return _percent_style(message.text())
 
 
-@jinja2.pass_context
 def _template_npgettext(context: Any, key: str, singular: str, plural: str, n: int) -> str:
     """``{% trans "key" n=x %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}``."""
     lang = normalise_language(context.get("lang"))
@@ -422,11 +492,14 @@ def install(env: jinja2.Environment) -> None:
     block's context, the English as its text: what Babel's extractor reads), and
     ``{% trans "count.boards" n=x %}{{ n }} board{% pluralize %}{{ n }} boards{% endtrans %}``;
     ``_("key", **values)``, ``gettext(key, **values)``, ``ngettext(key, n, **values)`` for
-    texts built in expressions."""
+    texts built in expressions; each is given the template's context (the page's ``lang``)."""
+    from jinja2 import pass_context  # lazy: start-up speed (only pages need Jinja)
+
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=_template_gettext, ngettext=_template_ngettext, newstyle=False,
-        pgettext=_template_pgettext, npgettext=_template_npgettext,
+        gettext=pass_context(_template_gettext), ngettext=pass_context(_template_ngettext),
+        newstyle=False, pgettext=pass_context(_template_pgettext),
+        npgettext=pass_context(_template_npgettext),
     )
 
 

@@ -30,14 +30,19 @@ class Ruling:
     after: str
     recorded: int | None = None
     counted: int | None = None
+    #: a ruling that decides the board without a result (room ""): ``conceded`` (``team``
+    #: concedes the board) or ``forfeit`` (``team`` forfeits the match); "" for a ruling
+    #: on a room's result
+    effect: str = ""
+    team: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class BoardLine:
     """One board of a match: the two rooms' N–S results (those that count) and X's swing.
 
-    ``status`` is ``played`` or why a board was not (``unfinished``, ``not in yet``); such
-    a board is shown with its status, never dropped. ``comparison``, when given and the
+    ``status`` is ``played`` or why a board was not (``unfinished``, ``conceded`` by a
+    ruling, ``not in yet``); such a board is shown with its status, never dropped. ``comparison``, when given and the
     board may be shown (``visible``), gets a page of its own that the line links to.
     """
 
@@ -113,3 +118,6 @@ class EventReport:
     byes: tuple[ByeLine, ...] = ()
     #: withdrawn team name -> the round after which it withdrew (marked 退赛)
     withdrawn: Mapping[str, int] = field(default_factory=dict)
+    #: the order of tie-breaks the standings rank by (``standings.TIEBREAK_ORDERS``); None
+    #: for a report not drawn from an event
+    tiebreaks: str | None = None

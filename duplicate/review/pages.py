@@ -92,10 +92,16 @@ class Nav:
 
 
 def ruling_note(r: Ruling, lang: str, zone: str = "UTC") -> str:
-    """``Ruling by Zhou (revoke): counts 南北升1级; record 南北升3级``."""
+    """``Ruling by Zhou (revoke): counts 南北升1级; record 南北升3级``; a ruling that
+    decides the board without a result: ``Ruling by director (arrived 7 minutes late):
+    Tigers concedes this board, the opponents +3``."""
     t = translator(lang)
-    text = t("report.ruling.line", result=vocab.result_text(r.counted, lang),
-             by=who_said(r.by, lang), reason=r.reason)
+    if r.effect:
+        text = t("report.ruling.decided", by=who_said(r.by, lang), reason=r.reason,
+                 decision=t(f"report.decided.{r.effect}", team=r.team))
+    else:
+        text = t("report.ruling.line", result=vocab.result_text(r.counted, lang),
+                 by=who_said(r.by, lang), reason=r.reason)
     if r.at:
         text += " · " + when_text(r.at, zone, lang)
     if r.recorded is not None:
@@ -229,6 +235,7 @@ def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[s
             "closed": result_cell(line, "closed", lang, zone),
             "swing": line.swing,
             "status": "" if line.status == "played" else status_text(line.status, lang),
+            "decided": [ruling_note(r, lang, zone) for r in line.rulings if r.effect],
         })
     seats = [vocab.seat_name(s, lang) for s in Seat]
     return render(
@@ -261,10 +268,24 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
         "event.html", lang, static, event=event, rounds=rounds, team_ids=ids, byes=byes,
         decided_keys=DECIDED,
         match_page=match_page, rulings=[
-            {"match": m, "board": line.board, "room": r.room, "note": note}
+            {"match": m, "board": line.board, "room": r.room, "note": note,
+             "place": _ruling_place(m, line.board, r, lang)}
             for m, line, r, note in rulings
         ],
     )
+
+
+def _ruling_place(m: MatchSummary, board: str, r: Ruling, lang: str) -> str:
+    """Where a ruling or correction is: the round, the match, the board and the room; a
+    board conceded has no room, a match forfeited no board."""
+    t = translator(lang)
+    if r.effect == "forfeit":
+        return str(t("report.ruling.place_match", round=m.round, x=m.team_x, y=m.team_y))
+    if not r.room:
+        return str(t("report.ruling.place_board", round=m.round, x=m.team_x, y=m.team_y,
+                     board=board))
+    return str(t("report.ruling.place", round=m.round, x=m.team_x, y=m.team_y, board=board,
+                 room=t("hall.room." + r.room)))
 
 
 def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "") -> str:

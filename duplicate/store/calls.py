@@ -18,7 +18,7 @@ from duplicate.gdn import GdnError, format_record, loads
 from duplicate.i18n import Term, Worded, phrase
 from duplicate.i18n.stored import FinishText
 from duplicate.i18n.typed import finish_letters
-from duplicate.replay import finish_text, replay
+from duplicate.replay import finish_text, quick_replay
 from duplicate.scoring import check_result, room_result
 from duplicate.store.data import (
     RULING_NOTE,
@@ -157,7 +157,7 @@ def attach_record(engine: Engine, slot: Slot, text: str, author: Author) -> Chan
         raise StoreError(str(exc)) from None
     if len(recs) != 1:
         raise StoreError(phrase("store.err.one_record", n=len(recs)))
-    res = replay(recs[0], rules)
+    res = quick_replay(recs[0], rules)
     if res.error is not None:
         raise StoreError(phrase("store.err.no_replay", error=str(res.error)))
     if res.record.plays is None:

@@ -105,6 +105,7 @@ def event_out(engine: Engine, name: str) -> EventOut:
         boards_per_round=info.boards_per_round, scale=data["scale"],
         unfinished=data["unfinished"], bye_points=data["bye_points"], bye_won=info.bye.won,
         rules=data["rules"], created_at=data["created_at"], time_zone=info.time_zone,
+        lang=info.lang, tiebreaks=info.tiebreaks,
         current_round=hall.current_round(engine, info.name),
         teams=[team_out(t) for t in events.list_teams(engine, info.name)],
         paired_rounds=[round_out(events.get_round(engine, info.name, n)) for n in numbers],

@@ -54,6 +54,7 @@ from duplicate.web.api_models_director import (
 from duplicate.web.cards import card_json, public_base
 from duplicate.web.context import language_of
 from duplicate.web.deps import DirectorName, engine_of, retry_races
+from duplicate.web.render import attachment
 from engine.ruleset import Ruleset
 
 router = APIRouter(
@@ -87,7 +88,7 @@ def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
         unfinished=body.unfinished, bye_points=body.bye_points, bye_won=body.bye_won,
         teams=[_team(t.name, t.players) for t in body.teams], rules=rules,
         time_zone=body.time_zone,
-        director_minutes=body.director_minutes,
+        director_minutes=body.director_minutes, lang=body.lang, tiebreaks=body.tiebreaks,
     )
     return event_out(engine, info.name)
 
@@ -320,11 +321,30 @@ def export_round(
         change = Correction(reason=reason, by=by)
     text = events.export_records(engine_of(request), event, n, unreleased=change,
                                  results=True)
-    filename = f"round-{n}.gdn"
-    return PlainTextResponse(
-        text, media_type="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8",
+                             headers=attachment(events.export_name(event, n)))
+
+
+@router.get("/events/{event}/export", response_class=PlainTextResponse,
+            responses={200: {"content": {"text/plain": {}},
+                             "description": "The event's records as .gdn text"}})
+def export_event(
+    request: Request, by: DirectorName, event: EventName,
+    unreleased: bool = Query(
+        False, description="Also boards not every table has in (logged, with reason)."
+    ),
+    reason: str | None = Query(None, max_length=500),
+) -> PlainTextResponse:
+    """Every round's records as one ``.gdn`` text, as the round's export gives them (its
+    byes and withdrawals in the records' tags, docs/FORMAT.md)."""
+    change = None
+    if unreleased:
+        if not reason:
+            raise HTTPException(422, phrase("lw.err.unreleased_reason"))
+        change = Correction(reason=reason, by=by)
+    text = events.export_records(engine_of(request), event, unreleased=change, results=True)
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8",
+                             headers=attachment(events.export_name(event)))
 
 
 @router.get("/events/{event}/log", response_model=LogOut)

@@ -49,6 +49,7 @@ from duplicate.web.api_models_director import (
     SeedOut,
     SetOut,
     SubstituteIn,
+    TiebreaksIn,
     TimeZoneIn,
     UnfinishedIn,
     UnfinishedOut,
@@ -191,6 +192,16 @@ def set_time_zone(request: Request, by: DirectorName, body: TimeZoneIn,
     old = events.set_time_zone(engine_of(request), event, body.time_zone, by=by,
                                reason=body.reason)
     return _change("time zone", event, f"{old} -> {body.time_zone.strip()}", by, body.reason)
+
+
+@router.post("/events/{event}/tiebreaks", response_model=ChangeOut)
+@retry_races
+def set_tiebreaks(request: Request, by: DirectorName, body: TiebreaksIn,
+                  event: EventName) -> ChangeOut:
+    """Rank the event by another order of tie-breaks from now on (logged)."""
+    old = events.set_tiebreaks(engine_of(request), event, body.tiebreaks, by=by,
+                               reason=body.reason)
+    return _change("tiebreaks", event, f"{old} -> {body.tiebreaks}", by, body.reason)
 
 
 @router.post("/events/{event}/players/rename", response_model=ChangeOut)

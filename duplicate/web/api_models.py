@@ -105,6 +105,10 @@ class EventOut(BaseModel):
     rules: dict[str, Any]
     created_at: datetime | None
     time_zone: str = Field(description="The IANA time zone the event's pages show times in.")
+    lang: str = Field("en", description="The event's own language (en or zh): the default "
+                      "of its pages and report.")
+    tiebreaks: str = Field("jiangsu", description="The order of tie-breaks its standings "
+                           "rank by: jiangsu (seeds/000) or friendly (seeds/004).")
     current_round: int | None
     teams: list[TeamOut]
     paired_rounds: list[RoundOut]
@@ -189,6 +193,8 @@ class StandingsOut(Out):
     corrections: list[PublishedChangeOut] = Field(
         default_factory=list, description="Every result changed since its round was published."
     )
+    tiebreaks: str = Field("jiangsu", description="The order of tie-breaks they rank by: "
+                           "jiangsu (seeds/000) or friendly (seeds/004).")
 
 
 class ClockOut(Out):

@@ -73,6 +73,14 @@ class EventIn(In):
         description="How long after a round's publication the directors may change its "
                     "results (null: no limit).",
     )
+    lang: Literal["en", "zh"] = Field(
+        "en", description="The event's own language: the default of its pages and report."
+    )
+    tiebreaks: Literal["jiangsu", "friendly"] = Field(
+        "jiangsu", description="The order of tie-breaks after match points: jiangsu "
+        "(seeds/000: progressive score, rounds won, swing, levels) or friendly (seeds/004: "
+        "opponents' points, swing, levels); a draw last.",
+    )
 
 
 class PairIn(In):
@@ -357,6 +365,13 @@ class TimeZoneIn(In):
     """The event's time zone changed (an IANA name: Asia/Shanghai, Europe/London, UTC)."""
 
     time_zone: str = Field(max_length=64)
+    reason: Reason
+
+
+class TiebreaksIn(In):
+    """The order of tie-breaks the event ranks by from now on."""
+
+    tiebreaks: Literal["jiangsu", "friendly"]
     reason: Reason
 
 

@@ -100,3 +100,12 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     if asked_language(request) and request.cookies.get(LANG_COOKIE) != lang:
         response.set_cookie(LANG_COOKIE, lang, max_age=_YEAR, path="/", samesite="lax")
     return response
+
+
+def attachment(filename: str) -> dict[str, str]:
+    """The headers offering a download as ``filename`` (any characters: the RFC 6266
+    ``filename*`` in UTF-8, and an ASCII ``filename`` for old browsers)."""
+    plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_"
+                    for c in filename)
+    return {"Content-Disposition":
+            f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(filename, safe='')}"}

@@ -19,7 +19,7 @@ static inline int small_int(PyObject *o, int lo, int hi, int *out) {
 }
 
 /* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
-#define CORE_API_VERSION 2
+#define CORE_API_VERSION 3
 
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */

@@ -10,7 +10,9 @@ Pages (every one needs the director's session, else a redirect to ``/desk/login?
   further actions :mod:`duplicate.web.pages.desk_actions` (reports that wait, unfinished and
   released boards, the clock, late rulings, one table's cards);
 * teams and players changed, records imported, the event deleted, board sets and seeds:
-  :mod:`duplicate.web.pages.desk_admin` (included here).
+  :mod:`duplicate.web.pages.desk_admin` (included here);
+* the standings and the order they rank by, the HTML report, the event's export, hand
+  records, a set's seed revealed and verified: :mod:`duplicate.web.pages.desk_outputs`.
 
 Every form posts the session's CSRF token (field ``csrf``, checked by
 :func:`duplicate.web.deps.check_csrf` before anything else is read) and follows Post/Redirect/Get:
@@ -38,6 +40,7 @@ from duplicate.dealing import parse_seed_file
 from duplicate.i18n import Term
 from duplicate.limits import checked_name
 from duplicate.records import Correction
+from duplicate.variants import ruleset_of, variant_names
 from duplicate.web.auth import safe_next
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk_actions import router as _actions_router
@@ -46,12 +49,15 @@ from duplicate.web.pages.desk_base import (
     DeskInput,
     Flash,
     act,
+    chief_of,
     event_url,
+    float_of,
     int_of,
     show,
     text_of,
     to_login,
 )
+from duplicate.web.pages.desk_outputs import router as _outputs_router
 from duplicate.web.pages.desk_round import router as _round_router
 
 router: APIRouter = APIRouter(include_in_schema=False)
@@ -70,7 +76,7 @@ def desk_home(request: Request) -> Response:
         return to_login(request)
     engine = engine_of(request)
     rows = [(e, hall.current_round(engine, e.name)) for e in events.list_events(engine)]
-    return show(request, "desk_home.html", events=rows)
+    return show(request, "desk_home.html", events=rows, variant_names=variant_names())
 
 
 @router.post("/desk/events")
@@ -78,9 +84,13 @@ def create_event(
     request: Request, csrf: str = Form(""), name: str = Form(""), format: str = Form("swiss"),  # noqa: A002
     rounds: str = Form(""), boards_per_round: str = Form(""), scale: str = Form("wdl"),
     unfinished: str = Form("average"), teams: str = Form(""),
-    time_zone: str = Form("Asia/Shanghai"),
+    time_zone: str = Form("Asia/Shanghai"), language: str = Form("en"),
+    tiebreaks: str = Form("jiangsu"), bye_points: str = Form(""), bye_won: str = Form("1"),
+    variants: str = Form(""),
 ) -> Response:
-    """Create an event (and enter its teams, one transaction): ``events.create_event``."""
+    """Create an event (and enter its teams, one transaction): ``events.create_event``;
+    its rule variants (``NAME=VALUE`` lines, as ``--variant``) read by
+    ``variants.ruleset_of``."""
     title = (name or "").strip()
 
     def action(engine: Engine, who: str) -> Flash:
@@ -96,7 +106,9 @@ def create_event(
             engine, checked_name(title, "the event name"), fmt=format, scale=scale, unfinished=unfinished, teams=entered,
             rounds=int_of(rounds, "desk.field.rounds", True) or 0,
             boards_per_round=int_of(boards_per_round, "desk.field.boards_per_round", True) or 0,
-            time_zone=time_zone,
+            time_zone=time_zone, lang=language, tiebreaks=tiebreaks,
+            bye_points=float_of(bye_points, "desk.field.bye_points"), bye_won=chief_of(bye_won),
+            rules=ruleset_of(line for line in variants.splitlines() if line.strip()),
         )
         return "desk.flash.created", {"event": info.name}
 
@@ -130,6 +142,7 @@ def event_page(request: Request, event: str) -> Response:
         default_set=own or "",
         unassigned=[r.number for r, _ in rounds if not r.boards],
         director_minutes=events.director_minutes(engine, info.name),
+        withdrawn=events.withdrawals(engine, info.name),
         published=any(clock.phase == "published" for _, clock in rounds),
     )
 
@@ -211,8 +224,9 @@ def assign_boards(
     return act(request, csrf, event_url(event), action)
 
 
-# the round's desk and its table cards, its actions, the event's further actions, board
-# sets and seeds: one router, in this order
+# the round's desk and its table cards, its actions, the event's further actions; the
+# standings, the report, the export, hand records and seeds: one router, in this order
 router.include_router(_round_router)
 router.include_router(_actions_router)
 router.include_router(_admin_router)
+router.include_router(_outputs_router)

@@ -33,10 +33,9 @@ from fastapi.responses import Response
 from sqlalchemy import Engine
 
 from duplicate import events, hall
-from duplicate.i18n import translator
+from duplicate.i18n.stored import coded
 from duplicate.records import Correction
 from duplicate.web.cards import card_context, public_base
-from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk_base import (
     DeskInput,
@@ -105,9 +104,10 @@ def accept_request(request: Request, event: str, round_no: int, report_id: int,
                    chief: str = Form("")) -> Response:
     """Accept a table's request sent after publication: it counts as the director's
     correction (``hall.accept_request``); the note is optional (the catalogue's "accepted
-    as the table asked", in the page's language, when empty)."""
+    as the table asked", stored as its key: every page says it in its own language)."""
+
     def action(engine: Engine, who: str) -> Flash:
-        why = text_of(note) or translator(language_of(request))("desk.requests.accepted_note")
+        why = text_of(note) or coded("desk.requests.accepted_note")
         report = hall.accept_request(engine, event, report_id, who, why, chief=chief_of(chief))
         return "desk.flash.request_accepted", {"table": report.table, "board": report.board}
 

@@ -85,6 +85,17 @@ def int_of(value: str | None, field: str, required: bool = False) -> int | None:
         raise DeskInput("desk.error.number", field={"t": field}, value=text[:40]) from None
 
 
+def float_of(value: str | None, field: str) -> float | None:
+    """A form's number field that may have a fraction (``12.5``; ``field`` as :func:`int_of`)."""
+    text = text_of(value)
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise DeskInput("desk.error.number", field={"t": field}, value=text[:40]) from None
+
+
 # --- flash messages and redirects ---------------------------------------------------------
 
 
@@ -202,6 +213,3 @@ def show(request: Request, template: str, **context: Any) -> Response:
         response.delete_cookie(FLASH, path="/desk", httponly=True, samesite="strict")
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-# --- login and the events -----------------------------------------------------------------

@@ -233,19 +233,21 @@ def publish_round(request: Request, event: str, round_no: int,
 def correct_result(
     request: Request, event: str, round_no: int, csrf: str = Form(""), table: str = Form(""),
     board: str = Form(""), room: str = Form(""), result: str = Form(""),
-    reason: str = Form(""), chief: str = Form(""),
+    finish: str = Form(""), reason: str = Form(""), chief: str = Form(""),
 ) -> Response:
-    """The director sets a room's result (``hall.director_correct``: logged; after the
-    directors' limit on a published round only as the chief director)."""
+    """The director sets a room's result from a finishing order or an N–S result (both:
+    they must agree) (``hall.director_correct``: logged; refused when it changes nothing;
+    after the directors' limit on a published round only as the chief director)."""
 
     def action(engine: Engine, who: str) -> Flash:
         number = int_of(table, "desk.field.table", True) or 0
         which = int_of(board, "desk.field.board", True) or 0
-        ns = result_of(result)
-        if ns is None:
-            raise DeskInput("desk.error.required", field={"t": "lw.field.result"})
+        ns, order = result_of(result), text_of(finish)
+        if ns is None and order is None:
+            raise DeskInput("desk.error.required", field={"t": "lw.field.finish"})
         changed = hall.director_correct(engine, event, round_no, number, which, room.strip(),
-                                        ns, who, reason.strip(), chief=chief_of(chief))
+                                        ns, who, reason.strip(), finish=order,
+                                        chief=chief_of(chief))
         key = "desk.flash.corrected" if changed else "desk.flash.correction_unchanged"
         return key, {"table": number, "board": which}
 

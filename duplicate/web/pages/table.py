@@ -10,8 +10,9 @@ credential; no cookie, no login).
   /t/{token}/confirm/{id}``) and Dispute with a note (``POST /t/{token}/dispute/{id}``).
 
 Every form post answers 303 to the page again (Post/Redirect/Get) with what happened in the
-query (``?done=stored&board=3``); the library stores a repeated report once (``done=same``:
-"already received"). A refusal (a different report already in, a closed round, a bad
+query (``?done=stored&sent=3``: the board sent is said, never picked again: West's form moves
+on to the next board not in, as a fresh load does); the library stores a repeated report once
+(``done=same``: "already received"). A refusal (a different report already in, a closed round, a bad
 order) shows the page again with the message and the refusal's status. Without JS the
 "Check" button of West's form asks the page itself (GET) for the implied result. All rule
 work (results, states, windows) is the library's: :mod:`duplicate.hall`.
@@ -117,7 +118,7 @@ def render_table(
         preview_error=preview_error,
         error=error,
         done=done if done in DONE else None,
-        done_board=request.query_params.get("board"),
+        done_board=request.query_params.get("sent") or request.query_params.get("board"),
         max_record_kib=MAX_RECORD // 1024,
         sig=signature(view),
     )
@@ -200,7 +201,7 @@ async def post_report(
         return _refused(request, token, grant, exc, board, form)
     # after publication what the table sends is a request the director decides
     done = ("requested" if sent.state == "requested" else "stored") if created else "same"
-    return RedirectResponse(_url(token, done=done, board=board), status_code=303)
+    return RedirectResponse(_url(token, done=done, sent=board), status_code=303)
 
 
 def _board_of(request: Request, grant: hall.Grant, report_id: int) -> hall.BoardStatus:
@@ -227,7 +228,7 @@ def post_confirm(request: Request, token: str, report_id: int, grant: TableGrant
     done = "already" if before == "confirmed" else "confirmed"
     if after.state == "requested":  # published meanwhile: the director decides
         done = "requested"
-    return RedirectResponse(_url(token, done=done, board=status.board), status_code=303)
+    return RedirectResponse(_url(token, done=done, sent=status.board), status_code=303)
 
 
 @router.post("/t/{token}/dispute/{report_id}")
@@ -244,4 +245,4 @@ def post_dispute(
                            note.strip()[:500])
     except DuplicateError as exc:
         return _refused(request, token, grant, exc, None, {})
-    return RedirectResponse(_url(token, done="disputed", board=status.board), status_code=303)
+    return RedirectResponse(_url(token, done="disputed", sent=status.board), status_code=303)

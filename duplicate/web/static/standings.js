@@ -8,6 +8,7 @@
   if (!table || !window.fetch) { return; }
   var body = document.getElementById("standings-rows");
   var words = JSON.parse(document.getElementById("decided-words").textContent);
+  var columns = JSON.parse(document.getElementById("standings-columns").textContent);
   var etag = null;
   var note = document.getElementById("live-note");
   if (note) { note.hidden = false; }
@@ -32,13 +33,14 @@
         gone.textContent = table.getAttribute("data-withdrawn");
         tr.lastChild.appendChild(gone);
       }
-      cell(tr, fmt(r.points), "num");
-      cell(tr, fmt(r.progressive), "num wide");
-      cell(tr, String(r.rounds_won), "num");
-      cell(tr, signed(r.swing), "num");
-      cell(tr, String(r.levels), "num wide");
-      cell(tr, String(r.played), "num wide");
-      cell(tr, r.decided_by ? (words[r.decided_by] || r.decided_by) : "", "wide");
+      columns.forEach(function (c) {  /* the page's columns: [field, class] */
+        var key = c[0], v = r[key], text;
+        if (key === "decided_by") { text = v ? (words[v] || v) : ""; }
+        else if (key === "swing") { text = signed(v); }
+        else if (key === "points" || key === "progressive" || key === "opponents_points") { text = fmt(v); }
+        else { text = String(v); }
+        cell(tr, text, c[1]);
+      });
       rows.appendChild(tr);
     });
     body.replaceChildren(rows);
