@@ -60,6 +60,10 @@ COMMANDS: dict[str, Lazy] = {
                   "Run the tournament hall service: tables report by phone, the director "
                   "runs the rounds at /desk, results go public as they come in "
                   "(docs/SERVICE.md)."),
+    "table-sim": Lazy("duplicate.commands.table_sim:table_sim_command",
+                      "Play bot deals into a running hall through the device protocol, as "
+                      "electronic tables would (docs/CAPTURE.md): one recorder's TOKEN for "
+                      "each table and room."),
     "version": Lazy("duplicate.commands.engine:version_command",
                     "Print the package version and which engine core is in use (native or "
                     "pure Python)."),

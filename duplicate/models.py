@@ -564,7 +564,8 @@ class HallRound(Base):
 
 
 class HallToken(Base):
-    """A table token: what it may do (``role`` on one table and room of a round), stored
+    """A table token: what it may do (``role`` on one table and room of a round: West's
+    ``report``, North's ``confirm``, the recorder's ``record``, migration 0015), stored
     as the SHA-256 hex of the token; ``void`` once the round's tokens are issued again."""
 
     __tablename__ = "hall_tokens"
@@ -582,7 +583,7 @@ class HallToken(Base):
 
     __table_args__ = (
         CheckConstraint("room IN ('open', 'closed')", name="room"),
-        CheckConstraint("role IN ('report', 'confirm')", name="role"),
+        CheckConstraint("role IN ('report', 'confirm', 'record')", name="role"),
         CheckConstraint("table_no >= 1", name="table_no"),
     )
 
@@ -708,3 +709,72 @@ class LoginFailure(Base):
     failures: Mapped[int] = mapped_column(Integer)
     last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# --- plays captured at the table (duplicate.capture; migration 0015) ---------------------
+
+
+#: The note of a captured board whose record counts as its room's result.
+CAPTURE_COUNTED = "counted"
+
+
+class CaptureBoard(Base):
+    """One board played in one room of one table of a round, entered action by action by
+    the table's recorder (``duplicate.capture``): started once (unique), ``playing`` until
+    the deal ends, then ``ended`` with ``record`` (its ``.gdn``), ``result`` (``NS +2``)
+    and ``note``: what became of it in the store (:data:`CAPTURE_COUNTED`, or why it did
+    not count)."""
+
+    __tablename__ = "capture_boards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    table_no: Mapped[int] = mapped_column(Integer)
+    room: Mapped[str] = mapped_column(String(6))
+    board: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(8))
+    started_by: Mapped[str] = mapped_column(String(200))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    record: Mapped[str | None] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(String(10))
+    note: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        UniqueConstraint("round_id", "table_no", "room", "board"),
+        CheckConstraint("state IN ('playing', 'ended')", name="state"),
+        CheckConstraint("room IN ('open', 'closed')", name="room"),
+        CheckConstraint("(state = 'ended') = (ended_at IS NOT NULL)", name="ended"),
+    )
+
+
+class CaptureAction(Base):
+    """One numbered action of a captured board: ``seq`` (1, 2, … in the deal's order),
+    ``seat``, ``cards`` (card tokens, empty for a pass) and the engine's reading
+    (``ctype``, ``rank``: a ``.gdn`` play line's). ``live`` is TRUE for an action that
+    stands and NULL once taken back (``undone_by``, ``undone_at``): the unique key on
+    (board, seq, live) stores a resent action once, under concurrency too."""
+
+    __tablename__ = "capture_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    capture_id: Mapped[int] = mapped_column(
+        ForeignKey("capture_boards.id", ondelete="CASCADE"), index=True
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(1))
+    cards: Mapped[str] = mapped_column(String(200))
+    ctype: Mapped[str | None] = mapped_column(String(20))
+    rank: Mapped[str | None] = mapped_column(String(2))
+    live: Mapped[bool | None] = mapped_column(Boolean)
+    entered_by: Mapped[str] = mapped_column(String(200))
+    entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    undone_by: Mapped[str | None] = mapped_column(String(200))
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        UniqueConstraint("capture_id", "seq", "live"),
+        CheckConstraint("seq >= 1", name="seq"),
+        CheckConstraint("seat IN ('N', 'E', 'S', 'W')", name="seat"),
+        CheckConstraint("(live IS NULL) = (undone_at IS NOT NULL)", name="live"),
+    )

@@ -82,7 +82,7 @@ from duplicate.hall.status import room_statuses
 from duplicate.hall.tokens import GRANT, TokenRows, grant_rows, token_row
 from duplicate.hall.views import TableView
 from duplicate.i18n import Phrase, phrase
-from duplicate.i18n.stored import FinishText, UnfinishedText
+from duplicate.i18n.stored import FinishText, UnfinishedText, coded
 from duplicate.limits import TEXT_LIMITS
 from duplicate.store.log import (
     NOW_CHANGE,
@@ -150,7 +150,7 @@ _REPORT_PG = _report_read(share_table(_t.round_id, _t.table_no))
 #: A new report's columns.
 _COLUMNS = (
     "round_id", "table_no", "room", "board", "finish", "unfinished", "ns_result", "record",
-    "correction", "state", "live", "rev", "reported_by", "reported_at",
+    "correction", "state", "live", "rev", "reported_by", "reported_at", "dispute_note",
 )  # fmt: skip
 #: A new report: one statement that gives its id back (the unit of work's flush of one
 #: object cost more than the rest of the report), written only if no ruling decides the
@@ -165,6 +165,8 @@ class _Retry(Exception):
 def _validate(
     grant: Grant, finish: str | None, unfinished: str | None, correction: str | None
 ) -> tuple[str | None, str | None]:
+    if grant.role == "record":
+        raise HallError(phrase("capture.err.recorder_card"), "forbidden")
     if grant.role != "report":
         raise HallError(phrase("hall.err.confirm_card"), "forbidden")
     if (finish is None) == (unfinished is None):
@@ -268,6 +270,7 @@ def _report_once(
             _LIVE, {"round_id": rnd.id, "table": g.table, "room": g.room, "board": board}
         )
         stored = _NOT_READ
+    dispute: str | None = None
     if live is not None:
         if (live.finish, live.unfinished, live.record) == (finish, unfinished, record):
             return report_of(live, ev.name, rnd.number), False
@@ -291,13 +294,20 @@ def _report_once(
     elif correction is None:
         if stored is _NOT_READ:
             stored = room_now(session, m.id, board, g.room)
-        _check_stored(stored, finish, ns, unfinished, where)
+        try:
+            _check_stored(stored, finish, ns, unfinished, where)
+        except HallError:
+            captured = None if published else _captured(session, rnd.id, g.table, g.room, board)
+            if captured is None:
+                raise
+            # the record captured at the table counts: the report goes to the director
+            dispute = coded("capture.dispute.report", result=captured)
     values = dict(
         round_id=rnd.id, table_no=g.table, room=g.room, board=board, finish=finish,
         unfinished=unfinished, ns_result=ns, record=record, correction=correction,
-        state="requested" if published else "reported", live=True, rev=1,
-        reported_by=f"table {g.table} {g.room} West",
-        reported_at=at,
+        state="requested" if published else "disputed" if dispute else "reported", live=True,
+        rev=1, reported_by=f"table {g.table} {g.room} West", reported_at=at,
+        dispute_note=dispute,
     )  # fmt: skip
     # the unique key on (round, table, room, board, live) refuses a second live report;
     # no row comes back when a ruling decided the board meanwhile (the whole is undone)
@@ -309,6 +319,16 @@ def _report_once(
         raise _decided(session, decided, where)
     row = _h(id=new_id, **values)  # not in the session: only read, for the answer
     return report_of(row, ev.name, rnd.number), True
+
+
+def _captured(session: Session, round_id: int, table: int, room: str, board: int) -> str | None:
+    """The result (``NS +2``) of the record captured at the table that counts for the
+    room (``duplicate.capture``), or ``None`` when none does."""
+    c = models.CaptureBoard
+    found: str | None = session.scalar(select(c.result).where(
+        c.round_id == round_id, c.table_no == table, c.room == room, c.board == board,
+        c.state == "ended", c.note == models.CAPTURE_COUNTED))
+    return found
 
 
 def _decided(session: Session, ruling: int, where: Phrase) -> HallError:
@@ -353,6 +373,8 @@ def _own_report(
 ) -> tuple[models.Event, models.EventRound, models.HallReport]:
     """The report ``report_id`` of the grant's table, room and board, with its event and
     round (``rows``: the token's query brought those already)."""
+    if g.role == "record":
+        raise HallError(phrase("capture.err.recorder_card"), "forbidden")
     if g.role != "confirm":
         raise HallError(phrase("hall.err.report_card"), "forbidden")
     if rows is not None:

@@ -86,7 +86,8 @@ def issue_tokens(
             raise HallError(phrase("hall.act.no_table", table=table, round=round_no),
                             "not_found")
         void = update(models.HallToken).where(
-            models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False)
+            models.HallToken.round_id == rnd.id, models.HallToken.void.is_(False),
+            models.HallToken.role.in_(ROLES),  # a recorder's card is issued on its own
         )
         if table is not None:
             void = void.where(models.HallToken.table_no == table)

@@ -196,7 +196,7 @@ def unfinished_said(reason: str | None, lang: str = "en") -> str:
     return said(reason, lang) or ""
 
 
-_TABLE = re.compile(r"^table (?P<table>\d+) (?P<room>open|closed) (?P<seat>North|West)$")
+_TABLE = re.compile(r"^table (?P<table>\d+) (?P<room>open|closed) (?P<seat>North|West|Recorder)$")
 
 
 def who_key(by: str | None) -> tuple[str, dict[str, Any]] | None:

@@ -46,7 +46,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, messages, negotiate, phrase
-from duplicate.web import api, api_director, auth, errors, login
+from duplicate.web import api, api_capture, api_director, auth, errors, login, ws_capture
 from duplicate.web.pages import desk, public, table
 from duplicate.web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from duplicate.web.settings import DEFAULT_THREADS, MAX_BODY, Settings
@@ -244,6 +244,9 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     app.include_router(api.router)
     app.include_router(api_director.router)
+    app.include_router(api_capture.router)
+    app.include_router(api_capture.desk_router)
+    app.include_router(ws_capture.router)
     app.include_router(login.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]

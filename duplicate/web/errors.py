@@ -111,6 +111,11 @@ def answer(
 
 async def _library_error(request: Request, exc: Exception) -> Response:
     status, kind = classify(exc)
+    refusal = getattr(exc, "code", None)
+    if isinstance(refusal, str) and is_api(request):  # a capture refusal: its code and next
+        body = {"error": kind, "message": message_of(request, exc), "refusal": refusal,
+                "next": getattr(exc, "next_seq", None)}
+        return JSONResponse(body, status_code=status)
     return answer(request, status, kind, message_of(request, exc))
 
 

@@ -1,0 +1,58 @@
+"""Plays captured at the table: a recorder (a phone beside the table, an electronic
+table's reader) enters each action of a board; the engine checks it before it is stored;
+when the deal ends its ``.gdn`` record is the room's record and result. No HTTP here:
+``duplicate.web.api_capture`` calls these; docs/CAPTURE.md is the design and the device
+protocol.
+
+* :mod:`~duplicate.capture.base`: the refusal (with its protocol code) and the plain data;
+* :mod:`~duplicate.capture.tokens`: recorders' cards (a ``record`` token a table and room);
+* :mod:`~duplicate.capture.play`: start a board, enter an action, undo, the state;
+* :mod:`~duplicate.capture.record`: the ended deal's record stored as the room's result.
+
+Storage (``duplicate.models``, migration ``0015``): ``capture_boards`` (one a board,
+room and table of a round) and ``capture_actions`` (numbered; a unique key on
+(board, seq, live) stores a resent action once).
+"""
+
+from __future__ import annotations
+
+from duplicate.capture.base import (
+    BOARD_STATES,
+    REFUSALS,
+    Ack,
+    ActionOut,
+    BoardLine,
+    BoardState,
+    CaptureError,
+    TableCapture,
+)
+from duplicate.capture.play import (
+    board_state,
+    enter_action,
+    start_board,
+    table_capture,
+    undo_action,
+)
+from duplicate.capture.record import COUNTED, record_text, store_record
+from duplicate.capture.tokens import RecorderCard, issue_recorder_tokens
+
+__all__ = [
+    "BOARD_STATES",
+    "COUNTED",
+    "REFUSALS",
+    "Ack",
+    "ActionOut",
+    "BoardLine",
+    "BoardState",
+    "CaptureError",
+    "RecorderCard",
+    "TableCapture",
+    "board_state",
+    "enter_action",
+    "issue_recorder_tokens",
+    "record_text",
+    "start_board",
+    "store_record",
+    "table_capture",
+    "undo_action",
+]

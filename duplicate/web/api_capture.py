@@ -1,0 +1,183 @@
+"""The device protocol of plays captured at the table (docs/CAPTURE.md), over HTTP.
+
+The recorder's token in the path is the credential. Every call is one library call
+(``duplicate.capture``, one transaction); the library decides, this module only
+translates. A refusal is the API's error answer with the protocol's ``refusal`` code and
+the ``next`` number the board expects (``duplicate.web.errors``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request, Response
+from pydantic import BaseModel, Field
+
+from duplicate import capture
+from duplicate.limits import INT_MAX
+from duplicate.web.api import ERRORS, EventName, RoundNo, answer
+from duplicate.web.api_models_director import CardsIn
+from duplicate.web.cards import public_base
+from duplicate.web.deps import DirectorName, engine_of, retry_races
+
+router = APIRouter(prefix="/api/capture", responses=ERRORS, tags=["capture"])
+#: The director's call: recorders' cards.
+desk_router = APIRouter(prefix="/api", tags=["director"], responses={
+    **ERRORS, 401: {"description": "The director's login or Bearer password is needed"}})
+
+Token = Annotated[str, Path(min_length=1, max_length=200, description="The recorder's token.")]
+BoardNo = Annotated[int, Path(ge=1, le=10_000, description="The board's number.")]
+
+
+class SeatsOut(BaseModel):
+    N: str
+    E: str
+    S: str
+    W: str
+
+
+class BoardLineOut(BaseModel):
+    board: int
+    state: str = Field(description="not_started, playing or ended")
+    last: int = Field(description="The last acknowledged action number (0: none).")
+
+
+class TableCaptureOut(BaseModel):
+    """The recorder's table: its seating and the round's boards (no hands)."""
+
+    event: str
+    round: int
+    table: int
+    room: str
+    seats: SeatsOut
+    boards: list[BoardLineOut]
+
+
+class ActionOut(BaseModel):
+    seq: int
+    seat: str
+    cards: list[str]
+    type: str | None
+    rank: str | None
+
+
+class BoardStateOut(BaseModel):
+    """A started board: the hands now, whose turn, the live actions, and once over the
+    finishing order and result."""
+
+    event: str
+    round: int
+    table: int
+    room: str
+    board: int
+    state: str
+    level: str
+    leader: str
+    turn: str | None
+    last: int
+    hands: dict[str, list[str]]
+    counts: dict[str, int]
+    to_beat: ActionOut | None
+    actions: list[ActionOut]
+    finish: list[str] | None
+    result: str | None
+    note: str | None
+
+
+class ActionIn(BaseModel):
+    """One action: its number, the seat, the cards (none: a pass), optionally the
+    declared reading (a ``.gdn`` type name and rank)."""
+
+    seq: int = Field(ge=1, le=INT_MAX)
+    seat: str = Field(min_length=1, max_length=1, examples=["N"])
+    cards: list[Annotated[str, Field(max_length=3)]] = Field(default=[], max_length=27)
+    type: str | None = Field(default=None, max_length=20, examples=["Straight"])
+    rank: str | None = Field(default=None, max_length=2, examples=["7"])
+
+
+class AckOut(BaseModel):
+    ack: int
+    stored: bool = Field(description="False: a resend of the stored action, stored once.")
+    last: int
+    turn: str | None
+    over: bool
+
+
+class UndoIn(BaseModel):
+    seq: int = Field(ge=1, le=INT_MAX, description="The last live action's number.")
+
+
+class UndoOut(BaseModel):
+    undone: int
+    last: int
+
+
+def _json(data: dict[str, Any], model: type[BaseModel]) -> Response:
+    return answer(model.model_validate(data))
+
+
+@router.get("/{token}", response_model=TableCaptureOut)
+def get_table(request: Request, token: Token) -> Response:
+    """The recorder's table and its boards' states."""
+    return _json(capture.table_capture(engine_of(request), token).to_dict(), TableCaptureOut)
+
+
+@router.post("/{token}/boards/{board}/start", response_model=BoardStateOut)
+@retry_races
+def post_start(request: Request, token: Token, board: BoardNo) -> Response:
+    """The table starts the board (again: the same answer)."""
+    state = capture.start_board(engine_of(request), token, board)
+    return _json(state.to_dict(), BoardStateOut)
+
+
+@router.get("/{token}/boards/{board}", response_model=BoardStateOut)
+def get_board(request: Request, token: Token, board: BoardNo) -> Response:
+    """A started board's state (409 ``not_started`` before)."""
+    return _json(capture.board_state(engine_of(request), token, board).to_dict(),
+                 BoardStateOut)
+
+
+@router.post("/{token}/boards/{board}/actions", response_model=AckOut)
+@retry_races
+def post_action(request: Request, token: Token, board: BoardNo, body: ActionIn) -> Response:
+    """One numbered action, acknowledged (a resend: acknowledged again, stored once)."""
+    ack = capture.enter_action(engine_of(request), token, board, body.seq, body.seat,
+                               body.cards, body.type, body.rank)
+    return _json(ack.to_dict(), AckOut)
+
+
+@router.post("/{token}/boards/{board}/undo", response_model=UndoOut)
+@retry_races
+def post_undo(request: Request, token: Token, board: BoardNo, body: UndoIn) -> Response:
+    """Take back the last action (again: the same answer)."""
+    last = capture.undo_action(engine_of(request), token, board, body.seq)
+    return _json({"undone": body.seq, "last": last}, UndoOut)
+
+
+class RecorderCardOut(BaseModel):
+    """A recorder's card: its table and room, seating, token and the protocol's address."""
+
+    event: str
+    round: int
+    table: int
+    room: str
+    seats: SeatsOut
+    token: str
+    url: str
+
+
+@desk_router.post("/events/{event}/rounds/{n}/recorder-cards",
+                  response_model=list[RecorderCardOut], status_code=201)
+@retry_races
+def issue_recorder_cards(
+    request: Request, by: DirectorName, event: EventName, n: RoundNo,
+    body: CardsIn | None = None,
+) -> list[RecorderCardOut]:
+    """Issue recorders' tokens for the round (every table and room, or ``{"table": n}``'s;
+    the earlier recorders' cards of those tables become void, the table cards stay). The
+    tokens are shown only here."""
+    table = body.table if body is not None else None
+    cards = capture.issue_recorder_tokens(engine_of(request), event, n, by, table=table)
+    base = public_base(request)
+    return [RecorderCardOut.model_validate(
+        {**c.to_dict(), "url": f"{base}/api/capture/{c.token}"}) for c in cards]
