@@ -304,7 +304,7 @@ def rule_late(
 ) -> Ruling:
     """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
     the first board conceded, or the round forfeited; its reason stored as a code (said in
-    each page's language: ``hall.words``). Refused when nothing is due (on time, ruled
+    each page's language: ``i18n.stored``). Refused when nothing is due (on time, ruled
     already: a second click does nothing twice). Lateness is the round clock's, never a
     number typed: from the start to the team's check-in, or to ``now`` while it has not
     checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``).

@@ -184,7 +184,7 @@ def act(
 
 
 def said(t: Callable[..., str], text: str | None) -> str:
-    """A stored phrase (a coded reason, an old English one: ``hall.words.decoded``) in the
+    """A stored phrase (a coded reason, an old English one: ``i18n.stored.decoded``) in the
     page's language; a person's own words as typed."""
     found = decoded(text)
     if found is None:
