@@ -29,7 +29,7 @@ from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError, loads
 from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
 from duplicate.replay import Position, _check_tags, _steps, start
-from duplicate.scoring import room_result
+from duplicate.scoring import CONCEDED_SWING, room_result
 from duplicate.scoring import swing as board_swing
 from engine import uses as _uses
 from engine.cards import (
@@ -279,6 +279,7 @@ class Divergence:
         """JSON form of the divergence."""
         return {
             "index": self.index,
+            "action": self.index + 1,  # counted from 1, as the headline says it
             "turn": self.turn.name,
             "hands": {s.name: to_tokens(self.hands[s], level) for s in Seat},
             "to_beat": None if self.to_beat is None else describe_combo(self.to_beat, level),
@@ -321,6 +322,9 @@ class BoardComparison:
     divergence: Divergence | None
     alignment: tuple[TrickRow, ...]
     table: str | None = None  # the Table tag (the match of an event round), when given
+    #: who forfeited the board (its records' ``Forfeit`` tag: an arena's agent, or two
+    #: joined by `` & ``); the swing is then the conceded board's
+    forfeited_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the whole comparison (cards as FORMAT.md tokens, in level order)."""
@@ -335,6 +339,7 @@ class BoardComparison:
             "hands": {s.name: to_tokens(self.hands[s], lv) for s in Seat},
             "rooms": [r.to_dict(lv) for r in self.rooms],
             "swing": self.swing,
+            "forfeited_by": self.forfeited_by,
             "divergence": None if self.divergence is None else self.divergence.to_dict(lv),
         }
 
@@ -617,6 +622,9 @@ def compare_board(
     swing = None
     if len(rooms) == 2 and rooms[0].result_ns is not None and rooms[1].result_ns is not None:
         swing = board_swing(rooms[0].result_ns, rooms[1].result_ns, rules)
+    forfeited_by = next((r.tags["Forfeit"] for r in records if r.tags.get("Forfeit")), None)
+    if swing is None and forfeited_by is not None:
+        swing = forfeit_swing(forfeited_by, rooms[0].players)
     divergence = None
     index = first_divergence(traces)
     if index is not None:
@@ -643,7 +651,21 @@ def compare_board(
         divergence=divergence,
         alignment=align_tricks(rooms),
         table=tags.get("Table"),
+        forfeited_by=forfeited_by,
     )
+
+
+def forfeit_swing(forfeited_by: str, open_players: Sequence[str]) -> int | None:
+    """Team X's swing on a board its ``Forfeit`` tag names: conceded, :data:`CONCEDED_SWING`
+    to the side that did not forfeit (0 when both did); X is the first room's N–S
+    (``open_players``: N E S W). ``None`` when the tag names neither side."""
+    who = set(forfeited_by.split(" & "))
+    x, y = open_players[0] in who, open_players[1] in who
+    if x and y:
+        return 0
+    if x or y:
+        return -CONCEDED_SWING if x else CONCEDED_SWING
+    return None
 
 
 def group_boards(
@@ -702,6 +724,7 @@ def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
     rows = []
     comparisons = list(comparisons)
     by_table = any(c.table for c in comparisons)  # an exported event round: say which match
+    forfeits = any(c.forfeited_by for c in comparisons)  # an arena match cut short
     for c in comparisons:
         first, second = c.rooms[0], c.rooms[1]
         rows.append(
@@ -714,9 +737,11 @@ def board_lines(comparisons: Iterable[BoardComparison]) -> list[dict[str, Any]]:
                 "first_ns": first.result_ns,
                 "second_ns": second.result_ns,
                 "swing": c.swing,
-                "diverge_index": None if c.divergence is None else c.divergence.index,
+                # counted from 1, as the headline's "first divergence at action N"
+                "diverge_action": None if c.divergence is None else c.divergence.index + 1,
                 "tricks": "/".join(str(len(r.tricks)) for r in c.rooms),
             }
+            | ({"forfeited_by": c.forfeited_by or ""} if forfeits else {})
         )
     return rows
 

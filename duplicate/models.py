@@ -565,7 +565,7 @@ class HallRound(Base):
 
 class HallToken(Base):
     """A table token: what it may do (``role`` on one table and room of a round: West's
-    ``report``, North's ``confirm``, the recorder's ``record``, migration 0015), stored
+    ``report``, North's ``confirm``, the recorder's ``record``, migration 0016), stored
     as the SHA-256 hex of the token; ``void`` once the round's tokens are issued again."""
 
     __tablename__ = "hall_tokens"
@@ -711,7 +711,7 @@ class LoginFailure(Base):
     blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-# --- plays captured at the table (duplicate.capture; migration 0015) ---------------------
+# --- plays captured at the table (duplicate.capture; migration 0016) ---------------------
 
 
 #: The note of a captured board whose record counts as its room's result.

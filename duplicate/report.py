@@ -68,7 +68,8 @@ def boards_of(comparisons: Iterable[BoardComparison],
     """Board lines of a match from the comparisons of its boards (rooms: open, closed).
 
     A room whose record carries a director's ruling (``Ruling`` tags) counts the ruling's
-    result, and the line keeps the ruling (who, why, the record's own result)."""
+    result, and the line keeps the ruling (who, why, the record's own result). A board
+    its records say was forfeited (``Forfeit``) is ``forfeited``, with the conceded swing."""
     lines = []
     for c in comparisons:
         counted: list[int | None] = []
@@ -86,6 +87,8 @@ def boards_of(comparisons: Iterable[BoardComparison],
         if rulings and open_ns is not None and closed_ns is not None:
             swing = board_swing(open_ns, closed_ns, rules)
         status = "played" if open_ns is not None and closed_ns is not None else "unfinished"
+        if c.forfeited_by and status != "played":
+            status = "forfeited"  # an arena's board: conceded, its swing counts
         lines.append(BoardLine(c.board or "?", c.level, c.leader, open_ns, closed_ns, swing,
                                status, c, rulings=tuple(rulings)))
     return tuple(lines)

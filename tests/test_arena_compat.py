@@ -278,7 +278,7 @@ def test_seating_refusals_say_why(tmp_path: Path) -> None:
     async def main() -> list[tuple[int | None, str]]:
         out = []
         async with ArenaServer(port=0, limits=FAST, agents=("alpha", "beta")) as srv:
-            out.append(await refused(srv.url + "client1"))  # hard-coded sample id
+            out.append(await refused(srv.url + "client0"))  # DanZero's hard-coded id
             cores = [FieldCore(i, Behaviour()) for i in range(4)]
             tasks = [asyncio.create_task(run_field_client("asyncio", srv.url + i, c))
                      for i, c in zip(IDS, cores, strict=True)]
@@ -311,7 +311,8 @@ def test_seating_refusals_say_why(tmp_path: Path) -> None:
     assert "names no agent" in reasons[0] and "/game/alpha-1" in reasons[0]
     assert reasons[1:] == ["id already connected", "the tables are full", "the match is over",
                            "not in the seating file"]
-    assert any("--seating FILE" in r and "'client1" in r for r in records)
+    assert any("--seating FILE" in r and "ids that named no agent: client0" in r
+               for r in records)
 
 
 def test_connection_order_when_asked_and_seating_recorded(tmp_path: Path) -> None:

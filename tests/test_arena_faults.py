@@ -43,11 +43,17 @@ async def run(
 
 
 def replays_cleanly(result: MatchResult) -> None:
+    """Every room played replays; a room a forfeit left unplayed is written as the board
+    with an empty play list, marked (``Unfinished "forfeit"``, ``Forfeit``)."""
     assert result.file is not None
     recs = list(load(result.file.open(encoding="utf-8")))
-    assert len(recs) == result.deals
-    for rec in recs:
+    played = [r for r in recs if r.plays]
+    assert len(played) == result.deals
+    for rec in played:
         assert replay(rec).ok
+    for rec in recs:
+        if not rec.plays:
+            assert rec.tags["Unfinished"] == "forfeit" and rec.tags["Forfeit"]
 
 
 def test_out_of_range_index_plays_the_first_action(tmp_path: Path) -> None:
@@ -277,3 +283,44 @@ def test_agent_refused_by_the_server_says_so() -> None:
 
     with pytest.raises(ConnectionError, match="1008 not in the seating file"):
         asyncio.run(asyncio.wait_for(main(), 20))
+
+
+def test_a_forfeited_match_says_so_in_its_records_and_compares(tmp_path: Path) -> None:
+    """B's client leaves in board 1's open room and does not come back: every board not
+    played in both rooms is B's forfeit. The records say which (a ``Forfeit`` tag, an
+    empty record for each room not played), the fault is said where it happened (the
+    closed room), and ``guandan compare`` reads the file: every board with its conceded
+    swing, the total the match's margin."""
+    from click.testing import CliRunner
+
+    from cli import main
+    from duplicate.arena.report import arena_report, match_title, write_arena_report
+
+    result, _ = asyncio.run(asyncio.wait_for(
+        run(3, ["random", "drop", "random", "random"], tmp_path, after=5), TIMEOUT))
+    assert result.forfeited_by == "y" and result.deals == 1
+    forfeit = [f for f in result.faults if f.kind == "forfeit"]
+    assert [f.where for f in forfeit] == ["board 1 closed room"]
+    assert result.file is not None
+    recs = list(load(result.file.open(encoding="utf-8")))
+    assert [(r.board, r.room, bool(r.plays), r.tags.get("Forfeit")) for r in recs] == [
+        ("1", "Open", True, "bad"), ("1", "Closed", False, "bad"),
+        ("2", "Open", False, "bad"), ("2", "Closed", False, "bad"),
+        ("3", "Open", False, "bad"), ("3", "Closed", False, "bad")]
+    assert [b.row(result.names)["swing_good"] for b in result.boards] == [3, 3, 3]
+    r = CliRunner().invoke(main, ["compare", str(result.file)])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].split()[-1] == "forfeited_by"
+    # board, level, leader, rooms, the results (the unplayed rooms' blank), swing, ...
+    assert [line.split()[:4] for line in lines[2:5]] == [
+        [str(n), "2", line.split()[2], "Open/Closed"] for n, line in zip((1, 2, 3), lines[2:5],
+                                                                         strict=True)]
+    assert all(" 3 " in line and line.split()[-1] == "bad" for line in lines[2:5]), r.output
+    assert "3 boards; total swing +9" in r.output
+    r = CliRunner().invoke(main, ["compare", str(result.file), "--board", "2"])
+    assert r.exit_code == 0 and "forfeited by bad: scored as a conceded board" in r.output
+    site = tmp_path / "site"
+    write_arena_report(site, arena_report(match_title("good", "bad"), [result]))
+    page = (site / "match-good-v-bad.html").read_text(encoding="utf-8")
+    assert page.count('<span class="status">forfeited</span> +3') == 3

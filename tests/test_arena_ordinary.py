@@ -52,6 +52,8 @@ def test_ordinary_match_with_tribute(tmp_path: Path) -> None:
         levels, fails = update.levels, update.a_failures
         owner = update.next_owner
     assert levels == result.match.levels
+    # --json gives the levels as numbers, 2..14, as the protocol's beginning writes a level
+    assert result.summary()["levels"] == [lv + 2 for lv in levels]
     # where tribute was paid, the hands at play are the dealt ones after the cards given
     from engine.cards import parse_cards, size
 

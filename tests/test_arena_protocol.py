@@ -121,7 +121,7 @@ def test_client_ids_from_urls_and_agents_from_ids() -> None:
     assert parse_path("/game/gd/client0") == ClientPath("client0", False)  # online platform
     assert parse_path("/game/mine-1?notices=fault") == ClientPath("mine-1", True)
     assert parse_path("/game/mine-1?notices=other") == ClientPath("mine-1", False)
-    for bad in ("/lobby", "/game/", "/game/a b", "/game/" + "x" * 65, "/game/a/b"):
+    for bad in ("/lobby", "/game/", "/game/a%0Ab", "/game/" + "x" * 65, "/game/a/b"):
         assert not isinstance(parse_path(bad), ClientPath), bad  # the reason refused
     assert agent_of("mine-1", ["mine", "theirs"]) == "mine"
     assert agent_of("mine", ["mine", "theirs"]) == "mine"

@@ -109,3 +109,30 @@ def test_tournament_report_pages(tmp_path: Path) -> None:
     assert "index.html" in names and len(boards_drawn) == 2  # the match's two boards
     match_pages = [f for f in files if f.name.startswith(("match-", "board-"))]
     assert any("Board 1" in f.read_text(encoding="utf-8") for f in match_pages)
+
+
+def test_a_launched_agent_that_dies_is_said_at_once(tmp_path: Path) -> None:
+    """A client process that exits before its match starts: the tournament says so at
+    once, with the exit code and the log file, instead of waiting the whole --wait and
+    blaming a connection timeout."""
+    import sys
+    import time
+
+    from click.testing import CliRunner
+
+    from cli import main
+
+    agents = tmp_path / "agents.txt"
+    dies = f"{sys.executable} -c \"import sys; print('no model file'); sys.exit(3)\" {{url}}"
+    agents.write_text(f"heur: guandan agent -q --url {{url}}\nbroken: {dies}\n",
+                      encoding="utf-8")
+    started = time.monotonic()
+    r = CliRunner().invoke(main, ["arena", "tournament", str(agents), "--seed", "1f",
+                                  "--boards", "1", "--port", "0", "--wait", "600", "--out",
+                                  str(tmp_path / "out")])
+    assert time.monotonic() - started < 60
+    assert r.exit_code == 1, r.output
+    log = tmp_path / "out" / "agent-logs" / "broken-1.log"
+    assert (f"Error: broken's client broken-1 exited with code 3 before its match could "
+            f"start (its output: {log})") in r.output
+    assert "no model file" in log.read_text(encoding="utf-8")

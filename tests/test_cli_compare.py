@@ -93,15 +93,19 @@ def test_table_lists_every_board(match_file: Path) -> None:
     assert code == 0, out
     lines = out.splitlines()
     assert lines[0].split() == [
-        "board", "level", "leader", "rooms", "first_ns", "second_ns", "swing", "diverge_index", "tricks"
+        "board", "level", "leader", "rooms", "first_ns", "second_ns", "swing", "diverge_action", "tricks"
     ]
     (o1, c1), (o2, c2) = results(match_file, "1"), results(match_file, "2")
-    assert lines[2].split()[:8] == ["1", "2", "E", "Open/Closed", str(o1), str(c1), str(o1 - c1), "4"]
-    assert lines[3].split()[:8] == ["2", "3", "S", "Open/Closed", str(o2), str(c2), str(o2 - c2), "0"]
+    # the first action that differs, counted from 1 as "first divergence at action N" says
+    assert lines[2].split()[:8] == ["1", "2", "E", "Open/Closed", str(o1), str(c1), str(o1 - c1), "5"]
+    assert lines[3].split()[:8] == ["2", "3", "S", "Open/Closed", str(o2), str(c2), str(o2 - c2), "1"]
     assert lines[4] == f"2 boards; total swing {o1 - c1 + o2 - c2:+d}"
     assert "first divergence" not in out  # details only for one board, or with --detail
     code, detailed = run(str(match_file), "--detail")
     assert code == 0 and detailed.count("first divergence at action") == 2
+    assert "first divergence at action 5:" in detailed and "at action 1:" in detailed
+    assert detailed.count("wilds: the wild hearts (the level's heart, 逢人配) the seat "
+                          "played, each as the card it stood for") == 1
 
 
 def test_one_board_shows_the_divergence_and_seats(match_file: Path) -> None:
@@ -120,7 +124,8 @@ def test_json_fields(match_file: Path) -> None:
     assert [d["board"] for d in data] == ["1", "2"]
     first = data[0]
     assert set(first) == {
-        "event", "round", "table", "board", "level", "leader", "hands", "rooms", "swing", "divergence"
+        "event", "round", "table", "board", "level", "leader", "hands", "rooms", "swing", "forfeited_by",
+        "divergence"
     }
     o1, c1 = results(match_file, "1")
     assert [r["result_ns"] for r in first["rooms"]] == [o1, c1] and first["swing"] == o1 - c1

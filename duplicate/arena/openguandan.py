@@ -17,6 +17,14 @@ around them; this reading is documented in docs/ARENA.md ("Importing competition
   plus its ``restCards`` at ``episodeOver``. A ``beginning`` hand, moved by the
   ``notify tribute``/``back`` results, must agree with them.
 
+* The arena's own log (``guandan arena duplicate --log``) has a line
+  ``{"arena": {"tags": {...}, "turned": r}}`` before each room: the deal after it is read
+  with those tags (board, room, agents, clients) and turned back ``r`` seats, so that
+  position ``p`` is board seat ``p + r`` as in the arena's records.
+* A log cut short (the arena stopped mid-deal) is refused, naming the deal it ends
+  inside; with ``on_cut`` the deals finished before are read and ``on_cut`` is told
+  where the log ends (a last line cut in the middle included).
+
 Every deal is replayed by ``duplicate.replay`` (each play legal, the ``order`` of
 ``episodeOver`` the replay's finishing order) before it is written.
 """
@@ -24,7 +32,7 @@ Every deal is replayed by ``duplicate.replay`` (each play legal, the ``order`` o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +42,7 @@ from duplicate.arena.server import ArenaError
 from duplicate.gdn import DealRecord, ErrorWords, Play
 from duplicate.i18n import (
     DEFAULT_LANGUAGE,
+    Phrase,
     Term,
     engine_phrase,
     normalise_language,
@@ -81,19 +90,36 @@ class _Deal:
     plays: list[tuple[int, Any, int]] = field(default_factory=list)  # pos, action, line
     order: list[int] = field(default_factory=list)
     rest: dict[int, Cards] = field(default_factory=dict)
+    #: the arena's tags of this room and how far its positions are turned from board seats
+    tags: dict[str, str] = field(default_factory=dict)
+    turned: int = 0
+
+
+#: a line the arena writes before a room: ``{"arena": {...}}``
+_ARENA = "arena"
+
+
+class _Cut(Exception):
+    """The log's last line was cut in the middle (the writer stopped)."""
 
 
 def _messages(text: str, file: str) -> Iterator[tuple[int, dict[str, Any]]]:
     previous: dict[str, Any] | None = None
-    for n, raw in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for n, raw in enumerate(lines, 1):
         line = raw.strip().lstrip("\ufeff")
         if not line or line.startswith("#"):
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
+            if n == len(lines) and not text.endswith("\n"):
+                raise _Cut from None
             raise LogError(phrase("rest.arena.log.not_json", where=f"{file}:{n}",
                                   why=Term(exc.msg, "rest.arena.log.json_why"))) from None
+        if isinstance(obj, dict) and isinstance(obj.get(_ARENA), dict) and "type" not in obj:
+            yield n, obj  # the arena's own line: a room's tags
+            continue
         if not isinstance(obj, dict):
             raise LogError(phrase("rest.arena.log.not_object", where=f"{file}:{n}",
                                   kind=type(obj).__name__))
@@ -122,11 +148,31 @@ def _cards(tokens: Any, at: str, name: str) -> Cards:
         raise _protocol(at, exc) from None
 
 
-def _deals(text: str, file: str) -> Iterator[_Deal]:
+def _deals(text: str, file: str, on_cut: Callable[[Phrase], None] | None) -> Iterator[_Deal]:
     deal: _Deal | None = None
-    for n, msg in _messages(text, file):
+    room: dict[str, Any] = {}  # the arena's tags for the next deal
+    messages = _messages(text, file)
+    while True:
+        try:
+            n, msg = next(messages)
+        except StopIteration:
+            break
+        except _Cut:
+            where = f"{file}:{len(text.splitlines())}"
+            if on_cut is None:
+                raise LogError(phrase("arena.log.cut_line", where=where)) from None
+            on_cut(phrase("arena.log.cut_line", where=where))
+            break
+        if _ARENA in msg:
+            room = msg[_ARENA]
+            if deal is not None and not deal.plays:
+                deal = None  # a deal that never began play: the room's own line starts anew
+            continue
         stage = msg.get("stage")
         at = f"{file}:{n}"
+        if deal is None and room:
+            deal = _room_deal(n, room, at)
+            room = {}
         if stage == "beginning":
             if deal is None or deal.plays:
                 deal = _Deal(n)
@@ -167,7 +213,19 @@ def _deals(text: str, file: str) -> Iterator[_Deal]:
             yield deal
             deal = None
     if deal is not None and deal.plays:
-        raise LogError(phrase("rest.arena.log.ends_inside", where=f"{file}:{deal.line}"))
+        cut = phrase("rest.arena.log.ends_inside", where=f"{file}:{deal.line}")
+        if on_cut is None:
+            raise LogError(cut)
+        on_cut(cut)
+
+
+def _room_deal(n: int, room: dict[str, Any], at: str) -> _Deal:
+    """A deal read with the arena's tags of its room (and its turn from board seats)."""
+    tags, turned = room.get("tags"), room.get("turned", 0)
+    if (not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values())
+            or turned not in (0, 1, 2, 3)):
+        raise LogError(phrase("arena.log.room_line", where=at))
+    return _Deal(n, tags=dict(tags), turned=turned)
 
 
 def _level(value: Any, at: str) -> int:
@@ -185,15 +243,19 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
         raise LogError(phrase("rest.arena.log.no_play", where=at, number=number))
     plays: list[Play] = []
     held = dict(d.rest)
+
+    def seat(pos: int) -> Seat:  # board seat of a position (turned back in a closed room)
+        return Seat((pos + d.turned) & 3)
+
     for pos, action, n in d.plays:
         try:
             combo = parse_action(action, d.level)
         except ProtocolError as exc:
             raise _protocol(f"{file}:{n}", exc) from None
         if combo is None:
-            plays.append(Play(Seat(pos), line=n))
+            plays.append(Play(seat(pos), line=n))
         else:
-            plays.append(Play(Seat(pos), combo.cards, combo.type, combo.rank, line=n))
+            plays.append(Play(seat(pos), combo.cards, combo.type, combo.rank, line=n))
             held[pos] = held.get(pos, 0) + combo.cards
     hands = tuple(held.get(p, 0) for p in range(4))
     for pos, dealt in d.dealt.items():
@@ -204,13 +266,14 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
         if dealt != hands[pos]:
             raise LogError(phrase("rest.arena.log.hand", where=at, number=number, pos=pos,
                                   dealt=_Hand(dealt, d.level), kept=_Hand(hands[pos], d.level)))
+    by_seat = [hands[(i - d.turned) & 3] for i in range(4)]  # position -> board seat
     record = DealRecord(
-        tags={"Event": event, "Board": str(number)},
-        hands=(hands[0], hands[1], hands[2], hands[3]),
+        tags=dict(d.tags) if d.tags else {"Event": event, "Board": str(number)},
+        hands=(by_seat[0], by_seat[1], by_seat[2], by_seat[3]),
         level=d.level,
-        leader=Seat(d.plays[0][0]),
+        leader=seat(d.plays[0][0]),
         plays=plays,
-        finish=tuple(Seat(p) for p in d.order),
+        finish=tuple(seat(p) for p in d.order),
         file=file,
         line=d.line,
     )
@@ -228,15 +291,20 @@ def _record(d: _Deal, number: int, file: str, event: str) -> DealRecord:
     return record
 
 
-def read_log(text: str, file: str = "<log>", event: str = EVENT) -> list[DealRecord]:
-    """Every deal of a log as a replayed record (Board = its number in the log)."""
-    records = [_record(d, i, file, event) for i, d in enumerate(_deals(text, file), 1)]
+def read_log(text: str, file: str = "<log>", event: str = EVENT,
+             on_cut: Callable[[Phrase], None] | None = None) -> list[DealRecord]:
+    """Every deal of a log as a replayed record (Board = its number in the log, or the
+    arena's tags); ``on_cut``: read a log cut short up to its last finished deal, and say
+    where it ends (else refused)."""
+    records = [_record(d, i, file, event)
+               for i, d in enumerate(_deals(text, file, on_cut), 1)]
     if not records:
         raise LogError(phrase("rest.arena.log.no_deal", file=file))
     return records
 
 
-def import_log(path: str | Path, event: str = EVENT) -> list[DealRecord]:
+def import_log(path: str | Path, event: str = EVENT,
+               on_cut: Callable[[Phrase], None] | None = None) -> list[DealRecord]:
     """:func:`read_log` of a file."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -245,4 +313,4 @@ def import_log(path: str | Path, event: str = EVENT) -> list[DealRecord]:
                               reason=os_reason(exc))) from None
     except UnicodeDecodeError:
         raise LogError(phrase("rest.arena.log.not_utf8", path=str(path))) from None
-    return read_log(text, str(path), event)
+    return read_log(text, str(path), event, on_cut)

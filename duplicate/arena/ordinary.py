@@ -39,7 +39,7 @@ from duplicate.arena.episode import (
     send_beginning,
     send_episode_over,
 )
-from duplicate.arena.protocol import hand_tokens, level_str, lowest_card_index
+from duplicate.arena.protocol import hand_tokens, level_int, level_str, lowest_card_index
 from duplicate.arena.server import ArenaError, Fault, Table
 from duplicate.dealing import Board
 from duplicate.gdn import DealRecord, dumps
@@ -84,7 +84,8 @@ class OrdinaryResult:
         ns, ew = self.match.levels
         return {"a": self.names[0], "b": self.names[1], "deals": len(self.records),
                 "winner": self.winner, "end": self.match.end_reason,
-                "levels": [level_str(ns), level_str(ew)],
+                # numbers, 2..14 (14 = A), as the protocol's beginning writes a level
+                "levels": [level_int(ns), level_int(ew)],
                 "faults": [f.text() for f in self.faults], "abandoned": self.abandoned,
                 "forfeited_by": self.forfeited_by,
                 "seating": [{"table": t, "position": p, "client": c, "agent": g}

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from duplicate.errors import DuplicateError
 from duplicate.i18n import phrase
 
-__all__ = ["METHOD", "TOLERANCE", "BoardGame", "Rating", "fit", "fit_strengths", "rate"]
+__all__ = ["METHOD", "TOLERANCE", "BoardGame", "Rating", "fit", "fit_strengths", "overlaps",
+           "rate"]
 
 #: convergence: the largest change of a log-strength in the last Newton step
 TOLERANCE = 1e-10
@@ -44,9 +45,9 @@ MAX_ITERATIONS = 200
 _CHI2_95 = 3.841458820694124
 _ELO = 400.0 / math.log(10.0)
 #: what the report says about the method (docs/ARENA.md "Tournaments")
-METHOD = ("Bradley-Terry over board swings (ties half a win), fitted to 1e-10; prior: one "
-          "virtual tie of every agent against a reference rated 0; 95% profile-likelihood "
-          "interval")
+METHOD = ("Elo scale, centred on 0; Bradley-Terry over board swings (ties half a win); "
+          "prior: one virtual tie of every agent against a reference rated 0; 95% "
+          "profile-likelihood interval")
 
 
 class RatingError(DuplicateError):
@@ -255,3 +256,10 @@ def rate(names: Sequence[str], games: Sequence[BoardGame]) -> list[Rating]:
         out.append(Rating(n, _ELO * centre[i], _ELO * lo, _ELO * hi, count[n]))
     out.sort(key=lambda r: -r.rating)
     return out
+
+
+def overlaps(ratings: Sequence[Rating]) -> list[tuple[str, str]]:
+    """The pairs of agents whose 95% intervals overlap, in the order given: the boards
+    played do not yet separate them."""
+    return [(a.name, b.name) for i, a in enumerate(ratings) for b in ratings[i + 1:]
+            if a.low <= b.high and b.low <= a.high]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from duplicate.arena.duplicate_match import MatchResult
 from duplicate.arena.messages import text
-from duplicate.arena.rating import Rating
+from duplicate.arena.rating import Rating, overlaps
 from duplicate.arena.tournament import Standing
 from duplicate.compare import compare_records
 from duplicate.i18n import gettext
@@ -22,8 +22,8 @@ from duplicate.report import EventReport, MatchSummary, boards_of, slug, write_r
 from duplicate.standings import StandingRow
 from engine.ruleset import COMPETITION, Ruleset
 
-__all__ = ["arena_report", "match_title", "rating_notes", "tournament_title",
-           "write_arena_report"]
+__all__ = ["arena_report", "margin_note", "match_notes", "match_title", "overlap_note", "rating_notes",
+           "tournament_title", "write_arena_report"]
 
 
 def match_title(a: str, b: str, lang: str = "en") -> str:
@@ -37,12 +37,46 @@ def tournament_title(agents: int, boards: int, lang: str = "en") -> str:
                 boards=gettext(lang, "count.boards", n=boards))
 
 
+def margin_note(m: MatchResult, lang: str = "en") -> str | None:
+    """A's mean swing a board with its standard error and 95% interval, and whether the
+    boards separate the agents (``None`` under two boards played in both rooms)."""
+    est = m.estimate
+    if est is None:
+        return None
+    a, b = m.names
+    key = "per_board.separated" if est.separated else "per_board.open"
+    return text(key, lang, a=a, mean=f"{est.per_board:+.2f}", se=f"{est.stderr:.2f}",
+                low=f"{est.low:+.2f}", high=f"{est.high:+.2f}",
+                boards=gettext(lang, "count.boards", n=est.boards),
+                ahead=a if est.per_board > 0 else b)
+
+
+def match_notes(matches: Sequence[MatchResult], lang: str = "en") -> list[str]:
+    """A tournament report's note for each match: its margin a board with the interval
+    (:func:`margin_note`), the match named."""
+    notes = []
+    for m in matches:
+        note = margin_note(m, lang)
+        if note:
+            notes.append(text("match_note", lang, a=m.names[0], b=m.names[1], note=note))
+    return notes
+
+
 def rating_notes(ratings: Sequence[Rating], lang: str = "en") -> list[str]:
     """The report's notes on a tournament's ratings: one line an agent (its rating and 95%
     interval), then how they were found (:data:`duplicate.arena.rating.METHOD`)."""
     return [text("report.rating_note", lang, name=r.name, rating=f"{r.rating:+.0f}",
                  low=f"{r.low:+.0f}", high=f"{r.high:+.0f}") for r in ratings] + [
-        text("method", lang)]
+        overlap_note(ratings, lang), text("method", lang)]
+
+
+def overlap_note(ratings: Sequence[Rating], lang: str = "en") -> str:
+    """Which agents the boards do not yet separate (their intervals overlap), or that
+    every two are separated."""
+    pairs = overlaps(ratings)
+    if not pairs:
+        return text("separated", lang)
+    return text("overlap", lang, pairs=gettext(lang, "list.sep").join(f"{a} – {b}" for a, b in pairs))
 
 
 def _summary(m: MatchResult, rules: Ruleset) -> MatchSummary:
@@ -87,7 +121,7 @@ def arena_report(
         for i, s in enumerate(standings)
     )
     return EventReport(name, rows, tuple(_summary(m, rules) for m in matches), tuple(notes),
-                       lang=lang)
+                       lang=lang, event_columns=False)
 
 
 def write_arena_report(outdir: str | Path, report: EventReport) -> list[Path]:

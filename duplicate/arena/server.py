@@ -30,9 +30,12 @@ from duplicate.arena.client import Client
 from duplicate.arena.connection import ArenaConnection, ArenaError, Fault, Limits
 from duplicate.arena.messages import said
 from duplicate.arena.seating import (
+    COMPETITION_IDS,
     PATH_PREFIX,
     ClientPath,
     agent_of,
+    check_seating_file,
+    competition_agent,
     parse_path,
     read_seating,
     seating_help,
@@ -66,11 +69,13 @@ SETTLE = 0.05
 
 def log_writer(path: str | Path) -> tuple[Callable[[int, str], None], Callable[[], None]]:
     """A table log to ``path``: one JSON line ``{"pos": p, "message": {...}}`` a frame, as
-    :mod:`duplicate.arena.openguandan` reads back; returns the writer and its closer."""
+    :mod:`duplicate.arena.openguandan` reads back; a line for position -1 is the arena's
+    own (``{"arena": ...}``: a room's tags) and is written as it is. Returns the writer
+    and its closer."""
     f = Path(path).open("w", encoding="utf-8")
 
     def write(pos: int, text: str) -> None:
-        f.write(f'{{"pos":{pos},"message":{text}}}\n')
+        f.write(f'{{"pos":{pos},"message":{text}}}\n' if pos >= 0 else f"{text}\n")
 
     return write, f.close
 
@@ -105,6 +110,8 @@ class ArenaServer:
         self.tables = len(self.seating) if self.seating else tables
         if self.by_agent and self.tables is None:
             self.tables = 1
+        if self.seating is not None and agents is not None:
+            check_seating_file(self.seating, agents)
         self._waiting: list[Client] = []  # the lobby, in connection order
         self._by_id: dict[str, Client] = {}  # every client seated at a table
         self._made = 0
@@ -140,6 +147,12 @@ class ArenaServer:
     def url(self) -> str:
         """The base URL clients append their id to."""
         return f"ws://{self.host}:{self.port}{PATH_PREFIX}"
+
+    @property
+    def competition_ids(self) -> bool:
+        """True when the competition's own ids (``client1`` .. ``client4``) are seated in
+        their order by default: seating by the agents' ids at a single table."""
+        return self.by_agent and self.tables == 1
 
     @property
     def waiting(self) -> int:
@@ -192,8 +205,10 @@ class ArenaServer:
         self.refused.append((who, str(why)))
         log.warning("%s", said("refused", id=who, why=why))
         if self.by_agent and why.key == "arena.refuse.no_agent":
-            assert self.agents is not None
-            log.warning("%s", seating_help(self.agents, [i for i, _ in self.refused]))
+            self._hint()
+        # a threaded ws4py client that reads the close frame in the same read as the
+        # handshake's answer dies without its reason (as with a table's first message)
+        await asyncio.sleep(SETTLE)
         await ws.close(1008, str(why)[:120])
 
     def _seat(self, ws: ArenaConnection, who: ClientPath) -> Client | Phrase:
@@ -218,18 +233,46 @@ class ArenaServer:
         if self.by_agent:
             assert self.agents is not None
             found = agent_of(who.id, self.agents)
-            if found is None:
+            competition = (found is None and self.competition_ids
+                           and competition_agent(who.id, self.agents) is not None)
+            if found is None and not competition:
                 return phrase("arena.refuse.no_agent", a=self.agents[0], b=self.agents[1])
             room = 2 * ((self.tables or 1) - self._made)  # its clients still to seat
-            if sum(c.agent == found for c in self._waiting) >= room:
+            if found is not None and sum(c.agent == found for c in self._waiting) >= room:
                 return phrase("arena.refuse.agent_full", agent=found)
-            agent = found
+            agent = found or ""  # a competition id: its agent once all four have come
         elif self.seating is not None and not any(who.id in t for t in self.seating):
             return phrase("arena.refuse.unseated")
         client = Client(ws, who.id, self.limits, agent, who.notices)
         self._waiting.append(client)
         self._try_tables()
+        if self.by_agent and client.table is None and self._mixed():
+            self._hint()
         return client
+
+    def _competition_waiting(self) -> list[Client]:
+        """The clients in the lobby with a competition id and no agent yet."""
+        return [c for c in self._waiting if not c.agent and not c.gone]
+
+    def _mixed(self) -> bool:
+        """Clients named by their agents and competition ids wait together: neither set
+        may make the table, the seating hint says how to seat them."""
+        return bool(self._competition_waiting()) and any(c.agent for c in self._waiting)
+
+    def _hint(self) -> None:
+        """Log how to seat the clients that came: the ids naming an agent at its positions,
+        the others (refused, or competition ids waiting) where they can only be."""
+        assert self.agents is not None
+        accepted = {c.id: c.agent for c in [*self._by_id.values(), *self._waiting]
+                    if c.agent and not c.gone}
+        unknown = [i for i, w in self.refused if w == self._no_agent]
+        unknown += [c.id for c in self._competition_waiting()]
+        log.warning("%s", seating_help(self.agents, accepted, unknown))
+
+    @property
+    def _no_agent(self) -> str:
+        assert self.agents is not None
+        return str(phrase("arena.refuse.no_agent", a=self.agents[0], b=self.agents[1]))
 
     def _try_tables(self) -> None:
         """Seat every table whose four clients are in the lobby."""
@@ -245,6 +288,10 @@ class ArenaServer:
             b = sorted((c for c in lobby if c.agent == self.agents[1]), key=lambda c: c.id)
             if len(a) >= 2 and len(b) >= 2:
                 self._make_table([a[0], b[0], a[1], b[1]])
+                return
+            here = {c.id: c for c in self._competition_waiting()}
+            if all(i in here for i in COMPETITION_IDS):  # seated in their order
+                self._make_table([here[i] for i in COMPETITION_IDS])
         elif len(lobby) >= 4:
             self._make_table(lobby[:4])
 
@@ -262,3 +309,10 @@ class ArenaServer:
         if self.on_table is not None:
             self.on_table(table)
         self._tables.put_nowait(table)
+        if self.tables is not None and self._made >= self.tables:
+            for c in self._waiting:  # competition ids left waiting: no table for them now
+                why = phrase("arena.refuse.full")
+                self.refused.append((c.id, str(why)))
+                log.warning("%s", said("refused", id=c.id, why=why))
+                c.drop(1008, why)
+            self._waiting = []

@@ -30,7 +30,7 @@ from typing import Any
 from duplicate.arena.duplicate_match import MatchResult, match_path, play_duplicate_match
 from duplicate.arena.names import AGENT_NAME
 from duplicate.arena.rating import BoardGame, Rating, rate
-from duplicate.arena.server import ArenaError, ArenaServer, Limits, Table
+from duplicate.arena.server import SETTLE, ArenaError, ArenaServer, Limits, Table
 from duplicate.dealing import Board
 from duplicate.i18n import os_reason, phrase
 from duplicate.scoring import JIANGSU_WDL, VictoryPoints, WinDrawLoss
@@ -161,6 +161,44 @@ def subprocess_launcher(log_dir: str | Path | None) -> Launcher:
     return launch
 
 
+async def _seated(srv: ArenaServer, clients: Sequence[asyncio.Future[Any]], ids: Sequence[str],
+                  agents: Sequence[AgentSpec], wait: float,
+                  log_dir: str | Path | None) -> Table:
+    """The match's table, once its four launched clients are seated; a client whose
+    process ends first is said at once (its exit code and its log file), not after
+    ``wait`` seconds as a connection timeout."""
+    seated = asyncio.ensure_future(srv.next_table(wait))
+    try:
+        await asyncio.wait({seated, *clients}, return_when=asyncio.FIRST_COMPLETED)
+        if not seated.done():  # a client ended: unless its table was just seated
+            await asyncio.wait({seated}, timeout=SETTLE + 0.5)
+        if seated.done():
+            return seated.result()
+        i = next(i for i, c in enumerate(clients) if c.done())
+        raise _exited(clients[i], ids[i], agents[i].name, log_dir)
+    except TimeoutError:
+        raise ArenaError(phrase("arena.err.no_connect", a=agents[0].name, b=agents[1].name,
+                                s=f"{wait:g}")) from None
+    except BaseException:
+        for f in (seated, *clients):
+            f.cancel()
+        raise
+
+
+def _exited(client: asyncio.Future[Any], client_id: str, name: str,
+            log_dir: str | Path | None) -> ArenaError:
+    """The error of a launched client that ended before its match could start."""
+    exc = client.exception()
+    if isinstance(exc, ArenaError):
+        return exc  # it could not be launched at all
+    if exc is not None:
+        raise exc
+    code = client.result()
+    log = "-" if log_dir is None else str(log_path(Path(log_dir), client_id))
+    return ArenaError(phrase("arena.err.agent_exited", name=name, id=client_id,
+                             code=code if code is not None else "?", log=log))
+
+
 def standings(matches: Sequence[MatchResult], names: Sequence[str]) -> list[Standing]:
     """Totals per agent, ranked by match points, then total swing, then name."""
     table = {n: Standing(n) for n in names}
@@ -224,18 +262,9 @@ async def run_tournament(
         ids = [f"{a.name}-1", f"{b.name}-1", f"{a.name}-2", f"{b.name}-2"]
         async with ArenaServer(host, port, limits, [ids], agents=(a.name, b.name)) as srv:
             srv.on_table = on_table
-            clients = []
-            for i, who in enumerate((a, b, a, b)):
-                clients.append(asyncio.ensure_future(launch(who, srv.url + ids[i])))
-            try:
-                table = await srv.next_table(connect_wait)
-            except TimeoutError:
-                for c in clients:
-                    c.cancel()
-                raise ArenaError(
-                    f"{a.name} against {b.name}: the four clients did not connect within "
-                    f"{connect_wait:g} s"
-                ) from None
+            clients = [asyncio.ensure_future(launch(who, srv.url + ids[i]))
+                       for i, who in enumerate((a, b, a, b))]
+            table = await _seated(srv, clients, ids, (a, b, a, b), connect_wait, log_dir)
             try:
                 match = await play_duplicate_match(
                     table, boards, (a.name, b.name), scale=scale,

@@ -9,7 +9,7 @@ protocol.
 * :mod:`~duplicate.capture.play`: start a board, enter an action, undo, the state;
 * :mod:`~duplicate.capture.record`: the ended deal's record stored as the room's result.
 
-Storage (``duplicate.models``, migration ``0015``): ``capture_boards`` (one a board,
+Storage (``duplicate.models``, migration ``0016``): ``capture_boards`` (one a board,
 room and table of a round) and ``capture_actions`` (numbered; a unique key on
 (board, seq, live) stores a resent action once).
 """

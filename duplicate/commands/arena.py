@@ -81,7 +81,8 @@ def _server_options(func: F) -> F:
         click.option("--fault-notices", is_flag=True, help="Send the notify/fault notice to "
                      "every client (an extension; by default only to clients that connect "
                      "with ?notices=fault)."),
-        click.option("-v", "--verbose", is_flag=True, help="Log every fault and table on stderr."),
+        click.option("-v", "--verbose", count=True, help="Log every fault and table on stderr "
+                     "(-vv: also the websockets library's own connection lines)."),
     ]):
         func = opt(func)
     return func
@@ -178,8 +179,10 @@ def _force(text: str) -> Callable[[F], F]:
     return click.option("--force", is_flag=True, help=text)
 
 
-def _setup_logging(verbose: bool) -> None:
-    """Logging, and the garbage collector tuned for a long-running arena process."""
+def _setup_logging(verbose: int) -> None:
+    """Logging, and the garbage collector tuned for a long-running arena process. ``-v``
+    logs the arena's faults and tables; the websockets library's own lines (connections
+    opened and closed) stay at warnings unless asked for with ``-vv``."""
     from duplicate.arena.connection import tune_gc
     from duplicate.arena.messages import use_language
 
@@ -189,6 +192,7 @@ def _setup_logging(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
+    logging.getLogger("websockets").setLevel(logging.INFO if verbose > 1 else logging.WARNING)
 
 
 def _nothing() -> None:
@@ -224,6 +228,15 @@ def _server(host: str, port: int, limits: Any, seating: str | None, names: tuple
                       tables=tables, sock=sock)
     srv.on_table = _print_seating
     return srv
+
+
+def _say_listening(srv: Any, n: int) -> None:
+    """Where the arena listens (standard error), and that the competition's own ids
+    (``client1`` .. ``client4``) are seated in their order when they are."""
+    click.echo(_said("listening", url=srv.url, n=n), err=True)
+    if srv.competition_ids:
+        a, b = srv.agents
+        click.echo(_said("competition_ids", a=a, b=b), err=True)
 
 
 def _print_seating(table: Any) -> None:
@@ -264,14 +277,17 @@ def arena_group() -> None:
               help="Also write the HTML report (the match and its boards) into this folder.")
 @_force("Replace an existing records file (OUT/A-vs-B.gdn) or --log file, and write --report "
         "into a folder that already holds files (a seed file is never written over).")
+@click.option("--resume", is_flag=True, help="Go on with a match that was stopped: keep the "
+              "boards OUT/A-vs-B.gdn holds in both rooms and play the others (the file is "
+              "then written with all of them).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_errors
 def duplicate_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
-    host: str, port: int, seating: str | None, wait: float, verbose: bool, scale: str,
+    host: str, port: int, seating: str | None, wait: float, verbose: int, scale: str,
     tables_count: int, out_dir: str, log_path: str | None, report_dir: str | None,
-    force: bool, as_json: bool, **limit_opts: Any,
+    force: bool, resume: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Wait for four clients, then play a duplicate match of agent A against agent B.
 
@@ -282,26 +298,36 @@ def duplicate_command(
     seat: A E-W). Prints every board's swing and the result; writes the records to
     --out.
 
+    Stopped with Ctrl-C, the match writes the boards finished in both rooms (records,
+    and --report) and says how to go on: the same command with --resume.
+
     \b
     Example: guandan arena duplicate --a mine --b theirs --seed 1f --boards 16
     """
     _two_agents(name_a, name_b)
     sock = _take_port(host, port)
     # lazy: start-up speed (the match's libraries, after the port is taken)
-    from duplicate.arena.duplicate_match import load_boards, match_path, play_duplicate_match
+    from duplicate.arena.duplicate_match import (
+        MatchInterrupted,
+        load_boards,
+        match_path,
+        play_duplicate_match,
+    )
     from duplicate.arena.server import log_writer
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
 
-    _check_outputs(force, [match_path(out_dir, (name_a, name_b)), log_path], report_dir)
+    records_file = match_path(out_dir, (name_a, name_b))
+    _check_outputs(force, [None if resume else records_file, log_path], report_dir)
     _setup_logging(verbose)
     limits = _limits(limit_opts)
     boards = load_boards(count, seed_hex=seed_hex, seed_file=seed_file, delayed=delayed,
                          set_name=set_name, db_url=db_url, schedule=schedule)
+    kept = _kept(records_file, boards) if resume else None
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), tables_count,
                            sock) as srv:
-            click.echo(_said("listening", url=srv.url, n=4 * tables_count), err=True)
+            _say_listening(srv, 4 * tables_count)
             try:
                 table = await srv.next_table(wait)
                 second = await srv.next_table(wait) if tables_count == 2 else None
@@ -312,7 +338,7 @@ def duplicate_command(
                 return await play_duplicate_match(
                     table, boards, (name_a, name_b), closed_table=second,
                     scale=GUANDAN_VP if scale == "vp20" else JIANGSU_WDL,
-                    event=f"Arena: {name_a} - {name_b}", out_dir=out_dir,
+                    event=f"Arena: {name_a} - {name_b}", out_dir=out_dir, kept=kept,
                 )
             finally:
                 await table.close()
@@ -320,25 +346,67 @@ def duplicate_command(
                     await second.close()
                 close_log()
 
-    result = asyncio.run(run())
+    stopped: MatchInterrupted | None = None
+    try:
+        result = asyncio.run(run())
+    except MatchInterrupted as exc:  # Ctrl-C: the boards finished are written
+        stopped, result = exc, exc.result
+    _match_output(result, report_dir, as_json, limits, stopped is not None)
+    if stopped is not None:
+        click.echo(error_text(stopped), err=True)
+        click.echo(_said("resume", path=result.file), err=True)
+        raise click.exceptions.Exit(130)
+
+
+def _kept(records_file: Path, boards: list[Any]) -> dict[int, Any]:
+    """The boards an earlier, stopped run of the match finished (``--resume``), said on
+    standard error."""
+    from duplicate.arena.duplicate_match import kept_boards
+    from duplicate.gdn import loads
+
+    if not records_file.exists():
+        click.echo(_said("resume_none", path=records_file), err=True)
+        return {}
+    kept = kept_boards(loads(records_file.read_bytes(), file=str(records_file)), boards)
+    click.echo(_said("resumed", boards=_boards(len(kept)), path=records_file), err=True)
+    return kept
+
+
+def _match_output(result: Any, report_dir: str | None, as_json: bool, limits: Any,
+                  interrupted: bool) -> None:
+    """A duplicate match's outputs: the report, then the JSON or the text."""
+    from duplicate.arena.report import margin_note
+
+    name_a, name_b = result.names
     if report_dir:
         from duplicate.arena.report import arena_report, match_title, write_arena_report
 
         lang = cli_lang()
-        write_arena_report(report_dir, arena_report(match_title(name_a, name_b, lang), [result],
-                                                    lang=lang))
+        note = margin_note(result, lang)
+        write_arena_report(report_dir, arena_report(
+            match_title(name_a, name_b, lang), [result], notes=[note] if note else [],
+            lang=lang))
+    index = str(Path(report_dir) / "index.html") if report_dir else None
     if as_json:
         doc = result.summary()
-        doc["boards_detail"] = [b.row(result.names) for b in result.boards]
+        doc["boards_detail"] = [b.json_row(result.names) for b in result.boards]
         doc["file"] = str(result.file) if result.file else None
+        doc["report"] = index
+        doc["interrupted"] = interrupted
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     from duplicate.commands.common import emit_rows
 
-    emit_rows(_worded_rows([b.row(result.names) for b in result.boards], result.names), "table")
+    rows = [b.row(result.names) for b in result.boards]
+    if result.forfeited_by:  # every row names who forfeited it ("" for a board played)
+        rows = [{**row, "forfeited_by": row.get("forfeited_by", "")} for row in rows]
+    emit_rows(_worded_rows(rows, result.names), "table")
     click.echo(_said("match_line", a=name_a, b=name_b, margin=result.score.margin,
                     boards=_boards(len(result.boards)), pa=result.score.points_x,
                     pb=result.score.points_y))
+    note = margin_note(result, cli_lang())
+    if note:
+        click.echo(note)
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))
@@ -348,6 +416,8 @@ def duplicate_command(
     if result.faults:
         click.echo(_said("faults", n=len(result.faults)))
     click.echo(_said("records", path=result.file))
+    if index:
+        click.echo(_said("report_written", path=index))
 
 
 @click.command("agent")
@@ -403,7 +473,7 @@ def agent_command(url: str, policy: str, seed: str, connect_timeout: float, reco
 def tournament_command(
     agents_file: str, seed_hex: str | None, seed_file: str | None, delayed: str | None,
     set_name: str | None, db_url: str | None, count: int, schedule: str, host: str,
-    port: int, seating: str | None, wait: float, verbose: bool, scale: str, out_dir: str,
+    port: int, seating: str | None, wait: float, verbose: int, scale: str, out_dir: str,
     report_dir: str | None, force: bool, as_json: bool, **limit_opts: Any,
 ) -> None:
     """Round robin of duplicate matches among the agents of AGENTS_FILE.
@@ -422,7 +492,7 @@ def tournament_command(
     from pathlib import Path
 
     from duplicate.arena.duplicate_match import load_boards
-    from duplicate.arena.rating import METHOD
+    from duplicate.arena.rating import METHOD, overlaps
     from duplicate.arena.tournament import match_files, read_agents, run_tournament
     from duplicate.commands.common import emit_rows
     from duplicate.scoring import GUANDAN_VP, JIANGSU_WDL
@@ -437,10 +507,15 @@ def tournament_command(
                          set_name=set_name, db_url=db_url, schedule=schedule)
 
     def progress(m: Any) -> None:
+        from duplicate.arena.report import margin_note
+
         click.echo(_said("match_line", a=m.names[0], b=m.names[1], margin=m.score.margin,
                         boards=_boards(len(m.boards)), pa=m.score.points_x,
                         pb=m.score.points_y),
                    err=True)
+        note = margin_note(m, cli_lang())
+        if note:
+            click.echo(f"  {note}", err=True)
 
     logs = Path(out_dir) / "agent-logs"
     click.echo(_said("logs", path=logs), err=True)
@@ -453,6 +528,7 @@ def tournament_command(
     if report_dir:
         from duplicate.arena.report import (
             arena_report,
+            match_notes,
             rating_notes,
             tournament_title,
             write_arena_report,
@@ -461,14 +537,21 @@ def tournament_command(
         lang = cli_lang()
         write_arena_report(report_dir, arena_report(
             tournament_title(len(agents), count, lang), result.matches, result.standings,
-            rating_notes(result.ratings, lang), lang=lang))
+            [*rating_notes(result.ratings, lang), *match_notes(result.matches, lang)],
+            lang=lang))
+    index = str(Path(report_dir) / "index.html") if report_dir else None
+    pairs = overlaps(result.ratings)
     ratings = [{"agent": r.name, "rating": round(r.rating, 1), "low": round(r.low, 1),
                 "high": round(r.high, 1), "boards": r.boards} for r in result.ratings]
+    if as_json:
+        for row in ratings:  # the agents the boards do not yet separate from this one
+            row["overlaps"] = [b if a == row["agent"] else a for a, b in pairs
+                               if row["agent"] in (a, b)]
     if as_json:
         click.echo(json.dumps({"standings": table, "ratings": ratings,
                                "rating_method": METHOD,
                                "matches": [m.summary() for m in result.matches],
-                               "logs": [str(p) for p in result.logs]},
+                               "logs": [str(p) for p in result.logs], "report": index},
                               ensure_ascii=False, indent=2))
         return
     click.echo(_said("standings"))
@@ -477,6 +560,11 @@ def tournament_command(
     click.echo()
     click.echo(_said("rating"))
     emit_rows(_worded_rows(ratings), "table")
+    from duplicate.arena.report import overlap_note
+
+    click.echo(overlap_note(result.ratings, cli_lang()))
+    if index:
+        click.echo(_said("report_written", path=index))
 
 
 @arena_group.command("ordinary")
@@ -500,7 +588,7 @@ def tournament_command(
 def ordinary_command(
     name_a: str, name_b: str, seed_hex: str | None, seed_file: str | None,
     delayed: str | None, set_name: str | None, db_url: str | None, count: int, schedule: str,
-    host: str, port: int, seating: str | None, wait: float, verbose: bool,
+    host: str, port: int, seating: str | None, wait: float, verbose: int,
     max_deals: int | None, out_dir: str, log_path: str | None, force: bool, as_json: bool,
     **limit_opts: Any,
 ) -> None:
@@ -514,6 +602,7 @@ def ordinary_command(
     # lazy: start-up speed (the match's libraries, after the port is taken)
     from duplicate.arena.duplicate_match import load_boards
     from duplicate.arena.ordinary import ordinary_path, play_ordinary_match
+    from duplicate.arena.protocol import level_str
     from duplicate.arena.server import log_writer
 
     _check_outputs(force, [ordinary_path(out_dir, (name_a, name_b)), log_path])
@@ -524,7 +613,7 @@ def ordinary_command(
 
     async def run() -> Any:
         async with _server(host, port, limits, seating, (name_a, name_b), 1, sock) as srv:
-            click.echo(_said("listening", url=srv.url, n=4), err=True)
+            _say_listening(srv, 4)
             try:
                 table = await srv.next_table(wait)
             except TimeoutError:
@@ -545,7 +634,8 @@ def ordinary_command(
         return
     click.echo(_said("ordinary_line", a=name_a, b=name_b,
                      deals=_said("count.deals", n=doc["deals"]),
-                     winner=doc["winner"] or "-", ln=doc["levels"][0], le=doc["levels"][1]))
+                     winner=doc["winner"] or "-", ln=level_str(result.match.levels[0]),
+                     le=level_str(result.match.levels[1])))
     if result.forfeited_by:
         who = {"x": result.names[0], "y": result.names[1]}.get(result.forfeited_by,
                                                              " & ".join(result.names))
@@ -579,9 +669,12 @@ def import_log_command(files: tuple[str, ...], source: str, output: str, event: 
 
     del source  # one source so far
     check_output(output, force)
+    def cut(why: Any) -> None:  # a log the arena wrote until it was stopped
+        click.echo(_said("import_cut", why=why), err=True)
+
     records = []
     for f in files:
-        records.extend(import_log(f, event))
+        records.extend(import_log(f, event, on_cut=cut))
     with click.open_file(output, "w", encoding="utf-8") as out:
         out.write(dumps(records))
     click.echo(_said("imported", n=len(records), file=", ".join(files), out=output), err=True)

@@ -436,8 +436,11 @@ def compare_command(
     Every record is replayed; per room the finish and N-S result, per seat the plays,
     passes, tricks won, leads, bombs, wild hearts and what they stood for, cards left and
     接风; the first divergence between the rooms and the swing (first room's N-S result
-    minus the second's: team X's when Open comes first). The table lists the boards;
-    --csv gives one row per room and seat; --json the whole comparison.
+    minus the second's: team X's when Open comes first). The table lists the boards
+    (diverge_action: the first action, counted from 1, at which the rooms differ);
+    --csv gives one row per room and seat; --json the whole comparison. In the seats'
+    table, wilds are the wild hearts (逢人配) the seat played, each as the card it stood
+    for.
 
     \b
     Example: guandan compare match.gdn --board 3
@@ -490,6 +493,7 @@ def compare_command(
                                                 line=lines[0])
                 click.echo("\n".join(lines))
                 emit_rows(human_seat_rows(c, lang), fmt, SEAT_COLUMNS[1:])
+            click.echo(translator(lang)("cli.compare.wilds_legend"))
         if analyse:
             click.echo("\n".join(analysis_lines))
 

@@ -18,9 +18,7 @@ from urllib.parse import quote
 
 import click
 
-from duplicate.capture.sim import SimAction, actions_for_state
-from duplicate.commands.common import cli_lang, say
-from duplicate.policies import POLICIES
+from duplicate.commands.common import check_policy, cli_lang, say
 from engine.cards import parse_cards, to_tokens
 from engine.seat import Seat
 
@@ -87,10 +85,13 @@ def initial_hands(state: dict[str, Any]) -> dict[str, list[str]]:
 def play_board(dev: Device, board: int, run: TableRun, resend_every: int, seed: str,
                policy: str) -> None:
     """Start ``board`` (or find it begun) and send the bots' actions from the next number."""
+    # lazy: start-up speed (the capture package brings the database layer with it)
+    from duplicate.capture.sim import actions_for_state
+
     state = dev.call(f"/boards/{board}/start", {}, run)
     if state["state"] == "ended":
         return
-    plan: list[SimAction] = actions_for_state(
+    plan = actions_for_state(
         initial_hands(state), state["level"], state["leader"],
         seed=f"{seed}/{state['room']}/{board}", policy=policy)
     done = state["actions"]
@@ -138,7 +139,7 @@ def run_table(base: str, token: str, lang: str, resend_every: int, seed: str, po
               "never).")
 @click.option("--seed", default="table-sim", show_default=True,
               help="The bots' seed (the same seed plays the same deals).")
-@click.option("--policy", type=click.Choice(sorted(POLICIES)), default="heuristic",
+@click.option("--policy", default="heuristic", metavar="POLICY", callback=check_policy,
               show_default=True, help="The bots' policy (mixed or random: the rooms play "
               "differently).")
 def table_sim_command(url: str, tokens: tuple[str, ...], resend_every: int, seed: str,

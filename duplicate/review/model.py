@@ -118,6 +118,9 @@ class EventReport:
     byes: tuple[ByeLine, ...] = ()
     #: withdrawn team name -> the round after which it withdrew (marked 退赛)
     withdrawn: Mapping[str, int] = field(default_factory=dict)
+    #: False for standings that are not an event's (an arena tournament's): no progressive
+    #: score, rounds won, levels or tie-break ("Placed by") columns
+    event_columns: bool = True
     #: the order of tie-breaks the standings rank by (``standings.TIEBREAK_ORDERS``); None
     #: for a report not drawn from an event
     tiebreaks: str | None = None

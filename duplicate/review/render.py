@@ -51,6 +51,8 @@ def status_text(status: str, lang: str) -> str:
         return t("report.status.not_in")
     if status == "unfinished":
         return t("report.status.unfinished")
+    if status == "forfeited":
+        return t("report.status.forfeited")
     if status == "conceded":
         return t("report.status.conceded")
     return status  # a reason given by the director, as written

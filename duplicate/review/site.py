@@ -43,8 +43,9 @@ from duplicate.review.visibility import visible_boards
 from engine.ruleset import COMPETITION, Ruleset
 
 MANIFEST = "manifest.json"
-#: Bumped when the pages' drawing changes: every board page is drawn again.
-VERSION = 2
+#: Bumped when the pages' drawing or the figures kept per board change: every board page
+#: is drawn again.
+VERSION = 3
 ASSETS = ("guandan.css", "movie.js")
 
 

@@ -1,5 +1,7 @@
 """Per-player statistics across an event: from each board's comparison, the figures of
-every seat summed by player name (plays, bombs, 接风, wild hearts used, 头游).
+every seat summed by player name (plays, bombs, 接风, wild hearts used, 头游). A name
+that held several seats of a board (an arena's agent: two seats, both rooms) counts the
+board once.
 
 A board's figures are plain JSON (:func:`board_stats`) so that the site writer can keep
 them in its manifest and not replay an unchanged board to rebuild ``players.html``.
@@ -41,7 +43,7 @@ def board_stats(comp: BoardComparison) -> dict[str, dict[str, int]]:
             if not s.player:
                 continue
             fig = out.setdefault(s.player, dict.fromkeys(FIGURES, 0))
-            fig["boards"] += 1
+            fig["boards"] = 1  # a board, however many of its seats the name held (an agent)
             fig["plays"] += s.plays
             fig["bombs"] += s.bombs
             fig["straight_flushes"] += s.straight_flushes

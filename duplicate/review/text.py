@@ -33,6 +33,8 @@ def headline(c: BoardComparison, lang: str = "en") -> list[str]:
             lines.append("  " + t("compare.room_note", room=label(r.room), note=t(
                 "report.ruling.line", result=vocab.result_text(r.ruling.result_ns, lang),
                 by=who_said(r.ruling.by, lang), reason=r.ruling.reason)))
+    if c.forfeited_by:  # an arena's agent did not come back: the board is scored as conceded
+        lines.append("  " + t("compare.forfeit", who=c.forfeited_by))
     if c.swing is not None:
         lines.append("  " + t("compare.swing", swing=f"{c.swing:+d}" if c.swing else "0"))
     d = c.divergence

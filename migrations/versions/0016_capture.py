@@ -5,8 +5,8 @@ and ``capture_actions`` (its numbered actions; the unique key on (board, seq, li
 a resent action once), and lets ``hall_tokens.role`` be ``record`` (a recorder's card).
 See ``duplicate.capture`` and docs/CAPTURE.md.
 
-Revision ID: 0015
-Revises: 0014
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-12-07 19:00:00.000000
 """
 
@@ -20,8 +20,8 @@ from alembic import op
 from duplicate.i18n import phrase
 from migrations.losses import count, offline, rows_of, would_lose
 
-revision: str = "0015"
-down_revision: str | Sequence[str] | None = "0014"
+revision: str = "0016"
+down_revision: str | Sequence[str] | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
