@@ -47,7 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, messages, negotiate, phrase
 from duplicate.web import api, api_capture, api_director, auth, errors, login, ws_capture
-from duplicate.web.pages import desk, public, table
+from duplicate.web.pages import desk, public, record, table
 from duplicate.web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from duplicate.web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 
@@ -250,7 +250,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(login.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
-    for pages in (table, public, desk):  # H3's table and public pages, H4's desk
+    for pages in (table, public, desk, record):  # H3's table and public pages, H4's desk
         app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"
