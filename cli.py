@@ -71,6 +71,8 @@ COMMANDS: dict[str, Lazy] = {
 
 #: the hall service's printable table cards, a command of the event group
 TABLE_CARDS = "duplicate.commands.serve:table_cards_command"
+#: the recorders' cards of plays captured at the table (docs/CAPTURE.md), there too
+RECORDER_CARDS = "duplicate.commands.recorders:recorder_cards_command"
 
 
 class RootGroup(LangGroup, LazyGroup):
@@ -96,9 +98,11 @@ def main() -> None:
 
 
 def _add_table_cards(command: click.Command) -> None:
-    """'guandan event table-cards': the hall's command, in the event group."""
+    """'guandan event table-cards' and 'recorder-cards': the hall's commands, in the event
+    group."""
     if command.name == "event" and isinstance(command, click.Group):
         command.add_command(load(TABLE_CARDS))
+        command.add_command(load(RECORDER_CARDS))
 
 
 main.on_load(_add_table_cards)

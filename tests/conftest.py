@@ -14,6 +14,8 @@
 * ``client``: the whole service (``duplicate.web.app.create_app``) on ``migrated_url`` through
   FastAPI's test client, the director's password :data:`DESK_PASSWORD` (the desk's and the
   hall's tests log in with it). A test module may define a ``client`` of its own instead.
+* ``hall_round``: a round of the hall set up through the director's API
+  (``tests/helpers/hall.py``), on ``migrated_url``.
 
 The PostgreSQL database is uniquely named (process id and a random suffix), so concurrent
 runs and xdist workers never collide, and is dropped at the end of the session.
@@ -41,10 +43,10 @@ from duplicate.db import (
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
+    from helpers.hall import Hall
 
-#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py; the hall
-#: set up through the director's API (fixture ``hall_round``): tests/helpers/hall.py.
-pytest_plugins = ("conftest_browser", "helpers.hall")
+#: The browser fixtures (Chromium through Playwright): tests/conftest_browser.py.
+pytest_plugins = ("conftest_browser",)
 
 #: Environment variable naming the PostgreSQL server for the tests (any database on it).
 TEST_DB_ENV = "GUANDAN_TEST_DATABASE_URL"
@@ -61,7 +63,7 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
 #: run by the whole suite and ``.ci/run``. A file belongs here when its tests drive
 #: Chromium, serve over real sockets or subprocesses (the hall, the arena's matches and
 #: tournaments), race threads or processes, or draw many property examples; a single slow
-#: test of another file says ``@pytest.mark.slow`` itself.
+#: test of another file is named in :data:`SLOW_TESTS`.
 SLOW_FILES = frozenset({
     # Chromium
     "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py",
@@ -79,13 +81,46 @@ SLOW_FILES = frozenset({
     "test_hall_concurrency.py", "test_store_concurrency.py", "test_web_concurrency.py",
     "test_event_e2e.py", "test_event_e2e_review.py", "test_review_event.py",
     "test_gdn_fuzz.py", "test_fairness.py", "test_perft.py", "test_hall_invariants.py",
+    # the compiled core replaying whole deals against the Python reference
+    "test_deal_native.py",
+})
+
+#: Single tests that are ``slow`` in files that are not (``file::test``, every parameter):
+#: measured at 8 s or more each on a loaded 2-core machine.
+SLOW_TESTS = frozenset({
+    # whole boards valued by the analysis
+    "test_analyse.py::test_values_are_consistent_with_the_result",
+    "test_analyse.py::test_rooms_from_divergence",
+    "test_analyse.py::test_cli_compare_analyse",
+    "test_analyse.py::test_the_global_language_reaches_analyse_and_compare",
+    "test_analyse.py::test_cli_analyse",
+    "test_analyse.py::test_json_actions_are_type_rank_cards",
+    # the compiled core against the Python reference, many deals; memory over 10^6 calls
+    "test_core_playout.py::test_native_playouts_equal_the_python_ones",
+    "test_core_playout.py::test_whole_deals_and_every_point_of_them",
+    "test_core_playout.py::test_memory_stays_flat",
+    "test_core_solver.py::test_values_agree",
+    "test_core_solver.py::test_values_agree_when_following",
+    "test_core_boundary.py::test_garbage_raises_never_crashes",
+    "test_core_boundary.py::test_memory_stays_flat_over_a_million_calls",
+    "test_core_fallback.py::test_a_build_without_a_compiler_succeeds_and_says_so",
+    # a match of our agent over the protocol; a whole event through the command line
+    "test_arena.py::test_guandan_agent_plays_a_match",
+    "test_cli_deals.py::test_whole_flow",
+    # sweeps of the hall's refusals, each case a round set up through the API
+    "test_hall_rulings.py::test_bad_rulings_are_refused_and_change_nothing",
+    "test_hall_rulings.py::test_forfeit_scores_the_scale_maximum",
+    "test_hall_director_limit.py::test_a_late_teams_ruling_past_the_limit_takes_the_chief_field",
+    "test_hall_clock_limits.py::test_the_library_refuses_one_minute_more",
+    "test_hall_i18n.py::test_bad_finishing_orders_in_both_languages",
 })
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test of :data:`SLOW_FILES` ``slow``."""
+    """Mark every test of :data:`SLOW_FILES` and :data:`SLOW_TESTS` ``slow``."""
     for item in items:
-        if item.path.name in SLOW_FILES:
+        test = f"{item.path.name}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
+        if item.path.name in SLOW_FILES or test in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 
 
@@ -208,3 +243,13 @@ def client(migrated_url: str) -> Iterator[TestClient]:
     with TestClient(app) as c:
         yield c
     app.state.engine.dispose()
+
+
+@pytest.fixture
+def hall_round(migrated_url: str) -> Iterator[Hall]:
+    """A round of the hall set up through the director's API on a migrated database
+    (``helpers.hall.open_hall``: two tables, boards 1 and 2, cards issued, clock started)."""
+    # lazy: start-up speed (a session without the hall's tests does not import the service)
+    from helpers.hall import open_hall
+
+    yield from open_hall(migrated_url)

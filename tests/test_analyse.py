@@ -24,7 +24,6 @@ def records():  # type: ignore[no-untyped-def]
     return loads(DATA.read_bytes(), file=str(DATA))
 
 
-@pytest.mark.slow  # whole boards valued: tens of seconds
 def test_values_are_consistent_with_the_result(records) -> None:  # type: ignore[no-untyped-def]
     for rec in records:
         a = annotate(rec, "last:2", with_par=True)
@@ -110,7 +109,6 @@ def test_cli_analyse(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "cannot read" in res.output
 
 
-@pytest.mark.slow  # whole boards valued: tens of seconds
 def test_rooms_from_divergence(records) -> None:  # type: ignore[no-untyped-def]
     import dataclasses
 
@@ -135,7 +133,6 @@ def test_rooms_from_divergence(records) -> None:  # type: ignore[no-untyped-def]
     assert analyse_rooms([records[1], same]).divergence is None
 
 
-@pytest.mark.slow  # whole boards valued: tens of seconds
 def test_cli_compare_analyse(tmp_path: Path) -> None:
     from duplicate.dealing import generate_boards
     from duplicate.gdn import dumps
@@ -238,7 +235,6 @@ def test_no_par_prints_no_par() -> None:
     assert "par" not in json.loads(res.output)["annotations"][0]
 
 
-@pytest.mark.slow  # whole boards valued: tens of seconds
 def test_the_global_language_reaches_analyse_and_compare(tmp_path: Path) -> None:
     import re
 

@@ -5,6 +5,7 @@ the room's result: a round entered by bots scores with no report typed."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import pytest
@@ -17,8 +18,9 @@ from duplicate.capture import CaptureError
 from duplicate.capture.sim import SimAction, actions_for_state
 from duplicate.gdn import loads
 from duplicate.replay import replay
-from engine.cards import parse_cards, parse_level, to_tokens
+from engine.cards import parse_cards, parse_level, rank_name, to_tokens
 from engine.deal import Deal
+from engine.moves import legal_readings
 from engine.seat import Seat
 
 Recorders = dict[tuple[int, str], str]
@@ -343,3 +345,80 @@ def test_devices_racing_with_the_same_number_store_one_action(migrated_engine: E
     assert len(acks) == 4, results
     assert sorted(a.stored for a in acks) == [False, False, False, True]
     assert _count(e, models.CaptureAction) == 1
+
+
+def ambiguous_play(state: capture.BoardState) -> tuple[list[str], list[tuple[str, str]]]:
+    """Cards of the leader's hand that make a play of more than one reading (wild hearts),
+    and those readings, as the engine gives them."""
+    level = parse_level(state.level)
+    hand = sorted(set(state.hands[state.leader]))
+    for k in (5, 2, 3, 4, 6):
+        for combo in itertools.combinations(hand, k):
+            cards = parse_cards(list(combo))
+            found = [(c.type.record_name, rank_name(c.rank))
+                     for c in legal_readings(cards, level, None) if c.cards == cards]
+            if len(found) > 1:
+                return list(combo), found
+    raise AssertionError("no play of two readings in the leader's hand")
+
+
+def test_readings_let_the_recorder_choose_what_wild_hearts_stand_for(
+    migrated_engine: Engine, rec: Recorders
+) -> None:
+    e = migrated_engine
+    token = rec[(1, "open")]
+    state = capture.start_board(e, token, 1)
+    cards, found = ambiguous_play(state)
+    assert capture.readings(e, token, 1, state.leader, cards) == found
+    other = next(s for s in "NESW" if s != state.leader)
+    assert capture.readings(e, token, 1, other, state.hands[other][:1]) == []
+    assert capture.readings(e, token, 1, state.leader, state.hands[state.leader][:1]) != []
+    chosen = found[-1]
+    ack = capture.enter_action(e, token, 1, 1, state.leader, cards, *chosen)
+    assert ack.stored
+    stored = capture.board_state(e, token, 1).actions[0]
+    assert (stored.type, stored.rank) == chosen
+    assert _count(e, models.CaptureAction) == 1
+
+
+def test_a_report_waiting_for_north_that_the_capture_contradicts_is_disputed(
+    migrated_engine: Engine, cards: Cards, rec: Recorders
+) -> None:
+    e = migrated_engine
+    token = rec[(1, "closed")]
+    state = capture.start_board(e, token, 4)
+    plan = actions_for_state(**_start_args(state))
+    west = hall.grant_for(e, cards[(1, "closed")].report_token)
+    wrong, _ = hall.west_report(e, west, 4, finish=_other_order(_final(state, plan)))
+    assert wrong.state == "reported"
+    for seq, a in enumerate(plan, 1):
+        _enter(e, token, 4, seq, a)
+    assert capture.board_state(e, token, 4).note == capture.COUNTED
+    assert [d.id for d in hall.disputes(e, EVENT, 1)] == [wrong.id]
+    # a report that agrees keeps waiting for North
+    token2 = rec[(2, "open")]
+    state2 = capture.start_board(e, token2, 4)
+    plan2 = actions_for_state(**_start_args(state2))
+    west2 = hall.grant_for(e, cards[(2, "open")].report_token)
+    for seq, a in enumerate(plan2[:-1], 1):
+        _enter(e, token2, 4, seq, a)
+    ended = _finish_of(state2, plan2)
+    right, _ = hall.west_report(e, west2, 4, finish=ended)
+    _enter(e, token2, 4, len(plan2), plan2[-1])
+    assert [d.id for d in hall.disputes(e, EVENT, 1)] == [wrong.id]
+    north2 = hall.grant_for(e, cards[(2, "open")].confirm_token)
+    assert hall.north_confirm(e, north2, 4, right.id).state == "confirmed"
+
+
+def _finish_of(state: capture.BoardState, plan: list[SimAction]) -> str:
+    """The finishing order (``N S E``) the bots' deal ends with, as West reports it."""
+    from_cards = {s: parse_cards(h) for s, h in state.hands.items()}
+    deal = Deal([from_cards[s.name] for s in Seat], parse_level(state.level),
+                Seat[state.leader])
+    for a in plan:
+        if a.cards:
+            deal.play_cards(parse_cards(list(a.cards)), seat=Seat[a.seat])
+        else:
+            deal.pass_(Seat[a.seat])
+    order = deal.result().finish_order
+    return " ".join(s.name for s in order[:3])

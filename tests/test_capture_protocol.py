@@ -304,3 +304,25 @@ def test_the_websocket_refuses_an_unknown_token(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
         assert closed.value.code == 4403
+
+
+def test_readings_answer_what_a_play_can_be(client: TestClient,
+                                            recorders: dict[tuple[int, str], str]) -> None:
+    dev = Device(client, recorders[(1, "closed")])
+    state = dev.state(1, start=True)
+    lead = state["turn"]
+    r = dev.post("/boards/1/readings", {"seat": lead, "cards": state["hands"][lead][:1]})
+    assert r.status_code == 200, r.text
+    data = _keys(r.json(), {"readings"})
+    assert len(data["readings"]) == 1
+    reading = _keys(data["readings"][0], {"type", "rank"})
+    assert reading["type"] == "Single"
+    other = next(s for s in SEATS if s != lead)
+    r = dev.post("/boards/1/readings", {"seat": other, "cards": state["hands"][other][:1]})
+    assert r.json() == {"readings": []}
+    assert dev.post("/boards/1/readings", {"seat": lead, "cards": []}).status_code == 422
+    assert dev.state(1)["last"] == 0  # nothing stored
+    with client.websocket_connect(f"/api/capture/{recorders[(1, 'closed')]}/ws") as ws:
+        ws.send_text(json.dumps({"op": "readings", "board": 1, "seat": lead,
+                                 "cards": state["hands"][lead][:1]}))
+        assert _ws_answer(ws, "readings")["readings"] == data["readings"]

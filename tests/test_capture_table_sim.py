@@ -90,3 +90,21 @@ def test_table_sim_says_why_it_stops(service: str) -> None:
     result = CliRunner().invoke(main, ["--lang", "zh", "table-sim", service, "nope"])
     assert result.exit_code == 1
     assert "无效" in result.output
+
+
+def test_the_director_prints_recorders_cards(migrated_engine: Engine, migrated_url: str) -> None:
+    e = migrated_engine
+    make_event(e, boards=2)
+    args = ["event", "recorder-cards", EVENT, "--round", "1", "--public-url",
+            "https://hall.example.org/", "--db", migrated_url]
+    out = CliRunner().invoke(main, ["--lang", "zh", *args])
+    assert out.exit_code == 0, out.output
+    lines = out.output.strip().splitlines()
+    assert len(lines) == 4 and lines[0].startswith("第1桌")
+    tokens = [line.rsplit("/api/capture/", 1)[1] for line in lines]
+    assert all(f"https://hall.example.org/r/{t}" in line for t, line in zip(tokens, lines,
+                                                                          strict=True))
+    seen = [(t.table, t.room) for t in (capture.table_capture(e, x) for x in tokens)]
+    assert seen == [(1, "open"), (1, "closed"), (2, "open"), (2, "closed")]
+    bad = CliRunner().invoke(main, [*args[:-4], "--public-url", "hall", "--db", migrated_url])
+    assert bad.exit_code == 2

@@ -128,9 +128,8 @@ def test_a_commands_help_imports_no_database_or_web_service(name: str, pycache: 
     modules = run["modules"]
     assert isinstance(modules, list)
     assert [m for m in modules if m.split(".")[0] in SERVICES] == []
-    if name not in ("analyse",):  # the analysis only where it is the command
-        assert [m for m in modules if m.startswith(("duplicate.analysis.solver",
-                                                    "duplicate.bots"))] == []
+    if name != "analyse":  # the analysis's solver only where it is the command
+        assert [m for m in modules if m.startswith("duplicate.analysis.solver")] == []
 
 
 def test_the_stored_lines_are_the_commands_own() -> None:
@@ -185,3 +184,20 @@ def test_a_lazy_group_lists_without_importing_and_imports_on_lookup() -> None:
 def test_a_lazy_entry_that_is_not_a_command_is_refused() -> None:
     with pytest.raises(TypeError, match="not a click command"):
         Lazy("cli:COMMANDS", "x").load()
+
+
+def test_the_capture_package_gives_each_name_from_its_module() -> None:
+    """``duplicate.capture``'s names are imported from their modules when first used (so
+    that ``table-sim`` imports no store): every name of ``__all__`` is there, the same
+    object as its module's."""
+    import importlib
+
+    from duplicate import capture
+
+    where = capture._WHERE
+    assert sorted(where) == sorted(capture.__all__)
+    for name, module in where.items():
+        value = getattr(importlib.import_module(f"duplicate.capture.{module}"), name)
+        assert getattr(capture, name) is value
+    with pytest.raises(AttributeError):
+        capture.nothing_of_that_name  # noqa: B018

@@ -16,25 +16,42 @@ room and table of a round) and ``capture_actions`` (numbered; a unique key on
 
 from __future__ import annotations
 
-from duplicate.capture.base import (
-    BOARD_STATES,
-    REFUSALS,
-    Ack,
-    ActionOut,
-    BoardLine,
-    BoardState,
-    CaptureError,
-    TableCapture,
-)
-from duplicate.capture.play import (
-    board_state,
-    enter_action,
-    start_board,
-    table_capture,
-    undo_action,
-)
-from duplicate.capture.record import COUNTED, record_text, store_record
-from duplicate.capture.tokens import RecorderCard, issue_recorder_tokens
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from duplicate.capture.base import (
+        BOARD_STATES,
+        REFUSALS,
+        Ack,
+        ActionOut,
+        BoardLine,
+        BoardState,
+        CaptureError,
+        TableCapture,
+    )
+    from duplicate.capture.play import (
+        board_state,
+        enter_action,
+        readings,
+        start_board,
+        table_capture,
+        undo_action,
+    )
+    from duplicate.capture.record import COUNTED, record_text, store_record
+    from duplicate.capture.tokens import RecorderCard, issue_recorder_tokens
+
+#: each name of the package -> the module that defines it, imported when the name is first
+#: used (start-up speed: ``guandan table-sim`` uses ``duplicate.capture.sim`` alone, which
+#: needs neither the store nor SQLAlchemy)
+_WHERE = {
+    **dict.fromkeys(("BOARD_STATES", "REFUSALS", "Ack", "ActionOut", "BoardLine", "BoardState",
+                     "CaptureError", "TableCapture"), "base"),
+    **dict.fromkeys(("board_state", "enter_action", "readings", "start_board",
+                     "table_capture", "undo_action"), "play"),
+    **dict.fromkeys(("COUNTED", "record_text", "store_record"), "record"),
+    **dict.fromkeys(("RecorderCard", "issue_recorder_tokens"), "tokens"),
+}
 
 __all__ = [
     "BOARD_STATES",
@@ -50,9 +67,18 @@ __all__ = [
     "board_state",
     "enter_action",
     "issue_recorder_tokens",
+    "readings",
     "record_text",
     "start_board",
     "store_record",
     "table_capture",
     "undo_action",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value

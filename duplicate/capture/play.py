@@ -39,10 +39,11 @@ from duplicate.hall.rows import boards_of, check_board, ready, room_of, seating
 from duplicate.hall.tokens import grant_rows
 from duplicate.i18n import Phrase, engine_phrase, phrase
 from duplicate.store.log import begin_write, retrying, room_now
-from engine.cards import parse_cards, parse_rank, rank_name, to_tokens
+from engine.cards import is_subset, parse_cards, parse_rank, rank_name, to_tokens
 from engine.combo import Combo, ComboType
 from engine.deal import Deal
 from engine.errors import GuandanError
+from engine.moves import legal_readings
 from engine.seat import Seat
 
 #: The most cards one action names (a play is at most 10 cards; a little slack).
@@ -350,6 +351,27 @@ def _resent(
     deal = _replayed(b, t, actions)
     return Ack(seq, False, last, deal.turn.name if deal.turn is not None else None,
                deal.is_over)
+
+
+def readings(engine: Engine, token: str, board: int, seat: str, cards: Sequence[str],
+             now: datetime | None = None) -> list[tuple[str, str]]:
+    """The readings (``.gdn`` type name and rank) under which ``seat``, the seat to act,
+    may play exactly ``cards`` now: one for most plays, several when wild hearts (or a
+    sequence's ends) leave a choice, none when no reading is legal (the entry would be
+    refused: entering it says why). Empty for a seat not to act."""
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        t = _open(session, token, at)
+        where = t.where(board)
+        me, parsed, _, _ = _read_action(where, 1, seat, cards, None, None)
+        b = _board(session, t, board)
+        row = _started(session, t, board)
+        deal = _replayed(b, t, _live(session, row.id))
+    if deal.turn != me or parsed == 0 or not is_subset(parsed, deal.hand(me)):
+        return []
+    found = legal_readings(parsed, deal.level, deal.to_beat, deal.rules)
+    return [(c.type.record_name, rank_name(c.rank)) for c in found if c.cards == parsed]
 
 
 @retrying

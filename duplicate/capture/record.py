@@ -25,7 +25,7 @@ from duplicate.logtext import coded
 from duplicate.replay import finish_text
 from duplicate.scoring import room_result
 from duplicate.store.data import StoreError
-from duplicate.store.log import in_savepoint
+from duplicate.store.log import in_savepoint, orders_differ
 from engine.deal import Deal
 
 #: The note of a captured record counted as its room's result.
@@ -95,18 +95,28 @@ def store_record(
         _dispute_live_report(session, rnd.id, match.table_no, room, board.number,
                              result.result_tag, order)
         return text, coded("capture.note.differs", reason=str(exc))
+    # a report still waiting for North that says otherwise goes to the director too
+    _dispute_live_report(session, rnd.id, match.table_no, room, board.number,
+                         result.result_tag, order, unless=(ns, order), states=("reported",))
     return text, COUNTED
 
 
-def _dispute_live_report(session: Session, round_id: int, table: int, room: str, board: int,
-                         result: str, order: str) -> None:
-    """The room's live report, reported or confirmed, becomes a dispute: it contradicts
-    the record captured at the table."""
+def _dispute_live_report(
+    session: Session, round_id: int, table: int, room: str, board: int, result: str,
+    order: str, *, unless: tuple[int, str] | None = None,
+    states: tuple[str, ...] = ("reported", "confirmed"),
+) -> None:
+    """The room's live report (in one of ``states``) becomes a dispute: it contradicts
+    the record captured at the table; not when it says ``unless`` (the captured N–S
+    result and finishing order)."""
     h = models.HallReport
     live = session.scalar(select(h).where(
         h.round_id == round_id, h.table_no == table, h.room == room, h.board == board,
-        h.live.is_(True), h.state.in_(("reported", "confirmed"))))
+        h.live.is_(True), h.state.in_(states)))
     if live is None:
+        return
+    if unless is not None and live.ns_result == unless[0] and live.finish is not None and (
+            not orders_differ(live.finish, unless[1])):
         return
     session.execute(update(h).where(h.id == live.id, h.state == live.state).values(
         state="disputed", rev=h.rev + 1,

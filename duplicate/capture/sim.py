@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from duplicate.bots import View, make_player
-from engine.cards import Cards, parse_cards, parse_level, rank_name, to_tokens
+from engine.cards import Cards, parse_cards, parse_level, parse_rank, rank_name, to_tokens
+from engine.combo import ComboType
 from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
@@ -28,13 +29,22 @@ class SimAction:
 
 def bot_actions(
     hands: Sequence[Cards], level: int, leader: Seat, rules: Ruleset = COMPETITION,
-    seed: str = "table-sim", policy: str = "heuristic",
+    seed: str = "table-sim", policy: str = "heuristic", start: Sequence[SimAction] = (),
 ) -> list[SimAction]:
-    """The whole deal played by four bots of ``policy`` (seeded per seat), as actions."""
+    """The whole deal played by four bots of ``policy`` (seeded per seat), as actions;
+    with ``start``, the bots go on from after those actions (which come first)."""
     deal = Deal(hands, level, leader, rules)
     players = {s: make_player(policy, f"{seed}/{s.name}") for s in Seat}
-    out: list[SimAction] = []
+    out: list[SimAction] = list(start)
     played: Cards = 0
+    for a in start:
+        cards = parse_cards(list(a.cards))
+        if cards:
+            ctype = ComboType.from_name(a.type) if a.type else None
+            deal.play_cards(cards, ctype, parse_rank(a.rank) if a.rank else None, Seat[a.seat])
+            played += cards
+        else:
+            deal.pass_(Seat[a.seat])
     while deal.turn is not None:
         seat = deal.turn
         to_beat = deal.to_beat
@@ -56,7 +66,8 @@ def bot_actions(
 
 def actions_for_state(hands: dict[str, list[str]], level: str, leader: str,
                       rules: Ruleset = COMPETITION, seed: str = "table-sim",
-                      policy: str = "heuristic") -> list[SimAction]:
+                      policy: str = "heuristic",
+                      start: Sequence[SimAction] = ()) -> list[SimAction]:
     """:func:`bot_actions` from a board's state as the protocol gives it (at its start)."""
     cards = [parse_cards(hands[s.name]) for s in Seat]
-    return bot_actions(cards, parse_level(level), Seat[leader], rules, seed, policy)
+    return bot_actions(cards, parse_level(level), Seat[leader], rules, seed, policy, start)

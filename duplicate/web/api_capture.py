@@ -103,6 +103,22 @@ class AckOut(BaseModel):
     over: bool
 
 
+class ReadingsIn(BaseModel):
+    """A play being entered: the seat and its cards."""
+
+    seat: str = Field(min_length=1, max_length=1, examples=["N"])
+    cards: list[Annotated[str, Field(max_length=3)]] = Field(min_length=1, max_length=27)
+
+
+class ReadingOut(BaseModel):
+    type: str
+    rank: str
+
+
+class ReadingsOut(BaseModel):
+    readings: list[ReadingOut]
+
+
 class UndoIn(BaseModel):
     seq: int = Field(ge=1, le=INT_MAX, description="The last live action's number.")
 
@@ -144,6 +160,14 @@ def post_action(request: Request, token: Token, board: BoardNo, body: ActionIn) 
     ack = capture.enter_action(engine_of(request), token, board, body.seq, body.seat,
                                body.cards, body.type, body.rank)
     return _json(ack.to_dict(), AckOut)
+
+
+@router.post("/{token}/boards/{board}/readings", response_model=ReadingsOut)
+def post_readings(request: Request, token: Token, board: BoardNo, body: ReadingsIn) -> Response:
+    """The readings under which the seat to act may play exactly these cards now (several
+    when wild hearts leave a choice; none when no reading is legal). Stores nothing."""
+    found = capture.readings(engine_of(request), token, board, body.seat, body.cards)
+    return _json({"readings": [{"type": t, "rank": r} for t, r in found]}, ReadingsOut)
 
 
 @router.post("/{token}/boards/{board}/undo", response_model=UndoOut)

@@ -229,7 +229,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
 def create_app(settings: Settings) -> FastAPI:
     """The service on ``settings``' database (one engine, kept on ``app.state``)."""
     from duplicate.web import api, api_capture, api_director, auth, ws_capture
-    from duplicate.web.pages import desk, public, table
+    from duplicate.web.pages import desk, public, record, table
 
     app = FastAPI(
         lifespan=_lifespan(settings),
@@ -253,7 +253,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(auth.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
-    for pages in (table, public, desk):  # the tables', the public's and the desk's pages
+    for pages in (table, public, desk, record):  # the tables', the public's, the desk's, the recorder's
         app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"

@@ -75,6 +75,13 @@ def _call(engine: Any, token: str, req: dict[str, Any]) -> dict[str, Any]:
         ack = capture.enter_action(engine, token, board, _int(req.get("seq")), str(seat),
                                    cards, ctype, rank)
         return {"op": "ack", "board": board, **ack.to_dict()}
+    if op == "readings":
+        cards = req.get("cards", [])
+        if not isinstance(cards, list):
+            raise ValueError(cards)
+        found = capture.readings(engine, token, board, str(req.get("seat")), cards)
+        return {"op": "readings", "board": board,
+                "readings": [{"type": t, "rank": r} for t, r in found]}
     if op == "undo":
         seq = _int(req.get("seq"))
         return {"op": "undone", "board": board, "undone": seq,

@@ -4,8 +4,8 @@ clock started (:func:`open_hall`, the fixture ``hall_round``), and what those te
 it (a refused request's error, the store's result of a room, a snapshot of everything a
 refusal must leave as it was).
 
-Registered as a pytest plugin by tests/conftest.py: ``hall_round`` is a fixture of every
-test module; the rest is imported (``from helpers.hall import Hall, open_hall``).
+The fixture ``hall_round`` (tests/conftest.py) is :func:`open_hall` on a migrated
+database; the rest is imported (``from helpers.hall import Hall, open_hall``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
@@ -106,12 +105,6 @@ def open_hall(url: str, correction_minutes: int = 10) -> Iterator[Hall]:
             yield Hall(client, engine, setup_round(client, correction_minutes=correction_minutes))
     finally:
         engine.dispose()
-
-
-@pytest.fixture
-def hall_round(migrated_url: str) -> Iterator[Hall]:
-    """A :class:`Hall` on a migrated database (each backend)."""
-    yield from open_hall(migrated_url)
 
 
 def snapshot(engine: Engine) -> Any:
