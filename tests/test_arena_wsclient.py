@@ -1,4 +1,4 @@
-"""The arena's own WebSocket paths (issue 13's speed work): the agent's blocking Sans-I/O
+"""The arena's own WebSocket paths, written for speed: the agent's blocking Sans-I/O
 client (arena.wsclient) against the real arena and against hand-made servers, the
 server's messages handed over from data_received (ArenaConnection), the frames it builds
 itself and the cached action texts."""

@@ -1,4 +1,4 @@
-"""One list of bot policies (a newcomer's report): ``guandan simulate --x mixed`` was refused
+"""One list of bot policies: ``guandan simulate --x mixed`` was refused
 though ``mixed`` is the default of ``event play-bots``. The names both accept are
 ``duplicate.policies.POLICIES``, defined once; ``mixed`` is a policy of the library like the
 others, its side's players sharing one error rate."""

@@ -1,4 +1,4 @@
-"""The hall service's API as a whole (issue 10): the OpenAPI document lists every path of
+"""The hall service's API as a whole: the OpenAPI document lists every path of
 the contract, errors are JSON with a message and the right status, bodies over the limit
 are refused early, tokens never reach the access log, settings refuse to start unsafe."""
 

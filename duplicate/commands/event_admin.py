@@ -1,6 +1,6 @@
 """``guandan event`` commands of the director's changes, each logged (``event log``):
-releasing a board (issue 9 item 1), fixing names, substitutes, withdrawals, deleting an
-event (item 15), the directors' limit after a round's publication. Registered on the ``event`` group by ``duplicate/commands/events.py``."""
+releasing a board, fixing names, substitutes, withdrawals, deleting an
+event, the directors' limit after a round's publication. Registered on the ``event`` group by ``duplicate/commands/events.py``."""
 
 from __future__ import annotations
 

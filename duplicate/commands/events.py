@@ -722,6 +722,6 @@ from duplicate.commands.results import event_history_command, event_result_comma
 event_group.add_command(event_result_command)
 event_group.add_command(event_history_command)
 
-# the director's changes (issue 9 items 1, 15): duplicate/commands/event_admin.py
+# the director's changes: duplicate/commands/event_admin.py
 for _command in ADMIN_COMMANDS:
     event_group.add_command(_command)

@@ -75,8 +75,8 @@ class EventInfo:
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``).
 
-        The draw seed is left out: it decides the lots of round 1 and stays secret (issue 9,
-        item 14); the library gives it as ``seed`` to those who need it."""
+        The draw seed is left out: it decides the lots of round 1 and stays
+        secret; the library gives it as ``seed`` to those who need it."""
         return {
             "name": self.name,
             "format": self.format,

@@ -1,4 +1,4 @@
-"""The tournament hall service's library (issue 10): tables report by phone, the director
+"""The tournament hall service's library: tables report by phone, the director
 runs the rounds, results go public as they come in. No HTTP here: ``web/`` calls these.
 
 Every call is one transaction (``db.session_scope``); a refusal raises :class:`HallError`

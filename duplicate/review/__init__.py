@@ -1,4 +1,4 @@
-"""Reviewing boards and events in the browser (issue 11): Jinja2 pages from
+"""Reviewing boards and events in the browser: Jinja2 pages from
 ``duplicate/templates``, the board "movie", event pages, an incremental site writer.
 
 Modules: ``model`` (the plain data pages are drawn from), ``render`` (the Jinja2

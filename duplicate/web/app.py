@@ -250,7 +250,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(login.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
-    for pages in (table, public, desk, record):  # H3's table and public pages, H4's desk
+    for pages in (table, public, desk, record):  # the tables', the public's, the desk's, the recorder's
         app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"

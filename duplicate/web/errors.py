@@ -1,5 +1,5 @@
 """Errors as answers: JSON ``{"error": kind, "message": ...}`` under ``/api``, a short page
-elsewhere (H3's ``public_error.html``, in the page's language).
+elsewhere (the public pages' ``public_error.html``, in the page's language).
 
 The library's refusals carry their kind (``HallError.kind``); the status follows the
 contract: not_found 404, forbidden 403, conflict 409, invalid 422, closed 410. An
@@ -77,7 +77,7 @@ def json_error(status: int, kind: str, message: str, headers: Any = None) -> JSO
 def error_page(
     request: Request, status: int, message: str, back: str | None = None, headers: Any = None
 ) -> Response:
-    """A page saying what went wrong: H3's ``public_error.html`` (context ``status``,
+    """A page saying what went wrong: the public pages' ``public_error.html`` (context ``status``,
     ``message``, ``back``) in the page's language; a plain page if that one fails (an
     error page must not fail)."""
     try:

@@ -1,4 +1,4 @@
-"""The director's desk (issue 10 item 4): the pages a tournament director runs the hall from.
+"""The director's desk: the pages a tournament director runs the hall from.
 
 Pages (every one needs the director's session, else a redirect to ``/desk/login?next=…``):
 

@@ -1,4 +1,4 @@
-"""The director's desk of one round (issue 10 item 4), included by :mod:`duplicate.web.pages.desk`.
+"""The director's desk of one round, included by :mod:`duplicate.web.pages.desk`.
 
 * ``GET /desk/e/{event}/round/{n}``: the round clock (start it: 开始计时), arrivals with
   their lateness (签到, 迟到) and the rulings a late team's status calls for, the live

@@ -1,4 +1,4 @@
-"""What a newcomer running a 4-team Swiss event found (the director's side):
+"""A 4-team Swiss event from the director's side, each behaviour kept:
 
 1. a bye's points were in the totals but in no listing of a team's rounds (``event score``,
    the report's cross-table and team page), and a withdrawn team was not marked;
