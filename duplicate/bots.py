@@ -30,7 +30,7 @@ from typing import NamedTuple, Protocol
 
 from duplicate.errors import PhrasedError
 from duplicate.i18n import phrase
-from engine import core as _core
+from duplicate.native import players
 from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
     BIG_JOKER,
@@ -345,7 +345,7 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     cached, because bots ask for it at every turn. The compiled core, when in use, makes
     the same plan (engine.core, docs/CORE.md).
     """
-    native = _core.native
+    native = players()
     if native is not None:
         bombs_, others_ = native.plan_hand(hand, level, bomb_max)
         return Plan(bombs_, others_)
@@ -482,7 +482,7 @@ class HeuristicPlayer:
 
     def act(self, view: View) -> Combo | None:
         """Lead from the plan, follow cheaply, leave the partner alone, bomb when it counts."""
-        native = _core.native
+        native = players()
         if native is not None:  # the same choice in the compiled core (docs/CORE.md)
             return native.heuristic_act(  # type: ignore[no-any-return]
                 view.hand, view.level, view.rules, view.to_beat, view.seat, view.to_beat_by,

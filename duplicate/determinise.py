@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from duplicate.analysis.state import Position
 from duplicate.bots import BotError, View, XorShift64
-from engine import core as _core
+from duplicate.native import players
 from engine.cards import FULL_PACK, KIND_BIT, Cards, is_subset, iter_kinds, size
 
 __all__ = ["sample_hands", "unseen_cards", "world_position"]
@@ -62,7 +62,7 @@ def sample_hands(view: View, rng: XorShift64) -> tuple[Cards, Cards, Cards, Card
     n = size(hidden)
     if total > n or (view.played is not None and total != n):
         raise BotError(f"the counts need {total} hidden cards but {n} are unseen")
-    native = _core.native
+    native = players()
     if native is not None and hasattr(native, "deal_unseen"):  # the same draw in C
         drawn, rng._state = native.deal_unseen(hidden, need, rng._state)
         return tuple(  # type: ignore[return-value]

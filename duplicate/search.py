@@ -47,7 +47,7 @@ from duplicate.analysis.state import Position
 from duplicate.bots import BotError, HeuristicPlayer, View, XorShift64, plan_hand, seed_bytes
 from duplicate.determinise import sample_hands, world_position
 from duplicate.i18n import phrase
-from engine import core as _core
+from duplicate.native import players
 from engine.cards import size
 from engine.combo import Combo
 from engine.moves import legal_readings
@@ -176,7 +176,7 @@ def heuristic_playout(pos: Position | int, level: int, rules: Ruleset) -> int:
     value, docs/CORE.md); :func:`heuristic_playout_py` is the reference."""
     if isinstance(pos, int):
         return pos
-    native = _core.native
+    native = players()
     if native is not None and hasattr(native, "heuristic_playout"):
         return native.heuristic_playout(  # type: ignore[no-any-return]
             pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
@@ -191,7 +191,7 @@ def heuristic_playouts(pos: Position, plays: list[Combo | None], level: int,
     for N–S once the seat to act has made it and four heuristic players have played the
     rest, each seeing its own hand: :func:`heuristic_playout` of each child, in one call
     of the compiled core when it is in use."""
-    native = _core.native
+    native = players()
     if native is not None and hasattr(native, "heuristic_playouts"):
         return native.heuristic_playouts(  # type: ignore[no-any-return]
             pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,

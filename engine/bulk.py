@@ -24,6 +24,7 @@ from engine.cards import NUM_CARDS, Cards, from_ids
 from engine.combo import Combo, ComboType
 from engine.deal import Deal
 from engine.errors import GameOverError, GuandanError, IllegalPlayError
+from engine.reading import check_level
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
@@ -89,19 +90,24 @@ def replay_log(
     W, as a record lists them): an action whose seat is not the one to act is refused
     (``action i: N acts out of turn``).
     """
+    if not isinstance(hands, Sequence) or isinstance(hands, str | bytes):
+        raise GuandanError("a deal needs 4 hands (N, E, S, W)")
+    # a copy: the caller's list may change while the log is read (another thread, an
+    # entry's __repr__ called for an error), the copy does not
+    actions = tuple(log) if isinstance(log, Sequence) and not isinstance(log, str | bytes) else None
     native = _core.native
-    if native is not None:
+    if native is not None:  # it refuses None as a log after checking the deal, as below
         if seats is None:
-            return ReplaySummary(*native.replay(hands, level, leader, log, rules))
-        return ReplaySummary(*native.replay(hands, level, leader, log, rules, seats))
+            return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules))
+        return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules, seats))
     deal = Deal(hands, level, leader, rules)
     if seats is not None and not isinstance(seats, bytes):
         raise GuandanError("seats are bytes, one a logged action")
-    if not isinstance(log, Sequence) or isinstance(log, str | bytes):
+    if actions is None:
         raise GuandanError("a log is a sequence of actions")
-    if seats is not None and len(seats) != len(log):
+    if seats is not None and len(seats) != len(actions):
         raise GuandanError("seats are bytes, one a logged action")
-    for i, entry in enumerate(log):
+    for i, entry in enumerate(actions):
         turn = deal.turn  # None once the deal is over
         if seats is not None and turn is not None and turn != seats[i]:
             raise IllegalPlayError(f"action {i}: {turn.name} acts out of turn")
@@ -185,6 +191,7 @@ def random_deal_log(
         got = native.random_deal_log(seed, level, rules)
         return got[0], got[1], got[2], ReplaySummary(*got[3])
     rng = SplitMix64(seed)
+    check_level(level)
     deal = Deal(shuffled_hands(rng), level, Seat.N, rules)
     log: list[Combo | None] = []
     choices: list[tuple[int, int]] = []
@@ -203,6 +210,9 @@ def random_deals(
     if not isinstance(n, int) or not 0 <= n <= 10**8:
         raise GuandanError("random_deals: n must be an int 0..10^8")
     rng = SplitMix64(seed)
+    check_level(level)
+    if not isinstance(rules, Ruleset):
+        raise GuandanError(f"{rules!r} is not a Ruleset")
     actions = ns = 0
     for _ in range(n):
         deal = Deal(shuffled_hands(rng), level, Seat.N, rules)

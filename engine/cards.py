@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from engine.constants import HAND_SIZE as HAND_SIZE
 from engine.errors import InvalidCardError
 
 RANK_CHARS = "23456789TJQKA"

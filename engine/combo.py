@@ -11,6 +11,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from engine.cards import RANK_A, Cards, level_value, rank_name, size
+from engine.constants import COMBO_TYPES
 from engine.errors import InvalidComboError
 
 
@@ -50,18 +51,10 @@ class ComboType(IntEnum):
         return self in _SEQUENCES
 
 
-_NAMES = (
-    "Single",
-    "Pair",
-    "Trips",
-    "ThreeWithTwo",
-    "ThreePair",
-    "TwoTrips",
-    "Straight",
-    "StraightFlush",
-    "Bomb",
-    "FourKings",
-)
+#: the FORMAT.md names, by type (engine/constants.py, which the compiled core is built from)
+_NAMES = tuple(record for _, record in COMBO_TYPES)
+if [(t.name, t.value) for t in ComboType] != [(n, i) for i, (n, _) in enumerate(COMBO_TYPES)]:
+    raise ImportError("ComboType differs from engine/constants.py's COMBO_TYPES")
 _BY_NAME = {n.lower(): ComboType(i) for i, n in enumerate(_NAMES)}
 _SEQUENCES = frozenset(
     {ComboType.STRAIGHT, ComboType.THREE_PAIR, ComboType.TWO_TRIPS, ComboType.STRAIGHT_FLUSH}

@@ -10,6 +10,11 @@ answers and their errors. ``GUANDAN_CORE`` chooses:
 * ``native``: the compiled core, and an error (:class:`CoreUnavailableError`) when it
   cannot be loaded.
 
+A compiled core built from other sources than the checkout's ``engine/_native`` (its
+built-in ``SOURCE_HASH`` differs, or its ``API_VERSION``: a stale build after an edit or an
+update) is not used: ``native`` refuses it, ``auto`` runs pure Python with a
+:class:`StaleCoreWarning`; both name the fix (``pip install -e .``).
+
 ``native`` is the loaded module while the compiled core is in use, else ``None``; the
 engine's modules read it at every call, so :func:`use` switches at once (the tests run the
 engine's suites against both implementations that way).
@@ -17,10 +22,16 @@ engine's suites against both implementations that way).
 
 from __future__ import annotations
 
+import importlib
 import os
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 
+from engine._native.sources import extension_files, source_hash
 from engine.combo import Combo, ComboType
+from engine.constants import CORE_API_VERSION
 from engine.errors import (
     GameOverError,
     GuandanError,
@@ -29,33 +40,74 @@ from engine.errors import (
     InvalidComboError,
     OutOfTurnError,
 )
+from engine.ruleset import Ruleset
 from engine.seat import Seat
 
-__all__ = ["CoreUnavailableError", "ENV", "available", "implementation", "native", "use"]
+__all__ = [
+    "CoreUnavailableError", "ENV", "StaleCoreWarning", "available", "implementation", "native",
+    "use",
+]
 
 #: the environment variable that forces an implementation
 ENV = "GUANDAN_CORE"
-#: the compiled core's API this engine speaks (CORE_API_VERSION in engine/_native/core_py.h)
-API_VERSION = 3
+#: the compiled core's API this engine speaks (engine/constants.py, built into the core)
+API_VERSION = CORE_API_VERSION
+#: the engine's C sources (in a source checkout)
+ENGINE_C = Path(__file__).parent / "_native"
+#: what to run when the compiled core is stale
+REBUILD = "pip install -e ."
 
 
 class CoreUnavailableError(GuandanError):
     """The compiled core was asked for (``GUANDAN_CORE=native``) but cannot be loaded."""
 
 
-def _load() -> tuple[ModuleType | None, str]:
-    """The compiled core, initialised, or None and the reason it is missing."""
+class StaleCoreWarning(RuntimeWarning):
+    """The compiled core was built from other sources than the checkout's: the engine runs
+    in pure Python until it is rebuilt."""
+
+
+def checkout_hash(*directories: Path) -> str | None:
+    """The fingerprint of the C sources an extension is built from (its layer's directory
+    first, the engine's last) in a source checkout, or ``None`` when the first holds none
+    (an installed wheel: its build is trusted)."""
+    files = extension_files(*directories)
+    return source_hash(files) if files else None
+
+
+def stale_reason(built_api: object, built_hash: object, here: str | None, where: str) -> str:
+    """Why a compiled core built as ``built_api``/``built_hash`` must not run against
+    sources whose fingerprint is ``here``; "" when it may. A build without a fingerprint
+    (one made by hand, as tools/core_sanitize.sh does not) and a checkout without sources
+    are trusted."""
+    if built_api != API_VERSION:
+        return (f"the build in {where} speaks API {built_api}, this engine {API_VERSION}: "
+                f"a stale build, rebuild it with {REBUILD}")
+    if built_hash and here is not None and built_hash != here:
+        return (f"the build in {where} was compiled from other sources than engine/_native "
+                f"holds: a stale build, rebuild it with {REBUILD}")
+    return ""
+
+
+def _load() -> tuple[ModuleType | None, str, str]:
+    """The compiled core, initialised, or None, why (``unbuilt`` or ``stale``) and the
+    reason in words."""
     try:
         from engine._native import _core  # type: ignore[attr-defined]
     except ImportError as exc:
-        return None, str(exc)
-    built = getattr(_core, "API_VERSION", None)
-    if built != API_VERSION:
-        return None, (
-            f"the build in {_core.__file__} speaks API {built}, this engine {API_VERSION}: "
-            f"a stale build, rebuild it with pip install -e ."
-        )
-    _core._init(
+        return None, "unbuilt", str(exc)
+    stale = stale_reason(getattr(_core, "API_VERSION", None), getattr(_core, "SOURCE_HASH", ""),
+                         checkout_hash(ENGINE_C), _core.__file__)
+    if stale:
+        return None, "stale", stale
+    _init(_core)
+    Sequence.register(_core.PlayList)
+    return _core, "", ""
+
+
+def _init(module: ModuleType) -> None:
+    """Hand a compiled module the engine's classes (each extension keeps its own copy)."""
+    module._init(
         Combo,
         ComboType,
         tuple(ComboType),
@@ -66,11 +118,56 @@ def _load() -> tuple[ModuleType | None, str]:
         IllegalPlayError,
         OutOfTurnError,
         GameOverError,
+        Ruleset,
     )
-    return _core, ""
 
 
-_compiled, _missing = _load()
+def load_layer(name: str, *directories: Path) -> ModuleType | None:
+    """A layer's own compiled module (``duplicate.analysis._native._solver``), built from
+    the C of ``directories`` (the layer's, then the engine's), checked as the engine's
+    core is (API version, fingerprint) and initialised; ``None`` when the engine's core
+    does not load or the module cannot be used. Called once, when the layer's Python
+    module is imported; the layer then uses it whenever :data:`native` is set.
+
+    Under ``GUANDAN_CORE=native`` a module that cannot be used raises
+    :class:`CoreUnavailableError`; under ``auto`` a stale one is skipped with a
+    :class:`StaleCoreWarning`."""
+    if _compiled is None:
+        return None
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        reason = f"{name}: {exc}"
+        if _asked == "native":
+            raise CoreUnavailableError(
+                f"{ENV}=native but the compiled core is not available ({reason}); "
+                f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python",
+                "engine.core_unavailable", detail=reason,
+            ) from None
+        return None
+    here = checkout_hash(*directories)
+    stale = stale_reason(getattr(module, "API_VERSION", None), getattr(module, "SOURCE_HASH", ""),
+                         here, str(module.__file__))
+    if stale:
+        if _asked == "native":
+            raise CoreUnavailableError(
+                f"{ENV}=native but the compiled core is not available ({stale}); "
+                f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python",
+                "engine.core_unavailable", detail=stale,
+            )
+        if _asked != "python":
+            warnings.warn(f"the compiled core is not used: {stale}", StaleCoreWarning,
+                          stacklevel=2)
+        return None
+    _init(module)
+    if hasattr(module, "PlayList"):
+        Sequence.register(module.PlayList)
+    return module
+
+
+_compiled, _lack, _missing = _load()
+#: what GUANDAN_CORE asks for
+_asked = os.environ.get(ENV, "auto").strip().lower()
 
 #: the compiled core's module while it is in use, else None
 native: ModuleType | None = None
@@ -82,7 +179,10 @@ def available() -> bool:
 
 
 def use(name: str) -> None:
-    """Switch to ``"native"``, ``"python"`` or ``"auto"`` (what ``GUANDAN_CORE`` says)."""
+    """Switch to ``"native"``, ``"python"`` or ``"auto"`` (what ``GUANDAN_CORE`` says).
+
+    ``native`` without a usable compiled core raises :class:`CoreUnavailableError`, any
+    other name :class:`GuandanError` (both one line, naming the fix)."""
     global native
     if name == "python":
         native = None
@@ -90,13 +190,15 @@ def use(name: str) -> None:
         if _compiled is None:
             raise CoreUnavailableError(
                 f"{ENV}=native but the compiled core is not available ({_missing}); "
-                f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python"
+                f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python",
+                "engine.core_unavailable", detail=_missing,
             )
         native = _compiled
     elif name in ("auto", ""):
         native = _compiled
     else:
-        raise GuandanError(f"{ENV}={name!r}: expected native, python or auto")
+        raise GuandanError(f"{ENV}={name!r}: expected native, python or auto",
+                           "engine.core_env", value=repr(name))
 
 
 def implementation() -> str:
@@ -107,11 +209,12 @@ def implementation() -> str:
 def why() -> tuple[str, str]:
     """Why this implementation is in use, for a line in the reader's language: ``("native",
     "")``, ``("unbuilt", reason)`` (the compiled core does not load: the reason, as the
-    import system gives it), or ``("chosen", "GUANDAN_CORE=python")``."""
+    import system gives it), ``("stale", reason)`` (it was built from other sources) or
+    ``("chosen", "GUANDAN_CORE=python")``."""
     if native is not None:
         return "native", ""
     if _compiled is None:
-        return "unbuilt", _missing
+        return _lack, _missing
     return "chosen", f"{ENV}=python"
 
 
@@ -123,7 +226,11 @@ def describe() -> str:
         return "engine core: native (compiled C, engine/_native)"
     if kind == "unbuilt":
         return f"engine core: pure Python (the compiled core is not built: {detail})"
+    if kind == "stale":
+        return f"engine core: pure Python (the compiled core is stale: {detail})"
     return f"engine core: pure Python ({detail})"
 
 
-use(os.environ.get(ENV, "auto").strip().lower())
+use(_asked)
+if _lack == "stale" and _asked != "python":
+    warnings.warn(f"the compiled core is not used: {_missing}", StaleCoreWarning, stacklevel=2)

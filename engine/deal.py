@@ -36,6 +36,7 @@ from engine.cards import (
     size,
 )
 from engine.combo import Combo, ComboType
+from engine.constants import REPORT_LIMIT
 from engine.errors import (
     GameOverError,
     GuandanError,
@@ -59,8 +60,6 @@ __all__ = [
     "check_hands",
 ]
 
-#: §6 报牌: a player whose count falls to this many cards or fewer reports it, once.
-REPORT_LIMIT = 10
 
 _SEATS: tuple[Seat, Seat, Seat, Seat] = (Seat.N, Seat.E, Seat.S, Seat.W)
 _ALL_KINDS_MASK = (1 << (FIELD * NUM_KINDS)) - 1

@@ -35,6 +35,12 @@ class Ruleset:
     limit_draw: bool = False
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in (bool, "bool") and not isinstance(value, bool):
+                raise ValueError(f"{f.name} must be True or False, not {value!r}")
+            if f.type in (int, "int") and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError(f"{f.name} must be an int, not {value!r}")
         if not 4 <= self.bomb_max <= 10:
             raise ValueError(f"bomb_max must be between 4 and 10, not {self.bomb_max}")
         if self.a_fail_limit < 0:

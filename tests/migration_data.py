@@ -205,6 +205,15 @@ def fill(conn: Connection, rev: str) -> None:  # noqa: C901 - one branch a revis
     elif rev == "0014":
         conn.execute(text("UPDATE events SET time_zone = 'Asia/Shanghai', director_minutes = 30"
                           " WHERE id = 1"))
+    elif rev == "0015":
+        conn.execute(text("UPDATE events SET tiebreaks = 'friendly' WHERE id = 1"))
+    elif rev == "0016":
+        _insert(conn, "capture_boards", id=1, round_id=1, table_no=1, room="open", board=1,
+                state="ended", started_by="table 1 open recorder", started_at=T0,
+                ended_at=T0)  # fmt: skip
+        _insert(conn, "capture_actions", capture_id=1, seq=1, seat="N", cards="S3",
+                ctype="Single", rank="3", live=True, entered_by="table 1 open recorder",
+                entered_at=T0)  # fmt: skip
     elif rev == "0012":
         _insert(conn, "desk_sessions", id_hash="b" * 64, csrf="c" * 64, key_tag="d" * 64,
                 created_at=T0, expires_at=T0)  # fmt: skip

@@ -28,10 +28,11 @@ CLI_WORDS = re.compile(r"(?<![\w-])--[a-z]|'guandan ")
 def test_no_library_message_names_a_flag_or_a_command() -> None:
     """Every refusal written in the library keeps its command-line advice in ``cli_hint``,
     out of the message; but ``db.py`` (a database is upgraded with ``guandan db upgrade``
-    whoever uses it, the service's operator too) and ``demo.py`` (the command line's demo)."""
+    whoever uses it, the service's operator too) and ``demo.py`` (the command line's demo).
+    The command line itself (``duplicate/commands``) may name its own flags."""
     offenders = []
     for path in sorted((ROOT / "duplicate").rglob("*.py")):
-        if path.name in ("db.py", "demo.py"):
+        if path.name in ("db.py", "demo.py") or "commands" in path.relative_to(ROOT).parts:
             continue
         text = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(text)):  # every raise statement, whole

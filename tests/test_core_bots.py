@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from duplicate.boards import generate_set
 from duplicate.bots import HeuristicPlayer, make_player, plan_hand
 from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.native import PLAYERS
 from duplicate.simulate import play_deal
 from engine import core
 from engine.cards import KIND_BIT, count, from_ids, wild_kind
@@ -62,7 +63,7 @@ def test_full_hands_plans_agree_at_every_level() -> None:
 
 
 def test_bad_input_to_the_native_plan_is_refused() -> None:
-    native = core._compiled
+    native = PLAYERS
     for args in ((-1, 5, 10), (1, 13, 10), (1, 5, 11), ("S5", 5, 10), (1, 5, None)):
         with pytest.raises(GuandanError):
             native.plan_hand(*args)

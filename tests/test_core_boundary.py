@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from duplicate.analysis.solver import NATIVE as SOLVER
+from duplicate.native import PLAYERS
 from engine import core
 from engine.cards import from_ids
 from engine.combo import Combo, ComboType
@@ -19,7 +21,19 @@ from engine.ruleset import COMPETITION
 from engine.seat import Seat
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
-native: Any = core._compiled
+
+
+class _Native:
+    """Every compiled module's entry points under one name: the engine's and the layers'."""
+
+    def __getattr__(self, name: str) -> Any:
+        for module in (core._compiled, PLAYERS, SOLVER):
+            if module is not None and hasattr(module, name):
+                return getattr(module, name)
+        raise AttributeError(name)
+
+
+native: Any = _Native()
 
 HAND = from_ids(range(0, 108, 4))
 GOOD_PLAY = Combo(ComboType.SINGLE, 3, 1 << 36)

@@ -20,6 +20,7 @@ from duplicate.analysis.solver import step
 from duplicate.analysis.state import Position
 from duplicate.bots import HeuristicPlayer, View, XorShift64
 from duplicate.determinise import sample_hands
+from duplicate.native import PLAYERS
 from duplicate.search import heuristic_playout, heuristic_playout_py, heuristic_playouts
 from engine import core
 from engine.bulk import SplitMix64, shuffled_hands
@@ -32,7 +33,7 @@ from engine.seat import Seat
 from tests.test_search import _random_point, _some_cards, _view_of
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
-native: Any = core._compiled
+native: Any = PLAYERS
 
 #: every rule the playout depends on: 接风 to the next player, +4 for a double down, smaller
 #: bombs (the plan), no joker pair in a full house (the readings), and all at once

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from duplicate.analysis import solver as solver_module
 from duplicate.analysis.moves import grouped_plays
 from duplicate.analysis.solver import BudgetExceeded, Solver
 from duplicate.analysis.state import HandKeys, Position, from_deal
@@ -157,7 +158,7 @@ def test_grouped_plays_agree(ids: list[int], level: int, k: int, data: st.DataOb
     core.use("python")
     targets = [None, *data.draw(st.lists(st.sampled_from(legal_readings(other, level)),
                                          max_size=3))]
-    native = core._compiled.Solver(level, COMPETITION)  # type: ignore[union-attr]
+    native = solver_module.NATIVE.Solver(level, COMPETITION)  # type: ignore[union-attr]
     for tb in targets:
         core.use("python")
         ref = [(p.combo, p.left) for p in grouped_plays(hand, level, tb, COMPETITION,
@@ -176,7 +177,7 @@ def test_node_budget_raises_and_counts() -> None:
 
 def test_garbage_positions_are_refused() -> None:
     core.use("native")
-    native = core._compiled.Solver(5, COMPETITION)  # type: ignore[union-attr]
+    native = solver_module.NATIVE.Solver(5, COMPETITION)  # type: ignore[union-attr]
     h = from_ids(range(0, 20))
     good = ((h, h + 1, 8, 64), 0, None, -1, 0, -1, 0, None, None)
     for i, bad in [(0, (h,)), (0, (h, -1, 8, 64)), (1, 4), (1, "N"), (3, 7), (4, 9), (5, 6),

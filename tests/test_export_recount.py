@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.hall import EVENT, open_hall
 from sqlalchemy import Engine
-from test_web_api import EVENT, open_hall
 
 from duplicate import db, events
 from duplicate.dealing import parse_seed_file, seed_file_bytes

@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from helpers.hall import EV, Hall, open_hall
 from sqlalchemy import select
 from test_hall_director_limit import published, request_of
-from test_web_api import EV, Hall, open_hall
 from test_web_api_director import login
 
 from duplicate import models

@@ -23,6 +23,7 @@ budget: callers then fall back to an estimate (:mod:`duplicate.analysis.estimate
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from duplicate.analysis.moves import PlayTable
@@ -35,11 +36,19 @@ from duplicate.analysis.state import (
     possible_values,
 )
 from engine import core as _core
-from engine.cards import Cards
+from engine.cards import FULL_PACK, HAND_SIZE, Cards, is_subset, size
 from engine.combo import Combo
+from engine.errors import GuandanError
+from engine.moves import _check_combo
+from engine.reading import check_cards, reading_keys
 from engine.ruleset import COMPETITION, Ruleset
 
-__all__ = ["BudgetExceeded", "Child", "Solver", "children", "step"]
+__all__ = ["BudgetExceeded", "Child", "Solver", "check_position", "children", "step"]
+
+#: the compiled search (duplicate/analysis/_native), loaded once; used while the engine's
+#: compiled core is in use (engine.core.native)
+NATIVE = _core.load_layer("duplicate.analysis._native._solver", Path(__file__).parent / "_native",
+                          _core.ENGINE_C)
 
 _INF = 99
 #: ``_NEXT[out][seat]``: the next seat after ``seat`` still holding cards
@@ -104,14 +113,15 @@ class Solver:
     # --- public -------------------------------------------------------------------------
 
     def value(self, pos: Position) -> int:
-        """The exact value of ``pos`` for N–S; raises :class:`BudgetExceeded`.
+        """The exact value of ``pos`` for N–S; raises :class:`BudgetExceeded`, and
+        :class:`GuandanError` for a position no deal has (:func:`check_position`).
 
         With the compiled core in use the search runs there (engine.core, docs/CORE.md):
         the same value, its own tables (kept between calls, as this class keeps its own),
         the same node and time budgets."""
-        native = _core.native
-        if native is not None:
-            return self._native_value(native, pos)
+        check_position(pos, self.level, self.rules)
+        if _core.native is not None and NATIVE is not None:
+            return self._native_search(NATIVE, pos, 0)
         self._arm()
         vals = self.values
         lo, hi = 0, len(vals) - 1
@@ -123,12 +133,15 @@ class Solver:
                 hi = mid - 1
         return vals[lo]
 
-    def _native_value(self, native: Any, pos: Position) -> int:
+    def _native_search(self, native: Any, pos: Position, probe: int) -> int:
+        """The compiled search's answer (``native`` its module): the value (``probe`` 0) or
+        whether it is at least ``probe`` (1 or 0); the budgets as :meth:`_check_budget`
+        words them."""
         if self._native is None:
             self._native = native.Solver(self.level, self.rules)
         got = self._native.value(
             pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
-            self.max_nodes, self.max_seconds,
+            self.max_nodes, self.max_seconds, probe,
         )
         value, stop, nodes, lookups, hits = got
         self.nodes += nodes
@@ -137,7 +150,7 @@ class Solver:
         if stop == 1:
             raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
         if stop == 2:
-            raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded")
+            raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded", by_time=True)
         return int(value)
 
     def test(self, pos: Position, t: int) -> bool:
@@ -146,22 +159,9 @@ class Solver:
         :class:`BudgetExceeded`). ``t`` is one of the possible values."""
         if t not in self.values:
             raise ValueError(f"{t} is not a possible value of a deal")
-        native = _core.native
-        if native is not None:
-            if self._native is None:
-                self._native = native.Solver(self.level, self.rules)
-            self._native.probe(t)
-            got = self._native.value(
-                pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
-                self.max_nodes, self.max_seconds,
-            )
-            r, nodes, lookups, hits = got
-            self.nodes += nodes
-            self.lookups += lookups
-            self.hits += hits
-            if r < 0:
-                raise BudgetExceeded(f"node budget of {self.max_nodes} exceeded")
-            return bool(r)
+        check_position(pos, self.level, self.rules)
+        if _core.native is not None and NATIVE is not None:
+            return bool(self._native_search(NATIVE, pos, t))
         self._arm()
         return self.at_least(pos, t)
 
@@ -391,6 +391,51 @@ class Solver:
                 leader = (last + 2) & 3
             return self._ge(hands, keys, leader, None, -1, -1, 0, first, out, t)
         return self._ge(hands, keys, _NEXT[out][turn], tb, sig, last, p, first, out, t)
+
+
+def check_position(pos: Position, level: int, rules: Ruleset = COMPETITION) -> None:
+    """Raise :class:`GuandanError` (:class:`InvalidCardError` for a bad card value,
+    :class:`InvalidComboError` for a play to beat that is no ``Combo``) unless ``pos`` is
+    a position a deal at ``level`` can have: four valid hands of at most 27 cards, no card
+    more than twice among them (two packs), the seats out exactly those without cards,
+    and the turn, play to beat and 1st player out consistent. Both implementations of the
+    search refuse the same positions with the same classes."""
+    hands = pos.hands
+    if not isinstance(hands, tuple | list) or len(hands) != 4:
+        raise GuandanError("a position has 4 hands")
+    for h in hands:
+        check_cards(h, "hand")
+    left = FULL_PACK
+    for h in hands:
+        if size(h) > HAND_SIZE:
+            raise GuandanError(f"not a position that can occur in a deal: a hand of {size(h)} "
+                               f"cards (at most {HAND_SIZE})")
+        if not is_subset(h, left):
+            raise GuandanError("not a position that can occur in a deal: the hands hold a card "
+                               "more than twice (two packs)")
+        left -= h
+    turn, last, passes, first, out = pos.turn, pos.last, pos.passes, pos.first, pos.out
+    ranges = ((turn, 0, 3), (last, -1, 3), (passes, 0, 3), (first, -1, 3), (out, 0, 15))
+    if any(not isinstance(v, int) or not lo <= v <= hi for v, lo, hi in ranges):
+        raise GuandanError("not a position: turn 0..3, last -1..3, passes 0..3, first -1..3, "
+                           "out 0..15")
+    tb = pos.to_beat
+    if tb is not None:
+        _check_combo(tb, "play to beat")
+    if any((out >> i & 1) != (hands[i] == 0) for i in range(4)):
+        raise GuandanError("not a position: the players out are those with no cards")
+    if (
+        hands[turn] == 0
+        or (tb is not None) != (last >= 0)
+        or (_POP[out] > 1 and first < 0)
+        or (first >= 0 and not out >> first & 1)
+        or (out and first < 0)
+        or (out & 5 == 5)
+        or (out & 10 == 10)
+    ):
+        raise GuandanError("not a position that can occur in a deal")
+    if tb is not None and (tb.type, tb.rank) not in reading_keys(tb.cards, level, rules):
+        raise GuandanError("the play to beat is no reading of its cards")
 
 
 def _replace(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:

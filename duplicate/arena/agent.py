@@ -40,7 +40,7 @@ from duplicate.arena.wsclient import ClosedInHandshake, WSClient
 from duplicate.bots import HeuristicPlayer, Player, View, make_player
 from duplicate.errors import PhrasedError
 from duplicate.i18n import Phrase, engine_phrase, os_reason, phrase
-from engine import core as _core
+from duplicate.native import players
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
 from engine.ruleset import COMPETITION
@@ -205,7 +205,7 @@ def native_index(player: Player, data: bytes, pos: int) -> int:
     and chosen in the compiled core (no Python object per field or per play): the index
     :func:`choose` would give. -1 when it is not that case (another policy, the pure-Python
     core, another server's writing, a play not found): the Python path answers then."""
-    native = _core.native
+    native = players()
     if native is None or type(player) is not HeuristicPlayer:
         return -1
     return native.agent_index(data, pos, COMPETITION)  # type: ignore[no-any-return]

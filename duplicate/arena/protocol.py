@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any, overload
 
-from engine import core as _core
+from duplicate.native import players
 from engine.cards import (
     BIG_JOKER,
     KIND_TOKENS,
@@ -276,7 +276,7 @@ def act_options(
     commas (what :func:`act_text` writes between the brackets). The compiled core writes the
     text from its packed plays, byte for byte as :func:`action_json` does, and makes no
     ``Combo`` until one is asked for (:class:`Options`)."""
-    native = _core.native
+    native = players()
     if native is not None:
         plays, text = native.action_list(hand, level, to_beat, rules)
         return Options(plays, to_beat is not None), text

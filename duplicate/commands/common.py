@@ -18,6 +18,7 @@ import click
 
 from duplicate.commands.lazy import LazyGroup, loaded_commands
 from duplicate.names import display_text, display_width
+from engine.errors import GuandanError
 
 if TYPE_CHECKING:
     from sqlalchemy.exc import SQLAlchemyError
@@ -239,6 +240,20 @@ class _ErrorIn(click.ClickException):
                    file=file, err=file is None)
 
 
+#: the engine's refusals of a GUANDAN_CORE setting (engine.core), raised by whichever
+#: command first imports the engine: the command line's one error line, not a traceback
+CORE_REFUSALS = ("engine.core_env", "engine.core_unavailable")
+
+
+def _engine_words(exc: GuandanError) -> str:
+    """An engine error in the output's language."""
+    # only for this error: the catalogue (babel, jinja2) is too heavy for every start
+    from duplicate.i18n import engine_phrase
+
+    said = engine_phrase(exc)
+    return said if isinstance(said, str) else said.text(cli_lang())
+
+
 class LangGroup(click.Group):
     """The root group: a command's error line (a refusal of the library, a file that cannot
     be written) in the output's language, as its message already is; click's own words
@@ -268,7 +283,12 @@ class LangGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except GuandanError as exc:  # the engine refused GUANDAN_CORE when first imported
+                if exc.key not in CORE_REFUSALS:
+                    raise
+                raise click.ClickException(_engine_words(exc)) from None
         except click.UsageError:
             raise
         except click.ClickException as exc:

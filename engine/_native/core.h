@@ -14,8 +14,7 @@
 
 typedef struct { uint64_t w[3]; } cset;
 
-enum { T_SINGLE, T_PAIR, T_TRIPS, T_TWT, T_THREE_PAIR, T_TWO_TRIPS, T_STRAIGHT,
-       T_SF, T_BOMB, T_FOUR_KINGS, N_TYPES };
+#include "core_consts.h" /* T_<TYPE>, N_TYPES, HAND_SIZE, REPORT_LIMIT: engine/constants.py */
 enum { R_SB = 13, R_HR = 14 };
 
 /* a play: type, record rank, cards */
@@ -39,6 +38,13 @@ static inline cset cs_add(cset a, cset b) { cset r = {{a.w[0] + b.w[0], a.w[1] +
 static inline cset cs_sub(cset a, cset b) { cset r = {{a.w[0] - b.w[0], a.w[1] - b.w[1], a.w[2] - b.w[2]}}; return r; }
 static inline int cs_eq(cset a, cset b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
 static inline int cs_empty(cset a) { return !(a.w[0] | a.w[1] | a.w[2]); }
+/* every card twice: the two packs a deal is dealt from */
+static inline cset cs_two_packs(void) {
+    cset c = {{0, 0, 0}};
+    for (int r = 0; r < 13; r++) cs_add_field(&c, r, 0x492u); /* 2 of each suit */
+    c.w[2] += (2ull << SB_SHIFT) + (2ull << HR_SHIFT);
+    return c;
+}
 
 /* population count without relying on the POPCNT instruction (portable builds) */
 static inline int pc64(uint64_t x) {

@@ -3,8 +3,6 @@
 #define GUANDAN_CORE_DEAL_H
 #include "core.h"
 
-#define REPORT_LIMIT 10
-
 typedef struct {
     cset hands[4];
     int counts[4];

@@ -8,7 +8,7 @@ static const char *const SEAT_NAMES[4] = {"N", "E", "S", "W"};
 
 /* hands (4 Cards), level, leader: engine.deal.Deal's checks, its errors */
 static int deal_args(PyObject *hands, PyObject *lv, PyObject *leader, cset out[4], int *level, int *lead) {
-    PyObject *seq = PySequence_Fast(hands, "a deal needs 4 hands (N, E, S, W)");
+    PyObject *seq = PySequence_Tuple(hands);
     if (!seq) {
         PyErr_Clear();
         PyErr_SetString(S.e_guandan, "a deal needs 4 hands (N, E, S, W)");
@@ -19,11 +19,7 @@ static int deal_args(PyObject *hands, PyObject *lv, PyObject *leader, cset out[4
         Py_DECREF(seq);
         return -1;
     }
-    cset total = {{0, 0, 0}}, pack = {{0, 0, 0}};
-    for (int k = 0; k < 54; k++) {
-        if (k < 52) cs_add_field(&pack, k >> 2, 2u << (3 * (k & 3)));
-    }
-    pack.w[2] += (2ull << SB_SHIFT) + (2ull << HR_SHIFT);
+    cset total = {{0, 0, 0}}, pack = cs_two_packs();
     for (int s = 0; s < 4; s++) {
         char what[32];
         PyOS_snprintf(what, sizeof what, "hand of %s", SEAT_NAMES[s]);
@@ -140,7 +136,7 @@ static PyObject *f_replay(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     PyObject *seat_bytes = n == 6 && a[5] != Py_None ? a[5] : NULL;
     if (seat_bytes && !PyBytes_Check(seat_bytes))
         return PyErr_Format(S.e_guandan, "seats are bytes, one a logged action");
-    PyObject *seq = PySequence_Fast(a[3], "");
+    PyObject *seq = PySequence_Tuple(a[3]);
     if (!seq) {
         PyErr_Clear();
         return PyErr_Format(S.e_guandan, "a log is a sequence of actions");
@@ -211,8 +207,12 @@ static PyObject *f_replay(PyObject *m, PyObject *const *a, Py_ssize_t n) {
 
 static uint64_t seed_of(PyObject *v, int *ok) {
     *ok = 0;
-    if (!PyLong_Check(v)) {
-        PyErr_SetString(S.e_guandan, "a seed is a non-negative int");
+    if (!PyLong_Check(v) || _PyLong_Sign(v) < 0) {
+        PyObject *r = PyObject_Repr(v);
+        if (r) {
+            PyErr_Format(S.e_guandan, "a seed is a non-negative int, not %U", r);
+            Py_DECREF(r);
+        }
         return 0;
     }
     uint64_t s = PyLong_AsUnsignedLongLongMask(v);

@@ -71,7 +71,7 @@ int reading_keys(cset c, int level, const rules_t *ru, uint8_t ot[], uint8_t orr
             return k;
         }
         if (n == 5 && nj == 2 && sb != 1 && ru->jp && mask && !(mask & (mask - 1)))
-            KEY(T_TWT, low_bit(mask));
+            KEY(T_THREE_WITH_TWO, low_bit(mask));
         return k;
     }
     if (!mask) {
@@ -88,12 +88,12 @@ int reading_keys(cset c, int level, const rules_t *ru, uint8_t ot[], uint8_t orr
     if (n == 5) {
         if (one_rank) {
             int r = low_bit(mask);
-            if (counts[r] == 3) KEY(T_TWT, r);
+            if (counts[r] == 3) KEY(T_THREE_WITH_TWO, r);
         } else if (POP13[mask] == 2) {
             int a = low_bit(mask), b = high_bit(mask);
             if (a == level) { int t = a; a = b; b = t; }
-            if (counts[a] <= 3 && counts[b] <= 2) KEY(T_TWT, a);
-            if (counts[b] <= 3 && counts[a] <= 2) KEY(T_TWT, b);
+            if (counts[a] <= 3 && counts[b] <= 2) KEY(T_THREE_WITH_TWO, a);
+            if (counts[b] <= 3 && counts[a] <= 2) KEY(T_THREE_WITH_TWO, b);
         }
         if (maxc == 1) {
             int flush = !(suits & (suits - 1));
@@ -102,7 +102,7 @@ int reading_keys(cset c, int level, const rules_t *ru, uint8_t ot[], uint8_t orr
                 if (!(mask & ~WIN_STRAIGHT[i].mask)) KEY(T_STRAIGHT, WIN_STRAIGHT[i].rank);
             if (flush) {
                 int last = k;
-                for (int i = first; i < last; i++) KEY(T_SF, orr[i]);
+                for (int i = first; i < last; i++) KEY(T_STRAIGHT_FLUSH, orr[i]);
             }
         }
     } else if (n == 6) {
@@ -122,14 +122,14 @@ int reading_keys(cset c, int level, const rules_t *ru, uint8_t ot[], uint8_t orr
 int32_t combo_power(int t, int rank, int n, int level) {
     if (t == T_FOUR_KINGS) return (4 << 16) | 1;
     if (t == T_BOMB) return ((n >= 6 ? 3 : 1) << 16) | (n << 8) | (LEVEL_VALUE[level][rank] + 1);
-    if (t == T_SF) return (2 << 16) | (seq_position(rank) + 1);
+    if (t == T_STRAIGHT_FLUSH) return (2 << 16) | (seq_position(rank) + 1);
     if (t == T_STRAIGHT || t == T_THREE_PAIR || t == T_TWO_TRIPS)
         return (t << 8) | (seq_position(rank) + 1);
     return (t << 8) | (LEVEL_VALUE[level][rank] + 1);
 }
 
 int combo_beats(const play_t *a, const play_t *b, int level) {
-    int ab = a->type >= T_SF, bb = b->type >= T_SF;
+    int ab = a->type >= T_STRAIGHT_FLUSH, bb = b->type >= T_STRAIGHT_FLUSH;
     if (ab) {
         if (!bb) return 1;
         return combo_power(a->type, a->rank, a->n, level) > combo_power(b->type, b->rank, b->n, level);
@@ -305,7 +305,7 @@ static void three_with_two(const hand_t *h, int floor, int first_only, plist *ou
             int ut = c >= 3 ? 0 : 3 - c, left = h->w - ut;
             for (int p = 0; p < np; p++)
                 if (ps[p].u <= left && ps[p].r != t) {
-                    push(out, T_TWT, t, 5, cs_add(at_rank(h, t, first_sub(h, t, 3), ut), ps[p].c));
+                    push(out, T_THREE_WITH_TWO, t, 5, cs_add(at_rank(h, t, first_sub(h, t, 3), ut), ps[p].c));
                     break;
                 }
             continue;
@@ -318,7 +318,7 @@ static void three_with_two(const hand_t *h, int floor, int first_only, plist *ou
             int left = h->w - u[j];
             cset tc = at_rank(h, t, s[j], u[j]);
             for (int p = 0; p < np; p++)
-                if (ps[p].u <= left && ps[p].r != t) push(out, T_TWT, t, 5, cs_add(tc, ps[p].c));
+                if (ps[p].u <= left && ps[p].r != t) push(out, T_THREE_WITH_TWO, t, 5, cs_add(tc, ps[p].c));
         }
     }
 }
@@ -379,7 +379,7 @@ static void sequences(const hand_t *h, int t, int need, const window_t *wins, in
 static void sf_product(const hand_t *h, int rank, const int *ranks, unsigned have, int s, int i,
                        cset acc, int used, plist *out) {
     if (i < 0) {
-        push(out, T_SF, rank, 5, cs_add(acc, h->wx[used]));
+        push(out, T_STRAIGHT_FLUSH, rank, 5, cs_add(acc, h->wx[used]));
         return;
     }
     int r = ranks[i];
@@ -418,7 +418,7 @@ static void straight_flushes(const hand_t *h, int floor, int first_only, plist *
             cset c = h->wx[best_missing];
             for (int k = 0; k < 5; k++)
                 if ((best_have >> wd->ranks[k]) & 1) cs_add_field(&c, wd->ranks[k], 1u << (3 * best_s));
-            push(out, T_SF, wd->rank, 5, c);
+            push(out, T_STRAIGHT_FLUSH, wd->rank, 5, c);
         }
     }
 }
@@ -455,7 +455,7 @@ int generate(cset hand, int level, const play_t *tb, const rules_t *ru, int firs
     int sf_floor = -2;
     if (tb) {
         if (tb->type == T_FOUR_KINGS) return out->oom ? -1 : 0;
-        if (tb->type >= T_SF) {
+        if (tb->type >= T_STRAIGHT_FLUSH) {
             bomb_floor = combo_power(tb->type, tb->rank, tb->n, level);
             int a = bomb_floor >> 16;
             if (a > 2) sf_floor = 99;
@@ -463,7 +463,7 @@ int generate(cset hand, int level, const play_t *tb, const rules_t *ru, int firs
         } else {
             int t = tb->type;
             if (t <= T_TRIPS) groups(&h, t, t + 1, h.lv[tb->rank], first_only, out);
-            else if (t == T_TWT) three_with_two(&h, h.lv[tb->rank], first_only, out);
+            else if (t == T_THREE_WITH_TWO) three_with_two(&h, h.lv[tb->rank], first_only, out);
             else if (t == T_THREE_PAIR) sequences(&h, t, 2, WIN_THREE_PAIR, 12, 3, seq_position(tb->rank), first_only, out);
             else if (t == T_TWO_TRIPS) sequences(&h, t, 3, WIN_TWO_TRIPS, 13, 2, seq_position(tb->rank), first_only, out);
             else if (t == T_STRAIGHT) sequences(&h, t, 1, WIN_STRAIGHT, 10, 5, seq_position(tb->rank), first_only, out);

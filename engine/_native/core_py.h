@@ -18,8 +18,6 @@ static inline int small_int(PyObject *o, int lo, int hi, int *out) {
     return 0;
 }
 
-/* bumped whenever an entry point changes; engine/core.py checks it (API_VERSION there) */
-#define CORE_API_VERSION 3
 
 typedef struct {
     PyTypeObject *combo;      /* engine.combo.Combo */
@@ -27,8 +25,8 @@ typedef struct {
     PyObject *types[N_TYPES]; /* its members */
     PyObject *seats[4];       /* engine.seat.Seat members */
     PyObject *e_guandan, *e_card, *e_combo, *e_illegal, *e_turn, *e_over;
-    PyObject *rules_obj;      /* the last Ruleset converted, and what it says */
-    rules_t rules;
+    PyTypeObject *ruleset;    /* engine.ruleset.Ruleset (slots: its fields read in place) */
+    Py_ssize_t rule_off[4];   /* offsets of the slots the core reads, 0 when not slots */
     int ready;
 } core_state;
 
@@ -45,17 +43,16 @@ int py_rules(PyObject *v, rules_t *out);
 int py_to_play(PyObject *v, play_t *out, const char *what, int check_rank);
 PyObject *play_to_py(const play_t *p);
 
-/* a PlayList owning `l` (taken over) */
-PyObject *playlist_new(plist *l);
+/* _init(Combo, ComboType, types, seats, the six error classes, Ruleset): every module's
+ * state set from what engine.core hands over (core_convert.c) */
+PyObject *core_init(PyObject *const *a, Py_ssize_t n);
 
-/* core_arena.c */
-extern PyMethodDef ARENA_METHODS[];
+/* a PlayList owning `l` (taken over); the type made ready and added to a module
+ * (core_playlist.c) */
+PyObject *playlist_new(plist *l);
+int playlist_ready(void);
+int playlist_add(PyObject *mod);
+
 /* core_deal_py.c */
 extern PyMethodDef DEAL_METHODS[];
-/* core_solver.c */
-extern PyTypeObject NSolverType;
-/* core_plan.c */
-extern PyMethodDef PLAN_METHODS[];
-/* core_playout.c */
-extern PyMethodDef PLAYOUT_METHODS[];
 #endif

@@ -124,7 +124,7 @@ static void add(play_t *v, int *n, int t, int r, cset c) {
     (*n)++;
 }
 
-static int is_seq(int t) { return t == T_STRAIGHT || t == T_THREE_PAIR || t == T_TWO_TRIPS || t == T_SF; }
+static int is_seq(int t) { return t == T_STRAIGHT || t == T_THREE_PAIR || t == T_TWO_TRIPS || t == T_STRAIGHT_FLUSH; }
 
 /* plan a valid hand; bombs and others get at most 27 plays each */
 static void plan(cset hand, int level, int bomb_max, play_t *bombs, int *nb, play_t *others, int *no) {
@@ -148,14 +148,14 @@ static void plan(cset hand, int level, int bomb_max, play_t *bombs, int *nb, pla
         while (ps.p[r].n >= 4) add(bombs, nb, T_BOMB, r, take(&ps, r, ps.p[r].n < bomb_max ? ps.p[r].n : bomb_max));
     for (int r = 0; r < 15; r++) ps.counts[r] = ps.p[r].n;
     int rank, kinds[5], nk;
-    while (find_sf(&ps, 0, &rank, kinds, &nk)) add(bombs, nb, T_SF, rank, take_kinds(&ps, kinds, nk));
+    while (find_sf(&ps, 0, &rank, kinds, &nk)) add(bombs, nb, T_STRAIGHT_FLUSH, rank, take_kinds(&ps, kinds, nk));
     for (int w = 0; w < wilds; w++) {
         int found = find_sf(&ps, 1, &rank, kinds, &nk);
         int best = -1;
         for (int r = 0; r < 13; r++)
             if (ps.counts[r] == 3 && (best < 0 || LEVEL_VALUE[level][r] > LEVEL_VALUE[level][best])) best = r;
         if (found) {
-            add(bombs, nb, T_SF, rank, cs_add(take_kinds(&ps, kinds, nk), kind_set(wild)));
+            add(bombs, nb, T_STRAIGHT_FLUSH, rank, cs_add(take_kinds(&ps, kinds, nk), kind_set(wild)));
         } else if (best >= 0) {
             ps.counts[best] = 0;
             add(bombs, nb, T_BOMB, best, cs_add(take(&ps, best, 3), kind_set(wild)));
@@ -196,7 +196,7 @@ static void plan(cset hand, int level, int bomb_max, play_t *bombs, int *nb, pla
             int flush;
             c = take_straight(&ps, wd->ranks, &flush);
             if (flush) {
-                add(bombs, nb, T_SF, wd->rank, c);
+                add(bombs, nb, T_STRAIGHT_FLUSH, wd->rank, c);
                 continue;
             }
         } else {
@@ -221,7 +221,7 @@ static void plan(cset hand, int level, int bomb_max, play_t *bombs, int *nb, pla
         if (pi < np) {
             int p = pairs[pi++];
             ps.counts[p] = 0;
-            add(others, no, T_TWT, r, cs_add(c, take(&ps, p, 2)));
+            add(others, no, T_THREE_WITH_TWO, r, cs_add(c, take(&ps, p, 2)));
         } else {
             add(others, no, T_TRIPS, r, c);
         }
@@ -342,11 +342,11 @@ int heuristic_act(const view_t *v, play_t *out) {
     if (v->by == partner) {
         if (plays == 1) {
             const play_t *only = nb ? &bombs[0] : &others[0];
-            if (combo_beats(only, tb, level) && only->type < T_SF) { *out = *only; return 1; }
+            if (combo_beats(only, tb, level) && only->type < T_STRAIGHT_FLUSH) { *out = *only; return 1; }
         }
         return 0;
     }
-    if (tb->type < T_SF) {
+    if (tb->type < T_STRAIGHT_FLUSH) {
         for (int i = 0; i < no; i++)
             if (others[i].type == tb->type && combo_beats(&others[i], tb, level)) { *out = others[i]; return 1; }
         cset free_ = v->hand;
@@ -357,7 +357,7 @@ int heuristic_act(const view_t *v, play_t *out) {
             cset wild = cs_wilds(level, 1);
             size_t k = 0;
             for (size_t i = 0; i < l.n; i++)
-                if (l.v[i].type < T_SF) l.v[k++] = l.v[i];
+                if (l.v[i].type < T_STRAIGHT_FLUSH) l.v[k++] = l.v[i];
             /* stable sort by (holds a wild, power) */
 #define HKEY(p) (((int32_t)cs_subset(wild, (p).cards) << 24) | combo_power((p).type, (p).rank, (p).n, level))
             for (size_t i = 1; i < k; i++) {
@@ -414,7 +414,7 @@ static PyObject *f_heuristic_act(PyObject *m, PyObject *const *a, Py_ssize_t n) 
     if ((v.seat = seat_of(a[4], 0)) < -1 || (v.by = seat_of(a[5], 1)) < -1) return NULL;
     if ((v.tb != NULL) != (v.by >= 0))
         return PyErr_Format(S.e_guandan, "a play to beat and the seat that made it go together");
-    PyObject *seq = PySequence_Fast(a[6], "");
+    PyObject *seq = PySequence_Tuple(a[6]);
     if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
         Py_XDECREF(seq);
         PyErr_Clear();

@@ -55,7 +55,7 @@ typedef struct {
     size_t wc_cap, wc_n;
     long long nodes, lookups, hits, node_limit, next_check;
     double deadline;
-    int probe; /* debugging: the next value() answers at_least(probe) only */
+    PyThread_type_lock lock; /* held around every use of the tables (value, grouped, clear) */
     int stop; /* 1 node budget, 2 time budget, 3 out of memory */
 } NSolver;
 

@@ -152,7 +152,7 @@ int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
         p.n = pl->n;
         int64_t cat, x, y = 0;
         if (cs_empty(p.left)) { cat = 0; x = 0; }
-        else if (p.type >= T_SF) {
+        else if (p.type >= T_STRAIGHT_FLUSH) {
             int32_t pw = combo_power(p.type, p.rank, p.n, s->level);
             cat = 2;
             x = (pw >> 16) * 1000 + ((pw >> 8) & 0xFF) * 20 + ((pw & 0xFF) - 1);
@@ -175,7 +175,7 @@ int solver_group_plays(NSolver *s, cset hand, const play_t *tb, splay **out, int
         ord[j + 1] = kx;
     }
     int b = 0;
-    while (b < n && v[b].type < T_SF) b++;
+    while (b < n && v[b].type < T_STRAIGHT_FLUSH) b++;
     free(keys);
     free(ord);
     free(set);
@@ -365,7 +365,7 @@ static int walk(NSolver *s, cset hand, uint64_t hh, const opps_t *op, int depth)
         int tried = 0;
         for (int i = 0; i < n && !result; i++) {
             const splay *p = &plays[i];
-            if (p->type >= T_SF && tried) break;
+            if (p->type >= T_STRAIGHT_FLUSH && tried) break;
             play_t pp = solver_play(hand, p);
             int beaten = opps_beat(s, op, &pp, p->sig);
             if (beaten < 0) { if (owned) free(plays); return -1; }
@@ -412,7 +412,7 @@ static int follow_walk(NSolver *s, const hands_t *hs, int turn, const splay *pla
     for (int i = 0; i < n; i++) {
         const splay *p = &plays[i];
         if (cs_empty(p->left)) return 1;
-        if (p->type >= T_SF && tried) break;
+        if (p->type >= T_STRAIGHT_FLUSH && tried) break;
         play_t pp = solver_play(hs->h[turn], p);
         int beaten = opps_beat(s, &op, &pp, p->sig);
         if (beaten < 0) return -1;

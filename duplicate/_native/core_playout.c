@@ -98,7 +98,7 @@ static int is_reading(const play_t *c, int level, const rules_t *ru) {
 /* the position, level and rules of a[0..8] (hands, turn, to_beat, last, passes, first, out,
  * level, rules), checked as the native solver checks its positions */
 static int position_args(PyObject *const *a, ppos_t *p, int *level, rules_t *ru) {
-    PyObject *seq = PySequence_Fast(a[0], "");
+    PyObject *seq = PySequence_Tuple(a[0]);
     if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
         Py_XDECREF(seq);
         PyErr_Clear();
@@ -173,7 +173,7 @@ static PyObject *f_heuristic_playouts(PyObject *m, PyObject *const *a, Py_ssize_
     int level;
     rules_t ru;
     if (position_args(a, &p, &level, &ru) < 0) return NULL;
-    PyObject *seq = PySequence_Fast(a[9], "");
+    PyObject *seq = PySequence_Tuple(a[9]);
     if (!seq) {
         PyErr_Clear();
         return PyErr_Format(PyExc_TypeError, "plays must be a sequence of Combo or None");
@@ -275,7 +275,7 @@ static PyObject *f_deal_unseen(PyObject *m, PyObject *const *a, Py_ssize_t n) {
     cset unseen;
     if (py_to_cs(a[0], &unseen, "unseen cards") < 0) return NULL;
     int need[4], total = 0;
-    PyObject *seq = PySequence_Fast(a[1], "");
+    PyObject *seq = PySequence_Tuple(a[1]);
     if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
         Py_XDECREF(seq);
         PyErr_Clear();

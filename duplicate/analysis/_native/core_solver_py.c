@@ -1,11 +1,24 @@
-/* The exact solver's Python type (engine._native._core.Solver); the search is core_solver.c. */
+/* The exact solver's Python type (duplicate.analysis._native._solver.Solver) and its module;
+ * the search is core_solver.c. */
 #include "core_solver.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- Python type ----------------------------------------------------------------------- */
 
+/* The solver's tables are used with the GIL released, so every method that touches them
+ * holds the solver's own lock: a Solver shared between threads answers one call at a time.
+ * Waiting for the lock releases the GIL (the holder may need it to finish). */
+static void ns_lock(NSolver *s) {
+    if (!PyThread_acquire_lock(s->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(s->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+}
+
 static void ns_dealloc(NSolver *s) {
+    if (s->lock) PyThread_free_lock(s->lock);
     solver_pt_clear(s);
     free(s->tt);
     free(s->near);
@@ -23,6 +36,11 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         Py_DECREF(s);
         return NULL;
     }
+    s->lock = PyThread_allocate_lock();
+    if (!s->lock) {
+        Py_DECREF(s);
+        return PyErr_NoMemory();
+    }
     s->dd = s->ru.plus4 ? 4 : 3;
     s->tt_cap = (size_t)1 << TT_START_BITS;
     s->tt = solver_table(s->tt_cap, sizeof(tentry));
@@ -35,23 +53,46 @@ static PyObject *ns_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return (PyObject *)s;
 }
 
-/* value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds)
- *   -> (value or None, stop reason, nodes, lookups, hits) */
-static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
-    if (n != 9) return PyErr_Format(PyExc_TypeError, "value takes 9 arguments, got %zd", n);
-    hands_t hs;
-    PyObject *seq = PySequence_Fast(a[0], "");
-    if (!seq || PySequence_Fast_GET_SIZE(seq) != 4) {
+/* the hands of a position: 4 valid Cards, each of at most 27 cards, no card more than twice in
+ * the four (two packs); a GuandanError otherwise */
+static int position_hands(PyObject *v, cset h[4]) {
+    PyObject *seq = PySequence_Tuple(v);
+    if (!seq || PyTuple_GET_SIZE(seq) != 4) {
         Py_XDECREF(seq);
         PyErr_Clear();
-        return PyErr_Format(S.e_guandan, "a position has 4 hands");
+        PyErr_Format(S.e_guandan, "a position has 4 hands");
+        return -1;
     }
     for (int i = 0; i < 4; i++)
-        if (py_to_cs(PySequence_Fast_GET_ITEM(seq, i), &hs.h[i], "hand") < 0) {
+        if (py_to_cs(PyTuple_GET_ITEM(seq, i), &h[i], "hand") < 0) {
             Py_DECREF(seq);
-            return NULL;
+            return -1;
         }
     Py_DECREF(seq);
+    cset left = cs_two_packs();
+    for (int i = 0; i < 4; i++) {
+        if (cs_size(h[i]) > HAND_SIZE) {
+            PyErr_Format(S.e_guandan, "not a position that can occur in a deal: a hand of %d cards (at most %d)",
+                         cs_size(h[i]), HAND_SIZE);
+            return -1;
+        }
+        if (!cs_subset(h[i], left)) {
+            PyErr_Format(S.e_guandan, "not a position that can occur in a deal: the hands hold a card more "
+                         "than twice (two packs)");
+            return -1;
+        }
+        left = cs_sub(left, h[i]);
+    }
+    return 0;
+}
+
+/* value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds, probe)
+ *   -> (value or None, stop reason, nodes, lookups, hits); probe 0 asks the value, any other
+ *   possible value t only "at least t?" (the value is then 1 or 0) */
+static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
+    if (n != 10) return PyErr_Format(PyExc_TypeError, "value takes 10 arguments, got %zd", n);
+    hands_t hs;
+    if (position_hands(a[0], hs.h) < 0) return NULL;
     int turn, last, passes, first, out;
     if (small_int(a[1], 0, 3, &turn) < 0 || small_int(a[3], -1, 3, &last) < 0 || small_int(a[4], 0, 3, &passes) < 0 ||
         small_int(a[5], -1, 3, &first) < 0 || small_int(a[6], 0, 15, &out) < 0)
@@ -82,7 +123,11 @@ static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
             return PyErr_Format(S.e_guandan, "max_seconds must be a non-negative number or None");
         }
     }
+    int probe = 0;
+    if (small_int(a[9], -4, 4, &probe) < 0 || (probe && (probe < -s->dd || probe > s->dd)))
+        return PyErr_Format(S.e_guandan, "probe must be 0 or a possible value of a deal");
     solver_hands(&hs, s->level);
+    ns_lock(s);
     long long n0 = s->nodes, l0 = s->lookups, h0 = s->hits;
     s->deadline = a[8] != Py_None ? solver_now() + max_seconds : 0.0;
     s->node_limit = a[7] != Py_None ? s->nodes + max_nodes : 0;
@@ -95,16 +140,16 @@ static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
         int k = reading_keys(tb.cards, s->level, &s->ru, tt_, rr_), ok = 0;
         for (int i = 0; i < k; i++)
             if (tt_[i] == tb.type && rr_[i] == tb.rank) ok = 1;
-        if (!ok) return PyErr_Format(S.e_guandan, "the play to beat is no reading of its cards");
+        if (!ok) {
+            PyThread_release_lock(s->lock);
+            return PyErr_Format(S.e_guandan, "the play to beat is no reading of its cards");
+        }
     }
-    if (s->probe) { /* at_least(t) only: the bisection pinned to one question */
-        int t = s->probe, r;
-        s->probe = 0;
-        r = solver_ge(s, &hs, turn, has_tb ? &tb : NULL, sig, last, passes, first, out, t);
-        return Py_BuildValue("(iLLL)", r, s->nodes - n0, s->lookups - l0, s->hits - h0);
-    }
+    int answer = 0;
     Py_BEGIN_ALLOW_THREADS
-    while (lo < hi) {
+    if (probe) /* at_least(t) only: one question of the bisection */
+        answer = solver_ge(s, &hs, turn, has_tb ? &tb : NULL, sig, last, passes, first, out, probe) > 0;
+    else while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
         int r = solver_ge(s, &hs, turn, has_tb ? &tb : NULL, sig, last, passes, first, out, vals[mid]);
         if (r < 0) break;
@@ -112,15 +157,19 @@ static PyObject *ns_value(NSolver *s, PyObject *const *a, Py_ssize_t n) {
         else hi = mid - 1;
     }
     Py_END_ALLOW_THREADS
-    if (s->stop == 3) return PyErr_NoMemory();
-    PyObject *v = s->stop ? Py_None : PyLong_FromLong(vals[lo]);
-    if (!s->stop && !v) return NULL;
-    if (s->stop) Py_INCREF(v);
-    return Py_BuildValue("(NiLLL)", v, s->stop, s->nodes - n0, s->lookups - l0, s->hits - h0);
+    int stop = s->stop;
+    long long dn = s->nodes - n0, dl = s->lookups - l0, dh = s->hits - h0;
+    PyThread_release_lock(s->lock);
+    if (stop == 3) return PyErr_NoMemory();
+    PyObject *v = stop ? Py_None : PyLong_FromLong(probe ? answer : vals[lo]);
+    if (!stop && !v) return NULL;
+    if (stop) Py_INCREF(v);
+    return Py_BuildValue("(NiLLL)", v, stop, dn, dl, dh);
 }
 
 static PyObject *ns_clear(NSolver *s, PyObject *unused) {
     (void)unused;
+    ns_lock(s);
     solver_pt_clear(s);
     memset(s->tt, 0, sizeof(tentry) * s->tt_cap);
     memset(s->near, 0, sizeof(tentry) * s->near_cap);
@@ -129,6 +178,7 @@ static PyObject *ns_clear(NSolver *s, PyObject *unused) {
     free(s->wc);
     s->wc = NULL;
     s->wc_cap = s->wc_n = 0;
+    PyThread_release_lock(s->lock);
     Py_RETURN_NONE;
 }
 
@@ -140,9 +190,13 @@ static PyObject *ns_grouped(NSolver *s, PyObject *const *a, Py_ssize_t n) {
     int has_tb = a[1] != Py_None;
     if (py_to_cs(a[0], &hand, "hand") < 0 || (has_tb && py_to_play(a[1], &tb, "play to beat", 1) < 0))
         return NULL;
+    if (cs_size(hand) > HAND_SIZE)
+        return PyErr_Format(S.e_guandan, "a hand holds at most %d cards, not %d", HAND_SIZE, cs_size(hand));
     splay *v;
     int nb;
+    ns_lock(s);
     int k = solver_group_plays(s, hand, has_tb ? &tb : NULL, &v, &nb);
+    PyThread_release_lock(s->lock);
     if (k < 0) return PyErr_NoMemory();
     PyObject *out = PyList_New(k);
     for (int i = 0; out && i < k; i++) {
@@ -158,24 +212,17 @@ static PyObject *ns_grouped(NSolver *s, PyObject *const *a, Py_ssize_t n) {
     return out;
 }
 
-static PyObject *ns_probe(NSolver *s, PyObject *arg) {
-    s->probe = (int)PyLong_AsLong(arg);
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef ns_methods[] = {
-    {"probe", (PyCFunction)ns_probe, METH_O, "Debugging: make the next value() answer at_least(t) only."},
     {"grouped", (PyCFunction)(void (*)(void))ns_grouped, METH_FASTCALL,
      "grouped(hand, to_beat) -> [(Combo, left)]: the plays searched, one per class, in order"},
     {"value", (PyCFunction)(void (*)(void))ns_value, METH_FASTCALL,
-     "value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds) -> "
-     "(value or None, stop: 0 / 1 nodes / 2 time, nodes, lookups, hits)"},
+     "value(hands, turn, to_beat, last, passes, first, out, max_nodes, max_seconds, probe) -> "
+     "(value or None, stop: 0 / 1 nodes / 2 time, nodes, lookups, hits); probe t: at least t? (1 / 0)"},
     {"clear", (PyCFunction)ns_clear, METH_NOARGS, "Forget the tables."},
     {NULL}};
 
-PyTypeObject NSolverType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "engine._native._core.Solver",
+static PyTypeObject NSolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "duplicate.analysis._native._solver.Solver",
     .tp_basicsize = sizeof(NSolver),
     .tp_dealloc = (destructor)ns_dealloc,
     .tp_new = ns_new,
@@ -183,3 +230,40 @@ PyTypeObject NSolverType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Solver(level, rules): analysis.solver.Solver's search, its tables kept between calls.",
 };
+
+static PyObject *f_init(PyObject *m, PyObject *const *a, Py_ssize_t n) {
+    (void)m;
+    return core_init(a, n);
+}
+
+static PyMethodDef methods[] = {
+    {"_init", (PyCFunction)(void (*)(void))f_init, METH_FASTCALL,
+     "_init(...): as engine._native._core._init (engine.core calls both)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "duplicate.analysis._native._solver",
+                                       "The exact solver's compiled search (docs/CORE.md).", -1, methods,
+                                       NULL, NULL, NULL, NULL};
+
+#ifndef CORE_SOURCE_HASH
+#define CORE_SOURCE_HASH "" /* a build by hand: not checked against the sources */
+#endif
+
+PyMODINIT_FUNC PyInit__solver(void) {
+    core_tables_init();
+    if (PyType_Ready(&NSolverType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&moduledef);
+    if (!mod) return NULL;
+    Py_INCREF(&NSolverType);
+    if (PyModule_AddObject(mod, "Solver", (PyObject *)&NSolverType) < 0) {
+        Py_DECREF(&NSolverType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(mod, "API_VERSION", CORE_API_VERSION) < 0 ||
+        PyModule_AddStringConstant(mod, "SOURCE_HASH", CORE_SOURCE_HASH) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}
