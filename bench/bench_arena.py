@@ -35,8 +35,8 @@ from duplicate.arena.duplicate_match import play_duplicate_match  # noqa: E402
 from duplicate.arena.protocol import dumps  # noqa: E402
 from duplicate.arena.server import ArenaServer, Limits, Table  # noqa: E402
 from duplicate.arena.wsclient import WSClient  # noqa: E402
-from duplicate.bots import make_player  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
+from duplicate.policies import make_player  # noqa: E402
 from duplicate.simulate import simulation_key  # noqa: E402
 from engine import core  # noqa: E402
 

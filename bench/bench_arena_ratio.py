@@ -27,8 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.bots import Player, View, XorShift64, make_player  # noqa: E402
+from duplicate.bots import Player, View, XorShift64  # noqa: E402
 from duplicate.dealing import LevelSchedule, generate_boards  # noqa: E402
+from duplicate.policies import make_player  # noqa: E402
 from duplicate.simulate import iter_match, simulation_key  # noqa: E402
 from engine.cards import size  # noqa: E402
 from engine.combo import Combo  # noqa: E402

@@ -8,7 +8,7 @@ own (about 1,000 copies, 26,000 deals, for 50 MB). ``guandan import`` runs in a 
 process under ``/usr/bin/time -v``; the figure is its "Maximum resident set size" (the
 whole process: Python, SQLAlchemy, the engine), with the wall time and the deals stored.
 SQLite in a temporary folder by default; PostgreSQL with ``--pg URL`` (a temporary database
-on that server). Reading the whole file at once took 1.18 GB for 50 MB (issue 9).
+on that server). Reading the whole file at once took 1.18 GB for 50 MB.
 """
 
 from __future__ import annotations

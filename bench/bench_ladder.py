@@ -24,7 +24,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from duplicate.arena.rating import BoardGame, rate  # noqa: E402
-from duplicate.bots import Player, View, make_player  # noqa: E402
+from duplicate.bots import Player, View  # noqa: E402
+from duplicate.policies import make_player  # noqa: E402
 from duplicate.simulate import simulate_boards, simulation_key  # noqa: E402
 from engine import core  # noqa: E402
 from engine.combo import Combo  # noqa: E402

@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from duplicate import db, events  # noqa: E402
 from duplicate.analysis.estimate import DEFAULT_BUDGET, Budget  # noqa: E402
 from duplicate.dealing import parse_seed_file, seed_file_bytes  # noqa: E402
+from duplicate.events.site import write_event_site  # noqa: E402
 from duplicate.gdn import format_record, loads  # noqa: E402
 from duplicate.records import Correction  # noqa: E402
-from duplicate.review.source import write_event_site  # noqa: E402
 
 EVENT = "Bench Report"
 BOARD_SEED = parse_seed_file(seed_file_bytes(bytes(range(32))))

@@ -39,9 +39,10 @@ from duplicate.errors import (
     GeneratorError,
     VerificationError,
 )
+from duplicate.gdn import loads
 from duplicate.i18n import Phrase, Term, phrase
+from duplicate.i18n.stored import coded
 from duplicate.limits import LimitError, check_text, shown
-from duplicate.logtext import coded
 from engine.cards import parse_cards, rank_name
 from engine.errors import GuandanError
 from engine.seat import Seat
@@ -456,8 +457,6 @@ def verify_hand_records(
     :class:`VerificationError` (or ``duplicate.gdn.GdnError`` for a malformed file) naming
     the first difference and its line.
     """
-    from duplicate.gdn import loads
-
     if commitment is not None and commitment.strip().lower() != seed.commitment:
         raise VerificationError(phrase("boards.err.seed_not_published", sha=seed.commitment,
                                         published=commitment.strip()))

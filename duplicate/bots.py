@@ -4,7 +4,8 @@ A bot sees what its seat may see and nothing more (a :class:`View`: its own hand
 to beat and who made it, every seat's public card count, the level, the cards played, the
 finishing order so far, cards publicly known to be in a hand) and answers with a
 :class:`~engine.combo.Combo` to play or ``None`` to pass. Two policies here (a third,
-``search``, looks ahead over sampled hidden hands: :mod:`duplicate.search`):
+``search``, looks ahead over sampled hidden hands: :mod:`duplicate.search`; every policy by
+name: :mod:`duplicate.policies`):
 
 * :class:`RandomPlayer`: uniform among the legal actions, from a PRNG of our own
   (:class:`XorShift64`, seeded through SHA-256) so that its choices are the same on every
@@ -23,13 +24,11 @@ illegal play), and the tests play thousands of deals to show that they never try
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from duplicate.errors import PhrasedError
-from duplicate.i18n import phrase
 from duplicate.native import players
 from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
@@ -592,67 +591,17 @@ def mixed_error_rate(key: str) -> float:
     return round(MAX_ERROR_RATE * int.from_bytes(digest[:4], "big") / 0xFFFFFFFF, 3)
 
 
-# --- policies by name -------------------------------------------------------------
-
-#: a policy builds a player from a seed
-PlayerFactory = Callable[[bytes], Player]
-
-
-def _mixed(seed: bytes) -> Player:
-    """A ``mixed`` player whose error rate comes from its own seed (a side of players
-    that should share one is built with ``make_player(..., error_rate=...)``)."""
-    return MixedPlayer(seed, mixed_error_rate("guandan-bots/mixed|" + seed.hex()))
-
-
-def _search(seed: bytes) -> Player:
-    from duplicate.search import make_search  # the search builds on this module
-
-    return make_search(seed)
-
-
-#: Every bot policy by name: the one list ``simulate``, ``event play-bots``, ``agent`` and
-#: ``analyse --playout-policy`` accept (``search`` also as ``search:PLAYOUTS``).
-POLICIES: dict[str, PlayerFactory] = {
-    "random": RandomPlayer,
-    "heuristic": HeuristicPlayer,
-    "search": _search,
-    "mixed": _mixed,
-}
-
-
-def make_player(policy: str, seed: int | str | bytes = 0, *,
-                error_rate: float | None = None) -> Player:
-    """Build the player of policy ``policy`` from a seed: ``random``, ``heuristic``,
-    ``search`` or ``search:PLAYOUTS`` (the search's budget per decision, duplicate.search),
-    ``mixed`` (with ``error_rate``, the rate its side shares; else one from its seed)."""
-    name, sep, spec = policy.partition(":")
-    factory = POLICIES.get(name)
-    if factory is None or (sep and name != "search"):
-        raise BotError(phrase("bots.policy.unknown", policy=repr(policy),
-                              names=" / ".join(POLICIES)))
-    if sep:
-        from duplicate.search import make_search
-
-        return make_search(seed_bytes(seed), spec)
-    if name == "mixed" and error_rate is not None:
-        return MixedPlayer(seed_bytes(seed), error_rate)
-    return factory(seed_bytes(seed))
-
-
 __all__ = [
     "CLOSE_TO_FINISHING",
-    "POLICIES",
     "BotError",
     "HeuristicPlayer",
     "MAX_ERROR_RATE",
     "MixedPlayer",
     "Plan",
     "Player",
-    "PlayerFactory",
     "RandomPlayer",
     "View",
     "XorShift64",
-    "make_player",
     "mixed_error_rate",
     "plan_hand",
     "seed_bytes",

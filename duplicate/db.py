@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.errors import DatabaseError, DatabaseUrlError
 from duplicate.i18n import Term, phrase
+from duplicate.limits import guard_engine
 
 #: Environment variable naming the database URL.
 ENV_VAR = "GUANDAN_DATABASE_URL"
@@ -192,7 +193,6 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
         path = _sqlite_file(parsed)
         if path is not None:
             event.listen(engine, "do_connect", lambda *_args: _create_private(path))
-    from duplicate.limits import guard_engine
 
     return guard_engine(engine)  # numbers past 32 bits: a LimitError, before any query
 
@@ -227,7 +227,7 @@ def migrations_dir() -> str:
     Found from the imported package, not the current directory, so that it works from an
     installed (or editable) distribution wherever the command is run.
     """
-    import migrations
+    import migrations  # lazy: the migration scripts' package, only to find its folder
 
     for entry in [
         os.path.dirname(getattr(migrations, "__file__", None) or ""),
@@ -320,7 +320,7 @@ def migration_transaction(engine: Engine) -> Iterator[Connection]:
 def _migrate(engine: Engine, step: Callable[[Config], None], **attributes: Any) -> None:
     """Run an Alembic command on ``engine`` in one transaction (:func:`migration_transaction`);
     ``attributes`` go to the migrations (``migrations/env.py``: ``force``, ``target``)."""
-    from alembic.util import CommandError
+    from alembic.util import CommandError  # lazy: alembic, only when migrating
 
     try:
         with migration_transaction(engine) as connection:

@@ -26,12 +26,14 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from duplicate import events, hall, vocab
+from duplicate import events, hall
 from duplicate.db import display_url, make_engine, upgrade
 from duplicate.dealing import SECRET_BYTES, SeedFile, parse_seed_file, seed_file_bytes
 from duplicate.errors import DuplicateError
+from duplicate.events.site import write_event_site
+from duplicate.i18n import game as vocab
 from duplicate.i18n import phrase, translator
-from duplicate.review.source import write_event_site
+from duplicate.review.site import MANIFEST
 from engine.seat import Seat
 
 #: The demo's database when none is given: a SQLite file in the current directory.
@@ -67,8 +69,6 @@ def holds_demo_report(outdir: str | os.PathLike[str]) -> bool:
     the demo's :data:`TABLES_PAGE`. Such a folder is the demo's own, which the served demo
     (``guandan demo --serve`` after ``guandan demo``, as README shows) writes over."""
     import json
-
-    from duplicate.review.site import MANIFEST
 
     folder = Path(outdir)
     try:

@@ -16,11 +16,11 @@ from typing import Any
 import segno
 from markupsafe import Markup
 
-from duplicate import vocab
 from duplicate.boards import BoardSet
 from duplicate.dealing import Board
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Term, phrase, translator
+from duplicate.i18n import game as vocab
 from duplicate.review.render import render, static_text
 from engine.cards import KIND_HR, KIND_SB, wild_kind
 from engine.seat import Seat

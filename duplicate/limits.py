@@ -7,7 +7,8 @@ the command line, the API and the desk refuse alike and both databases behave th
   :func:`guard_engine` makes any query given such a number fail with the same error (never
   SQLite's ``OverflowError`` or PostgreSQL's "integer out of range").
 * Names and texts: one length limit per kind (:data:`TEXT_LIMITS`), whatever the column
-  would take: :func:`check_text` gives the stored form (NFC, stripped) or refuses.
+  would take: :func:`check_text` gives the stored form (NFC, stripped) or refuses;
+  :func:`checked_name` is the check of a name where a person types it.
 * Event names: the hall service addresses an event by its name as one path segment, so
   ``.`` and ``..`` (which browsers and HTTP clients resolve away before sending) are
   refused; a ``/`` is sent encoded (``%2F``) and reaches the event (``duplicate.web.app``).
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Phrase, phrase
+from duplicate.names import clean_name, control_character, describe_character
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -34,6 +36,7 @@ __all__ = [
     "TextKind",
     "check_int",
     "check_text",
+    "checked_name",
     "guard_engine",
     "shown",
     "tag_number",
@@ -84,8 +87,6 @@ def check_text(text: str, kind: TextKind) -> str:
     """``text`` as stored (Unicode NFC, stripped), refused (:class:`LimitError`) when empty,
     longer than ``TEXT_LIMITS[kind]``, holding a control character, or (an event name)
     ``.`` or ``..``; the error names the kind (``an event name``, ``比赛名称``)."""
-    from duplicate.names import clean_name, control_character, describe_character
-
     what = phrase(f"limits.what.{kind}")
     if not isinstance(text, str):
         raise LimitError(phrase("limits.err.not_text", what=what))
@@ -176,3 +177,21 @@ def guard_engine(engine: Engine) -> Engine:
     if not event.contains(engine, "before_cursor_execute", _before_execute):
         event.listen(engine, "before_cursor_execute", _before_execute)
     return engine
+
+
+#: What a caller calls a name -> its kind of text (``duplicate.limits.TEXT_LIMITS``).
+_KINDS: dict[str, TextKind] = {
+    "team": "team", "player": "player", "the event name": "event", "event": "event",
+    "set": "set", "the board set name": "set",
+}
+
+
+def checked_name(text: str, what: str = "a name", kind: TextKind | None = None) -> str:
+    """``text`` in NFC, stripped, for the names people type (teams, players, events) where
+    they enter the program: refused (:class:`~duplicate.limits.LimitError`) when it holds a
+    control character or is longer than its kind's limit (``kind``, else the kind ``what``
+    names; a player's by default). A blank text is given back for the caller to refuse in
+    its own words."""
+    if not text.strip():
+        return clean_name(text)
+    return check_text(text, kind or _KINDS.get(what, "player"))

@@ -1,7 +1,5 @@
 """Text that comes from people (names, tags, comments): one form in, safe to print out.
 
-* :func:`checked_name`: a name as it enters the program, within its kind's length limit
-  (:mod:`duplicate.limits`).
 * :func:`clean_name`: names are stored and compared in Unicode NFC, so that "Zhāng Wěi"
   typed with a combining accent (NFD, as some systems do) is the same name as the
   precomposed one.
@@ -20,11 +18,9 @@ import re
 import unicodedata
 
 from duplicate.errors import DuplicateError
-from duplicate.limits import TextKind, check_text
 
 __all__ = [
     "NameTextError",
-    "checked_name",
     "clean_name",
     "control_character",
     "describe_character",
@@ -43,24 +39,6 @@ def clean_name(text: str) -> str:
 
 class NameTextError(DuplicateError):
     """A name that holds a control character."""
-
-
-#: What a caller calls a name -> its kind of text (``duplicate.limits.TEXT_LIMITS``).
-_KINDS: dict[str, TextKind] = {
-    "team": "team", "player": "player", "the event name": "event", "event": "event",
-    "set": "set", "the board set name": "set",
-}
-
-
-def checked_name(text: str, what: str = "a name", kind: TextKind | None = None) -> str:
-    """``text`` in NFC, stripped, for the names people type (teams, players, events) where
-    they enter the program: refused (:class:`~duplicate.limits.LimitError`) when it holds a
-    control character or is longer than its kind's limit (``kind``, else the kind ``what``
-    names; a player's by default). A blank text is given back for the caller to refuse in
-    its own words."""
-    if not text.strip():
-        return clean_name(text)
-    return check_text(text, kind or _KINDS.get(what, "player"))
 
 
 def control_character(text: str) -> str | None:

@@ -54,8 +54,8 @@ from duplicate.dealing import deal_id
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, GdnError
 from duplicate.i18n import Phrase, phrase, translator
+from duplicate.i18n.stored import StateText
 from duplicate.limits import TEXT_LIMITS, shown
-from duplicate.logwords import StateText
 from duplicate.replay import finish_text, quick_replay
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset

@@ -22,8 +22,7 @@ from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, iter_records
-from duplicate.i18n import Phrase, engine_phrase, phrase
-from duplicate.logtext import Named
+from duplicate.i18n import Named, Phrase, engine_phrase, phrase
 from engine.bulk import replay_log
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult

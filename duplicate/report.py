@@ -15,9 +15,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from duplicate import vocab
 from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
+from duplicate.i18n import game as vocab
 from duplicate.i18n import normalise_language, translator
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.pages import (
@@ -32,6 +32,7 @@ from duplicate.review.pages import (
 from duplicate.review.render import environment
 from duplicate.review.site import SiteResult, write_site
 from duplicate.scoring import swing as board_swing
+from duplicate.simulate import EVENT
 from engine.cards import Cards, Kind
 from engine.ruleset import COMPETITION, Ruleset
 
@@ -96,8 +97,6 @@ def boards_of(comparisons: Iterable[BoardComparison],
 def _event_title(event: str | None, lang: str | None) -> str | None:
     """A record's Event tag as a page's title: ``guandan simulate``'s own tag (the records
     keep it, machine data) in the page's language, any other as it is."""
-    from duplicate.simulate import EVENT
-
     if event == EVENT and lang is not None and normalise_language(lang) != "en":
         return str(translator(lang)("out.sim.title"))
     return event

@@ -139,7 +139,7 @@ def login_wait(engine: Engine, address: str, now: datetime) -> float:
 
 def _insert(engine: Engine) -> Any:
     """The database's ``INSERT`` with ``ON CONFLICT`` (both have it)."""
-    from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.dialects import postgresql, sqlite  # lazy: the dialects, only to write
 
     return postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
 

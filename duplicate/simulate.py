@@ -20,9 +20,9 @@ import hashlib
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-from duplicate.bots import Player, PlayerFactory, View, make_player, mixed_error_rate
+from duplicate.bots import Player, View, mixed_error_rate
 from duplicate.dealing import (
     DEFAULT_SCHEDULE,
     GENERATOR_ID,
@@ -34,6 +34,9 @@ from duplicate.dealing import (
 )
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, Play
+from duplicate.i18n import translator
+from duplicate.names import display_width
+from duplicate.policies import PlayerFactory, make_player
 from duplicate.scoring import room_result, swing
 from engine.cards import rank_name, size
 from engine.combo import ComboType
@@ -42,8 +45,13 @@ from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
-if TYPE_CHECKING:  # only for the annotation: duplicate.boards pulls in the database layer
-    from duplicate.boards import BoardSet
+
+class BoardSet(Protocol):
+    """A stored board set as the simulation reads it (``duplicate.boards.BoardSet``, of the
+    store above this layer): its boards."""
+
+    @property
+    def boards(self) -> Sequence[Board]: ...
 
 __all__ = [
     "BOMB_TYPES",
@@ -254,7 +262,7 @@ class BoardOutcome:
 
 
 def _policy(policy: str | PlayerFactory, seed: bytes = b"", side: str = "") -> PlayerFactory:
-    """A player factory from a policy name (``bots.POLICIES``) or a factory itself. A
+    """A player factory from a policy name (``policies.POLICIES``) or a factory itself. A
     ``mixed`` side's players share one error rate, drawn from the match seed and the side."""
     if isinstance(policy, str):
         make_player(policy)  # raises for an unknown name
@@ -475,9 +483,6 @@ def play_statistics(records: Iterable[DealRecord]) -> PlayStats:
 def format_statistics(stats: PlayStats, lang: str = "en") -> str:
     """A plain-text table of ``stats`` beside the real-play figures of :data:`REAL_PLAY`,
     in ``lang`` (the combinations named as docs/GLOSSARY.md names them)."""
-    from duplicate.i18n import translator
-    from duplicate.names import display_width
-
     t = translator(lang)
     real = REAL_PLAY
     low, high = real.plays_range_90

@@ -8,6 +8,10 @@ REV --force``, ``alembic -x force=1 downgrade REV``). The migration is one trans
 (``duplicate.db.migration_transaction``): refused, it changes nothing. Every step's loss is
 counted on the data as that step finds it, so the refusal names all of them, not only the
 first step's.
+
+The revisions take the words of a refusal (:func:`phrase`, from the message catalogue) and
+its error (:class:`DatabaseError`) from here: a revision imports no module of the
+application (``tests/test_migrations_standalone.py``), whose meaning may change after it.
 """
 
 from __future__ import annotations

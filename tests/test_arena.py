@@ -154,7 +154,7 @@ def test_guandan_agent_plays_a_match(tmp_path: Path) -> None:
 def test_agent_answers_with_the_bots_play(policy: str) -> None:
     """The agent maps its bot's choice onto any server's actionList (order, FourKings)."""
     from duplicate.arena.agent import AgentStats, choose
-    from duplicate.bots import make_player
+    from duplicate.policies import make_player
 
     msg = {
         "type": "act", "stage": "play", "curRank": "5",

@@ -22,8 +22,8 @@ from duplicate.arena.client import SilentClient
 from duplicate.arena.duplicate_match import play_duplicate_match
 from duplicate.arena.protocol import act_options, act_text, legal_options
 from duplicate.arena.server import Limits, Table
-from duplicate.bots import make_player
 from duplicate.dealing import LevelSchedule, generate_boards
+from duplicate.policies import make_player
 from duplicate.simulate import simulation_key
 from engine import bulk, core
 from engine.deal import Deal

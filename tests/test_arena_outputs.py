@@ -1,4 +1,4 @@
-"""The arena's outputs and names, checked before any play (a newcomer's report):
+"""The arena's outputs and names, checked before any play:
 
 - ``arena duplicate --out DIR`` refused, in one line naming the file and ``--force``, when
   ``DIR/<a>-vs-<b>.gdn`` exists (it was replaced without a word); the same for ``--log``,

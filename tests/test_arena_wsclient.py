@@ -1,4 +1,4 @@
-"""The arena's own WebSocket paths (issue 13's speed work): the agent's blocking Sans-I/O
+"""The arena's own WebSocket paths, written for speed: the agent's blocking Sans-I/O
 client (arena.wsclient) against the real arena and against hand-made servers, the
 server's messages handed over from data_received (ArenaConnection), the frames it builds
 itself and the cached action texts."""
@@ -192,7 +192,7 @@ def test_agent_reads_the_arenas_act_without_parsing_actionlist() -> None:
     when following (PASS first) and leading; other writings are parsed whole."""
     from duplicate.arena.agent import AgentStats, choose, split_act
     from duplicate.arena.protocol import act_text, legal_options
-    from duplicate.bots import make_player
+    from duplicate.policies import make_player
     from engine.combo import ComboType
     from engine.reading import read_declared
 

@@ -12,12 +12,12 @@ from duplicate.bots import (
     RandomPlayer,
     View,
     XorShift64,
-    make_player,
     plan_hand,
     seed_bytes,
     weakness,
 )
 from duplicate.dealing import LevelSchedule, derive_key, generate_board
+from duplicate.policies import make_player
 from engine.cards import parse_cards, parse_level, parse_rank
 from engine.combo import Combo, ComboType
 from engine.moves import is_legal, legal_readings

@@ -19,9 +19,9 @@ from conftest_browser import screenshot
 from duplicate.compare import RoomTrace, split_tricks, trace_room
 from duplicate.db import make_engine
 from duplicate.demo import run_demo
+from duplicate.events.export import export_event
+from duplicate.events.site import write_event_site
 from duplicate.gdn import loads
-from duplicate.review.export import export_event
-from duplicate.review.source import write_event_site
 
 PAGES = ("index.html", "match-r1-t1.html", "crosstable.html", "players.html", "team-1.html",
          "board-r1-t1-1.html")

@@ -22,9 +22,9 @@ from duplicate.compare import RoomTrace, split_tricks, trace_room
 from duplicate.db import make_engine
 from duplicate.dealing import board_from_hands, parse_seed_file, seed_file_bytes
 from duplicate.demo import run_demo
+from duplicate.events.export import export_event
 from duplicate.gdn import loads
 from duplicate.handrecords import render_html
-from duplicate.review.export import export_event
 from engine.cards import KIND_HR, KIND_SB, KIND_TOKENS, from_kinds, iter_kinds, make_kind
 
 STATE_JS = """() => {

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from test_hall_support import EVENT, Cards, make_event, minutes
 
 from duplicate import capture, events, hall, models, store
-from duplicate.capture import CaptureError
+from duplicate.capture import CaptureError, tokens
 from duplicate.capture.sim import SimAction, actions_for_state
 from duplicate.gdn import loads
 from duplicate.replay import replay
@@ -422,3 +422,9 @@ def _finish_of(state: capture.BoardState, plan: list[SimAction]) -> str:
             deal.pass_(Seat[a.seat])
     order = deal.result().finish_order
     return " ".join(s.name for s in order[:3])
+
+
+def test_a_recorders_token_never_starts_like_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = iter(["-starts-like-an-option", "-again", "fine-token"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert tokens.fresh_token() == "fine-token"

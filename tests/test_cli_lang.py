@@ -1,4 +1,4 @@
-"""The language of the command line's human output (issue 11 item 2): ``guandan --lang zh``
+"""The language of the command line's human output: ``guandan --lang zh``
 or $GUANDAN_LANG translates table headings and summaries from the catalogue, --json keeps
 its field names, and an event has a language of its own, the default of its report."""
 

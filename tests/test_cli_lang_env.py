@@ -1,4 +1,4 @@
-"""$GUANDAN_LANG as a locale name (a newcomer's report): ``GUANDAN_LANG=zh_CN guandan event
+"""$GUANDAN_LANG as a locale name: ``GUANDAN_LANG=zh_CN guandan event
 list`` failed every command with "Invalid value for '--lang': 'zh_CN' is not one of 'en',
 'zh'", though no --lang was typed. A locale name is taken by its language, in the
 environment and in ``--lang`` alike; a language the catalogue does not speak in the

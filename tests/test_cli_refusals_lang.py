@@ -18,7 +18,7 @@ from cli import main
 from duplicate import store
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Term, phrase
-from duplicate.logwords import StateText
+from duplicate.i18n.stored import StateText
 from duplicate.records import Correction
 from duplicate.store import Author
 

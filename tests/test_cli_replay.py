@@ -88,7 +88,7 @@ def test_unreadable_and_missing_files_are_failures(tmp_path: Path) -> None:
     assert result.exit_code == 1
     rows = json.loads(result.stdout)
     assert "not UTF-8" in rows[0]["error"]
-    # a missing file is a file error (one line, exit 1), not a deal that failed (issue 9)
+    # a missing file is a file error (one line, exit 1), not a deal that failed
     result = CliRunner().invoke(main, ["replay", "--json", str(binary), str(tmp_path / "no.gdn")])
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == f"Error: {tmp_path / 'no.gdn'}: No such file or directory\n"

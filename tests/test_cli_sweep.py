@@ -1,4 +1,4 @@
-"""A newcomer's sweep of the whole command line: help on every command, and bad input.
+"""A sweep of the whole command line: help on every command, and bad input.
 
 Every bad input must end in one clear line naming what and where, exit code 1 (usage
 errors 2), never a Python traceback (``result.exception`` is the ``SystemExit`` of click),

@@ -209,7 +209,7 @@ def test_rule_variants_in_words(db: str) -> None:
 def test_report_rules_note_in_chinese() -> None:
     from types import SimpleNamespace
 
-    from duplicate.review.source import _notes
+    from duplicate.events.site import _notes
     from duplicate.scoring import VictoryPoints
     from engine.ruleset import Ruleset
 

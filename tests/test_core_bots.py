@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duplicate.boards import generate_set
-from duplicate.bots import HeuristicPlayer, make_player, plan_hand
+from duplicate.bots import HeuristicPlayer, plan_hand
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.native import PLAYERS
+from duplicate.policies import make_player
 from duplicate.simulate import play_deal
 from engine import core
 from engine.cards import KIND_BIT, count, from_ids, wild_kind

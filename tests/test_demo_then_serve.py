@@ -1,4 +1,4 @@
-"""README's first two commands, in order, in one directory (a newcomer's report):
+"""README's first two commands, in order, in one directory:
 ``guandan demo``, then ``guandan demo --serve``. The second failed with "folder
 guandan-demo-report is not empty: give --force …". A folder that holds only a demo's report
 is the demo's own, which the served demo writes over unasked; any other file there, or a

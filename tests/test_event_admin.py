@@ -1,4 +1,4 @@
-"""Issue 9, item 15: an event changed after pairing, each change logged (who, when, why):
+"""An event changed after pairing, each change logged (who, when, why):
 a name fixed, a player substituted, a team withdrawn, an event or an unused set deleted."""
 
 from __future__ import annotations

@@ -159,7 +159,7 @@ class Ledger:
             assert len(rest) == len(self.teams) % 2, f"round {rnd}: {rest} sit out"
             if rest:
                 self.byes[rnd] = rest[0]
-        # the director's copy: every stored record, released or not (issue 9 item 1)
+        # the director's copy: every stored record, released or not
         everything = ("--unreleased", "--by", "ledger", "--reason", "recomputation")
         for rec in loads(cli(url, "export", self.name, *everything)):
             rnd, room = int(rec.tags["Round"]), rec.tags["Room"].lower()

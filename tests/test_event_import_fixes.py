@@ -1,5 +1,5 @@
-"""Issue 9, event imports: every file gets its own outcome (item 3), a record cut short
-must say why it is unfinished (item 4), and the bots' records are named (item 13)."""
+"""Event imports: every file gets its own outcome, a record cut short must say why it is
+unfinished, and the bots' records are named."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def cut(record: str, plays: int, tag: str | None = None) -> str:
     return "\n".join(head + lines[at : at + 1 + plays]) + "\n"
 
 
-# --- item 13: the bots' records are named ---------------------------------------------
+# --- the bots' records are named -----------------------------------------------------
 
 
 def test_play_bots_names_its_records_by_round_and_table(
@@ -56,7 +56,7 @@ def test_play_bots_names_its_records_by_round_and_table(
     assert str(info.value).startswith("bots round 1 table 1")
 
 
-# --- item 4: a record cut short says why ----------------------------------------------
+# --- a record cut short says why -------------------------------------------------------
 
 
 def test_a_cut_record_without_a_reason_is_refused(migrated_engine: Engine) -> None:
@@ -102,7 +102,7 @@ def test_the_human_summary_names_unfinished_boards(
     assert "unfinished: round 1, table 1, board 1, open room (withdrawal)" in res.output
 
 
-# --- item 3: file by file -------------------------------------------------------------
+# --- file by file ---------------------------------------------------------------------
 
 
 def test_import_goes_on_file_by_file(migrated_engine: Engine, tmp_path: Path) -> None:

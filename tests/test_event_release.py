@@ -1,4 +1,4 @@
-"""Issue 9, items 1 and 5: which boards players may see (released boards: every table of
+"""Which boards players may see (released boards: every table of
 the round has them in, or the director released them), and boards not played twice."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def start_round(engine: Engine, name: str = "Cup") -> list[str]:
     return events.bot_records(engine, name, 1)
 
 
-# --- item 1: released boards ------------------------------------------------------------
+# --- released boards ---------------------------------------------------------------------
 
 
 def test_a_board_is_released_when_every_table_has_it_in(migrated_engine: Engine) -> None:
@@ -116,7 +116,7 @@ def test_cli_export_says_what_it_withholds(
     assert usage.exit_code == 2 and "--by" in usage.output
 
 
-# --- item 5: boards are not played twice ----------------------------------------------
+# --- boards are not played twice -------------------------------------------------------
 
 
 def test_a_round_cannot_replay_the_boards_of_another(migrated_engine: Engine) -> None:

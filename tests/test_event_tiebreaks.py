@@ -96,7 +96,7 @@ def test_the_command_line_chooses_changes_and_says_the_order(migrated_url: str,
         events.add_team(migrated_engine, "Cup", t, ps)
     res = runner.invoke(main, ["--lang", "zh", "event", "--db", migrated_url, "standings", "Cup"])
     assert res.exit_code == 0, res.output
-    assert "总场分、总对手分、总级差分、总晋级数" in res.output and "对手分" in res.output
+    assert "总积分、对手分、级差分、升级数" in res.output and "对手分" in res.output
     # no round yet: every place below the first is the lot's (抽签), not a tie (并列)
     assert res.output.count("抽签") >= 3 and "并列" not in res.output
     res = runner.invoke(main, ["event", "--db", migrated_url, "tiebreaks", "Cup", "jiangsu",
@@ -140,7 +140,7 @@ def test_the_desk_and_the_public_page_choose_and_say_the_order(client: TestClien
     assert info.rules.jiefeng_next is True
     assert "opponents' points" in html.unescape(page)  # the event's desk says the order
     public = client.get("/e/Desk%20Cup", params={"lang": "zh"}).text
-    assert "总场分、总对手分、总级差分、总晋级数" in public and "对手分" in public
+    assert "总积分、对手分、级差分、升级数" in public and "对手分" in public
     status, page, msg = post(client, "/desk/e/Desk%20Cup/tiebreaks", csrf=csrf_of(page),
                              order="jiangsu", reason="as announced")
     assert status == 303 and "江苏省竞赛规则" in msg, msg  # the page is in Chinese now

@@ -351,7 +351,7 @@ def test_a_record_that_stops_before_the_end_is_stored_unfinished(migrated_engine
     open_rec, closed_rec = text.strip().split("\n\n")
     lines = open_rec.splitlines()
     play_at = lines.index("[Play]")
-    # five plays, no Finish or Result, and why (issue 9 item 4: a reason is required)
+    # five plays, no Finish or Result, and why (a reason is required)
     cut = "\n".join([*lines[:play_at], '[Unfinished "time"]', *lines[play_at : play_at + 6]])
     summary = events.import_texts(migrated_engine, "Cup", [cut + "\n\n" + closed_rec + "\n"])
     assert summary.unfinished == 1

@@ -1,6 +1,6 @@
 """An event's export keeps what the store holds, and imports back into it as already
 stored: unfinished marks with who and why and the original record, rulings; a new room
-imported with ``[Unfinished "time"]`` is logged with its reason (issue 19, items 9, 12)."""
+imported with ``[Unfinished "time"]`` is logged with its reason."""
 
 from __future__ import annotations
 

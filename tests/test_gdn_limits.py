@@ -1,4 +1,4 @@
-"""Issue 9, items 11 and 12 in the record reader: reading a file deal by deal, limits on
+"""The record reader's bounds: reading a file deal by deal, limits on
 line and tag lengths, control characters refused, names normalised to NFC."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from test_hall_support import EVENT, make_event, minutes, report_all
 
 from cli import main
 from duplicate import events, hall
-from duplicate.review.source import event_data, write_event_site
+from duplicate.events.site import event_data, write_event_site
 
 TABLE = 2
 

@@ -6,6 +6,7 @@ table's seat is in it too)."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 
@@ -16,7 +17,7 @@ from test_hall_director_limit import published, request_of
 from test_web_api_director import login
 
 from duplicate import models
-from duplicate.logtext import reason_said
+from duplicate.i18n.stored import reason_said
 
 
 @pytest.fixture
@@ -46,3 +47,23 @@ def test_an_accepted_request_is_said_in_the_readers_language(h: Hall) -> None:
     assert "按该桌申请更正" in log and "accepted as the table asked" not in log
     # its column of who made each change is not headed 裁判 (a table's seat is in it too)
     assert "<th>操作人</th>" in log and "<th>裁判</th>" not in log
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_north_sees_wests_request_and_the_result_that_counts(h: Hall, lang: str) -> None:
+    """After publication West's correction is a request on the desk: North's page says it
+    is West's (not "your correction") and shows the result that counts beside the one
+    asked for; West's own page still says it is West's own."""
+    published(h)  # N-S +1 counts everywhere
+    request_of(h, 2, "open", 2, "E N W")  # West asks for E-W +3
+    north = h.client.get(f"/t/{h.token(2, 'open', 'confirm')}", params={"lang": lang}).text
+    item = re.search(r'<li id="board-2".*?</li>', north, re.S)
+    assert item is not None
+    text = html.unescape(re.sub(r"<[^>]+>", "", item.group()))
+    if lang == "en":
+        assert "West's correction waits for the director" in text and "your correction" not in text
+        assert "counts: N–S up 1" in text and "asked: 1st out East" in text, text
+    else:
+        assert "西家的更正申请待裁判处理" in text and "有效成绩：" in text and "申请改为：" in text, text
+    west = h.client.get(f"/t/{h.token(2, 'open', 'report')}", params={"lang": "en"}).text
+    assert "your correction waits for the director" in west

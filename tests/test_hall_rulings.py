@@ -167,7 +167,7 @@ def test_one_release_rule_for_the_hall_the_export_and_the_review(
     """A board conceded at a table, or a forfeited match, needs no result there: the
     library's rule (export, report, review) releases the board when the other tables have
     it in, exactly as the hall's pages do, and not before."""
-    from duplicate.review.source import released
+    from duplicate.events.site import released
 
     e = migrated_engine
     t1, t2 = events.list_matches(e, EVENT, 1)[:2]

@@ -33,8 +33,8 @@ from test_web_api_director import login
 
 from duplicate import db, events, models, store
 from duplicate.db import session_scope
+from duplicate.events.site import write_event_site
 from duplicate.gdn import loads, split_deals
-from duplicate.review.source import write_event_site
 
 PATHS = ("table", "record", "settlement", "ruling", "correction")
 

@@ -12,8 +12,8 @@ and ``guandan compare``.
 
 A Latin word is allowed in Chinese text only when it is a name from the fixture, part of a
 URL or file name, a rank letter (J Q K A, a sequence such as AA2233) or a word the
-glossary's list "Latin letters allowed in Chinese text" names. Then the word defects of
-issue 21, each as it read before.
+glossary's list "Latin letters allowed in Chinese text" names. Then words once wrong, each
+as it read before.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ from fastapi.testclient import TestClient
 from test_pairs import event_files  # noqa: F401  (the fixture)
 
 from cli import main
-from duplicate import events, hall, i18n, vocab
+from duplicate import events, hall, i18n
 from duplicate.db import make_engine
+from duplicate.i18n import game as vocab
 from duplicate.i18n import gettext, translator
 from duplicate.store import default_by
 from duplicate.web.app import create_app
@@ -338,7 +339,7 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert chinese_left("累进分 接风 given", terms) == ["接风", "累进分"]
 
 
-# --- the word defects of issue 21, each as it read on main -------------------------------
+# --- words once wrong, each as it read before --------------------------------------------
 
 
 def test_double_down_names_the_losing_side_as_players_write_it() -> None:

@@ -9,8 +9,8 @@ differ from the named set's board is refused; an interrupted run leaves every ta
 was; the command line's exit codes and one-line errors.
 
 The records are self-played with :mod:`duplicate.simulate` on a board set generated from a
-fixed secret, so every run sees the same cards and plays. Defects found are kept as
-regression tests (the ``test_defect_`` ones).
+fixed secret, so every run sees the same cards and plays. What the review found wrong is
+kept as regression tests (after "what the review found, now fixed").
 """
 
 from __future__ import annotations
@@ -494,10 +494,10 @@ def test_cli_ctrl_c_aborts_and_leaves_the_file_unstored(
     assert _counts(migrated_engine) == before
 
 
-# --- defects the review found, now fixed ---------------------------------------------------
+# --- what the review found, now fixed -------------------------------------------------------
 
 
-def test_defect_a_stored_deal_in_a_failing_file_is_reported_not_stored(
+def test_a_stored_deal_in_a_failing_file_is_reported_not_stored(
     migrated_engine: Engine, tmp_path: Path
 ) -> None:
     good = _write(tmp_path / "good.gdn", _played()[:3])
@@ -508,7 +508,7 @@ def test_defect_a_stored_deal_in_a_failing_file_is_reported_not_stored(
     assert [o.status for o in outcomes] == ["unchanged", "error", "unchanged"]
 
 
-def test_defect_a_too_long_correction_author_is_not_refused(
+def test_a_too_long_correction_author_is_refused_and_nothing_changes(
     migrated_engine: Engine, tmp_path: Path
 ) -> None:
     assert _import_ok(migrated_engine, _write(tmp_path / "v1.gdn", _played()[:1]))
@@ -524,7 +524,7 @@ def test_defect_a_too_long_correction_author_is_not_refused(
     assert _counts(migrated_engine) == before
 
 
-def test_defect_a_database_error_mid_run_is_a_traceback(
+def test_a_database_error_mid_run_is_one_line_not_a_traceback(
     migrated_engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = _write(tmp_path / "first.gdn", _played()[:1])

@@ -1,4 +1,4 @@
-"""Issue 9, items 11 and 13: ``guandan import`` reads a file deal by deal (bounded memory),
+"""``guandan import`` reads a file deal by deal (bounded memory),
 its progress advances per deal, and a file that breaks off part-way is reported as such."""
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def _hall_rows(engine: Engine) -> dict[str, int]:
 
 
 def test_a_refused_downgrade_changes_nothing(db_engine: Engine, tmp_path: Path) -> None:
-    """Issue 19 item 1: refused below 0005 (a result reported without a record), the
+    """Refused below 0005 (a result reported without a record), the
     downgrade had dropped the hall's tables on SQLite while the version stayed."""
     build(db_engine, "0008")
     db.upgrade(db_engine)
@@ -79,7 +79,7 @@ def test_a_refused_downgrade_changes_nothing(db_engine: Engine, tmp_path: Path) 
 def test_a_downgrade_that_would_lose_data_is_refused_unless_forced(
     db_engine: Engine, tmp_path: Path
 ) -> None:
-    """Issue 19 item 5: below 0004 an event's rule variants went silently."""
+    """Below 0004 an event's rule variants went silently."""
     build(db_engine, "0008")
     db.upgrade(db_engine)
     with db_engine.begin() as conn:  # what stops the downgrade below 0005 for another reason
@@ -140,7 +140,7 @@ def test_the_command_line_refuses_and_forces_a_downgrade(db_url: str, db_engine:
 def test_records_stored_at_0002_are_already_stored_after_the_upgrade(
     db_engine: Engine, tmp_path: Path
 ) -> None:
-    """Issue 19 item 12: records stored in revision 0002's canonical form (no computed
+    """Records stored in revision 0002's canonical form (no computed
     Finish and Result) kept it, and the same file imported again was refused."""
     build(db_engine, "0002", today=False)
     with db_engine.begin() as conn:  # the club night's file: the four rooms as stored

@@ -23,7 +23,6 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from duplicate.bots import make_player
 from duplicate.dealing import generate_boards
 from duplicate.gdn import DealRecord, dumps, loads
 from duplicate.pairs import (
@@ -33,6 +32,7 @@ from duplicate.pairs import (
     score_pairs_event,
     score_pairs_files,
 )
+from duplicate.policies import make_player
 from duplicate.replay import ReplayError, replay
 from duplicate.scoring import PairsMethod, UnfinishedRule
 from duplicate.simulate import play_deal

@@ -1,6 +1,6 @@
-"""One list of bot policies (a newcomer's report): ``guandan simulate --x mixed`` was refused
+"""One list of bot policies: ``guandan simulate --x mixed`` was refused
 though ``mixed`` is the default of ``event play-bots``. The names both accept are
-``duplicate.bots.POLICIES``, defined once; ``mixed`` is a policy of the library like the
+``duplicate.policies.POLICIES``, defined once; ``mixed`` is a policy of the library like the
 others, its side's players sharing one error rate."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from duplicate.replay import replay
 
 
 def test_simulate_and_play_bots_accept_one_list() -> None:
-    from duplicate.bots import POLICIES, make_player
     from duplicate.events import BOT_POLICIES
+    from duplicate.policies import POLICIES, make_player
 
     assert set(BOT_POLICIES) == set(POLICIES) == {"random", "heuristic", "search", "mixed"}
     assert BOT_POLICIES[0] == "mixed"  # play-bots' default first
@@ -54,7 +54,8 @@ def test_two_mixed_sides_differ_and_play_the_same_each_time() -> None:
 
 
 def test_a_mixed_side_shares_its_error_rate() -> None:
-    from duplicate.bots import MixedPlayer, make_player
+    from duplicate.bots import MixedPlayer
+    from duplicate.policies import make_player
     from duplicate.simulate import _policy
 
     factory = _policy("mixed", b"\x01" * 32, "X")

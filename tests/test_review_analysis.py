@@ -21,11 +21,11 @@ from duplicate import events
 from duplicate.analysis.estimate import Budget
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.events.export import export_event
+from duplicate.events.site import write_event_site
 from duplicate.gdn import loads
 from duplicate.records import Correction
 from duplicate.review import analysis as review_analysis
-from duplicate.review.export import export_event
-from duplicate.review.source import write_event_site
 from engine.cards import parse_level
 
 NAME = "Analysis Cup"
@@ -245,7 +245,7 @@ def _replayed_otherwise(text: str, seed: int) -> str:
 def test_a_correction_is_shown_with_who_when_why_before_and_after(
     engine: Engine, tmp_path: Path
 ) -> None:
-    from duplicate.vocab import result_text
+    from duplicate.i18n.game import result_text
 
     exported = loads(export_event(engine, NAME, 1))
     original = next(r for r in exported if (r.board, r.room) == ("2", "Closed"))

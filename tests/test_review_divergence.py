@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from duplicate.compare import compare_records
 from duplicate.dealing import generate_boards
+from duplicate.i18n.game import combo_name, describe_play
 from duplicate.review.movie import GROUP_ORDER, alternatives, movie_data
 from duplicate.simulate import simulate_match, simulation_key
-from duplicate.vocab import combo_name, describe_play
 from engine.moves import legal_readings
 from engine.ruleset import COMPETITION
 

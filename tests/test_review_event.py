@@ -17,11 +17,11 @@ from duplicate import events
 from duplicate.compare import compare_records
 from duplicate.db import make_engine
 from duplicate.dealing import parse_seed_file, seed_file_bytes
+from duplicate.events.export import export_event
+from duplicate.events.site import event_data, write_event_site
 from duplicate.gdn import loads
 from duplicate.records import Correction
 from duplicate.report import match_report
-from duplicate.review.export import export_event
-from duplicate.review.source import event_data, write_event_site
 from duplicate.review.stats import merge
 from duplicate.review.text import headline
 from duplicate.review.visibility import board_visible
@@ -175,7 +175,7 @@ def test_event_boards_names_the_rulings(engine: Engine) -> None:
     from click.testing import CliRunner
 
     from cli import main
-    from duplicate.vocab import result_text
+    from duplicate.i18n.game import result_text
 
     url = engine.url.render_as_string(hide_password=False)
     recorded = events.match_boards(engine, NAME, 1, 1)[2].closed_ns

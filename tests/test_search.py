@@ -20,10 +20,11 @@ from duplicate.analysis.state import Position, from_deal
 from duplicate.arena.agent import Public, _view, run_agent
 from duplicate.arena.duplicate_match import MatchResult, play_duplicate_match
 from duplicate.arena.server import ArenaServer
-from duplicate.bots import BotError, RandomPlayer, View, XorShift64, make_player
+from duplicate.bots import BotError, RandomPlayer, View, XorShift64
 from duplicate.dealing import generate_boards
 from duplicate.determinise import sample_hands, unseen_cards, world_position
 from duplicate.gdn import dumps
+from duplicate.policies import make_player
 from duplicate.search import SearchBudget, SearchPlayer, candidates
 from duplicate.simulate import play_deal, simulate_boards, simulation_key
 from engine.bulk import SplitMix64, shuffled_hands
@@ -446,7 +447,7 @@ def test_analyse_with_search_playouts(tmp_path: Path) -> None:
     doc = json.loads(res.output)
     text = json.dumps(doc)
     assert '"estimate"' in text and '"policy": "search:4"' in text
-    # mixed is a policy of the one list now (duplicate.bots.POLICIES); an unknown name is not
+    # mixed is a policy of the one list now (duplicate.policies.POLICIES); an unknown name is not
     bad = runner.invoke(cli_main, [*args, "--playout-policy", "clever"])
     assert bad.exit_code == 2 and "unknown bot policy" in bad.output
     bad = runner.invoke(cli_main, ["--lang", "zh", *args, "--playout-policy", "search:4,exact=99"])

@@ -1,7 +1,7 @@
 """Two and four processes writing the store at once, on every backend: the same and
 overlapping imports (``import``, ``import --per deal``, ``event import``), results,
 corrections and hall confirmations. Each thing is stored once, every log chain is whole,
-and what each process says is true (issue 19, items 3 and 4)."""
+and what each process says is true."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def make_event(
     for t in "ABCD"[:teams]:
         events.add_team(engine, name, t, [f"{t}{i}" for i in range(1, 5)])
     events.pair_round(engine, name)
-    # the events of a test play the same boards on purpose (issue 9 item 5: said so, logged)
+    # the events of a test play the same boards on purpose (said so, logged)
     reuse = events.Correction(reason="the same boards under other rules", by="test")
     events.assign_boards(engine, name, 1, set_name="S", reuse=reuse)
 

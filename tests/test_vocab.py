@@ -1,8 +1,8 @@
-"""Guandan in words (duplicate.vocab): one card convention, Guandan's own vocabulary."""
+"""Guandan in words (duplicate.i18n.game): one card convention, Guandan's own vocabulary."""
 
 from __future__ import annotations
 
-from duplicate.vocab import (
+from duplicate.i18n.game import (
     describe_play,
     faces_text,
     finish_text,

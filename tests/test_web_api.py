@@ -1,4 +1,4 @@
-"""The hall service's JSON API (issue 10), tables' part: with FastAPI's test client on a
+"""The hall service's JSON API, tables' part: with FastAPI's test client on a
 migrated database (SQLite, and PostgreSQL when configured).
 
 Every table endpoint: the right token does its one thing, and the result counts only

@@ -1,4 +1,4 @@
-"""The hall service's JSON API (issue 10), the director's part and the public reads: the
+"""The hall service's JSON API, the director's part and the public reads: the
 director's credentials (Bearer password, or the desk's signed cookie with a CSRF token),
 every director endpoint doing its one thing and refusing everyone else, and the public
 reads hiding what is not yet released."""

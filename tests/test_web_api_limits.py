@@ -1,4 +1,4 @@
-"""The hall service's API as a whole (issue 10): the OpenAPI document lists every path of
+"""The hall service's API as a whole: the OpenAPI document lists every path of
 the contract, errors are JSON with a message and the right status, bodies over the limit
 are refused early, tokens never reach the access log, settings refuse to start unsafe."""
 
@@ -200,7 +200,8 @@ def test_the_cards_use_the_request_address_without_a_public_url(migrated_url: st
 def test_a_write_that_lost_a_race_is_tried_again() -> None:
     from sqlalchemy.exc import IntegrityError, OperationalError
 
-    from duplicate.web.deps import RACE_TRIES, retry_races
+    from duplicate.web.context import RACE_TRIES
+    from duplicate.web.deps import retry_races
 
     calls: list[int] = []
 

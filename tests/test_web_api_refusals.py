@@ -1,4 +1,4 @@
-"""The hall service's JSON API (issue 10), tables' part: everything but the right token
+"""The hall service's JSON API, tables' part: everything but the right token
 is refused and changes nothing: the other role's token, other tables' and rooms' tokens,
 unknown, forged, missing and void tokens, a board the round does not play, a closed
 round without a correction, an expired correction window, a record that does not fit.

@@ -1,4 +1,4 @@
-"""Concurrency on PostgreSQL (issue 10): ``guandan serve`` with 2 workers; the same board
+"""Concurrency on PostgreSQL: ``guandan serve`` with 2 workers; the same board
 reported from two phones at once, two different reports of a board at once, and North's
 confirmation racing the director's correction, on every board of every room: nothing
 lost, nothing duplicated, the log complete.

@@ -553,7 +553,7 @@ def test_boards_from_an_uploaded_seed_file_then_from_the_stored_set(client: Test
 
 
 def test_a_long_refusal_still_fits_its_cookie() -> None:
-    from duplicate.web.pages.desk import FLASH, redirect
+    from duplicate.web.pages.desk_base import FLASH, redirect
 
     r = redirect("/desk", ("desk.flash.refused", {"message": "队名太长" * 2000}), error=True)
     cookie = r.headers["set-cookie"]

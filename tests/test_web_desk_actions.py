@@ -33,7 +33,7 @@ from test_web_desk import (
 from duplicate import events, hall, models
 from duplicate.db import session_scope
 from duplicate.dealing import parse_seed_file
-from duplicate.vocab import result_text
+from duplicate.i18n.game import result_text
 
 BEARER = {"Authorization": f"Bearer {PASSWORD}"}
 BASE = f"/desk/e/{EVQ}/round/1"

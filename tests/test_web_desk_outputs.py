@@ -75,7 +75,7 @@ def test_standings_order_report_and_export_from_the_desk(client: TestClient) -> 
     [entry] = [e for e in events.admin_log(engine, EV) if e["action"] == "tiebreaks"]
     assert entry["by"] == "director" and entry["reason"] == "as announced"
     zh = client.get(f"/desk/e/{EVQ}/standings", params={"lang": "zh"}).text
-    assert "总场分、总对手分、总级差分、总晋级数" in zh and "下载 HTML 报告" in zh
+    assert "总积分、对手分、级差分、升级数" in zh and "下载 HTML 报告" in zh
     client.get("/desk", params={"lang": "en"})
 
     r = client.get(f"/desk/e/{EVQ}/report.zip")

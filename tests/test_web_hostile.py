@@ -1,4 +1,4 @@
-"""Hostile input against the hall service (issue 10, "Hostile input").
+"""Hostile input against the hall service.
 
 * HTML and JavaScript in every field people type (event, team, player, dispute note,
   ruling reason, settlement reason, unfinished reason, a language, a token, an unknown

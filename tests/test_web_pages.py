@@ -522,7 +522,7 @@ def test_a_closed_window_refuses_the_tokens(migrated_url: str) -> None:
 def test_the_round_page_says_what_a_bye_scores(migrated_url: str, lang: str, said: str) -> None:
     """An odd field: the public round page names the team with the bye and the points the
     standings count for it (the report's cross-table and team page show the same)."""
-    from duplicate.vocab import points_text
+    from duplicate.i18n.game import points_text
 
     engine = make_engine(migrated_url)
     try:

@@ -1,4 +1,4 @@
-"""``guandan serve`` really serves (issue 10): a subprocess on 127.0.0.1 and a free port
+"""``guandan serve`` really serves: a subprocess on 127.0.0.1 and a free port
 (2 workers on PostgreSQL when the tests have one, 1 on SQLite) answers, shares the
 director's session between its workers, keeps tokens out of its log, and stops when the
 test stops it; it refuses to start without a director password or on an old schema.

@@ -24,7 +24,7 @@ from cli import main
 from duplicate import events, hall
 from duplicate.events.log import _WHAT, what_words
 from duplicate.hall import HallError
-from duplicate.logtext import finish_said, who_said
+from duplicate.i18n.stored import finish_said, who_said
 
 ROOT = Path(__file__).resolve().parent.parent
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}

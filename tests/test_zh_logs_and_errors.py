@@ -18,9 +18,8 @@ from helpers.hall import EV, EVENT, PASSWORD, Hall, open_hall
 from cli import main
 from duplicate import events, hall
 from duplicate.i18n import check_catalogue
-from duplicate.logtext import coded, said, who_said
-from duplicate.logwords import reason_words
-from duplicate.seatwords import finish_letters, result_letters
+from duplicate.i18n.stored import coded, reason_words, said, who_said
+from duplicate.i18n.typed import finish_letters, result_letters
 
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}
 #: a run of English words (two or more): what a Chinese reader must not meet

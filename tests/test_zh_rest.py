@@ -164,7 +164,7 @@ def test_csrf_refusal_in_the_askers_language(migrated_url: str) -> None:
 
 
 def test_a_settled_disputes_finishing_order_in_words() -> None:
-    from duplicate.logtext import coded, nested, said
+    from duplicate.i18n.stored import coded, nested, said
 
     detail = coded("lw.detail.settled", where="round 1, table 1, board 2, closed room",
                    said=nested("lw.said.finish", said=nested("lw.said.ns", ns="+3"),

@@ -349,7 +349,7 @@ def test_event_create_says_each_setting_after_its_name(tmp_path: Path) -> None:
 
 
 def test_points_in_one_format_on_pages_and_in_listings(demo: tuple[Path, str, str]) -> None:
-    from duplicate.vocab import points_text  # noqa: PLC0415
+    from duplicate.i18n.game import points_text  # noqa: PLC0415
 
     assert [points_text(v) for v in (2.0, 0.0, 12.5, 13.25, -0.0, None)] == [
         "2", "0", "12.5", "13.25", "0", ""]

@@ -330,7 +330,7 @@ def test_an_imports_unfinished_boards_and_their_history_in_both_languages(
 
     line = "round 1, table 1, board 1, open room (time)"
     assert unfinished_board_words(line, "en") == line
-    from duplicate.logwords import state_words
+    from duplicate.i18n.stored import state_words
 
     assert state_words("unfinished (record ends before the deal)", "zh") == (
         "未完成（牌谱未打到本副结束）")
@@ -358,7 +358,7 @@ def test_a_board_marked_unfinished_without_a_correction_says_why_in_both_languag
     [rec] = loads(events.export_records(migrated_engine, EV, unreleased=Correction(WHY, BY)))
     assert (rec.tags["Unfinished"], rec.tags["UnfinishedReason"]) == ("time", "unfinished: time")
     # a row stored before, in English, is still said
-    from duplicate.logtext import said
+    from duplicate.i18n.stored import said
 
     assert said("unfinished: 退赛", "zh") == "未完成：退赛"
     assert said("unfinished: time", "zh") == "未完成：超时"

@@ -19,8 +19,8 @@ from test_hall_support import EVENT, make_event, minutes, report_all
 from cli import main
 from duplicate import events, hall, models, zones
 from duplicate.db import session_scope
+from duplicate.events.site import write_event_site
 from duplicate.records import Correction
-from duplicate.review.source import write_event_site
 from duplicate.web.app import create_app
 from duplicate.web.settings import Settings
 

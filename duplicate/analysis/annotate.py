@@ -25,9 +25,11 @@ from duplicate.errors import PhrasedError
 from duplicate.gdn import DealRecord
 from duplicate.i18n import phrase
 from duplicate.replay import ReplayError, replay, start
+from engine.cards import format_cards, rank_name
 from engine.combo import Combo
 from engine.deal import Deal
 from engine.errors import GuandanError
+from engine.reading import choose_reading, read_declared
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
@@ -57,7 +59,6 @@ def combo_text(combo: Combo | None) -> str:
     """``Pair 5 (S5 C5)`` or ``PASS``."""
     if combo is None:
         return "PASS"
-    from engine.cards import format_cards
 
     return f"{combo.describe()} ({format_cards(combo.cards)})"
 
@@ -67,7 +68,6 @@ def action_dict(combo: Combo | None) -> dict[str, Any]:
     record format's names and tokens (as ``guandan plays --json`` and ``.gdn`` JSON)."""
     if combo is None:
         return {"pass": True}
-    from engine.cards import format_cards, rank_name
 
     return {"type": combo.type.record_name, "rank": rank_name(combo.rank),
             "cards": format_cards(combo.cards).split()}
@@ -140,8 +140,6 @@ class Annotation:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
-        from engine.cards import rank_name
-
         return {
             "board": self.board,
             "room": self.room,
@@ -211,7 +209,6 @@ def _record_action(record: DealRecord, ply: int, pos: Position, level: int, rule
     if play.is_pass:
         return None
     # replay the one action on a throwaway deal-free reading: the engine picks the reading
-    from engine.reading import choose_reading, read_declared
 
     if play.type is not None and play.rank is not None:
         return read_declared(play.cards, level, play.type, play.rank, rules)

@@ -35,7 +35,7 @@ class Budget:
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("a time cap must be a positive number of seconds")
         if self.policy != "heuristic":
-            from duplicate.bots import make_player  # lazy: start-up speed (the bots are heavy)
+            from duplicate.policies import make_player  # lazy: start-up speed (the bots are heavy)
 
             make_player(self.policy)  # an unknown policy is refused here
 

@@ -31,7 +31,8 @@ from typing import Any
 from duplicate.analysis.budget import DEFAULT_BUDGET, NOISE, Budget
 from duplicate.analysis.solver import BudgetExceeded, Solver, step
 from duplicate.analysis.state import Position
-from duplicate.bots import Player, View, make_player
+from duplicate.bots import Player, View
+from duplicate.policies import make_player
 from engine.cards import size
 from engine.combo import Combo
 from engine.moves import legal_readings

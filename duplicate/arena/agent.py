@@ -37,10 +37,11 @@ from duplicate.arena.protocol import (
     parse_action,
 )
 from duplicate.arena.wsclient import ClosedInHandshake, WSClient
-from duplicate.bots import HeuristicPlayer, Player, View, make_player
+from duplicate.bots import HeuristicPlayer, Player, View
 from duplicate.errors import PhrasedError
 from duplicate.i18n import Phrase, engine_phrase, os_reason, phrase
 from duplicate.native import players
+from duplicate.policies import make_player
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
 from engine.ruleset import COMPETITION

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from websockets.protocol import State
 
@@ -27,8 +27,17 @@ from duplicate.arena.messages import said
 from duplicate.arena.protocol import ProtocolError, parse_reply
 from duplicate.i18n import Phrase, engine_phrase, phrase
 
-if TYPE_CHECKING:
-    from duplicate.arena.table import Table
+
+class Table(Protocol):
+    """The table a client sits at, as the client and the lobby see it
+    (:class:`duplicate.arena.table.Table`): whether its match is over, a client back, a
+    reply dropped."""
+
+    over: bool
+
+    def rejoined(self, client: Client) -> None: ...
+
+    def note_dropped(self, client: Client, kind: str, msg: str | bytes) -> None: ...
 
 __all__ = ["Client", "DROP_TIMEOUTS"]
 

@@ -26,9 +26,11 @@ try:
 except ImportError:  # pragma: no cover (websockets built without its C extension)
     from websockets.utils import apply_mask
 
+from duplicate.arena.messages import text
 from duplicate.arena.wsclient import frame_header
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Phrase, phrase
+from duplicate.policies import POLICIES
 
 __all__ = ["ArenaConnection", "ArenaError", "Fault", "Limits", "text_frame", "tune_gc"]
 
@@ -91,7 +93,6 @@ class Limits:
             raise ArenaError(phrase("rest.arena.err.message_size"))
         if self.escalate_after < 1:
             raise ArenaError(phrase("rest.arena.err.fallback_after"))
-        from duplicate.bots import POLICIES
 
         if self.fallback not in POLICIES:
             raise ArenaError(phrase("rest.arena.err.fallback", policy=repr(self.fallback),
@@ -120,8 +121,6 @@ class Fault:
 
     def line(self, lang: str) -> str:
         """The arena's log line of the fault in ``lang`` (``fault: position 1 (c1): ...``)."""
-        from duplicate.arena.messages import text
-
         values: dict[str, object] = {
             "pos": self.pos, "client": self.client,
             "kind": text(f"fault.kind.{self.kind}", lang),

@@ -51,7 +51,7 @@ from duplicate.arena.protocol import level_int
 from duplicate.arena.seating import agent_of
 from duplicate.arena.server import ArenaError, Fault, Table
 from duplicate.arena.uncertainty import MarginEstimate, margin_estimate
-from duplicate.dealing import Board
+from duplicate.dealing import GENERATOR_ID, Board, LevelSchedule, generate_boards, read_seed_file
 from duplicate.gdn import DealRecord, ErrorWords, dumps
 from duplicate.i18n import Term, phrase
 from duplicate.replay import quick_replay
@@ -66,6 +66,7 @@ from duplicate.scoring import (
     room_result,
     score_match,
 )
+from duplicate.simulate import simulation_key
 from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
@@ -211,16 +212,13 @@ def load_boards(
 ) -> list[Board]:
     """Boards 1..``count`` of a stored set (``set_name``, from the database), of a seed
     file's set, or of a ``--seed`` as ``guandan simulate`` takes it: exactly one source."""
-    from duplicate.dealing import GENERATOR_ID, LevelSchedule, generate_boards, read_seed_file
-    from duplicate.simulate import simulation_key
-
     if sum(x is not None for x in (seed_hex, seed_file, set_name)) != 1:
         raise ArenaError(phrase("rest.arena.err.one_source"))
     if count < 1:
         raise ArenaError(phrase("rest.arena.err.count", count=count))
     if set_name is not None:
-        from duplicate.boards import load_set
-        from duplicate.db import make_engine
+        from duplicate.boards import load_set  # lazy: sqlalchemy, only for a stored set
+        from duplicate.db import make_engine  # lazy: sqlalchemy, only for a stored set
 
         engine = make_engine(db_url)
         try:

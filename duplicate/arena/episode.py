@@ -28,8 +28,9 @@ from duplicate.arena.protocol import (
 )
 from duplicate.arena.protocol import tokens as card_tokens
 from duplicate.arena.server import Fault, Table
-from duplicate.bots import Player, View, make_player
+from duplicate.bots import Player, View
 from duplicate.gdn import MAX_TAG_VALUE, DealRecord, Play
+from duplicate.policies import make_player
 from engine.cards import Cards, size
 from engine.combo import Combo
 from engine.deal import Deal

@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duplicate import vocab
 from duplicate.arena.protocol import ProtocolError, cards_of, level_of, parse_action
 from duplicate.arena.server import ArenaError
 from duplicate.gdn import DealRecord, ErrorWords, Play
@@ -50,6 +49,7 @@ from duplicate.i18n import (
     os_reason,
     phrase,
 )
+from duplicate.i18n import game as vocab
 from duplicate.replay import quick_replay
 from engine.cards import KIND_BIT, TOKEN_KINDS, Cards, format_cards
 from engine.seat import Seat

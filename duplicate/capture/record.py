@@ -21,7 +21,7 @@ from duplicate.dealing import Board
 from duplicate.events.results import _room
 from duplicate.gdn import DealRecord, Play, format_record
 from duplicate.hall.base import Seat4, where_phrase
-from duplicate.logtext import coded
+from duplicate.i18n.stored import coded
 from duplicate.replay import finish_text
 from duplicate.scoring import room_result
 from duplicate.store.data import StoreError

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from duplicate.bots import View, make_player
+from duplicate.bots import View
+from duplicate.policies import make_player
 from engine.cards import Cards, parse_cards, parse_level, parse_rank, rank_name, to_tokens
 from engine.combo import ComboType
 from engine.deal import Deal

@@ -31,7 +31,7 @@ from duplicate.hall.rows import (
 )
 from duplicate.hall.tokens import token_hash
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, nested
+from duplicate.i18n.stored import coded, nested
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,15 @@ class RecorderCard:
         """JSON form."""
         return {"event": self.event, "round": self.round_no, "table": self.table,
                 "room": self.room, "seats": self.seats.to_dict(), "token": self.token}
+
+
+def fresh_token() -> str:
+    """A new token (``secrets.token_urlsafe(24)``, 192 bits) that no command line takes for
+    an option: never starting with ``-`` (``guandan table-sim URL TOKEN…``)."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 def issue_recorder_tokens(
@@ -81,7 +90,7 @@ def issue_recorder_tokens(
         for m in chosen:
             x, y, open_, closed = seating(session, m)
             for room in ("open", "closed"):
-                token = secrets.token_urlsafe(24)
+                token = fresh_token()
                 session.add(t(round_id=rnd.id, table_no=m.table_no, room=room, role="record",
                               token_hash=token_hash(token), issued_at=now, void=False))
                 seats = room_of(x, y, open_, closed, room)[2]

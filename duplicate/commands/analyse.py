@@ -1,6 +1,6 @@
 """``guandan analyse``: what each decision of a deal record was worth (analysis.annotate),
 and the analysis part of ``guandan compare --analyse``. Human output in the output's
-language (``guandan --lang``), plays in words and cards (``duplicate.vocab``); ``--json``
+language (``guandan --lang``), plays in words and cards (``duplicate.i18n.game``); ``--json``
 is the versioned document of docs/ANALYSIS.md."""
 
 from __future__ import annotations
@@ -49,21 +49,21 @@ def room_text(room: str | None, lang: str) -> str:
 
 
 def _play(combo: Combo | None, level: int, lang: str) -> str:
-    from duplicate.vocab import play_text
+    from duplicate.i18n.game import play_text
 
     return play_text(combo, level, lang)
 
 
 def line_text(d: Decision, level: int, lang: str) -> str:
     """The best line after a marked decision: ``East single 9 9♣, South pass, …``."""
-    from duplicate.vocab import describe_play, seat_name
+    from duplicate.i18n.game import describe_play, seat_name
 
     out = [f"{seat_name(seat, lang)} {describe_play(combo, level, lang)}" for seat, combo in d.line]
     return str(_t(lang)("analysis.line_sep")).join(out)
 
 
 def _seat(d: Decision, lang: str) -> str:
-    from duplicate.vocab import seat_name
+    from duplicate.i18n.game import seat_name
 
     return seat_name(d.seat, lang)
 
@@ -83,7 +83,7 @@ def budget_line(budget: Budget, lang: str) -> str:
 def annotation_lines(a: Annotation, budget: Budget, lang: str = "en",
                      with_par: bool = True) -> list[str]:
     """The human report of an annotation."""
-    from duplicate.vocab import level_text
+    from duplicate.i18n.game import level_text
 
     t = _t(lang)
     where = {"board": a.board or "?", "room": room_text(a.room, lang),

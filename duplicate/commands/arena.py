@@ -130,7 +130,7 @@ def _worded_rows(rows: list[dict[str, Any]], names: tuple[str, ...] = (),
     if lang == "en":
         return rows
     from duplicate.i18n import catalogue, gettext
-    from duplicate.logtext import finish_said
+    from duplicate.i18n.stored import finish_said
 
     def title(key: str) -> str:
         if keys and key in keys:

@@ -352,9 +352,9 @@ def cell_word(value: Any) -> Any:
 
 def _table_value(value: Any) -> Any:
     """A cell of a table for a person: a word in the output's language (:func:`cell_word`),
-    points as the pages show them (``2``, ``12.5``: ``duplicate.vocab.points_text``)."""
+    points as the pages show them (``2``, ``12.5``: ``duplicate.i18n.game.points_text``)."""
     if isinstance(value, float):
-        from duplicate.vocab import points_text
+        from duplicate.i18n.game import points_text
 
         return points_text(value)
     return cell_word(value)
@@ -694,10 +694,10 @@ def match_board_options(func: F) -> F:
 
 def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Click callback: ``value`` names a bot policy (``random``, ``heuristic``, ``search``,
-    ``search:PLAYOUTS``, ``mixed``: ``duplicate.bots.POLICIES``), else a usage error."""
+    ``search:PLAYOUTS``, ``mixed``: ``duplicate.policies.POLICIES``), else a usage error."""
     if value is None:
         return value
-    from duplicate.bots import make_player
+    from duplicate.policies import make_player
     from engine.errors import GuandanError
 
     try:
@@ -709,5 +709,5 @@ def check_policy(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def check_event_policy(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """:func:`check_policy` for ``event play-bots`` (the same list of policies as
-    ``simulate``'s: ``duplicate.bots.POLICIES``)."""
+    ``simulate``'s: ``duplicate.policies.POLICIES``)."""
     return str(check_policy(ctx, param, value))

@@ -179,7 +179,7 @@ def deals_generate_command(
     if as_json:
         click.echo(json_text(info.to_dict()), nl=False)
     else:
-        from duplicate.vocab import schedule_text
+        from duplicate.i18n.game import schedule_text
 
         click.echo(say("cli.set.stored", name=info.name,
                        boards=say("count.boards", n=info.board_count),
@@ -198,7 +198,7 @@ def deals_list_command(fmt: str) -> None:
     with open_database() as engine:
         rows = [s.to_dict() for s in list_sets(engine)]
     if fmt == "table":  # for a person: the schedule in words (打10, never fixed:T)
-        from duplicate.vocab import schedule_text
+        from duplicate.i18n.game import schedule_text
 
         rows = [{**r, "level_schedule": schedule_text(r["level_schedule"], cli_lang())}
                 for r in rows]
@@ -221,7 +221,7 @@ def deals_show_command(name: str, numbers: tuple[int, ...], event: str | None, a
     # so they are in the output's language ('deals list' and 'deals export -f html' are the
     # listings for people).
     from duplicate.boards import hand_records, load_set
-    from duplicate.vocab import schedule_text
+    from duplicate.i18n.game import schedule_text
 
     with open_database() as engine:
         board_set = load_set(engine, name, numbers or None)

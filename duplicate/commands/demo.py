@@ -250,7 +250,7 @@ def pairs_command(
         else:
             emit_rows((p.to_dict() for p in result.ranking), fmt, result.ranking_columns)
         return
-    from duplicate.vocab import direction_text
+    from duplicate.i18n.game import direction_text
 
     rows = [
         {**p.to_dict(), "rank": f"{p.rank}{'=' if p.tied else ''}",

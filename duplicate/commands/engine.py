@@ -117,7 +117,7 @@ def _declared_text(values: dict[str, Any], lang: str) -> str | None:
     the cards in the card convention, each combination by ``vocab.describe_play``
     (``打7时♠3不是顺子9-10-J-Q-K：这些牌可读作单张3``); ``None`` when the engine's values
     cannot be read back (its message is shown as it is)."""
-    from duplicate import vocab
+    from duplicate.i18n import game as vocab
     from duplicate.i18n import gettext
     from engine.cards import RANK_NAMES, parse_cards, parse_level
     from engine.combo import Combo, ComboType
@@ -191,7 +191,7 @@ def _echo_plays(rows: list[dict[str, Any]], fmt: str, combos: list[Any] | None =
         return
     lang = cli_lang()
     if lang != "en" and combos is not None:
-        from duplicate.vocab import play_text
+        from duplicate.i18n.game import play_text
 
         for combo in combos:
             click.echo(play_text(combo, level, lang))
@@ -234,7 +234,7 @@ def read_command(
     rows = [_combo_row(c, lv, shown) for c in found]
     if fmt == "table" and not rows:
         if cli_lang() != "en":
-            from duplicate import vocab
+            from duplicate.i18n import game as vocab
             from engine.cards import parse_cards as cards_of
 
             click.echo(say("cli.read.none", cards=vocab.faces_text(vocab.hand_faces(
@@ -298,7 +298,7 @@ def plays_command(
     rows = [_combo_row(c, lv) for c in found]
     _echo_plays(rows, fmt, list(found), lv)
     if fmt == "table":  # counted messages of the catalogue, in the output's language
-        from duplicate.vocab import describe_play
+        from duplicate.i18n.game import describe_play
 
         lang = cli_lang()
         shown = "" if to_beat is None else (

@@ -1,6 +1,6 @@
 """``guandan event`` commands of the director's changes, each logged (``event log``):
-releasing a board (issue 9 item 1), fixing names, substitutes, withdrawals, deleting an
-event (item 15), the directors' limit after a round's publication. Registered on the ``event`` group by ``duplicate/commands/events.py``."""
+releasing a board, fixing names, substitutes, withdrawals, deleting an
+event, the directors' limit after a round's publication. Registered on the ``event`` group by ``duplicate/commands/events.py``."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def event_log_command(event: str | None, fmt: str) -> None:
     renames, substitutions, withdrawals, time zones, deletions; who, when (in the event's
     time zone; a change of no event or of a deleted one in UTC), why."""
     from duplicate.events import admin_log, list_events
-    from duplicate.logtext import who_said
+    from duplicate.i18n.stored import who_said
 
     lang = cli_lang() if fmt == "table" else "en"  # --json and --csv keep the English
     with open_database() as engine:

@@ -34,8 +34,8 @@ from duplicate.commands.common import (
 )
 from duplicate.commands.event_admin import ADMIN_COMMANDS
 from duplicate.commands.words import human_board_row, human_correction_row
-from duplicate.logwords import state_words
-from duplicate.names import checked_name
+from duplicate.i18n.stored import state_words
+from duplicate.limits import checked_name
 from duplicate.standings import DEFAULT_ORDER, TIEBREAK_ORDERS
 
 _EVENT_MATCH_COLUMNS = ("round", "table", "team_x", "team_y", "open", "closed")
@@ -57,7 +57,7 @@ def _event_match_row(m: Any, lang: str = "en") -> dict[str, Any]:
     """A match as a listing row: the rooms' seating as ``N name, E name, ...`` text (in
     Chinese, for a person: ``北 张伟、东 甲一、…``)."""
     from duplicate.i18n import translator
-    from duplicate.vocab import seat_name
+    from duplicate.i18n.game import seat_name
     from engine.seat import Seat
 
     row: dict[str, Any] = m.to_dict()
@@ -169,7 +169,7 @@ def event_create_command(
     """
     from duplicate.commands.event_admin import limit_minutes
     from duplicate.events import create_event, read_teams_file
-    from duplicate.vocab import rules_text
+    from duplicate.i18n.game import rules_text
 
     rules = parse_variants(variants)
     limit = limit_minutes(director_minutes)
@@ -203,8 +203,8 @@ def event_list_command(fmt: str) -> None:
     """List the events in the database (rules: the variants that differ from the
     competition rules; --json gives every variant)."""
     from duplicate.events import list_events
+    from duplicate.i18n.game import rules_text
     from duplicate.records import describe_rules
-    from duplicate.vocab import rules_text
 
     with open_database() as engine:
         events = list_events(engine)
@@ -629,8 +629,8 @@ def event_boards_command(event: str, round_no: int, table: int, fmt: str) -> Non
     """Show the match at TABLE of ROUND board by board: level, leader, each room's N-S
     result, and the swing to team X."""
     from duplicate.events import event_rules, get_event, match_boards
+    from duplicate.events.site import match_rulings
     from duplicate.review.pages import ruling_note
-    from duplicate.review.source import match_rulings
 
     with open_database() as engine:
         zone = get_event(engine, event).time_zone
@@ -668,7 +668,7 @@ def event_export_command(
     gives (a finishing order the table reported, a ruling, an unfinished board) follow
     as ';' comment lines that say so, as the desk's and the API's export."""
     from duplicate.events import unreleased_boards
-    from duplicate.review.export import export_event
+    from duplicate.events.export import export_event
 
     change = _change(unreleased, by, reason, "--unreleased")
     check_output(output, force)
@@ -705,7 +705,7 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
                          seconds: float | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
     board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
-    from duplicate.review.source import write_event_site
+    from duplicate.events.site import write_event_site
 
     check_output_dir(outdir, force, report=event)
     budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
@@ -722,6 +722,6 @@ from duplicate.commands.results import event_history_command, event_result_comma
 event_group.add_command(event_result_command)
 event_group.add_command(event_history_command)
 
-# the director's changes (issue 9 items 1, 15): duplicate/commands/event_admin.py
+# the director's changes: duplicate/commands/event_admin.py
 for _command in ADMIN_COMMANDS:
     event_group.add_command(_command)

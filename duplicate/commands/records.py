@@ -367,7 +367,7 @@ def policy_words(policy: str) -> str:
     language: 启发式, 搜索:16 (English: as it is)."""
     if cli_lang() == "en":
         return policy
-    from duplicate.bots import POLICIES
+    from duplicate.policies import POLICIES
 
     name, colon, budget = policy.partition(":")
     if name not in POLICIES:

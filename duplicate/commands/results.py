@@ -16,11 +16,11 @@ from duplicate.commands.common import (
     say,
 )
 from duplicate.commands.words import minute_text
-from duplicate.logwords import reason_words, state_words
+from duplicate.i18n.stored import reason_words, state_words
 
 
 def _room_tag(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    from duplicate.seatwords import room_tag
+    from duplicate.i18n.typed import room_tag
 
     return room_tag(value).lower()
 
@@ -81,7 +81,7 @@ def event_result_command(
     if (finish is None) == (result is None):
         raise click.UsageError(say("cli.err.finish_or_result"))
     ns = parse_result(result) if result is not None else None
-    from duplicate.logtext import coded
+    from duplicate.i18n.stored import coded
 
     who = Author(by or default_by(), reason or coded("lw.reason.no_record"),
                  correction=correction)
@@ -119,7 +119,7 @@ def event_history_command(
     zone), why, before, after, and the finishing order the result after it was counted
     from."""
     from duplicate.events import get_event, room_history
-    from duplicate.logtext import finish_said, said, who_said
+    from duplicate.i18n.stored import finish_said, said, who_said
 
     with open_database() as engine:
         rows = room_history(engine, event, round_no, table, board, room.lower())

@@ -11,8 +11,7 @@ from typing import Any
 
 from duplicate.commands.common import cell_word, cli_lang
 from duplicate.i18n import translator
-from duplicate.logtext import who_said
-from duplicate.logwords import state_words
+from duplicate.i18n.stored import state_words, who_said
 
 
 def minute_text(at: Any, zone: str = "UTC") -> Any:
@@ -27,7 +26,7 @@ def minute_text(at: Any, zone: str = "UTC") -> Any:
 def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
     """``c.seat_rows()`` for a person: the wild hearts and the cards left in the one card
     convention (``♠6``, ``10♥``), never tokens (--csv keeps the tokens)."""
-    from duplicate import vocab
+    from duplicate.i18n import game as vocab
     from duplicate.i18n import translator
 
     seats = {(room.room, s.seat.name): s for room in c.rooms for s in room.seats}
@@ -49,8 +48,8 @@ def human_seat_rows(c: Any, lang: str) -> list[dict[str, Any]]:
 def human_board_lines(comparisons: list[Any], lang: str) -> list[dict[str, Any]]:
     """``board_lines`` for a person: the level as a player writes it (10, never T) and
     the rooms by their names in ``lang`` (开室/闭室); --csv and --json keep the tags."""
-    from duplicate import vocab
     from duplicate.compare import board_lines
+    from duplicate.i18n import game as vocab
     from duplicate.i18n import translator
 
     t = translator(lang)
@@ -75,7 +74,7 @@ def human_replay_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
     if lang == "en":
         return row
     from duplicate.i18n import translator
-    from duplicate.logtext import finish_said
+    from duplicate.i18n.stored import finish_said
 
     t = translator(lang)
     out = dict(row)
@@ -95,8 +94,8 @@ def human_seats_row(row: dict[str, Any], lang: str) -> dict[str, Any]:
     the level as a player writes it (10, never T). English keeps the seat letters."""
     if lang == "en":
         return row
-    from duplicate.logtext import finish_said
-    from duplicate.vocab import rank_label, seat_name
+    from duplicate.i18n.game import rank_label, seat_name
+    from duplicate.i18n.stored import finish_said
     from engine.cards import parse_level
     from engine.seat import Seat
 

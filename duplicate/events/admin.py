@@ -17,8 +17,8 @@ from duplicate.events.base import MAX_PLAYERS, EventError, _event_row
 from duplicate.events.field import check_order
 from duplicate.events.log import checked, log_change, nfc
 from duplicate.i18n import phrase
+from duplicate.i18n.stored import coded, term
 from duplicate.limits import check_text, shown
-from duplicate.logtext import coded, term
 from duplicate.standings import DEFAULT_ORDER
 from duplicate.zones import check_zone
 

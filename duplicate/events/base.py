@@ -16,9 +16,8 @@ from sqlalchemy.orm import Session
 from duplicate import models, store
 from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import shown
-from duplicate.logtext import Named
 from duplicate.records import load_rules
 from duplicate.scoring import (
     UnfinishedRule,
@@ -76,8 +75,8 @@ class EventInfo:
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``rules``: every variant of the rule set, ``Ruleset.to_dict``).
 
-        The draw seed is left out: it decides the lots of round 1 and stays secret (issue 9,
-        item 14); the library gives it as ``seed`` to those who need it."""
+        The draw seed is left out: it decides the lots of round 1 and stays
+        secret; the library gives it as ``seed`` to those who need it."""
         return {
             "name": self.name,
             "format": self.format,

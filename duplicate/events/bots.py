@@ -9,14 +9,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from duplicate import models
-from duplicate.bots import (
-    MAX_ERROR_RATE,
-    POLICIES,
-    MixedPlayer,
-    Player,
-    make_player,
-    mixed_error_rate,
-)
+from duplicate.bots import MAX_ERROR_RATE, MixedPlayer, Player, mixed_error_rate
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import (
     ROOMS,
@@ -34,6 +27,7 @@ from duplicate.events.imports import import_prepared, prepare_text
 from duplicate.events.scores import _adjustments, _excused
 from duplicate.gdn import GdnError, format_record
 from duplicate.i18n import Phrase, engine_phrase, phrase
+from duplicate.policies import POLICIES, make_player
 from duplicate.simulate import play_deal, player_seed
 from engine.errors import GuandanError
 from engine.seat import Seat

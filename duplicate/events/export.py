@@ -1,5 +1,9 @@
-"""What leaves an event: its records as one ``.gdn`` text, and the report's data
-(written as pages by :mod:`duplicate.report`)."""
+"""What leaves an event: its records as one ``.gdn`` text (:func:`export_records`; for
+publishing, :func:`export_event`: every record gets ``[Table "N"]`` and ``[Match "X v Y"]``,
+docs/FORMAT.md, so that ``guandan compare`` pairs the rooms of a board within one match; a
+ruled room keeps its record as played with ``[Ruling]``, ``[RulingBy]``, ``[RulingReason]``;
+an unfinished one carries ``[Unfinished]``...), and the report's data (written as pages by
+:mod:`duplicate.report`)."""
 
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ from duplicate.events.scores import (
     board_rows,
 )
 from duplicate.gdn import DealRecord, format_record, loads
-from duplicate.logtext import coded, decoded, nested, said, unfinished_code
+from duplicate.i18n.stored import coded, decoded, nested, said, unfinished_code
 from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
@@ -349,7 +353,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
             )
     info = _info(ev)
     # The English data of an English report (EventReport.lang "en"); a page in another
-    # language says the notes again from the event's settings (review.source.event_notes)
+    # language says the notes again from the event's settings (events.site.event_notes)
     # and a match's state ("3 of 8 boards in") by review.render.state_text.
     notes = (
         f"Format: {'Swiss' if info.format == 'swiss' else 'round robin'}, {info.rounds} "
@@ -369,3 +373,22 @@ def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str
     report = event_report(engine, event)
     files = write_report(Path(outdir), report)
     return next(p for p in files if p.name == "index.html")
+
+
+def export_event(
+    engine: Engine,
+    event: str,
+    round_no: int | None = None,
+    *,
+    unreleased: Correction | None = None,
+    results: bool = False,
+) -> str:
+    """The stored records of the event (or of one round) as one ``.gdn`` text, in round,
+    table, board order, the open room first: those of released boards only
+    (:mod:`duplicate.events.release`), meant for players. ``unreleased`` (who and why)
+    exports every record, the director's own copy, and is logged. ``results``: the rooms
+    whose result no record gives (a finishing order the table reported, a ruling, an
+    unfinished board) follow as ``;`` comment lines that say so
+    (:func:`duplicate.events.export_records`)."""
+    text = export_records(engine, event, round_no, unreleased=unreleased, results=results)
+    return text + ("\n" if text and not text.endswith("\n") else "")

@@ -43,10 +43,9 @@ from duplicate.events.marks import MARK_BY, last_record, same_play
 from duplicate.events.results import _author, _describe, _ns_text
 from duplicate.events.roundtags import check_round_tags
 from duplicate.gdn import DealRecord, ErrorWords, GdnError, format_record, loads, utf8_reason
-from duplicate.i18n import Phrase, Term, messages, os_reason, phrase
+from duplicate.i18n import Phrase, Term, gettext, messages, normalise_language, os_reason, phrase
+from duplicate.i18n.stored import FinishText, StateText, said, unfinished_said
 from duplicate.limits import LimitError, shown, tag_number
-from duplicate.logtext import FinishText
-from duplicate.logwords import StateText
 from duplicate.pairing import (
     MatchSeating,
 )
@@ -130,9 +129,6 @@ def unfinished_board_words(text: str, lang: str) -> str:
     """A board an import found unfinished as its summary holds it (``round 1, table 2,
     board 3, open room (time)``: English, the API's data) in ``lang``:
     ``第1轮第2桌开室第3副（超时）``; the reason a record gave as it gave it."""
-    from duplicate.i18n import gettext, normalise_language
-    from duplicate.logtext import said, unfinished_said
-
     code = normalise_language(lang)
     m = _UNFINISHED_BOARD.match(text)
     if m is None or code == "en":

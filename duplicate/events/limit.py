@@ -27,7 +27,7 @@ from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _event_row
 from duplicate.events.log import checked, log_change
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, nested
+from duplicate.i18n.stored import coded, nested
 from duplicate.zones import local, offset_text
 
 #: The limit when the chief director set none (seeds/000 更正: 20 minutes).

@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _utc
-from duplicate.i18n import Term, phrase
+from duplicate.i18n import Term, messages, phrase
+from duplicate.i18n.stored import said
 from duplicate.limits import TEXT_LIMITS, check_text
 
 #: Longest ``made_by`` the log stores (``duplicate.limits``; its column is ``String(200)``).
@@ -71,8 +72,6 @@ _WHAT = {
 def what_words(what: str) -> Term | str:
     """What a change is, in the reader's language: a phrase of :data:`_WHAT`, or a log's
     action word (``hall start``: the catalogue's ``cli.val.hall start``)."""
-    from duplicate.i18n import messages
-
     key = _WHAT.get(what)
     if key is None and f"cli.val.{what}" in messages():
         key = f"cli.val.{what}"
@@ -124,10 +123,8 @@ def admin_log(
 ) -> list[dict[str, Any]]:
     """The log, oldest first: every entry, or those of event ``event`` (which need not
     exist any more). The detail and a reason the program wrote (stored as codes,
-    :mod:`duplicate.logtext`) in ``lang``; a reason a person typed as typed; the action
+    :mod:`duplicate.i18n.stored`) in ``lang``; a reason a person typed as typed; the action
     is the log's word (``rename team``: a program's key, ``logtext.action_said`` says it)."""
-    from duplicate.logtext import said
-
     check_schema(engine)
     with session_scope(engine) as session:
         query = select(models.AdminLog).order_by(models.AdminLog.id)

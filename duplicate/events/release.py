@@ -31,7 +31,7 @@ from duplicate.events.base import (
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _adjustments, _stored_rooms
 from duplicate.i18n import phrase
-from duplicate.logtext import coded
+from duplicate.i18n.stored import coded
 from duplicate.zones import When
 
 

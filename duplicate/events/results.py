@@ -29,12 +29,11 @@ from duplicate.events.base import (
 from duplicate.events.limit import check_limit
 from duplicate.events.scores import Decided, _decisions
 from duplicate.events.waiting import set_aside_waiting
-from duplicate.i18n import Term, phrase
-from duplicate.logtext import Named, coded, said, unfinished_code
-from duplicate.logwords import StateText
+from duplicate.i18n import Named, Term, phrase
+from duplicate.i18n.stored import StateText, coded, said, unfinished_code
+from duplicate.i18n.typed import finish_letters, result_letters
 from duplicate.records import Correction
 from duplicate.scoring import check_result
-from duplicate.seatwords import finish_letters, result_letters
 from duplicate.store import Author, Change, Slot, State, StoreError, retrying
 
 
@@ -145,7 +144,7 @@ def room_history(
     engine: Engine, event: str, round_no: int, table: int, board: int, room: str
 ) -> list[Change]:
     """Every change of a match's board in one room, oldest first: who, when, why (a reason
-    the program wrote in English: :func:`duplicate.logtext.said`), old, new."""
+    the program wrote in English: :func:`duplicate.i18n.stored.said`), old, new."""
     return [
         replace(c, reason=said(c.reason) or c.reason)
         for c in store.result_history(
@@ -315,7 +314,7 @@ def _ns_text(ns_result: int) -> str:
 
 def parse_result(text: str) -> int:
     """A room result as written in records (``NS +2``, ``EW +1``; or as a Chinese director
-    types it, ``南北+2``: :mod:`duplicate.seatwords`) to N–S's view (+2, −1)."""
+    types it, ``南北+2``: :mod:`duplicate.i18n.typed`) to N–S's view (+2, −1)."""
     m = _RESULT_RE.match(result_letters(text))
     if m is None:
         raise EventError(phrase("results.invalid",

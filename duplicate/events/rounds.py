@@ -27,9 +27,9 @@ from duplicate.events.base import (
 from duplicate.events.field import _Field, _load_field, _match_info
 from duplicate.events.log import checked, log_change
 from duplicate.events.scores import _standings
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
+from duplicate.i18n.stored import coded, nested
 from duplicate.limits import shown
-from duplicate.logtext import Named, coded, nested
 from duplicate.pairing import (
     Pairing,
     PairingError,

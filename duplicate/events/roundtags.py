@@ -16,8 +16,8 @@ from duplicate.events.admin import withdrawn_teams
 from duplicate.events.base import EventError
 from duplicate.events.log import Change, log_change
 from duplicate.i18n import phrase
+from duplicate.i18n.stored import coded
 from duplicate.limits import shown
-from duplicate.logtext import coded
 
 #: Several teams in one ``Withdrawn`` tag are separated so.
 SEP = "; "

@@ -241,7 +241,7 @@ def _adjustments(
 class Decided:
     """A hall ruling that decides a board without a result (``conceded``: ``board``) or a
     whole match (``forfeit``: ``board`` None): where, which team, who, when, why (as
-    stored: a coded reason is said by :func:`duplicate.logtext.reason_said`)."""
+    stored: a coded reason is said by :func:`duplicate.i18n.stored.reason_said`)."""
 
     round: int
     table: int

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.events.log import checked, log_change
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, stored
+from duplicate.i18n.stored import coded, stored
 
 #: The states of a live report that waits (for North, for the director).
 WAITING = ("reported", "disputed")

@@ -1,4 +1,4 @@
-"""The tournament hall service's library (issue 10): tables report by phone, the director
+"""The tournament hall service's library: tables report by phone, the director
 runs the rounds, results go public as they come in. No HTTP here: ``web/`` calls these.
 
 Every call is one transaction (``db.session_scope``); a refusal raises :class:`HallError`
@@ -21,7 +21,6 @@ was. The modules, by responsibility:
 * :mod:`~duplicate.hall.outcomes`: each room's one result as every view shows it (the
   order it was counted from, who set it) and the results changed since publication;
 * :mod:`~duplicate.hall.pending`: the director confirms or dismisses a report that waits;
-* :mod:`~duplicate.hall.words`: phrases stored as codes, said in each page's language;
 * :mod:`~duplicate.hall.rulings`: warnings, violations, fouls, late arrivals, forfeits and
   their effects (assigned room results, conceded boards, forfeited matches);
 * :mod:`~duplicate.hall.public`: the draw, live standings, a match board by board, which
@@ -33,6 +32,8 @@ was. The modules, by responsibility:
   draw, standings, public match);
 * :mod:`~duplicate.hall.rows` and :mod:`~duplicate.hall.status`: lookups inside a
   transaction, and the state of every board of a table and room.
+
+The phrases the hall stores as codes are said by :mod:`duplicate.i18n.stored`.
 
 Storage (``duplicate.models``, migration ``0008``): ``hall_rounds`` (the clock),
 ``hall_tokens`` (SHA-256 of each token), ``hall_checkins``, ``hall_reports`` (West's

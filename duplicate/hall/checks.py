@@ -22,9 +22,9 @@ from duplicate.events.results import _room
 from duplicate.hall.base import Grant, HallError, Preview, where_phrase
 from duplicate.hall.rows import event_row, ready
 from duplicate.i18n import Phrase, engine_phrase, phrase
-from duplicate.logtext import coded
+from duplicate.i18n.stored import coded
+from duplicate.i18n.typed import finish_letters
 from duplicate.records import Correction
-from duplicate.seatwords import finish_letters
 from duplicate.store.log import order_phrase, orders_differ
 from engine.ruleset import Ruleset
 from engine.seat import Seat

@@ -49,7 +49,7 @@ from duplicate.hall.rows import (
     who,
 )
 from duplicate.i18n import Phrase, phrase
-from duplicate.logtext import coded
+from duplicate.i18n.stored import coded
 
 #: Minutes late after which a team concedes the first board, then forfeits the round.
 CONCEDE_AFTER, FORFEIT_AFTER = 5.0, 10.0

@@ -42,6 +42,7 @@ from duplicate.hall.base import (
     where_phrase,
 )
 from duplicate.hall.checks import parse_finish
+from duplicate.hall.clock import arrivals
 from duplicate.hall.rows import (
     check_board,
     check_room,
@@ -60,13 +61,14 @@ from duplicate.hall.rows import (
     who,
     within_limit,
 )
+from duplicate.hall.rulings import record_ruling, rulings
 from duplicate.hall.status import room_statuses
 from duplicate.hall.views import (
     RoomStatus,
     Ruling,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import FinishText, ResultText, coded, nested, stored
+from duplicate.i18n.stored import FinishText, ResultText, coded, nested, stored
 from duplicate.records import Correction
 from duplicate.scoring import check_result
 from duplicate.store import retrying
@@ -280,9 +282,6 @@ def late_rulings_due(
     ``forfeit`` (more than 10: the round). A team ruled to concede the first board that is
     then more than 10 minutes late is due the forfeit still; a forfeited team is due
     nothing more. A bye has no table: nothing is due."""
-    from duplicate.hall.clock import arrivals
-    from duplicate.hall.rulings import rulings
-
     ruled: dict[str, set[str]] = {}
     for r in rulings(engine, event, round_no):
         if r.team is not None:
@@ -305,15 +304,12 @@ def rule_late(
 ) -> Ruling:
     """Record the ruling ``team``'s lateness calls for now (:func:`late_rulings_due`):
     the first board conceded, or the round forfeited; its reason stored as a code (said in
-    each page's language: ``hall.words``). Refused when nothing is due (on time, ruled
+    each page's language: ``i18n.stored``). Refused when nothing is due (on time, ruled
     already: a second click does nothing twice). Lateness is the round clock's, never a
     number typed: from the start to the team's check-in, or to ``now`` while it has not
     checked in, and the reason says which (``hall.reason.late_in`` / ``late_out``).
     ``expect``: the ruling the director was shown (``conceded`` or ``forfeit``); refused
     (conflict, nothing recorded) when the clock now calls for the other one."""
-    from duplicate.hall.clock import arrivals
-    from duplicate.hall.rulings import record_ruling
-
     due = late_rulings_due(engine, event, round_no, now).get(team)
     if due is None:
         raise HallError(phrase("hall.act.late_nothing_due", team=team), "conflict")

@@ -30,7 +30,7 @@ from duplicate import models, store
 from duplicate.db import session_scope
 from duplicate.hall.base import _iso
 from duplicate.hall.rows import check_board, event_row, ready, round_row
-from duplicate.logtext import said
+from duplicate.i18n.stored import said
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from duplicate.hall.rows import (
     within_limit,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, stored
+from duplicate.i18n.stored import coded, stored
 
 
 def _report(

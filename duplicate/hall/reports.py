@@ -82,8 +82,8 @@ from duplicate.hall.status import room_statuses
 from duplicate.hall.tokens import GRANT, TokenRows, grant_rows, token_row
 from duplicate.hall.views import TableView
 from duplicate.i18n import Phrase, phrase
+from duplicate.i18n.stored import FinishText, UnfinishedText, coded
 from duplicate.limits import TEXT_LIMITS
-from duplicate.logtext import FinishText, UnfinishedText, coded
 from duplicate.store.log import (
     NOW_CHANGE,
     NOW_COLUMNS,

@@ -40,7 +40,7 @@ from duplicate.hall.rows import (
     within_limit,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, decoded, nested, stored, unfinished_code, who_code
+from duplicate.i18n.stored import coded, decoded, nested, stored, unfinished_code, who_code
 
 #: The state a table's request waits on the desk in.
 WAITING = ("requested",)
@@ -66,7 +66,7 @@ def _waiting(
 def _accepted_why(reason: str, row: models.HallReport) -> str:
     """Why the accepted request's result counts, as the store keeps it: a coded phrase (the
     director's reason, who at the table asked what, and why), said in each reader's
-    language (:mod:`duplicate.logtext`); the director's own words stay as typed."""
+    language (:mod:`duplicate.i18n.stored`); the director's own words stay as typed."""
     found = decoded(reason)
     given: object = nested(found[0], **found[1]) if found is not None else reason
     said = (row.finish if row.finish is not None
@@ -78,7 +78,7 @@ def _accepted_why(reason: str, row: models.HallReport) -> str:
 
 
 def _request_said(round_no: int, row: models.HallReport) -> str:
-    """The log's detail of a table's request decided (a coded phrase, :mod:`duplicate.logtext`):
+    """The log's detail of a table's request decided (a coded phrase, :mod:`duplicate.i18n.stored`):
     where, who reported what, and the table's reason."""
     where = stored(where_phrase(round_no, row.table_no, row.board, row.room))
     said = (row.finish if row.finish is not None

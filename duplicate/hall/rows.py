@@ -17,14 +17,13 @@ from sqlalchemy import Engine, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
-from duplicate.db import check_schema
+from duplicate.db import check_schema, session_scope
 from duplicate.events.base import EventError, _round_boards
 from duplicate.events.limit import DirectorLimitError, check_limit
 from duplicate.events.log import checked, log_change, what_words
 from duplicate.hall.base import Clock, HallError, Report, Seat4, utc, utc_or_none
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import shown
-from duplicate.logtext import Named
 
 #: The round clock's defaults (seeds/004 rule 3, seeds/000 更正).
 DEFAULT_MINUTES, DEFAULT_WARNING, DEFAULT_CORRECTION = 50, 5, 10
@@ -319,8 +318,6 @@ def move_report(session: Session, report_id: int, from_state: str, **values: obj
 def reports_in(engine: Engine, event: str, state: str, round_no: int | None = None) -> list[Report]:
     """The event's reports (or one round's) in ``state``, oldest first: the disputes, the
     reports waiting for North, the tables' requests after publication."""
-    from duplicate.db import session_scope
-
     ready(engine)
     with session_scope(engine) as session:
         ev = event_row(session, event)

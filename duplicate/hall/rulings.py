@@ -47,7 +47,7 @@ from duplicate.hall.views import (
     Ruling,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, stored, term
+from duplicate.i18n.stored import coded, stored, term
 from duplicate.scoring import check_result
 from duplicate.store import retrying
 

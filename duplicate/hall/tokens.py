@@ -38,7 +38,7 @@ from duplicate.hall.rows import (
     window_over,
 )
 from duplicate.i18n import phrase
-from duplicate.logtext import coded, nested
+from duplicate.i18n.stored import coded, nested
 
 #: The longest token accepted for a look-up (ours are 32 characters).
 MAX_TOKEN = 200

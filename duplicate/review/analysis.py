@@ -27,11 +27,11 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from duplicate import vocab
 from duplicate.analysis.annotate import annotate
 from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.gdn import DealRecord, Play
+from duplicate.i18n import game as vocab
 from duplicate.i18n import translator
 from engine.cards import parse_cards, parse_rank
 from engine.combo import Combo, ComboType

@@ -8,7 +8,7 @@ every room after its first *k* actions, so at the first divergence both rooms sh
 same position and the next step shows the two choices side by side.
 
 Everything shown is computed here with the engine (``duplicate.compare``), in the page's
-language and the one card convention of :mod:`duplicate.vocab`.
+language and the one card convention of :mod:`duplicate.i18n.game`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from duplicate import vocab
 from duplicate.compare import BoardComparison, RoomSummary
+from duplicate.i18n import game as vocab
 from duplicate.i18n import translator
-from duplicate.logtext import who_said
+from duplicate.i18n.stored import who_said
 from duplicate.review.model import Ruling
 from engine.cards import Cards
 from engine.combo import Combo, ComboType

@@ -15,12 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from duplicate import vocab
 from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
+from duplicate.i18n import game as vocab
 from duplicate.i18n import translator
-from duplicate.logtext import who_said
+from duplicate.i18n.stored import who_said
 from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from duplicate import vocab
+from duplicate.i18n import game as vocab
 from duplicate.i18n import translator
 from duplicate.pairs import METHOD_NAMES, PairsResult
 from duplicate.review.render import render, static_text
@@ -17,7 +17,7 @@ def _fmt(value: float | None) -> str:
 
 def _sat(direction: str, lang: str) -> str:
     """Where a pair sat, ``NS``, ``EW`` or ``NS+EW``: as it is in English, in the page's
-    words in another language (南北, 东西, 南北、东西: :func:`duplicate.vocab.direction_text`,
+    words in another language (南北, 东西, 南北、东西: :func:`duplicate.i18n.game.direction_text`,
     as ``guandan pairs`` says it)."""
     return vocab.direction_text(direction, lang)
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import jinja2
 
-from duplicate import vocab, zones
+from duplicate import zones
+from duplicate.i18n import game as vocab
 from duplicate.i18n import install as install_gettext
 from duplicate.i18n import normalise_language, translator
 

@@ -1,14 +1,14 @@
 """A board's comparison as a few lines for a terminal, in a player's words and in the
 language asked (``guandan compare``): results (南北升2级), finishes (头游东、二游西), the swing,
 the first divergence with what each room did, cards in the one convention of
-:mod:`duplicate.vocab` (10, 大王, a wild heart where it stands)."""
+:mod:`duplicate.i18n.game` (10, 大王, a wild heart where it stands)."""
 
 from __future__ import annotations
 
-from duplicate import vocab
 from duplicate.compare import BoardComparison
+from duplicate.i18n import game as vocab
 from duplicate.i18n import translator
-from duplicate.logtext import who_said
+from duplicate.i18n.stored import who_said
 
 
 def headline(c: BoardComparison, lang: str = "en") -> list[str]:

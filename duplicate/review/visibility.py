@@ -1,4 +1,4 @@
-"""May a board's hands and plays be shown? One rule, one place (issue 9 item 1).
+"""May a board's hands and plays be shown? One rule, one place.
 
 Every page of the report that could show a board's hands or plays (its board page, the
 link to it, the per-player statistics drawn from its plays) asks :func:`board_visible`.

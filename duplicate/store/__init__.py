@@ -27,6 +27,7 @@ a result; a change names the record it rests on, if any.
 
 from __future__ import annotations
 
+from duplicate.i18n.game import describe_rules
 from duplicate.store.calls import (
     attach_record,
     current_results,
@@ -48,7 +49,6 @@ from duplicate.store.data import (
     StoreError,
     canonical_finish,
     default_by,
-    describe_rules,
     load_rules,
     rules_json,
     utc,

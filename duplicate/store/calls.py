@@ -16,7 +16,8 @@ from duplicate.db import check_schema, session_scope
 from duplicate.dealing import deal_id
 from duplicate.gdn import GdnError, format_record, loads
 from duplicate.i18n import Term, Worded, phrase
-from duplicate.logtext import FinishText
+from duplicate.i18n.stored import FinishText
+from duplicate.i18n.typed import finish_letters
 from duplicate.replay import finish_text, quick_replay
 from duplicate.scoring import check_result, room_result
 from duplicate.store.data import (
@@ -52,8 +53,6 @@ def result_of_finish(finish: Sequence[Seat] | str, rules: Ruleset = COMPETITION)
     """The N–S result of a finishing order (RULES.md §7): the first two seats when they are
     partners (双下), else at least the first three."""
     if isinstance(finish, str):
-        from duplicate.seatwords import finish_letters
-
         try:
             seats = [Seat[t] for t in finish_letters(finish).replace(",", " ").upper().split()]
         except KeyError:

@@ -11,7 +11,8 @@ from typing import Any
 
 from duplicate import models
 from duplicate.errors import DuplicateError
-from duplicate.i18n import phrase
+from duplicate.i18n import normalise_language, phrase, translator
+from duplicate.i18n.game import describe_rules, rules_text
 from engine.ruleset import COMPETITION, Ruleset
 
 #: What a change did: a record ``import``\\ed into an empty room, a result ``report``\\ed
@@ -51,18 +52,6 @@ def rules_json(rules: Ruleset) -> str:
     base = COMPETITION.to_dict()
     data = {k: v for k, v in rules.to_dict().items() if k in _STORED_VARIANTS or v != base[k]}
     return json.dumps(data, sort_keys=True)
-
-
-def describe_rules(rules: Ruleset) -> str:
-    """The rules in a few words: ``competition``, or the variants that differ from it as
-    ``--variant`` takes them (``jiefeng_next=true, double_down_plus4=true``)."""
-    base = COMPETITION.to_dict()
-    changed = [
-        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-        for name, value in rules.to_dict().items()
-        if base[name] != value
-    ]
-    return ", ".join(changed) if changed else "competition"
 
 
 def load_rules(text: str, where: str) -> Ruleset:
@@ -164,8 +153,6 @@ class KeyWords:
         self.key = key
 
     def text(self, lang: str | None = "en") -> str:
-        from duplicate.i18n import normalise_language, translator
-
         code = normalise_language(lang)
         if code == "en":
             return self.key.describe()
@@ -183,8 +170,6 @@ class KeyWords:
             parts.append(t(f"out.key.room.{room}") if room in ("open", "closed")
                          else t("out.key.room", room=repr(k.room)))
         if k.rules != COMPETITION:
-            from duplicate.vocab import rules_text
-
             parts.append(t("out.key.rules", rules=rules_text(k.rules, code)))
         return str(t("out.list.comma").join(parts))
 

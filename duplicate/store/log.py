@@ -28,8 +28,7 @@ from sqlalchemy.orm import Session, aliased
 
 from duplicate import models
 from duplicate.i18n import Phrase, Worded, phrase
-from duplicate.logtext import FinishText
-from duplicate.logwords import StateText
+from duplicate.i18n.stored import FinishText, StateText
 from duplicate.store.data import (
     Author,
     Change,

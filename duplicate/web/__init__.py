@@ -1,4 +1,4 @@
-"""The tournament hall service (issue 10): FastAPI pages and a JSON API on the library.
+"""The tournament hall service: FastAPI pages and a JSON API on the library.
 
 ``duplicate.web.app.create_app`` builds the application; ``guandan serve`` runs it under uvicorn
 (``duplicate.web.app:app_from_env``). The web layer holds no rule, score, pairing or state logic:

@@ -24,9 +24,8 @@ from starlette.concurrency import run_in_threadpool
 
 from duplicate import events, hall
 from duplicate.boards import board_to_dict, load_set
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import INT_MAX
-from duplicate.logtext import Named
 from duplicate.web.api_models import (
     BoardOut,
     BoardTableOut,

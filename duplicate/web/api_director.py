@@ -10,6 +10,7 @@ deleting an event) are in :mod:`duplicate.web.api_director_actions`, included in
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -18,10 +19,11 @@ from fastapi.responses import PlainTextResponse
 from duplicate import events, hall
 from duplicate.dealing import parse_seed_file
 from duplicate.i18n import phrase
-from duplicate.logtext import action_said
-from duplicate.names import checked_name
+from duplicate.i18n.stored import action_said
+from duplicate.limits import checked_name
 from duplicate.records import Correction
 from duplicate.web.api import ERRORS, EventName, RoundNo, event_out, round_out, team_out
+from duplicate.web.api_director_actions import router as _actions_router
 from duplicate.web.api_models import (
     ClockOut,
     EventOut,
@@ -50,8 +52,10 @@ from duplicate.web.api_models_director import (
     TeamIn,
 )
 from duplicate.web.cards import card_json, public_base
+from duplicate.web.context import language_of
 from duplicate.web.deps import DirectorName, engine_of, retry_races
-from duplicate.web.render import attachment, language_of
+from duplicate.web.render import attachment
+from engine.ruleset import Ruleset
 
 router = APIRouter(
     prefix="/api", tags=["director"], responses={
@@ -70,10 +74,6 @@ def _team(name: str, players: list[str]) -> tuple[str, list[str]]:
 @retry_races
 def create_event(request: Request, by: DirectorName, body: EventIn) -> EventOut:
     """Create an event (and enter its teams, in one transaction)."""
-    from dataclasses import fields
-
-    from engine.ruleset import Ruleset
-
     unknown = sorted(set(body.variants) - {f.name for f in fields(Ruleset)})
     if unknown:
         raise HTTPException(422, phrase("cli.err.variant_unknown", names=", ".join(unknown)))
@@ -370,7 +370,5 @@ def get_log(request: Request, by: DirectorName, event: EventName) -> LogOut:
     )
 
 
-# the director's further actions (duplicate/web/api_director_actions.py)
-from duplicate.web.api_director_actions import router as _actions_router  # noqa: E402
-
+# the director's further actions (duplicate/web/api_director_actions.py), after these
 router.include_router(_actions_router)

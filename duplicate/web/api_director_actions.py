@@ -26,7 +26,7 @@ from duplicate import events, hall
 from duplicate.boards import list_sets
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
 from duplicate.i18n import phrase
-from duplicate.names import checked_name
+from duplicate.limits import checked_name
 from duplicate.records import Correction
 from duplicate.web.api import EventName, RoundNo
 from duplicate.web.api_models import ReportOut, out

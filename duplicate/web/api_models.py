@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from duplicate.i18n.stored import said
 from duplicate.limits import INT_MAX, TEXT_LIMITS
 
 M = TypeVar("M", bound=BaseModel)
@@ -174,8 +175,6 @@ class PublishedChangeOut(Out):
     @property
     def reason_text(self) -> str:
         """The reason in English words (a coded phrase said from the catalogue)."""
-        from duplicate.logtext import said
-
         return said(self.reason, "en") or self.reason
 
 

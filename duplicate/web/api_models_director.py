@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from duplicate.events.limit import MAX_MINUTES as MAX_DIRECTOR_MINUTES
 from duplicate.hall import CLOCK_SETTINGS, MAX_MOVE
+from duplicate.i18n import gettext
+from duplicate.i18n.stored import decoded
 from duplicate.web.api_models import (
     ClockOut,
     EventNameIn,
@@ -180,9 +182,6 @@ class RulingOut(Out):
     @property
     def reason_text(self) -> str:
         """The reason in English words (a coded phrase said from the catalogue)."""
-        from duplicate.hall.words import decoded
-        from duplicate.i18n import gettext
-
         found = decoded(self.reason)
         if found is None:
             return self.reason

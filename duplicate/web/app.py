@@ -39,13 +39,15 @@ from urllib.parse import unquote
 
 import anyio.to_thread
 from fastapi import FastAPI, HTTPException
+from fastapi.responses import PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import CONVERTOR_TYPES
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, messages, negotiate, phrase
-from duplicate.web import errors
+from duplicate.web import api, api_capture, api_director, auth, errors, login, ws_capture
+from duplicate.web.pages import desk, public, record, table
 from duplicate.web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from duplicate.web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 
@@ -122,8 +124,6 @@ class BodyLimit:
         if path == "/api" or path.startswith("/api/"):
             response: Any = errors.json_error(status, errors.STATUS_KIND[status], message)
         else:
-            from fastapi.responses import PlainTextResponse
-
             response = PlainTextResponse(message, status_code=status)
         response.headers["Connection"] = "close"
         await response(scope, _no_body, send)
@@ -228,9 +228,6 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
 
 def create_app(settings: Settings) -> FastAPI:
     """The service on ``settings``' database (one engine, kept on ``app.state``)."""
-    from duplicate.web import api, api_capture, api_director, auth, ws_capture
-    from duplicate.web.pages import desk, public, record, table
-
     app = FastAPI(
         lifespan=_lifespan(settings),
         title="Guandan tournament hall",
@@ -250,10 +247,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(api_capture.router)
     app.include_router(api_capture.desk_router)
     app.include_router(ws_capture.router)
-    app.include_router(auth.router)
+    app.include_router(login.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
-    for pages in (table, public, desk, record):  # H3's table and public pages, H4's desk
+    for pages in (table, public, desk, record):  # the tables', the public's, the desk's, the recorder's
         app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"

@@ -1,6 +1,6 @@
 """The director's credentials: server-side sessions, Bearer passwords, CSRF tokens, the
-throttle on wrong passwords, and the ``POST /desk/login`` / ``POST /desk/logout``
-endpoints (the desk draws the login page).
+throttle on wrong passwords (the ``POST /desk/login`` / ``POST /desk/logout`` endpoints
+that use them are :mod:`duplicate.web.login`; the desk draws the login page).
 
 * Logging in with the director password opens a session in the store
   (:mod:`duplicate.sessions`) and sets ``guandan_desk``: the session's random id, signed
@@ -26,16 +26,15 @@ import hashlib
 import hmac
 import logging
 import math
-from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi import HTTPException, Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from duplicate import sessions
-from duplicate.i18n import gettext, phrase
+from duplicate.i18n import phrase
+from duplicate.web.context import engine_of, language_of, now_of, settings_of
 from duplicate.web.settings import Settings
 
 COOKIE = "guandan_desk"
@@ -47,19 +46,6 @@ _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _NO_SESSION: dict[str, str] = {}
 
 log = logging.getLogger("guandan.web")
-router = APIRouter()
-
-
-def settings_of(request: Request) -> Settings:
-    """The service's settings (``create_app`` keeps them on the application)."""
-    settings: Settings = request.app.state.settings
-    return settings
-
-
-def now_of(request: Request) -> datetime:
-    """The time (UTC) by the application's clock (``app.state.clock``; a test moves it)."""
-    clock = getattr(request.app.state, "clock", None)
-    return clock() if clock is not None else datetime.now(UTC)
 
 
 def client_address(request: Request) -> str:
@@ -107,8 +93,6 @@ def session_of(request: Request) -> dict[str, str] | None:
     found: dict[str, str] = _NO_SESSION
     token = _cookie_token(request)
     if token is not None:
-        from duplicate.web.deps import engine_of
-
         csrf = sessions.session_csrf(
             engine_of(request), token, key_tag(settings_of(request)), now_of(request))
         if csrf is not None:
@@ -130,14 +114,10 @@ def too_many(wait: float, lang: str | None = None) -> HTTPException:
 def check_password(request: Request, password: str, how: str) -> bool:
     """Whether ``password`` is the director's, through the throttle: 429
     (:func:`too_many`) while this client must wait; a wrong one is counted and logged."""
-    from duplicate.web.deps import engine_of
-
     engine, address, now = engine_of(request), client_address(request), now_of(request)
     wait = sessions.login_wait(engine, address, now)
     if wait > 0:
         log.warning("director password refused (%s from %s): %.1f s to wait", how, address, wait)
-        from duplicate.web.render import language_of
-
         raise too_many(wait, language_of(request))
     if password and _equal(password, settings_of(request).director_password):
         return True
@@ -219,78 +199,3 @@ def safe_next(target: str | None) -> str:
     if parts.scheme or parts.netloc:
         return "/desk"
     return target
-
-
-def _wants_json(request: Request) -> bool:
-    return "application/json" in request.headers.get("accept", "")
-
-
-def _secure(request: Request) -> bool:
-    return request.url.scheme == "https" or settings_of(request).public_url.startswith("https:")
-
-
-@router.post("/desk/login", include_in_schema=False)
-def login(
-    request: Request, password: str = Form(""), next: str = Form("/desk")  # noqa: A002
-) -> Response:
-    """Check the director password (through the throttle: 429 with ``Retry-After`` while
-    this client must wait); on success open a session, set its cookie and go to ``next``
-    (a path of this site) with 303; on failure 401 (a page, or JSON when asked for)."""
-    from duplicate.web.deps import engine_of
-
-    try:
-        right = len(password) <= 1024 and check_password(request, password, "login form")
-    except HTTPException as exc:  # 429: this client must wait
-        if not _wants_json(request):
-            raise
-        return JSONResponse({"error": "too_many_requests", "message": exc.detail},
-                            status_code=exc.status_code, headers=exc.headers)
-    if not right:
-        from duplicate.web.render import language_of
-
-        message = gettext(language_of(request), "lw.err.password")
-        if _wants_json(request):
-            return JSONResponse({"error": "unauthorized", "message": message}, status_code=401)
-        from duplicate.web.errors import error_page
-
-        return error_page(
-            request, 401, message, back=f"/desk/login?next={quote(safe_next(next), safe='')}",
-        )
-    engine = engine_of(request)
-    sessions.login_succeeded(engine, client_address(request))
-    token, _csrf = sessions.open_session(
-        engine, key_tag(settings_of(request)), now_of(request), SESSION_SECONDS)
-    value = _serializer(request).dumps({"sid": token})
-    response = RedirectResponse(safe_next(next), status_code=303)
-    response.set_cookie(
-        COOKIE, value, path="/", httponly=True, samesite="strict",
-        secure=_secure(request),
-    )
-    return response
-
-
-@router.post("/desk/logout", include_in_schema=False)
-def logout(request: Request, csrf: str = Form("")) -> Response:
-    """End the director's session in the store (the form's ``csrf`` must match), so that
-    its cookie no longer works anywhere, and go to the login page."""
-    from duplicate.web.deps import engine_of
-
-    if session_of(request) is not None:
-        check_csrf(request, csrf)
-        token = _cookie_token(request)
-        if token is not None:
-            sessions.close_session(engine_of(request), token)
-    response = RedirectResponse("/desk/login", status_code=303)
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
-    return response
-
-
-@router.get("/api/session", tags=["session"])
-def session_info(request: Request) -> dict[str, Any]:
-    """Whether this request is the director's, and (with the session cookie) the CSRF
-    token its writes must send in ``X-CSRF-Token``. Never refused: ``director`` is false
-    without credentials."""
-    session = session_of(request)
-    if session is not None:
-        return {"director": True, "csrf": session["csrf"]}
-    return {"director": _bearer_ok(request), "csrf": None}

@@ -1,10 +1,10 @@
-"""What a printable table card shows, for the desk page (H4) and ``guandan event
+"""What a printable table card shows, for the desk page and ``guandan event
 table-cards`` alike: the token URLs of a card and their QR codes.
 
 Each table and room of a round gets a card (``hall.issue_tokens``) with two tokens: West's
 (report) and North's (confirm or dispute). The card prints each as a QR code (segno, SVG:
 sharp on paper at any size) of ``{public_url}/t/{token}``, the phone page of that token.
-The template ``duplicate/web/templates/desk_cards.html`` (H4) renders :func:`card_context`.
+The template ``duplicate/web/templates/desk_cards.html`` renders :func:`card_context`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import segno
 from fastapi import Request
 from markupsafe import Markup
 
+from duplicate.web.context import settings_of
+
 if TYPE_CHECKING:
     from duplicate.hall import TableCard
 
@@ -23,8 +25,6 @@ if TYPE_CHECKING:
 def public_base(request: Request) -> str:
     """The address table cards point at: the service's ``public_url`` setting, else the
     address this request came to (``http://host:port``)."""
-    from duplicate.web.auth import settings_of
-
     configured = settings_of(request).public_url
     return configured or str(request.base_url).rstrip("/")
 

@@ -1,5 +1,5 @@
 """Errors as answers: JSON ``{"error": kind, "message": ...}`` under ``/api``, a short page
-elsewhere (H3's ``public_error.html``, in the page's language).
+elsewhere (the public pages' ``public_error.html``, in the page's language).
 
 The library's refusals carry their kind (``HallError.kind``); the status follows the
 contract: not_found 404, forbidden 403, conflict 409, invalid 422, closed 410. An
@@ -18,12 +18,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from duplicate.errors import DatabaseError, DuplicateError
 from duplicate.i18n import Phrase, gettext, messages, translator
-from duplicate.web.render import language_of, page
+from duplicate.web.context import language_of, lost_race
+from duplicate.web.render import page
 from engine.errors import GuandanError
 
 log = logging.getLogger("guandan.web")
@@ -76,7 +77,7 @@ def json_error(status: int, kind: str, message: str, headers: Any = None) -> JSO
 def error_page(
     request: Request, status: int, message: str, back: str | None = None, headers: Any = None
 ) -> Response:
-    """A page saying what went wrong: H3's ``public_error.html`` (context ``status``,
+    """A page saying what went wrong: the public pages' ``public_error.html`` (context ``status``,
     ``message``, ``back``) in the page's language; a plain page if that one fails (an
     error page must not fail)."""
     try:
@@ -222,10 +223,6 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
 
 
 async def _database_error(request: Request, exc: Exception) -> Response:
-    from sqlalchemy.exc import OperationalError
-
-    from duplicate.web.deps import lost_race
-
     route = getattr(request.scope.get("route"), "path", "?")
     if lost_race(exc):
         log.warning("a write lost its race every time on %s", route)

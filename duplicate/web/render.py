@@ -33,14 +33,15 @@ import jinja2
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from duplicate.i18n import LANGUAGES, negotiate, normalise_language, translator
-from duplicate.logtext import finish_said, reason_said, said, unfinished_said, who_said
+from duplicate.i18n import LANGUAGES, translator
+from duplicate.i18n.stored import finish_said, reason_said, said, unfinished_said, who_said
 from duplicate.review.render import make_environment
+from duplicate.web.auth import csrf_token
+from duplicate.web.context import LANG_COOKIE, asked_language, language_of
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = "/static/"
 HALL_STATIC = "/static/hall/"
-LANG_COOKIE = "lang"
 _YEAR = 365 * 24 * 3600
 
 
@@ -66,25 +67,6 @@ def pathpart(value: object) -> str:
     return quote(str(value), safe="")
 
 
-def _asked_language(request: Request) -> str | None:
-    """The language ``?lang=`` asks for, when it names one we speak."""
-    asked = request.query_params.get("lang")
-    if asked and asked.strip().replace("_", "-").split("-")[0].lower() in LANGUAGES:
-        return normalise_language(asked)
-    return None
-
-
-def language_of(request: Request) -> str:
-    """The page's language: ``?lang=``, then the ``lang`` cookie, then Accept-Language."""
-    asked = _asked_language(request)
-    if asked:
-        return asked
-    cookie = request.cookies.get(LANG_COOKIE)
-    if cookie and cookie in LANGUAGES:
-        return cookie
-    return negotiate(request.headers.get("accept-language"))
-
-
 def lang_url(request: Request, code: str) -> str:
     """This page's path with ``?lang=code`` (the other query parameters kept)."""
     params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
@@ -95,8 +77,6 @@ def lang_url(request: Request, code: str) -> str:
 def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     """Render ``template`` for ``request`` in its language, as a 200 HTML answer (the
     caller may change ``status_code``). ``context`` may override nothing of base.html's."""
-    from duplicate.web.auth import csrf_token
-
     lang = language_of(request)
     other = next(code for code in LANGUAGES if code != lang)
     values: dict[str, Any] = {
@@ -117,7 +97,7 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     response.headers["Content-Language"] = "zh-CN" if lang == "zh" else "en"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
-    if _asked_language(request) and request.cookies.get(LANG_COOKIE) != lang:
+    if asked_language(request) and request.cookies.get(LANG_COOKIE) != lang:
         response.set_cookie(LANG_COOKIE, lang, max_age=_YEAR, path="/", samesite="lax")
     return response
 

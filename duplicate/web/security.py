@@ -36,6 +36,9 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from duplicate.i18n import gettext
+from duplicate.web.context import language_of
+
 DOCS_STATIC = "/static/docs"
 _WRITES = frozenset({"post", "put", "patch", "delete"})
 
@@ -149,9 +152,6 @@ def install_docs(app: FastAPI, docs: str = "/api/docs", redoc: str = "/api/redoc
     """Serve Swagger UI at ``docs`` and ReDoc at ``redoc`` with their files from the
     installed package (``/static/docs/``): the documentation works in a hall without
     Internet, and no third party's script runs on the director's origin."""
-    from duplicate.i18n import gettext
-    from duplicate.web.render import language_of
-
     spec = app.openapi_url or "/api/openapi.json"
 
     def values(request: Request) -> dict[str, str]:  # the title in the reader's language

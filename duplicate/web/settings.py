@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from duplicate.db import resolve_url
 from duplicate.errors import DuplicateError
 from duplicate.i18n import phrase
 from duplicate.sessions import Throttle
@@ -78,8 +79,6 @@ class Settings:
         """The settings from the environment (``os.environ`` by default). The database
         falls back on ``$GUANDAN_DATABASE_URL``, then ``./guandan.sqlite`` (as the CLI's);
         a missing password or secret key is an error, never a default."""
-        from duplicate.db import resolve_url
-
         env = os.environ if environ is None else environ
         password = env.get(ENV_PASSWORD, "")
         if not password:

@@ -78,7 +78,7 @@ def _worker(host: str, port: int, config: dict[str, Any], failures: Any) -> None
     except OSError as exc:
         failures.put((exc.errno, exc.strerror or str(exc)))
         sys.exit(BIND_FAILED)
-    import uvicorn
+    import uvicorn  # lazy: the server, in the worker process only
 
     sock.listen(2048)
     uvicorn.Server(uvicorn.Config(**config)).run(sockets=[sock])

@@ -19,9 +19,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from duplicate.errors import DatabaseError
-from duplicate.i18n import phrase
-from migrations.losses import offline, would_lose
+from migrations.losses import DatabaseError, offline, phrase, would_lose
 
 revision: str = "0004"
 down_revision: str | Sequence[str] | None = "0003"
@@ -31,6 +29,14 @@ depends_on: str | Sequence[str] | None = None
 #: The competition rules as this revision knows them (``json.dumps(COMPETITION.to_dict(),
 #: sort_keys=True)`` when it was written). A literal, not an import, so that the migration
 #: stays what it was when the rule set grows.
+#: The competition rules with the keys added after this revision (as engine.ruleset's
+#: COMPETITION held them when this was written): a rule set that has one of them at its
+#: competition value names no variant.
+LATER_COMPETITION = {
+    "joker_pair_in_full_house": True, "bomb_max": 10, "jiefeng_next": False,
+    "double_down_plus4": False, "a_fail_limit": 0, "return_max_rank": 8,
+    "return_lower_at_ten": False, "limit_draw": False,
+}
 COMPETITION_JSON = (
     '{"a_fail_limit": 0, "bomb_max": 10, "double_down_plus4": false, "jiefeng_next": false, '
     '"joker_pair_in_full_house": true, "return_lower_at_ten": false, "return_max_rank": 8}'
@@ -61,9 +67,7 @@ def upgrade() -> None:
 def _variants(text: str) -> str:
     """The variants of the rule set ``text`` (JSON): ``name=value`` for each rule that is
     not the competition's, "" for the competition rules."""
-    from engine.ruleset import COMPETITION  # today's rules: keys added after this revision
-
-    base = {**COMPETITION.to_dict(), **json.loads(COMPETITION_JSON)}
+    base = {**LATER_COMPETITION, **json.loads(COMPETITION_JSON)}
     try:
         rules = json.loads(text)
     except ValueError:

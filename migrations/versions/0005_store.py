@@ -34,9 +34,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from duplicate.errors import DatabaseError
-from duplicate.i18n import phrase
-from migrations.losses import count, offline, would_lose
+from migrations.losses import DatabaseError, count, offline, phrase, would_lose
 
 revision: str = "0005"
 down_revision: str | Sequence[str] | None = "0004"
@@ -631,9 +629,35 @@ def downgrade() -> None:
     op.drop_table("room_results")
 
 
-def _back_to_deal_records(conn: sa.Connection) -> None:
-    from duplicate.gdn import loads  # the records' level, leader, plays and players
+_TAG = re.compile(r'^\[(\w+)(?:\s+"((?:[^"\\]|\\.)*)")?\]\s*$')
+_RANKS = "23456789TJQKA"
+_SEATS = "NESW"
 
+
+def _record(text: str) -> tuple[dict[str, str], int, int, int]:
+    """The tags, level (rank index 0..12), leader (0..3: N E S W) and number of plays of the
+    one stored record ``text``, as the store wrote it at this revision (docs/FORMAT.md)."""
+    tags: dict[str, str] = {}
+    plays = 0
+    in_plays = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        m = _TAG.match(line)
+        if m:
+            value = re.sub(r"\\(.)", r"\1", m[2] or "")
+            tags[m[1]] = value
+            in_plays = m[1] == "Play"
+        elif in_plays:
+            plays += 1
+    level = tags.get("Level", "2").upper()
+    level = "T" if level == "10" else level
+    leader = tags.get("Leader", "N").upper()[:1]
+    return tags, _RANKS.index(level), _SEATS.index(leader), plays
+
+
+def _back_to_deal_records(conn: sa.Connection) -> None:
     rows = conn.execute(
         sa.text(
             "SELECT r.id AS rid, r.deal_id, r.event, r.round, r.room, r.rules, r.board_id, "
@@ -652,7 +676,7 @@ def _back_to_deal_records(conn: sa.Connection) -> None:
             ),
             {"p": r["id"]},
         ).first()
-        rec = loads(r["gdn"])[0]
+        tags, level, leader, plays = _record(r["gdn"])
         conn.execute(
             sa.text(
                 "INSERT INTO deal_records (deal_id, event, round, room, version, board_id, "
@@ -671,13 +695,13 @@ def _back_to_deal_records(conn: sa.Connection) -> None:
                 "version": version,
                 "board_id": r["board_id"],
                 "board": r["board"] or None,
-                "north": rec.tags.get("North"),
-                "east": rec.tags.get("East"),
-                "south": rec.tags.get("South"),
-                "west": rec.tags.get("West"),
-                "level": rec.level,
-                "leader": int(rec.leader),
-                "plays": len(rec.plays or ()),
+                "north": tags.get("North"),
+                "east": tags.get("East"),
+                "south": tags.get("South"),
+                "west": tags.get("West"),
+                "level": level,
+                "leader": leader,
+                "plays": plays,
                 "finish": r["finish"] or "",
                 "result": r["result"] or "",
                 "ns_score": r["ns_score"],

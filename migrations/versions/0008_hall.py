@@ -1,4 +1,4 @@
-"""The tournament hall service (issue 10): round clocks, check-ins, table tokens, reports
+"""The tournament hall service: round clocks, check-ins, table tokens, reports
 and rulings.
 
 Adds ``hall_rounds`` (a round's clock: started, length, warning, correction window, closed,

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from duplicate.i18n import phrase
-from migrations.losses import names, offline, would_lose
+from migrations.losses import names, offline, phrase, would_lose
 
 revision: str = "0015"
 down_revision: str | Sequence[str] | None = "0014"

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from duplicate.i18n import phrase
-from migrations.losses import count, offline, rows_of, would_lose
+from migrations.losses import count, offline, phrase, rows_of, would_lose
 
 revision: str = "0016"
 down_revision: str | Sequence[str] | None = "0015"

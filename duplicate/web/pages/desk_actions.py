@@ -33,11 +33,11 @@ from fastapi.responses import Response
 from sqlalchemy import Engine
 
 from duplicate import events, hall
-from duplicate.logtext import coded
+from duplicate.i18n.stored import coded
 from duplicate.records import Correction
 from duplicate.web.cards import card_context, public_base
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.pages.desk import (
+from duplicate.web.pages.desk_base import (
     DeskInput,
     Flash,
     act,
@@ -48,6 +48,8 @@ from duplicate.web.pages.desk import (
     text_of,
     to_login,
 )
+from duplicate.web.pages.desk_round import round_url
+from duplicate.web.render import page
 
 router: APIRouter = APIRouter(include_in_schema=False)
 
@@ -55,12 +57,6 @@ router: APIRouter = APIRouter(include_in_schema=False)
 CARDS = "guandan_desk_cards"
 #: How long the printed cards can be shown again (seconds).
 CARDS_AGE = 30 * 60
-
-
-def round_url(event: str, round_no: int, tail: str = "") -> str:
-    from duplicate.web.pages.desk_round import round_url as url
-
-    return url(event, round_no, tail)
 
 
 def reason_of(reason: str) -> str:
@@ -281,8 +277,6 @@ def printed_cards(request: Request, event: str, round_no: int) -> Response:
     if not cards:
         return redirect(round_url(event, round_no, "/cards"), ("desk.flash.cards_gone", {}),
                         error=True)
-    from duplicate.web.render import page
-
     shown: Response = page(request, "desk_cards.html", **card_context(cards, public_base(request)))
     shown.headers["Cache-Control"] = "no-store"
     shown.headers["Referrer-Policy"] = "no-referrer"

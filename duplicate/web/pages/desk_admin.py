@@ -32,10 +32,12 @@ from sqlalchemy import Engine
 from duplicate import events
 from duplicate.boards import list_sets
 from duplicate.dealing import SECRET_BYTES, parse_seed_file, seed_file_bytes
-from duplicate.names import checked_name
+from duplicate.i18n.stored import action_said
+from duplicate.limits import checked_name
 from duplicate.records import Correction
+from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.pages.desk import (
+from duplicate.web.pages.desk_base import (
     DeskInput,
     Flash,
     act,
@@ -175,9 +177,6 @@ def import_records(
 def log_page(request: Request, event: str) -> Response:
     """The event's change log: every change a director made, who, when and why, in the
     page's language."""
-    from duplicate.logtext import action_said
-    from duplicate.web.render import language_of
-
     if director_or_none(request) is None:
         return to_login(request)
     engine = engine_of(request)

@@ -35,8 +35,9 @@ from duplicate.handrecords import render_html
 from duplicate.i18n import Term
 from duplicate.records import Correction
 from duplicate.standings import TIEBREAK_ORDERS
+from duplicate.web.context import language_of
 from duplicate.web.deps import check_csrf, director_or_none, engine_of
-from duplicate.web.pages.desk import (
+from duplicate.web.pages.desk_base import (
     DeskInput,
     Flash,
     act,
@@ -47,7 +48,7 @@ from duplicate.web.pages.desk import (
     text_of,
     to_login,
 )
-from duplicate.web.render import attachment, language_of
+from duplicate.web.render import attachment
 
 router: APIRouter = APIRouter(include_in_schema=False)
 

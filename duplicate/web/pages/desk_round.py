@@ -1,4 +1,4 @@
-"""The director's desk of one round (issue 10 item 4), included by :mod:`duplicate.web.pages.desk`.
+"""The director's desk of one round, included by :mod:`duplicate.web.pages.desk`.
 
 * ``GET /desk/e/{event}/round/{n}``: the round clock (start it: 开始计时), arrivals with
   their lateness (签到, 迟到) and the rulings a late team's status calls for, the live
@@ -25,8 +25,11 @@ from fastapi.responses import Response
 from sqlalchemy import Engine
 
 from duplicate import events, hall
+from duplicate.i18n import catalogue, translator
+from duplicate.i18n.stored import reason_words, said, state_words
+from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.pages.desk import (
+from duplicate.web.pages.desk_base import (
     DeskInput,
     Flash,
     act,
@@ -37,7 +40,7 @@ from duplicate.web.pages.desk import (
     text_of,
     to_login,
 )
-from duplicate.web.render import language_of
+from duplicate.web.render import page
 
 router: APIRouter = APIRouter(include_in_schema=False)
 
@@ -112,8 +115,6 @@ def round_live(request: Request, event: str, round_no: int) -> Response:
     engine = engine_of(request)
     info = events.get_event(engine, event)
     rnd = events.get_round(engine, info.name, round_no)
-    from duplicate.web.render import page
-
     response: Response = page(request, "desk_live.html", info=info, rnd=rnd,
                               live=_live(engine, info.name, round_no, bool(rnd.boards)))
     response.headers["Cache-Control"] = "no-store"  # and the page's flash stays for the page
@@ -268,18 +269,12 @@ def cards_page(request: Request, event: str, round_no: int) -> Response:
 
 
 # the round's further actions and the cards (duplicate/web/pages/desk_actions.py)
-from duplicate.web.pages.desk_actions import router as _actions_router  # noqa: E402
 
-router.include_router(_actions_router)
 
 
 def _said(change: dict[str, Any], lang: str) -> dict[str, Any]:
     """A change of the result log in the page's language: the results and the reasons the
     library wrote in words (a reason a table or director typed stays as typed)."""
-    from duplicate.i18n import catalogue, translator
-    from duplicate.logtext import said
-    from duplicate.logwords import reason_words, state_words
-
     key = f"cli.val.{change['action']}"
     what = translator(lang)(key) if key in catalogue() else change["action"]
     return change | {"what": what, "before": state_words(change["before"], lang),

@@ -27,16 +27,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, Response
 
-from duplicate import events, hall, vocab
+from duplicate import events, hall
 from duplicate.boards import load_set
 from duplicate.compare import compare_board
+from duplicate.events.site import stored_rooms
 from duplicate.gdn import loads
-from duplicate.i18n import phrase, translator
-from duplicate.logtext import Named
+from duplicate.i18n import Named, phrase, translator
+from duplicate.i18n import game as vocab
 from duplicate.review.pages import render_board
-from duplicate.review.source import stored_rooms
+from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.render import language_of, page, pathpart
+from duplicate.web.render import page, pathpart
 from engine.seat import Seat
 
 router = APIRouter(include_in_schema=False)

@@ -18,8 +18,9 @@ from fastapi.responses import Response
 
 from duplicate import capture
 from duplicate.i18n import translator
+from duplicate.web.context import language_of
 from duplicate.web.deps import engine_of
-from duplicate.web.render import language_of, page
+from duplicate.web.render import page
 from engine.combo import ComboType
 
 router = APIRouter(include_in_schema=False)

@@ -29,12 +29,12 @@ from fastapi.responses import RedirectResponse, Response
 from duplicate import hall
 from duplicate.errors import DuplicateError
 from duplicate.gdn import decode
-from duplicate.i18n import phrase
+from duplicate.i18n import Named, phrase
 from duplicate.limits import TEXT_LIMITS
-from duplicate.logtext import Named
+from duplicate.web.context import language_of
 from duplicate.web.deps import TableGrant, engine_of
 from duplicate.web.errors import classify, message_of
-from duplicate.web.render import language_of, page
+from duplicate.web.render import page
 from duplicate.web.settings import MAX_RECORD
 
 router = APIRouter(include_in_schema=False)

@@ -1,4 +1,4 @@
-"""Issue 9, items 6 to 9: seeds and files.
+"""Seeds and the files the commands write.
 
 One seed makes one set; ``-o`` never overwrites without ``--force`` and never a seed file;
 ``deals verify --set`` checks without revealing; the SQLite file is created 0600 and a seed

@@ -1,4 +1,4 @@
-"""What a hostile tester of the hall found, each kept fixed: a late team's ruling takes
+"""The hall's rulings and corrections under pressure: a late team's ruling takes
 no typed minutes (the round clock measures lateness, and the log says so); the director
 API refuses a field its schema does not list (a ``by``: the author is the logged-in
 director); a correction that changes nothing logs nothing (command line, API, desk); a

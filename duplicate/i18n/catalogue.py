@@ -72,7 +72,7 @@ class Message:
 
 
 #: the catalogue's folder (the package's data, beside its modules)
-LOCALE = Path(__file__).resolve().parent / "locale"
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 
 def _domains() -> list[str]:
@@ -325,7 +325,7 @@ def translator(lang: str | None) -> Callable[..., str]:
 @runtime_checkable
 class Worded(Protocol):
     """A value of a phrase that is put into words only when the language is known: a
-    :class:`Phrase`, a :class:`Term`, a stored result (``duplicate.logwords.StateText``)."""
+    :class:`Phrase`, a :class:`Term`, a stored result (``duplicate.i18n.stored.StateText``)."""
 
     def text(self, lang: str | None = DEFAULT_LANGUAGE) -> str: ...
 
@@ -376,6 +376,25 @@ def os_reason(exc: OSError) -> OsReason:
 def os_phrase(exc: OSError) -> Phrase:
     """The system's reason for ``exc`` alone, as a phrase (an error's whole message)."""
     return phrase("os.reason", reason=os_reason(exc))
+
+
+class Named:
+    """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
+    (``'淮安队'``), in Chinese “淮安队”; ``cut`` when it is the start of a longer text
+    (``'…'…``)."""
+
+    __slots__ = ("cut", "name")
+
+    def __init__(self, name: str, cut: bool = False) -> None:
+        self.name = name
+        self.cut = cut
+
+    def text(self, lang: str | None = "en") -> str:
+        shown = repr(self.name) if normalise_language(lang) == "en" else f"“{self.name}”"
+        return shown + ("…" if self.cut else "")
+
+    def __str__(self) -> str:
+        return repr(self.name) + ("…" if self.cut else "")
 
 
 class Phrase:

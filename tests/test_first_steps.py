@@ -1,6 +1,6 @@
-"""Issue 9, item 14: what a newcomer stumbles on. The demo's seed is 256 bits and stays out
-of the event's name, ``event create`` does not print its secret draw seed, README's
-commands succeed as written, and what the demo writes is ignored by git."""
+"""A first session's steps: the demo's seed is 256 bits and stays out of the event's name,
+``event create`` does not print its secret draw seed, the documented commands succeed as
+written, and what the demo writes is ignored by git."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_event_create_does_not_print_its_draw_seed(migrated_url: str) -> None:
         assert listed.exit_code == 0 and info.seed not in listed.output, listed.output
 
 
-def test_readme_import_with_set_succeeds(migrated_url: str, tmp_path: Path) -> None:
+def test_the_documented_import_with_set_succeeds(migrated_url: str, tmp_path: Path) -> None:
     """The command line reference's board-set example, as written: a set, its boards played (here by the
     bots), the records imported against the set."""
     seed = tmp_path / "cup.seed"

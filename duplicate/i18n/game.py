@@ -19,9 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from duplicate.compare import CardUse, card_uses
-from duplicate.errors import DuplicateError
-from duplicate.i18n import catalogue, translator
+from duplicate.i18n.catalogue import catalogue, translator
 from engine.cards import (
     KIND_HR,
     KIND_SB,
@@ -38,6 +36,7 @@ from engine.cards import (
 from engine.combo import Combo, ComboType
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
+from engine.uses import CardUse, UseError, card_uses, sequence_ranks
 
 SUIT_GLYPHS = "♠♥♣♦"
 SUIT_KEYS = "SHCD"
@@ -122,7 +121,7 @@ def play_faces(combo: Combo, level: int, lang: str = "en") -> list[Face]:
     wild heart in the place it stands for; any other play in level order, wilds last."""
     try:
         uses = card_uses(combo, level)
-    except DuplicateError:  # not a reading the comparison knows: plain level order
+    except UseError:  # not a reading the comparison knows: plain level order
         return hand_faces(combo.cards, level, lang)
     if combo.type.is_sequence:
         ranks = _sequence_slots(combo)
@@ -136,10 +135,8 @@ def play_faces(combo: Combo, level: int, lang: str = "en") -> list[Face]:
 
 def _sequence_slots(combo: Combo) -> dict[int, int]:
     """Rank -> position in a sequence (A low in A-2-3-4-5)."""
-    from duplicate.compare import _sequence_ranks  # one definition of sequence ranks
-
     length = {ComboType.THREE_PAIR: 3, ComboType.TWO_TRIPS: 2}.get(combo.type, 5)
-    return {r: i for i, r in enumerate(_sequence_ranks(combo.rank, length))}
+    return {r: i for i, r in enumerate(sequence_ranks(combo.rank, length))}
 
 
 def faces_text(faces: Sequence[Face]) -> str:
@@ -164,9 +161,7 @@ def sequence_text(combo: Combo) -> str:
     with a 10 in it is set off by hyphens: ``1010-JJ-QQ``)."""
     per = {ComboType.THREE_PAIR: 2, ComboType.TWO_TRIPS: 3}.get(combo.type, 1)
     length = {ComboType.THREE_PAIR: 3, ComboType.TWO_TRIPS: 2}.get(combo.type, 5)
-    from duplicate.compare import _sequence_ranks  # one definition of sequence ranks
-
-    groups = [RANK_LABELS[r] * per for r in _sequence_ranks(combo.rank, length)]
+    groups = [RANK_LABELS[r] * per for r in sequence_ranks(combo.rank, length)]
     return "-".join(groups) if per == 1 or any("10" in g for g in groups) else "".join(groups)
 
 
@@ -309,13 +304,23 @@ def schedule_text(schedule: str, lang: str = "en") -> str:
     return t(key) if key in catalogue() else schedule
 
 
+def describe_rules(rules: Ruleset) -> str:
+    """The rules in a few words: ``competition``, or the variants that differ from it as
+    ``--variant`` takes them (``jiefeng_next=true, double_down_plus4=true``)."""
+    base = COMPETITION.to_dict()
+    changed = [
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in rules.to_dict().items()
+        if base[name] != value
+    ]
+    return ", ".join(changed) if changed else "competition"
+
+
 def rules_text(rules: Ruleset, lang: str = "en") -> str:
     """The rules in a few words for a person: in English as ``describe_rules`` gives them
     (``competition``, or the variants as ``--variant`` takes them, ``jiefeng_next=true``);
     in another language each variant that differs from the competition rules named in its
     words (RULES.md: 接风由下家领出, 双下升4级), or the competition rules' name."""
-    from duplicate.store import describe_rules
-
     if lang == "en":
         return describe_rules(rules)
     t = translator(lang)

@@ -9,6 +9,13 @@ that is itself coded, ``{"@": key, ...}``, said the same way; a list of them one
 another; a name said in the language's quotes), one of the English sentences stored
 before codes were (old databases) when it is known, anything else (a person's typed
 words) as stored.
+
+What the library keeps in English in a change (a result described as ``NS +2 (record
+0123456789ab)``, ``unfinished (time)``; a reason it wrote itself, ``imported from
+FILE:LINE: board 2, room Open``) is said in a player's words by :func:`state_words` and
+:func:`reason_words`, as docs/GLOSSARY.md writes them; English, and any text a person
+typed, stay as they are. The hall's reasons (a late team's ruling) and who did something
+(``director``, ``table 3 open West``: :func:`who_key`) are stored and said the same way.
 """
 
 from __future__ import annotations
@@ -16,6 +23,17 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+
+from duplicate.i18n.catalogue import (
+    CatalogueError,
+    Phrase,
+    catalogue,
+    gettext,
+    normalise_language,
+    translator,
+)
+from duplicate.i18n.game import finish_text, result_text
+from engine.seat import Seat
 
 #: What starts a coded phrase in a stored text.
 MARK = "@@"
@@ -117,8 +135,6 @@ def decoded(text: str | None) -> tuple[str, dict[str, Any]] | None:
 
 
 def _value(name: str, value: Any, lang: str) -> Any:
-    from duplicate.i18n import gettext
-
     if isinstance(value, dict) and "@who" in value:  # who did it (table 1 open West)
         return who_said(value["@who"], lang)
     if isinstance(value, dict) and "@unfinished" in value:  # why a board was not finished
@@ -145,8 +161,6 @@ def said(text: str | None, lang: str = "en") -> str | None:
     """A stored detail or reason in ``lang``: a coded phrase (or an old English sentence
     the program wrote) from the catalogue; a person's words, and a phrase whose key the
     catalogue does not know, as stored."""
-    from duplicate.i18n import CatalogueError, gettext, normalise_language
-
     found = decoded(text)
     if found is None:
         return text
@@ -160,11 +174,8 @@ def said(text: str | None, lang: str = "en") -> str | None:
 
 def reason_said(text: str | None, lang: str = "en") -> str:
     """Why a result changed, as stored, in ``lang``: a coded reason or a known old English
-    one (:func:`said`), an import's source (``logwords.reason_words``), typed words as
+    one (:func:`said`), an import's source (:func:`reason_words`), typed words as
     typed."""
-    from duplicate.i18n import normalise_language
-    from duplicate.logwords import reason_words
-
     code = normalise_language(lang)
     return reason_words(said(text, code), code) or ""
 
@@ -172,8 +183,6 @@ def reason_said(text: str | None, lang: str = "en") -> str:
 def action_said(action: str | None, lang: str = "en") -> str | None:
     """A log's action word (``rename team``, ``hall start``) in ``lang`` (the catalogue's
     ``cli.val.ACTION``); English, and a word it does not know, as stored."""
-    from duplicate.i18n import catalogue, normalise_language
-
     code = normalise_language(lang)
     texts = catalogue().get(f"cli.val.{action}") if action else None
     return texts[code] if texts and code in texts and code != "en" else action
@@ -182,8 +191,6 @@ def action_said(action: str | None, lang: str = "en") -> str | None:
 def unfinished_said(reason: str | None, lang: str = "en") -> str:
     """Why a board was not finished in ``lang``: a code the phones store (``time``) in
     words, a coded phrase from the catalogue, typed words as typed."""
-    from duplicate.i18n import gettext, normalise_language
-
     if reason in UNFINISHED:
         return gettext(normalise_language(lang), UNFINISHED[reason])
     return said(reason, lang) or ""
@@ -208,8 +215,6 @@ def who_key(by: str | None) -> tuple[str, dict[str, Any]] | None:
 def who_said(by: str | None, lang: str = "en") -> str | None:
     """Who did something in ``lang`` (``第1桌开室西家``); English, and a person's name, as
     stored."""
-    from duplicate.i18n import gettext, normalise_language
-
     code = normalise_language(lang)
     found = who_key(by)
     if found is None or code == "en":
@@ -218,35 +223,12 @@ def who_said(by: str | None, lang: str = "en") -> str | None:
     return gettext(code, found[0], **values)
 
 
-class Named:
-    """A name as a value of a catalogue phrase: quoted as English ``repr`` quotes it
-    (``'淮安队'``), in Chinese “淮安队”; ``cut`` when it is the start of a longer text
-    (``'…'…``)."""
-
-    __slots__ = ("cut", "name")
-
-    def __init__(self, name: str, cut: bool = False) -> None:
-        self.name = name
-        self.cut = cut
-
-    def text(self, lang: str | None = "en") -> str:
-        from duplicate.i18n import normalise_language
-
-        return str(_value("team", self.name, normalise_language(lang))) + ("…" if self.cut else "")
-
-    def __str__(self) -> str:
-        return repr(self.name) + ("…" if self.cut else "")
-
-
 def finish_said(finish: str | None, lang: str = "en", side: bool = True) -> str:
     """A finishing order as stored (``N E S``; a double down's two seats ``N S``) in
     words, as players write it: ``头游北、二游东、三游南``; ``头游北、二游南，东西双下``
     (without ``side``, when the result shown with it names the double down already:
     ``头游北、二游南``). The one way the hall, the desk and the logs say a stored
     finishing order; anything that is not seat letters as stored."""
-    from duplicate.vocab import finish_text
-    from engine.seat import Seat
-
     names = (finish or "").split()
     if not names or not all(s in Seat.__members__ for s in names):
         return finish or ""
@@ -261,8 +243,6 @@ def stored(value: Any) -> Any:
     """A value of a phrase as a coded phrase stores it: a catalogue phrase (``where``:
     ``round 1, table 2, board 3, open room``) as ``{"@": key, ...}``, said in the
     reader's language when shown; anything else as it is."""
-    from duplicate.i18n import Phrase
-
     if isinstance(value, Phrase):
         return nested(value.key, **{k: stored(v) for k, v in value.values.items()})
     return value
@@ -282,8 +262,6 @@ class FinishText:
         self.side = side
 
     def text(self, lang: str | None = "en") -> str:
-        from duplicate.i18n import normalise_language
-
         code = normalise_language(lang)
         if code == "en":
             return repr(self.finish) if self.quoted else self.finish
@@ -323,11 +301,96 @@ class ResultText:
         self.ns = ns
 
     def text(self, lang: str | None = "en") -> str:
-        from duplicate.i18n import normalise_language
-        from duplicate.vocab import result_text
-
         code = normalise_language(lang)
         return f"{self.ns:+d}" if code == "en" else result_text(self.ns, code)
 
     def __str__(self) -> str:
         return self.text("en")
+
+
+_BOTS = re.compile(r"^bots round (\d+) table (\d+)(?::(\d+))?$")
+_IMPORTED = re.compile(r"^imported from (.*?)(?:: board (\d+), room (\w+))?$")
+
+
+def reason_words(text: str | None, lang: str) -> str | None:
+    """A reason the library wrote for a change (``imported from FILE:LINE: board 2, room
+    Open``) in ``lang``: ``导入自 FILE:LINE：第2副，开室``. A reason a person typed stays."""
+    if lang == "en" or not text:
+        return text
+    m = _IMPORTED.match(text)
+    if not m:
+        return text
+    t = translator(lang)
+    source = m.group(1)
+    bots = _BOTS.match(source)
+    if bots:  # a round the bots played (``duplicate.events.bots``)
+        source = (t("lw.reason.bots_line", round=bots[1], table=bots[2], line=bots[3])
+                  if bots[3] else t("lw.reason.bots", round=bots[1], table=bots[2]))
+    if m.group(2):
+        room = m.group(3).lower()
+        source = t("cli.reason.where", source=source, board=m.group(2),
+                   room=t(f"report.room.{room}") if room in ("open", "closed") else m.group(3))
+    return t("cli.reason.imported", source=source)
+
+
+# --- the library's English descriptions of results, in words -----------------------
+
+_STATE = re.compile(r"^(NS|EW) \+(\d)(?: \((.*)\))?$")
+_UNFINISHED = re.compile(r"^unfinished \((.*)\)$")
+_RECORD = re.compile(r"^record ([0-9a-f]+)$")
+
+
+class StateText:
+    """A stored result as the library describes it (``State.describe()``), a value of a
+    catalogue phrase: English as it is, another language in a player's words
+    (:func:`state_words`)."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, english: str) -> None:
+        self.english = english
+
+    def text(self, lang: str | None = "en") -> str:
+        return state_words(self.english, normalise_language(lang)) or self.english
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"StateText({self.english!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StateText) and other.english == self.english
+
+    def __hash__(self) -> int:
+        return hash(self.english)
+
+
+def state_words(text: str | None, lang: str) -> str | None:
+    """A stored result as the library describes it (``NS +2 (record 0123456789ab)``,
+    ``EW +3 (director's ruling)``, ``unfinished (time)``) in a player's words in ``lang``:
+    ``南北升2级（牌谱 0123456789ab）``. English, and any other text, stay as they are."""
+    if lang == "en" or not text:
+        return text
+    t = translator(lang)
+    if text == "no result":
+        return t("cli.no_result")
+    m = _UNFINISHED.match(text)
+    if m:
+        return t("cli.state.unfinished", note=unfinished_said(m.group(1), lang))
+    m = _STATE.match(text)
+    if not m:
+        return text
+    ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
+    words = result_text(ns, lang)
+    note = m.group(3)
+    if note is None:
+        return words
+    rec = _RECORD.match(note)
+    if rec:
+        note = t("cli.state.record", record=rec.group(1))
+    elif note == "director's ruling" or note.startswith("director's ruling, finish "):
+        note = t("cli.val.ruling")
+    elif note.startswith("reported"):
+        note = t("cli.val.report")
+    return t("cli.state.noted", result=words, note=note)

@@ -1,4 +1,4 @@
-"""Chinese words a newcomer found wrong, in the words of docs/GLOSSARY.md:
+"""The Chinese of ``compare``, the arena and ``pairs``, in the words of docs/GLOSSARY.md:
 
 - ``compare --board N``: a double down said once (``南北升3级（东西双下）；头游南、二游北``, not
   again after the order; in English too), the swing ``级差`` (not 得失), the place column

@@ -1,6 +1,7 @@
-"""Issue 9, items 10, 12 and 13 on the command line: ``--db`` anywhere, names cleaned on the
-way in and escaped on the way out, tables that line up with Chinese names, and the smaller
-defects (replay of a missing file, a password with '@', verify --gdn of an incomplete set)."""
+"""The command line's shared conventions: ``--db`` anywhere, names cleaned on the way in
+and escaped on the way out, tables that line up with Chinese names, a missing file said as
+such by ``replay``, a password with '@' never shown, ``verify --gdn`` of an incomplete set
+refused."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""An event's report data from the database.
+"""An event's review (its report and site) from the database.
 
-Everything this package reads from the one store of played deals (duplicate.store: the
-current result is a query on its append-only log) goes through the few functions of this
-module: :func:`stored_rooms` (records and the results that count, by round, table, board
+The review pages (:mod:`duplicate.review`) are drawn from plain data; everything they need
+of an event is read here, from the one store of played deals (duplicate.store: the current
+result is a query on its append-only log), through the few functions of this module: :func:`stored_rooms` (records and the results that count, by round, table, board
 and room), :func:`rulings` (who ruled what and why) and :func:`released` (the library's
 rule of which boards players may see) are the data access;
 :func:`event_data` assembles the report from them and ``events.event_report``.
@@ -19,12 +19,30 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from duplicate.db import check_schema, session_scope
+from duplicate.events.base import (
+    _current,
+    _current_texts,
+    _event_row,
+    _info,
+    _matches,
+    _round_boards,
+    _rounds,
+    _rules,
+    snapshot,
+)
+from duplicate.events.export import _event_report
+from duplicate.events.field import get_event
+from duplicate.events.release import _unreleased
+from duplicate.events.results import _corrections, list_corrections
 from duplicate.events.scores import _decisions
 from duplicate.gdn import loads
 from duplicate.i18n import translator
-from duplicate.logtext import reason_said
+from duplicate.i18n.game import rules_text
+from duplicate.i18n.stored import reason_said
 from duplicate.models import EventTeam
+from duplicate.records import describe_rules
 from duplicate.review.model import EventReport, Ruling
+from duplicate.review.site import folder_language, write_site
 from duplicate.scoring import room_result
 from duplicate.store import RULING_NOTE
 from duplicate.store import utc as store_utc
@@ -50,8 +68,6 @@ class StoredRoom:
 def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
     """Every stored room of the event (or of one round), by round, table, board, room: the
     current result (a query on the store's log) and the record it rests on."""
-    from duplicate.events.base import _event_row
-
     check_schema(engine)
     with session_scope(engine) as session:
         return _stored_rooms(session, _event_row(session, event), round_no)
@@ -59,8 +75,6 @@ def stored_rooms(engine: Engine, event: str, round_no: int | None = None) -> dic
 
 def _stored_rooms(session: Session, ev: Any, round_no: int | None = None) -> dict[RoomKey, StoredRoom]:
     """:func:`stored_rooms` in the caller's session."""
-    from duplicate.events.base import _current, _current_texts, _matches, _rounds
-
     out: dict[RoomKey, StoredRoom] = {}
     for rnd in _rounds(session, ev):
         if round_no is not None and rnd.number != round_no:
@@ -79,8 +93,6 @@ def _stored_rooms(session: Session, ev: Any, round_no: int | None = None) -> dic
 def released(engine: Engine, event: str) -> frozenset[tuple[str, str]]:
     """(round, board) of every board the library releases to players
     (:mod:`duplicate.events.release`: every table has it in, or the director released it)."""
-    from duplicate.events.base import _event_row
-
     check_schema(engine)
     with session_scope(engine) as session:
         return _released_boards(session, _event_row(session, event))
@@ -88,9 +100,6 @@ def released(engine: Engine, event: str) -> frozenset[tuple[str, str]]:
 
 def _released_boards(session: Session, ev: Any) -> frozenset[tuple[str, str]]:
     """:func:`released` in the caller's session."""
-    from duplicate.events.base import _round_boards, _rounds
-    from duplicate.events.release import _unreleased
-
     held = _unreleased(session, ev)
     return frozenset(
         (str(rnd.number), str(b))
@@ -102,8 +111,6 @@ def _released_boards(session: Session, ev: Any) -> frozenset[tuple[str, str]]:
 
 def rulings(engine: Engine, event: str) -> dict[RoomKey, dict[str, Any]]:
     """The latest logged change of every corrected room: who, when, why, before, after."""
-    from duplicate.events import list_corrections
-
     return _latest(list_corrections(engine, event))
 
 
@@ -147,10 +154,6 @@ def event_data(engine: Engine, event: str, lang: str = "en") -> tuple[EventRepor
 
     One read-only session (a :func:`~duplicate.events.base.snapshot`): the current results
     are read and each round scored once, however many parts of the report ask."""
-    from duplicate.events.base import _event_row, _info, _rules, snapshot
-    from duplicate.events.export import _event_report
-    from duplicate.events.results import _corrections
-
     check_schema(engine)
     with session_scope(engine) as session, snapshot(session):
         ev = _event_row(session, event)
@@ -223,16 +226,11 @@ _AFTER = re.compile(r"after round (\d+)")
 def event_notes(engine: Engine, event: str, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
     """The lines under the event's title (format, scale, rules; standings after which
     round) in the page's language."""
-    from duplicate.events import get_event
-
     return _notes(get_event(engine, event), notes, lang)
 
 
 def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
     """:func:`event_notes` from the event's settings (``events.EventInfo``)."""
-    from duplicate.records import describe_rules
-    from duplicate.vocab import rules_text
-
     t = translator(lang)
     fmt = t("report.format.swiss" if info.format == "swiss" else "report.format.rr")
     rules = describe_rules(info.rules)
@@ -253,9 +251,6 @@ def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None =
     """Bring the event's report folder up to date (``duplicate.review.site``); without
     ``lang``, in the language the folder was written in, else the event's own; with
     ``analyse`` (an ``duplicate.analysis.estimate.Budget``), the boards' analysis."""
-    from duplicate.events import get_event
-    from duplicate.review.site import folder_language, write_site
-
     lang = lang or folder_language(outdir) or get_event(engine, event).lang
     data, rules = event_data(engine, event, lang)
     return write_site(outdir, data, lang=lang, rules=rules, analyse=analyse)

@@ -1,6 +1,7 @@
-"""A newcomer tester's defects in the records commands (``replay``, ``simulate``,
-``plays``, ``compare``) and the ``.gdn`` reader behind them, each pinned by a test that
-failed before its fix."""
+"""The records commands (``replay``, ``simulate``, ``plays``, ``compare``) and the ``.gdn``
+reader behind them: an error stays in its own deal, a file not in UTF-8 is said in the
+output's language with its byte and place, finishing orders and combinations are said in
+words, and ``compare`` of one board of several tables shows each table."""
 
 from __future__ import annotations
 
