@@ -37,7 +37,7 @@ def test_lang_translates_headings_and_summaries_not_json(migrated_url: str) -> N
     assert created.exit_code == 0 and "赛事“Cup”" in created.output and "页面语言：中文" in created.output
     zh = run("event", "--db", migrated_url, "list", env={"GUANDAN_LANG": "zh"})
     assert zh.output.splitlines()[0].split() == ["名称", "赛制", "轮数", "每轮副数", "计分制",
-                                                 "未完成", "时区", "规则"]
+                                                 "未完成", "时区", "名次排定", "规则"]
     en = run("event", "--db", migrated_url, "list", env={"GUANDAN_LANG": ""})
     assert en.output.splitlines()[0].split()[:2] == ["name", "format"]
     as_json = run("--lang", "zh", "event", "--db", migrated_url, "list", "--json")

@@ -14,9 +14,9 @@ from click.testing import CliRunner, Result
 
 from cli import main
 
-ZH_HEAD = ["名称", "赛制", "轮数", "每轮副数", "计分制", "未完成", "时区", "规则"]
+ZH_HEAD = ["名称", "赛制", "轮数", "每轮副数", "计分制", "未完成", "时区", "名次排定", "规则"]
 EN_HEAD = ["name", "format", "rounds", "boards_per_round", "scale", "unfinished", "time_zone",
-           "rules"]
+           "tiebreaks", "rules"]
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:

@@ -16,6 +16,17 @@ from duplicate.web.settings import MAX_BODY, Settings, SettingsError
 
 #: Every path of the contract's API list (section 2, "URLs").
 CONTRACT_PATHS = {
+    # the whole event's export and its order of tie-breaks
+    "/api/events/{event}/export": {"get"},
+    "/api/events/{event}/tiebreaks": {"post"},
+    # plays captured at the table: the device protocol (docs/CAPTURE.md), recorders' cards
+    "/api/capture/{token}": {"get"},
+    "/api/capture/{token}/boards/{board}": {"get"},
+    "/api/capture/{token}/boards/{board}/start": {"post"},
+    "/api/capture/{token}/boards/{board}/actions": {"post"},
+    "/api/capture/{token}/boards/{board}/readings": {"post"},
+    "/api/capture/{token}/boards/{board}/undo": {"post"},
+    "/api/events/{event}/rounds/{n}/recorder-cards": {"post"},
     "/api/session": {"get"},
     "/api/events/{event}/requests": {"get"},
     "/api/events/{event}/requests/{report_id}/accept": {"post"},
