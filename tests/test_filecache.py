@@ -3,13 +3,17 @@ soon as a file changes (duplicate.filecache; the catalogue read from the .po fil
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from duplicate import filecache, i18n
+from duplicate import filecache
+
+#: the catalogue's module (the package's name ``catalogue`` is its function)
+i18n = importlib.import_module("duplicate.i18n.catalogue")
 
 
 @pytest.fixture
