@@ -6,14 +6,11 @@ actions, and counts as the room's result."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
+from helpers.servers import serve_in_thread
 from sqlalchemy import Engine
 from test_capture_library import ambiguous_play
 from test_hall_support import EVENT, make_event
@@ -29,31 +26,14 @@ from engine.cards import to_tokens
 PHONE = {"width": 390, "height": 844}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def service(migrated_url: str) -> Iterator[str]:
     app = create_app(Settings(db_url=migrated_url, director_password="p" * 20,
                               secret_key="s" * 40))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with serve_in_thread(app) as base:
+            yield base
     finally:
-        server.should_exit = True
-        thread.join(10)
         app.state.engine.dispose()
 
 

@@ -5,14 +5,11 @@ review's comparison of the rooms finds where they played differently."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from click.testing import CliRunner
+from helpers.servers import serve_in_thread
 from sqlalchemy import Engine, func, select
 from test_hall_support import EVENT, make_event, minutes
 
@@ -23,31 +20,14 @@ from duplicate.web.app import create_app
 from duplicate.web.settings import Settings
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def service(migrated_url: str) -> Iterator[str]:
     app = create_app(Settings(db_url=migrated_url, director_password="p" * 20,
                               secret_key="s" * 40))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with serve_in_thread(app) as base:
+            yield base
     finally:
-        server.should_exit = True
-        thread.join(10)
         app.state.engine.dispose()
 
 
