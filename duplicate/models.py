@@ -742,7 +742,7 @@ class CaptureBoard(Base):
     table_no: Mapped[int] = mapped_column(Integer)
     room: Mapped[str] = mapped_column(String(6))
     board: Mapped[int] = mapped_column(Integer)
-    state: Mapped[str] = mapped_column(String(8))
+    state: Mapped[str] = mapped_column(String(10))
     started_by: Mapped[str] = mapped_column(String(200))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

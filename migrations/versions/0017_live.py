@@ -46,6 +46,8 @@ def upgrade() -> None:
     with op.batch_alter_table("capture_boards", schema=None) as batch:
         batch.drop_constraint(batch.f("ck_capture_boards_state"), type_="check")
         batch.drop_constraint(batch.f("ck_capture_boards_ended"), type_="check")
+        batch.alter_column("state", existing_type=sa.String(length=8),
+                           type_=sa.String(length=10), existing_nullable=False)
         batch.create_check_constraint(
             batch.f("ck_capture_boards_state"),
             "state IN ('playing', 'ended', 'unfinished', 'withdrawn')")
@@ -114,6 +116,8 @@ def downgrade() -> None:
     with op.batch_alter_table("capture_boards", schema=None) as batch:
         batch.drop_constraint(batch.f("ck_capture_boards_state"), type_="check")
         batch.drop_constraint(batch.f("ck_capture_boards_ended"), type_="check")
+        batch.alter_column("state", existing_type=sa.String(length=10),
+                           type_=sa.String(length=8), existing_nullable=False)
         batch.create_check_constraint(batch.f("ck_capture_boards_state"),
                                       "state IN ('playing', 'ended')")
         batch.create_check_constraint(batch.f("ck_capture_boards_ended"),
