@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import Engine
-from test_hall_support import EVENT, Cards, make_event, minutes
+from test_hall_support import EVENT, make_event, minutes
 
 from duplicate import capture, events, hall
 from duplicate.capture import CaptureError

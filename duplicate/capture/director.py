@@ -142,7 +142,7 @@ def correct_play(
         t = _board(session, event, round_no, table, room, board)
         if t.row.state not in ("playing", "ended"):
             raise HallError(phrase("live.err.not_correctable", where=t.where,
-                                   state=t.row.state))
+                                   state=t.row.state), "conflict")
         actions = _live(session, t.row.id)
         if not 1 <= seq <= len(actions):
             raise CaptureError(phrase("live.err.no_action", where=t.where, seq=seq,
@@ -166,15 +166,15 @@ def correct_play(
         for later in actions[seq:]:
             if deal.is_over:
                 raise HallError(phrase("live.err.ends_early", where=t.where,
-                                       seq=deal_length(deal), last=len(actions)))
+                                       seq=deal_length(deal), last=len(actions)), "conflict")
             try:
                 replay_actions_until(deal, [later])
             except GuandanError as exc:
                 raise HallError(phrase("live.err.later_illegal", where=t.where,
-                                       seq=later.seq, reason=engine_phrase(exc))) from None
+                                       seq=later.seq, reason=engine_phrase(exc)), "conflict") from None
         was_over = t.row.state == "ended"
         if was_over and not deal.is_over:
-            raise HallError(phrase("live.err.no_end", where=t.where))
+            raise HallError(phrase("live.err.no_end", where=t.where), "conflict")
         old = actions[seq - 1]
         before = said(old)
         a = models.CaptureAction
@@ -258,7 +258,7 @@ def mark_unfinished(engine: Engine, event: str, round_no: int, table: int, room:
         begin_write(session)
         t = _board(session, event, round_no, table, room, board)
         if t.row.state != "playing":
-            raise HallError(phrase("live.err.not_playing", where=t.where, state=t.row.state))
+            raise HallError(phrase("live.err.not_playing", where=t.where, state=t.row.state), "conflict")
         n = len(_live(session, t.row.id))
         t.row.state, t.row.ended_at = "unfinished", at
         author = store.Author(by, reason, correction=True)
@@ -288,7 +288,7 @@ def take_back(engine: Engine, event: str, round_no: int, table: int, room: str, 
         begin_write(session)
         t = _board(session, event, round_no, table, room, board)
         if t.row.state != "ended":
-            raise HallError(phrase("live.err.not_ended", where=t.where, state=t.row.state))
+            raise HallError(phrase("live.err.not_ended", where=t.where, state=t.row.state), "conflict")
         counted = t.row.note == COUNTED
         before = f"ended, {t.row.result}" + (", counted" if counted else "")
         t.row.state = "withdrawn"

@@ -28,6 +28,13 @@ from sqlalchemy.orm import Session
 from duplicate import models
 from duplicate.capture.record import record_text
 from duplicate.capture.tokens import fresh_token
+from duplicate.compare import (
+    BoardComparison,
+    align_tricks,
+    compare_board,
+    summarize_room,
+    trace_room,
+)
 from duplicate.db import session_scope
 from duplicate.dealing import Board
 from duplicate.events.base import _round_board_set, _rules
@@ -52,6 +59,7 @@ from duplicate.i18n.stored import coded
 from engine.cards import parse_cards, parse_rank, to_tokens
 from engine.combo import ComboType
 from engine.deal import Deal
+from engine.ruleset import Ruleset
 from engine.seat import Seat
 
 #: The director's choices for the live view.
@@ -397,6 +405,22 @@ def live_board(engine: Engine, event: str, round_no: int, table: int, board: int
         return LiveBoard(ev.name, rnd.number, table, board, tuple(rooms),
                          cutoff or at, sight.delayed and not full, version, analysis,
                          analysing)
+
+
+def comparison(board: LiveBoard, rules: Ruleset) -> BoardComparison | None:
+    """The rooms shown of ``board`` side by side, as the review compares rooms (the first
+    divergence when both are shown); one room alone when only one is; ``None``: none."""
+    records = [r.record for r in board.rooms if r.record is not None]
+    if len(records) >= 2:
+        return compare_board(records, rules)
+    if not records:
+        return None
+    rec = records[0]
+    rooms = (summarize_room(trace_room(rec, rules), rec.level),)
+    return BoardComparison(
+        event=rec.tags.get("Event"), round=rec.tags.get("Round"), board=rec.board,
+        level=rec.level, leader=rec.leader, hands=rec.hands, rooms=rooms, swing=None,
+        divergence=None, alignment=align_tricks(rooms), table=str(board.table))
 
 
 def records_digest(texts: list[str]) -> str:

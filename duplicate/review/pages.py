@@ -173,30 +173,47 @@ def render_board(
                                           strict=True)),
                       "result": cell, "first": i == 0})
     swing = line.swing if line is not None else comp.swing
-    data = movie_data(comp, lang, rules, rulings)
-    shown = None
-    if analysis is not None:
-        shown = _analysis_view(comp, analysis, budget, rooms, lang)
-        for room, ann in zip(data["rooms"], analysis, strict=True):
-            room["anl"] = step_marks(ann, comp.level, lang) if ann else []
-        if data["divergence"] is not None:  # each room's choice valued, in the room's order
-            data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
-        data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
+    movie, shown = movie_and_analysis(comp, lang, rules, rulings, analysis, budget, rooms)
     return render(
         "board.html", lang, static,
         title=title or t("report.board.title", board=comp.board or "?"),
         nav=list(nav), level=vocab.level_text(comp.level, lang),
         leader=vocab.seat_name(comp.leader, lang), rooms=rooms, swing=swing,
         swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
-        movie=movie_json(data), analysis=shown,
+        movie=movie, analysis=shown,
     )
+
+
+def movie_and_analysis(
+    comp: BoardComparison, lang: str, rules: Ruleset, rulings: Sequence[Ruling] = (),
+    analysis: Sequence[Mapping[str, Any]] | None = None, budget: Budget | None = None,
+    rooms: Sequence[Mapping[str, Any]] | None = None,
+) -> tuple[str, dict[str, Any] | None]:
+    """A board's movie (its JSON for ``movie.js``) and, with ``analysis``, what the
+    analysis section shows (``analysis_section.html``) and the movie's marks: the board
+    page's and the hall's live page's. ``rooms``: each room's ``label`` (default: the
+    room's name in the page's language)."""
+    t = translator(lang)
+    if rooms is None:
+        rooms = [{"label": t("report.room." + r.room.lower())
+                  if r.room.lower() in ("open", "closed") else r.room} for r in comp.rooms]
+    data = movie_data(comp, lang, rules, rulings)
+    shown = None
+    if analysis is not None:
+        shown = analysis_view(comp, analysis, budget, rooms, lang)
+        for room, ann in zip(data["rooms"], analysis, strict=True):
+            room["anl"] = step_marks(ann, comp.level, lang) if ann else []
+        if data["divergence"] is not None:  # each room's choice valued, in the room's order
+            data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
+        data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
+    return movie_json(data), shown
 
 
 #: The movie's words for the analysis (``report.analysis.*``).
 _ANALYSIS_WORDS = ("value", "best", "line", "from_to")
 
 
-def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
+def analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
                    budget: Budget | None, rooms: Sequence[Mapping[str, Any]],
                    lang: str) -> dict[str, Any]:
     """What the board page's analysis section shows."""
