@@ -61,8 +61,9 @@ from engine.seat import Seat
 @dataclass(frozen=True, slots=True)
 class Corrected:
     """What a director's call did to a captured board: ``kind`` (``play``,
-    ``unfinished``, ``withdrawn``), the action's number for a play, before and after in
-    words (``N S3 S4``, ``E PASS``; a state), the board's state now."""
+    ``unfinished``, ``withdrawn``), the action's number for a play, before and after
+    (the action in a few words, ``N S3 S4``, ``E PASS``; else the board's state), the
+    board's state now."""
 
     kind: str
     seq: int | None
@@ -259,7 +260,6 @@ def mark_unfinished(engine: Engine, event: str, round_no: int, table: int, room:
         t = _board(session, event, round_no, table, room, board)
         if t.row.state != "playing":
             raise HallError(phrase("live.err.not_playing", where=t.where, state=t.row.state), "conflict")
-        n = len(_live(session, t.row.id))
         t.row.state, t.row.ended_at = "unfinished", at
         author = store.Author(by, reason, correction=True)
 
@@ -273,7 +273,7 @@ def mark_unfinished(engine: Engine, event: str, round_no: int, table: int, room:
             in_savepoint(session, step)
         except StoreError as exc:
             raise HallError(exc.phrase or str(exc)) from None
-        before = f"playing, {n} actions"
+        before = "playing"
         _note(session, t, "unfinished", None, before, "unfinished", by, reason, at)
         return Corrected("unfinished", None, before, "unfinished", "unfinished")
 
@@ -290,7 +290,7 @@ def take_back(engine: Engine, event: str, round_no: int, table: int, room: str, 
         if t.row.state != "ended":
             raise HallError(phrase("live.err.not_ended", where=t.where, state=t.row.state), "conflict")
         counted = t.row.note == COUNTED
-        before = f"ended, {t.row.result}" + (", counted" if counted else "")
+        before = "ended"
         t.row.state = "withdrawn"
         if counted:
             author = store.Author(by, reason, correction=True)
