@@ -44,6 +44,7 @@ from duplicate.variants import ruleset_of, variant_names
 from duplicate.web.auth import safe_next
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk_actions import router as _actions_router
+from duplicate.web.pages.desk_capture import router as _capture_router
 from duplicate.web.pages.desk_admin import router as _admin_router
 from duplicate.web.pages.desk_base import (
     DeskInput,
@@ -230,3 +231,4 @@ router.include_router(_round_router)
 router.include_router(_actions_router)
 router.include_router(_admin_router)
 router.include_router(_outputs_router)
+router.include_router(_capture_router)
