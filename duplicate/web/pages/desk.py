@@ -44,7 +44,6 @@ from duplicate.variants import ruleset_of, variant_names
 from duplicate.web.auth import safe_next
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.pages.desk_actions import router as _actions_router
-from duplicate.web.pages.desk_capture import router as _capture_router
 from duplicate.web.pages.desk_admin import router as _admin_router
 from duplicate.web.pages.desk_base import (
     DeskInput,
@@ -58,6 +57,7 @@ from duplicate.web.pages.desk_base import (
     text_of,
     to_login,
 )
+from duplicate.web.pages.desk_capture import router as _capture_router
 from duplicate.web.pages.desk_outputs import router as _outputs_router
 from duplicate.web.pages.desk_round import router as _round_router
 
