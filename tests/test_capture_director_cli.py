@@ -1,6 +1,6 @@
 """The director's side of captured boards at the command line: ``guandan event live``
-sets the live view and prints a spectator link that opens it; ``event capture-correct``,
-``capture-unfinished`` and ``capture-take-back`` change a captured board, print before
+sets the live view and prints a spectator link that opens it; ``event correct-play``,
+``stop-capture`` and ``take-back`` change a captured board, print before
 and after, and refuse (exit 1, one line) what the library refuses; in both languages."""
 
 from __future__ import annotations
@@ -44,17 +44,17 @@ def test_the_director_corrects_marks_and_takes_back_at_the_command_line(
     capture.enter_action(e, token, 1, 1, leader, [state.hands[leader][0]], now=minutes(2))
     where = ["--round", "1", "--table", "1", "--room", "open", "--board", "1", "--by", "TD"]
     other = state.hands[leader][-1]
-    code, out = _run(migrated_url, "capture-correct", EVENT, *where, "--reason", "typo",
+    code, out = _run(migrated_url, "correct-play", EVENT, *where, "--reason", "typo",
                      "--seq", "1", "--seat", leader, "--cards", other)
     assert code == 0, out
     assert f"after {leader} {other}" in out
     assert capture.board_state(e, token, 1).actions[0].cards == (other,)
-    code, out = _run(migrated_url, "capture-correct", EVENT, *where, "--reason", "typo",
+    code, out = _run(migrated_url, "correct-play", EVENT, *where, "--reason", "typo",
                      "--seq", "4", "--seat", leader, lang="zh")
     assert code == 1 and "没有第4步可更正" in out
-    code, out = _run(migrated_url, "capture-take-back", EVENT, *where, "--reason", "x")
+    code, out = _run(migrated_url, "take-back", EVENT, *where, "--reason", "x")
     assert code == 1 and "only an ended deal" in out
-    code, out = _run(migrated_url, "capture-unfinished", EVENT, *where, "--reason", "time",
+    code, out = _run(migrated_url, "stop-capture", EVENT, *where, "--reason", "time",
                      lang="zh")
     assert code == 0 and "未完成" in out
     assert capture.live_board(e, EVENT, 1, 1, 1, capture.DIRECTOR).rooms[0].state == "unfinished"

@@ -1,6 +1,6 @@
 """The director's side of plays captured at the table, at the command line (docs/CAPTURE.md):
 ``guandan event live`` (the live view's choice and the spectator link) and ``guandan event
-capture-correct``, ``capture-unfinished``, ``capture-take-back`` (one library call each,
+correct-play``, ``stop-capture``, ``take-back`` (one library call each,
 ``duplicate.capture``: logged with who, when, why, before and after)."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _said(done: object) -> None:
                    after=after, state=say(f"live.state.{done.state}")))
 
 
-@click.command("capture-correct")
+@click.command("correct-play")
 @click.argument("event")
 @_board_options
 @click.option("--seq", type=click.IntRange(min=1), required=True,
@@ -62,7 +62,7 @@ def capture_correct_command(event: str, round_no: int, table: int, room: str, bo
     _said(done)
 
 
-@click.command("capture-unfinished")
+@click.command("stop-capture")
 @click.argument("event")
 @_board_options
 @db_option
@@ -79,7 +79,7 @@ def capture_unfinished_command(event: str, round_no: int, table: int, room: str,
     _said(done)
 
 
-@click.command("capture-take-back")
+@click.command("take-back")
 @click.argument("event")
 @_board_options
 @db_option
