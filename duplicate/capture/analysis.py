@@ -12,6 +12,7 @@ analysed again and two workers computing the same board store it once.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,7 +24,6 @@ from sqlalchemy.exc import IntegrityError
 
 from duplicate import models
 from duplicate.analysis.estimate import Budget
-from duplicate.capture.live import records_digest
 from duplicate.compare import compare_board, order_rooms
 from duplicate.db import session_scope
 from duplicate.events.base import _rules
@@ -36,6 +36,11 @@ LIVE_BUDGET = Budget(nodes=20_000, playouts=4, seed=0)
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="capture-analysis")
 _PENDING: set[tuple[int, int, int]] = set()
 _LOCK = threading.Lock()
+
+
+def records_digest(texts: list[str]) -> str:
+    """The key of a board's analysis: the SHA-256 of its two rooms' records."""
+    return hashlib.sha256("\n\x00\n".join(texts).encode("utf-8")).hexdigest()
 
 
 def schedule(engine: Engine, round_id: int, table: int, board: int) -> Future[bool] | None:

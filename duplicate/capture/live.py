@@ -26,6 +26,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from duplicate import models
+from duplicate.capture.analysis import records_digest, schedule
 from duplicate.capture.record import record_text
 from duplicate.capture.tokens import fresh_token
 from duplicate.compare import (
@@ -402,6 +403,8 @@ def live_board(engine: Engine, event: str, round_no: int, table: int, board: int
         version = hashlib.sha256(repr((
             [(r.state, r.shown, r.result, len(r.corrections)) for r in rooms],
             analysis is not None)).encode()).hexdigest()[:16]
+        if analysing:  # queued when the deal ended; again here after a worker's restart
+            schedule(engine, rnd.id, table, board)
         return LiveBoard(ev.name, rnd.number, table, board, tuple(rooms),
                          cutoff or at, sight.delayed and not full, version, analysis,
                          analysing)
@@ -421,11 +424,6 @@ def comparison(board: LiveBoard, rules: Ruleset) -> BoardComparison | None:
         event=rec.tags.get("Event"), round=rec.tags.get("Round"), board=rec.board,
         level=rec.level, leader=rec.leader, hands=rec.hands, rooms=rooms, swing=None,
         divergence=None, alignment=align_tricks(rooms), table=str(board.table))
-
-
-def records_digest(texts: list[str]) -> str:
-    """The key of a board's analysis: the SHA-256 of its two rooms' records."""
-    return hashlib.sha256("\n\x00\n".join(texts).encode("utf-8")).hexdigest()
 
 
 def live_tables(engine: Engine, event: str, viewer: Viewer = ANYONE,
