@@ -127,13 +127,22 @@ def test_an_ended_deals_record_is_taken_back(migrated_engine: Engine,
     _enter(e, token, 4, plan, len(plan))
     counted = stored_rooms(e, EVENT, 1)[(1, 2, 4, "open")]
     assert counted.status == "played" and counted.record
+    # an ended deal's play corrected: the deal must still end; its record counts again
+    first = plan[0]
+    again = capture.correct_play(e, EVENT, 1, 2, "open", 4, 1, first.seat, list(first.cards),
+                                 "TD", "checked against the table's memory")
+    assert again.state == "ended" and again.before == again.after
+    assert stored_rooms(e, EVENT, 1)[(1, 2, 4, "open")] == counted
+    if plan[1].cards:  # a play that no longer fits makes a later action illegal: refused
+        with pytest.raises((HallError, CaptureError)):
+            capture.correct_play(e, EVENT, 1, 2, "open", 4, 2, plan[1].seat, [], "TD", "x")
     done = capture.take_back(e, EVENT, 1, 2, "open", 4, "TD", "the wrong board was entered")
     assert done.state == "withdrawn" and done.before == "ended"
     room = stored_rooms(e, EVENT, 1)[(1, 2, 4, "open")]
     assert room.status == "unfinished"
     live = capture.live_board(e, EVENT, 1, 2, 4, capture.DIRECTOR)
     assert live.rooms[0].state == "withdrawn"
-    assert [c.kind for c in live.rooms[0].corrections] == ["withdrawn"]
+    assert [c.kind for c in live.rooms[0].corrections] == ["play", "withdrawn"]
     # the director then rules the room's result as for any other board
     assert hall.director_correct(e, EVENT, 1, 2, 4, "open", 2, "TD", "ruled")
     assert stored_rooms(e, EVENT, 1)[(1, 2, 4, "open")].ns_result == 2
