@@ -1,6 +1,6 @@
-"""Nothing lost: ``guandan serve --workers 2`` (a real subprocess) has each of its two
-workers killed with SIGKILL in the middle of a deal a device is entering over the
-protocol (docs/CAPTURE.md); the device, written from the doc, resends what got no answer
+"""Nothing lost: ``guandan serve --workers 2`` (a real subprocess) has its two workers
+killed with SIGKILL, twice, while an action of a deal a device is entering over the
+protocol (docs/CAPTURE.md) is being sent; the device, written from the doc, resends what got no answer
 and, after each kill, reconnects by reading the board's ``last``. At the end every
 acknowledged action is stored, each exactly once, in order."""
 
@@ -36,14 +36,19 @@ class Device:
     def __init__(self, base: str, token: str) -> None:
         self.url = f"{base}/api/capture/{token}"
         self.failures = 0
+        self.in_flight = threading.Event()  # an action is being sent, not yet answered
 
     def call(self, method: str, path: str, body: Any = None) -> httpx.Response | None:
         try:
             with httpx.Client(timeout=10) as c:
+                if path.endswith("/actions"):
+                    self.in_flight.set()
                 return c.request(method, self.url + path, json=body)
         except httpx.TransportError:  # the worker died under the request: no answer
             self.failures += 1
             return None
+        finally:
+            self.in_flight.clear()
 
     def state(self, board: int) -> dict[str, Any]:
         while True:
@@ -82,16 +87,18 @@ def test_no_acknowledged_action_is_lost_or_doubled_when_workers_are_killed(
         stop = threading.Event()
 
         def killer() -> None:
-            """SIGKILL one worker after 8 acknowledged actions, the other after 25."""
+            """After 8 acknowledged actions, then after 25: while an action is being
+            sent, SIGKILL every worker (whichever has the request dies under it)."""
             for after in (8, 25):
                 while len(acked) < after and not stop.is_set():
                     time.sleep(0.005)
+                while not dev.in_flight.wait(0.01) and not stop.is_set():
+                    pass
                 if stop.is_set():
                     return
-                alive = children(parent)
-                victim = alive[len(kills) % len(alive)]
-                os.kill(victim, signal.SIGKILL)
-                kills.append(victim)
+                for victim in children(parent):
+                    os.kill(victim, signal.SIGKILL)
+                    kills.append(victim)
 
         thread = threading.Thread(target=killer, daemon=True)
         thread.start()
@@ -116,9 +123,10 @@ def test_no_acknowledged_action_is_lost_or_doubled_when_workers_are_killed(
         finally:
             stop.set()
             thread.join(10)
-        assert len(kills) == 2, "both workers were killed mid-deal"
+        assert len(kills) == 4, "both workers were killed mid-deal, twice"
         final = dev.state(1)
         print(f"{dev.failures} requests got no answer; workers killed: {kills}")
+        assert dev.failures >= 1  # a request did die with its worker
     assert final["last"] >= ENOUGH
     stored = {a["seq"]: (a["seat"], a["cards"]) for a in final["actions"]}
     assert list(stored) == list(range(1, final["last"] + 1))
