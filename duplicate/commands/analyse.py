@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from duplicate.analysis.annotate import Annotation, Decision
 from duplicate.analysis.budget import DEFAULT_BUDGET, Budget
-from duplicate.analysis.estimate import Evaluation
-from duplicate.analysis.rooms import RoomsAnalysis
 from duplicate.commands.budget import budget_of, budget_options
 from duplicate.commands.common import LANG_CHOICE, cannot, check_policy, cli_lang, error_text
-from engine.combo import Combo
 from engine.errors import GuandanError
-from engine.ruleset import Ruleset
+
+if TYPE_CHECKING:  # names for the annotations: the analysis (its solver and players,
+    # their compiled modules) is imported when the command runs, not for its --help
+    from duplicate.analysis.annotate import Annotation, Decision
+    from duplicate.analysis.estimate import Evaluation
+    from duplicate.analysis.rooms import RoomsAnalysis
+    from engine.combo import Combo
+    from engine.ruleset import Ruleset
 
 #: The ``--json`` document's format name and version (docs/ANALYSIS.md "JSON").
 JSON_FORMAT = "guandan-analysis"
