@@ -15,11 +15,15 @@ import runpy
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-try:  # the built-in SHA-256: hashlib would load OpenSSL, a few ms of every command's start
-    from _sha256 import sha256  # type: ignore[import-not-found]
-except ImportError:  # an interpreter without it
+if TYPE_CHECKING:
     from hashlib import sha256
+else:
+    try:  # the built-in SHA-256: hashlib would load OpenSSL, a few ms of every start
+        from _sha256 import sha256
+    except ImportError:  # an interpreter without it
+        from hashlib import sha256
 
 #: the one definition of the constants the C shares with Python
 CONSTANTS = Path(__file__).resolve().parent.parent / "constants.py"
