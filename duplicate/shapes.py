@@ -1,0 +1,130 @@
+"""The JSON form of the library's dataclasses, made by pydantic from their declarations.
+
+A dataclass that inherits :class:`Shaped` has ``to_dict()``: its fields in order, by name,
+as pydantic's JSON mode gives them (nested dataclasses, lists and tuples, enums' values).
+What differs from that is declared on the field, once:
+
+- a JSON name other than the field's: ``round_no: int = named("round")``;
+- a field kept out of the JSON form: ``said: Phrase | None = hidden(default=None)``;
+- a value written otherwise: the field's type is ``Annotated`` with :class:`As`, e.g.
+  :data:`IsoTime` (``datetime.isoformat()``, as the files and ``--json`` always wrote
+  it), :data:`Round2`, :data:`SeatName`;
+- a value computed from the fields (a property), after them: ``JSON_COMPUTED``.
+
+pydantic reads ``dataclasses.field(metadata=...)`` with the names of its ``Field``
+(``serialization_alias``, ``exclude``, ``description``), so a model derived from the
+dataclass (the web API's) sees the same names. pydantic is imported on the first JSON
+form made, not with the library (start-up: a command that writes no JSON never loads it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import cache
+from operator import attrgetter
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler, TypeAdapter
+    from pydantic_core import CoreSchema
+
+
+def named(json_name: str, **kwargs: Any) -> Any:
+    """A dataclass field whose JSON name is ``json_name`` (``kwargs``: ``default``...)."""
+    return dataclasses.field(metadata={"serialization_alias": json_name}, **kwargs)
+
+
+def hidden(**kwargs: Any) -> Any:
+    """A dataclass field left out of the JSON form (``kwargs``: ``default``...)."""
+    return dataclasses.field(metadata={"exclude": True}, **kwargs)
+
+
+class As:
+    """``Annotated[T, As(f)]``: the value is written as ``f(value)`` in the JSON form."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler
+                                     ) -> CoreSchema:
+        # lazy: start-up speed (pydantic_core only once a JSON form is made)
+        from pydantic_core import core_schema
+        schema = handler(source)
+        return {**schema,  # type: ignore[return-value]
+                "serialization": core_schema.plain_serializer_function_ser_schema(self.fn)}
+
+
+def iso_utc(when: datetime) -> str:
+    """A stored time as ISO 8601 in UTC with its offset (SQLite gives it back naive: the
+    database wrote UTC)."""
+    return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
+
+
+def _round2(value: float) -> float:
+    return round(value, 2)
+
+
+def _round3(value: float) -> float:
+    return round(value, 3)
+
+
+#: ``Annotated[AnEnum, BY_NAME]``: an enum member written by its name (a seat's ``N``).
+BY_NAME = As(attrgetter("name"))
+#: A time written ``datetime.isoformat()`` (``+00:00``, never pydantic's ``Z``).
+IsoTime = Annotated[datetime, As(datetime.isoformat)]
+#: A stored time written in UTC with its offset (:func:`iso_utc`).
+UtcTime = Annotated[datetime, As(iso_utc)]
+#: A number written to two / three decimals.
+Round2 = Annotated[float, As(_round2)]
+Round3 = Annotated[float, As(_round3)]
+
+
+@cache
+def adapter(cls: type) -> TypeAdapter[Any]:
+    """pydantic's adapter of ``cls``, made once."""
+    # lazy: start-up speed (pydantic only once a JSON form is made)
+    from pydantic import TypeAdapter
+    return TypeAdapter(cls)
+
+
+def json_form(obj: Any) -> Any:
+    """``obj`` (a dataclass, or a list of them...) in its JSON form."""
+    return adapter(type(obj)).dump_python(obj, mode="json", by_alias=True)
+
+
+class Shaped:
+    """A dataclass whose ``to_dict()`` is its JSON form, made from its declarations."""
+
+    __slots__ = ()
+
+    #: pydantic's settings for these classes: a field of a type of its own (a catalogue
+    #: phrase, left out with :func:`hidden`) needs no schema of pydantic's
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"arbitrary_types_allowed": True}
+
+    #: properties written after the fields, in this order (values computed from them)
+    JSON_COMPUTED: ClassVar[tuple[str, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the fields as declared, then :attr:`JSON_COMPUTED`."""
+        out: dict[str, Any] = json_form(self)
+        return out
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler
+                                     ) -> CoreSchema:
+        schema = handler(source)
+        names = cls.JSON_COMPUTED
+        if not names:
+            return schema
+        # lazy: start-up speed (pydantic_core only once a JSON form is made)
+        from pydantic_core import core_schema
+
+        def computed(obj: Any, fields: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+            return {**fields(obj), **{name: getattr(obj, name) for name in names}}
+
+        return {**schema,  # type: ignore[return-value]
+                "serialization": core_schema.wrap_serializer_function_ser_schema(computed)}
