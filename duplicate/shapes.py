@@ -5,7 +5,8 @@ as pydantic's JSON mode gives them (nested dataclasses, lists and tuples, enums'
 What differs from that is declared on the field, once:
 
 - a JSON name other than the field's: ``round_no: int = named("round")``;
-- a field kept out of the JSON form: ``said: Phrase | None = hidden(default=None)``;
+- a field kept out of the JSON form: ``said: Phrase | None = hidden(default=None)``, or
+  written only when it is not its default: ``policy: str = unless_default("heuristic")``;
 - a value written otherwise: the field's type is ``Annotated`` with :class:`As`, e.g.
   :data:`IsoTime` (``datetime.isoformat()``, as the files and ``--json`` always wrote
   it), :data:`Round2`, :data:`SeatName`;
@@ -39,6 +40,12 @@ def named(json_name: str, **kwargs: Any) -> Any:
 def hidden(**kwargs: Any) -> Any:
     """A dataclass field left out of the JSON form (``kwargs``: ``default``...)."""
     return dataclasses.field(metadata={"exclude": True}, **kwargs)
+
+
+def unless_default(default: Any) -> Any:
+    """A dataclass field with ``default``, written in the JSON form only when it differs."""
+    return dataclasses.field(default=default,
+                             metadata={"exclude_if": lambda value: value == default})
 
 
 class As:
@@ -78,6 +85,9 @@ BY_NAME = As(attrgetter("name"))
 IsoTime = Annotated[datetime, As(datetime.isoformat)]
 #: A stored time written in UTC with its offset (:func:`iso_utc`).
 UtcTime = Annotated[datetime, As(iso_utc)]
+#: A number written as it is held: an int given for a float stays an int (``0``, not
+#: pydantic's ``0.0``), as ``json.dumps`` writes it.
+Number = Annotated[float, As(lambda value: value)]
 #: A number written to two / three decimals.
 Round2 = Annotated[float, As(_round2)]
 Round3 = Annotated[float, As(_round3)]
