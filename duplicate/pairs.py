@@ -19,9 +19,10 @@ cross-swings, or Butler against a datum. The per-board arithmetic is
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,7 +38,7 @@ from duplicate.scoring import (
     neuberg,
     score_pairs_board,
 )
-from duplicate.shapes import BY_NAME, Round2, Shaped, hidden, named
+from duplicate.shapes import BY_NAME, HIDDEN, Round2, Shaped, named
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
@@ -112,14 +113,14 @@ class PairBoard(Shaped):
 
     board: str
     pair: str
-    players: tuple[str, str] = hidden()
+    players: tuple[str, str] = field(metadata=HIDDEN)
     direction: Annotated[Side, BY_NAME]
     opponents: str
     result: int | None
     score: Round2 | None
     top: Round2 | None
     datum: Round2 | None
-    where: str = hidden()
+    where: str = field(metadata=HIDDEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +161,10 @@ class PairScore(Shaped):
     players: tuple[str, str]
     direction: str
     boards: int
-    total: Round2 = named("score")
+    # dataclasses.field by its module: a field of this class is named ``field``
+    total: Round2 = dataclasses.field(metadata=named("score"))
     average: Round2 | None
-    percentage: Round2 | None = named("percent")
+    percentage: Round2 | None = dataclasses.field(metadata=named("percent"))
 
 
 @dataclass(frozen=True, slots=True)

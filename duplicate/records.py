@@ -40,7 +40,7 @@ import os
 import pickle
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Literal
 
@@ -57,7 +57,7 @@ from duplicate.i18n import Phrase, phrase, translator
 from duplicate.i18n.stored import StateText
 from duplicate.limits import TEXT_LIMITS, shown
 from duplicate.replay import finish_text, quick_replay
-from duplicate.shapes import Shaped, hidden
+from duplicate.shapes import HIDDEN, Shaped
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
@@ -148,7 +148,7 @@ class ImportOutcome(Shaped):
     version: int | None = None
     error: str | None = None
     #: the error as the catalogue's phrase, when it is one (:meth:`message`)
-    phrase: Phrase | None = hidden(default=None)
+    phrase: Phrase | None = field(default=None, metadata=HIDDEN)
 
     @property
     def ok(self) -> bool:

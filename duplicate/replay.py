@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, iter_records
 from duplicate.i18n import Named, Phrase, engine_phrase, phrase
-from duplicate.shapes import Shaped, hidden
+from duplicate.shapes import HIDDEN, Shaped
 from engine.bulk import replay_log
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
@@ -421,7 +421,7 @@ class DealReport(Shaped):
     status: str
     error: str | None
     #: the error as the catalogue words it (:meth:`message`), when it does
-    said: Phrase | None = hidden(default=None)
+    said: Phrase | None = field(default=None, metadata=HIDDEN)
     #: the kind of the error (``None`` without one)
     failure: Failure | None = None
 

@@ -4,15 +4,17 @@ A dataclass that inherits :class:`Shaped` has ``to_dict()``: its fields in order
 as pydantic's JSON mode gives them (nested dataclasses, lists and tuples, enums' values).
 What differs from that is declared on the field, once:
 
-- a JSON name other than the field's: ``round_no: int = named("round")``;
-- a field kept out of the JSON form: ``said: Phrase | None = hidden(default=None)``, or
-  written only when it is not its default: ``policy: str = unless_default("heuristic")``;
+- a JSON name other than the field's: ``round_no: int = field(metadata=named("round"))``;
+- a field kept out of the JSON form: ``said: Phrase | None = field(default=None,
+  metadata=HIDDEN)``, or written only when it is not its default: ``policy: str =
+  field(default="heuristic", metadata=unless("heuristic"))``;
 - a value written otherwise: the field's type is ``Annotated`` with :class:`As`, e.g.
   :data:`IsoTime` (``datetime.isoformat()``, as the files and ``--json`` always wrote
   it), :data:`Round2`, :data:`SeatName`;
 - a value computed from the fields (a property), after them: ``JSON_COMPUTED``.
 
-pydantic reads ``dataclasses.field(metadata=...)`` with the names of its ``Field``
+The metadata goes through ``dataclasses.field`` (so that type checkers see which fields
+have a default); pydantic reads it with the names of its ``Field``
 (``serialization_alias``, ``exclude``, ``description``), so a model derived from the
 dataclass (the web API's) sees the same names. pydantic is imported on the first JSON
 form made, not with the library (start-up: a command that writes no JSON never loads it).
@@ -20,11 +22,10 @@ form made, not with the library (start-up: a command that writes no JSON never l
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from functools import cache
 from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -32,20 +33,19 @@ if TYPE_CHECKING:
     from pydantic_core import CoreSchema
 
 
-def named(json_name: str, **kwargs: Any) -> Any:
-    """A dataclass field whose JSON name is ``json_name`` (``kwargs``: ``default``...)."""
-    return dataclasses.field(metadata={"serialization_alias": json_name}, **kwargs)
+def named(json_name: str) -> dict[str, Any]:
+    """A field's metadata giving its JSON name: ``field(metadata=named("round"))``."""
+    return {"serialization_alias": json_name}
 
 
-def hidden(**kwargs: Any) -> Any:
-    """A dataclass field left out of the JSON form (``kwargs``: ``default``...)."""
-    return dataclasses.field(metadata={"exclude": True}, **kwargs)
+#: A field's metadata leaving it out of the JSON form: ``field(metadata=HIDDEN)``.
+HIDDEN: Mapping[str, Any] = MappingProxyType({"exclude": True})
 
 
-def unless_default(default: Any) -> Any:
-    """A dataclass field with ``default``, written in the JSON form only when it differs."""
-    return dataclasses.field(default=default,
-                             metadata={"exclude_if": lambda value: value == default})
+def unless(default: Any) -> dict[str, Any]:
+    """A field's metadata writing it only when it is not ``default``:
+    ``field(default="heuristic", metadata=unless("heuristic"))``."""
+    return {"exclude_if": lambda value: value == default}
 
 
 class As:
@@ -61,7 +61,7 @@ class As:
         # lazy: start-up speed (pydantic_core only once a JSON form is made)
         from pydantic_core import core_schema
         schema = handler(source)
-        return {**schema,  # type: ignore[return-value]
+        return {**schema,
                 "serialization": core_schema.plain_serializer_function_ser_schema(self.fn)}
 
 
@@ -93,12 +93,17 @@ Round2 = Annotated[float, As(_round2)]
 Round3 = Annotated[float, As(_round3)]
 
 
-@cache
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
 def adapter(cls: type) -> TypeAdapter[Any]:
     """pydantic's adapter of ``cls``, made once."""
-    # lazy: start-up speed (pydantic only once a JSON form is made)
-    from pydantic import TypeAdapter
-    return TypeAdapter(cls)
+    found = _ADAPTERS.get(cls)
+    if found is None:
+        # lazy: start-up speed (pydantic only once a JSON form is made)
+        from pydantic import TypeAdapter
+        found = _ADAPTERS[cls] = TypeAdapter(cls)
+    return found
 
 
 def json_form(obj: Any) -> Any:
@@ -136,5 +141,5 @@ class Shaped:
         def computed(obj: Any, fields: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
             return {**fields(obj), **{name: getattr(obj, name) for name in names}}
 
-        return {**schema,  # type: ignore[return-value]
+        return {**schema,
                 "serialization": core_schema.wrap_serializer_function_ser_schema(computed)}

@@ -21,7 +21,7 @@ from duplicate.capture import base as capture_base
 from duplicate.capture.tokens import RecorderCard
 from duplicate.hall import base as hall_base
 from duplicate.hall import outcomes, views
-from duplicate.shapes import As, IsoTime, Round2, Shaped, UtcTime, hidden, named
+from duplicate.shapes import HIDDEN, As, IsoTime, Round2, Shaped, UtcTime, named
 from duplicate.standings import StandingRow
 from duplicate.web import api_capture, api_models, api_models_director
 
@@ -93,18 +93,18 @@ def test_no_hand_written_to_dict_but_the_listed_ones() -> None:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Inner(Shaped):
-    seat: str = named("N")
+    seat: str = dataclasses.field(metadata=named("N"))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Sample(Shaped):
-    round_no: int = named("round")
+    round_no: int = dataclasses.field(metadata=named("round"))
     at: IsoTime | None
     stored: UtcTime
     late: Round2
     pairs: Annotated[tuple[tuple[str, str], ...], As(lambda ps: [f"{a}/{b}" for a, b in ps])]
     inner: tuple[_Inner, ...]
-    secret: str = hidden(default="s3cret")
+    secret: str = dataclasses.field(default="s3cret", metadata=HIDDEN)
 
     JSON_COMPUTED = ("text",)
 

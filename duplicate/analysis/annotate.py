@@ -118,7 +118,7 @@ class Par(Shaped):
     """The deal's value with best play from ``ply`` on (the earliest position settled)."""
 
     value: int
-    ply: int = named("from_ply")
+    ply: int = field(metadata=named("from_ply"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,9 @@ that the command line can offer the budget's options without importing the solve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from duplicate.shapes import Number, Shaped, unless_default
+from duplicate.shapes import Number, Shaped, unless
 
 __all__ = ["DEFAULT_BUDGET", "NOISE", "Budget"]
 
@@ -26,9 +26,9 @@ class Budget(Shaped):
     seed: int = 0
     seconds: Number | None = None
     #: the playouts' policy (written only when not the default heuristic)
-    policy: str = unless_default("heuristic")
+    policy: str = field(default="heuristic", metadata=unless("heuristic"))
     #: the share of random plays (written only when not :data:`NOISE`)
-    noise: Number = unless_default(NOISE)
+    noise: Number = field(default=NOISE, metadata=unless(NOISE))
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.playouts < 1:

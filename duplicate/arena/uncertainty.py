@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from duplicate.shapes import Round3, Shaped, named
 
@@ -42,7 +42,7 @@ class MarginEstimate(Shaped):
     """A's mean swing a board over ``boards`` boards, its standard error and 95% interval."""
 
     boards: int
-    per_board: Round3 = named("mean")
+    per_board: Round3 = field(metadata=named("mean"))
     stderr: Round3
     low: Round3
     high: Round3

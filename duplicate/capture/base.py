@@ -4,7 +4,7 @@ acknowledged action."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from duplicate.hall.base import HallError, Seat4
 from duplicate.i18n import Phrase
@@ -54,7 +54,7 @@ class BoardState(Shaped):
     the record in the store (``note``, in words)."""
 
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     board: int
@@ -77,7 +77,7 @@ class Ack(Shaped):
     """An acknowledged action: its number, whether it was stored now (``False``: a resend
     of the stored one), the last number now, whose turn, whether the deal is over."""
 
-    seq: int = named("ack")
+    seq: int = field(metadata=named("ack"))
     stored: bool
     last: int
     turn: str | None
@@ -99,7 +99,7 @@ class TableCapture(Shaped):
     """A recorder's table: event, round, table, room, its seating, its boards."""
 
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     seats: Seat4

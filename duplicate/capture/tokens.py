@@ -9,7 +9,7 @@ tables (not the report and confirm cards); every issue is in the event's admin l
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, update
 
@@ -40,7 +40,7 @@ class RecorderCard(Shaped):
     returned here)."""
 
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     seats: Seat4

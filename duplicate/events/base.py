@@ -103,7 +103,7 @@ class TeamInfo(Shaped):
     """A team: entry number, name, players in order, and its pairs (player N/E first)."""
 
     number: int
-    name: str = named("team")
+    name: str = field(metadata=named("team"))
     players: tuple[str, ...]
     #: written ``"N/S"`` in the JSON form
     pairs: Annotated[tuple[tuple[str, str], ...], As(lambda pairs: [f"{a}/{b}" for a, b in pairs])]
@@ -117,8 +117,8 @@ class MatchInfo(Shaped):
     table: int
     team_x: str
     team_y: str
-    open_players: Seats = named("open")
-    closed_players: Seats = named("closed")
+    open_players: Seats = field(metadata=named("open"))
+    closed_players: Seats = field(metadata=named("closed"))
 
 
 @dataclass(frozen=True, slots=True)

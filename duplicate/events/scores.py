@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -369,8 +369,8 @@ class BoardRow(Shaped):
     board: int
     level: Annotated[int, As(rank_name)]
     leader: Annotated[Seat, BY_NAME]
-    open_ns: Signed = named("open")
-    closed_ns: Signed = named("closed")
+    open_ns: Signed = field(metadata=named("open"))
+    closed_ns: Signed = field(metadata=named("closed"))
     swing: Signed
     status: str
 

@@ -8,7 +8,7 @@ so that the web layer can answer 404 without reading messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from duplicate.errors import DuplicateError
@@ -87,10 +87,10 @@ def utc_or_none(when: datetime | None) -> datetime | None:
 class Seat4(Shaped):
     """The four players of a room by seat."""
 
-    north: str = named("N")
-    east: str = named("E")
-    south: str = named("S")
-    west: str = named("W")
+    north: str = field(metadata=named("N"))
+    east: str = field(metadata=named("E"))
+    south: str = field(metadata=named("S"))
+    west: str = field(metadata=named("W"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,7 @@ class Grant(Shaped):
     """What a token may do: ``role`` on the boards of one table and room of one round."""
 
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     role: str
@@ -125,7 +125,7 @@ class Clock(Shaped):
     """A round's clock: its phase, the times that define it and the seconds left."""
 
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     phase: str
     started_at: IsoTime | None
     ends_at: IsoTime | None
@@ -160,7 +160,7 @@ class Report(Shaped):
 
     id: int
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     board: int

@@ -19,7 +19,7 @@ results of a round scored without the hall are never listed here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -80,7 +80,7 @@ class PublishedChange(Shaped):
     """A room's result changed after its round was published: before, after, when, who,
     why (shown on the public pages as a correction)."""
 
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     board: int
     room: str

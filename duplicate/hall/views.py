@@ -39,7 +39,7 @@ class Ruling(Shaped):
 
     id: int
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     category: str
     effect: str
@@ -134,7 +134,7 @@ class PublicMatch(Shaped):
     and whether it is provisional (the round not yet published)."""
 
     event: str
-    round_no: int = named("round")
+    round_no: int = field(metadata=named("round"))
     table: int
     team_x: str
     team_y: str
