@@ -60,7 +60,6 @@ ALLOWED = {
     "computed between the fields",
     "duplicate/pairs.py:PairsResult": "the boards only when asked (a parameter)",
     "duplicate/simulate.py:PlayStats": "statistics computed from the counts",
-    "duplicate/store/data.py:Change": "the states before and after said in words",
     "duplicate/analysis/annotate.py:Decision": "actions in the record's words, candidate "
     "lines as pairs",
     "duplicate/analysis/annotate.py:Annotation": "the level's name and the par",
