@@ -15,7 +15,7 @@ What differs from that is declared on the field, once:
 
 The metadata goes through ``dataclasses.field`` (so that type checkers see which fields
 have a default); pydantic reads it with the names of its ``Field``
-(``serialization_alias``, ``exclude``, ``description``), so a model derived from the
+(``alias``, ``exclude``, ``description``), so a model derived from the
 dataclass (the web API's) sees the same names. pydantic is imported on the first JSON
 form made, not with the library (start-up: a command that writes no JSON never loads it).
 """
@@ -33,9 +33,15 @@ if TYPE_CHECKING:
     from pydantic_core import CoreSchema
 
 
-def named(json_name: str) -> dict[str, Any]:
-    """A field's metadata giving its JSON name: ``field(metadata=named("round"))``."""
-    return {"serialization_alias": json_name}
+def named(json_name: str, description: str | None = None) -> dict[str, Any]:
+    """A field's metadata giving its JSON name: ``field(metadata=named("round"))`` (the
+    name pydantic writes and reads: the form can be read back)."""
+    return {"alias": json_name} | about(description)
+
+
+def about(description: str | None) -> dict[str, Any]:
+    """A field's metadata describing it in the API's schema (none: nothing)."""
+    return {} if description is None else {"description": description}
 
 
 #: A field's metadata leaving it out of the JSON form: ``field(metadata=HIDDEN)``.
@@ -109,6 +115,11 @@ def adapter(cls: type) -> TypeAdapter[Any]:
 def json_form(obj: Any) -> Any:
     """``obj`` (a dataclass, or a list of them...) in its JSON form."""
     return adapter(type(obj)).dump_python(obj, mode="json", by_alias=True)
+
+
+def json_bytes(obj: Any) -> bytes:
+    """``obj``'s JSON form as the UTF-8 JSON text an answer carries."""
+    return adapter(type(obj)).dump_json(obj, by_alias=True)
 
 
 class Shaped:

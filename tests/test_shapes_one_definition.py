@@ -163,14 +163,9 @@ BY_ATTRIBUTE: list[tuple[type[BaseModel], type, dict[str, str]]] = [
 ]
 
 #: An answer model validated from a library object's JSON form (``to_dict``), the class,
-#: and the names the API adds to it.
+#: and the names the API adds to it. (The capture protocol's other answers are the
+#: library's dataclasses themselves: see the test below.)
 BY_FORM: list[tuple[type[BaseModel], type[Shaped], set[str]]] = [
-    (api_capture.SeatsOut, hall_base.Seat4, set()),
-    (api_capture.BoardLineOut, capture_base.BoardLine, set()),
-    (api_capture.TableCaptureOut, capture_base.TableCapture, set()),
-    (api_capture.ActionOut, capture_base.ActionOut, set()),
-    (api_capture.BoardStateOut, capture_base.BoardState, set()),
-    (api_capture.AckOut, capture_base.Ack, set()),
     (api_capture.RecorderCardOut, RecorderCard, {"url"}),
 ]
 
@@ -185,7 +180,7 @@ def _attributes(cls: type) -> set[str]:
 def _json_names(cls: type) -> set[str]:
     """The names of a Shaped class's JSON form: its fields by their JSON name, left-out
     fields not, then its computed values."""
-    names = {f.metadata.get("serialization_alias", f.name) for f in dataclasses.fields(cls)
+    names = {f.metadata.get("alias", f.name) for f in dataclasses.fields(cls)
              if not f.metadata.get("exclude")}
     return names | set(getattr(cls, "JSON_COMPUTED", ()))
 
@@ -210,3 +205,11 @@ def test_every_answer_model_read_from_the_library_is_listed() -> None:
             if (isinstance(value, type) and issubclass(value, api_models.Out)
                     and value is not api_models.Out and value.__module__ == module.__name__):
                 assert value in listed, value.__name__
+
+
+def test_the_capture_protocol_answers_with_the_library_classes() -> None:
+    models = {route.path: route.response_model for route in api_capture.router.routes
+              if getattr(route, "response_model", None) is not None}
+    assert models["/api/capture/{token}"] is capture_base.TableCapture
+    assert models["/api/capture/{token}/boards/{board}"] is capture_base.BoardState
+    assert models["/api/capture/{token}/boards/{board}/actions"] is capture_base.Ack

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from duplicate.hall.base import HallError, Seat4
 from duplicate.i18n import Phrase
-from duplicate.shapes import Shaped, named
+from duplicate.shapes import Shaped, about, named
 
 #: The refusal codes of the device protocol (docs/CAPTURE.md).
 REFUSALS = (
@@ -78,7 +78,7 @@ class Ack(Shaped):
     of the stored one), the last number now, whose turn, whether the deal is over."""
 
     seq: int = field(metadata=named("ack"))
-    stored: bool
+    stored: bool = field(metadata=about("False: a resend of the stored action, stored once."))
     last: int
     turn: str | None
     over: bool
@@ -90,8 +90,8 @@ class BoardLine(Shaped):
     hands: a board not started is not shown)."""
 
     board: int
-    state: str
-    last: int
+    state: str = field(metadata=about("not_started, playing or ended"))
+    last: int = field(metadata=about("The last acknowledged action number (0: none)."))
 
 
 @dataclass(frozen=True, slots=True)
