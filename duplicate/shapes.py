@@ -10,7 +10,7 @@ What differs from that is declared on the field, once:
   field(default="heuristic", metadata=unless("heuristic"))``;
 - a value written otherwise: the field's type is ``Annotated`` with :class:`As`, e.g.
   :data:`IsoTime` (``datetime.isoformat()``, as the files and ``--json`` always wrote
-  it), :data:`Round2`, :data:`SeatName`;
+  it), :data:`Round2`, :data:`BY_NAME` (an enum by its name);
 - a value computed from the fields (a property), after them: ``JSON_COMPUTED``.
 
 The metadata goes through ``dataclasses.field`` (so that type checkers see which fields
