@@ -25,6 +25,7 @@ from duplicate.errors import PhrasedError
 from duplicate.gdn import DealRecord
 from duplicate.i18n import phrase
 from duplicate.replay import ReplayError, replay, start
+from duplicate.shapes import Shaped, named
 from engine.cards import format_cards, rank_name
 from engine.combo import Combo
 from engine.deal import Deal
@@ -113,15 +114,11 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
-class Par:
+class Par(Shaped):
     """The deal's value with best play from ``ply`` on (the earliest position settled)."""
 
     value: int
-    ply: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        return {"value": self.value, "from_ply": self.ply}
+    ply: int = field(metadata=named("from_ply"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,9 @@ that the command line can offer the budget's options without importing the solve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+
+from duplicate.shapes import Number, Shaped, unless
 
 __all__ = ["DEFAULT_BUDGET", "NOISE", "Budget"]
 
@@ -15,7 +16,7 @@ NOISE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
-class Budget:
+class Budget(Shaped):
     """The work allowed per position valued: ``nodes`` of exact search, then ``playouts``
     playouts seeded from ``seed``; ``seconds``, when given, caps the wall-clock time of
     each (and makes the result depend on the machine: a value it cut says so)."""
@@ -23,9 +24,11 @@ class Budget:
     nodes: int = 300_000
     playouts: int = 24
     seed: int = 0
-    seconds: float | None = None
-    policy: str = "heuristic"
-    noise: float = 0.1
+    seconds: Number | None = None
+    #: the playouts' policy (written only when not the default heuristic)
+    policy: str = field(default="heuristic", metadata=unless("heuristic"))
+    #: the share of random plays (written only when not :data:`NOISE`)
+    noise: Number = field(default=NOISE, metadata=unless(NOISE))
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.playouts < 1:
@@ -38,16 +41,6 @@ class Budget:
             from duplicate.policies import make_player  # lazy: start-up speed (the bots are heavy)
 
             make_player(self.policy)  # an unknown policy is refused here
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON (``policy`` only when it is not the default heuristic)."""
-        out: dict[str, Any] = {"nodes": self.nodes, "playouts": self.playouts,
-                               "seed": self.seed, "seconds": self.seconds}
-        if self.policy != "heuristic":
-            out["policy"] = self.policy
-        if self.noise != NOISE:
-            out["noise"] = self.noise
-        return out
 
 
 #: The budget of ``guandan analyse`` when none is given.
