@@ -50,8 +50,8 @@ def store_result(engine: Engine, key: str, data: dict[str, Any], by: str | None 
             _insert(session, Analysis).values(
                 key=key, result=json.dumps(data, ensure_ascii=False, sort_keys=True),
                 computed_by=by or worker_name(), computed_at=datetime.now(UTC))
-            .on_conflict_do_nothing())
-        return bool(done.rowcount)
+            .on_conflict_do_nothing().returning(Analysis.key))
+        return done.first() is not None
 
 
 def stored_keys(engine: Engine, keys: Iterable[str]) -> set[str]:
