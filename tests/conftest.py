@@ -73,6 +73,8 @@ SLOW_FILES = frozenset({
     "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
     "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",
     "test_memory_bounds.py", "test_migrations_kill.py", "test_store_kills.py",
+    # analysis workers in subprocesses on PostgreSQL, one killed
+    "test_analysis_workers.py",
     # the arena's matches over sockets, tournaments launching agents
     "test_arena_compat.py", "test_arena_tournament.py", "test_arena_faults.py",
     "test_arena_ordinary.py", "test_arena_bench.py", "test_arena_cli.py",

@@ -79,9 +79,9 @@ def computed_by(engine: Engine, keys: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     with session_scope(engine) as session:
         for chunk in _chunks(keys):
-            out.update(session.execute(
-                select(Analysis.key, Analysis.computed_by).where(Analysis.key.in_(chunk)))
-                .tuples())
+            for key, by in session.execute(
+                    select(Analysis.key, Analysis.computed_by).where(Analysis.key.in_(chunk))):
+                out[key] = by
     return out
 
 
