@@ -145,3 +145,30 @@ def test_worker_refuses_sqlite(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path}/x.sqlite", "worker", "--once"])
     assert res.exit_code == 1
     assert "needs a PostgreSQL database" in res.output
+
+
+def test_the_desk_shows_the_analysis_progress(url: str, engine: Engine) -> None:
+    from fastapi.testclient import TestClient
+
+    from duplicate.web.app import create_app
+    from duplicate.web.settings import Settings
+
+    app = create_app(Settings(db_url=url, director_password="desk-password-42",
+                              secret_key="k" * 40))
+    try:
+        with TestClient(app) as client:
+            r = client.post("/desk/login", data={"password": "desk-password-42",
+                                                 "next": "/desk"}, follow_redirects=False)
+            assert r.status_code == 303, r.text
+            page = client.get(f"/desk/e/{EVENT}").text
+            assert 'id="analysis-progress"' not in page  # nothing asked for yet
+            jobs = event_jobs(engine, EVENT, BUDGET)
+            analyse_event(engine, EVENT, BUDGET, processes=1, wait=False)
+            run_local(engine, jobs[:3], 1)
+            page = client.get(f"/desk/e/{EVENT}").text
+            # SQLite computed them all; PostgreSQL queued them and 3 were computed here
+            shown = "8 of 8 analysed, 0 pending" if engine.dialect.name == "sqlite" \
+                else "3 of 8 analysed, 5 pending"
+            assert shown in page
+    finally:
+        app.state.engine.dispose()
