@@ -14,7 +14,7 @@ empty queue:
 2. the same with 2 ``guandan worker --once`` processes at once.
 
 On SQLite the same with ``event analyse --jobs 1`` and ``--jobs 2`` (local processes).
-Printed: records, wall time of each run, the ratio (goal ≥ 1.8× on 2 cores), the load
+Printed: records, wall time and the workers' CPU time of each run, the ratio (goal ≥ 1.8× on 2 cores), the load
 average before and after (the machine may be shared), and the check that no job was lost
 or doubled: every record stored once, every job succeeded, each job started once.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -32,12 +33,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from helpers.jobs import EVENT, play_round  # noqa: E402
 from sqlalchemy import create_engine, make_url, text  # noqa: E402
 
 from duplicate.analysis.budget import DEFAULT_BUDGET, Budget  # noqa: E402
 from duplicate.db import make_engine  # noqa: E402
 from duplicate.jobs.event import event_jobs  # noqa: E402
-from helpers.jobs import EVENT, play_round  # noqa: E402
 
 SCHEMA = "bench_analysis_workers"
 
@@ -64,7 +65,12 @@ def _guandan(url: str, *args: str) -> subprocess.Popen[bytes]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def _run(url: str, engine: object, pg: bool, n: int, budget: Budget) -> float:
+def _children_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def _run(url: str, engine: object, pg: bool, n: int, budget: Budget) -> tuple[float, float]:
     from duplicate.jobs import queue
 
     _empty(engine, pg)
@@ -72,15 +78,17 @@ def _run(url: str, engine: object, pg: bool, n: int, budget: Budget) -> float:
             "--seed", str(budget.seed)]
     if pg:
         queue.defer(engine, event_jobs(engine, EVENT, budget))  # type: ignore[arg-type]
+        cpu = _children_cpu()
         start = time.perf_counter()
         procs = [_guandan(url, "worker", "--once") for _ in range(n)]
     else:
+        cpu = _children_cpu()
         start = time.perf_counter()
         procs = [_guandan(url, "event", "analyse", EVENT, *opts, "--jobs", str(n))]
     for p in procs:
         if p.wait() != 0:
             raise SystemExit(p.stderr.read().decode() if p.stderr else "a worker failed")
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
 
 
 def _check(engine: object, pg: bool, records: int) -> str:
@@ -122,11 +130,12 @@ def main() -> None:
           f"budget {args.nodes} nodes, {args.playouts} playouts; "
           f"{'PostgreSQL, guandan worker' if pg else 'SQLite, event analyse --jobs'}; "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
-    one = _run(url, engine, pg, 1, budget)
-    print(f"1 worker:  {one:7.1f} s wall  ({_check(engine, pg, records)})")
-    two = _run(url, engine, pg, 2, budget)
-    print(f"2 workers: {two:7.1f} s wall  ({_check(engine, pg, records)})")
-    print(f"ratio {one / two:.2f}x; load average after {os.getloadavg()[0]:.2f}")
+    one, cpu1 = _run(url, engine, pg, 1, budget)
+    print(f"1 worker:  {one:7.1f} s wall, {cpu1:7.1f} s CPU  ({_check(engine, pg, records)})")
+    two, cpu2 = _run(url, engine, pg, 2, budget)
+    print(f"2 workers: {two:7.1f} s wall, {cpu2:7.1f} s CPU  ({_check(engine, pg, records)})")
+    print(f"wall time ratio {one / two:.2f}x (CPU ratio {cpu2 / cpu1:.2f}); "
+          f"load average after {os.getloadavg()[0]:.2f}")
     engine.dispose()
 
 
