@@ -1,4 +1,4 @@
-"""An event's analysis as jobs (duplicate.jobs, docs/ANALYSIS.md "Analysing a big event"):
+"""An event's analysis as jobs (duplicate.jobs, docs/ANALYSIS.md "Jobs and workers"):
 each record stored once under its key, on SQLite by local processes and on PostgreSQL
 through procrastinate's queue; the values are those of one process analysing the records
 one by one (the report's own way); the report reads them from the database; deferring
