@@ -33,6 +33,8 @@ from procrastinate.exceptions import AlreadyEnqueued, ProcrastinateException
 from procrastinate.schema import SchemaManager
 from sqlalchemy import Engine, text
 
+from duplicate.errors import DuplicateError
+from duplicate.i18n import phrase
 from duplicate.jobs.stored import store_result, stored_keys
 from duplicate.jobs.work import AnalysisJob, compute, worker_name
 
@@ -194,7 +196,9 @@ def work(engine: Engine, *, once: bool = False, heartbeat: float = 10.0,
 def drain(engine: Engine, keys: Iterable[str], *, stalled_after: float = 30.0,
           poll: float = 1.0, seen: Callable[[int], None] | None = None) -> None:
     """Work the queue in this process, and wait for the jobs other workers run, until
-    every one of ``keys`` is stored; ``seen(n)`` with the number stored after each look."""
+    every one of ``keys`` is stored; ``seen(n)`` with the number stored after each look.
+    Raises :class:`DuplicateError` when some are neither stored nor in the queue (their
+    jobs failed every try: ``guandan event status`` counts them)."""
     wanted = set(keys)
     app = make_app(engine)
 
@@ -204,11 +208,13 @@ def drain(engine: Engine, keys: Iterable[str], *, stalled_after: float = 30.0,
                 await retry_stalled(app, stalled_after)
                 await app.run_worker_async(
                     **_worker_options(True, 5.0, stalled_after, None, False))
-                done = len(stored_keys(engine, wanted))
+                missing = wanted - stored_keys(engine, wanted)
                 if seen is not None:
-                    seen(done)
-                if done >= len(wanted):
+                    seen(len(wanted) - len(missing))
+                if not missing:
                     return
+                if not missing & _open_keys(engine):  # neither waiting nor running: failed
+                    raise DuplicateError(phrase("jobs.failed", n=len(missing)))
                 await asyncio.sleep(poll)
 
     asyncio.run(main())

@@ -54,7 +54,7 @@ def compute(job: AnalysisJob) -> dict[str, Any]:
     rules = Ruleset.from_dict(job.rules)
     budget = Budget(**job.budget)
     if record_key(record, rules, budget) != job.key:
-        raise DuplicateError(phrase("jobs.key_mismatch", key=job.key[:12]))
+        raise DuplicateError(phrase("jobs.key_mismatch", digest=job.key[:12]))
     return analyse_record(record, rules, budget)
 
 
