@@ -172,3 +172,29 @@ def test_the_desk_shows_the_analysis_progress(url: str, engine: Engine) -> None:
             assert shown in page
     finally:
         app.state.engine.dispose()
+
+
+def test_a_job_whose_record_does_not_give_its_key_is_refused(engine: Engine) -> None:
+    from dataclasses import replace
+
+    from duplicate.errors import DuplicateError
+
+    job = event_jobs(engine, EVENT, BUDGET)[0]
+    with pytest.raises(DuplicateError, match="does not give its own key"):
+        compute(replace(job, key="0" * 64))
+
+
+@needs_postgres
+@pytest.mark.parametrize("url", ["postgresql"], indirect=True)
+def test_waiting_for_jobs_that_fail_every_try_stops_with_an_error(engine: Engine) -> None:
+    from dataclasses import replace
+
+    from duplicate.errors import DuplicateError
+    from duplicate.jobs import queue
+
+    queue.ensure_schema(engine)
+    bad = replace(event_jobs(engine, EVENT, BUDGET)[0], key="0" * 64)
+    queue.defer(engine, [bad])
+    with pytest.raises(DuplicateError, match="failed every try"):
+        queue.drain(engine, [bad.key], poll=0.2)
+    assert queue.job_counts(engine) == {"failed": 1}
