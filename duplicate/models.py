@@ -797,6 +797,18 @@ class Analysis(Base):
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AnalysisEvent(Base):
+    """An event whose analysis was asked for, with the ``budget`` (``Budget.to_dict()``
+    as JSON): the workers' sweep queues its records as they come, within that budget."""
+
+    __tablename__ = "analysis_events"
+
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    budget: Mapped[str] = mapped_column(Text)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class AnalysisRequest(Base):
     """A record key an event's analysis asked for (``guandan event analyse``, the
     report's ``--analyse``): the event's progress is how many of its keys

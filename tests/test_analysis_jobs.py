@@ -198,3 +198,23 @@ def test_waiting_for_jobs_that_fail_every_try_stops_with_an_error(engine: Engine
     with pytest.raises(DuplicateError, match="failed every try"):
         queue.drain(engine, [bad.key], poll=0.2)
     assert queue.job_counts(engine) == {"failed": 1}
+
+
+@needs_postgres
+@pytest.mark.parametrize("url", ["postgresql"], indirect=True)
+def test_the_workers_sweep_queues_the_boards_that_end_after_the_request(engine: Engine) -> None:
+    from duplicate import events
+    from duplicate.dealing import parse_seed_file, seed_file_bytes
+    from duplicate.jobs import queue
+
+    analyse_event(engine, EVENT, BUDGET, wait=False)  # round 1 asked for: 8 jobs
+    queue.work(engine, once=True)
+    assert queue.sweep_once(engine) == 0  # nothing new
+    # round 2 is played: its boards end after the request
+    events.pair_round(engine, EVENT)
+    events.assign_boards(engine, EVENT, 2, seed=parse_seed_file(seed_file_bytes(bytes(32))))
+    events.import_texts(engine, EVENT, events.bot_records(engine, EVENT, 2), round_no=2)
+    assert queue.sweep_once(engine) == 8
+    assert progress(engine, EVENT).to_dict() == {"requested": 16, "analysed": 8, "pending": 8}
+    queue.work(engine, once=True)
+    assert progress(engine, EVENT).pending == 0

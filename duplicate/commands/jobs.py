@@ -94,12 +94,17 @@ def event_status_command(event: str, as_json: bool) -> None:
 @click.option("--stalled-after", type=click.FloatRange(min=1, max=86_400), default=30.0,
               show_default=True, metavar="S",
               help="A job whose worker has sent no heartbeat for S seconds is queued again.")
+@click.option("--sweep", type=click.FloatRange(min=0, max=86_400), default=60.0,
+              show_default=True, metavar="S",
+              help="Every S seconds, one worker queues the records that came since of each "
+              "event whose analysis was asked for ('event analyse'); 0: never.")
 @db_option
 @db_errors
-def worker_command(once: bool, heartbeat: float, stalled_after: float) -> None:
+def worker_command(once: bool, heartbeat: float, stalled_after: float, sweep: float) -> None:
     """Take the analysis jobs in the database's queue (PostgreSQL), one at a time, and
     store each analysis. Run as many as there are cores, on any host that reaches the
-    database; a killed worker's job is queued again for another."""
+    database; a killed worker's job is queued again for another. Once an event's analysis
+    is asked for, its boards are queued as they end."""
     from duplicate.db import check_schema, display_url
 
     with open_database() as engine:
@@ -111,4 +116,5 @@ def worker_command(once: bool, heartbeat: float, stalled_after: float) -> None:
 
         queue.ensure_schema(engine)
         click.echo(say("cli.worker.started", db=display_url(engine.url)), err=True)
-        queue.work(engine, once=once, heartbeat=heartbeat, stalled_after=stalled_after)
+        queue.work(engine, once=once, heartbeat=heartbeat, stalled_after=stalled_after,
+                   every=sweep)

@@ -10,6 +10,9 @@ them (:func:`work`), one at a time each. A job is one record (``duplicate.jobs.w
 * run once at a time (``lock``: the key), stored once (``duplicate.jobs.stored``: the key
   is the table's primary key, so a job run again after its worker died stores nothing
   new, and its value is the same anyway: the budget counts work, not time);
+* queued as boards end: every ``sweep`` seconds one worker (an advisory lock) queues
+  the records that came since of each event whose analysis was asked for, within the
+  budget asked (:func:`sweep`);
 * never lost: each worker sends procrastinate a heartbeat; a job whose worker has sent
   none for ``stalled_after`` seconds (killed, host gone) is put back in the queue by the
   next worker that looks (:func:`retry_stalled`, every few seconds and at start-up); a
@@ -33,9 +36,11 @@ from procrastinate.exceptions import AlreadyEnqueued, ProcrastinateException
 from procrastinate.schema import SchemaManager
 from sqlalchemy import Engine, text
 
+from duplicate.analysis.budget import Budget
 from duplicate.errors import DuplicateError
 from duplicate.i18n import phrase
-from duplicate.jobs.stored import store_result, stored_keys
+from duplicate.jobs.event import event_jobs
+from duplicate.jobs.stored import request, requested_budgets, store_result, stored_keys
 from duplicate.jobs.work import AnalysisJob, compute, worker_name
 
 #: The task's name in the queue and the queue's name.
@@ -45,6 +50,8 @@ QUEUE = "guandan_analysis"
 ATTEMPTS = 3
 #: The advisory lock that serialises applying procrastinate's schema.
 _SCHEMA_LOCK = 0x6775616E  # "guan"
+#: The advisory lock held by the one worker sweeping at a time.
+_SWEEP_LOCK = _SCHEMA_LOCK + 1
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +151,43 @@ def job_counts(engine: Engine) -> dict[str, int]:
             "GROUP BY status"), {"q": QUEUE})}
 
 
+def sweep(engine: Engine) -> int:
+    """Queue the records not analysed of every event whose analysis was asked for (the
+    boards that ended since), within the budget asked; how many jobs were queued."""
+    n = 0
+    for event, budget in requested_budgets(engine):
+        try:
+            jobs = event_jobs(engine, event, Budget(**budget))
+            request(engine, event, [j.key for j in jobs], budget)
+        except DuplicateError:  # the event was deleted meanwhile
+            continue
+        n += defer(engine, jobs).deferred
+    return n
+
+
+def sweep_once(engine: Engine) -> int | None:
+    """:func:`sweep` unless another worker is sweeping (``None`` then)."""
+    with engine.connect() as conn:
+        if not conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": _SWEEP_LOCK}).scalar():
+            return None
+        try:
+            return sweep(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _SWEEP_LOCK})
+
+
+async def _sweep_loop(engine: Engine, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            n = await asyncio.to_thread(sweep_once, engine)
+        except Exception:  # noqa: BLE001 - a failed sweep must not stop the worker
+            log.exception("the sweep for new records failed; next try in %s s", every)
+            continue
+        if n:
+            log.warning("%s new records queued for analysis", n)
+
+
 async def retry_stalled(app: procrastinate.App, stalled_after: float) -> int:
     """Put back in the queue the jobs whose worker has sent no heartbeat for
     ``stalled_after`` seconds; how many."""
@@ -175,20 +219,24 @@ def _worker_options(once: bool, heartbeat: float, stalled_after: float,
 
 
 def work(engine: Engine, *, once: bool = False, heartbeat: float = 10.0,
-         stalled_after: float = 30.0, name: str | None = None) -> None:
+         stalled_after: float = 30.0, name: str | None = None, every: float = 60.0) -> None:
     """Run one worker: take the analysis jobs one at a time until stopped (SIGINT,
-    SIGTERM: the running job ends first), or, with ``once``, until the queue is empty."""
+    SIGTERM: the running job ends first), or, with ``once``, until the queue is empty;
+    every ``every`` seconds (0: never) :func:`sweep` for new records."""
     app = make_app(engine)
 
     async def main() -> None:
         async with app.open_async():
             await retry_stalled(app, stalled_after)
-            loop = asyncio.create_task(_retry_loop(app, stalled_after, max(heartbeat, 1.0)))
+            loops = [asyncio.create_task(_retry_loop(app, stalled_after, max(heartbeat, 1.0)))]
+            if every > 0 and not once:
+                loops.append(asyncio.create_task(_sweep_loop(engine, every)))
             try:
                 await app.run_worker_async(
                     **_worker_options(once, heartbeat, stalled_after, name, True))
             finally:
-                loop.cancel()
+                for loop in loops:
+                    loop.cancel()
 
     asyncio.run(main())
 

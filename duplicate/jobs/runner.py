@@ -47,7 +47,7 @@ def analyse_event(engine: Engine, event: str, budget: Budget, *, processes: int 
     module's docstring); ``seen(n)`` as analyses are stored."""
     jobs = event_jobs(engine, event, budget)
     keys = tuple(j.key for j in jobs)
-    request(engine, event, keys)
+    request(engine, event, keys, budget.to_dict())
     if engine.dialect.name != "postgresql":
         computed = run_local(engine, jobs, processes, seen)
         return Outcome(keys, computed, 0, 0, progress(engine, event), False)

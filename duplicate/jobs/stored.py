@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from duplicate.db import session_scope
 from duplicate.events.base import _event_row
 from duplicate.jobs.work import worker_name
-from duplicate.models import Analysis, AnalysisRequest
+from duplicate.models import Analysis, AnalysisEvent, AnalysisRequest, Event
 from duplicate.review.analysis import FORMAT, AnalysisStore
 
 #: how many keys one query names (SQLite's and PostgreSQL's bound parameters)
@@ -85,16 +85,21 @@ def computed_by(engine: Engine, keys: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def request(engine: Engine, event: str, keys: Iterable[str]) -> None:
-    """Make ``keys`` the event's requested analyses (those of records since replaced are
-    dropped: the progress counts the records the event holds now)."""
+def request(engine: Engine, event: str, keys: Iterable[str],
+            budget: dict[str, Any] | None = None) -> None:
+    """Make ``keys`` the event's requested analyses within ``budget`` (``Budget.to_dict()``;
+    those of records since replaced are dropped: the progress counts the records the event
+    holds now)."""
     wanted = set(keys)
     now = datetime.now(UTC)
+    said = json.dumps(budget or {}, sort_keys=True)
     with session_scope(engine) as session:
         ev = _event_row(session, event)
         have = set(session.scalars(
             select(AnalysisRequest.key).where(AnalysisRequest.event_id == ev.id)))
         gone = have - wanted
+        session.execute(delete(AnalysisEvent).where(AnalysisEvent.event_id == ev.id))
+        session.add(AnalysisEvent(event_id=ev.id, budget=said, requested_at=now))
         for chunk in _chunks(gone):
             session.execute(delete(AnalysisRequest).where(
                 AnalysisRequest.event_id == ev.id, AnalysisRequest.key.in_(chunk)))
@@ -103,6 +108,15 @@ def request(engine: Engine, event: str, keys: Iterable[str]) -> None:
             session.execute(_insert(session, AnalysisRequest).values(
                 [{"event_id": ev.id, "key": k, "requested_at": now} for k in new])
                 .on_conflict_do_nothing())
+
+
+def requested_budgets(engine: Engine) -> list[tuple[str, dict[str, Any]]]:
+    """(event, budget) of every event whose analysis was asked for: what the workers'
+    sweep analyses as the event's records come."""
+    with session_scope(engine) as session:
+        rows = session.execute(select(Event.name, AnalysisEvent.budget).join(
+            AnalysisEvent, AnalysisEvent.event_id == Event.id))
+        return sorted((str(name), json.loads(budget)) for name, budget in rows)
 
 
 @dataclass(frozen=True, slots=True)

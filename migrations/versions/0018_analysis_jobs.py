@@ -3,12 +3,14 @@
 Adds ``analyses`` (one row a record key: the digest of the deal, its plays, the rules and
 the budget, ``duplicate.review.analysis.record_key``; unique, so the same record is
 analysed and stored once, a second store of it a no-op) with the result as JSON and who
-computed it when, and ``analysis_requests`` (the record keys an event's analysis asked
-for, unique per event: its progress is how many of them ``analyses`` holds). See
+computed it when; ``analysis_events`` (an event whose analysis was asked for, with the
+budget: the workers' sweep queues its records as they come) and ``analysis_requests``
+(the record keys an event's analysis asked for, unique per event: its progress is how
+many of them ``analyses`` holds). See
 ``duplicate.jobs`` and docs/ANALYSIS.md. The job queue's own tables (procrastinate's, on
 PostgreSQL) are not made here: ``guandan db upgrade`` applies them.
 
-A downgrade drops both tables without refusing: an analysis is computed again from the
+A downgrade drops the tables without refusing: an analysis is computed again from the
 stored records, the same values for the same budget.
 
 Revision ID: 0018
@@ -30,7 +32,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    """Create the two tables."""
+    """Create the three tables."""
     op.create_table(
         "analyses",
         sa.Column("key", sa.String(length=64), nullable=False),
@@ -38,6 +40,17 @@ def upgrade() -> None:
         sa.Column("computed_by", sa.String(length=200), nullable=False),
         sa.Column("computed_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("key", name=op.f("pk_analyses")),
+    )
+    op.create_table(
+        "analysis_events",
+        sa.Column("event_id", sa.Integer(), nullable=False),
+        sa.Column("budget", sa.Text(), nullable=False),
+        sa.Column("requested_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["event_id"], ["events.id"],
+            name=op.f("fk_analysis_events_event_id_events"), ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("event_id", name=op.f("pk_analysis_events")),
     )
     op.create_table(
         "analysis_requests",
@@ -55,6 +68,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the two tables (analyses are computed again from the records: no refusal)."""
+    """Drop the three tables (analyses are computed again from the records: no refusal)."""
     op.drop_table("analysis_requests")
+    op.drop_table("analysis_events")
     op.drop_table("analyses")

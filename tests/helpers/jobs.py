@@ -14,11 +14,11 @@ EVENT = "Jobs Cup"
 
 
 def play_round(engine: Engine, teams: int, boards: int, *, migrate: bool = False) -> None:
-    """Create :data:`EVENT` with ``teams`` teams and play its round 1 of ``boards`` boards
+    """Create :data:`EVENT` (2 rounds) with ``teams`` teams and play its round 1 of ``boards`` boards
     by the bots."""
     if migrate:
         upgrade(engine)
-    events.create_event(engine, EVENT, seed="a11", fmt="swiss", rounds=1,
+    events.create_event(engine, EVENT, seed="a11", fmt="swiss", rounds=2,
                         boards_per_round=boards)
     for i in range(teams):
         events.add_team(engine, EVENT, f"Team {i + 1}",
