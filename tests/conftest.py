@@ -106,6 +106,10 @@ SLOW_TESTS = frozenset({
     "test_core_boundary.py::test_garbage_raises_never_crashes",
     "test_core_boundary.py::test_memory_stays_flat_over_a_million_calls",
     "test_core_fallback.py::test_a_build_without_a_compiler_succeeds_and_says_so",
+    # an event's analysis as jobs: the service's desk, a second round swept, two reports
+    "test_analysis_jobs.py::test_the_desk_shows_the_analysis_progress",
+    "test_analysis_jobs.py::test_the_workers_sweep_queues_the_boards_that_end_after_the_request",
+    "test_analysis_jobs.py::test_the_report_shows_the_stored_analyses_as_the_folder_report_does",
     # a match of our agent over the protocol; a whole event through the command line
     "test_arena.py::test_guandan_agent_plays_a_match",
     "test_cli_deals.py::test_whole_flow",
