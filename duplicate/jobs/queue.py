@@ -129,6 +129,8 @@ def defer(engine: Engine, jobs: Sequence[AnalysisJob]) -> Deferred:
     have = stored_keys(engine, (j.key for j in jobs))
     queued = _open_keys(engine)
     todo = [j for j in jobs if j.key not in have and j.key not in queued]
+    if not todo:
+        return Deferred(0, len([j for j in jobs if j.key in queued]), len(have))
     n = 0
     app = make_app(engine)
     with app.open():
