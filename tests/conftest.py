@@ -73,6 +73,8 @@ SLOW_FILES = frozenset({
     "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
     "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",
     "test_memory_bounds.py", "test_migrations_kill.py", "test_store_kills.py",
+    # analysis workers in subprocesses on PostgreSQL, one killed
+    "test_analysis_workers.py",
     # the arena's matches over sockets, tournaments launching agents
     "test_arena_compat.py", "test_arena_tournament.py", "test_arena_faults.py",
     "test_arena_ordinary.py", "test_arena_bench.py", "test_arena_cli.py",
@@ -106,6 +108,10 @@ SLOW_TESTS = frozenset({
     "test_core_boundary.py::test_garbage_raises_never_crashes",
     "test_core_boundary.py::test_memory_stays_flat_over_a_million_calls",
     "test_core_fallback.py::test_a_build_without_a_compiler_succeeds_and_says_so",
+    # an event's analysis as jobs: the service's desk, a second round swept, two reports
+    "test_analysis_jobs.py::test_the_desk_shows_the_analysis_progress",
+    "test_analysis_jobs.py::test_the_workers_sweep_queues_the_boards_that_end_after_the_request",
+    "test_analysis_jobs.py::test_the_report_shows_the_stored_analyses_as_the_folder_report_does",
     # a match of our agent over the protocol; a whole event through the command line
     "test_arena.py::test_guandan_agent_plays_a_match",
     "test_cli_deals.py::test_whole_flow",

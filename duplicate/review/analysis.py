@@ -117,15 +117,27 @@ def analyse_board(comp: BoardComparison, rules: Ruleset, budget: Budget,
         keys.append(key)
         data = store.get(key)
         if data is None:
-            if not record.plays:
-                data = {"format": FORMAT, "annotation": None}
-            else:
-                ann = annotate(record, "action:1", rules, budget, with_par=True)
-                data = {"format": FORMAT, "annotation": ann.to_dict()}
+            data = analyse_record(record, rules, budget)
+            if record.plays:
                 store.computed += 1
             store.put(key, data)
         out.append(data["annotation"] or {})
     return out
+
+
+def board_records(comp: BoardComparison) -> list[DealRecord]:
+    """The record of each room of a board, as :func:`analyse_board` analyses them."""
+    return [room_record(comp, room) for room in comp.rooms]
+
+
+def analyse_record(record: DealRecord, rules: Ruleset, budget: Budget) -> dict[str, Any]:
+    """The stored form of one record's analysis: ``{"format", "annotation"}``, the
+    annotation from action 1 with par (``None`` for a record without plays). The one
+    function that computes an analysis, here and in the jobs (``duplicate.jobs``)."""
+    if not record.plays:
+        return {"format": FORMAT, "annotation": None}
+    ann = annotate(record, "action:1", rules, budget, with_par=True)
+    return {"format": FORMAT, "annotation": ann.to_dict()}
 
 
 # --- reading an annotation back ----------------------------------------------------------

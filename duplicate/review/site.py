@@ -93,7 +93,8 @@ def folder_language(outdir: str | Path) -> str | None:
     return lang if isinstance(lang, str) else None
 
 
-def _with_comparison(line: BoardLine, rules: Ruleset) -> BoardLine:
+def with_comparison(line: BoardLine, rules: Ruleset) -> BoardLine:
+    """``line`` with its two rooms compared (replayed) when it holds both records."""
     if line.comparison is not None or not all(line.records):
         return line
     records = [loads(text)[0] for text in line.records]
@@ -112,22 +113,26 @@ def _match_key(m: MatchSummary) -> tuple[object, ...]:
 
 
 def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = None,
-               rules: Ruleset = COMPETITION, analyse: Budget | None = None) -> SiteResult:
+               rules: Ruleset = COMPETITION, analyse: Budget | None = None,
+               analyses: AnalysisStore | None = None) -> SiteResult:
     """Write (or bring up to date) the event's report in ``outdir``; with ``analyse``, the
     analysis of every board shown (:mod:`duplicate.review.analysis`) within that budget a
-    position, each record analysed once (kept in ``outdir/analysis``)."""
+    position, each record analysed once (kept in ``outdir/analysis``, or read from
+    ``analyses`` when given: the database's, which the jobs fill, ``duplicate.jobs``)."""
     # A build makes millions of short-lived objects and few cycles: the cyclic collector,
     # run every 700 allocations, cost a quarter of a build from scratch. Rarer during it.
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], 50_000), *threshold[1:])
     try:
-        return _write_site(outdir, event, lang=lang, rules=rules, analyse=analyse)
+        return _write_site(outdir, event, lang=lang, rules=rules, analyse=analyse,
+                           analyses=analyses)
     finally:
         gc.set_threshold(*threshold)
 
 
 def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
-                rules: Ruleset, analyse: Budget | None) -> SiteResult:
+                rules: Ruleset, analyse: Budget | None,
+                analyses: AnalysisStore | None = None) -> SiteResult:
     lang = lang or event.lang
     out = Path(outdir)
     if out.exists() and not out.is_dir():
@@ -170,19 +175,20 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
                 to_draw.append((m, line))
         matches.append(replace(m, boards=tuple(lines)))
     event = replace(event, matches=tuple(matches))
-    drawn_lines = [(m, _with_comparison(line, rules)) for m, line in to_draw]
-    analyses: dict[str, list[dict[str, Any]]] = {}
-    store = AnalysisStore(out / ANALYSIS_FOLDER) if analyse is not None else None
+    drawn_lines = [(m, with_comparison(line, rules)) for m, line in to_draw]
+    store = (analyses if analyses is not None else AnalysisStore(out / ANALYSIS_FOLDER)) \
+        if analyse is not None else None
+    analyses_of: dict[str, list[dict[str, Any]]] = {}
     for m, line in drawn_lines:
         assert line.comparison is not None
         name = board_page(m, line)
         boards[name]["stats"] = compact(board_stats(line.comparison))
         if analyse is not None and store is not None:
             keys: list[str] = []
-            analyses[name] = analyse_board(line.comparison, rules, analyse, store, keys)
-            boards[name]["analysis"] = player_figures(line.comparison, analyses[name])
+            analyses_of[name] = analyse_board(line.comparison, rules, analyse, store, keys)
+            boards[name]["analysis"] = player_figures(line.comparison, analyses_of[name])
             boards[name]["analysis_keys"] = keys
-    pages.update(board_pages(event, lang, rules, drawn_lines, analyses, analyse))
+    pages.update(board_pages(event, lang, rules, drawn_lines, analyses_of, analyse))
     figures = merge_figures(b.get("analysis", {}) for b in boards.values()) \
         if analyse is not None else None
     pages["index.html"] = render_event(event, lang=lang)
