@@ -93,16 +93,19 @@ def event_page(request: Request, event: str) -> Response:
 
 @router.get("/e/{event}/round/{n}")
 def round_page(request: Request, event: str, n: RoundNo) -> Response:
-    """The draw of round ``n``, its clock and its boards."""
+    """The draw of round ``n``, its clock (``hall.public_clock``: a round scored without
+    the hall is published), its boards and, once published, each match's result."""
     engine = engine_of(request)
     rnd = events.get_round(engine, event, n)
+    clock = hall.public_clock(engine, event, n)
+    results = events.score_event(engine, event, n) if clock.phase == "published" else []
     rows = hall.draw(engine, event, n)
     released = released_of(engine, event, n, rnd.boards)
     changed = [c for c in hall.corrections(engine, event, n) if c.board in released]
     byes = {b.team: b.points for b in events.round_byes(engine, event, n)}
     return _cache(page(
         request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd, byes=byes,
-        released=released, clock=hall.round_clock(engine, event, n),
+        released=released, clock=clock, results=results,
         rounds=_rounds(engine, event), corrections=changed, zone=_zone(engine, event),
     ))
 
