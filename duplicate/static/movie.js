@@ -284,6 +284,7 @@
     var fields = ["player", "place", "plays", "passes", "tricks", "leads", "bombs", "jf"];
     D.summary.forEach(function (row) {
       var box = el("div", "seatsum");
+      box.tabIndex = 0;  // it may scroll sideways: reachable by keyboard
       box.appendChild(el("h4", "", row.seat));
       var tbl = el("table", "figures"), tb = el("tbody");
       var hr = el("tr");
