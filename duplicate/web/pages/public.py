@@ -34,10 +34,10 @@ from duplicate.events.site import stored_rooms
 from duplicate.gdn import loads
 from duplicate.i18n import Named, phrase, translator
 from duplicate.i18n import game as vocab
-from duplicate.review.pages import render_board
+from duplicate.review.pages import language_switch, render_board
 from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.render import page, pathpart
+from duplicate.web.render import lang_url, page, pathpart
 from engine.seat import Seat
 
 router = APIRouter(include_in_schema=False)
@@ -209,6 +209,7 @@ def board_movie(
         rules=events.event_rules(engine, event),
         nav=[(f"/e/{pathpart(event)}", event), (base, tr("web.round", round=n)),
              (f"{base}/board/{b}", tr("report.board.title", board=b))],
+        switch=language_switch("", lang_url(request, "zh" if lang == "en" else "en"), lang),
     )
     response = HTMLResponse(html)
     response.headers["Referrer-Policy"] = "no-referrer"
