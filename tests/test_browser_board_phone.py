@@ -9,8 +9,8 @@ writes both languages with the analysis:
 * each board page links the previous and the next board of its match;
 * every page links the same page in the other language, and the board page's link keeps
   the movie's step;
-* the report's tables of results (match, standings, team) need no sideways scroll: the
-  page is no wider than the screen and every cell lies inside it.
+* the report's tables of results (match, standings, team, cross-table) need no sideways
+  scroll: the page is no wider than the screen and every cell lies inside it.
 """
 
 from __future__ import annotations
@@ -226,7 +226,8 @@ def test_results_need_no_sideways_scroll(
     base = served(folder(report, lang))
     page = new_page(browser, width, 844)
     try:
-        for name in ("index.html", "match-r1-t1.html", "team-1.html", "team-2.html"):
+        for name in ("index.html", "match-r1-t1.html", "team-1.html", "team-2.html",
+                     "crosstable.html"):
             page.goto(base + name)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, name
             assert page.locator("table.stack td").count() > 0, name
