@@ -5,7 +5,7 @@ a real browser (Debian's Chromium through Playwright), 360 and 390 px, English a
   the screen, no box scrolls sideways, and the standings' points and swing, the match's
   swings and total, the round's results lie inside the screen;
 * the movie of a board (the review's board page) has the language switch, and the switch
-  opens the other language at the same step.
+  opens the other language at the same step; it links the table's previous and next board.
 """
 
 from __future__ import annotations
@@ -80,5 +80,10 @@ def test_the_movie_switches_language_at_the_same_step(
         page.wait_for_function("document.documentElement.lang === 'en'")
         assert page.evaluate("+document.getElementById('movie').dataset.step") == 5
         assert EV  # the event's movie, in English now
+        # the table's next board with both rooms' plays, and none before the first
+        assert page.locator("a.prevboard").count() == 0
+        page.click("a.nextboard")
+        assert page.url.split("?")[0].endswith(f"/e/{EVQ}/round/1/board/2/table/1")
+        assert page.locator("a.prevboard").get_attribute("href") == f"/e/{EVQ}/round/1/board/1/table/1"
     finally:
         context.close()

@@ -188,7 +188,8 @@ def board_movie(
     request: Request, event: str, n: RoundNo, b: Number, t: Number
 ) -> Response:
     """The play-by-play of board ``b`` at table ``t`` (the review's board page), released
-    boards only (the director: any)."""
+    boards only (the director: any), linking the other language at the same step and the
+    table's previous and next released boards."""
     held = _held(request, event, n, b)
     if held is not None:
         return held
@@ -198,18 +199,29 @@ def board_movie(
     if not all(s is not None and s.record for s in texts):
         raise hall.HallError(f"table {t} has no play records of board {b} in both rooms",
                              kind="not_found")
-    match = next(m for m in events.get_round(engine, event, n).matches if m.table == t)
+    rnd = events.get_round(engine, event, n)
+    match = next(m for m in rnd.matches if m.table == t)
     comp = compare_board([loads(s.record)[0] for s in texts if s and s.record],
                          events.event_rules(engine, event))
     lang = language_of(request)
     tr = translator(lang)
     base = f"/e/{pathpart(event)}/round/{n}"
+    # the table's previous and next board that the public may open, with both rooms' plays
+    def has_movie(x: int) -> bool:
+        return all((s := records.get((n, t, x, room))) is not None and bool(s.record)
+                   for room in ("open", "closed"))
+
+    shown = sorted({x for x in released_of(engine, event, n, rnd.boards) if has_movie(x)} | {b})
+    at = shown.index(b)
+    neighbours = [(f"{base}/board/{shown[i]}/table/{t}", str(shown[i]))
+                  if 0 <= i < len(shown) else None for i in (at - 1, at + 1)]
     html = render_board(
         comp, lang=lang, static="/static/", team_x=match.team_x,
         rules=events.event_rules(engine, event),
         nav=[(f"/e/{pathpart(event)}", event), (base, tr("web.round", round=n)),
              (f"{base}/board/{b}", tr("report.board.title", board=b))],
         switch=language_switch("", lang_url(request, "zh" if lang == "en" else "en"), lang),
+        neighbours=neighbours,
     )
     response = HTMLResponse(html)
     response.headers["Referrer-Policy"] = "no-referrer"
