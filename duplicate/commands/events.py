@@ -697,8 +697,9 @@ def event_export_command(
               help="Folder to write the static HTML report into.")
 @click.option("--force", is_flag=True, help="Write into a folder that already holds files.")
 @click.option("--lang", type=LANG_CHOICE, default=None,
-              help="Language of the pages (English or Chinese; default: guandan --lang, else "
-              "the folder's, else the event's own).")
+              help="Language of the folder's pages (English or Chinese; default: guandan "
+              "--lang, else the folder's, else the event's own); the other language's are "
+              "in its subfolder (en/ or zh/), every page linking the other.")
 @click.option("--analyse", is_flag=True,
               help="Also value every decision of each board shown with all four hands known "
               "(guandan analyse): marks and values in the movie, each room's choice at the "
@@ -721,12 +722,12 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
     with open_database() as engine:
         stored = None
         if budget is not None:
-            from duplicate.jobs.stored import DatabaseAnalyses
+            from duplicate.jobs.stored import DatabaseAnalyses  # lazy: only with --analyse
 
             outcome = run_analysis(engine, event, budget, processes, wait=True)
             stored = DatabaseAnalyses(engine, outcome.keys)
         site = write_event_site(engine, event, outdir, lang or explicit_lang(), budget,
-                                analyses=stored)
+                                analyses=stored, both=True)
     click.echo(say("cli.report.written", index=site.index, n=len(site.written),
                    drawn=say("cli.report.drawn", n=site.boards_drawn),
                    unchanged=site.unchanged))

@@ -210,6 +210,11 @@ def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
     for v in range(-int(top), int(top) + 1):
         if v:
             parts.append(f'<text class="tick" x="2" y="{y(v) + 4:.1f}">{v:+d}</text>')
+    # step numbers along the bottom (the movie's steps: a tap on the graph goes there)
+    every = next(n for n in (5, 10, 20, 25, 50, 100, 10**9) if plies / n <= 8)
+    for step in range(every, plies + 1, every):
+        parts.append(f'<text class="steptick" x="{x(step):.1f}" y="{h - 3}" '
+                     f'text-anchor="middle">{step}</text>')
     points = [(int(d["ply"]) + 1, d["after"], d["mark"]) for d in decisions]
     first = decisions[0]
     points.insert(0, (int(first["ply"]), first["before"], ""))
@@ -231,6 +236,7 @@ def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
                 else t("report.analysis.no_marks"))
     return Markup(
         f'<figure class="valuegraph"><svg viewBox="0 0 {w} {h}" role="img" '
+        f'data-plies="{plies}" data-x0="{pad}" data-x1="{w - pad}" '
         f'aria-label="{escape(title)}{escape(t("punct.colon"))}{escape(summary)}">{"".join(parts)}</svg>'
         f'<figcaption>{escape(title)} · {escape(summary)}</figcaption></figure>')
 

@@ -208,7 +208,8 @@ def movie_data(
         "rooms": rooms,
         "divergence": divergence,
         "summary": _seat_rows(comp, lang),
-        "words": {k: t("report.movie." + k) for k in _WORDS} | {k: t(v) for k, v in _PUNCT.items()},
+        "words": {k: t("report.movie." + k) for k in _WORDS} | {k: t(v) for k, v in _PUNCT.items()}
+        | {"hand_group": t("report.movie.hand_group", seat="{seat}", n="{n}")},
     }
 
 
@@ -216,7 +217,7 @@ _WORDS = ("step", "start", "end", "prev_step", "next_step", "prev_trick", "next_
           "to_act", "baopai", "jiefeng", "pass", "trick",
           "diverge", "alternatives", "more", "can_pass", "chosen", "player", "place",
           "plays", "passes", "tricks", "leads", "bombs", "jf", "wilds", "left", "finished",
-          "summary")
+          "summary", "region", "hands")
 #: The movie's separators, from the page's language ("开室：三带二6", "Open room: full house 6").
 _PUNCT = {"colon": "punct.colon", "open": "punct.open", "close": "punct.close",
           "list_sep": "report.analysis.list_sep"}

@@ -19,7 +19,7 @@ from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
 from duplicate.i18n import game as vocab
-from duplicate.i18n import translator
+from duplicate.i18n import normalise_language, translator
 from duplicate.i18n.stored import who_said
 from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
@@ -82,6 +82,16 @@ def team_order(event: EventReport) -> list[str]:
     """The teams in standings order, then those without a standing."""
     return list(dict.fromkeys([str(r.team) for r in event.standings]
                               + [n for m in event.matches for n in (m.team_x, m.team_y)]))
+
+
+def language_switch(prefix: str | None, page: str, lang: str) -> dict[str, str] | None:
+    """The link from a page to the same page in the report's other language (``prefix``:
+    where that language's folder is from this one, ``en/`` or ``../``); ``None``: none."""
+    if prefix is None:
+        return None
+    other = "zh" if normalise_language(lang) == "en" else "en"
+    return {"href": prefix + page, "lang": other, "tag": "zh-CN" if other == "zh" else "en",
+            "name": str(translator(other)("lang.name"))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +162,16 @@ def render_board(
     analysis: Sequence[Mapping[str, Any]] | None = None,
     budget: Budget | None = None,
     zone: str = "UTC",
+    switch: Mapping[str, str] | None = None,
+    neighbours: Sequence[tuple[str, str] | None] = (None, None),
 ) -> str:
     """One board's page: header (level, leader, results that count, rulings, swing) and
     the movie of its rooms (``static/movie.js``); with ``analysis`` (each room's annotation,
     :mod:`duplicate.review.analysis`, made with ``budget``) the value of each step and the
     marks in the movie, each room's choice at the divergence and a graph of each room.
-    Times (rulings, corrections) are shown in the event's ``zone``."""
+    Times (rulings, corrections) are shown in the event's ``zone``; ``switch``: the link
+    to the page in the other language (:func:`language_switch`); ``neighbours``: the
+    previous and the next board's (link, board) in the match, or ``None``."""
     t = translator(lang)
     rulings = line.rulings if line is not None else ()
     rooms = []
@@ -188,7 +202,8 @@ def render_board(
         nav=list(nav), level=vocab.level_text(comp.level, lang),
         leader=vocab.seat_name(comp.leader, lang), rooms=rooms, swing=swing,
         swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
-        movie=movie_json(data), analysis=shown,
+        movie=movie_json(data), analysis=shown, lang_switch=switch,
+        neighbours=list(neighbours),
     )
 
 
@@ -221,7 +236,7 @@ def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
 
 def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[str, str]] = (),
                  team_links: dict[str, str] | None = None, static: str = "",
-                 zone: str = "UTC") -> str:
+                 zone: str = "UTC", switch: str | None = None) -> str:
     """A match's page: both rooms' seating and every board with results and swing (times
     in the event's ``zone``)."""
     rows = []
@@ -243,10 +258,12 @@ def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[s
         team_links=team_links or {},
         open_seating=list(zip(seats, match.open_players, strict=True)),
         closed_seating=list(zip(seats, match.closed_players, strict=True)),
+        lang_switch=language_switch(switch, match_page(match), lang),
     )
 
 
-def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> str:
+def render_event(event: EventReport, *, lang: str = "en", static: str = "",
+                 switch: str | None = None) -> str:
     """The event's index page: standings, matches by round, rulings."""
     ids = team_ids(event)
     rounds: dict[str, list[MatchSummary]] = {}
@@ -266,7 +283,7 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
         byes.setdefault(b.round, []).append(b)
     return render(
         "event.html", lang, static, event=event, rounds=rounds, team_ids=ids, byes=byes,
-        decided_keys=DECIDED,
+        decided_keys=DECIDED, lang_switch=language_switch(switch, "index.html", lang),
         match_page=match_page, rulings=[
             {"match": m, "board": line.board, "room": r.room, "note": note,
              "place": _ruling_place(m, line.board, r, lang)}
@@ -288,7 +305,8 @@ def _ruling_place(m: MatchSummary, board: str, r: Ruling, lang: str) -> str:
                  room=t("hall.room." + r.room)))
 
 
-def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "") -> str:
+def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "",
+                      switch: str | None = None) -> str:
     """Every team (numbered as its page) by round: its opponent's number, its margin and
     its match points in that round's match, linking the match; a bye and its points."""
     ids = team_ids(event)
@@ -304,12 +322,14 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
     for b in event.byes:
         cells.setdefault((b.team, b.round), []).append({"bye": True, "points": b.points})
     return render("crosstable.html", lang, static, event=event, names=team_order(event), ids=ids,
-                  rounds=rounds, cells=cells)
+                  rounds=rounds, cells=cells,
+                  lang_switch=language_switch(switch, "crosstable.html", lang))
 
 
 def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
                 ids: dict[str, int] | None = None,
-                analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+                analysis: Mapping[str, Sequence[int]] | None = None,
+                switch: str | None = None) -> str:
     """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`);
     with ``analysis`` (player -> :data:`duplicate.review.analysis.FIGURES`), each player's
     decisions marked and levels lost."""
@@ -331,8 +351,10 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
     rounds: list[Any] = [*mine, *({"bye": True, "round": b.round, "points": b.points}
                                   for b in event.byes if b.team == team)]
     rounds.sort(key=lambda r: _round_order(r["round"] if isinstance(r, dict) else r.round))
+    ids = ids or team_ids(event)
     return render("team.html", lang, static, event=event, team=team, matches=rounds,
-                  players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
+                  lang_switch=language_switch(switch, f"team-{ids[team]}.html", lang),
+                  players=players, standing=row, ids=ids, match_page=match_page,
                   board_page=board_page, has_page=has_page, analysis=figures,
                   withdrawn=event.withdrawn.get(team))
 
@@ -343,21 +365,29 @@ def _round_order(rnd: str) -> tuple[int, int, str]:
 
 
 def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",
-                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None,
+                   switch: str | None = None) -> str:
     """Per-player statistics over the boards that may be shown; with ``analysis`` (player
     -> :data:`duplicate.review.analysis.FIGURES`) the decisions valued, marked and the
     levels lost."""
-    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis)
+    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis,
+                  lang_switch=language_switch(switch, "players.html", lang))
 
 
 def board_pages(event: EventReport, lang: str, rules: Ruleset,
                 lines: Iterable[tuple[MatchSummary, BoardLine]],
                 analyses: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-                budget: Budget | None = None) -> dict[str, str]:
+                budget: Budget | None = None, switch: str | None = None) -> dict[str, str]:
     """The pages of the given boards (each must carry a comparison and be visible), with
-    the analysis of those ``analyses`` holds (by page name)."""
+    the analysis of those ``analyses`` holds (by page name), each linking the previous and
+    the next board of its match that has a page (and, with ``switch``, the page in the
+    other language: :func:`language_switch`)."""
     pages: dict[str, str] = {}
     for m, line in lines:
+        shown = [ln for ln in m.boards if has_page(ln) or ln.board == line.board]
+        at = next(i for i, ln in enumerate(shown) if ln.board == line.board)
+        neighbours = [(board_page(m, shown[i]), shown[i].board) if 0 <= i < len(shown) else None
+                      for i in (at - 1, at + 1)]
         assert line.comparison is not None
         t = translator(lang)
         title = t("report.board.match_title", board=line.board, x=m.team_x, y=m.team_y)
@@ -368,6 +398,7 @@ def board_pages(event: EventReport, lang: str, rules: Ruleset,
             line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
             nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
             analysis=analyses.get(name) if analyses is not None else None, budget=budget,
-            zone=event.time_zone,
+            zone=event.time_zone, switch=language_switch(switch, name, lang),
+            neighbours=neighbours,
         )
     return pages

@@ -7,6 +7,11 @@ only the board pages whose digest changed (a board page is the costly part: both
 are replayed) and writes only the files whose text changed; the other pages (index,
 matches, teams, cross-table, players) are drawn again, which is cheap, and rewritten only
 when their text differs.
+
+With ``other`` (the same event's report in the other language), one build writes both:
+the first language in the folder, the other in its subfolder (``en/`` or ``zh/``), every
+page linking to the same page in the other language; each record is analysed once (one
+store serves both languages) and drawn twice.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -45,7 +51,7 @@ from engine.ruleset import COMPETITION, Ruleset
 MANIFEST = "manifest.json"
 #: Bumped when the pages' drawing or the figures kept per board change: every board page
 #: is drawn again.
-VERSION = 3
+VERSION = 4
 ASSETS = ("guandan.css", "movie.js")
 
 
@@ -114,27 +120,48 @@ def _match_key(m: MatchSummary) -> tuple[object, ...]:
 
 def write_site(outdir: str | Path, event: EventReport, *, lang: str | None = None,
                rules: Ruleset = COMPETITION, analyse: Budget | None = None,
-               analyses: AnalysisStore | None = None) -> SiteResult:
+               analyses: AnalysisStore | None = None,
+               other: EventReport | None = None) -> SiteResult:
     """Write (or bring up to date) the event's report in ``outdir``; with ``analyse``, the
     analysis of every board shown (:mod:`duplicate.review.analysis`) within that budget a
     position, each record analysed once (kept in ``outdir/analysis``, or read from
-    ``analyses`` when given: the database's, which the jobs fill, ``duplicate.jobs``)."""
+    ``analyses`` when given: the database's, which the jobs fill, ``duplicate.jobs``); with
+    ``other`` (the report in the other language), that language too, in
+    ``outdir/<its language>/``, the pages of both linking each other (the result counts the
+    files of both)."""
     # A build makes millions of short-lived objects and few cycles: the cyclic collector,
     # run every 700 allocations, cost a quarter of a build from scratch. Rarer during it.
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], 50_000), *threshold[1:])
+    lang = lang or event.lang
+    out = Path(outdir)
     try:
-        return _write_site(outdir, event, lang=lang, rules=rules, analyse=analyse,
-                           analyses=analyses)
+        if out.exists() and not out.is_dir():
+            raise ReportError(phrase("rest.site.not_folder", path=repr(str(out))))
+        store = (analyses if analyses is not None else AnalysisStore(out / ANALYSIS_FOLDER)) \
+            if analyse is not None else None
+        if other is None:
+            return _write_site(out, event, lang=lang, rules=rules, analyse=analyse, store=store)
+        second = "zh" if lang == "en" else "en"
+        # a folder written first in the other language keeps this one in a subfolder: gone
+        if (out / lang / MANIFEST).is_file():
+            shutil.rmtree(out / lang, ignore_errors=True)
+        first = _write_site(out, event, lang=lang, rules=rules, analyse=analyse, store=store,
+                            switch=f"{second}/")
+        more = _write_site(out / second, other, lang=second, rules=rules, analyse=analyse,
+                           store=store, switch="../", keep_store=False)
+        return SiteResult(first.index, first.written + more.written,
+                          first.boards_drawn + more.boards_drawn, first.unchanged + more.unchanged)
     finally:
         gc.set_threshold(*threshold)
 
 
-def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
-                rules: Ruleset, analyse: Budget | None,
-                analyses: AnalysisStore | None = None) -> SiteResult:
-    lang = lang or event.lang
-    out = Path(outdir)
+def _write_site(out: Path, event: EventReport, *, lang: str, rules: Ruleset,
+                analyse: Budget | None, store: AnalysisStore | None,
+                switch: str | None = None, keep_store: bool = True) -> SiteResult:
+    """One language's pages in ``out`` (``switch``: where the other language's are from
+    here, :func:`duplicate.review.pages.language_switch`); the analyses from ``store``,
+    pruned to what the pages show when ``keep_store`` (the folder that holds it)."""
     if out.exists() and not out.is_dir():
         raise ReportError(phrase("rest.site.not_folder", path=repr(str(out))))
     old = _load_manifest(out, lang)
@@ -151,20 +178,21 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         if mname in seen_match:
             raise ReportError(phrase("rest.site.match_twice", page=repr(mname)))
         seen_match.add(mname)
-        lines = []
-        for line in m.boards:
-            shown = (m.round, line.board) in visible and (
-                line.comparison is not None or (len(line.records) == 2 and all(line.records)))
-            line = replace(line, visible=shown)
-            lines.append(line)
-            if not shown:
+        lines = [replace(line, visible=(m.round, line.board) in visible and (
+                     line.comparison is not None or (len(line.records) == 2 and all(line.records))))
+                 for line in m.boards]
+        # a board page links the match's previous and next pages: drawn again when they change
+        pages_of_match = repr([ln.board for ln in lines if ln.visible])
+        for line in lines:
+            if not line.visible:
                 continue
             name = board_page(m, line)
             if name in boards:
                 raise ReportError(phrase("rest.site.board_twice", match=repr(m.key),
                                          page=repr(name)))
             digest = _sha("\x00".join((line.digest or repr(line.comparison), event.name,
-                                       m.team_x, m.team_y, m.round, repr(analyse))))
+                                       m.team_x, m.team_y, m.round, repr(analyse),
+                                       switch or "", pages_of_match)))
             prev = old_boards.get(name)
             if (prev and prev.get("digest") == digest and line.digest and name in old_pages
                     and (out / name).exists()):
@@ -175,9 +203,8 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
                 to_draw.append((m, line))
         matches.append(replace(m, boards=tuple(lines)))
     event = replace(event, matches=tuple(matches))
-    drawn_lines = [(m, with_comparison(line, rules)) for m, line in to_draw]
-    store = (analyses if analyses is not None else AnalysisStore(out / ANALYSIS_FOLDER)) \
-        if analyse is not None else None
+    shown_matches = {m.key: m for m in matches}  # with each board's visibility
+    drawn_lines = [(shown_matches[m.key], with_comparison(line, rules)) for m, line in to_draw]
     analyses_of: dict[str, list[dict[str, Any]]] = {}
     for m, line in drawn_lines:
         assert line.comparison is not None
@@ -188,13 +215,14 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
             analyses_of[name] = analyse_board(line.comparison, rules, analyse, store, keys)
             boards[name]["analysis"] = player_figures(line.comparison, analyses_of[name])
             boards[name]["analysis_keys"] = keys
-    pages.update(board_pages(event, lang, rules, drawn_lines, analyses_of, analyse))
+    pages.update(board_pages(event, lang, rules, drawn_lines, analyses_of, analyse, switch=switch))
     figures = merge_figures(b.get("analysis", {}) for b in boards.values()) \
         if analyse is not None else None
-    pages["index.html"] = render_event(event, lang=lang)
-    pages["crosstable.html"] = render_crosstable(event, lang=lang)
+    pages["index.html"] = render_event(event, lang=lang, switch=switch)
+    pages["crosstable.html"] = render_crosstable(event, lang=lang, switch=switch)
     pages["players.html"] = render_players(
-        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang, analysis=figures)
+        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang, analysis=figures,
+        switch=switch)
     old_inputs: dict[str, str] = old.get("inputs", {})
     inputs: dict[str, str] = {}
 
@@ -211,22 +239,24 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     rows = {str(r.team): r for r in event.standings}
     for team, number in ids.items():
         name = f"team-{number}.html"
-        key = (team, rows.get(team), event.name, ids,
+        key = (team, rows.get(team), event.name, ids, switch,
                [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)],
                sorted(figures.items()) if figures is not None else None,
                [b for b in event.byes if b.team == team], event.withdrawn.get(team))
         if not unchanged(name, key):
-            pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures)
+            pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures,
+                                      switch=switch)
     for m in event.matches:
         name = match_page(m)
-        if not unchanged(name, (match_keys[m.key], event.name)):
+        if not unchanged(name, (match_keys[m.key], event.name, switch)):
             pages[name] = render_match(m, lang=lang, nav=(("index.html", event.name),),
-                                       zone=event.time_zone)
+                                       zone=event.time_zone, switch=switch)
     for asset in ASSETS:
         pages[asset] = static_text(asset)
     if store is not None:
-        store.prune(k for b in boards.values() for k in b.get("analysis_keys", ()))
-    elif (out / ANALYSIS_FOLDER).is_dir():
+        if keep_store:
+            store.prune(k for b in boards.values() for k in b.get("analysis_keys", ()))
+    elif keep_store and (out / ANALYSIS_FOLDER).is_dir():
         AnalysisStore(out / ANALYSIS_FOLDER).prune(())
     try:
         return _write(out, pages, old_pages, boards, inputs, lang, len(to_draw), event.name)
