@@ -44,7 +44,7 @@ def test_plays_results_and_finishes_in_guandan_words() -> None:
     assert describe_play(plate, L2, "zh") == "钢板101010-JJJ"  # as seeds/000 write 333444
     assert describe_play(plate, L2, "en") == "plate 101010-JJJ"
     bomb = Combo(ComboType.BOMB, 7, parse_cards("S9 C9 D9 H9 S9"))
-    assert describe_play(bomb, L2, "zh") == "5张9炸弹"
+    assert describe_play(bomb, L2, "zh") == "五个9（炸弹）"
     kings = Combo(ComboType.FOUR_KINGS, 13, parse_cards("SB SB HR HR"))
     assert describe_play(kings, L2, "zh") == "天王炸"
     assert describe_play(None, L2, "zh") == "过"

@@ -4,7 +4,9 @@ For each action from a chosen point (:func:`start_ply`: the first divergence bet
 rooms, trick K, action K or the last N tricks), :func:`annotate` gives the value of the
 position before it, the value after the action made, the best actions and their values,
 and a mark where the action lost value for the seat's side (chess's ``?`` for one level,
-``??`` for two or more; only between exact values). Values are N–S's result in levels
+``??`` for two or more), given only when the loss is beyond the values' uncertainty
+(:func:`loss_mark`: between exact values any loss of a level, with estimates a loss of a
+level that is more than twice its standard error). Values are N–S's result in levels
 (:mod:`duplicate.analysis.solver`); each is exact when the solver settles it within the budget,
 else an estimate (:mod:`duplicate.analysis.estimate`), and says so.
 
@@ -34,6 +36,7 @@ from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
 __all__ = [
+    "MARGIN",
     "AnalysisError",
     "Annotation",
     "Decision",
@@ -44,6 +47,8 @@ __all__ = [
     "combo_text",
     "decision_at",
     "loss_mark",
+    "loss_of",
+    "options",
     "par",
     "positions",
     "start_ply",
@@ -73,14 +78,28 @@ def action_dict(combo: Combo | None) -> dict[str, Any]:
             "cards": format_cards(combo.cards).split()}
 
 
-def loss_mark(seat: int, before: Evaluation, after: Evaluation) -> str:
-    """``??`` when the action cost its side two levels or more, ``?`` one, else ``""``
-    (only when both values are exact)."""
-    if not (before.exact and after.exact):
-        return ""
+#: How many standard errors a loss must exceed to be marked when a value is an estimate.
+MARGIN = 2.0
+
+
+def loss_of(seat: int, before: Evaluation, after: Evaluation) -> tuple[float, float]:
+    """What an action by ``seat`` cost its side, in levels (negative: it gained), and the
+    standard error of that figure (0 between exact values)."""
     sign = 1 if seat & 1 == 0 else -1
-    loss = sign * (before.value - after.value)
-    return "??" if loss >= 2 else "?" if loss >= 1 else ""
+    error = (before.stderr ** 2 + after.stderr ** 2) ** 0.5
+    return sign * (before.value - after.value), error
+
+
+def loss_mark(seat: int, before: Evaluation, after: Evaluation) -> str:
+    """``??`` when the action cost its side two levels or more, ``?`` one, else ``""``; a
+    loss is marked only when it is beyond the values' uncertainty: any loss of a level
+    between exact values, and with an estimate a loss of at least a level that exceeds
+    :data:`MARGIN` times its standard error (so a clear early error is marked too, and the
+    noise of the playouts is not)."""
+    loss, error = loss_of(seat, before, after)
+    if loss < 1 or loss <= MARGIN * error:
+        return ""
+    return "??" if loss >= 2 else "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,8 +355,9 @@ def annotate(
             continue
         action = _record_action(record, ply, pos, record.level, rules)
         mark = loss_mark(pos.turn, before, after)
-        best = _best(pos, int(before.value), solver, budget) if mark else []
-        line = best_line(pos, int(before.value), solver, budget) if mark else ()
+        settled = bool(mark) and before.exact
+        best = _best(pos, int(before.value), solver, budget) if settled else []
+        line = best_line(pos, int(before.value), solver, budget) if settled else ()
         decisions.append(
             Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
         )
@@ -368,8 +388,9 @@ def decision_at(
     before = evaluate(pos, solver, budget, seed=ply)
     after = evaluate(step(pos, action, rules), solver, budget, seed=ply + 1)
     mark = loss_mark(pos.turn, before, after)
-    best = _best(pos, int(before.value), solver, budget) if mark else []
-    line = best_line(pos, int(before.value), solver, budget) if mark else ()
+    settled = bool(mark) and before.exact
+    best = _best(pos, int(before.value), solver, budget) if settled else []
+    line = best_line(pos, int(before.value), solver, budget) if settled else ()
     return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
 
 
@@ -384,3 +405,23 @@ def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -
             break
         found = Par(v, ply)
     return found
+
+
+def options(record: DealRecord, ply: int, rules: Ruleset = COMPETITION,
+            budget: Budget = DEFAULT_BUDGET) -> list[tuple[Combo | None, Evaluation]]:
+    """Every action the seat to act had at action ``ply`` (0-based) of ``record`` (plays
+    grouped as the solver groups them: one a type, rank and size that leaves the same hand,
+    then the pass when allowed), each valued as :func:`evaluate` values a position: exact
+    within the budget's nodes, else an estimate from the budget's playouts (seeded by the
+    action's number and its place in the list, so the same budget gives the same values).
+    Best for the seat's side first; equal values in the solver's order."""
+    steps = positions(record, rules)
+    if not 0 <= ply < len(steps):
+        raise AnalysisError(phrase("out.analyse.no_action", action=ply + 1))
+    pos = steps[ply][0]
+    solver = Solver(record.level, rules)
+    out = [(combo, evaluate(child, solver, budget, seed=(ply + 1) * 1000 + i))
+           for i, (combo, child) in enumerate(children(pos, solver))]
+    sign = 1 if pos.turn & 1 == 0 else -1
+    order = sorted(range(len(out)), key=lambda i: (-sign * out[i][1].value, i))
+    return [out[i] for i in order]

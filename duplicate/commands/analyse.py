@@ -38,8 +38,14 @@ def value_text(e: Evaluation, lang: str) -> str:
     if e.exact:
         return f"{int(e.value):+d}"
     samples = f"{e.samples}!" if e.cut else str(e.samples)
-    return str(_t(lang)("analysis.estimate", value=f"{e.value:+.1f}", stderr=f"{e.stderr:.1f}",
+    return str(_t(lang)("analysis.estimate", value=_signed(e.value), stderr=f"{e.stderr:.1f}",
                     samples=samples))
+
+
+def _signed(value: float) -> str:
+    """One decimal with its sign, never ``-0.0``."""
+    shown = round(value, 1)
+    return "0.0" if shown == 0 else f"{shown:+.1f}"
 
 
 def room_text(room: str | None, lang: str) -> str:

@@ -178,7 +178,7 @@ def render_board(
     if analysis is not None:
         shown = _analysis_view(comp, analysis, budget, rooms, lang)
         for room, ann in zip(data["rooms"], analysis, strict=True):
-            room["anl"] = step_marks(ann, comp.level, lang) if ann else []
+            room["anl"] = step_marks(ann, comp.level, lang, room["players"]) if ann else []
         if data["divergence"] is not None:  # each room's choice valued, in the room's order
             data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
         data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
@@ -206,7 +206,8 @@ def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
         par = ann.get("par") if ann else None
         pars.append({"room": room["label"],
                      "par": t("report.analysis.par", ply=int(par["from_ply"]) + 1,
-                              value=f"{int(par['value']):+d}") if par
+                              value=t("report.analysis.ns", value=f"{int(par['value']):+d}"))
+                     if par
                      else t("report.analysis.no_par")})
     return {
         "choices": divergence_choices(comp, analysis, lang),
