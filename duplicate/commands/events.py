@@ -701,14 +701,15 @@ def event_export_command(
 @db_option
 @db_errors
 def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
-                         analyse: bool, nodes: int, playouts: int, seed: int,
-                         seconds: float | None) -> None:
+                         analyse: bool, exact_cards: int, nodes: int | None, playouts: int,
+                         seed: int, seconds: float | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
     board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
     from duplicate.events.site import write_event_site
 
     check_output_dir(outdir, force, report=event)
-    budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
+    budget = budget_of(nodes, playouts, seed, seconds, exact_cards=exact_cards) if analyse \
+        else None
     with open_database() as engine:
         site = write_event_site(engine, event, outdir, lang or explicit_lang(), budget)
     click.echo(say("cli.report.written", index=site.index, n=len(site.written),

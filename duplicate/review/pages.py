@@ -215,8 +215,11 @@ def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
         "graphs": [graph_svg(ann, lang, str(room["label"])) for room, ann
                    in zip(rooms, analysis, strict=True) if ann],
         "pars": pars,
-        "budget": t("report.analysis.budget", nodes=f"{budget.nodes:,}",
-                    playouts=budget.playouts, seed=budget.seed) if budget else "",
+        "budget": "" if budget is None else t(
+            "report.analysis.budget_cards", cards=budget.cards, playouts=budget.playouts,
+            seed=budget.seed) if budget.cards is not None else t(
+            "report.analysis.budget", nodes=f"{budget.nodes:,}", playouts=budget.playouts,
+            seed=budget.seed),
     }
 
 
