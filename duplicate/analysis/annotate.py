@@ -408,20 +408,45 @@ def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -
 
 
 def options(record: DealRecord, ply: int, rules: Ruleset = COMPETITION,
-            budget: Budget = DEFAULT_BUDGET) -> list[tuple[Combo | None, Evaluation]]:
-    """Every action the seat to act had at action ``ply`` (0-based) of ``record`` (plays
-    grouped as the solver groups them: one a type, rank and size that leaves the same hand,
-    then the pass when allowed), each valued as :func:`evaluate` values a position: exact
-    within the budget's nodes, else an estimate from the budget's playouts (seeded by the
-    action's number and its place in the list, so the same budget gives the same values).
-    Best for the seat's side first; equal values in the solver's order."""
+            budget: Budget = DEFAULT_BUDGET, keep: Sequence[Combo | None] = (),
+            limit: int | None = None) -> tuple[list[tuple[Combo | None, Evaluation]], int]:
+    """The actions the seat to act had at action ``ply`` (0-based) of ``record``, one a
+    type, rank and size (the first the solver's order gives), each valued as
+    :func:`evaluate` values a position: exact within the budget, else an estimate from the
+    budget's playouts (seeded by the action's number and its place in the list, so the same
+    budget gives the same values; exact only when the position itself is settled, as
+    along a record). With ``limit``, only that many are valued: those of
+    ``keep`` first (the rooms' choices), then the pass, the bombs, straight flushes and
+    the joker bomb, then the others in the solver's order. Best for the seat's side first
+    (equal values in that order); with the number of distinct actions there were."""
     steps = positions(record, rules)
     if not 0 <= ply < len(steps):
         raise AnalysisError(phrase("out.analyse.no_action", action=ply + 1))
     pos = steps[ply][0]
     solver = Solver(record.level, rules)
-    out = [(combo, evaluate(child, solver, budget, seed=(ply + 1) * 1000 + i))
-           for i, (combo, child) in enumerate(children(pos, solver))]
+
+    def sig(c: Combo | None) -> tuple[object, ...]:
+        return (None,) if c is None else (c.type, c.rank, c.size)
+
+    distinct: dict[tuple[object, ...], tuple[Combo | None, Position | int]] = {}
+    for combo, child in children(pos, solver):
+        distinct.setdefault(sig(combo), (combo, child))
+    wanted = {sig(c) for c in keep}
+
+    def rank(item: tuple[tuple[object, ...], int]) -> tuple[int, int]:
+        key, place = item
+        combo = distinct[key][0]
+        strong = combo is None or combo.is_bomb_class
+        return (0 if key in wanted else 1 if strong else 2, place)
+
+    order = [k for k, _ in sorted(((k, i) for i, k in enumerate(distinct)), key=rank)]
+    chosen = order if limit is None else order[:limit]
+    # as along a record: the actions are valued exactly when the position is settled,
+    # else all estimated (no exact search of positions out of reach, which costs the most)
+    settled = exact_value(pos, solver, budget)[0] is not None
+    out = [(distinct[k][0], evaluate(distinct[k][1], solver, budget, seed=(ply + 1) * 1000 + i,
+                                     exact=settled))
+           for i, k in enumerate(chosen)]
     sign = 1 if pos.turn & 1 == 0 else -1
-    order = sorted(range(len(out)), key=lambda i: (-sign * out[i][1].value, i))
-    return [out[i] for i in order]
+    ranked = sorted(range(len(out)), key=lambda i: (-sign * out[i][1].value, i))
+    return [out[i] for i in ranked], len(distinct)

@@ -12,7 +12,6 @@ import click
 
 from duplicate.analysis.budget import DEFAULT_BUDGET, Budget
 
-
 #: The cards of the positions valued exactly when the budget is counted in cards.
 EXACT_CARDS = 24
 

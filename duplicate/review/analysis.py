@@ -27,7 +27,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from duplicate.analysis.annotate import annotate, loss_of
+from duplicate.analysis.annotate import action_dict, annotate, loss_of, options
 from duplicate.analysis.estimate import Budget, Evaluation
 from duplicate.compare import BoardComparison, RoomSummary
 from duplicate.gdn import DealRecord, Play
@@ -125,6 +125,68 @@ def analyse_board(comp: BoardComparison, rules: Ruleset, budget: Budget,
                 store.computed += 1
             store.put(key, data)
         out.append(data["annotation"] or {})
+    return out
+
+
+#: Most actions valued at the divergence (each room's choice, the pass and the bombs first).
+MAX_OPTIONS = 24
+
+
+def analyse_options(comp: BoardComparison, rules: Ruleset, budget: Budget,
+                    store: AnalysisStore, keys: list[str] | None = None) -> dict[str, Any]:
+    """At the first divergence, the actions the seat to act had, one a type, rank and size,
+    each valued (:func:`duplicate.analysis.annotate.options`: best for that seat's side
+    first; at most :data:`MAX_OPTIONS`, each room's choice, the pass and the bombs first):
+    ``{"count": distinct actions, "options": [{"action", "value"}]}``, no options when the
+    rooms never diverged. Both rooms share the position, so it is valued once, and kept in
+    ``store`` like a room's analysis."""
+    div = comp.divergence
+    if div is None:
+        return {"count": 0, "options": []}
+    room = next((r for r in comp.rooms if len(r.moves) > div.index), None)
+    if room is None:
+        return {"count": 0, "options": []}
+    record = room_record(comp, room)
+    record = DealRecord(tags={}, hands=record.hands, level=record.level, leader=record.leader,
+                        plays=(record.plays or [])[:div.index + 1])
+    key = record_key(record, rules, budget) + "-options"
+    if keys is not None:
+        keys.append(key)
+    data = store.get(key)
+    if data is None:
+        keep = [m.combo for m in div.moves if m is not None]
+        found, count = options(record, div.index, rules, budget, keep, MAX_OPTIONS)
+        data = {"format": FORMAT, "count": count, "options": [
+            {"action": action_dict(c), "value": e.to_dict()} for c, e in found]}
+        store.computed += 1
+        store.put(key, data)
+    return {"count": int(data.get("count", 0)), "options": list(data.get("options") or [])}
+
+
+def options_view(comp: BoardComparison, found: Sequence[Mapping[str, Any]],
+                 lang: str) -> list[dict[str, Any]]:
+    """The divergence's actions valued (``found``: :func:`analyse_options`'s ``options``)
+    as the page lists them: the play in words and cards, its value and which room (if any)
+    chose it, best for the side to act first."""
+    div = comp.divergence
+    if div is None:
+        return []
+    t = translator(lang)
+    chosen: dict[tuple[object, ...], list[str]] = {}
+    for room, m in zip(comp.rooms, div.moves, strict=False):
+        if m is None:
+            continue
+        key = room.room.lower()
+        label = t("report.room." + key) if key in ("open", "closed") else room.room
+        c = m.combo
+        chosen.setdefault((None,) if c is None else (c.type, c.rank, c.size), []).append(label)
+    out = []
+    for item in found:
+        combo = _combo(item["action"])
+        sig = (None,) if combo is None else (combo.type, combo.rank, combo.size)
+        out.append({"play": vocab.play_text(combo, comp.level, lang),
+                    "value": value_text(item["value"], lang),
+                    "rooms": t("report.analysis.list_sep").join(chosen.pop(sig, []))})
     return out
 
 

@@ -21,7 +21,13 @@ from duplicate.errors import DuplicateError
 from duplicate.i18n import game as vocab
 from duplicate.i18n import translator
 from duplicate.i18n.stored import who_said
-from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
+from duplicate.review.analysis import (
+    FIGURES,
+    divergence_choices,
+    graph_svg,
+    options_view,
+    step_marks,
+)
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
 from duplicate.review.render import render, status_text
@@ -152,11 +158,14 @@ def render_board(
     analysis: Sequence[Mapping[str, Any]] | None = None,
     budget: Budget | None = None,
     zone: str = "UTC",
+    options: Mapping[str, Any] | None = None,
 ) -> str:
     """One board's page: header (level, leader, results that count, rulings, swing) and
     the movie of its rooms (``static/movie.js``); with ``analysis`` (each room's annotation,
     :mod:`duplicate.review.analysis`, made with ``budget``) the value of each step and the
-    marks in the movie, each room's choice at the divergence and a graph of each room.
+    marks in the movie, each room's choice at the divergence and a graph of each room;
+    with ``options`` (:func:`duplicate.review.analysis.analyse_options`) the value of every
+    action the seat had at the divergence.
     Times (rulings, corrections) are shown in the event's ``zone``."""
     t = translator(lang)
     rulings = line.rulings if line is not None else ()
@@ -177,6 +186,8 @@ def render_board(
     shown = None
     if analysis is not None:
         shown = _analysis_view(comp, analysis, budget, rooms, lang)
+        shown["options"] = options_view(comp, (options or {}).get("options", ()), lang)
+        shown["options_count"] = int((options or {}).get("count", 0))
         for room, ann in zip(data["rooms"], analysis, strict=True):
             room["anl"] = step_marks(ann, comp.level, lang, room["players"]) if ann else []
         if data["divergence"] is not None:  # each room's choice valued, in the room's order
@@ -357,7 +368,8 @@ def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: st
 def board_pages(event: EventReport, lang: str, rules: Ruleset,
                 lines: Iterable[tuple[MatchSummary, BoardLine]],
                 analyses: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-                budget: Budget | None = None) -> dict[str, str]:
+                budget: Budget | None = None,
+                choices: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, str]:
     """The pages of the given boards (each must carry a comparison and be visible), with
     the analysis of those ``analyses`` holds (by page name)."""
     pages: dict[str, str] = {}
@@ -372,6 +384,7 @@ def board_pages(event: EventReport, lang: str, rules: Ruleset,
             line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
             nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
             analysis=analyses.get(name) if analyses is not None else None, budget=budget,
+            options=choices.get(name) if choices is not None else None,
             zone=event.time_zone,
         )
     return pages

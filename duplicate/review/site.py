@@ -23,7 +23,13 @@ from duplicate.compare import compare_board
 from duplicate.gdn import loads
 from duplicate.i18n import os_reason, phrase
 from duplicate.review.analysis import FOLDER as ANALYSIS_FOLDER
-from duplicate.review.analysis import AnalysisStore, analyse_board, merge_figures, player_figures
+from duplicate.review.analysis import (
+    AnalysisStore,
+    analyse_board,
+    analyse_options,
+    merge_figures,
+    player_figures,
+)
 from duplicate.review.model import BoardLine, EventReport, MatchSummary
 from duplicate.review.pages import (
     ReportError,
@@ -172,6 +178,7 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
     event = replace(event, matches=tuple(matches))
     drawn_lines = [(m, _with_comparison(line, rules)) for m, line in to_draw]
     analyses: dict[str, list[dict[str, Any]]] = {}
+    choices: dict[str, dict[str, Any]] = {}
     store = AnalysisStore(out / ANALYSIS_FOLDER) if analyse is not None else None
     for m, line in drawn_lines:
         assert line.comparison is not None
@@ -180,9 +187,10 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         if analyse is not None and store is not None:
             keys: list[str] = []
             analyses[name] = analyse_board(line.comparison, rules, analyse, store, keys)
+            choices[name] = analyse_options(line.comparison, rules, analyse, store, keys)
             boards[name]["analysis"] = player_figures(line.comparison, analyses[name])
             boards[name]["analysis_keys"] = keys
-    pages.update(board_pages(event, lang, rules, drawn_lines, analyses, analyse))
+    pages.update(board_pages(event, lang, rules, drawn_lines, analyses, analyse, choices))
     figures = merge_figures(b.get("analysis", {}) for b in boards.values()) \
         if analyse is not None else None
     pages["index.html"] = render_event(event, lang=lang)
