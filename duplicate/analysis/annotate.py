@@ -31,6 +31,7 @@ from engine.cards import format_cards, rank_name
 from engine.combo import Combo
 from engine.deal import Deal
 from engine.errors import GuandanError
+from engine.moves import legal_readings
 from engine.reading import choose_reading, read_declared
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
@@ -115,6 +116,8 @@ class Decision:
     best: tuple[tuple[Combo | None, Evaluation], ...]
     mark: str
     line: tuple[tuple[Seat, Combo | None], ...] = ()  # best play, then best replies
+    lead: bool = False  # the seat led: nothing to beat
+    forced: bool = False  # nothing in hand beat the play: the pass was the only action
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -128,6 +131,8 @@ class Decision:
             "mark": self.mark,
             "best": [{"action": action_dict(c), "value": e.to_dict()} for c, e in self.best],
             "line": [{"seat": s.name, "action": action_dict(c)} for s, c in self.line],
+            "lead": self.lead,
+            "forced": self.forced,
         }
 
 
@@ -232,6 +237,14 @@ def _record_action(record: DealRecord, ply: int, pos: Position, level: int, rule
     if play.type is not None and play.rank is not None:
         return read_declared(play.cards, level, play.type, play.rank, rules)
     return choose_reading(play.cards, level, pos.to_beat, rules)
+
+
+def _situation(pos: Position, level: int, rules: Ruleset) -> tuple[bool, bool]:
+    """Whether the seat to act leads, and whether it had no choice (nothing beats the
+    play to beat: the pass is its only action)."""
+    if pos.to_beat is None:
+        return True, False
+    return False, not legal_readings(pos.hands[pos.turn], level, pos.to_beat, rules)
 
 
 def _best(pos: Position, value: int, solver: Solver, budget: Budget) -> list[tuple[Combo | None, Evaluation]]:
@@ -359,7 +372,8 @@ def annotate(
         best = _best(pos, int(before.value), solver, budget) if settled else []
         line = best_line(pos, int(before.value), solver, budget) if settled else ()
         decisions.append(
-            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
+            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line,
+                     *_situation(pos, record.level, rules))
         )
     return Annotation(
         board=record.board,
@@ -391,7 +405,8 @@ def decision_at(
     settled = bool(mark) and before.exact
     best = _best(pos, int(before.value), solver, budget) if settled else []
     line = best_line(pos, int(before.value), solver, budget) if settled else ()
-    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
+    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line,
+                    *_situation(pos, record.level, rules))
 
 
 def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -> Par | None:

@@ -25,9 +25,12 @@ from duplicate.review.analysis import (
     FIGURES,
     divergence_choices,
     graph_svg,
+    mark_text,
     options_view,
     step_marks,
+    step_text,
 )
+from duplicate.review.mistakes import accuracy, board_mistakes
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
 from duplicate.review.render import render, status_text
@@ -186,6 +189,7 @@ def render_board(
     shown = None
     if analysis is not None:
         shown = _analysis_view(comp, analysis, budget, rooms, lang)
+        shown["players"] = mistakes_view(comp, analysis, lang)
         shown["options"] = options_view(comp, (options or {}).get("options", ()), lang)
         shown["options_count"] = int((options or {}).get("count", 0))
         for room, ann in zip(data["rooms"], analysis, strict=True):
@@ -201,6 +205,49 @@ def render_board(
         swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
         movie=movie_json(data), analysis=shown,
     )
+
+
+def accuracy_text(fig: Mapping[str, Any], lang: str) -> str:
+    """``准确率 96%（25次有选择）`` / ``accuracy 96% (25 decisions with a choice)``, or a
+    dash without any."""
+    acc = accuracy(fig)
+    if acc is None:
+        return "—"
+    return str(translator(lang)("report.analysis.accuracy", pct=f"{acc:.0f}",
+                                n=int(fig["choices"])))
+
+
+def mistake_line(m: Mapping[str, Any], lang: str, player: str = "") -> str:
+    """A marked decision as a list shows it: its step, then :func:`mark_text`."""
+    d = m["decision"]
+    return f"{step_text(int(d['ply']), lang)} {mark_text(d, int(m['level']), lang, player)}"
+
+
+def mistakes_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
+                  lang: str) -> list[dict[str, Any]]:
+    """Each player of the board (room by room, seat by seat): the room and seat, the
+    accuracy on the board and the marked decisions, each linking to its step in the
+    movie (``#open=90``: after the action)."""
+    t = translator(lang)
+    figs = board_mistakes(comp, analysis, "")
+    out = []
+    for room in comp.rooms:
+        key = room.room.lower()
+        label = t("report.room." + key) if key in ("open", "closed") else room.room
+        for seat in Seat:
+            name = room.players[seat]
+            fig = figs.get(name)
+            if not name or fig is None:
+                continue
+            marked = [m for m in fig["marked"] if m["room"] == key
+                      and m["decision"]["seat"] == seat.name]
+            out.append({"player": name, "where": t("report.analysis.where", room=label,
+                                                    seat=vocab.seat_name(seat, lang)),
+                        "accuracy": accuracy_text(fig, lang) if len(
+                            [r for r in comp.rooms if name in r.players]) == 1 else "",
+                        "marked": [{"href": f"#{key}={int(m['decision']['ply']) + 1}",
+                                    "text": mistake_line(m, lang, name)} for m in marked]})
+    return out
 
 
 #: The movie's words for the analysis (``report.analysis.*``).
@@ -324,7 +371,8 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
 
 def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
                 ids: dict[str, int] | None = None,
-                analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+                analysis: Mapping[str, Sequence[int]] | None = None,
+                coach: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`);
     with ``analysis`` (player -> :data:`duplicate.review.analysis.FIGURES`), each player's
     decisions marked and levels lost."""
@@ -348,7 +396,7 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
     rounds.sort(key=lambda r: _round_order(r["round"] if isinstance(r, dict) else r.round))
     return render("team.html", lang, static, event=event, team=team, matches=rounds,
                   players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
-                  board_page=board_page, has_page=has_page, analysis=figures,
+                  board_page=board_page, has_page=has_page, analysis=figures, coach=coach or {},
                   withdrawn=event.withdrawn.get(team))
 
 
@@ -358,11 +406,13 @@ def _round_order(rnd: str) -> tuple[int, int, str]:
 
 
 def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",
-                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None,
+                   coach: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """Per-player statistics over the boards that may be shown; with ``analysis`` (player
     -> :data:`duplicate.review.analysis.FIGURES`) the decisions valued, marked and the
     levels lost."""
-    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis)
+    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis,
+                  coach=coach or {})
 
 
 def board_pages(event: EventReport, lang: str, rules: Ruleset,

@@ -30,9 +30,12 @@ from duplicate.review.analysis import (
     merge_figures,
     player_figures,
 )
+from duplicate.review.mistakes import board_mistakes
+from duplicate.review.mistakes import merge as merge_mistakes
 from duplicate.review.model import BoardLine, EventReport, MatchSummary
 from duplicate.review.pages import (
     ReportError,
+    accuracy_text,
     board_page,
     board_pages,
     match_page,
@@ -43,6 +46,7 @@ from duplicate.review.pages import (
     render_team,
     team_ids,
 )
+from duplicate.review.player_page import player_page, render_player
 from duplicate.review.render import static_text
 from duplicate.review.stats import board_stats, compact, merge
 from duplicate.review.visibility import visible_boards
@@ -190,13 +194,23 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
             choices[name] = analyse_options(line.comparison, rules, analyse, store, keys)
             boards[name]["analysis"] = player_figures(line.comparison, analyses[name])
             boards[name]["analysis_keys"] = keys
+            boards[name]["coach"] = board_mistakes(line.comparison, analyses[name], name)
+            boards[name]["where"] = [m.round, line.board, m.team_x, m.team_y, match_page(m)]
     pages.update(board_pages(event, lang, rules, drawn_lines, analyses, analyse, choices))
     figures = merge_figures(b.get("analysis", {}) for b in boards.values()) \
         if analyse is not None else None
+    played: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {}
+    for name, b in sorted(boards.items()):
+        for player, fig in b.get("coach", {}).items():
+            played.setdefault(player, []).append((name, b["where"], fig))
+    coach = {player: {"page": player_page(player), "accuracy": accuracy_text(
+        merge_mistakes({player: f} for _, _, f in rows)[player], lang)}
+        for player, rows in played.items()} if analyse is not None else None
     pages["index.html"] = render_event(event, lang=lang)
     pages["crosstable.html"] = render_crosstable(event, lang=lang)
     pages["players.html"] = render_players(
-        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang, analysis=figures)
+        event, merge(b.get("stats", {}) for b in boards.values()), lang=lang, analysis=figures,
+        coach=coach)
     old_inputs: dict[str, str] = old.get("inputs", {})
     inputs: dict[str, str] = {}
 
@@ -216,9 +230,15 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         key = (team, rows.get(team), event.name, ids,
                [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)],
                sorted(figures.items()) if figures is not None else None,
+               sorted(coach.items()) if coach is not None else None,
                [b for b in event.byes if b.team == team], event.withdrawn.get(team))
         if not unchanged(name, key):
-            pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures)
+            pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures,
+                                      coach=coach)
+    for player, rows in played.items():
+        name = player_page(player)
+        if not unchanged(name, (player, rows, event.name)):
+            pages[name] = render_player(event, player, rows, lang=lang)
     for m in event.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name)):
