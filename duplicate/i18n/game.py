@@ -192,6 +192,13 @@ def use_text(use: CardUse, level: int, lang: str = "en") -> str:
     return ("" if use.suit is None else SUIT_GLYPHS[use.suit]) + rank_label(use.rank, lang)
 
 
+def wild_use_text(use: CardUse, level: int, lang: str = "en") -> str:
+    """A wild heart and what it stood for, as players say it: ``红桃2当6``, ``红桃2当本身``
+    (``♥2 as 6``, ``♥2 as itself``)."""
+    return translator(lang)("card.wild_use", level=rank_label(level, lang),
+                            card=use_text(use, level, lang))
+
+
 def play_text(combo: Combo | None, level: int, lang: str = "en") -> str:
     """A play in words and cards, for a terminal: ``three pairs 10  10♠ 10♣ J♥ J♦ Q♠ Q♠``."""
     if combo is None:

@@ -99,7 +99,7 @@ def _seat_rows(comp: BoardComparison, lang: str) -> list[dict[str, Any]]:
             s = r.seats[seat]
             wilds = [
                 t("report.seat.wild_use", play=vocab.describe_play(_combo_of(r, w.index), lv, lang),
-                  card=vocab.use_text(w.use, lv, lang))
+                  use=vocab.wild_use_text(w.use, lv, lang))
                 for w in s.wilds
             ]
             rooms.append({
