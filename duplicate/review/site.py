@@ -204,8 +204,8 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         for player, fig in b.get("coach", {}).items():
             played.setdefault(player, []).append((name, b["where"], fig))
     coach = {player: {"page": player_page(player), "accuracy": accuracy_text(
-        merge_mistakes({player: f} for _, _, f in rows)[player], lang)}
-        for player, rows in played.items()} if analyse is not None else None
+        merge_mistakes({player: f} for _, _, f in seen)[player], lang)}
+        for player, seen in played.items()} if analyse is not None else None
     pages["index.html"] = render_event(event, lang=lang)
     pages["crosstable.html"] = render_crosstable(event, lang=lang)
     pages["players.html"] = render_players(
@@ -235,10 +235,10 @@ def _write_site(outdir: str | Path, event: EventReport, *, lang: str | None,
         if not unchanged(name, key):
             pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures,
                                       coach=coach)
-    for player, rows in played.items():
+    for player, seen in played.items():
         name = player_page(player)
-        if not unchanged(name, (player, rows, event.name)):
-            pages[name] = render_player(event, player, rows, lang=lang)
+        if not unchanged(name, (player, seen, event.name)):
+            pages[name] = render_player(event, player, seen, lang=lang)
     for m in event.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name)):
