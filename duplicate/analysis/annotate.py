@@ -6,7 +6,8 @@ position before it, the value after the action made, the best actions and their 
 and a mark where the action lost value for the seat's side (chess's ``?`` for one level,
 ``??`` for two or more), given only when the loss is beyond the values' uncertainty
 (:func:`loss_mark`: between exact values any loss of a level, with estimates a loss of a
-level that is more than twice its standard error). Values are N–S's result in levels
+level that is more than twice its standard error; never between an estimate and an exact
+value, which measure different play). Values are N–S's result in levels
 (:mod:`duplicate.analysis.solver`); each is exact when the solver settles it within the budget,
 else an estimate (:mod:`duplicate.analysis.estimate`), and says so.
 
@@ -94,9 +95,14 @@ def loss_of(seat: int, before: Evaluation, after: Evaluation) -> tuple[float, fl
 def loss_mark(seat: int, before: Evaluation, after: Evaluation) -> str:
     """``??`` when the action cost its side two levels or more, ``?`` one, else ``""``; a
     loss is marked only when it is beyond the values' uncertainty: any loss of a level
-    between exact values, and with an estimate a loss of at least a level that exceeds
+    between exact values, and between estimates a loss of at least a level that exceeds
     :data:`MARGIN` times its standard error (so a clear early error is marked too, and the
-    noise of the playouts is not)."""
+    noise of the playouts is not); never between an estimate and an exact value."""
+    if before.exact != after.exact:
+        # an estimate (reasonable players who do not see the cards) and an exact value
+        # (best play, every hand seen) measure different play: their difference is not
+        # what the decision cost
+        return ""
     loss, error = loss_of(seat, before, after)
     if loss < 1 or loss <= MARGIN * error:
         return ""
