@@ -135,3 +135,8 @@ def test_the_legend_and_the_exact_value_from_a_step_say_what_they_are(
         assert word not in page, word
     movie = _movie(page)
     assert movie["words"]["step_of"] == "第{k}步／共{n}步"  # type: ignore[index]
+    # the graph numbers the steps and each dot carries the step the movie shows it at
+    steps = [int(k) for k in re.findall(r'<circle class="(?:exact|estimate)" data-step="(\d+)"', page)]
+    plies = len(movie["rooms"][0]["moves"])  # type: ignore[index]
+    assert steps[:plies + 1] == list(range(plies + 1))
+    assert '>20</text>' in page and '>步</text>' in page

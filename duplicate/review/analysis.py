@@ -297,7 +297,9 @@ def _value_of(v: Mapping[str, Any]) -> float:
 def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
     """The value over the deal (N–S levels, action by action) as an inline SVG: exact
     values filled dots on a solid line, estimates hollow ones on a dashed line; the
-    marked actions ringed. Its text alternative names the start, the end and the marks."""
+    marked actions ringed; the steps numbered along the bottom, each dot carrying its
+    step (``data-step``: the movie's step after that action). Its text alternative names
+    the start, the end and the marks."""
     t = translator(lang)
     decisions = list(annotation.get("decisions", ()))
     if not decisions:
@@ -316,6 +318,12 @@ def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
     for v in range(-int(top), int(top) + 1):
         if v:
             parts.append(f'<text class="tick" x="2" y="{y(v) + 4:.1f}">{v:+d}</text>')
+    # the steps along the bottom, as the movie counts them (every 20, and the word)
+    for k in range(20, plies + 1, 20):
+        parts.append(f'<text class="tick steptick" x="{x(k):.1f}" y="{h - 3}" '
+                     f'text-anchor="middle">{k}</text>')
+    parts.append(f'<text class="tick steptick" x="{w - 2}" y="{h - 3}" text-anchor="end">'
+                 f'{escape(t("report.analysis.step_axis"))}</text>')
     points = [(int(d["ply"]) + 1, d["after"], d["mark"]) for d in decisions]
     first = decisions[0]
     points.insert(0, (int(first["ply"]), first["before"], ""))
@@ -325,7 +333,8 @@ def graph_svg(annotation: Mapping[str, Any], lang: str, title: str) -> Markup:
                      f'x2="{x(p1):.1f}" y2="{y(_value_of(v1)):.1f}"/>')
     for p, v, mark in points:
         cls = "exact" if v["kind"] == "exact" else "estimate"
-        parts.append(f'<circle class="{cls}" cx="{x(p):.1f}" cy="{y(_value_of(v)):.1f}" r="2.5"/>')
+        parts.append(f'<circle class="{cls}" data-step="{p}" cx="{x(p):.1f}" '
+                     f'cy="{y(_value_of(v)):.1f}" r="2.5"/>')
         if mark:
             parts.append(f'<circle class="mark" cx="{x(p):.1f}" cy="{y(_value_of(v)):.1f}" r="6"/>'
                          f'<text class="marktext" x="{x(p) + 7:.1f}" y="{y(_value_of(v)) - 6:.1f}">'
