@@ -66,7 +66,7 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
 #: test of another file is named in :data:`SLOW_TESTS`.
 SLOW_FILES = frozenset({
     # Chromium
-    "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py",
+    "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py", "test_browser_marks.py",
     "test_browser_names.py", "test_browser_phone.py", "test_browser_public_phone.py",
     "test_browser_rehearsal.py", "test_browser_review.py", "test_browser_security.py",
     "test_browser_board_phone.py", "test_browser_accessibility.py", "test_browser_hall_pages.py",

@@ -142,7 +142,7 @@ def test_the_movie_on_touch_and_keys(browser: Any, served: Callable[[Path], str]
     # the live region says the step and each room's play at it
     live = page.inner_text("#movie-live")
     first = traces["open"].moves[0]
-    assert live.startswith("步 1") and "开室" in live and "闭室" in live and "北" in live
+    assert live.startswith("第1步") and "开室" in live and "闭室" in live and "北" in live
     assert first.combo is not None
     # by trick: every lead of either room is a stop (the keys are the movie's when it has
     # the focus)

@@ -33,6 +33,8 @@ ALLOWED = {
     "engine/ruleset.py:Ruleset": "the engine carries no pydantic: every variant by "
     "dataclasses.fields, in one line",
     "duplicate/scoring.py:Scale": "a Protocol's declaration, no body",
+    "duplicate/analysis/budget.py:Budget": "a budget counted in cards writes ``cards`` in "
+    "place of ``nodes``: one field replaces another",
     "duplicate/scoring.py:WinDrawLoss": "the stored scale's keys start with its name, the "
     "constructor with the points",
     "duplicate/scoring.py:VictoryPoints": "the same: name first in the stored JSON",

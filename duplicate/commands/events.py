@@ -709,8 +709,9 @@ def event_export_command(
 @db_option
 @db_errors
 def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
-                         analyse: bool, nodes: int, playouts: int, seed: int,
-                         seconds: float | None, processes: int | None) -> None:
+                         analyse: bool, exact_cards: int, nodes: int | None, playouts: int,
+                         seed: int, seconds: float | None,
+                         processes: int | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
     board's two rooms as a movie. Run again, it rewrites only the pages that changed.
     With --analyse, the records not analysed yet are analysed first ('event analyse
@@ -718,7 +719,8 @@ def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
     from duplicate.events.site import write_event_site
 
     check_output_dir(outdir, force, report=event)
-    budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
+    budget = budget_of(nodes, playouts, seed, seconds, exact_cards=exact_cards) if analyse \
+        else None
     with open_database() as engine:
         stored = None
         if budget is not None:

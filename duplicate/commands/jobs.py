@@ -44,13 +44,14 @@ def run_analysis(engine: Any, event: str, budget: Any, processes: int | None,
               "analysed (default: put the jobs in the queue and return).")
 @db_option
 @db_errors
-def event_analyse_command(event: str, nodes: int, playouts: int, seed: int,
-                          seconds: float | None, processes: int | None, wait: bool) -> None:
+def event_analyse_command(event: str, exact_cards: int, nodes: int | None, playouts: int,
+                          seed: int, seconds: float | None, processes: int | None,
+                          wait: bool) -> None:
     """Analyse every record of EVENT with all four hands known (as 'guandan analyse'), each
     once: on PostgreSQL one job a record in the database's queue, which 'guandan worker'
     processes on any host take; on SQLite in local processes. 'event report --analyse'
     then shows the stored analyses, 'event status' how far it is."""
-    budget = budget_of(nodes, playouts, seed, seconds)
+    budget = budget_of(nodes, playouts, seed, seconds, exact_cards=exact_cards)
     with open_database() as engine:
         run_analysis(engine, event, budget, processes, wait)
 

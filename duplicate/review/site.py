@@ -29,10 +29,19 @@ from duplicate.compare import compare_board
 from duplicate.gdn import loads
 from duplicate.i18n import os_reason, phrase
 from duplicate.review.analysis import FOLDER as ANALYSIS_FOLDER
-from duplicate.review.analysis import AnalysisStore, analyse_board, merge_figures, player_figures
+from duplicate.review.analysis import (
+    AnalysisStore,
+    analyse_board,
+    analyse_options,
+    merge_figures,
+    player_figures,
+)
+from duplicate.review.mistakes import board_mistakes
+from duplicate.review.mistakes import merge as merge_mistakes
 from duplicate.review.model import BoardLine, EventReport, MatchSummary
 from duplicate.review.pages import (
     ReportError,
+    accuracy_text,
     board_page,
     board_pages,
     match_page,
@@ -43,6 +52,7 @@ from duplicate.review.pages import (
     render_team,
     team_ids,
 )
+from duplicate.review.player_page import player_page, render_player
 from duplicate.review.render import static_text
 from duplicate.review.stats import board_stats, compact, merge
 from duplicate.review.visibility import visible_boards
@@ -206,6 +216,7 @@ def _write_site(out: Path, event: EventReport, *, lang: str, rules: Ruleset,
     shown_matches = {m.key: m for m in matches}  # with each board's visibility
     drawn_lines = [(shown_matches[m.key], with_comparison(line, rules)) for m, line in to_draw]
     analyses_of: dict[str, list[dict[str, Any]]] = {}
+    choices: dict[str, dict[str, Any]] = {}
     for m, line in drawn_lines:
         assert line.comparison is not None
         name = board_page(m, line)
@@ -213,16 +224,27 @@ def _write_site(out: Path, event: EventReport, *, lang: str, rules: Ruleset,
         if analyse is not None and store is not None:
             keys: list[str] = []
             analyses_of[name] = analyse_board(line.comparison, rules, analyse, store, keys)
+            choices[name] = analyse_options(line.comparison, rules, analyse, store, keys)
             boards[name]["analysis"] = player_figures(line.comparison, analyses_of[name])
             boards[name]["analysis_keys"] = keys
-    pages.update(board_pages(event, lang, rules, drawn_lines, analyses_of, analyse, switch=switch))
+            boards[name]["coach"] = board_mistakes(line.comparison, analyses_of[name], name)
+            boards[name]["where"] = [m.round, line.board, m.team_x, m.team_y, match_page(m)]
+    pages.update(board_pages(event, lang, rules, drawn_lines, analyses_of, analyse, choices=choices,
+                              switch=switch))
     figures = merge_figures(b.get("analysis", {}) for b in boards.values()) \
         if analyse is not None else None
+    played: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {}
+    for name, b in sorted(boards.items()):
+        for player, fig in b.get("coach", {}).items():
+            played.setdefault(player, []).append((name, b["where"], fig))
+    coach = {player: {"page": player_page(player), "accuracy": accuracy_text(
+        merge_mistakes({player: f} for _, _, f in seen)[player], lang)}
+        for player, seen in played.items()} if analyse is not None else None
     pages["index.html"] = render_event(event, lang=lang, switch=switch)
     pages["crosstable.html"] = render_crosstable(event, lang=lang, switch=switch)
     pages["players.html"] = render_players(
         event, merge(b.get("stats", {}) for b in boards.values()), lang=lang, analysis=figures,
-        switch=switch)
+        coach=coach, switch=switch)
     old_inputs: dict[str, str] = old.get("inputs", {})
     inputs: dict[str, str] = {}
 
@@ -242,10 +264,15 @@ def _write_site(out: Path, event: EventReport, *, lang: str, rules: Ruleset,
         key = (team, rows.get(team), event.name, ids, switch,
                [match_keys[m.key] for m in event.matches if team in (m.team_x, m.team_y)],
                sorted(figures.items()) if figures is not None else None,
+               sorted(coach.items()) if coach is not None else None,
                [b for b in event.byes if b.team == team], event.withdrawn.get(team))
         if not unchanged(name, key):
             pages[name] = render_team(event, team, lang=lang, ids=ids, analysis=figures,
-                                      switch=switch)
+                                      coach=coach, switch=switch)
+    for player, seen in played.items():
+        name = player_page(player)
+        if not unchanged(name, (player, seen, event.name, switch)):
+            pages[name] = render_player(event, player, seen, lang=lang, switch=switch)
     for m in event.matches:
         name = match_page(m)
         if not unchanged(name, (match_keys[m.key], event.name, switch)):

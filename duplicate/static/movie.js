@@ -192,18 +192,24 @@
     var centre = el("div", "centre");
     centre.appendChild(el("div", "level", D.level));
     var ol = el("ol", "trick");
-    p.trick.forEach(function (m) {
+    var a = room.anl && k > 0 ? room.anl[k - 1] : null;
+    p.trick.forEach(function (m, i) {
       var li = el("li", m.f ? "act" : "act pass");
       li.setAttribute("data-seat", String(m.s));
       li.appendChild(el("span", "seatname", D.seats[m.s]));
       if (m.f) { li.appendChild(cards(m.f)); li.title = m.d; } else { li.appendChild(el("span", "password", W.pass)); }
+      // the mark of the action just made sits on that action, by the seat that played it
+      if (a && a.m && i === p.trick.length - 1) {
+        var mk = el("b", "mark", a.m);
+        mk.setAttribute("data-seat", String(a.s));
+        li.appendChild(mk);
+      }
       ol.appendChild(li);
     });
     if (p.jf) { centre.appendChild(el("div", "jf", W.jiefeng)); }
     centre.appendChild(ol);
     felt.appendChild(centre);
     sec.appendChild(felt);
-    var a = room.anl && k > 0 ? room.anl[k - 1] : null;
     if (a) { sec.appendChild(drawAnalysis(a)); }
     if (p.done) {
       var end = el("p", "end", room.end.result + " · " + room.end.finish);
@@ -217,12 +223,14 @@
   // the mark, the best plays and the line that follows (never a later action of the room)
   function drawAnalysis(a) {
     var box = el("div", "anl");
-    var head = el("p", "anlvalue", W.value + W.colon + a.v);
     if (a.m) {
-      head.appendChild(document.createTextNode(" "));
-      head.appendChild(el("b", "mark", a.m));
-      head.appendChild(document.createTextNode(W.open + W.from_to + W.colon + a.b + W.close));
+      // who played, the mark, what it cost and what was better, in one sentence
+      var said = el("p", "anlmark", a.t);
+      said.setAttribute("data-seat", String(a.s));
+      box.appendChild(said);
     }
+    var head = el("p", "anlvalue", W.value + W.colon + a.v);
+    if (a.m) { head.appendChild(document.createTextNode(W.open + W.from_to + W.colon + a.b + W.close)); }
     box.appendChild(head);
     if (a.m && a.best && a.best.length) {
       box.appendChild(el("p", "anlbest", W.best + W.colon + a.best.map(function (b) { return b.d + " " + b.v; }).join(W.said_sep)));
@@ -239,7 +247,7 @@
     // shown once the diverging action is made (step index + 1): never ahead of the step
     if (!d || k <= d.index) { divBox.hidden = true; return; }
     divBox.hidden = false;
-    divBox.appendChild(el("h3", "", W.diverge + " · " + W.step + " " + (d.index + 1)));
+    divBox.appendChild(el("h3", "", W.diverge + " · " + W.step_at.replace("{k}", String(d.index + 1))));
     divBox.appendChild(el("p", "", D.seats[d.turn] + " — " + d.situation));
     var ul = el("ul", "choices");
     D.rooms.forEach(function (r, i) {
@@ -251,7 +259,7 @@
     divBox.appendChild(ul);
     var alt = d.alternatives;
     if (alt) {
-      divBox.appendChild(el("p", "", W.alternatives + W.open + alt.count + W.close + (alt.can_pass ? " · " + W.can_pass : "")));
+      divBox.appendChild(el("p", "", (alt.can_pass ? W.options_pass : W.options).replace("{n}", String(alt.playable))));
       // each room's own choice first, named by its room (never by colour alone)
       var cl = el("ul", "alternatives chosenlist");
       alt.chosen.forEach(function (a, i) {
@@ -312,7 +320,7 @@
   function draw() {
     roomsBox.textContent = "";
     D.rooms.forEach(function (r) { roomsBox.appendChild(drawRoom(r)); });
-    label.textContent = W.step + " " + k + " / " + max;
+    label.textContent = W.step_of.replace("{k}", String(k)).replace("{n}", String(max));
     root.setAttribute("data-step", String(k));
     live.textContent = said();
     drawDivergence();
@@ -320,12 +328,13 @@
   }
   // the step and, in each room, who made which play at it ("Step 5: Open room: East single 9")
   function said() {
-    var parts = [W.step + " " + k];
+    var parts = [W.step_at.replace("{k}", String(k))];
     if (k > 0) {
       D.rooms.forEach(function (r) {
         var m = r.moves[k - 1];
-        var a = r.anl ? r.anl[k - 1] : null;
-        if (m) { parts.push(r.label + " " + D.seats[m.s] + " " + m.d + (a && a.m ? " " + a.m : "")); }
+        if (m) { parts.push(r.label + " " + D.seats[m.s] + " " + m.d); }
+        var a = r.anl ? r.anl[k - 1] : null;  // a mark is announced with its words
+        if (a && a.m) { parts.push(r.label + " " + a.t); }
       });
     }
     return parts.join(W.said_sep);
