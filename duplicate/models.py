@@ -144,7 +144,7 @@ class Event(Base):
     ``live_mode`` is the director's choice for the live view of captured boards
     (``released``: spectators see a board once released; ``delayed``: the spectator link's
     holders see it ``live_delay`` minutes late), ``watch_hash`` the SHA-256 of that link's
-    token (migration 0017).
+    token (migration 0019).
     """
 
     __tablename__ = "events"
@@ -733,7 +733,7 @@ class CaptureBoard(Base):
     the deal ends, then ``ended`` with ``record`` (its ``.gdn``), ``result`` (``NS +2``)
     and ``note``: what became of it in the store (:data:`CAPTURE_COUNTED`, or why it did
     not count). The director may mark it ``unfinished`` or take its record back
-    (``withdrawn``; migration 0017, :class:`CaptureCorrection`)."""
+    (``withdrawn``; migration 0019, :class:`CaptureCorrection`)."""
 
     __tablename__ = "capture_boards"
 
@@ -796,7 +796,7 @@ CAPTURE_CORRECTIONS = ("play", "unfinished", "withdrawn")
 
 
 class CaptureCorrection(Base):
-    """A director's change to a captured board (migration 0017): ``play`` (action ``seq``
+    """A director's change to a captured board (migration 0019): ``play`` (action ``seq``
     was ``before``, is ``after``: ``N S3 S4``, ``E PASS``), ``unfinished`` (the deal was
     marked unfinished) or ``withdrawn`` (its record was taken back); who, when, why."""
 
@@ -823,7 +823,7 @@ class CaptureCorrection(Base):
 
 class CaptureAnalysis(Base):
     """A board's first divergence and analysis at one table once both rooms' captured
-    deals ended (migration 0017): ``body`` is JSON, keyed by the two records' digest
+    deals ended (migration 0019): ``body`` is JSON, keyed by the two records' digest
     (``records_hash``) so that a corrected record is analysed again. Computed in the
     background (``duplicate.capture.analysis``)."""
 
@@ -838,3 +838,47 @@ class CaptureAnalysis(Base):
     made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (UniqueConstraint("round_id", "table_no", "board", "records_hash"),)
+
+
+# --- analyses of records, computed by jobs (duplicate.jobs; migration 0018) ------------
+
+
+class Analysis(Base):
+    """The analysis of one record (``duplicate.review.analysis``'s stored form, as JSON
+    text) under its ``key``, the digest of the deal, the plays, the rules and the budget:
+    the primary key, so a record is stored once and a second store of it is a no-op.
+    ``computed_by`` names the worker (host and process) that computed it."""
+
+    __tablename__ = "analyses"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    result: Mapped[str] = mapped_column(Text)
+    computed_by: Mapped[str] = mapped_column(String(200))
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisEvent(Base):
+    """An event whose analysis was asked for, with the ``budget`` (``Budget.to_dict()``
+    as JSON): the workers' sweep queues its records as they come, within that budget."""
+
+    __tablename__ = "analysis_events"
+
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    budget: Mapped[str] = mapped_column(Text)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRequest(Base):
+    """A record key an event's analysis asked for (``guandan event analyse``, the
+    report's ``--analyse``): the event's progress is how many of its keys
+    :class:`Analysis` holds."""
+
+    __tablename__ = "analysis_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("event_id", "key"),)

@@ -214,7 +214,7 @@ def fill(conn: Connection, rev: str) -> None:  # noqa: C901 - one branch a revis
         _insert(conn, "capture_actions", capture_id=1, seq=1, seat="N", cards="S3",
                 ctype="Single", rank="3", live=True, entered_by="table 1 open recorder",
                 entered_at=T0)  # fmt: skip
-    elif rev == "0017":
+    elif rev == "0019":
         conn.execute(text("UPDATE events SET live_mode = 'delayed', live_delay = 10, "
                           "watch_hash = '" + "e" * 64 + "' WHERE id = 1"))
         _insert(conn, "capture_corrections", capture_id=1, kind="play", seq=1,

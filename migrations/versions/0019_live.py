@@ -10,8 +10,8 @@ who, when, why, before, after) and ``capture_analyses`` (a board's first diverge
 analysis once both rooms ended, computed in the background). See ``duplicate.capture``
 and docs/CAPTURE.md.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0019
+Revises: 0018
 Create Date: 2026-12-07 22:00:00.000000
 """
 
@@ -24,8 +24,8 @@ from alembic import op
 
 from migrations.losses import count, names, offline, phrase, rows_of, would_lose
 
-revision: str = "0017"
-down_revision: str | Sequence[str] | None = "0016"
+revision: str = "0019"
+down_revision: str | Sequence[str] | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
