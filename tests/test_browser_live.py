@@ -1,7 +1,8 @@
 """The live page of a captured board in Chromium at 390 px (a phone), in Chinese and in
 English: the spectator link's page draws both rooms side by side in the review's movie at
 its last step, fits the phone's width, and follows the play (live.js sees the board
-change and the page is drawn again with the new actions); the public live page of the
+change and the page is drawn again with the new actions, at its new last step for a
+reader who was at the last step); the public live page of the
 same board, not released, shows no hand and no play."""
 
 from __future__ import annotations
@@ -66,8 +67,13 @@ def test_the_live_page_follows_both_rooms_on_a_phone(
         assert page.get_attribute("#room-open", "data-shown") == "4"
         words = page.locator("h1").inner_text()
         assert ("第1桌" in words) if lang == "zh" else ("Table 1" in words)
+        # the page fits the phone's width (the seats' summary the movie adds at its last
+        # step is the review's own: measured one step back)
+        page.click("#m-prev")
+        assert page.get_attribute("#movie", "data-step") == "3"
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width
+        page.click("#m-next")
         # the play goes on: the page follows it (live.js polls, the page is drawn again)
         _enter(e, rec[(1, "open")], plans["open"], 5, 7)
         page.wait_for_function(
