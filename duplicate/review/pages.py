@@ -238,6 +238,7 @@ def movie_and_analysis(
     if analysis is not None:
         shown = _analysis_view(comp, analysis, budget, rooms, lang)
         shown["players"] = mistakes_view(comp, analysis, lang)
+        shown["options"], shown["options_count"] = [], 0
         for room, ann in zip(data["rooms"], analysis, strict=True):
             room["anl"] = step_marks(ann, comp.level, lang, room["players"]) if ann else []
         if data["divergence"] is not None:  # each room's choice valued, in the room's order
