@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 from test_hall_support import EVENT, make_event
 
 from duplicate import capture, events
+from duplicate.capture.sim import actions_for_state
 
 BEARER = {"Authorization": f"Bearer {DESK_PASSWORD}"}
 E = quote(EVENT, safe="")
@@ -133,3 +134,22 @@ def test_the_director_corrects_a_captured_board_over_http(
     zh = client.get(f"/e/{E}/live/round/1/table/1/board/2",
                     headers={"Accept-Language": "zh"}).text
     assert "第1步由" in zh and "将此牌标为未完成（time）" in zh
+
+
+def test_a_board_ended_in_both_rooms_shows_its_analysis(
+        client: TestClient, setup: dict[Any, Any], migrated_engine: Engine) -> None:
+    e = migrated_engine
+    for room in ("open", "closed"):
+        token = setup["rec"][(2, room)]
+        state = capture.start_board(e, token, 1)
+        plan = actions_for_state(state.hands, state.level, state.leader, seed=f"w{room}",
+                                 policy="mixed")
+        for seq, a in enumerate(plan, 1):
+            capture.enter_action(e, token, 1, seq, a.seat, a.cards, a.type, a.rank)
+    capture.wait_idle()
+    events.release_board(e, EVENT, 1, 1, "director", "shown")
+    page = client.get(f"/e/{E}/live/round/1/table/2/board/1")
+    assert page.status_code == 200 and 'class="analysis"' in page.text
+    assert page.text.count('data-state="ended"') == 2
+    zh = client.get(f"/e/{E}/live/round/1/table/2/board/1", headers={"Accept-Language": "zh"})
+    assert zh.status_code == 200 and 'class="analysis"' in zh.text
