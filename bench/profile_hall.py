@@ -1,0 +1,163 @@
+"""Where a hall request's milliseconds go: each kind of request run in this process, its
+CPU, its statements and its profile.
+
+Run: ``python bench/profile_hall.py [--db sqlite|URL] [--tables 40] [--boards 4]
+[--profile KIND]``.
+
+The event of ``bench/bench_hall.py`` is set up on a fresh database (SQLite in a temporary
+directory, or a temporary database on the PostgreSQL server ``URL``), round 1 started, and
+then, one kind after another, every table's requests are run: West's report
+(``hall.west_report`` with the token, as ``POST /api/table/{t}/reports`` calls it), North's
+table page (``hall.table_view``), North's confirmation (``hall.north_confirm`` with the
+token), the standings' version (what a poll answered 304 reads, at most once a second a
+worker) and the standings themselves (a poll answered 200 after a new version), then the
+desk's close and publish of the round (``hall.close_round``, ``hall.publish_round``).
+
+For each kind it prints the thread CPU a request (``time.thread_time``: this thread only,
+PostgreSQL's own CPU is not in it) and the statements it sent (SQLAlchemy's
+``before_cursor_execute`` event, BEGIN and COMMIT not counted).
+``--profile KIND`` prints the cProfile of that kind's requests (``report``, ``view``,
+``confirm``, ``version``, ``standings``, ``close``, ``publish``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_hall import EVENT, DEFAULT_PG, issue_cards, setup_event  # noqa: E402
+from sqlalchemy import Engine, event  # noqa: E402
+
+from duplicate import db, hall  # noqa: E402
+
+
+class Statements:
+    """Counts the statements an engine sends (by their first words)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.count = 0
+        self.kinds: Counter[str] = Counter()
+        event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        self.count += 1
+        self.kinds[" ".join(statement.split()[:3])[:60]] += 1
+
+
+@contextmanager
+def database(spec: str) -> Iterator[str]:
+    """A fresh database: SQLite in a temporary directory, or one on a PostgreSQL server."""
+    if spec == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            yield f"sqlite:///{tmp}/hall.sqlite"
+    else:
+        with db.temporary_database(spec, prefix="guandan_profile_hall") as url:
+            yield url
+
+
+def measure(
+    name: str, calls: list[Callable[[], Any]], counter: Statements, profile: str | None
+) -> dict[str, Any]:
+    """Run ``calls`` one after the other: CPU and statements a call."""
+    prof = cProfile.Profile() if profile == name else None
+    before = counter.count
+    counter.kinds.clear()
+    t0, w0 = time.thread_time(), time.perf_counter()
+    if prof is not None:
+        prof.enable()
+    for call in calls:
+        call()
+    if prof is not None:
+        prof.disable()
+    cpu, wall = time.thread_time() - t0, time.perf_counter() - w0
+    n = max(1, len(calls))
+    row = {"kind": name, "requests": len(calls), "cpu_ms": 1000 * cpu / n,
+           "wall_ms": 1000 * wall / n, "statements": (counter.count - before) / n,
+           "which": {k: v / n for k, v in counter.kinds.most_common(12)}}
+    if prof is not None:
+        stats = pstats.Stats(prof)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(r"duplicate/", 40)
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--db", default="sqlite", help="'sqlite' or a PostgreSQL server's URL "
+                    f"(e.g. {DEFAULT_PG})")
+    ap.add_argument("--tables", type=int, default=40)
+    ap.add_argument("--boards", type=int, default=4)
+    ap.add_argument("--profile", metavar="KIND")
+    args = ap.parse_args()
+    with database(args.db) as url:
+        engine = db.make_engine(url)
+        db.upgrade(engine)
+        setup_event(engine, args.tables, args.boards)
+        tables = issue_cards(engine, 1)
+        hall.start_round(engine, EVENT, 1, by="bench")
+        counter = Statements(engine)
+        rows = run(engine, url, tables, counter, args)
+        for r in rows:
+            print(f"{r['kind']:<12} {r['requests']:>5} requests  CPU {r['cpu_ms']:6.2f} ms  "
+                  f"wall {r['wall_ms']:6.2f} ms  statements {r['statements']:5.1f}")
+            for k, v in r["which"].items():
+                print(f"    {v:5.2f}  {k}")
+        engine.dispose()
+
+
+def run(engine: Engine, url: str, tables: list[Any], counter: Statements,
+        args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every kind of request, every table's, in turn."""
+    rows = []
+    slots = [(t, b) for b in tables[0].boards for t in tables]
+    ids: dict[tuple[str, int], int] = {}
+
+    def report(t: Any, b: int) -> None:
+        rep, created = hall.west_report(engine, t.report_token, b, finish="N S E")
+        assert created
+        ids[(t.report_token, b)] = rep.id
+
+    def view(t: Any) -> None:
+        hall.table_view(engine, hall.grant_for(engine, t.confirm_token))
+
+    def confirm(t: Any, b: int) -> None:
+        hall.north_confirm(engine, t.confirm_token, b, ids[(t.report_token, b)])
+
+    half = len(slots) // 2
+    for label, part in (("warm-up", slots[:half]), ("", slots[half:])):
+        prof = None if label else args.profile
+        rows.append(measure("report", [lambda t=t, b=b: report(t, b) for t, b in part],
+                            counter, prof))
+        rows.append(measure("view", [lambda t=t: view(t) for t, _ in part],
+                            counter, prof))
+        rows.append(measure("confirm", [lambda t=t, b=b: confirm(t, b) for t, b in part],
+                            counter, prof))
+        if label:
+            for r in rows[-3:]:
+                r["kind"] += " " + label
+    rows.append(measure("version", [lambda: hall.standings_version(engine, EVENT)] * 200,
+                        counter, args.profile))
+    rows.append(measure("standings", [lambda: hall.live_standings(engine, EVENT)] * 5,
+                        counter, args.profile))
+    rows.append(measure("close", [lambda: hall.close_round(engine, EVENT, 1, by="bench")],
+                        counter, args.profile))
+    rows.append(measure("publish", [lambda: hall.publish_round(engine, EVENT, 1, by="bench")],
+                        counter, args.profile))
+    return rows
+
+
+if __name__ == "__main__":
+    main()
