@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_hall import EVENT, DEFAULT_PG, issue_cards, setup_event  # noqa: E402
+from bench_hall import DEFAULT_PG, EVENT, issue_cards, setup_event  # noqa: E402
 from sqlalchemy import Engine, event  # noqa: E402
 
 from duplicate import db, hall  # noqa: E402
@@ -131,7 +131,7 @@ def run(engine: Engine, url: str, tables: list[Any], counter: Statements,
         ids[(t.report_token, b)] = rep.id
 
     def view(t: Any) -> None:
-        hall.table_view(engine, hall.grant_for(engine, t.confirm_token))
+        hall.table_view(engine, t.confirm_token)
 
     def confirm(t: Any, b: int) -> None:
         hall.north_confirm(engine, t.confirm_token, b, ids[(t.report_token, b)])
