@@ -773,7 +773,7 @@ def phase_result(
 
 async def cpu_phases(
     hall: Hall, tables: list[Table], out: dict[str, Any], snapshot: Callable[[], Any],
-    cpu_since: Callable[[Any], dict[str, float]],
+    cpu_since: Callable[[Any], dict[str, float]], polls: int = CPU_POLLS,
 ) -> None:
     """The server's CPU a request of the kinds no other phase sends alone: North's table
     page, a standings poll answered 304, and one answered 200 (the standings' JSON as the
@@ -784,9 +784,9 @@ async def cpu_phases(
     pages = [f"/api/table/{t.confirm_token}" for t in tables] * CPU_PAGES_PER_TABLE
     for label, name, paths, headers in (
         ("table pages", "table view GET", pages, {}),
-        ("standings polls 304", "standings GET", [hall.standings] * CPU_POLLS,
+        ("standings polls 304", "standings GET", [hall.standings] * polls,
          {"If-None-Match": etag}),
-        ("standings polls 200", "standings GET", [hall.standings] * CPU_POLLS, {}),
+        ("standings polls 200", "standings GET", [hall.standings] * polls, {}),
     ):
         hall.stats = Stats()
         s = snapshot()
@@ -909,7 +909,8 @@ async def run_hall(
             )
             expected.update(sat.expected)
             played |= sat.played
-            await cpu_phases(sat, tables2, out, snapshot, cpu_since)
+            await cpu_phases(sat, tables2, out, snapshot, cpu_since,
+                             CPU_POLLS // 10 if args.quick else CPU_POLLS)
         finally:
             await sat.client.aclose()
     finally:
