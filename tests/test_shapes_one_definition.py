@@ -33,6 +33,12 @@ ALLOWED = {
     "engine/ruleset.py:Ruleset": "the engine carries no pydantic: every variant by "
     "dataclasses.fields, in one line",
     "duplicate/scoring.py:Scale": "a Protocol's declaration, no body",
+    "duplicate/capture/live.py:LiveRoom": "the plays shown computed from the record (seat "
+    "and cards), the record itself left out",
+    "duplicate/capture/live.py:LiveBoard": "``round`` for ``round_no`` and the rooms' own "
+    "forms, in the order the live page's script reads",
+    "duplicate/capture/live.py:LiveTables": "``round`` for ``round_no``, the lines' own forms "
+    "last",
     "duplicate/analysis/budget.py:Budget": "a budget counted in cards writes ``cards`` in "
     "place of ``nodes``: one field replaces another",
     "duplicate/scoring.py:WinDrawLoss": "the stored scale's keys start with its name, the "

@@ -49,6 +49,7 @@ from duplicate.i18n import engine_phrase, phrase
 from duplicate.i18n.stored import coded
 from duplicate.replay import finish_text
 from duplicate.scoring import room_result
+from duplicate.shapes import Shaped
 from duplicate.store.data import StoreError
 from duplicate.store.log import begin_write, in_savepoint, retrying
 from engine.cards import parse_cards, parse_rank, rank_name, to_tokens
@@ -59,7 +60,7 @@ from engine.seat import Seat
 
 
 @dataclass(frozen=True, slots=True)
-class Corrected:
+class Corrected(Shaped):
     """What a director's call did to a captured board: ``kind`` (``play``,
     ``unfinished``, ``withdrawn``), the action's number for a play, before and after
     (the action in a few words, ``N S3 S4``, ``E PASS``; else the board's state), the
@@ -70,11 +71,6 @@ class Corrected:
     before: str
     after: str
     state: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"kind": self.kind, "seq": self.seq, "before": self.before,
-                "after": self.after, "state": self.state}
 
 
 @dataclass(slots=True)

@@ -57,6 +57,7 @@ from duplicate.hall.rows import (
 from duplicate.hall.tokens import token_hash
 from duplicate.i18n import phrase
 from duplicate.i18n.stored import coded
+from duplicate.shapes import IsoTime, Shaped
 from engine.cards import parse_cards, parse_rank, to_tokens
 from engine.combo import ComboType
 from engine.deal import Deal
@@ -71,7 +72,7 @@ ROOMS = ("open", "closed")
 
 
 @dataclass(frozen=True, slots=True)
-class LiveSettings:
+class LiveSettings(Shaped):
     """An event's live view: ``mode`` (:data:`LIVE_MODES`), ``delay`` in minutes, whether a
     spectator link has been issued."""
 
@@ -79,11 +80,6 @@ class LiveSettings:
     mode: str
     delay: int
     has_link: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"event": self.event, "mode": self.mode, "delay": self.delay,
-                "has_link": self.has_link}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +95,7 @@ DIRECTOR = Viewer(director=True)
 
 
 @dataclass(frozen=True, slots=True)
-class LiveCorrection:
+class LiveCorrection(Shaped):
     """A director's correction of a captured board, as shown on the live page."""
 
     kind: str
@@ -108,13 +104,7 @@ class LiveCorrection:
     after: str
     by: str
     reason: str
-    at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"kind": self.kind, "seq": self.seq, "before": self.before,
-                "after": self.after, "by": self.by, "reason": self.reason,
-                "at": self.at.isoformat()}
+    at: IsoTime
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +165,7 @@ class LiveBoard:
 
 
 @dataclass(frozen=True, slots=True)
-class LiveLine:
+class LiveLine(Shaped):
     """One board of one table on the list of the tables being recorded: each room's
     state (as the viewer may know it: states tell no card) and whether the viewer may
     open it."""
@@ -184,11 +174,6 @@ class LiveLine:
     board: int
     states: dict[str, str]
     open: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"table": self.table, "board": self.board, "states": self.states,
-                "open": self.open}
 
 
 @dataclass(frozen=True, slots=True)
