@@ -51,6 +51,7 @@ from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
 from duplicate.review.model import ByeLine
+from duplicate.scoring import is_vp
 from duplicate.store import Change
 from engine.seat import Seat
 
@@ -298,6 +299,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     :func:`~duplicate.events.base.snapshot`: the current results are read once)."""
     f = _load_field(session, ev)
     rules = _rules(ev)
+    vp = is_vp(_info(ev).scale)
     through = _complete_rounds(session, ev, f)
     table = _standings(session, ev, f, through)
     matches: list[MatchSummary] = []
@@ -349,6 +351,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
                         if n_in == 0
                         else f"{n_in} of {len(lines)} boards in"
                     ),
+                    vp=vp,
                 )
             )
     info = _info(ev)
@@ -365,7 +368,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     gone = {f.teams[t].name: after for t, after in _withdrawals(session, ev).items()}
     return EventReport(info.name, tuple(table), tuple(matches), notes,
                        time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone,
-                       tiebreaks=info.tiebreaks)
+                       tiebreaks=info.tiebreaks, vp=vp)
 
 
 def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:
