@@ -69,6 +69,7 @@ SLOW_FILES = frozenset({
     "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py",
     "test_browser_names.py", "test_browser_phone.py", "test_browser_public_phone.py",
     "test_browser_rehearsal.py", "test_browser_review.py", "test_browser_security.py",
+    "test_browser_side_labels.py",
     # the hall served by a subprocess or a thread, killed processes
     "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
     "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",

@@ -28,6 +28,7 @@ from test_web_desk import (
     post,
     snapshot,
     tokens_of,
+    unwrap_sides,
 )
 
 from duplicate import events, hall, models
@@ -546,7 +547,7 @@ def test_a_tables_request_accepted_or_dismissed_from_the_desk(client: TestClient
     assert "Accept (counts)" in section and "Dismiss (the result stands)" in section
     # each request shows the result asked for and the one that counts now
     for rid, (table, room, board) in ((first, (1, "open", 1)), (second, (2, "closed", 2))):
-        item = section.split(f'data-report="{rid}"', 1)[1].split("</li>", 1)[0]
+        item = unwrap_sides(section.split(f'data-report="{rid}"', 1)[1].split("</li>", 1)[0])
         now = result_text(ns(client, table, board, room), "en")
         assert f"What counts now: {now}" in item, item
     # accepted with no note: the catalogue's words are the reason; the result changes once
