@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -687,6 +688,23 @@ def event_export_command(
             say("out.export.held_round", round=r, boards=say("list.sep").join(map(str, b)))
             for r, b in held.items())
         click.echo(say("out.export.withheld", where=where), err=True)
+
+
+@event_group.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--by", required=True, help="Who restores the event (logged where the export does not say who).")
+@db_option
+@db_errors
+def event_restore_command(file: str, by: str) -> None:
+    """Make the event of FILE, its whole export, again in a database that lacks it."""
+    from duplicate.events import list_matches, list_teams, restore_event
+
+    text = Path(file).read_text(encoding="utf-8-sig")
+    with open_database() as engine:
+        info = restore_event(engine, text, by)
+        rounds = len({m.round for m in list_matches(engine, info.name)})
+        teams = len(list_teams(engine, info.name))
+    click.echo(say("cli.event.restored", event=info.name, rounds=rounds, teams=teams))
 
 
 @event_group.command("report")

@@ -5,7 +5,9 @@ director decided about its room: a ruling (``Ruling``, ``RulingBy``, ``RulingRea
 an unfinished mark (``Unfinished``, ``UnfinishedBy``, ``UnfinishedReason``), or the
 correction that put the record in place of another (``CorrectedBy``, ``CorrectionReason``);
 and its round's bye and the teams withdrawn after it (``Bye``, ``Withdrawn``:
-:mod:`~duplicate.events.roundtags`): docs/FORMAT.md.
+:mod:`~duplicate.events.roundtags`); in the whole event's export, the event's settings
+and teams, a result no record gives, a conceded board and a forfeit
+(:mod:`~duplicate.events.eventtags`): docs/FORMAT.md.
 None of these is the play: two records that differ only in them are the same record
 (:func:`same_play`), so that an event's own export imports back into it as already
 stored.
@@ -17,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate import models
+from duplicate.events.eventtags import is_export_tag
 from duplicate.gdn import format_record, loads
 
 #: The tags an export writes beside the stored record (docs/FORMAT.md).
@@ -42,7 +45,8 @@ _DROPPED = frozenset(t.lower() for t in EXPORT_TAGS)
 def play_text(text: str) -> str:
     """The canonical text of a one-deal ``.gdn`` text without the export's tags."""
     rec = loads(text)[0]
-    rec.tags = {k: v for k, v in rec.tags.items() if k.lower() not in _DROPPED}
+    rec.tags = {k: v for k, v in rec.tags.items()
+                if k.lower() not in _DROPPED and not is_export_tag(k)}
     return format_record(rec)
 
 
