@@ -150,6 +150,10 @@ def test_the_whole_export_makes_the_event_again(day: Day, db_url: str, tmp_path:
         assert [m.to_dict() for m in events.list_matches(orig, EVENT)] == [
             m.to_dict() for m in events.list_matches(fresh, EVENT)]
         assert events.withdrawals(fresh, EVENT) == events.withdrawals(orig, EVENT)
+        # the export imported into its own event: every record there already, the rooms'
+        # results (no record) passed by
+        back = events.import_texts(orig, EVENT, [text], by="TD Wu")
+        assert back.added == 0 and back.unchanged == back.records > 0
         # restored once: a second time is refused, the event is there
         with pytest.raises(events.EventError):
             events.restore_event(fresh, text, "TD Wu")

@@ -53,6 +53,15 @@ def is_export_tag(name: str) -> bool:
         t.lower() for t in ROOM_TAGS}
 
 
+def result_only(tags: Mapping[str, str], played: bool) -> bool:
+    """Whether a record of the whole export is a room's result, not a play record: its play
+    list empty, it carries a result no record gives (``ReportedResult``, a ``Ruling``) or a
+    ruling that scores without one (``Conceded``, ``Forfeited``). ``event import`` passes
+    it by (the room's result is the event's already); ``event restore`` reads it."""
+    low = {k.lower() for k in tags}
+    return not played and bool(low & {"reportedresult", "ruling", "conceded", "forfeited"})
+
+
 def event_tags(ev: models.Event, field: _Field) -> dict[str, str]:
     """The tags of the event's settings and teams."""
     info = _info(ev)
