@@ -2,7 +2,8 @@
 in an empty database (``guandan event restore``): a director's day through the API (five
 teams on the 20-VP scale, the friendly tie-breaks, a bye worth 11.5; round 1 reported from
 the phones, a late team conceding a board, a board unfinished for time, a correction after
-publication, a team withdrawn; round 2 from play records, a ruling on one of them), its
+publication, a team withdrawn; round 2 from play records, a ruling on one of them, a match
+forfeited), its
 export from the API, restored through the command line: the standings (every column) and
 every match's points are the original's, on SQLite and PostgreSQL. Each tag the standings
 depend on matters: the export without it is refused or counts otherwise."""
@@ -101,6 +102,10 @@ def day(migrated_url: str) -> Iterator[Day]:
         _api(client, "POST", "/rounds/2/corrections", json={
             "table": 1, "board": boards[1], "room": "closed", "ns_result": 1,
             "reason": "a revoke"})
+        quit_ = next(m for m in events.list_matches(engine, EVENT, 2) if m.table == 2).team_x
+        _api(client, "POST", "/rounds/2/rulings", json={
+            "table": 2, "category": "forfeit", "effect": "forfeit", "team": quit_,
+            "reason": "left the hall"})
         _api(client, "POST", "/rounds/2/close")
         _api(client, "POST", "/rounds/2/publish")
         export = _ok(client.get(f"/api/events/{EV}/export", headers=BEARER)).text
@@ -130,7 +135,8 @@ def _restore(url: str, text: str, tmp: Path) -> None:
 def test_the_whole_export_makes_the_event_again(day: Day, db_url: str, tmp_path: Path) -> None:
     text = day.export
     for tag in ("EventSeed", "EventByePoints", "EventTiebreaks", "Team5", "ReportedResult",
-                "ReportedFinish", "Conceded", "Bye", "Withdrawn", "Ruling", "Unfinished"):
+                "ReportedFinish", "Conceded", "Forfeited", "Bye", "Withdrawn", "Ruling",
+                "Unfinished"):
         assert f"[{tag} " in text, tag
     _restore(db_url, text, tmp_path)
     standings, scores = _counts(day.url)
@@ -164,8 +170,8 @@ def test_the_whole_export_makes_the_event_again(day: Day, db_url: str, tmp_path:
 
 #: The tags the standings depend on: the export without one of them is refused or counts
 #: otherwise.
-REMOVED = ("ReportedResult", "Conceded", "Bye", "Withdrawn", "Ruling", "EventByePoints",
-           "EventTiebreaks", "EventSeed")
+REMOVED = ("ReportedResult", "Conceded", "Forfeited", "Bye", "Withdrawn", "Ruling",
+           "EventByePoints", "EventTiebreaks", "EventSeed", "Team1")
 
 
 def test_an_export_without_a_tag_does_not_recount_the_standings(

@@ -8,12 +8,15 @@ and its round's bye and the teams withdrawn after it (``Bye``, ``Withdrawn``:
 :mod:`~duplicate.events.roundtags`); in the whole event's export, the event's settings
 and teams, a result no record gives, a conceded board and a forfeit
 (:mod:`~duplicate.events.eventtags`): docs/FORMAT.md.
-None of these is the play: two records that differ only in them are the same record
+None of these is the play, nor are comments: two records that differ only in them are the
+same record
 (:func:`same_play`), so that an event's own export imports back into it as already
 stored.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -43,10 +46,15 @@ _DROPPED = frozenset(t.lower() for t in EXPORT_TAGS)
 
 
 def play_text(text: str) -> str:
-    """The canonical text of a one-deal ``.gdn`` text without the export's tags."""
+    """The canonical text of a one-deal ``.gdn`` text without the export's tags and
+    without comments (an export's ``;`` lines after a round belong, read back, to the
+    round's last record: they are not its play)."""
     rec = loads(text)[0]
     rec.tags = {k: v for k, v in rec.tags.items()
                 if k.lower() not in _DROPPED and not is_export_tag(k)}
+    rec.comments = []
+    if rec.plays:
+        rec.plays = [replace(p, comments=[]) for p in rec.plays]
     return format_record(rec)
 
 
