@@ -188,6 +188,11 @@ def test_an_export_without_a_tag_does_not_recount_the_standings(
         r = CliRunner().invoke(main, ["event", "--db", url, "restore", str(path), "--by", "TD"])
         if r.exit_code != 0:
             assert "Error" in r.output, (tag, r.output)
+            engine = db.make_engine(url)
+            try:  # refused whole: nothing of the event is left
+                assert events.list_events(engine) == [], tag
+            finally:
+                engine.dispose()
             continue
         standings = CliRunner().invoke(main, ["event", "--db", url, "standings", EVENT,
                                               "--json"])

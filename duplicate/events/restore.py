@@ -9,6 +9,7 @@ match's points, are the original's (docs/FORMAT.md, docs/how-to/export.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections import defaultdict
 from dataclasses import replace
@@ -21,6 +22,7 @@ from duplicate import models
 from duplicate.boards import BoardSet, SetInfo, store_set
 from duplicate.db import check_schema, session_scope
 from duplicate.dealing import GENERATOR_ID, Board, board_from_hands
+from duplicate.events.admin import delete_board_set, delete_event
 from duplicate.events.base import EventError, EventInfo, _event_row, _info, _rounds
 from duplicate.events.eventtags import read_event_tags
 from duplicate.events.field import _Field, _load_field, add_team, create_event
@@ -52,10 +54,6 @@ def restore_event(engine: Engine, text: str, by: str) -> EventInfo:
     if not records:
         raise EventError(phrase("events.err.export_empty"))
     settings, teams = read_event_tags(records[0].tags)
-    name = records[0].tags.get("Event", "").strip()
-    create_event(engine, name, **settings)
-    for team, players, pairs in teams:
-        add_team(engine, name, team, players, pairs)
     rounds: dict[int, list[DealRecord]] = defaultdict(list)
     for rec in records:
         try:
@@ -65,9 +63,21 @@ def restore_event(engine: Engine, text: str, by: str) -> EventInfo:
                                     round=shown(rec.tags.get("Round", "")))) from None
     if sorted(rounds) != list(range(1, len(rounds) + 1)):
         raise EventError(phrase("events.err.export_rounds", rounds=sorted(rounds)))
-    _store_boards(engine, name, records)
-    for number in sorted(rounds):
-        _restore_round(engine, name, number, rounds[number], by)
+    name = records[0].tags.get("Event", "").strip()
+    create_event(engine, name, **settings)
+    try:
+        for team, players, pairs in teams:
+            add_team(engine, name, team, players, pairs)
+        _store_boards(engine, name, records)
+        for number in sorted(rounds):
+            _restore_round(engine, name, number, rounds[number], by)
+    except Exception:
+        # what was made of it goes: the database is as it was but for the log's lines
+        delete_event(engine, name, by=by, reason=coded("lw.reason.restore_failed"))
+        with contextlib.suppress(Exception):
+            delete_board_set(engine, event_set_name(name), by=by,
+                             reason=coded("lw.reason.restore_failed"))
+        raise
     with session_scope(engine) as session:
         return _info(_event_row(session, name))
 
@@ -96,11 +106,14 @@ def _restore_round(engine: Engine, event: str, number: int, recs: list[DealRecor
     """Round ``number`` of the export: its matches, boards, results, rulings, withdrawals."""
     tables: dict[int, tuple[str, str]] = {}
     seats: dict[tuple[int, str], tuple[str, str, str, str]] = {}
+    with session_scope(engine) as session:
+        known = set(_load_field(session, _event_row(session, event)).by_name)
     for rec in recs:
         table = int(rec.tags["Table"])
-        tables[table] = _match_teams(rec.tags["Match"], engine, event)
+        tables[table] = _match_teams(rec.tags["Match"], known)
         room = rec.tags.get("Room", "").lower()
-        seats[table, room] = tuple(rec.tags.get(t, "") for t in ("North", "East", "South", "West"))  # type: ignore[assignment]
+        n, e, s_, w = (rec.tags.get(t, "") for t in ("North", "East", "South", "West"))
+        seats[table, room] = (n, e, s_, w)
     if sorted(tables) != list(range(1, len(tables) + 1)):
         raise EventError(phrase("events.err.export_tables", round=number, tables=sorted(tables)))
     bye = recs[0].tags.get("Bye")
@@ -132,13 +145,11 @@ def _restore_round(engine: Engine, event: str, number: int, recs: list[DealRecor
         _rulings(session, rnd, f, recs, by)
 
 
-def _match_teams(match: str, engine: Engine, event: str) -> tuple[str, str]:
+def _match_teams(match: str, known: set[str]) -> tuple[str, str]:
     """The two teams of a ``Match`` tag (``X v Y``; a team's name may hold `` v ``)."""
     parts = match.split(" v ")
     for i in range(1, len(parts)):
         x, y = " v ".join(parts[:i]), " v ".join(parts[i:])
-        with session_scope(engine) as session:
-            known = _load_field(session, _event_row(session, event)).by_name
         if x in known and y in known:
             return (x, y)
     raise EventError(phrase("events.err.export_match", match=shown(match)))
