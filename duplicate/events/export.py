@@ -126,6 +126,7 @@ def export_records(
                 if change is None and key[1] not in released:
                     continue
                 now, record = rooms.get(key, (None, None))
+                stored = record is not None or (now is not None and now.new.status == "unfinished")
                 m = matches[key[0]]
                 extra = decisions.get((key[0], key[1]), {}) | decisions.get((key[0], None), {})
                 if now is not None and record is None and (
@@ -148,7 +149,8 @@ def export_records(
                 if whole and not texts:
                     tags |= event_tags(ev, f)
                 texts.append(_with_tags(record, tags))
-                exported.add(key)
+                if stored:  # the rooms the whole export adds are said in words below too
+                    exported.add(key)
             if results:
                 bare = _bare_results(session, rnd, list(matches.values()), exported, released,
                                      change, teams)
