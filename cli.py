@@ -64,6 +64,9 @@ COMMANDS: dict[str, Lazy] = {
                       "Play bot deals into a running hall through the device protocol, as "
                       "electronic tables would (docs/CAPTURE.md): one recorder's TOKEN for "
                       "each table and room."),
+    "worker": Lazy("duplicate.commands.jobs:worker_command",
+                   "Take the analysis jobs in the database's queue (PostgreSQL), one at a "
+                   "time, and store each analysis."),
     "version": Lazy("duplicate.commands.engine:version_command",
                     "Print the package version and which engine core is in use (native or "
                     "pure Python)."),

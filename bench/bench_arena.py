@@ -81,30 +81,40 @@ class _AgentTable(Table):
 async def socket_free(boards: list[Any], policy: str) -> None:
     """Server and agents in one process without sockets, on each implementation of the
     engine in turn: CPU time a deal and an action for the server (legal plays, actionList,
-    messages, the deal) and for the agents (reading the act, the choice, the index)."""
-    before = core.implementation()
+    messages, the deal) and for the agents (reading the act, the choice, the index). The
+    implementation is chosen at import (docs/CORE.md): the pure-Python one runs in a child
+    process with ``GUANDAN_CORE=python``."""
     figures: dict[str, tuple[float, float]] = {}
-    for impl in ("native", "python"):
-        if impl == "native" and not core.available():
-            continue
-        core.use(impl)
-        table = _AgentTable([SilentClient(p) for p in range(4)], Limits())  # type: ignore[misc]
-        table.setup(policy)
-        cpu = time.process_time()
-        result = await play_duplicate_match(table, boards, ("a", "b"))
-        cpu = time.process_time() - cpu
-        server, agent = cpu - table.agent_cpu, table.agent_cpu
-        figures[impl] = (server, agent)
-        print(f"socket-free, {impl} core ({result.deals} deals, {result.acts / result.deals:.0f} "
-              f"acts a deal): server {1000 * server / result.deals:.2f} ms a deal "
-              f"({1e6 * server / result.acts:.1f} µs an action), agents "
-              f"{1000 * agent / result.deals:.2f} ms a deal ({1e6 * agent / result.acts:.1f} µs "
-              f"an action); {result.deals / cpu:.0f} deals a CPU second")
-    core.use(before)
+    if core.native is not None:
+        figures["native"] = await socket_free_here(boards, policy)
+    child = subprocess.run(
+        [sys.executable, __file__, "--socket-free-child", "--boards", str(len(boards)),
+         "--policy", policy],
+        env={**os.environ, "GUANDAN_CORE": "python"}, capture_output=True, text=True, check=True)
+    print(child.stdout.splitlines()[0])
+    figures["python"] = tuple(json.loads(child.stdout.splitlines()[-1]))  # type: ignore[assignment]
     if len(figures) == 2:
         (ns, na), (ps, pa) = figures["native"], figures["python"]
         print(f"socket-free, python / native: server {ps / ns:.1f}×, agents {pa / na:.1f}×, "
               f"both {(ps + pa) / (ns + na):.1f}×")
+
+
+async def socket_free_here(boards: list[Any], policy: str) -> tuple[float, float]:
+    """:func:`socket_free`'s measure with the implementation chosen at import: the CPU
+    seconds of the server and of the agents."""
+    impl = core.implementation()
+    table = _AgentTable([SilentClient(p) for p in range(4)], Limits())  # type: ignore[misc]
+    table.setup(policy)
+    cpu = time.process_time()
+    result = await play_duplicate_match(table, boards, ("a", "b"))
+    cpu = time.process_time() - cpu
+    server, agent = cpu - table.agent_cpu, table.agent_cpu
+    print(f"socket-free, {impl} core ({result.deals} deals, {result.acts / result.deals:.0f} "
+          f"acts a deal): server {1000 * server / result.deals:.2f} ms a deal "
+          f"({1e6 * server / result.acts:.1f} µs an action), agents "
+          f"{1000 * agent / result.deals:.2f} ms a deal ({1e6 * agent / result.acts:.1f} µs "
+          f"an action); {result.deals / cpu:.0f} deals a CPU second", flush=True)
+    return server, agent
 
 
 async def server_work(boards: list[Any]) -> None:
@@ -250,9 +260,13 @@ def main() -> None:
                     help="2: eight clients, the two rooms at once")
     ap.add_argument("--socket-free", action="store_true",
                     help="only the socket-free measure of server and agents, on both cores")
+    ap.add_argument("--socket-free-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     tune_gc()  # as `guandan arena` does (the agents' command does it too)
     boards = list(generate_boards(simulation_key(b"\x42"), args.boards, LevelSchedule.parse("cycle")))
+    if args.socket_free_child:  # one implementation's measure, its seconds last as JSON
+        print(json.dumps(asyncio.run(socket_free_here(boards, args.policy))))
+        return
     if args.socket_free:
         asyncio.run(socket_free(boards, args.policy))
         return

@@ -14,14 +14,17 @@ The input is the 26 OpenGuanDan deals of ``tests/golden/gdn`` repeated ``N`` tim
 * ``guandan replay``'s library on ``--simulated`` self-play deals (default 2,000), one
   process, CPU time: the fast path on the compiled core, the same on the pure-Python core,
   and the reference reader (``check_text``: read, parse, step the Python ``Deal``) on the
-  pure-Python core, with the ratios, all in this one run.
+  pure-Python core, with the ratios, all in this one run (the pure-Python side in a child
+  process with ``GUANDAN_CORE=python``: the implementation is chosen at import).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
@@ -61,7 +64,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure (best is kept)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     ap.add_argument("--simulated", type=int, default=2000, help="self-play deals to replay")
+    ap.add_argument("--replay-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--deals", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.replay_child:  # the pure-Python side of simulated(), as JSON
+        print(json.dumps(timed_replays(args.replay_child, args.deals, args.repeat)))
+        return
 
     one = EXAMPLE.read_text(encoding="utf-8")
     text = "\n".join([one] * args.copies)
@@ -123,34 +131,46 @@ def cpu_best(repeat: int, work: Callable[[], object]) -> float:
 
 
 def simulated(deals: int, repeat: int) -> None:
-    """``guandan replay``'s library on self-play deals: both cores and the reference."""
+    """``guandan replay``'s library on self-play deals: both cores and the reference. The
+    implementation is chosen at import (docs/CORE.md): the pure-Python figures come from a
+    child process run with ``GUANDAN_CORE=python`` on the same file."""
     records = [r for o in simulate_boards(b"bench-replay", max(1, deals // 2), "heuristic",
                                           "heuristic") for r in (o.open, o.closed)]
     text = gdn.dumps(records)
     n = len(records)
-    native = core.native
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "simulated.gdn"
         path.write_text(text, encoding="utf-8")
-
-        def fast() -> None:
-            assert sum(r.ok for r in check_files([path], jobs=1).reports()) == n
-
-        def reference() -> None:
-            assert sum(r.ok for r in check_text(path.read_bytes(), file=str(path))) == n
-
-        t_native = cpu_best(repeat, fast) if native is not None else float("nan")
-        core.native = None  # the pure-Python core, in this same process
-        try:
-            t_python = cpu_best(repeat, fast)
-            t_reference = cpu_best(max(1, repeat // 2), reference)
-        finally:
-            core.native = native
+        t_native = timed_replays(path, n, repeat, reference=False)["fast"] \
+            if core.native is not None else float("nan")
+        child = subprocess.run(
+            [sys.executable, __file__, "--replay-child", str(path), "--deals", str(n),
+             "--repeat", str(repeat)],
+            env={**os.environ, "GUANDAN_CORE": "python"}, capture_output=True, text=True,
+            check=True)
+        python = json.loads(child.stdout)
+    t_python, t_reference = python["fast"], python["reference"]
     print(f"guandan replay, {n} self-play deals, one process (CPU, best of {repeat}):")
     print(f"  fast path, compiled core:   {n / t_native:8.0f} deals/s")
     print(f"  fast path, pure-Python core: {n / t_python:7.0f} deals/s")
     print(f"  reference (pure Python):    {n / t_reference:8.0f} deals/s")
     print(f"  compiled fast path / pure-Python reference: {t_reference / t_native:.1f}x")
+
+
+def timed_replays(path: Path, n: int, repeat: int, reference: bool = True) -> dict[str, float]:
+    """The CPU time of the fast path over the file of ``n`` deals at ``path`` (and of the
+    reference reader when ``reference``), with the implementation chosen at import."""
+
+    def fast() -> None:
+        assert sum(r.ok for r in check_files([path], jobs=1).reports()) == n
+
+    def ref() -> None:
+        assert sum(r.ok for r in check_text(path.read_bytes(), file=str(path))) == n
+
+    got = {"fast": cpu_best(repeat, fast)}
+    if reference:
+        got["reference"] = cpu_best(max(1, repeat // 2), ref)
+    return got
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ median, 90th percentile and maximum time, nodes per second and the table hit rat
 Positions past ``--limit`` seconds are counted as unsettled (their time counted as the
 limit).
 
-``--impl python native`` solves every position with each implementation in turn (the
-pure-Python search and the compiled core's, engine.core), back to back, and prints a row
+``--impl python native`` solves the row with each implementation in turn (the
+pure-Python search and the compiled core's, engine.core; the one not chosen at import in a
+child process run with ``GUANDAN_CORE``), and prints a row
 for each and their ratios over the positions both settle: nodes a second (raw speed: the
 two count nodes the same way, one per call of the search, but the core's table forgets
 more, so their node counts differ a little; the node counts' ratio is printed too) and
@@ -29,9 +30,12 @@ valued exactly at 2 s each) is bench_frontier.py.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 
@@ -121,10 +125,9 @@ def solve_timed(level: int, pos: Position, limit: float) -> tuple[float, Solver,
     return time.process_time() - t0, solver, True
 
 
-def bench_cards(cards: int, n: int, limit: float, fresh: bool = False,
-                impls: list[str] | None = None) -> None:
-    names = impls or [core.implementation()]
-    rows = {name: Row() for name in names}
+def solve_row(cards: int, n: int, limit: float, fresh: bool) -> Row:
+    """The row of ``n`` positions solved with the implementation chosen at import."""
+    row = Row()
     seed = 0
     done = 0
     while done < n:
@@ -134,10 +137,28 @@ def bench_cards(cards: int, n: int, limit: float, fresh: bool = False,
         if got is None:
             continue
         level, pos = got
-        for name in names:
-            core.use(name)
-            rows[name].add(*solve_timed(level, pos, limit))
+        row.add(*solve_timed(level, pos, limit))
         done += 1
+    return row
+
+
+def row_elsewhere(name: str, cards: int, n: int, limit: float, fresh: bool) -> Row:
+    """The row solved in a child process run with ``GUANDAN_CORE=name`` (the implementation
+    is chosen at import, docs/CORE.md)."""
+    child = subprocess.run(
+        [sys.executable, __file__, "--row-child", str(cards), str(n), str(limit),
+         "1" if fresh else "0"],
+        env={**os.environ, "GUANDAN_CORE": name}, capture_output=True, text=True, check=True)
+    row = Row()
+    row.__dict__.update(json.loads(child.stdout))
+    return row
+
+
+def bench_cards(cards: int, n: int, limit: float, fresh: bool = False,
+                impls: list[str] | None = None) -> None:
+    names = impls or [core.implementation()]
+    rows = {name: (solve_row(cards, n, limit, fresh) if name == core.implementation()
+                   else row_elsewhere(name, cards, n, limit, fresh)) for name in names}
     what = f"   {cards:2d} cards a hand, fresh" if fresh else f"<= {cards:2d} cards a hand"
     for name in names:
         print(f"{what}, {name}: {n} positions, {rows[name].summary(limit)}")
@@ -190,8 +211,14 @@ def main() -> None:
     parser.add_argument("--fresh", type=int, nargs="*", default=[], metavar="K",
                         help="also random deals of exactly K cards a hand, nobody out")
     parser.add_argument("--impl", nargs="+", choices=["python", "native"], default=None,
-                        help="each position solved by each implementation, back to back")
+                        help="the row solved by each implementation (the one not chosen at "
+                        "import in a child process)")
+    parser.add_argument("--row-child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.row_child:  # one row with this process's implementation, as JSON
+        cards, n, limit, fresh = args.row_child
+        print(json.dumps(solve_row(int(cards), int(n), float(limit), fresh == "1").__dict__))
+        return
     print(f"Python {platform.python_version()} on {platform.machine()}, {sys.platform}; "
           f"CPU time of one process")
     for k in args.cards:

@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from duplicate.errors import PhrasedError
-from duplicate.native import players
+from duplicate.native import CHOSEN, PLAYERS
 from engine._tables import STRAIGHT_WINDOWS, THREE_PAIR_WINDOWS, TWO_TRIPS_WINDOWS
 from engine.cards import (
     BIG_JOKER,
@@ -331,8 +331,7 @@ def _take_kinds(pools: list[list[int]], counts: list[int], kinds: list[int]) -> 
     return cards
 
 
-@lru_cache(maxsize=1 << 14)
-def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
+def py_plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     """Split ``hand`` into combinations the way a sensible beginner sorts a hand.
 
     In order: the joker bomb; natural bombs (4+ of a rank, at most ``bomb_max`` cards);
@@ -341,13 +340,9 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     ("配火就配4头火"), or stays a level card; then plates, tubes and straights, greedily,
     while one lowers the number of plays; the rest become full houses (a triple with the
     smallest pair), triples, pairs and singles. Cheap (rank counts and a greedy pass) and
-    cached, because bots ask for it at every turn. The compiled core, when in use, makes
-    the same plan (engine.core, docs/CORE.md).
+    cached (:func:`plan_hand`), because bots ask for it at every turn. The compiled core
+    makes the same plan (:func:`c_plan_hand`, docs/CORE.md).
     """
-    native = players()
-    if native is not None:
-        bombs_, others_ = native.plan_hand(hand, level, bomb_max)
-        return Plan(bombs_, others_)
     wild = wild_kind(level)
     pools: list[list[int]] = [[] for _ in range(15)]
     wilds = 0
@@ -451,6 +446,16 @@ def plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
     return Plan(tuple(bombs), tuple(others))
 
 
+def c_plan_hand(hand: Cards, level: int, bomb_max: int = 10) -> Plan:
+    """:func:`py_plan_hand` in the compiled core."""
+    bombs, others = PLAYERS.plan_hand(hand, level, bomb_max)
+    return Plan(bombs, others)
+
+
+#: the plan of a hand, cached, bound once to the implementation engine.core chose
+plan_hand = lru_cache(maxsize=1 << 14)(c_plan_hand if CHOSEN else py_plan_hand)
+
+
 # --- the heuristic player ---------------------------------------------------------
 
 #: an opponent with this many cards or fewer is "close to finishing": bombs come out
@@ -479,18 +484,22 @@ class HeuristicPlayer:
         # Deterministic: the seed is accepted only so that every policy is built alike.
         del seed
 
-    def act(self, view: View) -> Combo | None:
+    def py_act(self, view: View) -> Combo | None:
         """Lead from the plan, follow cheaply, leave the partner alone, bomb when it counts."""
-        native = players()
-        if native is not None:  # the same choice in the compiled core (docs/CORE.md)
-            return native.heuristic_act(  # type: ignore[no-any-return]
-                view.hand, view.level, view.rules, view.to_beat, view.seat, view.to_beat_by,
-                view.counts,
-            )
         plan = plan_hand(view.hand, view.level, view.rules.bomb_max)
         if view.to_beat is None:
             return self._lead(view, plan)
         return self._follow(view, view.to_beat, plan)
+
+    def c_act(self, view: View) -> Combo | None:
+        """:meth:`py_act`'s choice, made in the compiled core (docs/CORE.md)."""
+        return PLAYERS.heuristic_act(  # type: ignore[no-any-return]
+            view.hand, view.level, view.rules, view.to_beat, view.seat, view.to_beat_by,
+            view.counts,
+        )
+
+    #: bound once, to the implementation engine.core chose
+    act = c_act if CHOSEN else py_act
 
     @staticmethod
     def _lead(view: View, plan: Plan) -> Combo:
@@ -602,8 +611,10 @@ __all__ = [
     "RandomPlayer",
     "View",
     "XorShift64",
+    "c_plan_hand",
     "mixed_error_rate",
     "plan_hand",
+    "py_plan_hand",
     "seed_bytes",
     "weakness",
 ]

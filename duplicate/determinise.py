@@ -22,10 +22,13 @@ from __future__ import annotations
 
 from duplicate.analysis.state import Position
 from duplicate.bots import BotError, View, XorShift64
-from duplicate.native import players
+from duplicate.native import CHOSEN, PLAYERS
 from engine.cards import FULL_PACK, KIND_BIT, Cards, is_subset, iter_kinds, size
 
-__all__ = ["sample_hands", "unseen_cards", "world_position"]
+__all__ = [
+    "c_deal_unseen", "deal_unseen", "py_deal_unseen", "sample_hands", "unseen_cards",
+    "world_position",
+]
 
 
 def _known(view: View) -> tuple[Cards, Cards, Cards, Cards]:
@@ -62,28 +65,41 @@ def sample_hands(view: View, rng: XorShift64) -> tuple[Cards, Cards, Cards, Card
     n = size(hidden)
     if total > n or (view.played is not None and total != n):
         raise BotError(f"the counts need {total} hidden cards but {n} are unseen")
-    native = players()
-    if native is not None and hasattr(native, "deal_unseen"):  # the same draw in C
-        drawn, rng._state = native.deal_unseen(hidden, need, rng._state)
-        return tuple(  # type: ignore[return-value]
-            view.hand if s == view.seat else known[s] + drawn[s] for s in range(4))
+    drawn = deal_unseen(hidden, need, rng)
+    return tuple(  # type: ignore[return-value]
+        view.hand if s == view.seat else known[s] + drawn[s] for s in range(4))
+
+
+def py_deal_unseen(hidden: Cards, need: list[int], rng: XorShift64) -> list[Cards]:
+    """``need[s]`` of the ``hidden`` cards for each seat ``s``, drawn uniformly with
+    ``rng`` (a partial Fisher–Yates shuffle, seat after seat)."""
     unseen = list(iter_kinds(hidden))
-    # a partial Fisher-Yates shuffle: the first ``total`` places are a uniform sample
+    n = len(unseen)
+    total = sum(need)
+    # the first ``total`` places become a uniform sample
     for i in range(total):
         j = i + rng.below(n - i)
         unseen[i], unseen[j] = unseen[j], unseen[i]
-    hands = [0, 0, 0, 0]
+    drawn = [0, 0, 0, 0]
     at = 0
     for s in range(4):
-        if s == view.seat:
-            hands[s] = view.hand
-            continue
-        cards = known[s]
+        cards = 0
         for k in unseen[at:at + need[s]]:
             cards += KIND_BIT[k]
         at += need[s]
-        hands[s] = cards
-    return (hands[0], hands[1], hands[2], hands[3])
+        drawn[s] = cards
+    return drawn
+
+
+def c_deal_unseen(hidden: Cards, need: list[int], rng: XorShift64) -> list[Cards]:
+    """:func:`py_deal_unseen` in the compiled core: the same draw from the same stream
+    (the generator's state goes in and comes back)."""
+    drawn, rng._state = PLAYERS.deal_unseen(hidden, need, rng._state)
+    return list(drawn)
+
+
+#: bound once, to the implementation engine.core chose
+deal_unseen = c_deal_unseen if CHOSEN else py_deal_unseen
 
 
 def world_position(view: View, hands: tuple[Cards, Cards, Cards, Cards]) -> Position:

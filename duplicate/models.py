@@ -778,3 +778,47 @@ class CaptureAction(Base):
         CheckConstraint("seat IN ('N', 'E', 'S', 'W')", name="seat"),
         CheckConstraint("(live IS NULL) = (undone_at IS NOT NULL)", name="live"),
     )
+
+
+# --- analyses of records, computed by jobs (duplicate.jobs; migration 0018) ------------
+
+
+class Analysis(Base):
+    """The analysis of one record (``duplicate.review.analysis``'s stored form, as JSON
+    text) under its ``key``, the digest of the deal, the plays, the rules and the budget:
+    the primary key, so a record is stored once and a second store of it is a no-op.
+    ``computed_by`` names the worker (host and process) that computed it."""
+
+    __tablename__ = "analyses"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    result: Mapped[str] = mapped_column(Text)
+    computed_by: Mapped[str] = mapped_column(String(200))
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisEvent(Base):
+    """An event whose analysis was asked for, with the ``budget`` (``Budget.to_dict()``
+    as JSON): the workers' sweep queues its records as they come, within that budget."""
+
+    __tablename__ = "analysis_events"
+
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    budget: Mapped[str] = mapped_column(Text)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRequest(Base):
+    """A record key an event's analysis asked for (``guandan event analyse``, the
+    report's ``--analyse``): the event's progress is how many of its keys
+    :class:`Analysis` holds."""
+
+    __tablename__ = "analysis_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("event_id", "key"),)

@@ -19,11 +19,12 @@ cross-swings, or Butler against a datum. The per-board arithmetic is
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, loads
@@ -37,6 +38,7 @@ from duplicate.scoring import (
     neuberg,
     score_pairs_board,
 )
+from duplicate.shapes import BY_NAME, HIDDEN, Round2, Shaped, named
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
@@ -92,7 +94,7 @@ def parse_method(method: str | PairsMethod) -> PairsMethod:
 
 
 @dataclass(frozen=True, slots=True)
-class PairBoard:
+class PairBoard(Shaped):
     """One pair's score on one board.
 
     Attributes:
@@ -111,31 +113,18 @@ class PairBoard:
 
     board: str
     pair: str
-    players: tuple[str, str]
-    direction: Side
+    players: tuple[str, str] = field(metadata=HIDDEN)
+    direction: Annotated[Side, BY_NAME]
     opponents: str
     result: int | None
-    score: float | None
-    top: float | None
-    datum: float | None
-    where: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """A listing row (scores to two decimals)."""
-        return {
-            "board": self.board,
-            "pair": self.pair,
-            "direction": self.direction.name,
-            "opponents": self.opponents,
-            "result": self.result,
-            "score": _round(self.score),
-            "top": _round(self.top),
-            "datum": _round(self.datum),
-        }
+    score: Round2 | None
+    top: Round2 | None
+    datum: Round2 | None
+    where: str = field(metadata=HIDDEN)
 
 
 @dataclass(frozen=True, slots=True)
-class BoardSummary:
+class BoardSummary(Shaped):
     """One board of the event: how often it was played and finished, and its datum.
 
     ``datum`` is the Butler datum of the N–S results (``None`` for the other methods or
@@ -145,22 +134,12 @@ class BoardSummary:
     board: str
     played: int
     finished: int
-    top: float | None
-    datum: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A listing row."""
-        return {
-            "board": self.board,
-            "played": self.played,
-            "finished": self.finished,
-            "top": _round(self.top),
-            "datum": _round(self.datum),
-        }
+    top: Round2 | None
+    datum: Round2 | None
 
 
 @dataclass(frozen=True, slots=True)
-class PairScore:
+class PairScore(Shaped):
     """One pair's line of the ranking.
 
     Attributes:
@@ -182,24 +161,10 @@ class PairScore:
     players: tuple[str, str]
     direction: str
     boards: int
-    total: float
-    average: float | None
-    percentage: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A listing row (scores to two decimals)."""
-        return {
-            "rank": self.rank,
-            "tied": self.tied,
-            "field": self.field,
-            "pair": self.pair,
-            "players": list(self.players),
-            "direction": self.direction,
-            "boards": self.boards,
-            "score": _round(self.total),
-            "average": _round(self.average),
-            "percent": _round(self.percentage),
-        }
+    # dataclasses.field by its module: a field of this class is named ``field``
+    total: Round2 = dataclasses.field(metadata=named("score"))
+    average: Round2 | None
+    percentage: Round2 | None = dataclasses.field(metadata=named("percent"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ import os
 import pickle
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Literal
 
@@ -57,6 +57,7 @@ from duplicate.i18n import Phrase, phrase, translator
 from duplicate.i18n.stored import StateText
 from duplicate.limits import TEXT_LIMITS, shown
 from duplicate.replay import finish_text, quick_replay
+from duplicate.shapes import HIDDEN, Shaped
 from duplicate.store import Author, ResultKey, Slot, State, describe_rules, rules_json
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Side
@@ -129,7 +130,7 @@ class Correction:
 
 
 @dataclass(frozen=True, slots=True)
-class ImportOutcome:
+class ImportOutcome(Shaped):
     """What importing one deal did.
 
     ``status``: ``stored`` (new), ``unchanged`` (the same record was already stored),
@@ -147,7 +148,7 @@ class ImportOutcome:
     version: int | None = None
     error: str | None = None
     #: the error as the catalogue's phrase, when it is one (:meth:`message`)
-    phrase: Phrase | None = None
+    phrase: Phrase | None = field(default=None, metadata=HIDDEN)
 
     @property
     def ok(self) -> bool:
@@ -157,11 +158,6 @@ class ImportOutcome:
     def message(self, lang: str | None) -> str | None:
         """The error in ``lang`` (``error`` is its English)."""
         return self.phrase.text(lang) if self.phrase is not None else self.error
-
-    def to_dict(self) -> dict[str, object]:
-        """The outcome as a JSON-ready dict (``guandan import --json``; the error in
-        English)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "phrase"}
 
 
 @dataclass(frozen=True, slots=True)

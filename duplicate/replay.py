@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
 from duplicate.dealing import deal_id
 from duplicate.gdn import DealRecord, GdnError, Play, iter_records
 from duplicate.i18n import Named, Phrase, engine_phrase, phrase
+from duplicate.shapes import HIDDEN, Shaped
 from engine.bulk import replay_log
 from engine.combo import Combo
 from engine.deal import Action, Deal, DealResult
@@ -401,7 +402,7 @@ def _completed(record: DealRecord, actions: list[Action]) -> DealRecord:
 # --- checking files (the library behind ``guandan replay``) ---------------------------
 
 @dataclass(frozen=True, slots=True)
-class DealReport:
+class DealReport(Shaped):
     """One line of ``guandan replay``: where a deal is, what it came to, or what is wrong.
 
     ``status`` is ``ok`` (a finished deal that replays and agrees with its tags),
@@ -420,7 +421,7 @@ class DealReport:
     status: str
     error: str | None
     #: the error as the catalogue words it (:meth:`message`), when it does
-    said: Phrase | None = None
+    said: Phrase | None = field(default=None, metadata=HIDDEN)
     #: the kind of the error (``None`` without one)
     failure: Failure | None = None
 
@@ -432,10 +433,6 @@ class DealReport:
     def message(self, lang: str | None) -> str | None:
         """The error in ``lang`` (English as :attr:`error` when the catalogue lacks it)."""
         return self.said.text(lang) if self.said is not None else self.error
-
-    def to_dict(self) -> dict[str, object]:
-        """The report as a JSON-ready dict (``guandan replay --json``)."""
-        return {f: getattr(self, f) for f in self.__slots__ if f != "said"}
 
 
 def report(record: DealRecord, rules: Ruleset = COMPETITION) -> DealReport:

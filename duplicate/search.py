@@ -47,7 +47,7 @@ from duplicate.analysis.state import Position
 from duplicate.bots import BotError, HeuristicPlayer, View, XorShift64, plan_hand, seed_bytes
 from duplicate.determinise import sample_hands, world_position
 from duplicate.i18n import phrase
-from duplicate.native import players
+from duplicate.native import CHOSEN, PLAYERS
 from engine.cards import size
 from engine.combo import Combo
 from engine.moves import legal_readings
@@ -59,9 +59,12 @@ __all__ = [
     "SearchBudget",
     "SearchPlayer",
     "candidates",
+    "c_heuristic_playout",
+    "c_heuristic_playouts",
     "heuristic_playout",
-    "heuristic_playout_py",
     "heuristic_playouts",
+    "py_heuristic_playout",
+    "py_heuristic_playouts",
 ]
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -170,39 +173,11 @@ def candidates(view: View, limit: int) -> list[Combo | None]:
     return out
 
 
-def heuristic_playout(pos: Position | int, level: int, rules: Ruleset) -> int:
+def py_heuristic_playout(pos: Position | int, level: int, rules: Ruleset) -> int:
     """The deal's value for N–S after four heuristic players play ``pos`` to its end, each
-    seeing its own hand. The compiled core, when in use, plays it out in C (the same
-    value, docs/CORE.md); :func:`heuristic_playout_py` is the reference."""
-    if isinstance(pos, int):
-        return pos
-    native = players()
-    if native is not None and hasattr(native, "heuristic_playout"):
-        return native.heuristic_playout(  # type: ignore[no-any-return]
-            pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
-            level, rules,
-        )
-    return heuristic_playout_py(pos, level, rules)
-
-
-def heuristic_playouts(pos: Position, plays: list[Combo | None], level: int,
-                       rules: Ruleset) -> list[int]:
-    """For each of ``plays`` (legal in ``pos``; ``None``: the pass), the value of the deal
-    for N–S once the seat to act has made it and four heuristic players have played the
-    rest, each seeing its own hand: :func:`heuristic_playout` of each child, in one call
-    of the compiled core when it is in use."""
-    native = players()
-    if native is not None and hasattr(native, "heuristic_playouts"):
-        return native.heuristic_playouts(  # type: ignore[no-any-return]
-            pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
-            level, rules, plays,
-        )
-    return [heuristic_playout_py(step(pos, c, rules), level, rules) for c in plays]
-
-
-def heuristic_playout_py(pos: Position | int, level: int, rules: Ruleset) -> int:
-    """:func:`heuristic_playout` in pure Python: ``duplicate.analysis.solver.step`` around
-    :class:`~duplicate.bots.HeuristicPlayer` (the reference the compiled core follows)."""
+    seeing its own hand: ``duplicate.analysis.solver.step`` around
+    :class:`~duplicate.bots.HeuristicPlayer` in Python (the reference the compiled core
+    follows, :func:`c_heuristic_playout`)."""
     cur = pos
     act = _HEURISTIC.act
     while isinstance(cur, Position):
@@ -215,6 +190,38 @@ def heuristic_playout_py(pos: Position | int, level: int, rules: Ruleset) -> int
         )
         cur = step(cur, act(view), rules)
     return cur
+
+
+def py_heuristic_playouts(pos: Position, plays: list[Combo | None], level: int,
+                          rules: Ruleset) -> list[int]:
+    """For each of ``plays`` (legal in ``pos``; ``None``: the pass), the value of the deal
+    for N–S once the seat to act has made it and four heuristic players have played the
+    rest, each seeing its own hand: :func:`py_heuristic_playout` of each child."""
+    return [py_heuristic_playout(step(pos, c, rules), level, rules) for c in plays]
+
+
+def c_heuristic_playout(pos: Position | int, level: int, rules: Ruleset) -> int:
+    """:func:`py_heuristic_playout` played out in the compiled core: the same value."""
+    if isinstance(pos, int):
+        return pos
+    return PLAYERS.heuristic_playout(  # type: ignore[no-any-return]
+        pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
+        level, rules,
+    )
+
+
+def c_heuristic_playouts(pos: Position, plays: list[Combo | None], level: int,
+                         rules: Ruleset) -> list[int]:
+    """:func:`py_heuristic_playouts` in one call of the compiled core."""
+    return PLAYERS.heuristic_playouts(  # type: ignore[no-any-return]
+        pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
+        level, rules, plays,
+    )
+
+
+#: bound once, to the implementation engine.core chose
+heuristic_playout = c_heuristic_playout if CHOSEN else py_heuristic_playout
+heuristic_playouts = c_heuristic_playouts if CHOSEN else py_heuristic_playouts
 
 
 class SearchPlayer:

@@ -1,8 +1,8 @@
 """Bulk deal work: replaying logged plays and playing random deals, many at a time.
 
-Both are defined here in pure Python on :class:`engine.deal.Deal` (the reference) and run
-in the compiled core when it is in use (:mod:`engine.core`, docs/CORE.md), with the same
-answers and the same error classes:
+Both are defined here in pure Python on :class:`engine.deal.Deal` (the reference,
+``py_NAME``) and in the compiled core (``c_NAME``), with the same answers and the same error
+classes; ``NAME`` is bound at import to the one :mod:`engine.core` chose (docs/CORE.md):
 
 * :func:`replay_log` validates and applies a logged deal, ``None`` for a pass and
   ``(cards, type, rank)`` for a play (type and rank both ``None``: the reading RULES.md §5
@@ -17,7 +17,7 @@ answers and the same error classes:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine import core as _core
 from engine.cards import NUM_CARDS, Cards, from_ids
@@ -30,6 +30,12 @@ from engine.seat import Seat, Side
 
 __all__ = [
     "LogEntry",
+    "c_random_deal_log",
+    "c_random_deals",
+    "c_replay_log",
+    "py_random_deal_log",
+    "py_random_deals",
+    "py_replay_log",
     "ReplaySummary",
     "SplitMix64",
     "random_deal_log",
@@ -76,7 +82,7 @@ def _summary(deal: Deal) -> ReplaySummary:
     )
 
 
-def replay_log(
+def py_replay_log(
     hands: Sequence[Cards],
     level: int,
     leader: Seat,
@@ -95,11 +101,6 @@ def replay_log(
     # a copy: the caller's list may change while the log is read (another thread, an
     # entry's __repr__ called for an error), the copy does not
     actions = tuple(log) if isinstance(log, Sequence) and not isinstance(log, str | bytes) else None
-    native = _core.native
-    if native is not None:  # it refuses None as a log after checking the deal, as below
-        if seats is None:
-            return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules))
-        return ReplaySummary(*native.replay(tuple(hands), level, leader, actions, rules, seats))
     deal = Deal(hands, level, leader, rules)
     if seats is not None and not isinstance(seats, bytes):
         raise GuandanError("seats are bytes, one a logged action")
@@ -181,15 +182,11 @@ def _random_deal(deal: Deal, rng: SplitMix64, log: list[Combo | None] | None,
             deal.pass_()
 
 
-def random_deal_log(
+def py_random_deal_log(
     seed: int, level: int, rules: Ruleset = COMPETITION
 ) -> tuple[tuple[Cards, ...], list[Combo | None], list[tuple[int, int]], ReplaySummary]:
     """One random-play deal from ``seed`` (N leads): the hands, every action (``None`` for
     a pass), each choice as ``(k, m)`` (option k of m), and the summary."""
-    native = _core.native
-    if native is not None:
-        got = native.random_deal_log(seed, level, rules)
-        return got[0], got[1], got[2], ReplaySummary(*got[3])
     rng = SplitMix64(seed)
     check_level(level)
     deal = Deal(shuffled_hands(rng), level, Seat.N, rules)
@@ -199,14 +196,11 @@ def random_deal_log(
     return deal.initial_hands, log, choices, _summary(deal)
 
 
-def random_deals(
+def py_random_deals(
     n: int, seed: int, level: int, rules: Ruleset = COMPETITION
 ) -> tuple[int, int, int]:
     """Play ``n`` random deals from one ``seed`` (N leads each): ``(deals, actions, N–S
     levels won minus lost)``. The compiled core releases the GIL while it plays."""
-    native = _core.native
-    if native is not None:
-        return native.random_deals(n, seed, level, rules)  # type: ignore[no-any-return]
     if not isinstance(n, int) or not 0 <= n <= 10**8:
         raise GuandanError("random_deals: n must be an int 0..10^8")
     rng = SplitMix64(seed)
@@ -221,3 +215,48 @@ def random_deals(
         result = deal.result()
         ns += result.score(Side.NS)
     return n, actions, ns
+
+
+# --- the same in the compiled core (engine.core.compiled): same answers, same errors ------
+
+
+def c_replay_log(
+    hands: Sequence[Cards],
+    level: int,
+    leader: Seat,
+    log: Sequence[LogEntry],
+    rules: Ruleset = COMPETITION,
+    seats: bytes | None = None,
+) -> ReplaySummary:
+    """:func:`py_replay_log` in the compiled core."""
+    if not isinstance(hands, Sequence) or isinstance(hands, str | bytes):
+        raise GuandanError("a deal needs 4 hands (N, E, S, W)")
+    # a copy, as above; the core refuses None as a log after checking the deal, as above
+    actions = tuple(log) if isinstance(log, Sequence) and not isinstance(log, str | bytes) else None
+    if seats is None:
+        return ReplaySummary(*_C.replay(tuple(hands), level, leader, actions, rules))
+    return ReplaySummary(*_C.replay(tuple(hands), level, leader, actions, rules, seats))
+
+
+def c_random_deal_log(
+    seed: int, level: int, rules: Ruleset = COMPETITION
+) -> tuple[tuple[Cards, ...], list[Combo | None], list[tuple[int, int]], ReplaySummary]:
+    """:func:`py_random_deal_log` in the compiled core."""
+    got = _C.random_deal_log(seed, level, rules)
+    return got[0], got[1], got[2], ReplaySummary(*got[3])
+
+
+def c_random_deals(
+    n: int, seed: int, level: int, rules: Ruleset = COMPETITION
+) -> tuple[int, int, int]:
+    """:func:`py_random_deals` in the compiled core (it releases the GIL while it plays)."""
+    return _C.random_deals(n, seed, level, rules)  # type: ignore[no-any-return]
+
+
+#: the compiled core (engine.core.compiled) the ``c_`` functions call
+_C: Any = _core.compiled
+#: the public names, bound once to the implementation engine.core chose
+if _core.native is not None:
+    replay_log, random_deal_log, random_deals = c_replay_log, c_random_deal_log, c_random_deals
+else:
+    replay_log, random_deal_log, random_deals = py_replay_log, py_random_deal_log, py_random_deals

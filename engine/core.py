@@ -2,8 +2,11 @@
 
 The pure-Python engine (``engine.reading``, ``engine.moves``, ``engine.deal``) is the
 reference. When the compiled core ``engine._native._core`` was built (docs/CORE.md), the
-public functions of those modules hand their work to it; they keep their signatures, their
-answers and their errors. ``GUANDAN_CORE`` chooses:
+public functions of those modules are its; they keep their signatures, their answers and
+their errors. The choice is made once, at import, as msgpack and simplejson make it: each
+module defines its reference ``py_NAME`` and its compiled ``c_NAME`` and binds ``NAME`` to
+one of them (``NAME = c_NAME if core.native is not None else py_NAME``); no function tests
+the choice when it is called. ``GUANDAN_CORE`` chooses:
 
 * unset or ``auto``: the compiled core when it loads, else pure Python;
 * ``python``: pure Python;
@@ -15,9 +18,10 @@ built-in ``SOURCE_HASH`` differs, or its ``API_VERSION``: a stale build after an
 update) is not used: ``native`` refuses it, ``auto`` runs pure Python with a
 :class:`StaleCoreWarning`; both name the fix (``pip install -e .``).
 
-``native`` is the loaded module while the compiled core is in use, else ``None``; the
-engine's modules read it at every call, so :func:`use` switches at once (the tests run the
-engine's suites against both implementations that way).
+:data:`native` is the loaded module when the compiled core is chosen, else ``None``;
+:data:`compiled` is the loaded module whatever was chosen (``None`` when it is not built or
+stale), so that the differential tests call ``c_NAME`` beside ``py_NAME`` in one process.
+Both are fixed at import.
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ from engine.ruleset import Ruleset
 from engine.seat import Seat
 
 __all__ = [
-    "CoreUnavailableError", "ENV", "StaleCoreWarning", "available", "implementation", "native",
-    "use",
+    "CoreUnavailableError", "ENV", "StaleCoreWarning", "available", "choose", "compiled",
+    "implementation", "native",
 ]
 
 #: the environment variable that forces an implementation
@@ -127,7 +131,7 @@ def load_layer(name: str, *directories: Path) -> ModuleType | None:
     the C of ``directories`` (the layer's, then the engine's), checked as the engine's
     core is (API version, fingerprint) and initialised; ``None`` when the engine's core
     does not load or the module cannot be used. Called once, when the layer's Python
-    module is imported; the layer then uses it whenever :data:`native` is set.
+    module is imported; the layer binds its public names to it when :data:`native` is set.
 
     Under ``GUANDAN_CORE=native`` a module that cannot be used raises
     :class:`CoreUnavailableError`; under ``auto`` a stale one is skipped with a
@@ -169,8 +173,9 @@ _compiled, _lack, _missing = _load()
 #: what GUANDAN_CORE asks for
 _asked = os.environ.get(ENV, "auto").strip().lower()
 
-#: the compiled core's module while it is in use, else None
-native: ModuleType | None = None
+#: the compiled core's module when it loads and is fresh, whatever GUANDAN_CORE chose (the
+#: ``c_NAME`` functions call it), else None
+compiled: ModuleType | None = _compiled
 
 
 def available() -> bool:
@@ -178,27 +183,26 @@ def available() -> bool:
     return _compiled is not None
 
 
-def use(name: str) -> None:
-    """Switch to ``"native"``, ``"python"`` or ``"auto"`` (what ``GUANDAN_CORE`` says).
+def choose(name: str) -> ModuleType | None:
+    """The compiled core's module when the setting ``name`` (``"native"``, ``"python"`` or
+    ``"auto"``, what ``GUANDAN_CORE`` says) chooses it, else None.
 
     ``native`` without a usable compiled core raises :class:`CoreUnavailableError`, any
     other name :class:`GuandanError` (both one line, naming the fix)."""
-    global native
     if name == "python":
-        native = None
-    elif name == "native":
+        return None
+    if name == "native":
         if _compiled is None:
             raise CoreUnavailableError(
                 f"{ENV}=native but the compiled core is not available ({_missing}); "
                 f"reinstall with a C compiler (pip install -e '.[test]') or set {ENV}=python",
                 "engine.core_unavailable", detail=_missing,
             )
-        native = _compiled
-    elif name in ("auto", ""):
-        native = _compiled
-    else:
-        raise GuandanError(f"{ENV}={name!r}: expected native, python or auto",
-                           "engine.core_env", value=repr(name))
+        return _compiled
+    if name in ("auto", ""):
+        return _compiled
+    raise GuandanError(f"{ENV}={name!r}: expected native, python or auto",
+                       "engine.core_env", value=repr(name))
 
 
 def implementation() -> str:
@@ -231,6 +235,8 @@ def describe() -> str:
     return f"engine core: pure Python ({detail})"
 
 
-use(_asked)
+#: the compiled core's module when it is chosen (the engine's public names are its), else
+#: None; fixed here, at import
+native: ModuleType | None = choose(_asked)
 if _lack == "stale" and _asked != "python":
     warnings.warn(f"the compiled core is not used: {_missing}", StaleCoreWarning, stacklevel=2)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine import core as _core
 from engine.cards import (
@@ -53,15 +53,19 @@ from engine.seat import Seat, Side
 __all__ = [
     "REPORT_LIMIT",
     "Action",
+    "CDeal",
     "Deal",
     "DealNotOverError",
     "DealResult",
+    "PyDeal",
     "Trick",
     "check_hands",
 ]
 
 
 _SEATS: tuple[Seat, Seat, Seat, Seat] = (Seat.N, Seat.E, Seat.S, Seat.W)
+#: the compiled core (engine.core.compiled) the ``c_`` methods call
+_C: Any = _core.compiled
 _ALL_KINDS_MASK = (1 << (FIELD * NUM_KINDS)) - 1
 
 
@@ -452,7 +456,7 @@ class Deal:
                 cards=format_cards(combo.cards),
             )
 
-    def verify_play(self, combo: Combo, seat: Seat | None = None) -> None:
+    def py_verify_play(self, combo: Combo, seat: Seat | None = None) -> None:
         """Raise unless the seat to act (``seat``, if given, must be it) may play ``combo``.
 
         Raises :class:`GameOverError` after the deal, :class:`OutOfTurnError`, or
@@ -460,16 +464,25 @@ class Deal:
         reading of its cards, or not beating the play to beat (§4).
         """
         actor = self._check_actor(seat)
-        native = _core.native
-        if native is not None:  # the three checks below at once; they name a failure
-            try:
-                if native.is_legal(self._hands[actor], combo, self.level, self._to_beat, self.rules):
-                    return
-            except (GuandanError, TypeError):
-                pass
         self._check_held(actor, combo.cards)
         self._check_reading(actor, combo)
         self._check_beats(actor, combo)
+
+    def c_verify_play(self, combo: Combo, seat: Seat | None = None) -> None:
+        """:meth:`py_verify_play` with its three checks at once in the compiled core; when
+        it says no, the Python checks name the failure."""
+        actor = self._check_actor(seat)
+        try:
+            if _C.is_legal(self._hands[actor], combo, self.level, self._to_beat, self.rules):
+                return
+        except (GuandanError, TypeError):
+            pass
+        self._check_held(actor, combo.cards)
+        self._check_reading(actor, combo)
+        self._check_beats(actor, combo)
+
+    #: bound once, to the implementation engine.core chose
+    verify_play = c_verify_play if _core.native is not None else py_verify_play
 
     def can_play(self, combo: Combo, seat: Seat | None = None) -> bool:
         """True when :meth:`verify_play` would accept ``combo``."""
@@ -508,7 +521,7 @@ class Deal:
         self.verify_pass(seat)
         return self._apply_pass()
 
-    def play_cards(
+    def py_play_cards(
         self,
         cards: Cards,
         ctype: ComboType | None = None,
@@ -521,18 +534,36 @@ class Deal:
         them the engine picks the reading by RULES.md §5: the legal one (beating the play
         to beat when following) that ranks highest.
         """
+        return self._play_cards(self._check_actor(seat), cards, ctype, rank)
+
+    def c_play_cards(
+        self,
+        cards: Cards,
+        ctype: ComboType | None = None,
+        rank: int | None = None,
+        seat: Seat | None = None,
+    ) -> Action:
+        """:meth:`py_play_cards` with a declared reading's checks at once in the compiled
+        core; when it says no, the Python checks name the failure."""
         actor = self._check_actor(seat)
-        native = _core.native
-        if native is not None and ctype is not None and rank is not None:
-            # the checks below at once in the compiled core; they name a failure
+        if ctype is not None and rank is not None:
             combo = Combo(ctype, rank, cards)
             try:
-                legal = native.is_legal(self._hands[actor], combo, self.level, self._to_beat,
-                                        self.rules)
+                legal = _C.is_legal(self._hands[actor], combo, self.level, self._to_beat,
+                                    self.rules)
             except (GuandanError, TypeError):
                 legal = False
             if legal:
                 return self._apply_play(combo)
+        return self._play_cards(actor, cards, ctype, rank)
+
+    #: bound once, to the implementation engine.core chose
+    play_cards = c_play_cards if _core.native is not None else py_play_cards
+
+    def _play_cards(
+        self, actor: Seat, cards: Cards, ctype: ComboType | None, rank: int | None
+    ) -> Action:
+        """The reference checks of :meth:`py_play_cards` for ``actor``, then the play."""
         self._check_held(actor, cards)
         if ctype is not None and rank is not None:
             try:
@@ -787,3 +818,21 @@ class Deal:
 
     def __repr__(self) -> str:
         return f"<Deal {self.position()}>"
+
+
+class PyDeal(Deal):
+    """A :class:`Deal` whose checks run in Python whatever engine.core chose: the
+    reference (the differential tests drive it beside :class:`CDeal`)."""
+
+    __slots__ = ()
+    verify_play = Deal.py_verify_play
+    play_cards = Deal.py_play_cards
+
+
+class CDeal(Deal):
+    """A :class:`Deal` whose checks run in the compiled core (engine.core.compiled must be
+    loaded) whatever engine.core chose."""
+
+    __slots__ = ()
+    verify_play = Deal.c_verify_play
+    play_cards = Deal.c_play_cards

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import chain
+from typing import Any
 
 from engine import core as _core
 from engine._tables import (
@@ -53,7 +54,12 @@ from engine.ruleset import COMPETITION, Ruleset
 
 T = ComboType
 
-__all__ = ["legal_plays", "legal_play_list", "legal_readings", "is_legal", "count_plays"]
+__all__ = [
+    "c_count_plays", "c_is_legal", "c_legal_play_list", "c_legal_plays", "c_legal_readings",
+    "count_plays", "is_legal", "legal_play_list", "legal_plays", "legal_readings",
+    "py_count_plays", "py_is_legal", "py_legal_play_list", "py_legal_plays",
+    "py_legal_readings",
+]
 
 #: (type, cards needed per rank, windows) of the three non-flush sequence types
 _SEQUENCES = (
@@ -386,7 +392,7 @@ def _check_args(hand: Cards, level: int, to_beat: Combo | None) -> None:
         _check_combo(to_beat, "play to beat")
 
 
-def legal_plays(
+def py_legal_plays(
     hand: Cards, level: int, to_beat: Combo | None = None, rules: Ruleset = COMPETITION
 ) -> Iterator[Combo]:
     """Every legal concrete play from ``hand``, lazily, without duplicates.
@@ -397,14 +403,11 @@ def legal_plays(
     order), then from weakest to strongest. Arguments are checked at once; plays are
     generated type by type as the iterator is consumed.
     """
-    native = _core.native
-    if native is not None:
-        return iter(native.plays(hand, level, to_beat, rules, True))
     _check_args(hand, level, to_beat)
     return chain.from_iterable(_generate(hand, level, to_beat, rules, False))
 
 
-def legal_readings(
+def py_legal_readings(
     hand: Cards, level: int, to_beat: Combo | None = None, rules: Ruleset = COMPETITION
 ) -> list[Combo]:
     """One play per distinct legal ``(type, rank)``, in :func:`legal_plays` order.
@@ -415,14 +418,11 @@ def legal_readings(
     taken in suit order S H C D; a full house takes the weakest pair needing fewest wilds;
     a straight flush the suit needing fewest wilds.
     """
-    native = _core.native
-    if native is not None:
-        return native.legal_readings(hand, level, to_beat, rules)  # type: ignore[no-any-return]
     _check_args(hand, level, to_beat)
     return list(chain.from_iterable(_generate(hand, level, to_beat, rules, True)))
 
 
-def is_legal(
+def py_is_legal(
     hand: Cards,
     combo: Combo,
     level: int,
@@ -432,9 +432,6 @@ def is_legal(
     """True when ``combo`` is a legal play from ``hand``: its cards are held, its type and
     rank are a reading of its cards (§3, wild hearts as §2 allows) and, when following, it
     beats ``to_beat`` (§4). Answers one question without generating every play."""
-    native = _core.native
-    if native is not None:
-        return native.is_legal(hand, combo, level, to_beat, rules)  # type: ignore[no-any-return]
     _check_args(hand, level, to_beat)
     _check_combo(combo, "play", rank=False)  # a wrong rank is just not a reading: False
     if not is_subset(combo.cards, hand):
@@ -444,7 +441,7 @@ def is_legal(
     return to_beat is None or combo.beats(to_beat, level)
 
 
-def count_plays(
+def py_count_plays(
     hand: Cards,
     level: int,
     to_beat: Combo | None = None,
@@ -456,10 +453,6 @@ def count_plays(
     ``concrete=True`` counts every concrete play (:func:`legal_plays`), ``False`` counts
     distinct readings (:func:`legal_readings`).
     """
-    native = _core.native
-    if native is not None:
-        n = native.plays(hand, level, to_beat, rules, concrete).type_counts()
-        return {t: n[t] for t in ComboType if n[t]}
     _check_args(hand, level, to_beat)
     counts: Counter[ComboType] = Counter()
     for batch in _generate(hand, level, to_beat, rules, not concrete):
@@ -468,7 +461,7 @@ def count_plays(
     return {t: counts[t] for t in ComboType if counts[t]}
 
 
-def legal_play_list(
+def py_legal_play_list(
     hand: Cards,
     level: int,
     to_beat: Combo | None = None,
@@ -481,9 +474,68 @@ def legal_play_list(
     and a :class:`Combo` is made only for an item asked for (docs/CORE.md). Same plays, same
     order as :func:`legal_plays` / :func:`legal_readings`.
     """
-    native = _core.native
-    if native is not None:
-        return native.plays(hand, level, to_beat, rules, concrete)  # type: ignore[no-any-return]
     if concrete:
-        return list(legal_plays(hand, level, to_beat, rules))
-    return legal_readings(hand, level, to_beat, rules)
+        return list(py_legal_plays(hand, level, to_beat, rules))
+    return py_legal_readings(hand, level, to_beat, rules)
+
+
+# --- the same in the compiled core (engine.core.compiled): same answers, same errors ------
+
+
+def c_legal_plays(
+    hand: Cards, level: int, to_beat: Combo | None = None, rules: Ruleset = COMPETITION
+) -> Iterator[Combo]:
+    """:func:`py_legal_plays` in the compiled core (generated at once, handed out lazily)."""
+    return iter(_C.plays(hand, level, to_beat, rules, True))
+
+
+def c_legal_readings(
+    hand: Cards, level: int, to_beat: Combo | None = None, rules: Ruleset = COMPETITION
+) -> list[Combo]:
+    """:func:`py_legal_readings` in the compiled core."""
+    return _C.legal_readings(hand, level, to_beat, rules)  # type: ignore[no-any-return]
+
+
+def c_is_legal(
+    hand: Cards,
+    combo: Combo,
+    level: int,
+    to_beat: Combo | None = None,
+    rules: Ruleset = COMPETITION,
+) -> bool:
+    """:func:`py_is_legal` in the compiled core."""
+    return _C.is_legal(hand, combo, level, to_beat, rules)  # type: ignore[no-any-return]
+
+
+def c_count_plays(
+    hand: Cards,
+    level: int,
+    to_beat: Combo | None = None,
+    rules: Ruleset = COMPETITION,
+    concrete: bool = True,
+) -> dict[ComboType, int]:
+    """:func:`py_count_plays` in the compiled core."""
+    n = _C.plays(hand, level, to_beat, rules, concrete).type_counts()
+    return {t: n[t] for t in ComboType if n[t]}
+
+
+def c_legal_play_list(
+    hand: Cards,
+    level: int,
+    to_beat: Combo | None = None,
+    rules: Ruleset = COMPETITION,
+    concrete: bool = True,
+) -> Sequence[Combo]:
+    """:func:`py_legal_play_list` in the compiled core: the plays stay packed (PlayList)."""
+    return _C.plays(hand, level, to_beat, rules, concrete)  # type: ignore[no-any-return]
+
+
+#: the compiled core (engine.core.compiled) the ``c_`` functions call
+_C: Any = _core.compiled
+#: the public names, bound once to the implementation engine.core chose
+if _core.native is not None:
+    legal_plays, legal_readings, is_legal = c_legal_plays, c_legal_readings, c_is_legal
+    count_plays, legal_play_list = c_count_plays, c_legal_play_list
+else:
+    legal_plays, legal_readings, is_legal = py_legal_plays, py_legal_readings, py_is_legal
+    count_plays, legal_play_list = py_count_plays, py_legal_play_list

@@ -15,6 +15,8 @@ level cards.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import core as _core
 from engine._tables import (
     FIELD_COUNT,
@@ -50,6 +52,10 @@ from engine.ruleset import COMPETITION, Ruleset
 T = ComboType
 
 __all__ = [
+    "c_reading_keys",
+    "c_readings",
+    "py_reading_keys",
+    "py_readings",
     "readings",
     "reading_keys",
     "read_declared",
@@ -92,16 +98,13 @@ def _single_bit_index(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def reading_keys(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[tuple[T, int]]:
+def py_reading_keys(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[tuple[T, int]]:
     """Every distinct ``(type, rank)`` reading of exactly ``cards`` (unchecked input).
 
     The fast core of :func:`readings`, without validation and without building Combos.
     The order is by type, then by strength (§4) within a type. (The compiled core, when in
     use, checks its input and raises :class:`InvalidCardError` for a bad value.)
     """
-    native = _core.native
-    if native is not None:
-        return native.reading_keys(cards, level, rules)  # type: ignore[no-any-return]
     n = size(cards)
     if n == 0 or n > 10:
         # nothing has no reading; no play is larger than a 10-card bomb (§3)
@@ -196,19 +199,33 @@ def reading_keys(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list
     return out
 
 
-def readings(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[Combo]:
+def py_readings(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[Combo]:
     """Every distinct reading ``(type, rank)`` of exactly ``cards`` (RULES.md §2–3).
 
     Each is a :class:`Combo` whose ``cards`` is ``cards``; ordered by type, then from weakest
     to strongest. Empty when the cards are no combination. Raises
     :class:`InvalidCardError` for a value that is not a valid ``Cards`` or a bad level.
     """
-    native = _core.native
-    if native is not None:
-        return native.readings(cards, level, rules)  # type: ignore[no-any-return]
     check_cards(cards)
     check_level(level)
-    return [Combo(t, r, cards) for t, r in reading_keys(cards, level, rules)]
+    return [Combo(t, r, cards) for t, r in py_reading_keys(cards, level, rules)]
+
+
+def c_reading_keys(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[tuple[T, int]]:
+    """:func:`py_reading_keys` in the compiled core (it checks its input)."""
+    return _C.reading_keys(cards, level, rules)  # type: ignore[no-any-return]
+
+
+def c_readings(cards: Cards, level: int, rules: Ruleset = COMPETITION) -> list[Combo]:
+    """:func:`py_readings` in the compiled core."""
+    return _C.readings(cards, level, rules)  # type: ignore[no-any-return]
+
+
+#: the compiled core (engine.core.compiled) the ``c_`` functions call
+_C: Any = _core.compiled
+#: the public names, bound once to the implementation engine.core chose
+reading_keys = c_reading_keys if _core.native is not None else py_reading_keys
+readings = c_readings if _core.native is not None else py_readings
 
 
 def _describe_readings(keys: list[tuple[T, int]]) -> str:

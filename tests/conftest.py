@@ -66,14 +66,18 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get(TEST_DB_ENV) else [])
 #: test of another file is named in :data:`SLOW_TESTS`.
 SLOW_FILES = frozenset({
     # Chromium
-    "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py",
+    "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py", "test_browser_marks.py",
     "test_browser_names.py", "test_browser_phone.py", "test_browser_public_phone.py",
     "test_browser_rehearsal.py", "test_browser_review.py", "test_browser_security.py",
+    "test_browser_capture.py", "test_browser_public_standings.py", "test_browser_table_phone.py",
+    "test_browser_board_phone.py", "test_browser_accessibility.py", "test_browser_hall_pages.py",
     "test_browser_side_labels.py",
     # the hall served by a subprocess or a thread, killed processes
     "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
     "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",
     "test_memory_bounds.py", "test_migrations_kill.py", "test_store_kills.py",
+    # analysis workers in subprocesses on PostgreSQL, one killed
+    "test_analysis_workers.py",
     # the arena's matches over sockets, tournaments launching agents
     "test_arena_compat.py", "test_arena_tournament.py", "test_arena_faults.py",
     "test_arena_ordinary.py", "test_arena_bench.py", "test_arena_cli.py",
@@ -103,11 +107,17 @@ SLOW_TESTS = frozenset({
     "test_core_playout.py::test_native_playouts_equal_the_python_ones",
     "test_core_playout.py::test_whole_deals_and_every_point_of_them",
     "test_core_playout.py::test_memory_stays_flat",
+    # two interpreters (GUANDAN_CORE=python and native), each searching twelve views
+    "test_core_playout.py::test_the_search_decides_alike_on_either_core",
     "test_core_solver.py::test_values_agree",
     "test_core_solver.py::test_values_agree_when_following",
     "test_core_boundary.py::test_garbage_raises_never_crashes",
     "test_core_boundary.py::test_memory_stays_flat_over_a_million_calls",
     "test_core_fallback.py::test_a_build_without_a_compiler_succeeds_and_says_so",
+    # an event's analysis as jobs: the service's desk, a second round swept, two reports
+    "test_analysis_jobs.py::test_the_desk_shows_the_analysis_progress",
+    "test_analysis_jobs.py::test_the_workers_sweep_queues_the_boards_that_end_after_the_request",
+    "test_analysis_jobs.py::test_the_report_shows_the_stored_analyses_as_the_folder_report_does",
     # a match of our agent over the protocol; a whole event through the command line
     "test_arena.py::test_guandan_agent_plays_a_match",
     "test_cli_deals.py::test_whole_flow",
@@ -117,6 +127,29 @@ SLOW_TESTS = frozenset({
     "test_hall_director_limit.py::test_a_late_teams_ruling_past_the_limit_takes_the_chief_field",
     "test_hall_clock_limits.py::test_the_library_refuses_one_minute_more",
     "test_hall_i18n.py::test_bad_finishing_orders_in_both_languages",
+    # a 50 MB import watched for memory; the solver against brute force on every variant
+    "test_import_stream.py::test_import_memory_does_not_grow_with_the_file",
+    "test_solver.py::test_exact_against_brute_force",
+    # devices and table-sim playing whole boards into a served hall
+    "test_capture_protocol.py::test_a_device_plays_a_board_with_resends_and_a_reconnect",
+    "test_capture_protocol.py::test_a_device_over_the_websocket_resends_and_reconnects",
+    "test_capture_library.py::test_the_record_is_the_result_and_the_round_scores",
+    "test_capture_table_sim.py::test_a_round_played_by_table_sim_scores_with_no_report",
+    # the desk's limits and requests, each a round set up through the API
+    "test_web_desk_actions.py::test_past_the_directors_limit_only_the_chief_director_changes_a_result",
+    "test_web_desk_actions.py::test_a_tables_request_accepted_or_dismissed_from_the_desk",
+    "test_web_desk_actions.py::test_the_directors_limit_set_from_the_event_desk",
+    "test_web_desk_actions.py::test_a_late_teams_ruling_past_the_limit_from_the_desk_takes_the_chief_box",
+    "test_hall_rulings_and_corrections.py::test_a_late_ruling_takes_no_typed_minutes_and_logs_the_clocks",
+    # a wheel built without a compiler; the fast replay against the reference, many records
+    "test_core_fallback.py::test_a_build_without_a_compiler_says_so_once",
+    "test_replay_fast.py::test_mutated_records_report_as_the_reference",
+    "test_replay_fast.py::test_quick_replay_gives_what_replay_gives",
+    # every page and message rendered; whole arena matches and boards in Chinese
+    "test_i18n_words.py::test_every_place_was_rendered",
+    "test_zh_rest.py::test_arena_duplicate_speaks_chinese_only",
+    "test_migrations.py::test_every_step_down_and_up_again",
+    "test_cli_hints.py::test_no_library_message_names_a_flag_or_a_command",
 })
 
 

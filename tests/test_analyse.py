@@ -89,7 +89,8 @@ def test_cli_analyse(tmp_path: Path) -> None:
     res = runner.invoke(main, ["analyse", str(DATA), "--board", "3", "--from", "last:2"])
     assert res.exit_code == 0, res.output
     assert "actual result N–S +3" in res.output and "??" in res.output
-    assert "Par (best play" in res.output and "300,000 search nodes" in res.output
+    assert "best play by all four, every hand seen" in res.output
+    assert "every position with 24 cards or fewer in the four hands valued exactly" in res.output
     res = runner.invoke(main, ["analyse", str(DATA), "--board", "3", "--from", "last:1",
                                "--lang", "zh", "--no-par"])
     assert res.exit_code == 0 and "实际结果" in res.output
@@ -214,7 +215,7 @@ def test_json_actions_are_type_rank_cards() -> None:
                                     "--json"])
     doc = json.loads(res.output)
     ann = doc["annotations"][0]
-    assert doc["budget"] == {"nodes": 300000, "playouts": 24, "seed": 0, "seconds": None}
+    assert doc["budget"] == {"cards": 24, "playouts": 24, "seed": 0, "seconds": None}
     blunder = next(d for d in ann["decisions"] if d["mark"] == "??")
     assert blunder["action"] == {"pass": True}
     assert blunder["best"][0]["action"] == {"type": "Single", "rank": "9", "cards": ["C9"]}
@@ -229,7 +230,8 @@ def test_no_par_prints_no_par() -> None:
         res = runner.invoke(main, ["--lang", lang, "analyse", str(DATA), "--board", "3",
                                    "--from", "last:1", "--no-par"])
         assert res.exit_code == 0, res.output
-        assert "Par" not in res.output and "标准结果" not in res.output
+        assert "best play by all four, every hand seen" not in res.output
+        assert "四家明牌最优" not in res.output and "未算出最优结果" not in res.output
     res = runner.invoke(main, ["analyse", str(DATA), "--board", "3", "--from", "last:1",
                                "--no-par", "--json"])
     assert "par" not in json.loads(res.output)["annotations"][0]

@@ -12,15 +12,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers.implementations import PY, C
 
-from duplicate.arena.agent import AgentStats, choose, native_index, split_act
+from duplicate.arena.agent import AgentStats, choose, split_act
 from duplicate.arena.client import SilentClient
 from duplicate.arena.duplicate_match import play_duplicate_match
-from duplicate.arena.protocol import act_options, act_text, legal_options
+from duplicate.arena.protocol import act_text, legal_options
 from duplicate.arena.server import Limits, Table
 from duplicate.dealing import LevelSchedule, generate_boards
 from duplicate.policies import make_player
@@ -35,26 +35,19 @@ pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core 
 RULES = [COMPETITION, Ruleset(joker_pair_in_full_house=True)]
 
 
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
 def python_text(hand: int, level: int, to_beat: Any, rules: Ruleset) -> tuple[list[Any], str]:
-    core.use("python")
-    try:
-        options = legal_options(hand, level, to_beat, rules)
-        text = act_text("{}", options)  # '{,"actionList":[...],"indexRange":n}'
-        return options, text[len('{,"actionList":['):text.rindex('],"indexRange":')]
-    finally:
-        core.use("native")
+    """The options and their text as the Python writes them, twice: the reference
+    ``act_options`` and the message's own writer (``act_text``) must agree."""
+    options = legal_options(hand, level, to_beat, rules)
+    text = act_text("{}", options)  # '{,"actionList":[...],"indexRange":n}'
+    text = text[len('{,"actionList":['):text.rindex('],"indexRange":')]
+    ref_options, ref_text = PY.act_options(hand, level, to_beat, rules)
+    assert (list(ref_options), ref_text) == (options, text)
+    return options, text
 
 
 @pytest.mark.parametrize("seed", range(26))
 def test_action_list_text_is_the_pythons_at_every_action(seed: int) -> None:
-    core.use("native")
     rules = RULES[seed % 2]
     level = seed % 13
     hands, log, _, _ = bulk.random_deal_log(seed, level, rules)
@@ -63,7 +56,7 @@ def test_action_list_text_is_the_pythons_at_every_action(seed: int) -> None:
         seat = deal.turn
         assert seat is not None
         hand, to_beat = deal.hand(seat), deal.to_beat
-        options, text = act_options(hand, level, to_beat, rules)
+        options, text = C.act_options(hand, level, to_beat, rules)
         want_options, want_text = python_text(hand, level, to_beat, rules)
         assert text == want_text
         assert list(options) == want_options and len(options) == len(want_options)
@@ -75,10 +68,9 @@ def test_action_list_text_is_the_pythons_at_every_action(seed: int) -> None:
 
 
 def test_options_index_like_a_list() -> None:
-    core.use("native")
     deal = Deal(bulk.random_deal_log(3, 5)[0], 5, Seat.N)
     deal.play(next(iter(deal.legal_plays())))
-    options, _ = act_options(deal.hand(deal.turn), 5, deal.to_beat)  # type: ignore[arg-type]
+    options, _ = C.act_options(deal.hand(deal.turn), 5, deal.to_beat)  # type: ignore[arg-type]
     want = legal_options(deal.hand(deal.turn), 5, deal.to_beat)  # type: ignore[arg-type]
     assert options[0] is None and options[-1] == want[-1] and options[1:3] == want[1:3]
     with pytest.raises(IndexError):
@@ -111,7 +103,7 @@ class _CheckingTable(Table):
                   fallback: Any = None) -> int:
         data = message.encode()
         self.acts.append((data, pos))
-        fast = native_index(make_player("heuristic", "0"), data, pos)
+        fast = C.native_index(make_player("heuristic", "0"), data, pos)
         assert fast >= 0, data[:200]
         assert python_answer(data, pos) == fast
         return fast
@@ -119,7 +111,6 @@ class _CheckingTable(Table):
 
 @pytest.fixture(scope="module")
 def acts() -> list[tuple[bytes, int]]:
-    core.use("native")
     table = _CheckingTable([SilentClient(p) for p in range(4)], Limits())  # type: ignore[list-item]
     table.acts = []
     boards = list(generate_boards(simulation_key(b"\x07"), 6, LevelSchedule.parse("cycle")))
@@ -136,7 +127,6 @@ _BYTES = b'",[]{}:09-1 \\nulSHTBRJOKEPA\xff\xc3'
 
 
 def test_corrupted_acts_are_declined_or_answered_alike(acts: list[tuple[bytes, int]]) -> None:
-    core.use("native")
     rng = random.Random(5)
     player = make_player("heuristic", "0")
     declined = 0
@@ -153,7 +143,7 @@ def test_corrupted_acts_are_declined_or_answered_alike(acts: list[tuple[bytes, i
             else:
                 buf[at:at] = buf[rng.randrange(len(buf)):][:rng.randint(1, 12)]
         corrupted = bytes(buf)
-        fast = native_index(player, corrupted, (pos + n) % 4 if n % 7 == 0 else pos)
+        fast = C.native_index(player, corrupted, (pos + n) % 4 if n % 7 == 0 else pos)
         if fast < 0:
             declined += 1
             continue
@@ -162,14 +152,12 @@ def test_corrupted_acts_are_declined_or_answered_alike(acts: list[tuple[bytes, i
 
 
 def test_other_writings_take_the_python_path(acts: list[tuple[bytes, int]]) -> None:
-    core.use("native")
     player = make_player("heuristic", "0")
     data, pos = acts[0]
     spaced = json.dumps(json.loads(data)).encode()  # json.dumps' spacing
-    assert native_index(player, spaced, pos) == -1
-    assert native_index(make_player("random", "0"), data, pos) == -1
-    core.use("python")
-    assert native_index(player, data, pos) == -1
+    assert C.native_index(player, spaced, pos) == -1
+    assert C.native_index(make_player("random", "0"), data, pos) == -1
+    assert PY.native_index(player, data, pos) == -1
 
 
 _GREATER = [
@@ -187,7 +175,6 @@ _GREATER = [
 
 
 def test_every_play_to_beat_and_its_seat_is_read_alike(acts: list[tuple[bytes, int]]) -> None:
-    core.use("native")
     player = make_player("heuristic", "0")
     answered = 0
     for data, pos in acts[::25]:
@@ -197,7 +184,7 @@ def test_every_play_to_beat_and_its_seat_is_read_alike(acts: list[tuple[bytes, i
             for greater in _GREATER:
                 msg = (head + b',"greaterPos":' + str(by).encode() + b',"greaterAction":'
                        + greater + b',"actionList":[' + rest)
-                fast = native_index(player, msg, pos)
+                fast = C.native_index(player, msg, pos)
                 if fast >= 0:
                     answered += 1
                     assert python_answer(msg, pos) == fast, msg

@@ -91,6 +91,7 @@ def test_no_table_cell_breaks_a_number_or_a_word(
     for name in PAGES:
         page.goto(base + name)
         if name.startswith("board-"):
+            page.focus("#movie")
             page.keyboard.press("End")  # the summary's tables are drawn at the end
         assert page.evaluate(BROKEN_JS) == [], f"{lang} {width}px {name}"
         assert page.evaluate("document.documentElement.scrollWidth") <= width, name
@@ -141,10 +142,12 @@ def test_the_movie_on_touch_and_keys(browser: Any, served: Callable[[Path], str]
     # the live region says the step and each room's play at it
     live = page.inner_text("#movie-live")
     first = traces["open"].moves[0]
-    assert live.startswith("步 1") and "开室" in live and "闭室" in live and "北" in live
+    assert live.startswith("第1步") and "开室" in live and "闭室" in live and "北" in live
     assert first.combo is not None
-    # by trick: every lead of either room is a stop
+    # by trick: every lead of either room is a stop (the keys are the movie's when it has
+    # the focus)
     leads = sorted({t.steps[0].index for r in traces.values() for t in split_tricks(r)} - {0})
+    page.focus("#movie")
     page.keyboard.press("Home")
     for want in leads[:4]:
         page.keyboard.press("ArrowDown")

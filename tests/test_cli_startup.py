@@ -2,7 +2,13 @@
 the CPU time of ``python -c "import click"``, because the root group imports a command only
 when it is used (``duplicate.commands.lazy``) and a command imports only what it uses (no
 database, web service or analysis for the version); and the lazy group behaves as the
-eager one did: every command listed with its line, each imported whole when used."""
+eager one did: every command listed with its line, each imported whole when used.
+
+What each imports is read from ``python -X importtime`` (every module, those imported
+inside functions too): ``--help`` and ``version`` import exactly the project's modules
+named here and a bounded number beyond ``import click``'s; no command's ``--help``
+imports a database, a web service, the solver or the players' compiled code. CI times
+nothing: the CPU-time bound runs only with ``GUANDAN_TIMED_TESTS=1``."""
 
 from __future__ import annotations
 
@@ -102,10 +108,62 @@ def _heavy(modules: object) -> list[str]:
     return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
 
 
-def test_version_imports_no_database_web_or_analysis(pycache: Path) -> None:
-    run = _imported(["version"], pycache)
-    assert str(run["out"]).startswith("guandan-duplicate ")
-    assert _heavy(run["modules"]) == []
+def _import_order(code: str, cache: Path) -> list[str]:
+    """The modules ``python -X importtime -c code`` reports importing, in order, the caches
+    written; then any other module the interpreter holds at the end (one imported with
+    ``importlib.import_module``, as the lazy group does, is not timed)."""
+    body = "".join(f"    {line}\n" for line in code.splitlines())
+    script = f"import sys\ntry:\n{body}finally:\n    print('\\n' + ' '.join(sorted(sys.modules)))\n"
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", script],
+                          capture_output=True, text=True, cwd=ROOT, env=_env(cache), timeout=60)
+    assert done.returncode in (0, 2), done.stderr
+    timed = [line.split("|")[2].strip() for line in done.stderr.splitlines()
+             if line.startswith("import time:") and not line.endswith("imported package")]
+    seen = set(timed)
+    return timed + [m for m in done.stdout.rstrip().rsplit("\n", 1)[-1].split() if m not in seen]
+
+
+def _guandan_imports(args: list[str], cache: Path) -> list[str]:
+    return _import_order(f"from cli import main\nsys.exit(main({args!r}))", cache)
+
+
+@pytest.fixture(scope="module")
+def click_modules(pycache: Path) -> set[str]:
+    """What ``python -c "import click"`` imports: every command line starts with it."""
+    return set(_import_order("import click", pycache))
+
+
+def _own(modules: list[str]) -> set[str]:
+    return {m for m in modules if m.split(".")[0] in ("cli", "duplicate", "engine")}
+
+
+#: the project's modules the root group imports: the group, its words and its help
+ROOT_GROUP = {
+    "cli", "duplicate", "duplicate.commands", "duplicate.commands.clickwords",
+    "duplicate.commands.common", "duplicate.commands.helps", "duplicate.commands.lazy",
+    "duplicate.errors", "duplicate.filecache", "duplicate.i18n", "duplicate.i18n.catalogue",
+    "duplicate.limits", "duplicate.names", "engine", "engine.errors",
+}
+#: and ``guandan version``: its command and the engine's core, which it describes
+VERSION = ROOT_GROUP | {
+    "duplicate.commands.engine", "engine._native", "engine._native._core",
+    "engine._native.sources", "engine.cards", "engine.combo", "engine.constants",
+    "engine.core", "engine.ruleset", "engine.seat",
+}
+#: the modules beyond click's that ``--help`` and ``version`` may import in all (the
+#: standard library's: json, csv, dataclasses, locale, shutil for the terminal's width…)
+SHORT_BOUND = 60
+
+
+@pytest.mark.parametrize("args,own", [(["--help"], ROOT_GROUP), (["version"], VERSION)],
+                         ids=["help", "version"])
+def test_a_short_command_imports_the_root_group_and_nothing_it_does_not_print(
+        args: list[str], own: set[str], pycache: Path, click_modules: set[str]) -> None:
+    modules = _guandan_imports(args, pycache)
+    assert _own(modules) == own
+    assert _heavy(modules) == []
+    beyond = [m for m in modules if m not in click_modules]
+    assert len(beyond) <= SHORT_BOUND, sorted(beyond)
 
 
 def test_help_lists_every_command_without_importing_one(pycache: Path) -> None:
@@ -122,17 +180,31 @@ def test_help_lists_every_command_without_importing_one(pycache: Path) -> None:
 
 #: what no command's --help imports (the libraries a command needs when it runs)
 SERVICES = ("sqlalchemy", "fastapi", "uvicorn", "starlette", "alembic", "jinja2", "babel")
+#: the compiled modules of the layers above the engine and the solver: loaded (their
+#: sources fingerprinted) by the commands that play or analyse, when they run
+UPPER_NATIVE = ("duplicate.native", "duplicate._native", "duplicate.analysis._native",
+                "duplicate.analysis.solver")
+#: the modules beyond click's that a command's --help may import (the arena's: asyncio)
+COMMAND_BOUND = 110
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_a_commands_help_imports_no_database_or_web_service(name: str, pycache: Path) -> None:
-    run = _imported([name, "--help"], pycache)
-    assert "Usage:" in str(run["out"])
-    modules = run["modules"]
-    assert isinstance(modules, list)
+def test_a_commands_help_imports_no_database_web_service_or_solver(
+        name: str, pycache: Path, click_modules: set[str]) -> None:
+    modules = _guandan_imports([name, "--help"], pycache)
     assert [m for m in modules if m.split(".")[0] in SERVICES] == []
-    if name != "analyse":  # the analysis's solver only where it is the command
-        assert [m for m in modules if m.startswith("duplicate.analysis.solver")] == []
+    assert [m for m in modules if any(m == u or m.startswith(u + ".") for u in UPPER_NATIVE)] \
+        == []
+    assert ROOT_GROUP <= _own(modules)
+    beyond = [m for m in modules if m not in click_modules]
+    assert len(beyond) <= COMMAND_BOUND, sorted(beyond)
+
+
+def test_the_import_scan_sees_a_module_imported_late(pycache: Path) -> None:
+    """-X importtime reports a module imported inside a function too, as the commands
+    import the library (the scan above would see one that crept in)."""
+    modules = _import_order("def f():\n    import csv\nf()", pycache)
+    assert "csv" in modules
 
 
 def test_the_stored_lines_are_the_commands_own() -> None:

@@ -10,10 +10,8 @@ tests/test_core_fallback.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TypeVar
-
 import pytest
+from helpers.implementations import PY, C, both
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -21,39 +19,12 @@ from engine import core
 from engine.cards import KIND_BIT, count, from_ids, wild_kind
 from engine.combo import Combo, ComboType
 from engine.errors import GuandanError, InvalidCardError, InvalidComboError
-from engine.moves import count_plays, is_legal, legal_play_list, legal_plays, legal_readings
-from engine.reading import reading_keys, readings
 from engine.ruleset import COMPETITION, Ruleset
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
-X = TypeVar("X")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 RULESETS = [COMPETITION, Ruleset(joker_pair_in_full_house=False, bomb_max=6)]
-
-
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
-def both(f: Callable[[], X]) -> X:
-    """``f()`` under each implementation; they must agree (value, or exception type)."""
-    out: list[tuple[str, object]] = []
-    error: GuandanError | None = None
-    for name in ("python", "native"):
-        core.use(name)
-        try:
-            out.append(("ok", f()))
-        except GuandanError as exc:
-            out.append((type(exc).__name__, None))
-            error = exc
-    assert out[0] == out[1], f"python {out[0]!r:.300} != native {out[1]!r:.300}"
-    if error is not None:
-        raise error
-    return out[0][1]  # type: ignore[return-value]
 
 
 @st.composite
@@ -73,21 +44,21 @@ def hands(draw: st.DrawFn, low: int = 1, high: int = 27) -> tuple[int, int]:
 @given(hands(1, 10), st.sampled_from(RULESETS))
 def test_readings_agree(hl: tuple[int, int], rules: Ruleset) -> None:
     hand, level = hl
-    both(lambda: readings(hand, level, rules))
-    both(lambda: reading_keys(hand, level, rules))
+    both(lambda i: i.readings(hand, level, rules))
+    both(lambda i: i.reading_keys(hand, level, rules))
 
 
 @SETTINGS
 @given(hands(), st.sampled_from(RULESETS))
 def test_leading_plays_agree(hl: tuple[int, int], rules: Ruleset) -> None:
     hand, level = hl
-    plays = both(lambda: list(legal_plays(hand, level, None, rules)))
-    both(lambda: legal_readings(hand, level, None, rules))
-    both(lambda: count_plays(hand, level, None, rules))
-    both(lambda: count_plays(hand, level, None, rules, concrete=False))
-    both(lambda: list(legal_play_list(hand, level, None, rules)))
+    plays = both(lambda i: list(i.legal_plays(hand, level, None, rules)))
+    both(lambda i: i.legal_readings(hand, level, None, rules))
+    both(lambda i: i.count_plays(hand, level, None, rules))
+    both(lambda i: i.count_plays(hand, level, None, rules, concrete=False))
+    both(lambda i: list(i.legal_play_list(hand, level, None, rules)))
     for p in plays[:: max(1, len(plays) // 40)]:
-        both(lambda p=p: readings(p.cards, level, rules))
+        both(lambda i, p=p: i.readings(p.cards, level, rules))
 
 
 @SETTINGS
@@ -96,16 +67,15 @@ def test_following_plays_agree(
     hl: tuple[int, int], other: tuple[int, int], rules: Ruleset, data: st.DataObject
 ) -> None:
     hand, level = hl
-    core.use("python")
-    beatable = list(legal_plays(other[0], level, None, rules))
+    beatable = list(PY.legal_plays(other[0], level, None, rules))
     assume(beatable)
     picks = data.draw(st.lists(st.sampled_from(beatable), min_size=1, max_size=6))
     for tb in picks:
-        plays = both(lambda tb=tb: list(legal_plays(hand, level, tb, rules)))
-        both(lambda tb=tb: legal_readings(hand, level, tb, rules))
-        both(lambda tb=tb: count_plays(hand, level, tb, rules))
+        plays = both(lambda i, tb=tb: list(i.legal_plays(hand, level, tb, rules)))
+        both(lambda i, tb=tb: i.legal_readings(hand, level, tb, rules))
+        both(lambda i, tb=tb: i.count_plays(hand, level, tb, rules))
         sample = plays[:20] + beatable[:: max(1, len(beatable) // 20)]
-        both(lambda tb=tb, s=sample: [is_legal(hand, c, level, tb, rules) for c in s])
+        both(lambda i, tb=tb, s=sample: [i.is_legal(hand, c, level, tb, rules) for c in s])
 
 
 GARBAGE_CARDS: list[object] = [
@@ -116,19 +86,19 @@ GARBAGE_LEVELS: list[object] = [-1, 13, 1 << 70, "7", None, 7.0]
 
 @pytest.mark.parametrize("bad", GARBAGE_CARDS)
 def test_garbage_cards_raise_the_same_error(bad: object) -> None:
-    for f in (readings, legal_readings, count_plays):
+    for f in ("readings", "legal_readings", "count_plays"):
         with pytest.raises(InvalidCardError):
-            both(lambda f=f: f(bad, 5))  # type: ignore[operator]
+            both(lambda i, f=f: getattr(i, f)(bad, 5))
     with pytest.raises(InvalidCardError):
-        both(lambda: list(legal_plays(bad, 5)))  # type: ignore[arg-type]
+        both(lambda i: list(i.legal_plays(bad, 5)))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad", GARBAGE_LEVELS)
 def test_garbage_levels_raise_the_same_error(bad: object) -> None:
     with pytest.raises(InvalidCardError):
-        both(lambda: legal_readings(1, bad))  # type: ignore[arg-type]
+        both(lambda i: i.legal_readings(1, bad))  # type: ignore[arg-type]
     with pytest.raises(InvalidCardError):
-        both(lambda: readings(1, bad))  # type: ignore[arg-type]
+        both(lambda i: i.readings(1, bad))  # type: ignore[arg-type]
 
 
 GOOD = Combo(ComboType.PAIR, 3, 2 * KIND_BIT[12])
@@ -148,9 +118,9 @@ GARBAGE_COMBOS: list[object] = [
 def test_garbage_plays_raise_the_same_error(bad: object) -> None:
     hand = from_ids(range(27))
     with pytest.raises((InvalidComboError, InvalidCardError)):
-        both(lambda: legal_readings(hand, 5, bad))  # type: ignore[arg-type]
+        both(lambda i: i.legal_readings(hand, 5, bad))  # type: ignore[arg-type]
     try:  # a play's rank is not checked by is_legal: a bad one is just no reading (False)
-        assert both(lambda: is_legal(hand, bad, 5)) is False  # type: ignore[arg-type]
+        assert both(lambda i: i.is_legal(hand, bad, 5)) is False  # type: ignore[arg-type]
     except (InvalidComboError, InvalidCardError):
         pass
 
@@ -159,24 +129,22 @@ def test_is_legal_with_a_nonsense_rank_is_false_on_both() -> None:
     hand = from_ids(range(27))
     for rank in (-3, 1 << 80, "x", None):
         combo = tuple.__new__(Combo, (ComboType.PAIR, rank, GOOD.cards))
-        assert both(lambda c=combo: is_legal(hand, c, 5)) is False
+        assert both(lambda i, c=combo: i.is_legal(hand, c, 5)) is False
 
 
 def test_native_rejects_what_is_not_a_ruleset() -> None:
-    core.use("native")
     for bad in (object(), None, 5):
         with pytest.raises(GuandanError):
-            legal_readings(from_ids(range(27)), 5, None, bad)  # type: ignore[arg-type]
+            C.legal_readings(from_ids(range(27)), 5, None, bad)  # type: ignore[arg-type]
 
 
 def test_native_plays_stay_packed_until_asked() -> None:
-    core.use("native")
     hand = from_ids(range(0, 108, 4))
-    plays = legal_play_list(hand, 5)
+    plays = C.legal_play_list(hand, 5)
     assert type(plays).__name__ == "PlayList"
-    assert len(plays) == len(list(legal_plays(hand, 5)))
-    assert plays[0] == next(iter(legal_plays(hand, 5)))
-    assert plays[-1] == list(legal_plays(hand, 5))[-1]
+    assert len(plays) == len(list(C.legal_plays(hand, 5)))
+    assert plays[0] == next(iter(C.legal_plays(hand, 5)))
+    assert plays[-1] == list(C.legal_plays(hand, 5))[-1]
     with pytest.raises(IndexError):
         plays[len(plays)]
 
@@ -191,9 +159,8 @@ def test_full_hands_at_every_level_with_0_to_2_wilds_agree(level: int) -> None:
         hand = from_ids(ids[:27])
         hand += (wilds - count(hand, wk)) * KIND_BIT[wk]
         other = from_ids(ids[27:54])
-        both(lambda h=hand: list(legal_plays(h, level)))
-        core.use("python")
-        targets = legal_readings(other, level)
+        both(lambda i, h=hand: list(i.legal_plays(h, level)))
+        targets = PY.legal_readings(other, level)
         for tb in targets[::3]:
-            both(lambda h=hand, tb=tb: list(legal_plays(h, level, tb)))
-            both(lambda h=hand, tb=tb: legal_readings(h, level, tb))
+            both(lambda i, h=hand, tb=tb: list(i.legal_plays(h, level, tb)))
+            both(lambda i, h=hand, tb=tb: i.legal_readings(h, level, tb))

@@ -3,39 +3,27 @@ the same plan for random hands, and the same deals when four heuristic bots play
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from helpers.implementations import PY, C
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duplicate.boards import generate_set
-from duplicate.bots import HeuristicPlayer, plan_hand
+from duplicate.bots import View
 from duplicate.dealing import parse_seed_file, seed_file_bytes
 from duplicate.native import PLAYERS
-from duplicate.policies import make_player
 from duplicate.simulate import play_deal
 from engine import core
 from engine.cards import KIND_BIT, count, from_ids, wild_kind
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
+from engine.seat import Seat
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
 
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
 def plans(hand: int, level: int, bomb_max: int) -> tuple[object, object]:
-    out = []
-    for name in ("python", "native"):
-        core.use(name)
-        out.append(plan_hand.__wrapped__(hand, level, bomb_max))  # uncached
-    return out[0], out[1]
+    return PY.plan_hand(hand, level, bomb_max), C.plan_hand(hand, level, bomb_max)
 
 
 @settings(max_examples=300, deadline=None)
@@ -75,11 +63,8 @@ def test_heuristic_bots_play_the_same_deals(rules: Ruleset) -> None:
     boards = generate_set(parse_seed_file(seed_file_bytes(bytes(range(32)))), 6, "core").boards
     for board in boards:
         records = []
-        for name in ("python", "native"):
-            core.use(name)
-            plan_hand.cache_clear()
-            players = [HeuristicPlayer(), make_player("heuristic"), HeuristicPlayer(),
-                       make_player("heuristic")]
+        for impl in (PY, C):
+            players = [impl.Heuristic() for _ in range(4)]
             records.append(play_deal(board, players, rules))
         assert records[0] == records[1]
 
@@ -99,25 +84,15 @@ def test_heuristic_choices_agree(
     data: st.DataObject,
 ) -> None:
     """The bot's choice on random views: leading, following an opponent or the partner."""
-    from duplicate.bots import View
-    from engine.moves import legal_readings
-    from engine.seat import Seat
-
     cut = data.draw(st.integers(1, len(ids) - 1))
     hand = from_ids(ids[:cut])
     wk = wild_kind(level)
     hand += (wilds - count(hand, wk)) * KIND_BIT[wk]
     if not hand:
         return
-    core.use("python")
-    beatable = legal_readings(from_ids(ids[cut:]), level, None, rules) if cut < len(ids) else []
+    beatable = PY.legal_readings(from_ids(ids[cut:]), level, None, rules) if cut < len(ids) else []
     to_beat = data.draw(st.sampled_from(beatable)) if beatable and data.draw(st.booleans()) else None
     by = None if to_beat is None else Seat(data.draw(st.sampled_from([s for s in range(4) if s != seat])))
     counts[seat] = 27  # the seat to act holds cards
     view = View(Seat(seat), hand, level, to_beat, by, (counts[0], counts[1], counts[2], counts[3]), rules)
-    got = []
-    for name in ("python", "native"):
-        core.use(name)
-        plan_hand.cache_clear()
-        got.append(HeuristicPlayer().act(view))
-    assert got[0] == got[1]
+    assert PY.Heuristic().act(view) == C.Heuristic().act(view)

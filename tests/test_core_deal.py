@@ -8,13 +8,12 @@ error class on both.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from helpers.implementations import PY, C
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import bulk, core
+from engine import core
 from engine.combo import ComboType
 from engine.errors import GuandanError
 from engine.ruleset import COMPETITION, Ruleset
@@ -28,17 +27,10 @@ RULESETS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
 def run(name: str, f):  # type: ignore[no-untyped-def]
-    core.use(name)
+    """``f`` called with the implementation ``name`` (``"python"`` or ``"native"``)."""
     try:
-        return ("ok", f())
+        return ("ok", f(PY if name == "python" else C))
     except GuandanError as exc:
         return (type(exc).__name__, str(exc).split(":")[0])
 
@@ -51,26 +43,26 @@ def as_log(log: list) -> list:  # type: ignore[type-arg]
 @pytest.mark.parametrize("seed", range(8))
 def test_random_deals_are_the_same_deals(seed: int, rules: Ruleset) -> None:
     level = seed % 13
-    py = run("python", lambda: bulk.random_deal_log(seed, level, rules))
-    nat = run("native", lambda: bulk.random_deal_log(seed, level, rules))
+    py = run("python", lambda i: i.random_deal_log(seed, level, rules))
+    nat = run("native", lambda i: i.random_deal_log(seed, level, rules))
     assert py == nat
     hands, log, _, summary = py[1]
     assert summary.over
     for name in ("python", "native"):
-        assert run(name, lambda: bulk.replay_log(hands, level, Seat.N, as_log(log), rules)) == (
+        assert run(name, lambda i: i.replay_log(hands, level, Seat.N, as_log(log), rules)) == (
             "ok", summary)
         # undeclared plays: the reading RULES.md §5 chooses gives the same deal here too
         loose = [None if e is None else (e[0], None, None) for e in as_log(log)]
-        got = run(name, lambda loose=loose: bulk.replay_log(hands, level, Seat.N, loose, rules))
+        got = run(name, lambda i, loose=loose: i.replay_log(hands, level, Seat.N, loose, rules))
         assert got[0] in ("ok", "IllegalPlayError")
 
 
 def test_random_deal_totals_agree() -> None:
-    assert run("python", lambda: bulk.random_deals(6, 42, 5)) == run(
-        "native", lambda: bulk.random_deals(6, 42, 5))
+    assert run("python", lambda i: i.random_deals(6, 42, 5)) == run(
+        "native", lambda i: i.random_deals(6, 42, 5))
 
 
-_LOGS = {s: run("python", lambda s=s: bulk.random_deal_log(s, 5)) [1] for s in range(4)}
+_LOGS = {s: run("python", lambda i, s=s: i.random_deal_log(s, 5)) [1] for s in range(4)}
 
 
 @settings(max_examples=80, deadline=None)
@@ -100,8 +92,8 @@ def test_corrupted_logs_fail_alike(seed: int, data: st.DataObject) -> None:
         entries.append(entries[-1])
     elif kind == "swap" and i + 1 < len(entries):
         entries[i], entries[i + 1] = entries[i + 1], entries[i]
-    py = run("python", lambda: bulk.replay_log(hands, 5, Seat.N, entries))
-    nat = run("native", lambda: bulk.replay_log(hands, 5, Seat.N, entries))
+    py = run("python", lambda i: i.replay_log(hands, 5, Seat.N, entries))
+    nat = run("native", lambda i: i.replay_log(hands, 5, Seat.N, entries))
     assert py == nat
 
 
@@ -123,8 +115,8 @@ H = (1, 1 << 3, 1 << 6, 1 << 9)  # one card each: S2 H2 C2 D2
     (H, 5, Seat.N, [(1, ComboType.SINGLE, 0)] + [None] * 3 + [(1, None, None)]),
 ])
 def test_bad_deals_are_refused_alike(args: tuple) -> None:  # type: ignore[type-arg]
-    py = run("python", lambda: bulk.replay_log(*args))
-    nat = run("native", lambda: bulk.replay_log(*args))
+    py = run("python", lambda i: i.replay_log(*args))
+    nat = run("native", lambda i: i.replay_log(*args))
     assert py[0] == nat[0] and py[0] != "ok"
 
 
@@ -135,13 +127,12 @@ def test_long_work_releases_the_gil() -> None:
     import threading
     import time
 
-    core.use("native")
     span: list[float] = []
     done = threading.Event()
 
     def work() -> None:
         span.append(time.perf_counter())
-        bulk.random_deals(1500, 5, 5)
+        C.random_deals(1500, 5, 5)
         span.append(time.perf_counter())
         done.set()
 

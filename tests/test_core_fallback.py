@@ -32,7 +32,7 @@ print(core.implementation())
 print(core.describe())
 print(len(legal_readings(parse_cards("S3 S3 H4 C5 D6 H7 SB"), 5)))
 try:
-    core.use("native")
+    core.choose("native")
 except core.CoreUnavailableError as exc:
     print("refused:", exc)
 """

@@ -11,36 +11,28 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from helpers.implementations import PY, C
 
 from duplicate.analysis import solver as solver_module
 from duplicate.analysis.solver import BudgetExceeded, Solver, check_position
 from duplicate.analysis.state import Position
 from engine import core
-from engine.bulk import SplitMix64, random_deal_log, random_deals, replay_log, shuffled_hands
+from engine.bulk import SplitMix64, shuffled_hands
 from engine.cards import FULL_PACK, from_ids, parse_cards
 from engine.combo import Combo, ComboType
 from engine.errors import GuandanError
-from engine.moves import legal_play_list
-from engine.reading import reading_keys
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
 IMPLS = ["python", "native"] if core.available() else ["python"]
 native_only = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 HANDS = shuffled_hands(SplitMix64(1))
+BY_NAME = {"python": PY, "native": C}
 
 
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
-def _outcome(impl: str, call: Callable[[], object]) -> str:
-    core.use(impl)
+def _outcome(impl: str, call: Callable[[Any], object]) -> str:
     try:
-        call()
+        call(BY_NAME[impl])
     except Exception as exc:  # noqa: BLE001 - the class is what is compared
         return type(exc).__name__
     return "answered"
@@ -50,20 +42,20 @@ def _gen() -> Iterator[None]:
     yield None
 
 
-CALLS: dict[str, Callable[[], object]] = {
-    "negative seed": lambda: random_deal_log(-1, 0),
-    "float seed": lambda: random_deal_log(1.5, 0),  # type: ignore[arg-type]
-    "negative seed, many": lambda: random_deals(1, -1, 0),
-    "no deals, bad level": lambda: random_deals(0, 1, 13),
-    "bad level": lambda: random_deal_log(1, 13),
-    "str log": lambda: replay_log(HANDS, 0, Seat.N, "abc"),  # type: ignore[arg-type]
-    "empty str log": lambda: replay_log(HANDS, 0, Seat.N, ""),  # type: ignore[arg-type]
-    "bytes log": lambda: replay_log(HANDS, 0, Seat.N, b""),  # type: ignore[arg-type]
-    "generator log": lambda: replay_log(HANDS, 0, Seat.N, _gen()),  # type: ignore[arg-type]
-    "dict log": lambda: replay_log(HANDS, 0, Seat.N, {}),  # type: ignore[arg-type]
-    "set log": lambda: replay_log(HANDS, 0, Seat.N, set()),  # type: ignore[arg-type]
-    "generator hands": lambda: replay_log((h for h in HANDS), 0, Seat.N, []),  # type: ignore[arg-type]
-    "range log": lambda: replay_log(HANDS, 0, Seat.N, range(0)),  # type: ignore[arg-type]
+CALLS: dict[str, Callable[[Any], object]] = {
+    "negative seed": lambda i: i.random_deal_log(-1, 0),
+    "float seed": lambda i: i.random_deal_log(1.5, 0),  # type: ignore[arg-type]
+    "negative seed, many": lambda i: i.random_deals(1, -1, 0),
+    "no deals, bad level": lambda i: i.random_deals(0, 1, 13),
+    "bad level": lambda i: i.random_deal_log(1, 13),
+    "str log": lambda i: i.replay_log(HANDS, 0, Seat.N, "abc"),  # type: ignore[arg-type]
+    "empty str log": lambda i: i.replay_log(HANDS, 0, Seat.N, ""),  # type: ignore[arg-type]
+    "bytes log": lambda i: i.replay_log(HANDS, 0, Seat.N, b""),  # type: ignore[arg-type]
+    "generator log": lambda i: i.replay_log(HANDS, 0, Seat.N, _gen()),  # type: ignore[arg-type]
+    "dict log": lambda i: i.replay_log(HANDS, 0, Seat.N, {}),  # type: ignore[arg-type]
+    "set log": lambda i: i.replay_log(HANDS, 0, Seat.N, set()),  # type: ignore[arg-type]
+    "generator hands": lambda i: i.replay_log((h for h in HANDS), 0, Seat.N, []),  # type: ignore[arg-type]
+    "range log": lambda i: i.replay_log(HANDS, 0, Seat.N, range(0)),  # type: ignore[arg-type]
 }
 
 
@@ -87,12 +79,10 @@ def test_a_rule_set_of_the_wrong_types_is_refused(field: str, value: Any) -> Non
 def test_the_core_reads_a_rule_set_s_values_at_every_call() -> None:
     bomb6 = parse_cards("S5 H5 C5 D5 S5 H5")
     rules = Ruleset()
-    core.use("native")
-    assert (ComboType.BOMB, 3) in reading_keys(bomb6, 0, rules)
+    assert (ComboType.BOMB, 3) in C.reading_keys(bomb6, 0, rules)
     object.__setattr__(rules, "bomb_max", 5)  # changed behind the frozen dataclass's back
-    assert (ComboType.BOMB, 3) not in reading_keys(bomb6, 0, rules)
-    core.use("python")
-    assert (ComboType.BOMB, 3) not in reading_keys(bomb6, 0, rules)
+    assert (ComboType.BOMB, 3) not in C.reading_keys(bomb6, 0, rules)
+    assert (ComboType.BOMB, 3) not in PY.reading_keys(bomb6, 0, rules)
 
 
 @native_only
@@ -100,16 +90,14 @@ def test_another_rules_object_is_read_by_its_attributes_at_every_call() -> None:
     bomb6 = parse_cards("S5 H5 C5 D5 S5 H5")
     rules = SimpleNamespace(joker_pair_in_full_house=True, bomb_max=10, jiefeng_next=False,
                             double_down_plus4=False)
-    core.use("native")
-    assert (ComboType.BOMB, 3) in reading_keys(bomb6, 0, rules)  # type: ignore[arg-type]
+    assert (ComboType.BOMB, 3) in C.reading_keys(bomb6, 0, rules)
     rules.bomb_max = 5
-    assert (ComboType.BOMB, 3) not in reading_keys(bomb6, 0, rules)  # type: ignore[arg-type]
+    assert (ComboType.BOMB, 3) not in C.reading_keys(bomb6, 0, rules)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
 def test_a_play_list_is_a_sequence_equal_to_the_list_of_its_plays(impl: str) -> None:
-    core.use(impl)
-    plays = legal_play_list(parse_cards("S3 S3 H4 C5 D6 H7 SB H9 H9"), 5)
+    plays = BY_NAME[impl].legal_play_list(parse_cards("S3 S3 H4 C5 D6 H7 SB H9 H9"), 5)
     as_list = list(plays)
     assert isinstance(plays, Sequence)
     assert plays == as_list and not plays != as_list
@@ -156,12 +144,11 @@ def test_both_searches_refuse_an_impossible_position_alike(name: str) -> None:
     pos = IMPOSSIBLE[name](_position(1))
     got = {}
     for impl in IMPLS:
-        core.use(impl)
         solver = Solver(0, max_nodes=10**5, max_seconds=1.0)
         with pytest.raises(GuandanError) as caught:
-            solver.value(pos)
+            BY_NAME[impl].solver_value(solver, pos)
         with pytest.raises(type(caught.value)):
-            solver.test(pos, 1)
+            BY_NAME[impl].solver_test(solver, pos, 1)
         got[impl] = type(caught.value)
     assert len(set(got.values())) == 1, got
     with pytest.raises(GuandanError):
@@ -170,31 +157,30 @@ def test_both_searches_refuse_an_impossible_position_alike(name: str) -> None:
 
 @native_only
 def test_a_failed_single_question_leaves_the_next_value_sound() -> None:
-    core.use("native")
     pos = _position(2)
     solver = Solver(0)
-    want = solver.value(pos)
+    want = solver.c_value(pos)
     with pytest.raises(GuandanError):
-        solver.test(IMPOSSIBLE["turn 4"](pos), 1)
+        solver.c_test(IMPOSSIBLE["turn 4"](pos), 1)
     with pytest.raises(GuandanError):
         solver._native.value(pos.hands, 9, None, -1, 0, -1, 0, None, None, 1)
-    assert solver.value(pos) == want
-    assert solver.test(pos, want) and not (want < 3 and solver.test(pos, 3))
+    assert solver.c_value(pos) == want
+    assert solver.c_test(pos, want) and not (want < 3 and solver.c_test(pos, 3))
 
 
 @pytest.mark.parametrize("impl", IMPLS)
 def test_a_time_budget_is_reported_as_time(impl: str) -> None:
-    core.use(impl)
+    value, test = BY_NAME[impl].solver_value, BY_NAME[impl].solver_test
     solver = Solver(0, max_seconds=0.001)
     with pytest.raises(BudgetExceeded) as caught:
-        solver.value(_hard())
+        value(solver, _hard())
     assert caught.value.by_time and "time budget of 0.001 s" in str(caught.value)
     with pytest.raises(BudgetExceeded) as caught:
-        solver.test(_hard(), 1)
+        test(solver, _hard(), 1)
     assert caught.value.by_time
     solver = Solver(0, max_nodes=100)
     with pytest.raises(BudgetExceeded) as caught:
-        solver.test(_hard(), 1)
+        test(solver, _hard(), 1)
     assert not caught.value.by_time and "node budget of 100" in str(caught.value)
 
 

@@ -1,27 +1,27 @@
 """Native heuristic playouts (engine/_native/core_playout.c) against the Python reference
-(duplicate.search.heuristic_playout_py): the same value on positions of random and
+(duplicate.search.py_heuristic_playout): the same value on positions of random and
 self-played deals under every rule set, one per play in a batch; garbage refused with the
 engine's errors, never a crash; memory flat; the GIL released. Skipped without the core."""
 
 from __future__ import annotations
 
 import gc
+import json
 import os
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers.implementations import PY, C, run_under
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duplicate.analysis.solver import step
 from duplicate.analysis.state import Position
 from duplicate.bots import HeuristicPlayer, View, XorShift64
-from duplicate.determinise import sample_hands
+from duplicate.determinise import sample_hands, unseen_cards
 from duplicate.native import PLAYERS
-from duplicate.search import heuristic_playout, heuristic_playout_py, heuristic_playouts
 from engine import core
 from engine.bulk import SplitMix64, shuffled_hands
 from engine.cards import from_ids, size
@@ -44,13 +44,6 @@ RULESETS = [
     Ruleset(bomb_max=6, joker_pair_in_full_house=False),
     Ruleset(jiefeng_next=True, double_down_plus4=True, joker_pair_in_full_house=False, bomb_max=8),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
 
 
 def _options(pos: Position, level: int, rules: Ruleset) -> list[Combo | None]:
@@ -83,11 +76,24 @@ def _point(seed: int, actions: int, heuristic: int, rules: Ruleset) -> tuple[Pos
     return pos, level
 
 
+def _pure_playout(pos: Position | int, level: int, rules: Ruleset) -> int:
+    """The playout with every part in Python: ``step`` around the reference bot."""
+    bot = PY.Heuristic()
+    while isinstance(pos, Position):
+        h = pos.hands
+        pos = step(pos, bot.act(View(
+            Seat(pos.turn), h[pos.turn], level, pos.to_beat,
+            Seat(pos.last) if pos.to_beat is not None else None,
+            (size(h[0]), size(h[1]), size(h[2]), size(h[3])), rules)), rules)
+    return pos
+
+
 def _both(pos: Position, level: int, rules: Ruleset) -> tuple[int, int]:
-    core.use("native")
-    got = heuristic_playout(pos, level, rules)
-    core.use("python")
-    return got, heuristic_playout(pos, level, rules)
+    """The compiled playout's value and the reference's (which must be the pure one's)."""
+    got = C.heuristic_playout(pos, level, rules)
+    ref = PY.heuristic_playout(pos, level, rules)
+    assert ref == _pure_playout(pos, level, rules)
+    return got, ref
 
 
 @settings(max_examples=250, deadline=None)
@@ -100,11 +106,9 @@ def test_native_playouts_equal_the_python_ones(seed: int, actions: int, heuristi
     assert nat in (-4, -3, -2, -1, 1, 2, 3, 4)
     # a batch: every legal reading and the pass, each made and played out
     opts = _options(pos, level, rules)
-    core.use("native")
-    batch = heuristic_playouts(pos, opts, level, rules)
-    assert batch == [heuristic_playout_py(step(pos, c, rules), level, rules) for c in opts]
-    core.use("python")
-    assert heuristic_playouts(pos, opts, level, rules) == batch
+    batch = C.heuristic_playouts(pos, opts, level, rules)
+    assert batch == [PY.heuristic_playout(step(pos, c, rules), level, rules) for c in opts]
+    assert PY.heuristic_playouts(pos, opts, level, rules) == batch
 
 
 @pytest.mark.parametrize("rules", RULESETS)
@@ -116,9 +120,8 @@ def test_whole_deals_and_every_point_of_them(rules: Ruleset) -> None:
         while isinstance(cur, Position):
             nat, py = _both(cur, level, rules)
             assert nat == py
-            core.use("python")
             h = cur.hands
-            combo = HeuristicPlayer().act(View(
+            combo = PY.Heuristic().act(View(
                 Seat(cur.turn), h[cur.turn], level, cur.to_beat,
                 Seat(cur.last) if cur.to_beat is not None else None,
                 (size(h[0]), size(h[1]), size(h[2]), size(h[3])), rules))
@@ -132,9 +135,10 @@ def test_the_double_down_plus4_rule_shows_in_the_value() -> None:
     e = from_ids([8, 20, 30])
     w = from_ids([12, 24, 40])
     pos = Position((n, e, s, w), 0, None, -1, 0, -1, 0)
-    assert heuristic_playout(pos, 5, COMPETITION) == heuristic_playout_py(pos, 5, COMPETITION)
-    got = {r.double_down_plus4: heuristic_playout(pos, 5, r) for r in (RULESETS[0], RULESETS[2])}
-    assert got == {False: 3, True: 4}
+    for impl in (PY, C):
+        got = {r.double_down_plus4: impl.heuristic_playout(pos, 5, r)
+               for r in (RULESETS[0], RULESETS[2])}
+        assert got == {False: 3, True: 4}
 
 
 HAND = from_ids(range(0, 108, 4))
@@ -242,13 +246,12 @@ def test_a_batch_releases_the_gil() -> None:
     """While one thread plays out a long batch, the main thread keeps running."""
     pos, level = _point(7, 0, 0, COMPETITION)
     plays = _options(pos, level, COMPETITION) * 40
-    core.use("native")
     span: list[float] = []
     done = threading.Event()
 
     def work() -> None:
         span.append(time.perf_counter())
-        heuristic_playouts(pos, plays, level, COMPETITION)
+        C.heuristic_playouts(pos, plays, level, COMPETITION)
         span.append(time.perf_counter())
         done.set()
 
@@ -266,20 +269,26 @@ def test_a_batch_releases_the_gil() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 200), st.booleans())
 def test_native_worlds_equal_the_python_ones(seed: int, actions: int, with_known: bool) -> None:
-    """duplicate.determinise.sample_hands draws the same hidden hands, and leaves the
-    generator in the same state, in C as in Python."""
+    """duplicate.determinise.deal_unseen draws the same hidden hands for sample_hands, and
+    leaves the generator in the same state, in C as in Python."""
     deal = _random_point(seed, actions)
     known = None
     if with_known:
         pick = XorShift64(seed)
         known = tuple(_some_cards(deal.hand(Seat(s)), pick) for s in range(4))
     view = _view_of(deal, known)  # type: ignore[arg-type]
+    hidden = unseen_cards(view)
+    need = [0 if s == view.seat else view.counts[s] - size((known or (0, 0, 0, 0))[s])
+            for s in range(4)]
     got = []
-    for name in ("python", "native"):
-        core.use(name)
+    for impl in (PY, C):
         rng = XorShift64(f"worlds-{seed}")
-        got.append(([sample_hands(view, rng) for _ in range(3)], rng.next64()))
+        got.append(([impl.deal_unseen(hidden, need, rng) for _ in range(3)], rng.next64()))
     assert got[0] == got[1]
+    rng = XorShift64(f"worlds-{seed}")
+    hands = sample_hands(view, rng)
+    assert hands[view.seat] == view.hand
+    assert [size(h) for h in hands] == list(view.counts)
 
 
 def test_bad_input_to_the_native_draw_is_refused() -> None:
@@ -297,17 +306,17 @@ def test_bad_input_to_the_native_draw_is_refused() -> None:
 
 def test_the_search_decides_alike_on_either_core() -> None:
     """Native playouts and worlds change no decision: the search player makes the same
-    plays from the same views with the compiled core and in pure Python."""
-    from duplicate.search import SearchBudget, SearchPlayer
-
-    views = []
-    for seed in range(12):
-        deal = _random_point(seed, 8 * seed)
-        views.append(_view_of(deal))
-    got = []
-    for name in ("python", "native"):
-        core.use(name)
-        player = SearchPlayer(b"alike", SearchBudget(playouts=48))
-        got.append([player.act(v) for v in views] + [player.playouts, player.decisions])
+    plays from the same views with the compiled core and in pure Python (each chosen at
+    import, in a process of its own)."""
+    code = (
+        "import json\n"
+        "from duplicate.search import SearchBudget, SearchPlayer\n"
+        "from tests.test_search import _random_point, _view_of\n"
+        "views = [_view_of(_random_point(seed, 8 * seed)) for seed in range(12)]\n"
+        "player = SearchPlayer(b'alike', SearchBudget(playouts=48))\n"
+        "got = [player.act(v) for v in views]\n"
+        "print(json.dumps([repr(c) for c in got] + [player.playouts, player.decisions]))\n"
+    )
+    got = [json.loads(run_under(impl, code)) for impl in ("python", "native")]
     assert got[0] == got[1]
     assert got[1][-1] >= 5 and got[1][-2] > 100  # views were searched, with playouts

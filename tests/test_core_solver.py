@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from helpers.implementations import PY, C
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,6 @@ from engine import core
 from engine.cards import from_ids
 from engine.deal import Deal
 from engine.errors import GuandanError
-from engine.moves import legal_readings
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat
 
@@ -26,17 +26,9 @@ pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core 
 RULESETS = [COMPETITION, Ruleset(jiefeng_next=True, double_down_plus4=True, bomb_max=6)]
 
 
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
 def positions(seed: int, count: int, sizes: tuple[int, ...]) -> Iterator[tuple[Position, int, Ruleset]]:
     """Positions of small random deals, a few random actions in."""
     rng = random.Random(seed)
-    core.use("python")
     made = 0
     while made < count:
         k = rng.choice(sizes)
@@ -61,10 +53,7 @@ def positions(seed: int, count: int, sizes: tuple[int, ...]) -> Iterator[tuple[P
 @pytest.mark.parametrize("seed", range(4))
 def test_values_agree(seed: int) -> None:
     for pos, level, rules in positions(seed, 12, (2, 3, 4, 5)):
-        got = []
-        for name in ("python", "native"):
-            core.use(name)
-            got.append(Solver(level, rules).value(pos))
+        got = [impl.solver_value(Solver(level, rules), pos) for impl in (PY, C)]
         assert got[0] == got[1], pos
 
 
@@ -81,10 +70,7 @@ def fresh_deals(seed: int, count: int, k: int) -> Iterator[tuple[Position, int, 
 
 def test_values_agree_on_fresh_deals() -> None:
     for pos, level, rules in fresh_deals(11, 6, 4):
-        got = []
-        for name in ("python", "native"):
-            core.use(name)
-            got.append(Solver(level, rules).value(pos))
+        got = [impl.solver_value(Solver(level, rules), pos) for impl in (PY, C)]
         assert got[0] == got[1], pos
 
 
@@ -92,7 +78,6 @@ def following_positions(seed: int, count: int, k: int) -> Iterator[tuple[Positio
     """Deals of ``k`` cards a hand, nobody out, the leader's random play made: the seat to
     act follows (where the core's search also bounds a follower's walkover)."""
     rng = random.Random(seed)
-    core.use("python")
     for _ in range(count):
         level = rng.randrange(13)
         ids = rng.sample(range(108), 4 * k)
@@ -109,11 +94,10 @@ def test_values_agree_when_following() -> None:
     nodes = {"python": 0, "native": 0}
     for pos, level, rules in following_positions(21, 24, 5):
         got = []
-        for name in ("python", "native"):
-            core.use(name)
+        for impl in (PY, C):
             solver = Solver(level, rules)
-            got.append(solver.value(pos))
-            nodes[name] += solver.nodes
+            got.append(impl.solver_value(solver, pos))
+            nodes[impl.name] += solver.nodes
         assert got[0] == got[1], pos
     assert nodes["native"] < nodes["python"], nodes
 
@@ -122,17 +106,15 @@ def test_a_search_cut_by_its_budget_leaves_the_tables_sound() -> None:
     """Bounds are stored for finished searches only: after a budget stops one, the same
     solver (its tables kept) still finds the reference value."""
     for pos, level, rules in fresh_deals(12, 4, 4):
-        core.use("python")
-        want = Solver(level, rules).value(pos)
-        core.use("native")
+        want = Solver(level, rules).py_value(pos)
         solver = Solver(level, rules, max_nodes=300)
         for _ in range(3):
             try:
-                solver.value(pos)
+                solver.c_value(pos)
             except BudgetExceeded:
                 pass
         solver.max_nodes = None
-        assert solver.value(pos) == want, pos
+        assert solver.c_value(pos) == want, pos
 
 
 def test_one_solver_keeps_its_tables_across_positions() -> None:
@@ -143,10 +125,9 @@ def test_one_solver_keeps_its_tables_across_positions() -> None:
         by_level.setdefault((level, rules), []).append(pos)
     for (level, rules), group in by_level.items():
         got = []
-        for name in ("python", "native"):
-            core.use(name)
+        for impl in (PY, C):
             solver = Solver(level, rules)
-            got.append([solver.value(p) for p in group])
+            got.append([impl.solver_value(solver, p) for p in group])
         assert got[0] == got[1]
 
 
@@ -155,12 +136,10 @@ def test_one_solver_keeps_its_tables_across_positions() -> None:
        st.integers(0, 12), st.sampled_from([4, 6, 8, 10]), st.data())
 def test_grouped_plays_agree(ids: list[int], level: int, k: int, data: st.DataObject) -> None:
     hand, other = from_ids(ids[:k]), from_ids(ids[10:])
-    core.use("python")
-    targets = [None, *data.draw(st.lists(st.sampled_from(legal_readings(other, level)),
+    targets = [None, *data.draw(st.lists(st.sampled_from(PY.legal_readings(other, level)),
                                          max_size=3))]
     native = solver_module.NATIVE.Solver(level, COMPETITION)  # type: ignore[union-attr]
     for tb in targets:
-        core.use("python")
         ref = [(p.combo, p.left) for p in grouped_plays(hand, level, tb, COMPETITION,
                                                           HandKeys(level))]
         assert native.grouped(hand, tb) == ref
@@ -168,15 +147,13 @@ def test_grouped_plays_agree(ids: list[int], level: int, k: int, data: st.DataOb
 
 def test_node_budget_raises_and_counts() -> None:
     pos, level, rules = next(p for p in positions(3, 50, (6,)) if True)
-    core.use("native")
     solver = Solver(level, rules, max_nodes=50)
     with pytest.raises(BudgetExceeded):
-        solver.value(pos)
+        solver.c_value(pos)
     assert 50 < solver.nodes <= 52
 
 
 def test_garbage_positions_are_refused() -> None:
-    core.use("native")
     native = solver_module.NATIVE.Solver(5, COMPETITION)  # type: ignore[union-attr]
     h = from_ids(range(0, 20))
     good = ((h, h + 1, 8, 64), 0, None, -1, 0, -1, 0, None, None)

@@ -104,9 +104,7 @@ for _ in range(12):
     ids = rng.sample(range(108), 20)
     positions.append(Position(tuple(from_ids(ids[5 * i : 5 * i + 5]) for i in range(4)),
                               rng.randrange(4), None, -1, 0, -1, 0))
-core.use("python")
-want = [Solver(5).value(p) for p in positions]
-core.use("native")
+want = [Solver(5).py_value(p) for p in positions]
 """
 
 

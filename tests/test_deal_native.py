@@ -2,7 +2,7 @@
 errors (class and message) and the same results, action by action.
 
 Random deals (every level, three rule sets) are driven on two Deals at once, one per
-implementation; before each real action a handful of wrong ones is tried on both (another
+implementation (``engine.deal.CDeal`` and ``PyDeal``); before each real action a handful of wrong ones is tried on both (another
 seat's turn, cards not held, a reading the cards do not have, a play that does not beat,
 a pass when leading, garbage; as plays and as declared cards, the way records are
 replayed), then the action is made on both and the states compared.
@@ -10,12 +10,13 @@ replayed), then the action is made on both and the states compared.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers.implementations import PY, C
 
-from engine import bulk, core
+from engine import core
 from engine.combo import Combo, ComboType
 from engine.deal import Deal
 from engine.ruleset import COMPETITION, Ruleset
@@ -27,15 +28,7 @@ RULES = [COMPETITION, Ruleset(joker_pair_in_full_house=True),
          Ruleset(jiefeng_next=True, double_down_plus4=True, bomb_max=8)]
 
 
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
-
-
-def outcome(impl: str, f: Callable[[], Any]) -> tuple[str, str]:
-    core.use(impl)
+def outcome(f: Callable[[], Any]) -> tuple[str, str]:
     try:
         return "ok", repr(f())
     except Exception as exc:  # noqa: BLE001 - compared between implementations
@@ -43,7 +36,7 @@ def outcome(impl: str, f: Callable[[], Any]) -> tuple[str, str]:
 
 
 def both(deals: dict[str, Deal], act: Callable[[Deal], Any]) -> tuple[str, str]:
-    got = {impl: outcome(impl, lambda d=deal: act(d)) for impl, deal in deals.items()}
+    got = {impl: outcome(lambda d=deal: act(d)) for impl, deal in deals.items()}
     assert got["native"] == got["python"]
     return got["native"]
 
@@ -71,9 +64,9 @@ def wrong_plays(deal: Deal, log: list[Any], i: int) -> list[Any]:
 def test_deals_agree_action_by_action(seed: int) -> None:
     rules = RULES[seed % 3]
     level = (seed * 5) % 13
-    core.use("native")
-    hands, log, _, _ = bulk.random_deal_log(seed, level, rules)
-    deals = {"native": Deal(hands, level, Seat.N, rules), "python": Deal(hands, level, Seat.N, rules)}
+    hands, log, _, _ = C.random_deal_log(seed, level, rules)
+    deals = {"native": C.Deal(hands, level, Seat.N, rules),
+             "python": PY.Deal(hands, level, Seat.N, rules)}
     for i, entry in enumerate(log):
         turn = deals["native"].turn
         assert turn is not None

@@ -333,7 +333,7 @@ def test_the_checks_catch_what_they_are_for() -> None:
         "competition", "cycle", "vp"]
     assert untranslated("三连对AA2233 顺子10-J-Q-K-A 20–0 胜利分（VP）Tigers", allowed) == []
     terms = glossary_terms()
-    assert chinese_left("Progressive score (累进分) Plays (出牌次数)", terms) == ["出牌次数"]
+    assert chinese_left("Progressive score (累进分) Plays (出牌回数)", terms) == ["出牌回数"]
     assert untranslated("3ea0367bc3a0efa3b0b8 牌谱 98426a71958c", allowed) == []
     assert ascii_punctuation("头游 东, 二游 西 (南北双下)") == ["下)", "东,", "西 ("]
     assert ascii_punctuation("东\n  (2)") == []  # not touching

@@ -147,23 +147,22 @@ def test_mutated_records_report_as_the_reference(
 
 
 @pytest.mark.parametrize("native", [False, True])
-def test_replay_log_checks_each_seat(native: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replay_log_checks_each_seat(native: bool) -> None:
     """``seats`` names each action's seat: out of turn is refused alike by both cores."""
-    if native and core.native is None:
+    if native and core.compiled is None:
         pytest.skip("no compiled core in this install")
     record = gdn.loads(SIMULATED)[0]
     deal_seats = bytes(int(p.seat) for p in record.plays or ())
-    if not native:
-        monkeypatch.setattr(core, "native", None)
-    assert bulk.replay_log(record.hands, record.level, record.leader,
+    replay_log = bulk.c_replay_log if native else bulk.py_replay_log
+    assert replay_log(record.hands, record.level, record.leader,
                            [None if p.is_pass else (p.cards, p.type, p.rank)
                             for p in record.plays or ()], seats=deal_seats).over
     wrong = bytearray(deal_seats)
     wrong[3] = (wrong[3] + 1) % 4
     with pytest.raises(IllegalPlayError, match=f"^action 3: {Seat(deal_seats[3]).name} acts out of turn$"):
-        bulk.replay_log(record.hands, record.level, record.leader,
-                        [None if p.is_pass else (p.cards, p.type, p.rank)
-                         for p in record.plays or ()], seats=bytes(wrong))
+        replay_log(record.hands, record.level, record.leader,
+                   [None if p.is_pass else (p.cards, p.type, p.rank)
+                    for p in record.plays or ()], seats=bytes(wrong))
 
 
 def _verdict(res: ReplayResult) -> tuple[object, ...]:
@@ -185,11 +184,10 @@ def test_quick_replay_gives_what_replay_gives(
     data = SIMULATED.encode("utf-8")
     for kind, at in kinds:
         data = _mutate(data.decode("utf-8"), kind, at)
-    saved = core.native
-    if not native:
-        core.native = None
-    try:
+    if native and core.compiled is None:
+        return
+    with pytest.MonkeyPatch.context() as patch:  # the fast reader on the one implementation
+        patch.setattr(replay_fast, "replay_log",
+                      bulk.c_replay_log if native else bulk.py_replay_log)
         for rec in gdn.iter_records(data, strict=False):
             assert _verdict(quick_replay(rec)) == _verdict(replay(rec))
-    finally:
-        core.native = saved

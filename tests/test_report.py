@@ -107,7 +107,7 @@ def test_board_page_is_well_formed_and_escaped(comp: BoardComparison) -> None:
     assert "Board 3 <open>" in page.all_text and "<open>" not in text.replace("<open>", "", 0)
     assert "Board 3 &lt;open&gt;" in text
     assert page.links == ["match-x.html"]
-    assert "Swing to the N–S pair of the Open room -3" in page.all_text
+    assert "Swing to the N–S pair of the Open room: -3" in page.all_text
     assert '<meta name="viewport"' in text and '<html lang="en">' in text
     zh = render_board(comp, lang="zh")
     assert '<html lang="zh-CN">' in zh and "开室" in zh

@@ -11,10 +11,13 @@ from duplicate.i18n.game import (
     play_faces,
     play_text,
     result_text,
+    wild_use_text,
 )
 from engine.cards import parse_cards, parse_level
 from engine.combo import Combo, ComboType
+from engine.reading import choose_reading
 from engine.seat import Seat
+from engine.uses import card_uses
 
 L2 = parse_level("2")
 
@@ -44,7 +47,7 @@ def test_plays_results_and_finishes_in_guandan_words() -> None:
     assert describe_play(plate, L2, "zh") == "钢板101010-JJJ"  # as seeds/000 write 333444
     assert describe_play(plate, L2, "en") == "plate 101010-JJJ"
     bomb = Combo(ComboType.BOMB, 7, parse_cards("S9 C9 D9 H9 S9"))
-    assert describe_play(bomb, L2, "zh") == "5张9炸弹"
+    assert describe_play(bomb, L2, "zh") == "五个9（炸弹）"
     kings = Combo(ComboType.FOUR_KINGS, 13, parse_cards("SB SB HR HR"))
     assert describe_play(kings, L2, "zh") == "天王炸"
     assert describe_play(None, L2, "zh") == "过"
@@ -55,3 +58,15 @@ def test_plays_results_and_finishes_in_guandan_words() -> None:
     order = (Seat.E, Seat.W, Seat.N, Seat.S)
     assert finish_text(order, "zh", double_down=True) == "头游东、二游西，南北双下"
     assert finish_text(order[:3], "en") == "1st out East, 2nd out West, 3rd out North"
+
+
+def test_a_wild_heart_is_said_with_what_it_stood_for() -> None:
+
+    straight = choose_reading(parse_cards("S2 C3 D4 S5 H2"), L2, None)
+    assert straight is not None and straight.type == ComboType.STRAIGHT
+    pair = Combo(ComboType.PAIR, L2, parse_cards("H2 S2"))
+    wild_in_straight = [u for u in card_uses(straight, L2) if u.is_wild(L2)]
+    wild_as_itself = [u for u in card_uses(pair, L2) if u.is_wild(L2)]
+    assert [wild_use_text(u, L2, "zh") for u in wild_in_straight] == ["红桃2当6"]
+    assert [wild_use_text(u, L2, "zh") for u in wild_as_itself] == ["红桃2当本身"]
+    assert [wild_use_text(u, L2, "en") for u in wild_as_itself] == ["♥2 as itself"]

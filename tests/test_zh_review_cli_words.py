@@ -86,10 +86,10 @@ def test_movie_separators_in_the_pages_language(demo: tuple[Path, str, str],
     got = {k: words[k] for k in ("colon", "open", "close", "list_sep", "said_sep", "from_to")}
     if lang == "zh":
         assert got == {"colon": "：", "open": "（", "close": "）", "list_sep": "，",
-                       "said_sep": "；", "from_to": "此前"}
+                       "said_sep": "；", "from_to": "出牌前"}
     else:
         assert got == {"colon": ": ", "open": " (", "close": ")", "list_sep": ", ",
-                       "said_sep": "; ", "from_to": "before"}
+                       "said_sep": "; ", "from_to": "before the play"}
 
 
 # 2. the static report's separators ----------------------------------------------------
@@ -98,8 +98,9 @@ def test_movie_separators_in_the_pages_language(demo: tuple[Path, str, str],
 def test_static_report_separators_in_chinese(demo: tuple[Path, str, str]) -> None:
     out = report(demo, "zh", analyse=True)
     board = (out / "board-r1-t1-1.html").read_text(encoding="utf-8")
-    assert re.search(r"<li>开室：标准结果 [+-]\d（自第\d+手起", board), board
-    assert 'aria-label="开室：价值由 ' in board
+    assert re.search(r"<li>开室：(第\d+步起四家明牌最优：南北[+-]\d|计算量不够，未算出最优结果)</li>",
+                     board), board
+    assert 'aria-label="开室：估值由' in board
     assert "开室: " not in board
     index = (out / "index.html").read_text(encoding="utf-8")
     assert re.search(r"East Lake – West Hill</a>\n<span class=\"margin\">[+-]\d+</span>（2–0）",
@@ -111,7 +112,7 @@ def test_static_report_separators_in_chinese(demo: tuple[Path, str, str]) -> Non
 def test_static_report_separators_in_english(demo: tuple[Path, str, str]) -> None:
     out = report(demo, "en", analyse=True)
     board = (out / "board-r1-t1-1.html").read_text(encoding="utf-8")
-    assert re.search(r"<li>Open room: par [+-]\d", board, re.I), board
+    assert re.search(r"<li>Open room: (From step \d+, best play by all four, every hand seen: N–S [+-]\d|Not enough computation)", board), board
     assert re.search(r"#2 [+-]\d+ \(2\)", (out / "crosstable.html").read_text(encoding="utf-8"))
     assert " (2–0)" in (out / "index.html").read_text(encoding="utf-8")
 
@@ -174,12 +175,12 @@ def test_compare_columns_name_rooms_tricks_and_a_boards_swing(played: Path) -> N
 def test_analyse_names_a_trick_by_its_own_word(played: Path) -> None:
     r = run(["analyse", str(played), "--nodes", "2000", "--playouts", "2"])
     assert r.exit_code == 0, r.output
-    assert "自第92手（第11圈）起：" in r.output
+    assert "自第92步（第11圈）起：" in r.output
     assert "  92 第11圈  西  三带二A" in r.output
     assert "（+3 即南北升3级、东西双下；−1 即东西升1级）" in r.output
     assert "轮" not in r.output and "双下东西" not in r.output
     en = run(["analyse", str(played), "--nodes", "2000", "--playouts", "2"], "en").output
-    assert "From action 92 (trick 11):" in en
+    assert "From step 92 (trick 11):" in en
     assert "(+3 = N–S up 3 levels, E–W double down; −1 = E–W up one)" in en
 
 
@@ -189,10 +190,13 @@ def test_catalogue_speaks_one_word_for_each_thing() -> None:
     from duplicate.i18n import catalogue  # noqa: PLC0415
 
     zh = {k: v["zh"] for k, v in catalogue().items() if "zh" in v}
-    for word in ("房间", "选手", "重放", "配对", "牌套", "双下东西", "双下南北", "出牌次数"):
+    for word in ("房间", "选手", "重放", "配对", "牌套", "双下东西", "双下南北"):
         assert [k for k, v in zh.items() if word in v] == [], word
+    # plays are 手数; a count of turns says that it counts the passes: 出牌次数（含过）
+    assert [k for k, v in zh.items() if re.search("出牌次数(?!（含过）)", v)] == []
+    # 轮 is a round; 轮到 (whose turn it is: 轮到出牌) is another word
     assert [k for k, v in zh.items() if k.startswith(("cli.col.trick", "report.movie.")) and
-            "轮" in v] == []
+            re.search("轮(?!到)", v)] == []
     assert zh["cli.col.tricks"] == "圈数" and zh["cli.col.tricks_won"] == "赢圈数"
     assert zh["cli.col.swing"] == "级差"
     # the standings' total and its tie-break stay 级差分

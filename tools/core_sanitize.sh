@@ -59,7 +59,7 @@ for m in (NATIVE, PLAYERS):
 print("loaded", c.__file__, file=sys.stderr)
 PY
 LD_PRELOAD="$libasan $libubsan" timeout "$limit" \
-    python -m pytest -q -p no:cacheprovider tests/test_core.py tests/test_core_deal.py \
+    python -m pytest -q -n 0 -p no:cacheprovider tests/test_core.py tests/test_core_deal.py \
     tests/test_core_boundary.py tests/test_core_bots.py tests/test_core_solver.py \
     tests/test_arena_native.py tests/test_core_playout.py tests/test_core_threads.py \
     tests/test_core_parity.py

@@ -4,7 +4,10 @@ For each action from a chosen point (:func:`start_ply`: the first divergence bet
 rooms, trick K, action K or the last N tricks), :func:`annotate` gives the value of the
 position before it, the value after the action made, the best actions and their values,
 and a mark where the action lost value for the seat's side (chess's ``?`` for one level,
-``??`` for two or more; only between exact values). Values are N–S's result in levels
+``??`` for two or more), given only when the loss is beyond the values' uncertainty
+(:func:`loss_mark`: between exact values any loss of a level, with estimates a loss of a
+level that is more than twice its standard error; never between an estimate and an exact
+value, which measure different play). Values are N–S's result in levels
 (:mod:`duplicate.analysis.solver`); each is exact when the solver settles it within the budget,
 else an estimate (:mod:`duplicate.analysis.estimate`), and says so.
 
@@ -25,15 +28,18 @@ from duplicate.errors import PhrasedError
 from duplicate.gdn import DealRecord
 from duplicate.i18n import phrase
 from duplicate.replay import ReplayError, replay, start
+from duplicate.shapes import Shaped, named
 from engine.cards import format_cards, rank_name
 from engine.combo import Combo
 from engine.deal import Deal
 from engine.errors import GuandanError
+from engine.moves import legal_readings
 from engine.reading import choose_reading, read_declared
 from engine.ruleset import COMPETITION, Ruleset
 from engine.seat import Seat, Side
 
 __all__ = [
+    "MARGIN",
     "AnalysisError",
     "Annotation",
     "Decision",
@@ -44,6 +50,8 @@ __all__ = [
     "combo_text",
     "decision_at",
     "loss_mark",
+    "loss_of",
+    "options",
     "par",
     "positions",
     "start_ply",
@@ -73,14 +81,33 @@ def action_dict(combo: Combo | None) -> dict[str, Any]:
             "cards": format_cards(combo.cards).split()}
 
 
-def loss_mark(seat: int, before: Evaluation, after: Evaluation) -> str:
-    """``??`` when the action cost its side two levels or more, ``?`` one, else ``""``
-    (only when both values are exact)."""
-    if not (before.exact and after.exact):
-        return ""
+#: How many standard errors a loss must exceed to be marked when a value is an estimate.
+MARGIN = 2.0
+
+
+def loss_of(seat: int, before: Evaluation, after: Evaluation) -> tuple[float, float]:
+    """What an action by ``seat`` cost its side, in levels (negative: it gained), and the
+    standard error of that figure (0 between exact values)."""
     sign = 1 if seat & 1 == 0 else -1
-    loss = sign * (before.value - after.value)
-    return "??" if loss >= 2 else "?" if loss >= 1 else ""
+    error = (before.stderr ** 2 + after.stderr ** 2) ** 0.5
+    return sign * (before.value - after.value), error
+
+
+def loss_mark(seat: int, before: Evaluation, after: Evaluation) -> str:
+    """``??`` when the action cost its side two levels or more, ``?`` one, else ``""``; a
+    loss is marked only when it is beyond the values' uncertainty: any loss of a level
+    between exact values, and between estimates a loss of at least a level that exceeds
+    :data:`MARGIN` times its standard error (so a clear early error is marked too, and the
+    noise of the playouts is not); never between an estimate and an exact value."""
+    if before.exact != after.exact:
+        # an estimate (reasonable players who do not see the cards) and an exact value
+        # (best play, every hand seen) measure different play: their difference is not
+        # what the decision cost
+        return ""
+    loss, error = loss_of(seat, before, after)
+    if loss < 1 or loss <= MARGIN * error:
+        return ""
+    return "??" if loss >= 2 else "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +123,8 @@ class Decision:
     best: tuple[tuple[Combo | None, Evaluation], ...]
     mark: str
     line: tuple[tuple[Seat, Combo | None], ...] = ()  # best play, then best replies
+    lead: bool = False  # the seat led: nothing to beat
+    forced: bool = False  # nothing in hand beat the play: the pass was the only action
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -109,19 +138,17 @@ class Decision:
             "mark": self.mark,
             "best": [{"action": action_dict(c), "value": e.to_dict()} for c, e in self.best],
             "line": [{"seat": s.name, "action": action_dict(c)} for s, c in self.line],
+            "lead": self.lead,
+            "forced": self.forced,
         }
 
 
 @dataclass(frozen=True, slots=True)
-class Par:
+class Par(Shaped):
     """The deal's value with best play from ``ply`` on (the earliest position settled)."""
 
     value: int
-    ply: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        return {"value": self.value, "from_ply": self.ply}
+    ply: int = field(metadata=named("from_ply"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +240,14 @@ def _record_action(record: DealRecord, ply: int, pos: Position, level: int, rule
     if play.type is not None and play.rank is not None:
         return read_declared(play.cards, level, play.type, play.rank, rules)
     return choose_reading(play.cards, level, pos.to_beat, rules)
+
+
+def _situation(pos: Position, level: int, rules: Ruleset) -> tuple[bool, bool]:
+    """Whether the seat to act leads, and whether it had no choice (nothing beats the
+    play to beat: the pass is its only action)."""
+    if pos.to_beat is None:
+        return True, False
+    return False, not legal_readings(pos.hands[pos.turn], level, pos.to_beat, rules)
 
 
 def _best(pos: Position, value: int, solver: Solver, budget: Budget) -> list[tuple[Combo | None, Evaluation]]:
@@ -336,10 +371,12 @@ def annotate(
             continue
         action = _record_action(record, ply, pos, record.level, rules)
         mark = loss_mark(pos.turn, before, after)
-        best = _best(pos, int(before.value), solver, budget) if mark else []
-        line = best_line(pos, int(before.value), solver, budget) if mark else ()
+        settled = bool(mark) and before.exact
+        best = _best(pos, int(before.value), solver, budget) if settled else []
+        line = best_line(pos, int(before.value), solver, budget) if settled else ()
         decisions.append(
-            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
+            Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line,
+                     *_situation(pos, record.level, rules))
         )
     return Annotation(
         board=record.board,
@@ -368,9 +405,11 @@ def decision_at(
     before = evaluate(pos, solver, budget, seed=ply)
     after = evaluate(step(pos, action, rules), solver, budget, seed=ply + 1)
     mark = loss_mark(pos.turn, before, after)
-    best = _best(pos, int(before.value), solver, budget) if mark else []
-    line = best_line(pos, int(before.value), solver, budget) if mark else ()
-    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line)
+    settled = bool(mark) and before.exact
+    best = _best(pos, int(before.value), solver, budget) if settled else []
+    line = best_line(pos, int(before.value), solver, budget) if settled else ()
+    return Decision(ply, trick, Seat(pos.turn), action, before, after, tuple(best), mark, line,
+                    *_situation(pos, record.level, rules))
 
 
 def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -> Par | None:
@@ -384,3 +423,48 @@ def par(steps: Sequence[tuple[Position, int]], solver: Solver, budget: Budget) -
             break
         found = Par(v, ply)
     return found
+
+
+def options(record: DealRecord, ply: int, rules: Ruleset = COMPETITION,
+            budget: Budget = DEFAULT_BUDGET, keep: Sequence[Combo | None] = (),
+            limit: int | None = None) -> tuple[list[tuple[Combo | None, Evaluation]], int]:
+    """The actions the seat to act had at action ``ply`` (0-based) of ``record``, one a
+    type, rank and size (the first the solver's order gives), each valued as
+    :func:`evaluate` values a position: exact within the budget, else an estimate from the
+    budget's playouts (seeded by the action's number and its place in the list, so the same
+    budget gives the same values; exact only when the position itself is settled, as
+    along a record). With ``limit``, only that many are valued: those of
+    ``keep`` first (the rooms' choices), then the pass, the bombs, straight flushes and
+    the joker bomb, then the others in the solver's order. Best for the seat's side first
+    (equal values in that order); with the number of distinct actions there were."""
+    steps = positions(record, rules)
+    if not 0 <= ply < len(steps):
+        raise AnalysisError(phrase("out.analyse.no_action", action=ply + 1))
+    pos = steps[ply][0]
+    solver = Solver(record.level, rules)
+
+    def sig(c: Combo | None) -> tuple[object, ...]:
+        return (None,) if c is None else (c.type, c.rank, c.size)
+
+    distinct: dict[tuple[object, ...], tuple[Combo | None, Position | int]] = {}
+    for combo, child in children(pos, solver):
+        distinct.setdefault(sig(combo), (combo, child))
+    wanted = {sig(c) for c in keep}
+
+    def rank(item: tuple[tuple[object, ...], int]) -> tuple[int, int]:
+        key, place = item
+        combo = distinct[key][0]
+        strong = combo is None or combo.is_bomb_class
+        return (0 if key in wanted else 1 if strong else 2, place)
+
+    order = [k for k, _ in sorted(((k, i) for i, k in enumerate(distinct)), key=rank)]
+    chosen = order if limit is None else order[:limit]
+    # as along a record: the actions are valued exactly when the position is settled,
+    # else all estimated (no exact search of positions out of reach, which costs the most)
+    settled = exact_value(pos, solver, budget)[0] is not None
+    out = [(distinct[k][0], evaluate(distinct[k][1], solver, budget, seed=(ply + 1) * 1000 + i,
+                                     exact=settled))
+           for i, k in enumerate(chosen)]
+    sign = 1 if pos.turn & 1 == 0 else -1
+    ranked = sorted(range(len(out)), key=lambda i: (-sign * out[i][1].value, i))
+    return [out[i] for i in ranked], len(distinct)

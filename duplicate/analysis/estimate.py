@@ -44,6 +44,9 @@ __all__ = ["DEFAULT_BUDGET", "Budget", "Evaluation", "bot_action", "evaluate", "
 _END_NODES = 4_000
 #: the end of a playout is tried exactly once every hand holds this many cards or fewer
 _END_CARDS = 5
+#: under a budget counted in cards, the end of a playout is valued exactly, whatever the
+#: search takes, once the four hands hold this many cards or fewer (or the budget's cards)
+END_TOTAL = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +117,24 @@ def playout(
     noise: float = NOISE,
     end_solver: Solver | None = None,
     seen: bool = False,
+    end_total: int | None = None,
 ) -> int:
     """Play ``pos`` to the end: bots (with a share ``noise`` of random plays; ``seen``:
     each bot sees every hand), then the exact solver (``end_solver``, with a small node
-    budget) once the hands are small enough. Returns the deal's value for N–S."""
-    if end_solver is None:
+    budget) once the hands are small enough; with ``end_total``, the exact solver without
+    a bound once the four hands hold that many cards or fewer (the same on either core).
+    Returns the deal's value for N–S."""
+    if end_total is not None:
+        end_solver = Solver(solver.level, solver.rules, table_limit=200_000) \
+            if end_solver is None else end_solver
+    elif end_solver is None:
         end_solver = _end_solver(solver)
     cur: int | Position = pos
     while isinstance(cur, Position):
-        if max(size(x) for x in cur.hands) <= _END_CARDS:
+        if end_total is not None:
+            if sum(size(x) for x in cur.hands) <= end_total:
+                return end_solver.value(cur)
+        elif max(size(x) for x in cur.hands) <= _END_CARDS:
             try:
                 return end_solver.value(cur)
             except BudgetExceeded:
@@ -147,9 +159,14 @@ def _end_solver(solver: Solver) -> Solver:
 
 def exact_value(pos: Position, solver: Solver, budget: Budget) -> tuple[int | None, bool]:
     """The solver's value of ``pos`` within ``budget.nodes`` (and the time cap), or
-    ``None`` when it did not settle; the second item says whether the time cap stopped it."""
+    ``None`` when it did not settle; the second item says whether the time cap stopped it.
+    Under a budget counted in cards: the value of a position of ``budget.cards`` cards or
+    fewer whatever the search takes (the time cap aside), ``None`` for a larger one."""
+    if budget.cards is not None and sum(size(x) for x in pos.hands) > budget.cards:
+        return None, False
     saved = solver.max_seconds, solver.max_nodes
-    solver.max_seconds, solver.max_nodes = budget.seconds, budget.nodes
+    solver.max_seconds = budget.seconds
+    solver.max_nodes = None if budget.cards is not None else budget.nodes
     try:
         return solver.value(pos), False
     except BudgetExceeded as exc:
@@ -180,7 +197,9 @@ def evaluate(
     rng = random.Random(f"{budget.seed}/{seed}")
     players: list[Player] = [make_player(budget.policy, f"{budget.seed}-{s}") for s in range(4)]
     seen = budget.policy != "heuristic"
-    end = _end_solver(solver)
+    end_total = min(END_TOTAL, budget.cards) if budget.cards is not None else None
+    end = _end_solver(solver) if end_total is None else \
+        Solver(solver.level, solver.rules, table_limit=200_000)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
     values: list[int] = []
     # without random plays every playout is the same (the bots but random are
@@ -188,7 +207,7 @@ def evaluate(
     playouts = budget.playouts if budget.noise > 0 or budget.policy == "random" else 1
     while len(values) < playouts:
         values.append(playout(pos, solver, players, rng, noise=budget.noise, end_solver=end,
-                              seen=seen))
+                              seen=seen, end_total=end_total))
         if deadline is not None and time.perf_counter() > deadline:
             cut = cut or len(values) < budget.playouts
             break

@@ -45,10 +45,13 @@ from engine.ruleset import COMPETITION, Ruleset
 
 __all__ = ["BudgetExceeded", "Child", "Solver", "check_position", "children", "step"]
 
-#: the compiled search (duplicate/analysis/_native), loaded once; used while the engine's
-#: compiled core is in use (engine.core.native)
-NATIVE = _core.load_layer("duplicate.analysis._native._solver", Path(__file__).parent / "_native",
+#: the compiled search (duplicate/analysis/_native), loaded once whatever GUANDAN_CORE
+#: chose (``Solver.c_value`` calls it), or None
+NATIVE: Any = _core.load_layer("duplicate.analysis._native._solver", Path(__file__).parent / "_native",
                           _core.ENGINE_C)
+
+#: True when the solver's public methods are the compiled search's (bound at import)
+_CHOSEN = NATIVE is not None and _core.native is not None
 
 _INF = 99
 #: ``_NEXT[out][seat]``: the next seat after ``seat`` still holding cards
@@ -112,16 +115,10 @@ class Solver:
 
     # --- public -------------------------------------------------------------------------
 
-    def value(self, pos: Position) -> int:
+    def py_value(self, pos: Position) -> int:
         """The exact value of ``pos`` for N–S; raises :class:`BudgetExceeded`, and
-        :class:`GuandanError` for a position no deal has (:func:`check_position`).
-
-        With the compiled core in use the search runs there (engine.core, docs/CORE.md):
-        the same value, its own tables (kept between calls, as this class keeps its own),
-        the same node and time budgets."""
+        :class:`GuandanError` for a position no deal has (:func:`check_position`)."""
         check_position(pos, self.level, self.rules)
-        if _core.native is not None and NATIVE is not None:
-            return self._native_search(NATIVE, pos, 0)
         self._arm()
         vals = self.values
         lo, hi = 0, len(vals) - 1
@@ -133,12 +130,39 @@ class Solver:
                 hi = mid - 1
         return vals[lo]
 
-    def _native_search(self, native: Any, pos: Position, probe: int) -> int:
-        """The compiled search's answer (``native`` its module): the value (``probe`` 0) or
-        whether it is at least ``probe`` (1 or 0); the budgets as :meth:`_check_budget`
-        words them."""
-        if self._native is None:
-            self._native = native.Solver(self.level, self.rules)
+    def c_value(self, pos: Position) -> int:
+        """:meth:`py_value`, the search run in the compiled core (docs/CORE.md): the same
+        value, its own tables (kept between calls, as this class keeps its own), the same
+        node and time budgets."""
+        check_position(pos, self.level, self.rules)
+        return self._native_search(pos, 0)
+
+    def py_test(self, pos: Position, t: int) -> bool:
+        """True when the value of ``pos`` for N–S is at least ``t``: one null-window
+        question, cheaper than :meth:`value`, within the same budgets (raises
+        :class:`BudgetExceeded`). ``t`` is one of the possible values."""
+        if t not in self.values:
+            raise ValueError(f"{t} is not a possible value of a deal")
+        check_position(pos, self.level, self.rules)
+        self._arm()
+        return self.at_least(pos, t)
+
+    def c_test(self, pos: Position, t: int) -> bool:
+        """:meth:`py_test`, the question asked of the compiled core."""
+        if t not in self.values:
+            raise ValueError(f"{t} is not a possible value of a deal")
+        check_position(pos, self.level, self.rules)
+        return bool(self._native_search(pos, t))
+
+    #: bound once, to the implementation engine.core chose
+    value = c_value if _CHOSEN else py_value
+    test = c_test if _CHOSEN else py_test
+
+    def _native_search(self, pos: Position, probe: int) -> int:
+        """The compiled search's answer: the value (``probe`` 0) or whether it is at least
+        ``probe`` (1 or 0); the budgets as :meth:`_check_budget` words them."""
+        if self._native is None:  # made at the first question
+            self._native = NATIVE.Solver(self.level, self.rules)
         got = self._native.value(
             pos.hands, pos.turn, pos.to_beat, pos.last, pos.passes, pos.first, pos.out,
             self.max_nodes, self.max_seconds, probe,
@@ -152,18 +176,6 @@ class Solver:
         if stop == 2:
             raise BudgetExceeded(f"time budget of {self.max_seconds} s exceeded", by_time=True)
         return int(value)
-
-    def test(self, pos: Position, t: int) -> bool:
-        """True when the value of ``pos`` for N–S is at least ``t``: one null-window
-        question, cheaper than :meth:`value`, within the same budgets (raises
-        :class:`BudgetExceeded`). ``t`` is one of the possible values."""
-        if t not in self.values:
-            raise ValueError(f"{t} is not a possible value of a deal")
-        check_position(pos, self.level, self.rules)
-        if _core.native is not None and NATIVE is not None:
-            return bool(self._native_search(NATIVE, pos, t))
-        self._arm()
-        return self.at_least(pos, t)
 
     def _arm(self) -> None:
         """The budgets of one call of :meth:`value` or :meth:`test` set from now."""

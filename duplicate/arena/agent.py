@@ -40,15 +40,15 @@ from duplicate.arena.wsclient import ClosedInHandshake, WSClient
 from duplicate.bots import HeuristicPlayer, Player, View
 from duplicate.errors import PhrasedError
 from duplicate.i18n import Phrase, engine_phrase, os_reason, phrase
-from duplicate.native import players
+from duplicate.native import CHOSEN, PLAYERS
 from duplicate.policies import make_player
 from engine.cards import KIND_BIT, Cards, count, is_subset, iter_kinds, size
 from engine.combo import Combo
 from engine.ruleset import COMPETITION
 from engine.seat import Seat
 
-__all__ = ["AgentStats", "Public", "choose", "native_index", "play_agent", "run_agent",
-           "split_act"]
+__all__ = ["AgentStats", "Public", "c_native_index", "choose", "native_index", "play_agent",
+           "py_native_index", "run_agent", "split_act"]
 
 log = logging.getLogger("arena.agent")
 
@@ -201,15 +201,24 @@ def _index_in(listed: bytes, combo: Combo | None) -> int:
     return find_action(actions, combo) if isinstance(actions, list) else -1
 
 
-def native_index(player: Player, data: bytes, pos: int) -> int:
+def c_native_index(player: Player, data: bytes, pos: int) -> int:
     """The heuristic bot's index for an ``act play`` written as the arena writes it, read
     and chosen in the compiled core (no Python object per field or per play): the index
-    :func:`choose` would give. -1 when it is not that case (another policy, the pure-Python
-    core, another server's writing, a play not found): the Python path answers then."""
-    native = players()
-    if native is None or type(player) is not HeuristicPlayer:
+    :func:`choose` would give. -1 when it is not that case (another policy, another
+    server's writing, a play not found): the Python path answers then."""
+    if type(player) is not HeuristicPlayer:
         return -1
-    return native.agent_index(data, pos, COMPETITION)  # type: ignore[no-any-return]
+    return PLAYERS.agent_index(data, pos, COMPETITION)  # type: ignore[no-any-return]
+
+
+def py_native_index(player: Player, data: bytes, pos: int) -> int:
+    """-1: with the pure-Python core the Python path answers every ``act play``."""
+    del player, data, pos
+    return -1
+
+
+#: bound once, to the implementation engine.core chose
+native_index = c_native_index if CHOSEN else py_native_index
 
 
 def choose(player: Player, msg: dict[str, Any], pos: int, stats: AgentStats,

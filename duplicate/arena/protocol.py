@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any, overload
 
-from duplicate.native import players
+from duplicate.native import CHOSEN, PLAYERS
 from engine.cards import (
     BIG_JOKER,
     KIND_TOKENS,
@@ -47,6 +47,8 @@ __all__ = [
     "ProtocolError",
     "Options",
     "act_options",
+    "c_act_options",
+    "py_act_options",
     "act_text",
     "action_json",
     "action_list",
@@ -269,20 +271,28 @@ class Options(Sequence[Combo | None]):
         return self._plays[i - self._shift]
 
 
-def act_options(
+def py_act_options(
     hand: Cards, level: int, to_beat: Combo | None, rules: Ruleset = COMPETITION
 ) -> tuple[Sequence[Combo | None], str]:
     """:func:`legal_options` and the JSON text of their ``actionList`` entries joined by
-    commas (what :func:`act_text` writes between the brackets). The compiled core writes the
-    text from its packed plays, byte for byte as :func:`action_json` does, and makes no
-    ``Combo`` until one is asked for (:class:`Options`)."""
-    native = players()
-    if native is not None:
-        plays, text = native.action_list(hand, level, to_beat, rules)
-        return Options(plays, to_beat is not None), text
+    commas (what :func:`act_text` writes between the brackets)."""
     options = legal_options(hand, level, to_beat, rules)
     get = _TEXTS.get
     return options, ",".join([get(p) or _new_text(p) for p in options])
+
+
+def c_act_options(
+    hand: Cards, level: int, to_beat: Combo | None, rules: Ruleset = COMPETITION
+) -> tuple[Sequence[Combo | None], str]:
+    """:func:`py_act_options` in the compiled core: the text written from its packed plays,
+    byte for byte as :func:`action_json` does, and no ``Combo`` made until one is asked
+    for (:class:`Options`)."""
+    plays, text = PLAYERS.action_list(hand, level, to_beat, rules)
+    return Options(plays, to_beat is not None), text
+
+
+#: bound once, to the implementation engine.core chose
+act_options = c_act_options if CHOSEN else py_act_options
 
 
 def legal_options(

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+
+from duplicate.shapes import Round3, Shaped, named
 
 __all__ = ["MarginEstimate", "margin_estimate", "t95"]
 
@@ -21,6 +22,8 @@ _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2
         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 _Z95 = 1.959963984540054
+#: the confidence of the interval
+CONFIDENCE = 0.95
 
 
 def t95(df: int) -> float:
@@ -35,26 +38,26 @@ def t95(df: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class MarginEstimate:
+class MarginEstimate(Shaped):
     """A's mean swing a board over ``boards`` boards, its standard error and 95% interval."""
 
     boards: int
-    per_board: float
-    stderr: float
-    low: float
-    high: float
+    per_board: Round3 = field(metadata=named("mean"))
+    stderr: Round3
+    low: Round3
+    high: Round3
+
+    JSON_COMPUTED = ("confidence", "separated")
+
+    @property
+    def confidence(self) -> float:
+        """The interval's confidence, 0.95."""
+        return CONFIDENCE
 
     @property
     def separated(self) -> bool:
         """True when the interval leaves out 0: the boards separate the two agents."""
         return self.low > 0 or self.high < 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form (rounded to 3 decimals)."""
-        return {"boards": self.boards, "mean": round(self.per_board, 3),
-                "stderr": round(self.stderr, 3), "low": round(self.low, 3),
-                "high": round(self.high, 3), "confidence": 0.95,
-                "separated": self.separated}
 
 
 def margin_estimate(swings: Sequence[int]) -> MarginEstimate | None:

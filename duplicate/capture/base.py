@@ -4,11 +4,11 @@ acknowledged action."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from duplicate.hall.base import HallError, Seat4
 from duplicate.i18n import Phrase
+from duplicate.shapes import Shaped, about, named
 
 #: The refusal codes of the device protocol (docs/CAPTURE.md).
 REFUSALS = (
@@ -35,7 +35,7 @@ class CaptureError(HallError):
 
 
 @dataclass(frozen=True, slots=True)
-class ActionOut:
+class ActionOut(Shaped):
     """One stored action: its number, seat, cards (``.gdn`` tokens, none for a pass) and
     the reading the engine gave it (``.gdn`` type name and rank; ``None`` for a pass)."""
 
@@ -45,21 +45,16 @@ class ActionOut:
     type: str | None
     rank: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"seq": self.seq, "seat": self.seat, "cards": list(self.cards),
-                "type": self.type, "rank": self.rank}
-
 
 @dataclass(frozen=True, slots=True)
-class BoardState:
+class BoardState(Shaped):
     """A started board as its recorder sees it: the hands now, whose turn (``None`` once
     over), the play to beat, the live actions, the last acknowledged number, and once
     over the finishing order (1st first) and the result (``NS +2``) and what became of
     the record in the store (``note``, in words)."""
 
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     board: int
@@ -76,64 +71,36 @@ class BoardState:
     result: str | None
     note: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "event": self.event, "round": self.round_no, "table": self.table,
-            "room": self.room, "board": self.board, "state": self.state, "level": self.level,
-            "leader": self.leader, "turn": self.turn, "last": self.last, "hands": self.hands,
-            "counts": self.counts,
-            "to_beat": self.to_beat.to_dict() if self.to_beat is not None else None,
-            "actions": [a.to_dict() for a in self.actions],
-            "finish": list(self.finish) if self.finish is not None else None,
-            "result": self.result, "note": self.note,
-        }  # fmt: skip
-
 
 @dataclass(frozen=True, slots=True)
-class Ack:
+class Ack(Shaped):
     """An acknowledged action: its number, whether it was stored now (``False``: a resend
     of the stored one), the last number now, whose turn, whether the deal is over."""
 
-    seq: int
-    stored: bool
+    seq: int = field(metadata=named("ack"))
+    stored: bool = field(metadata=about("False: a resend of the stored action, stored once."))
     last: int
     turn: str | None
     over: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"ack": self.seq, "stored": self.stored, "last": self.last,
-                "turn": self.turn, "over": self.over}
-
 
 @dataclass(frozen=True, slots=True)
-class BoardLine:
+class BoardLine(Shaped):
     """One board of the round on the recorder's table: its state and last number (no
     hands: a board not started is not shown)."""
 
     board: int
-    state: str
-    last: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"board": self.board, "state": self.state, "last": self.last}
+    state: str = field(metadata=about("not_started, playing or ended"))
+    last: int = field(metadata=about("The last acknowledged action number (0: none)."))
 
 
 @dataclass(frozen=True, slots=True)
-class TableCapture:
+class TableCapture(Shaped):
     """A recorder's table: event, round, table, room, its seating, its boards."""
 
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     seats: Seat4
     boards: tuple[BoardLine, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"event": self.event, "round": self.round_no, "table": self.table,
-                "room": self.room, "seats": self.seats.to_dict(),
-                "boards": [b.to_dict() for b in self.boards]}

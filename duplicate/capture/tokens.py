@@ -9,8 +9,7 @@ tables (not the report and confirm cards); every issue is in the event's admin l
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, update
 
@@ -32,24 +31,20 @@ from duplicate.hall.rows import (
 from duplicate.hall.tokens import token_hash
 from duplicate.i18n import phrase
 from duplicate.i18n.stored import coded, nested
+from duplicate.shapes import Shaped, named
 
 
 @dataclass(frozen=True, slots=True)
-class RecorderCard:
+class RecorderCard(Shaped):
     """A recorder's card: the table and room, its seating, the plaintext token (only ever
     returned here)."""
 
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     seats: Seat4
     token: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"event": self.event, "round": self.round_no, "table": self.table,
-                "room": self.room, "seats": self.seats.to_dict(), "token": self.token}
 
 
 def fresh_token() -> str:

@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from duplicate.analysis.annotate import Annotation, Decision
 from duplicate.analysis.budget import DEFAULT_BUDGET, Budget
-from duplicate.analysis.estimate import Evaluation
-from duplicate.analysis.rooms import RoomsAnalysis
 from duplicate.commands.budget import budget_of, budget_options
 from duplicate.commands.common import LANG_CHOICE, cannot, check_policy, cli_lang, error_text
-from engine.combo import Combo
 from engine.errors import GuandanError
-from engine.ruleset import Ruleset
+
+if TYPE_CHECKING:  # names for the annotations: the analysis (its solver and players,
+    # their compiled modules) is imported when the command runs, not for its --help
+    from duplicate.analysis.annotate import Annotation, Decision
+    from duplicate.analysis.estimate import Evaluation
+    from duplicate.analysis.rooms import RoomsAnalysis
+    from engine.combo import Combo
+    from engine.ruleset import Ruleset
 
 #: The ``--json`` document's format name and version (docs/ANALYSIS.md "JSON").
 JSON_FORMAT = "guandan-analysis"
@@ -38,8 +41,14 @@ def value_text(e: Evaluation, lang: str) -> str:
     if e.exact:
         return f"{int(e.value):+d}"
     samples = f"{e.samples}!" if e.cut else str(e.samples)
-    return str(_t(lang)("analysis.estimate", value=f"{e.value:+.1f}", stderr=f"{e.stderr:.1f}",
+    return str(_t(lang)("analysis.estimate", value=_signed(e.value), stderr=f"{e.stderr:.1f}",
                     samples=samples))
+
+
+def _signed(value: float) -> str:
+    """One decimal with its sign, never ``-0.0``."""
+    shown = round(value, 1)
+    return "0.0" if shown == 0 else f"{shown:+.1f}"
 
 
 def room_text(room: str | None, lang: str) -> str:
@@ -75,9 +84,16 @@ def _ns(value: str, lang: str) -> str:
 def budget_line(budget: Budget, lang: str) -> str:
     """The budget the values were computed with, so that anyone can repeat them."""
     values = {"nodes": f"{budget.nodes:,}", "playouts": budget.playouts, "seed": budget.seed}
-    if budget.seconds is None:
+    if budget.cards is not None:
+        text = str(_t(lang)("analysis.budget_cards", cards=budget.cards,
+                            playouts=budget.playouts, seed=budget.seed))
+    elif budget.seconds is None:
         return str(_t(lang)("analysis.budget", **values))
-    return str(_t(lang)("analysis.budget_capped", seconds=f"{budget.seconds:g}", **values))
+    else:
+        return str(_t(lang)("analysis.budget_capped", seconds=f"{budget.seconds:g}", **values))
+    if budget.seconds is not None:
+        text += str(_t(lang)("analysis.budget_cap", seconds=f"{budget.seconds:g}"))
+    return text
 
 
 def annotation_lines(a: Annotation, budget: Budget, lang: str = "en",
@@ -189,7 +205,8 @@ def analyse_command(
     board: str | None,
     room: str | None,
     start: str | None,
-    nodes: int,
+    exact_cards: int,
+    nodes: int | None,
     playouts: int,
     seed: int,
     seconds: float | None,
@@ -203,10 +220,12 @@ def analyse_command(
     """Annotate deal records in FILE: the value of each decision with all four hands known.
 
     Values are the deal's result for N-S in levels with best play by all four (+3..-3, +-4
-    under double_down_plus4), exact when the solver settles the position within --nodes,
-    otherwise an estimate from --playouts playouts (marked ~ with its standard error). The
-    same file and budget give the same values on any machine. A play that lost value for
-    its side is marked ? (one level) or ?? (two or more), with the best plays.
+    under double_down_plus4), exact for the positions of --exact-cards cards or fewer (or
+    those the search settles within --nodes), otherwise an estimate from --playouts
+    playouts (marked ~ with its standard error). The same file and budget give the same
+    values on any machine, and with --exact-cards on either core. A play that lost value for
+    its side beyond that uncertainty is marked ? (one level) or ?? (two or more), with the
+    best plays.
 
     \b
     Example: guandan analyse match.gdn --board 3 --room Open --from trick:12
@@ -219,7 +238,8 @@ def analyse_command(
 
     lang = cli_lang(lang)
     rules = _ruleset(variants)
-    budget = budget_of(nodes, playouts, seed, seconds, playout_policy, playout_noise)
+    budget = budget_of(nodes, playouts, seed, seconds, playout_policy, playout_noise,
+                       exact_cards)
     try:
         text = Path(file).read_bytes()
     except OSError as exc:

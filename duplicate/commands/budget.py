@@ -1,4 +1,5 @@
-"""The analysis budget's options (``--nodes``, ``--playouts``, ``--seed``, ``--seconds``),
+"""The analysis budget's options (``--exact-cards`` or ``--nodes``, ``--playouts``,
+``--seed``, ``--seconds``),
 shared by ``guandan analyse``, ``compare --analyse``, ``event report --analyse`` and the
 review commands; light, so that those commands' help and their other uses do not import
 the analysis."""
@@ -11,13 +12,24 @@ import click
 
 from duplicate.analysis.budget import DEFAULT_BUDGET, Budget
 
+#: The cards of the positions valued exactly when the budget is counted in cards.
+EXACT_CARDS = 24
+
 
 def budget_options(func: Any) -> Any:
-    """``--nodes``, ``--playouts``, ``--seed`` and ``--seconds``: the analysis budget."""
+    """``--exact-cards`` or ``--nodes``, ``--playouts``, ``--seed`` and ``--seconds``:
+    the analysis budget."""
     for option in reversed([
-        click.option("--nodes", type=click.IntRange(min=1, max=10**9), default=DEFAULT_BUDGET.nodes,
-                     show_default=True, metavar="N",
-                     help="Exact search nodes per position valued (then an estimate)."),
+        click.option("--exact-cards", "exact_cards", type=click.IntRange(min=0, max=108),
+                     default=EXACT_CARDS, show_default=True, metavar="K",
+                     help="Value exactly every position whose four hands hold K cards or "
+                     "fewer, however long the search takes, and estimate the others: the "
+                     "same values on either core (compiled or pure Python)."),
+        click.option("--nodes", type=click.IntRange(min=1, max=10**9), default=None,
+                     metavar="N",
+                     help="Instead of --exact-cards: exact search nodes per position valued "
+                     "(then an estimate); the two cores count nodes differently, so their "
+                     "values may differ."),
         click.option("--playouts", type=click.IntRange(min=1, max=100_000),
                      default=DEFAULT_BUDGET.playouts, show_default=True, metavar="K",
                      help="Playouts per estimate."),
@@ -31,8 +43,12 @@ def budget_options(func: Any) -> Any:
     return func
 
 
-def budget_of(nodes: int, playouts: int, seed: int, seconds: float | None,
-              policy: str = "heuristic", noise: float = DEFAULT_BUDGET.noise) -> Budget:
-    """The budget the options name."""
-    return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds, policy=policy,
-                  noise=noise)
+def budget_of(nodes: int | None, playouts: int, seed: int, seconds: float | None,
+              policy: str = "heuristic", noise: float = DEFAULT_BUDGET.noise,
+              exact_cards: int = EXACT_CARDS) -> Budget:
+    """The budget the options name: counted in cards unless ``--nodes`` is given."""
+    if nodes is not None:
+        return Budget(nodes=nodes, playouts=playouts, seed=seed, seconds=seconds,
+                      policy=policy, noise=noise)
+    return Budget(playouts=playouts, seed=seed, seconds=seconds, policy=policy, noise=noise,
+                  cards=exact_cards)

@@ -19,11 +19,14 @@ error found before the ``--lang`` option is processed speaks the same language.
 from __future__ import annotations
 
 import gettext as _gettext
-import importlib
+import importlib.util
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
@@ -50,7 +53,13 @@ INDIRECT = ("required",)
 #: Path's noun ``File``), put into the message's language with it
 _WORD_VALUES = ("number_type", "param_type")
 
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+@lru_cache(maxsize=1)
+def _cjk() -> re.Pattern[str]:
+    """Chinese text, compiled when first needed (its class costs more than the rest of
+    this module's import, and English never needs it)."""
+    return re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
 def click_msgids() -> list[str]:
@@ -112,7 +121,7 @@ class _Text(str):
 def full_stops(text: str) -> str:
     """A Chinese message's English full stops (click adds one after the words it looks
     up: ``缺少参数 'NAME'.``) as ``。``; an abbreviation's stops (``e.g. 1f2e``) stay."""
-    if not _CJK.search(text):
+    if not _cjk().search(text):
         return text
     text = re.sub(r"(?<![A-Za-z]\.[A-Za-z])\.\s+(?=\S)", "。", text)
     text = re.sub(r"(?<=[。？！]) +", "", text)
@@ -156,10 +165,52 @@ def click_ngettext(singular: str, plural: str, n: int) -> str:
 
 def install() -> None:
     """Bind ``_`` and ``ngettext`` of click's modules to :func:`click_gettext` and
-    :func:`click_ngettext`."""
+    :func:`click_ngettext`: now for those click has imported, and for the others (the
+    terminal's helpers, shell completion: a few ms of every start, used by few commands)
+    as they are imported (:class:`_WhenImported`)."""
+    later = set()
     for name in MODULES:
-        module = importlib.import_module(name)
-        if getattr(module, "_", None) is _gettext.gettext:
-            module._ = click_gettext  # type: ignore[attr-defined]
-        if getattr(module, "ngettext", None) is _gettext.ngettext:
-            module.ngettext = click_ngettext  # type: ignore[attr-defined]
+        module = sys.modules.get(name)
+        if module is None:
+            later.add(name)
+        else:
+            _bind(module)
+    if later and not any(isinstance(f, _WhenImported) for f in sys.meta_path):
+        sys.meta_path.insert(0, _WhenImported(later))
+
+
+def _bind(module: ModuleType) -> None:
+    """Click's ``_`` and ``ngettext`` of ``module`` bound to this module's."""
+    if getattr(module, "_", None) is _gettext.gettext:
+        module._ = click_gettext  # type: ignore[attr-defined]
+    if getattr(module, "ngettext", None) is _gettext.ngettext:
+        module.ngettext = click_ngettext  # type: ignore[attr-defined]
+
+
+class _WhenImported:
+    """An import hook (``sys.meta_path``) that binds click's words in the modules of
+    ``names`` once each is executed, and then leaves the import system alone."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        """The spec the other finders give ``name``, its loader binding the words after
+        the module runs; None (not this hook's) for any other module."""
+        if name not in self.names:
+            return None
+        self.names.discard(name)
+        if not self.names:
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        loader = spec.loader if spec is not None else None
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            run(module)
+            _bind(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec

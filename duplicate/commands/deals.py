@@ -39,13 +39,20 @@ def db_group() -> None:
 def db_upgrade_command(revision: str) -> None:
     """Create the database or migrate it to the newest schema (Alembic migrations).
 
-    Each migration is one transaction: interrupted, the database stays at its revision."""
+    Each migration is one transaction: interrupted, the database stays at its revision.
+    On PostgreSQL, also make the analysis job queue's tables (procrastinate's schema)
+    when they are not there."""
     from duplicate.db import current_revision, display_url, upgrade
 
     with open_database() as engine:
         upgrade(engine, revision)
         click.echo(say("cli.db.at", url=display_url(engine.url),
                        revision=current_revision(engine)))
+        if engine.dialect.name == "postgresql":
+            from duplicate.jobs import queue  # lazy: procrastinate, on PostgreSQL only
+
+            if queue.ensure_schema(engine):
+                click.echo(say("cli.db.queue"))
 
 
 @db_group.command("downgrade")

@@ -34,6 +34,12 @@ from duplicate.commands.common import (
     write_output,
 )
 from duplicate.commands.event_admin import ADMIN_COMMANDS
+from duplicate.commands.jobs import (
+    JOBS_OPTION,
+    event_analyse_command,
+    event_status_command,
+    run_analysis,
+)
 from duplicate.commands.words import human_board_row, human_correction_row
 from duplicate.i18n.stored import state_words
 from duplicate.limits import checked_name
@@ -713,30 +719,48 @@ def event_restore_command(file: str, by: str) -> None:
               help="Folder to write the static HTML report into.")
 @click.option("--force", is_flag=True, help="Write into a folder that already holds files.")
 @click.option("--lang", type=LANG_CHOICE, default=None,
-              help="Language of the pages (English or Chinese; default: guandan --lang, else "
-              "the folder's, else the event's own).")
+              help="Language of the folder's pages (English or Chinese; default: guandan "
+              "--lang, else the folder's, else the event's own); the other language's are "
+              "in its subfolder (en/ or zh/), every page linking the other.")
 @click.option("--analyse", is_flag=True,
               help="Also value every decision of each board shown with all four hands known "
               "(guandan analyse): marks and values in the movie, each room's choice at the "
               "divergence, a value graph, players' marks; each record analysed once.")
 @budget_options
+@JOBS_OPTION
 @db_option
 @db_errors
 def event_report_command(event: str, outdir: str, force: bool, lang: str | None,
-                         analyse: bool, nodes: int, playouts: int, seed: int,
-                         seconds: float | None) -> None:
+                         analyse: bool, exact_cards: int, nodes: int | None, playouts: int,
+                         seed: int, seconds: float | None,
+                         processes: int | None) -> None:
     """Write EVENT's HTML report: standings, cross-table, teams, players, matches and each
-    board's two rooms as a movie. Run again, it rewrites only the pages that changed."""
+    board's two rooms as a movie. Run again, it rewrites only the pages that changed.
+    With --analyse, the records not analysed yet are analysed first ('event analyse
+    --wait') and the pages show the database's stored analyses."""
     from duplicate.events.site import write_event_site
 
     check_output_dir(outdir, force, report=event)
-    budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
+    budget = budget_of(nodes, playouts, seed, seconds, exact_cards=exact_cards) if analyse \
+        else None
     with open_database() as engine:
-        site = write_event_site(engine, event, outdir, lang or explicit_lang(), budget)
+        stored = None
+        if budget is not None:
+            from duplicate.jobs.stored import DatabaseAnalyses  # lazy: only with --analyse
+
+            outcome = run_analysis(engine, event, budget, processes, wait=True)
+            stored = DatabaseAnalyses(engine, outcome.keys)
+        site = write_event_site(engine, event, outdir, lang or explicit_lang(), budget,
+                                analyses=stored, both=True)
     click.echo(say("cli.report.written", index=site.index, n=len(site.written),
                    drawn=say("cli.report.drawn", n=site.boards_drawn),
                    unchanged=site.unchanged))
 
+
+# an event's analysis as jobs, and its progress (duplicate/commands/jobs.py)
+
+event_group.add_command(event_analyse_command)
+event_group.add_command(event_status_command)
 
 # a room's result without a record, and its log (duplicate/commands/results.py)
 from duplicate.commands.results import event_history_command, event_result_command  # noqa: E402

@@ -20,6 +20,7 @@ import copy
 import inspect
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 import click
@@ -167,12 +168,8 @@ def _click_word(key: str, lang: str) -> str:
 _SECTIONS = {"Options": "help.click.options", "Commands": "help.click.commands",
              "Positional arguments": "help.click.arguments"}
 _EXTRA = re.compile(r"  \[([^\[\]]*)\]$")
-
-
 #: a bracketed aside of a Chinese help (``（默认：wdl）``, ``（必填）``): kept on one line
 _ASIDE = re.compile(r"（[^（）\n]*）")
-#: a line showing a command (``示例：guandan event create …``): the command line ends it
-_COMMAND_LINE = re.compile(r"guandan [^\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]*$")
 _TOKEN = re.compile(r"[\x21-\x7e]+|\s+|.")
 
 
@@ -188,6 +185,14 @@ def _tokens(words: str) -> list[str]:
     return out + _TOKEN.findall(words[at:])
 
 
+@lru_cache(maxsize=1)
+def _command_line() -> re.Pattern[str]:
+    """A line showing a command (``示例：guandan event create …``: the command line ends
+    it), compiled when a help is wrapped: its class of the CJK ranges costs more than the
+    rest of this module's import."""
+    return re.compile(r"guandan [^\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]*$")
+
+
 def wrap(text: str, width: int, indent: str = "") -> str:
     """``text`` wrapped to ``width`` terminal columns (a Chinese character takes two,
     and a line may break between any two of them, never inside a bracketed aside such as
@@ -200,7 +205,7 @@ def wrap(text: str, width: int, indent: str = "") -> str:
         if n:
             lines.append("")
         rows = para.splitlines()
-        if para.startswith("\b") or _COMMAND_LINE.search(rows[0]) and all(
+        if para.startswith("\b") or _command_line().search(rows[0]) and all(
                 "guandan " in line or line.startswith(" ") for line in rows[1:]):
             # as written: a \b paragraph, and examples (one command line a line)
             lines += [indent + line.rstrip() for line in para.lstrip("\b").strip("\n").splitlines()]

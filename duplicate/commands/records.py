@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from duplicate.analysis.budget import DEFAULT_BUDGET
-from duplicate.commands.budget import budget_of, budget_options
+from duplicate.commands.budget import EXACT_CARDS, budget_of, budget_options
 from duplicate.commands.common import (
     LANG_CHOICE,
     check_output,
@@ -426,7 +426,8 @@ def compare_command(
     lang: str | None,
     fmt: str,
     analyse: bool = False,
-    nodes: int = DEFAULT_BUDGET.nodes,
+    exact_cards: int = EXACT_CARDS,
+    nodes: int | None = None,
     playouts: int = DEFAULT_BUDGET.playouts,
     seed: int = 0,
     seconds: float | None = None,
@@ -460,7 +461,7 @@ def compare_command(
         comparisons = compare_file(file, board, rules)
         if html_dir is not None:
             report = match_report(comparisons, lang=lang, rules=rules)
-            budget = budget_of(nodes, playouts, seed, seconds) if analyse else None
+            budget = budget_of(nodes, playouts, seed, seconds, exact_cards=exact_cards) if analyse else None
             try:
                 write_report(html_dir, report, rules=rules, analyse=budget)
             except ReportError as exc:  # the --html folder cannot be made or written
@@ -473,7 +474,7 @@ def compare_command(
         from duplicate.commands.analyse import analyse_comparisons
 
         analyses, analysis_lines = analyse_comparisons(
-            file, board, rules, budget_of(nodes, playouts, seed, seconds), lang)
+            file, board, rules, budget_of(nodes, playouts, seed, seconds, exact_cards=exact_cards), lang)
     if fmt == "json":
         click.echo(json.dumps([{**c.to_dict(), **({"analysis": analyses[i]} if analyse else {})}
                                for i, c in enumerate(comparisons)], ensure_ascii=False, indent=2))

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -25,6 +25,7 @@ from duplicate.scoring import (
     WinDrawLoss,
     scale_from_dict,
 )
+from duplicate.shapes import As, Shaped, named
 from duplicate.standings import (
     DEFAULT_ORDER,
     ByeRule,
@@ -42,6 +43,9 @@ ROOMS = ("open", "closed")
 MIN_PLAYERS, MAX_PLAYERS = 4, 6
 
 Progress = Callable[[int], None]
+#: a room's four players (N, E, S, W), written ``{"N": .., "E": .., ...}`` in JSON
+Seats = Annotated[tuple[str, str, str, str],
+                  As(lambda players: dict(zip("NESW", players, strict=True)))]
 
 
 class EventError(DuplicateError):
@@ -95,45 +99,26 @@ class EventInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamInfo:
+class TeamInfo(Shaped):
     """A team: entry number, name, players in order, and its pairs (player N/E first)."""
 
     number: int
-    name: str
+    name: str = field(metadata=named("team"))
     players: tuple[str, ...]
-    pairs: tuple[tuple[str, str], ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A listing row."""
-        return {
-            "number": self.number,
-            "team": self.name,
-            "players": list(self.players),
-            "pairs": [f"{a}/{b}" for a, b in self.pairs],
-        }
+    #: written ``"N/S"`` in the JSON form
+    pairs: Annotated[tuple[tuple[str, str], ...], As(lambda pairs: [f"{a}/{b}" for a, b in pairs])]
 
 
 @dataclass(frozen=True, slots=True)
-class MatchInfo:
+class MatchInfo(Shaped):
     """A match of a round: teams X and Y and who sits where in each room (N, E, S, W)."""
 
     round: int
     table: int
     team_x: str
     team_y: str
-    open_players: tuple[str, str, str, str]
-    closed_players: tuple[str, str, str, str]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A listing row."""
-        return {
-            "round": self.round,
-            "table": self.table,
-            "team_x": self.team_x,
-            "team_y": self.team_y,
-            "open": dict(zip("NESW", self.open_players, strict=True)),
-            "closed": dict(zip("NESW", self.closed_players, strict=True)),
-        }
+    open_players: Seats = field(metadata=named("open"))
+    closed_players: Seats = field(metadata=named("closed"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +133,7 @@ class RoundInfo:
 
 
 @dataclass(slots=True)
-class ImportSummary:
+class ImportSummary(Shaped):
     """What an import did: records read, stored anew, already there, corrected; the
     unfinished boards it stored, each as ``round 1, table 2, board 3, open room (time)``."""
 
@@ -159,18 +144,6 @@ class ImportSummary:
     corrected: int = 0
     unfinished: int = 0
     unfinished_boards: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "files": self.files,
-            "records": self.records,
-            "added": self.added,
-            "unchanged": self.unchanged,
-            "corrected": self.corrected,
-            "unfinished": self.unfinished,
-            "unfinished_boards": list(self.unfinished_boards),
-        }
 
 
 # --- settings and lookups of stored rows -------------------------------------------------

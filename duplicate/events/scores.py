@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -49,6 +49,7 @@ from duplicate.scoring import (
     scale_from_dict,
     score_match,
 )
+from duplicate.shapes import BY_NAME, As, Shaped, named
 from duplicate.standings import (
     DEFAULT_ORDER,
     ByeRule,
@@ -357,29 +358,21 @@ def score_event(engine: Engine, event: str, round_no: int | None = None) -> list
         return out
 
 
+#: a result written signed (``+2``, ``0``; ``-`` when none)
+Signed = Annotated[int | None, As(lambda v: _signed(v))]
+
+
 @dataclass(frozen=True, slots=True)
-class BoardRow:
+class BoardRow(Shaped):
     """One board of a match as printed: level, leader, each room's result, X's swing."""
 
     board: int
-    level: int
-    leader: Seat
-    open_ns: int | None
-    closed_ns: int | None
-    swing: int | None
+    level: Annotated[int, As(rank_name)]
+    leader: Annotated[Seat, BY_NAME]
+    open_ns: Signed = field(metadata=named("open"))
+    closed_ns: Signed = field(metadata=named("closed"))
+    swing: Signed
     status: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """A listing row (level and leader as record characters)."""
-        return {
-            "board": self.board,
-            "level": rank_name(self.level),
-            "leader": self.leader.name,
-            "open": _signed(self.open_ns),
-            "closed": _signed(self.closed_ns),
-            "swing": _signed(self.swing),
-            "status": self.status,
-        }
 
 
 def _signed(v: int | None) -> str:

@@ -247,13 +247,17 @@ def _notes(info: Any, notes: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
 
 def write_event_site(engine: Engine, event: str, outdir: str, lang: str | None = None,
-                     analyse: Any = None) -> Any:
+                     analyse: Any = None, analyses: Any = None, both: bool = False) -> Any:
     """Bring the event's report folder up to date (``duplicate.review.site``); without
     ``lang``, in the language the folder was written in, else the event's own; with
-    ``analyse`` (an ``duplicate.analysis.estimate.Budget``), the boards' analysis."""
+    ``analyse`` (an ``duplicate.analysis.estimate.Budget``), the boards' analysis, read
+    from ``analyses`` when given (``duplicate.jobs.stored.DatabaseAnalyses``); with
+    ``both``, the other language too, in its subfolder (each record analysed once)."""
     lang = lang or folder_language(outdir) or get_event(engine, event).lang
     data, rules = event_data(engine, event, lang)
-    return write_site(outdir, data, lang=lang, rules=rules, analyse=analyse)
+    other = event_data(engine, event, "zh" if lang == "en" else "en")[0] if both else None
+    return write_site(outdir, data, lang=lang, rules=rules, analyse=analyse, analyses=analyses,
+                      other=other)
 
 
 def match_rulings(engine: Engine, event: str, round_no: int, table: int,

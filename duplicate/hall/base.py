@@ -8,12 +8,12 @@ so that the web layer can answer 404 without reading messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from duplicate.errors import DuplicateError
 from duplicate.i18n import Phrase, phrase, translator
+from duplicate.shapes import IsoTime, Round2, Shaped, named
 
 #: What a table token may do: West reports, North confirms or disputes.
 ROLES = ("report", "confirm")
@@ -84,17 +84,13 @@ def utc_or_none(when: datetime | None) -> datetime | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat4:
+class Seat4(Shaped):
     """The four players of a room by seat."""
 
-    north: str
-    east: str
-    south: str
-    west: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"N": .., "E": .., "S": .., "W": ..}``."""
-        return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+    north: str = field(metadata=named("N"))
+    east: str = field(metadata=named("E"))
+    south: str = field(metadata=named("S"))
+    west: str = field(metadata=named("W"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,97 +110,57 @@ class TableCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Grant:
+class Grant(Shaped):
     """What a token may do: ``role`` on the boards of one table and room of one round."""
 
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     role: str
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "event": self.event,
-            "round": self.round_no,
-            "table": self.table,
-            "room": self.room,
-            "role": self.role,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Clock:
+class Clock(Shaped):
     """A round's clock: its phase, the times that define it and the seconds left."""
 
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     phase: str
-    started_at: datetime | None
-    ends_at: datetime | None
-    warning_at: datetime | None
-    closed_at: datetime | None
-    published_at: datetime | None
-    correction_until: datetime | None
+    started_at: IsoTime | None
+    ends_at: IsoTime | None
+    warning_at: IsoTime | None
+    closed_at: IsoTime | None
+    published_at: IsoTime | None
+    correction_until: IsoTime | None
     seconds_left: int | None
     minutes: int
     warning_minutes: int
     correction_minutes: int
     #: when the director paused the clock (``None``: it runs; the end moves on meanwhile)
-    paused_at: datetime | None = None
+    paused_at: IsoTime | None = None
     #: seconds the director's pauses and moves added to the end (negative: taken off)
     shift_seconds: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (ISO 8601 times)."""
-        return {
-            "event": self.event,
-            "round": self.round_no,
-            "phase": self.phase,
-            "started_at": _iso(self.started_at),
-            "ends_at": _iso(self.ends_at),
-            "warning_at": _iso(self.warning_at),
-            "closed_at": _iso(self.closed_at),
-            "published_at": _iso(self.published_at),
-            "correction_until": _iso(self.correction_until),
-            "seconds_left": self.seconds_left,
-            "minutes": self.minutes,
-            "warning_minutes": self.warning_minutes,
-            "correction_minutes": self.correction_minutes,
-            "paused_at": _iso(self.paused_at),
-            "shift_seconds": self.shift_seconds,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Arrival:
+class Arrival(Shaped):
     """A team's arrival at a round: when it checked in, how late, what that costs it."""
 
     team: str
     table: int | None
-    checked_in_at: datetime | None
-    minutes_late: float
+    checked_in_at: IsoTime | None
+    minutes_late: Round2
     status: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "team": self.team,
-            "table": self.table,
-            "checked_in_at": _iso(self.checked_in_at),
-            "minutes_late": round(self.minutes_late, 2),
-            "status": self.status,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class Report:
+class Report(Shaped):
     """A table's report of one board in one room (West's), and what became of it."""
 
     id: int
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     room: str
     board: int
@@ -214,42 +170,18 @@ class Report:
     has_record: bool
     state: str
     reported_by: str
-    reported_at: datetime
-    confirmed_at: datetime | None
+    reported_at: IsoTime
+    confirmed_at: IsoTime | None
     dispute_note: str | None
     settled_by: str | None = None
-    settled_at: datetime | None = None
+    settled_at: IsoTime | None = None
     settled_reason: str | None = None
     #: the table's own typed reason of a correction (None: a first report)
     correction: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "id": self.id,
-            "event": self.event,
-            "round": self.round_no,
-            "table": self.table,
-            "room": self.room,
-            "board": self.board,
-            "finish": self.finish,
-            "unfinished": self.unfinished,
-            "ns_result": self.ns_result,
-            "has_record": self.has_record,
-            "state": self.state,
-            "reported_by": self.reported_by,
-            "reported_at": _iso(self.reported_at),
-            "confirmed_at": _iso(self.confirmed_at),
-            "dispute_note": self.dispute_note,
-            "settled_by": self.settled_by,
-            "settled_at": _iso(self.settled_at),
-            "settled_reason": self.settled_reason,
-            "correction": self.correction,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Preview:
+class Preview(Shaped):
     """The result a finishing order implies (RULES.md §7): N–S's view, the winning side,
     its levels and whether it was a double down."""
 
@@ -257,6 +189,13 @@ class Preview:
     side: str
     levels: int
     double_down: bool
+
+    JSON_COMPUTED = ("text",)
+
+    @property
+    def text(self) -> str:
+        """:meth:`describe` in English (the JSON form's ``text``)."""
+        return self.describe("en")
 
     def describe(self, lang: str | None = None) -> str:
         """In words, in ``lang`` (``en``/``zh``): e.g. "N–S +2 (1st and 3rd out)"."""
@@ -266,19 +205,9 @@ class Preview:
         )
         return t(f"hall.preview.{kind}", side=t(f"side.{self.side}"), levels=self.levels)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (``text``: :meth:`describe` in English)."""
-        return {
-            "ns_result": self.ns_result,
-            "side": self.side,
-            "levels": self.levels,
-            "double_down": self.double_down,
-            "text": self.describe("en"),
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(Shaped):
     """The director's ruling that decides a board of a table (``duplicate.hall.decided``):
     ``team`` concedes it (``effect`` ``conceded``) or forfeits the match (``forfeit``).
     Such a board takes no report from the table."""
@@ -287,18 +216,20 @@ class Decision:
     effect: str
     team: str
 
+    JSON_COMPUTED = ("text",)
+
+    @property
+    def text(self) -> str:
+        """:meth:`said` in English (the JSON form's ``text``)."""
+        return self.said().text("en")
+
     def said(self) -> Phrase:
         """In words (``ruling 3: Tigers concedes this board``)."""
         return phrase(f"hall.decided.{self.effect}", id=self.ruling, team=self.team)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (``text``: :meth:`said` in English)."""
-        return {"ruling": self.ruling, "effect": self.effect, "team": self.team,
-                "text": self.said().text("en")}
-
 
 @dataclass(frozen=True, slots=True)
-class BoardStatus:
+class BoardStatus(Shaped):
     """One board of a table and room: its state, the live report, the result that counts,
     and the ruling that decided it (``None``: none did)."""
 
@@ -307,13 +238,3 @@ class BoardStatus:
     report: Report | None
     ns_result: int | None
     decision: Decision | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "board": self.board,
-            "state": self.state,
-            "report": None if self.report is None else self.report.to_dict(),
-            "ns_result": self.ns_result,
-            "decision": None if self.decision is None else self.decision.to_dict(),
-        }

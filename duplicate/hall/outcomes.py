@@ -19,7 +19,7 @@ results of a round scored without the hall are never listed here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -31,10 +31,11 @@ from duplicate.db import session_scope
 from duplicate.hall.base import _iso
 from duplicate.hall.rows import check_board, event_row, ready, round_row
 from duplicate.i18n.stored import said
+from duplicate.shapes import IsoTime, Shaped, named
 
 
 @dataclass(frozen=True, slots=True)
-class RoomState:
+class RoomState(Shaped):
     """A room's result in plain fields: ``played`` with ``ns_result`` and the ``finish`` it
     was counted from, or ``unfinished`` (``note``: why); ``ruled`` when a director set it."""
 
@@ -50,13 +51,6 @@ class RoomState:
         ruled = state.note == store.RULING_NOTE
         return cls(state.status, state.ns_result, state.finish, None if ruled else state.note,
                    ruled)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "status": self.status, "ns_result": self.ns_result, "finish": self.finish,
-            "note": self.note, "ruled": self.ruled,
-        }  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +76,11 @@ class RoomOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class PublishedChange:
+class PublishedChange(Shaped):
     """A room's result changed after its round was published: before, after, when, who,
     why (shown on the public pages as a correction)."""
 
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     board: int
     room: str
@@ -94,18 +88,8 @@ class PublishedChange:
     after: RoomState
     action: str
     by: str
-    at: datetime
+    at: IsoTime
     reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "round": self.round_no, "table": self.table, "board": self.board,
-            "room": self.room,
-            "before": None if self.before is None else self.before.to_dict(),
-            "after": self.after.to_dict(), "action": self.action, "by": self.by,
-            "at": _iso(self.at), "reason": self.reason,
-        }  # fmt: skip
 
 
 def _outcomes(session: Session, *where: Any) -> list[tuple[models.RoomResult, store.Change]]:

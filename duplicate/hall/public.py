@@ -18,6 +18,9 @@ are released, and the cheap version of an event's results (the standings' ETag).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
+
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
@@ -36,7 +39,9 @@ from duplicate.events.scores import (
 )
 from duplicate.hall import versions
 from duplicate.hall.base import (
+    Clock,
     HallError,
+    utc,
 )
 from duplicate.hall.outcomes import published_changes
 from duplicate.hall.rows import (
@@ -44,6 +49,7 @@ from duplicate.hall.rows import (
     check_board,
     event_row,
     hall_round,
+    make_clock,
     match_row,
     matches,
     ready,
@@ -89,6 +95,22 @@ def _published(session: Session, rnd: models.EventRound) -> bool:
     if hr is None:
         return rnd.scored_at is not None
     return hr.published_at is not None
+
+
+def public_clock(engine: Engine, event: str, round_no: int, now: datetime | None = None) -> Clock:
+    """The round's clock as the public pages tell it: the hall's clock, or, for a round
+    run without the hall (no clock ever started) and scored, ``published`` (as the
+    standings count it): such a round is never "not started"."""
+    at = utc(now)
+    ready(engine)
+    with session_scope(engine) as session:
+        ev = event_row(session, event)
+        rnd = round_row(session, ev, round_no)
+        hr = hall_round(session, rnd)
+        clock = make_clock(ev.name, round_no, hr, at)
+        if hr is None and _published(session, rnd):
+            clock = replace(clock, phase="published", published_at=utc(rnd.scored_at))
+        return clock
 
 
 def live_standings(engine: Engine, event: str) -> LiveStandings:

@@ -4,16 +4,16 @@ live standings and a public match (frozen, JSON-able with ``to_dict``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from duplicate.hall.base import BoardStatus, Clock, Grant, Seat4, _iso
+from duplicate.hall.base import BoardStatus, Clock, Grant, Seat4
 from duplicate.hall.outcomes import PublishedChange
+from duplicate.shapes import IsoTime, Shaped, named
 from duplicate.standings import StandingRow
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class TableView(Shaped):
     """What a token's holder sees: the table and room, its seating, its boards, the clock."""
 
     grant: Grant
@@ -23,42 +23,23 @@ class TableView:
     boards: list[BoardStatus]
     clock: Clock
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "grant": self.grant.to_dict(),
-            "team_ns": self.team_ns,
-            "team_ew": self.team_ew,
-            "seats": self.seats.to_dict(),
-            "boards": [b.to_dict() for b in self.boards],
-            "clock": self.clock.to_dict(),
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class RoomStatus:
+class RoomStatus(Shaped):
     """One table and room of a round on the director's desk."""
 
     table: int
     room: str
     boards: list[BoardStatus]
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "table": self.table,
-            "room": self.room,
-            "boards": [b.to_dict() for b in self.boards],
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(Shaped):
     """A director's ruling: category, effect, on whom and what, by whom, when, why."""
 
     id: int
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     category: str
     effect: str
@@ -68,29 +49,11 @@ class Ruling:
     ns_result: int | None
     by: str
     reason: str
-    made_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "id": self.id,
-            "event": self.event,
-            "round": self.round_no,
-            "table": self.table,
-            "category": self.category,
-            "effect": self.effect,
-            "team": self.team,
-            "board": self.board,
-            "room": self.room,
-            "ns_result": self.ns_result,
-            "by": self.by,
-            "reason": self.reason,
-            "made_at": _iso(self.made_at),
-        }
+    made_at: IsoTime
 
 
 @dataclass(frozen=True, slots=True)
-class DrawRow:
+class DrawRow(Shaped):
     """A match of the draw: table, teams, and who sits where in each room."""
 
     table: int
@@ -98,16 +61,6 @@ class DrawRow:
     team_y: str
     open: Seat4
     closed: Seat4
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "table": self.table,
-            "team_x": self.team_x,
-            "team_y": self.team_y,
-            "open": self.open.to_dict(),
-            "closed": self.closed.to_dict(),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +114,7 @@ def _standing(row: StandingRow) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchBoard:
+class MatchBoard(Shaped):
     """One board of a public match: each room's N–S result, the finishing order it was
     counted from (``None``: none, or not shown) and team X's swing (``None`` while not in);
     ``status`` as ``events.match_boards`` says."""
@@ -174,26 +127,14 @@ class MatchBoard:
     open_finish: str | None = None
     closed_finish: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "board": self.board,
-            "open_ns": self.open_ns,
-            "closed_ns": self.closed_ns,
-            "swing": self.swing,
-            "status": self.status,
-            "open_finish": self.open_finish,
-            "closed_finish": self.closed_finish,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class PublicMatch:
+class PublicMatch(Shaped):
     """A match as the public sees it: teams, seating, board rows, the running swing total,
     and whether it is provisional (the round not yet published)."""
 
     event: str
-    round_no: int
+    round_no: int = field(metadata=named("round"))
     table: int
     team_x: str
     team_y: str
@@ -205,20 +146,3 @@ class PublicMatch:
     forfeit: str | None = field(default=None)
     #: the match's results changed since the round was published (released boards only)
     corrections: list[PublishedChange] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "event": self.event,
-            "round": self.round_no,
-            "table": self.table,
-            "team_x": self.team_x,
-            "team_y": self.team_y,
-            "open": self.open.to_dict(),
-            "closed": self.closed.to_dict(),
-            "boards": [b.to_dict() for b in self.boards],
-            "swing_total": self.swing_total,
-            "provisional": self.provisional,
-            "forfeit": self.forfeit,
-            "corrections": [c.to_dict() for c in self.corrections],
-        }

@@ -277,16 +277,21 @@ def gettext(lang: str, key: str, **values: Any) -> str:
         return text
     if code == DEFAULT_LANGUAGE:
         return text.format(**values)
-    return _QUOTE_SPACE.sub("", text.format(**{k: quoted(v) for k, v in values.items()}))
+    return _quote_space().sub("", text.format(**{k: quoted(v) for k, v in values.items()}))
 
 
 #: the marks :func:`quoted` puts around a quoted value, and a space next to them that
 #: touches Chinese text (``赛事 “Cup”`` -> ``赛事“Cup”``): taken out once the text is whole
 _OPEN_MARK, _CLOSE_MARK = "\x02“", "”\x03"
 _CJK_TEXT = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-_QUOTE_SPACE = re.compile(
-    f"(?<=[{_CJK_TEXT}]) (?=\x02|“)|(?<=\x03|”) (?=[{_CJK_TEXT}])|[\x02\x03]"
-)
+
+
+@cache
+def _quote_space() -> re.Pattern[str]:
+    """The space to take out and the marks, compiled when first needed (a class of the
+    CJK ranges costs a third of the catalogue's import; English never needs it)."""
+    return re.compile(
+        f"(?<=[{_CJK_TEXT}]) (?=\x02|“)|(?<=\x03|”) (?=[{_CJK_TEXT}])|[\x02\x03]")
 
 
 def quoted(value: Any) -> Any:

@@ -167,7 +167,7 @@ def sequence_text(combo: Combo) -> str:
 
 def describe_play(combo: Combo | None, level: int, lang: str = "en") -> str:
     """A play in words, its type then its rank as the seeds write them (单牌3, 对3):
-    ``对子10`` / ``pair 10``, ``5张9炸弹`` / ``5-card bomb of 9``; a sequence written out low to high
+    ``对子10`` / ``pair 10``, ``五个9（炸弹）`` / ``5-card bomb of 9``; a sequence written out low to high
     as the seed texts do (``三连对AA2233``, ``顺子10-J-Q-K-A`` / ``three pairs AA2233``)."""
     t = translator(lang)
     if combo is None:
@@ -178,7 +178,8 @@ def describe_play(combo: Combo | None, level: int, lang: str = "en") -> str:
         return t("play.sequence", combo=combo_name(combo, lang), cards=sequence_text(combo))
     rank = rank_label(combo.rank, lang)
     if combo.type == ComboType.BOMB:
-        return t("play.bomb", size=combo.size, rank=rank)
+        # as players count a bomb's cards: 四个2, 六个10 (004: "如四个8，六个10")
+        return t("play.bomb", count=t(f"bomb.count.{combo.size}"), rank=rank)
     return t("play.described", combo=combo_name(combo, lang), rank=rank)
 
 
@@ -189,6 +190,13 @@ def use_text(use: CardUse, level: int, lang: str = "en") -> str:
     if use.as_itself(level):
         return t("card.itself")
     return ("" if use.suit is None else SUIT_GLYPHS[use.suit]) + rank_label(use.rank, lang)
+
+
+def wild_use_text(use: CardUse, level: int, lang: str = "en") -> str:
+    """A wild heart and what it stood for, as players say it: ``红桃2当6``, ``红桃2当本身``
+    (``♥2 as 6``, ``♥2 as itself``)."""
+    return translator(lang)("card.wild_use", level=rank_label(level, lang),
+                            card=use_text(use, level, lang))
 
 
 def play_text(combo: Combo | None, level: int, lang: str = "en") -> str:

@@ -99,7 +99,7 @@ def _seat_rows(comp: BoardComparison, lang: str) -> list[dict[str, Any]]:
             s = r.seats[seat]
             wilds = [
                 t("report.seat.wild_use", play=vocab.describe_play(_combo_of(r, w.index), lv, lang),
-                  card=vocab.use_text(w.use, lv, lang))
+                  use=vocab.wild_use_text(w.use, lv, lang))
                 for w in s.wilds
             ]
             rooms.append({
@@ -160,7 +160,7 @@ def alternatives(comp: BoardComparison, rules: Ruleset, lang: str) -> dict[str, 
         groups.append({"name": vocab.combo_name(mine[0], lang), "count": len(mine),
                        "plays": [_play(c, comp.level, lang) for c in mine[:MAX_PER_GROUP]],
                        "more": max(0, len(mine) - MAX_PER_GROUP)})
-    return {"count": len(plays) + (1 if div.to_beat is not None else 0),
+    return {"count": len(plays) + (1 if div.to_beat is not None else 0), "playable": len(plays),
             "chosen": chosen, "groups": groups, "can_pass": div.to_beat is not None}
 
 
@@ -208,15 +208,16 @@ def movie_data(
         "rooms": rooms,
         "divergence": divergence,
         "summary": _seat_rows(comp, lang),
-        "words": {k: t("report.movie." + k) for k in _WORDS} | {k: t(v) for k, v in _PUNCT.items()},
+        "words": {k: t("report.movie." + k) for k in _WORDS} | {k: t(v) for k, v in _PUNCT.items()}
+        | {"hand_group": t("report.movie.hand_group", seat="{seat}", n="{n}")},
     }
 
 
-_WORDS = ("step", "start", "end", "prev_step", "next_step", "prev_trick", "next_trick", "said_sep",
+_WORDS = ("step", "step_of", "step_at", "start", "end", "prev_step", "next_step", "prev_trick", "next_trick", "said_sep",
           "to_act", "baopai", "jiefeng", "pass", "trick",
-          "diverge", "alternatives", "more", "can_pass", "chosen", "player", "place",
+          "diverge", "alternatives", "options", "options_pass", "more", "can_pass", "chosen", "player", "place",
           "plays", "passes", "tricks", "leads", "bombs", "jf", "wilds", "left", "finished",
-          "summary")
+          "summary", "region", "hands")
 #: The movie's separators, from the page's language ("开室：三带二6", "Open room: full house 6").
 _PUNCT = {"colon": "punct.colon", "open": "punct.open", "close": "punct.close",
           "list_sep": "report.analysis.list_sep"}

@@ -19,9 +19,18 @@ from duplicate.analysis.estimate import Budget
 from duplicate.compare import BoardComparison
 from duplicate.errors import DuplicateError
 from duplicate.i18n import game as vocab
-from duplicate.i18n import translator
+from duplicate.i18n import normalise_language, translator
 from duplicate.i18n.stored import who_said
-from duplicate.review.analysis import FIGURES, divergence_choices, graph_svg, step_marks
+from duplicate.review.analysis import (
+    FIGURES,
+    divergence_choices,
+    graph_svg,
+    mark_text,
+    options_view,
+    step_marks,
+    step_text,
+)
+from duplicate.review.mistakes import accuracy, board_mistakes
 from duplicate.review.model import BoardLine, ByeLine, EventReport, MatchSummary, Ruling
 from duplicate.review.movie import movie_data, movie_json
 from duplicate.review.render import render, status_text
@@ -82,6 +91,16 @@ def team_order(event: EventReport) -> list[str]:
     """The teams in standings order, then those without a standing."""
     return list(dict.fromkeys([str(r.team) for r in event.standings]
                               + [n for m in event.matches for n in (m.team_x, m.team_y)]))
+
+
+def language_switch(prefix: str | None, page: str, lang: str) -> dict[str, str] | None:
+    """The link from a page to the same page in the report's other language (``prefix``:
+    where that language's folder is from this one, ``en/`` or ``../``); ``None``: none."""
+    if prefix is None:
+        return None
+    other = "zh" if normalise_language(lang) == "en" else "en"
+    return {"href": prefix + page, "lang": other, "tag": "zh-CN" if other == "zh" else "en",
+            "name": str(translator(other)("lang.name"))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +171,19 @@ def render_board(
     analysis: Sequence[Mapping[str, Any]] | None = None,
     budget: Budget | None = None,
     zone: str = "UTC",
+    switch: Mapping[str, str] | None = None,
+    neighbours: Sequence[tuple[str, str] | None] = (None, None),
+    options: Mapping[str, Any] | None = None,
 ) -> str:
     """One board's page: header (level, leader, results that count, rulings, swing) and
     the movie of its rooms (``static/movie.js``); with ``analysis`` (each room's annotation,
     :mod:`duplicate.review.analysis`, made with ``budget``) the value of each step and the
-    marks in the movie, each room's choice at the divergence and a graph of each room.
-    Times (rulings, corrections) are shown in the event's ``zone``."""
+    marks in the movie, each room's choice at the divergence and a graph of each room;
+    with ``options`` (:func:`duplicate.review.analysis.analyse_options`) the value of every
+    action the seat had at the divergence.
+    Times (rulings, corrections) are shown in the event's ``zone``; ``switch``: the link
+    to the page in the other language (:func:`language_switch`); ``neighbours``: the
+    previous and the next board's (link, board) in the match, or ``None``."""
     t = translator(lang)
     rulings = line.rulings if line is not None else ()
     rooms = []
@@ -177,8 +203,11 @@ def render_board(
     shown = None
     if analysis is not None:
         shown = _analysis_view(comp, analysis, budget, rooms, lang)
+        shown["players"] = mistakes_view(comp, analysis, lang)
+        shown["options"] = options_view(comp, (options or {}).get("options", ()), lang)
+        shown["options_count"] = int((options or {}).get("count", 0))
         for room, ann in zip(data["rooms"], analysis, strict=True):
-            room["anl"] = step_marks(ann, comp.level, lang) if ann else []
+            room["anl"] = step_marks(ann, comp.level, lang, room["players"]) if ann else []
         if data["divergence"] is not None:  # each room's choice valued, in the room's order
             data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
         data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
@@ -188,8 +217,52 @@ def render_board(
         nav=list(nav), level=vocab.level_text(comp.level, lang),
         leader=vocab.seat_name(comp.leader, lang), rooms=rooms, swing=swing,
         swing_to=team_x or t("report.board.first_ns", room=rooms[0]["label"]),
-        movie=movie_json(data), analysis=shown,
+        movie=movie_json(data), analysis=shown, lang_switch=switch,
+        neighbours=list(neighbours),
     )
+
+
+def accuracy_text(fig: Mapping[str, Any], lang: str) -> str:
+    """``准确率 96%（25次有选择）`` / ``accuracy 96% (25 decisions with a choice)``, or a
+    dash without any."""
+    acc = accuracy(fig)
+    if acc is None:
+        return "—"
+    return str(translator(lang)("report.analysis.accuracy", pct=f"{acc:.0f}",
+                                n=int(fig["choices"])))
+
+
+def mistake_line(m: Mapping[str, Any], lang: str, player: str = "") -> str:
+    """A marked decision as a list shows it: its step, then :func:`mark_text`."""
+    d = m["decision"]
+    return f"{step_text(int(d['ply']), lang)} {mark_text(d, int(m['level']), lang, player)}"
+
+
+def mistakes_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
+                  lang: str) -> list[dict[str, Any]]:
+    """Each player of the board (room by room, seat by seat): the room and seat, the
+    accuracy on the board and the marked decisions, each linking to its step in the
+    movie (``#open=90``: after the action)."""
+    t = translator(lang)
+    figs = board_mistakes(comp, analysis, "")
+    out = []
+    for room in comp.rooms:
+        key = room.room.lower()
+        label = t("report.room." + key) if key in ("open", "closed") else room.room
+        for seat in Seat:
+            name = room.players[seat]
+            fig = figs.get(name)
+            if not name or fig is None:
+                continue
+            marked = [m for m in fig["marked"] if m["room"] == key
+                      and m["decision"]["seat"] == seat.name]
+            out.append({"player": name, "where": t("report.analysis.where", room=label,
+                                                    seat=vocab.seat_name(seat, lang)),
+                        "accuracy": accuracy_text(fig, lang) if len(
+                            [r for r in comp.rooms if name in r.players]) == 1 else "",
+                        "marked": [{"href": f"#{key}={int(m['decision']['ply']) + 1}",
+                                    "text": mistake_line(m, lang, name)} for m in marked]})
+    return out
 
 
 #: The movie's words for the analysis (``report.analysis.*``).
@@ -206,7 +279,8 @@ def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
         par = ann.get("par") if ann else None
         pars.append({"room": room["label"],
                      "par": t("report.analysis.par", ply=int(par["from_ply"]) + 1,
-                              value=f"{int(par['value']):+d}") if par
+                              value=t("report.analysis.ns", value=f"{int(par['value']):+d}"))
+                     if par
                      else t("report.analysis.no_par")})
     return {
         "choices": divergence_choices(comp, analysis, lang),
@@ -214,14 +288,17 @@ def _analysis_view(comp: BoardComparison, analysis: Sequence[Mapping[str, Any]],
         "graphs": [graph_svg(ann, lang, str(room["label"])) for room, ann
                    in zip(rooms, analysis, strict=True) if ann],
         "pars": pars,
-        "budget": t("report.analysis.budget", nodes=f"{budget.nodes:,}",
-                    playouts=budget.playouts, seed=budget.seed) if budget else "",
+        "budget": "" if budget is None else t(
+            "report.analysis.budget_cards", cards=budget.cards, playouts=budget.playouts,
+            seed=budget.seed) if budget.cards is not None else t(
+            "report.analysis.budget", nodes=f"{budget.nodes:,}", playouts=budget.playouts,
+            seed=budget.seed),
     }
 
 
 def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[str, str]] = (),
                  team_links: dict[str, str] | None = None, static: str = "",
-                 zone: str = "UTC") -> str:
+                 zone: str = "UTC", switch: str | None = None) -> str:
     """A match's page: both rooms' seating and every board with results and swing (times
     in the event's ``zone``)."""
     rows = []
@@ -243,10 +320,12 @@ def render_match(match: MatchSummary, *, lang: str = "en", nav: Sequence[tuple[s
         team_links=team_links or {},
         open_seating=list(zip(seats, match.open_players, strict=True)),
         closed_seating=list(zip(seats, match.closed_players, strict=True)),
+        lang_switch=language_switch(switch, match_page(match), lang),
     )
 
 
-def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> str:
+def render_event(event: EventReport, *, lang: str = "en", static: str = "",
+                 switch: str | None = None) -> str:
     """The event's index page: standings, matches by round, rulings."""
     ids = team_ids(event)
     rounds: dict[str, list[MatchSummary]] = {}
@@ -266,7 +345,7 @@ def render_event(event: EventReport, *, lang: str = "en", static: str = "") -> s
         byes.setdefault(b.round, []).append(b)
     return render(
         "event.html", lang, static, event=event, rounds=rounds, team_ids=ids, byes=byes,
-        decided_keys=DECIDED,
+        decided_keys=DECIDED, lang_switch=language_switch(switch, "index.html", lang),
         match_page=match_page, rulings=[
             {"match": m, "board": line.board, "room": r.room, "note": note,
              "place": _ruling_place(m, line.board, r, lang)}
@@ -288,7 +367,8 @@ def _ruling_place(m: MatchSummary, board: str, r: Ruling, lang: str) -> str:
                  room=t("hall.room." + r.room)))
 
 
-def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "") -> str:
+def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "",
+                      switch: str | None = None) -> str:
     """Every team (numbered as its page) by round: its opponent's number, its margin and
     its match points in that round's match, linking the match; a bye and its points."""
     ids = team_ids(event)
@@ -304,12 +384,15 @@ def render_crosstable(event: EventReport, *, lang: str = "en", static: str = "")
     for b in event.byes:
         cells.setdefault((b.team, b.round), []).append({"bye": True, "points": b.points})
     return render("crosstable.html", lang, static, event=event, names=team_order(event), ids=ids,
-                  rounds=rounds, cells=cells)
+                  rounds=rounds, cells=cells,
+                  lang_switch=language_switch(switch, "crosstable.html", lang))
 
 
 def render_team(event: EventReport, team: str, *, lang: str = "en", static: str = "",
                 ids: dict[str, int] | None = None,
-                analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+                analysis: Mapping[str, Sequence[int]] | None = None,
+                switch: str | None = None,
+                coach: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """A team's page: its players, its matches, its boards (``ids``: :func:`team_ids`);
     with ``analysis`` (player -> :data:`duplicate.review.analysis.FIGURES`), each player's
     decisions marked and levels lost."""
@@ -331,9 +414,11 @@ def render_team(event: EventReport, team: str, *, lang: str = "en", static: str 
     rounds: list[Any] = [*mine, *({"bye": True, "round": b.round, "points": b.points}
                                   for b in event.byes if b.team == team)]
     rounds.sort(key=lambda r: _round_order(r["round"] if isinstance(r, dict) else r.round))
+    ids = ids or team_ids(event)
     return render("team.html", lang, static, event=event, team=team, matches=rounds,
-                  players=players, standing=row, ids=ids or team_ids(event), match_page=match_page,
-                  board_page=board_page, has_page=has_page, analysis=figures,
+                  lang_switch=language_switch(switch, f"team-{ids[team]}.html", lang),
+                  players=players, standing=row, ids=ids, match_page=match_page,
+                  board_page=board_page, has_page=has_page, analysis=figures, coach=coach or {},
                   withdrawn=event.withdrawn.get(team))
 
 
@@ -343,21 +428,32 @@ def _round_order(rnd: str) -> tuple[int, int, str]:
 
 
 def render_players(event: EventReport, stats: Sequence[PlayerStats], *, lang: str = "en",
-                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None) -> str:
+                   static: str = "", analysis: Mapping[str, Sequence[int]] | None = None,
+                   switch: str | None = None,
+                   coach: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """Per-player statistics over the boards that may be shown; with ``analysis`` (player
     -> :data:`duplicate.review.analysis.FIGURES`) the decisions valued, marked and the
     levels lost."""
-    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis)
+    return render("players.html", lang, static, event=event, stats=stats, analysis=analysis,
+                  coach=coach or {},
+                  lang_switch=language_switch(switch, "players.html", lang))
 
 
 def board_pages(event: EventReport, lang: str, rules: Ruleset,
                 lines: Iterable[tuple[MatchSummary, BoardLine]],
                 analyses: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-                budget: Budget | None = None) -> dict[str, str]:
+                budget: Budget | None = None, switch: str | None = None,
+                choices: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, str]:
     """The pages of the given boards (each must carry a comparison and be visible), with
-    the analysis of those ``analyses`` holds (by page name)."""
+    the analysis of those ``analyses`` holds (by page name), each linking the previous and
+    the next board of its match that has a page (and, with ``switch``, the page in the
+    other language: :func:`language_switch`)."""
     pages: dict[str, str] = {}
     for m, line in lines:
+        shown = [ln for ln in m.boards if has_page(ln) or ln.board == line.board]
+        at = next(i for i, ln in enumerate(shown) if ln.board == line.board)
+        neighbours = [(board_page(m, shown[i]), shown[i].board) if 0 <= i < len(shown) else None
+                      for i in (at - 1, at + 1)]
         assert line.comparison is not None
         t = translator(lang)
         title = t("report.board.match_title", board=line.board, x=m.team_x, y=m.team_y)
@@ -368,6 +464,8 @@ def board_pages(event: EventReport, lang: str, rules: Ruleset,
             line.comparison, lang=lang, title=title, line=line, team_x=m.team_x, rules=rules,
             nav=(("index.html", event.name), (match_page(m), f"{m.team_x} – {m.team_y}")),
             analysis=analyses.get(name) if analyses is not None else None, budget=budget,
-            zone=event.time_zone,
+            zone=event.time_zone, switch=language_switch(switch, name, lang),
+            neighbours=neighbours,
+            options=choices.get(name) if choices is not None else None,
         )
     return pages

@@ -4,8 +4,14 @@
  * this script reads it, removes it from the DOM, and draws the position after the current
  * step only: nothing after the current step is ever in the DOM. Rooms step together by
  * decision point (action index). Controls: buttons, ←/→ (action), Shift+←/→ or ↑/↓
- * (trick: the next lead in either room), Home/End, a horizontal swipe; keys with Alt, Ctrl
- * or Meta are left to the browser; deep links #open=37 (after action 37), #diverge, #end.
+ * (trick: the next lead in either room), Home/End, a horizontal swipe, a tap on a value
+ * graph (the step under the tap); keys act only while the movie has the focus (it is
+ * focusable) and those with Alt, Ctrl or Meta are left to the browser; deep links
+ * #open=37 (after action 37), #diverge, #end; a link marked data-keep-step (the language
+ * switch) follows the step. On a phone the hands are folded by default (one button shows
+ * them) so that both rooms' current tricks and whose turn it is fit one screen.
+ * For a screen reader: each hand is a group named by its seat and card count, a wild
+ * heart says what it stands for, the live region says each step's plays and marks.
  * Every word and every separator (the colon, a list's comma, the brackets) comes from the
  * page's language in D.words ("开室：三带二6", "Open room: full house 6"): none is typed here.
  */
@@ -28,10 +34,22 @@
     return e;
   }
   function card(f) {
-    var c = el("span", f.c, f.t);
+    var wild = / wild( |$)/.test(f.c);
+    // a wild heart is read as what it stands for, not only shown by its colour and title
+    var c = el("span", f.c, wild ? null : f.t);
     c.title = f.h;
     c.setAttribute("data-k", f.k);
-    if (f.a) { var s = el("sup", "as", "=" + f.a); c.appendChild(s); }
+    if (wild) {
+      var face = el("span", "", f.t);
+      face.setAttribute("aria-hidden", "true");
+      c.appendChild(face);
+    }
+    if (f.a) {
+      var s = el("sup", "as", "=" + f.a);
+      if (wild) { s.setAttribute("aria-hidden", "true"); }
+      c.appendChild(s);
+    }
+    if (wild) { c.appendChild(el("span", "vh", f.h)); }
     return c;
   }
   function cards(list) {
@@ -72,6 +90,11 @@
              done: n >= room.moves.length };
   }
 
+  // the movie takes the keys only while it has the focus (a click in it gives it)
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", W.region);
+  var narrow = window.matchMedia && window.matchMedia("(max-width: 899px)").matches;
   var controls = el("div", "controls");
   // each button says what it does in the page's language (its glyph is decoration)
   function button(id, glyph, name, fn) {
@@ -95,9 +118,21 @@
   button("m-next-trick", "»", W.next_trick, function () { go(trickStart(1)); });
   button("m-end", "⇥", W.end, function () { go(max); });
   if (D.divergence) {
-    var dv = button("m-diverge", "", W.diverge, function () { go(D.divergence.index + 1); });
+    var dv = button("m-diverge", "", W.diverge, function () {
+      go(D.divergence.index + 1);
+      // both choices (and their values) into view, below the sticky controls
+      if (divBox.scrollIntoView) { divBox.scrollIntoView({ block: "start" }); }
+    });
     dv.appendChild(document.createTextNode(W.diverge));
   }
+  // the hands: folded on a phone (both rooms' tricks then fit one screen), one tap away
+  var hb = button("m-hands", "", W.hands, function () { showHands(root.classList.contains("nohands")); });
+  hb.appendChild(document.createTextNode(W.hands));
+  function showHands(on) {
+    root.classList.toggle("nohands", !on);
+    hb.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  showHands(!narrow);
   root.appendChild(controls);
   // what a screen reader hears after each step: the step and the play just made in each room
   var live = el("p", "live");
@@ -138,11 +173,15 @@
     for (var s = 0; s < 4; s++) {
       var h = el("div", "hand " + SPOTS[s] + (p.turn === s ? " turn" : ""));
       h.setAttribute("data-seat", String(s));
+      // one labelled group a seat: "东家手牌 25张" (the count said, not only shown)
+      h.setAttribute("role", "group");
+      h.setAttribute("aria-label", W.hand_group.replace("{seat}", D.seats[s]).replace("{n}", String(p.counts[s])));
       var head = el("div", "handhead");
       head.appendChild(el("span", "seatname", D.seats[s]));
       head.appendChild(el("span", "player", room.players[s]));
       var cnt = el("span", "count", String(p.counts[s]));
       cnt.title = W.left;
+      cnt.setAttribute("aria-hidden", "true");  // the group's name says it
       head.appendChild(cnt);
       if (p.bao[s] && p.counts[s] > 0) { head.appendChild(el("span", "bao", W.baopai)); }
       if (p.turn === s) { head.appendChild(el("span", "toact", W.to_act)); }
@@ -153,18 +192,24 @@
     var centre = el("div", "centre");
     centre.appendChild(el("div", "level", D.level));
     var ol = el("ol", "trick");
-    p.trick.forEach(function (m) {
+    var a = room.anl && k > 0 ? room.anl[k - 1] : null;
+    p.trick.forEach(function (m, i) {
       var li = el("li", m.f ? "act" : "act pass");
       li.setAttribute("data-seat", String(m.s));
       li.appendChild(el("span", "seatname", D.seats[m.s]));
       if (m.f) { li.appendChild(cards(m.f)); li.title = m.d; } else { li.appendChild(el("span", "password", W.pass)); }
+      // the mark of the action just made sits on that action, by the seat that played it
+      if (a && a.m && i === p.trick.length - 1) {
+        var mk = el("b", "mark", a.m);
+        mk.setAttribute("data-seat", String(a.s));
+        li.appendChild(mk);
+      }
       ol.appendChild(li);
     });
     if (p.jf) { centre.appendChild(el("div", "jf", W.jiefeng)); }
     centre.appendChild(ol);
     felt.appendChild(centre);
     sec.appendChild(felt);
-    var a = room.anl && k > 0 ? room.anl[k - 1] : null;
     if (a) { sec.appendChild(drawAnalysis(a)); }
     if (p.done) {
       var end = el("p", "end", room.end.result + " · " + room.end.finish);
@@ -178,12 +223,14 @@
   // the mark, the best plays and the line that follows (never a later action of the room)
   function drawAnalysis(a) {
     var box = el("div", "anl");
-    var head = el("p", "anlvalue", W.value + W.colon + a.v);
     if (a.m) {
-      head.appendChild(document.createTextNode(" "));
-      head.appendChild(el("b", "mark", a.m));
-      head.appendChild(document.createTextNode(W.open + W.from_to + W.colon + a.b + W.close));
+      // who played, the mark, what it cost and what was better, in one sentence
+      var said = el("p", "anlmark", a.t);
+      said.setAttribute("data-seat", String(a.s));
+      box.appendChild(said);
     }
+    var head = el("p", "anlvalue", W.value + W.colon + a.v);
+    if (a.m) { head.appendChild(document.createTextNode(W.open + W.from_to + W.colon + a.b + W.close)); }
     box.appendChild(head);
     if (a.m && a.best && a.best.length) {
       box.appendChild(el("p", "anlbest", W.best + W.colon + a.best.map(function (b) { return b.d + " " + b.v; }).join(W.said_sep)));
@@ -200,7 +247,7 @@
     // shown once the diverging action is made (step index + 1): never ahead of the step
     if (!d || k <= d.index) { divBox.hidden = true; return; }
     divBox.hidden = false;
-    divBox.appendChild(el("h3", "", W.diverge + " · " + W.step + " " + (d.index + 1)));
+    divBox.appendChild(el("h3", "", W.diverge + " · " + W.step_at.replace("{k}", String(d.index + 1))));
     divBox.appendChild(el("p", "", D.seats[d.turn] + " — " + d.situation));
     var ul = el("ul", "choices");
     D.rooms.forEach(function (r, i) {
@@ -212,7 +259,7 @@
     divBox.appendChild(ul);
     var alt = d.alternatives;
     if (alt) {
-      divBox.appendChild(el("p", "", W.alternatives + W.open + alt.count + W.close + (alt.can_pass ? " · " + W.can_pass : "")));
+      divBox.appendChild(el("p", "", (alt.can_pass ? W.options_pass : W.options).replace("{n}", String(alt.playable))));
       // each room's own choice first, named by its room (never by colour alone)
       var cl = el("ul", "alternatives chosenlist");
       alt.chosen.forEach(function (a, i) {
@@ -245,6 +292,7 @@
     var fields = ["player", "place", "plays", "passes", "tricks", "leads", "bombs", "jf"];
     D.summary.forEach(function (row) {
       var box = el("div", "seatsum");
+      box.tabIndex = 0;  // it may scroll sideways: reachable by keyboard
       box.appendChild(el("h4", "", row.seat));
       var tbl = el("table", "figures"), tb = el("tbody");
       var hr = el("tr");
@@ -272,7 +320,7 @@
   function draw() {
     roomsBox.textContent = "";
     D.rooms.forEach(function (r) { roomsBox.appendChild(drawRoom(r)); });
-    label.textContent = W.step + " " + k + " / " + max;
+    label.textContent = W.step_of.replace("{k}", String(k)).replace("{n}", String(max));
     root.setAttribute("data-step", String(k));
     live.textContent = said();
     drawDivergence();
@@ -280,11 +328,13 @@
   }
   // the step and, in each room, who made which play at it ("Step 5: Open room: East single 9")
   function said() {
-    var parts = [W.step + " " + k];
+    var parts = [W.step_at.replace("{k}", String(k))];
     if (k > 0) {
       D.rooms.forEach(function (r) {
         var m = r.moves[k - 1];
         if (m) { parts.push(r.label + " " + D.seats[m.s] + " " + m.d); }
+        var a = r.anl ? r.anl[k - 1] : null;  // a mark is announced with its words
+        if (a && a.m) { parts.push(r.label + " " + a.t); }
       });
     }
     return parts.join(W.said_sep);
@@ -292,9 +342,14 @@
   function go(to, keepHash) {
     k = Math.max(0, Math.min(max, to));
     draw();
+    var hash = "#" + D.rooms[0].key + "=" + k;
     if (!keepHash && history.replaceState) {
-      history.replaceState(null, "", "#" + D.rooms[0].key + "=" + k);
+      history.replaceState(null, "", hash);
     }
+    // the language switch opens the other language at the same step
+    Array.prototype.forEach.call(document.querySelectorAll("a[data-keep-step]"), function (a) {
+      a.setAttribute("href", a.getAttribute("href").split("#")[0] + hash);
+    });
   }
   function fromHash() {
     var h = decodeURIComponent(location.hash.replace(/^#/, ""));
@@ -304,7 +359,7 @@
     if (m) { go(parseInt(m[2], 10), true); return; }
     go(0, true);
   }
-  document.addEventListener("keydown", function (e) {
+  root.addEventListener("keydown", function (e) {
     if (e.target && /input|textarea|select/i.test(e.target.tagName)) { return; }
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }  // the browser's own (back, tabs...)
     if (e.key === "ArrowRight") { go(e.shiftKey ? trickStart(1) : k + 1); }
@@ -329,6 +384,18 @@
     x0 = null;
     if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) { go(dx < 0 ? k + 1 : k - 1); }
   }, { passive: true });
+  // a tap on a value graph moves the movie to the step under it (the graph's x axis is
+  // the count of actions: data-plies over the plot from data-x0 to data-x1 of its viewBox)
+  Array.prototype.forEach.call(document.querySelectorAll("figure.valuegraph svg[data-plies]"), function (svg) {
+    svg.addEventListener("click", function (e) {
+      var box = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+      var x = (e.clientX - box.left) * vb.width / box.width;
+      var x0 = +svg.getAttribute("data-x0"), x1 = +svg.getAttribute("data-x1");
+      go(Math.round((x - x0) / (x1 - x0) * +svg.getAttribute("data-plies")));
+      if (root.scrollIntoView) { root.scrollIntoView({ block: "start" }); }
+      root.focus({ preventScroll: true });
+    });
+  });
   window.addEventListener("hashchange", fromHash);
   fromHash();
 })();

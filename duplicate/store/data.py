@@ -7,12 +7,12 @@ import getpass
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from duplicate import models
 from duplicate.errors import DuplicateError
 from duplicate.i18n import normalise_language, phrase, translator
 from duplicate.i18n.game import describe_rules, rules_text
+from duplicate.shapes import HIDDEN, IsoTime, Shaped
 from engine.ruleset import COMPETITION, Ruleset
 
 #: What a change did: a record ``import``\\ed into an empty room, a result ``report``\\ed
@@ -224,31 +224,39 @@ class State:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class Change(Shaped):
     """One row of the log, as read back."""
 
     id: int
-    result_id: int
+    result_id: int = field(metadata=HIDDEN)
     action: str
     by: str
-    at: datetime
+    at: IsoTime
     reason: str
-    old: State | None
-    new: State
+    old: State | None = field(metadata=HIDDEN)
+    new: State = field(metadata=HIDDEN)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "id": self.id,
-            "action": self.action,
-            "by": self.by,
-            "at": self.at.isoformat(),
-            "reason": self.reason,
-            "before": self.old.describe() if self.old else "no result",
-            "after": self.new.describe(),
-            "finish_before": self.old.finish if self.old else None,
-            "finish_after": self.new.finish,
-        }
+    JSON_COMPUTED = ("before", "after", "finish_before", "finish_after")
+
+    @property
+    def before(self) -> str:
+        """The result before, in words (``no result``: none)."""
+        return self.old.describe() if self.old else "no result"
+
+    @property
+    def after(self) -> str:
+        """The result after, in words."""
+        return self.new.describe()
+
+    @property
+    def finish_before(self) -> str | None:
+        """The finishing order before (``None``: none)."""
+        return self.old.finish if self.old else None
+
+    @property
+    def finish_after(self) -> str | None:
+        """The finishing order after."""
+        return self.new.finish
 
 
 @dataclass(frozen=True, slots=True)

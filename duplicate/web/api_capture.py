@@ -14,7 +14,10 @@ from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, Field
 
 from duplicate import capture
+from duplicate.capture.base import Ack, BoardState, TableCapture
+from duplicate.hall.base import Seat4
 from duplicate.limits import INT_MAX
+from duplicate.shapes import json_bytes
 from duplicate.web.api import ERRORS, EventName, RoundNo, answer
 from duplicate.web.api_models_director import CardsIn
 from duplicate.web.cards import public_base
@@ -29,61 +32,6 @@ Token = Annotated[str, Path(min_length=1, max_length=200, description="The recor
 BoardNo = Annotated[int, Path(ge=1, le=10_000, description="The board's number.")]
 
 
-class SeatsOut(BaseModel):
-    N: str
-    E: str
-    S: str
-    W: str
-
-
-class BoardLineOut(BaseModel):
-    board: int
-    state: str = Field(description="not_started, playing or ended")
-    last: int = Field(description="The last acknowledged action number (0: none).")
-
-
-class TableCaptureOut(BaseModel):
-    """The recorder's table: its seating and the round's boards (no hands)."""
-
-    event: str
-    round: int
-    table: int
-    room: str
-    seats: SeatsOut
-    boards: list[BoardLineOut]
-
-
-class ActionOut(BaseModel):
-    seq: int
-    seat: str
-    cards: list[str]
-    type: str | None
-    rank: str | None
-
-
-class BoardStateOut(BaseModel):
-    """A started board: the hands now, whose turn, the live actions, and once over the
-    finishing order and result."""
-
-    event: str
-    round: int
-    table: int
-    room: str
-    board: int
-    state: str
-    level: str
-    leader: str
-    turn: str | None
-    last: int
-    hands: dict[str, list[str]]
-    counts: dict[str, int]
-    to_beat: ActionOut | None
-    actions: list[ActionOut]
-    finish: list[str] | None
-    result: str | None
-    note: str | None
-
-
 class ActionIn(BaseModel):
     """One action: its number, the seat, the cards (none: a pass), optionally the
     declared reading (a ``.gdn`` type name and rank)."""
@@ -93,14 +41,6 @@ class ActionIn(BaseModel):
     cards: list[Annotated[str, Field(max_length=3)]] = Field(default=[], max_length=27)
     type: str | None = Field(default=None, max_length=20, examples=["Straight"])
     rank: str | None = Field(default=None, max_length=2, examples=["7"])
-
-
-class AckOut(BaseModel):
-    ack: int
-    stored: bool = Field(description="False: a resend of the stored action, stored once.")
-    last: int
-    turn: str | None
-    over: bool
 
 
 class ReadingsIn(BaseModel):
@@ -132,34 +72,38 @@ def _json(data: dict[str, Any], model: type[BaseModel]) -> Response:
     return answer(model.model_validate(data))
 
 
-@router.get("/{token}", response_model=TableCaptureOut)
+def _shaped(obj: TableCapture | BoardState | Ack) -> Response:
+    """A library object as the answer: its JSON form (``duplicate.shapes``)."""
+    return Response(json_bytes(obj), media_type="application/json")
+
+
+@router.get("/{token}", response_model=TableCapture)
 def get_table(request: Request, token: Token) -> Response:
     """The recorder's table and its boards' states."""
-    return _json(capture.table_capture(engine_of(request), token).to_dict(), TableCaptureOut)
+    return _shaped(capture.table_capture(engine_of(request), token))
 
 
-@router.post("/{token}/boards/{board}/start", response_model=BoardStateOut)
+@router.post("/{token}/boards/{board}/start", response_model=BoardState)
 @retry_races
 def post_start(request: Request, token: Token, board: BoardNo) -> Response:
     """The table starts the board (again: the same answer)."""
     state = capture.start_board(engine_of(request), token, board)
-    return _json(state.to_dict(), BoardStateOut)
+    return _shaped(state)
 
 
-@router.get("/{token}/boards/{board}", response_model=BoardStateOut)
+@router.get("/{token}/boards/{board}", response_model=BoardState)
 def get_board(request: Request, token: Token, board: BoardNo) -> Response:
     """A started board's state (409 ``not_started`` before)."""
-    return _json(capture.board_state(engine_of(request), token, board).to_dict(),
-                 BoardStateOut)
+    return _shaped(capture.board_state(engine_of(request), token, board))
 
 
-@router.post("/{token}/boards/{board}/actions", response_model=AckOut)
+@router.post("/{token}/boards/{board}/actions", response_model=Ack)
 @retry_races
 def post_action(request: Request, token: Token, board: BoardNo, body: ActionIn) -> Response:
     """One numbered action, acknowledged (a resend: acknowledged again, stored once)."""
     ack = capture.enter_action(engine_of(request), token, board, body.seq, body.seat,
                                body.cards, body.type, body.rank)
-    return _json(ack.to_dict(), AckOut)
+    return _shaped(ack)
 
 
 @router.post("/{token}/boards/{board}/readings", response_model=ReadingsOut)
@@ -185,7 +129,7 @@ class RecorderCardOut(BaseModel):
     round: int
     table: int
     room: str
-    seats: SeatsOut
+    seats: Seat4
     token: str
     url: str
 

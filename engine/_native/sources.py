@@ -11,11 +11,19 @@ from those directories (the engine's alone by default).
 
 from __future__ import annotations
 
-import hashlib
 import runpy
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hashlib import sha256
+else:
+    try:  # the built-in SHA-256: hashlib would load OpenSSL, a few ms of every start
+        from _sha256 import sha256
+    except ImportError:  # an interpreter without it
+        from hashlib import sha256
 
 #: the one definition of the constants the C shares with Python
 CONSTANTS = Path(__file__).resolve().parent.parent / "constants.py"
@@ -74,7 +82,7 @@ def write_header(directory: Path) -> Path:
 
 def source_hash(files: Iterable[Path]) -> str:
     """A short SHA-256 of the files' names and bytes, in the order given."""
-    h = hashlib.sha256()
+    h = sha256()
     for p in files:
         h.update(p.name.encode())
         h.update(b"\0")

@@ -38,6 +38,7 @@ from duplicate import events, hall
 from duplicate.boards import list_sets
 from duplicate.dealing import parse_seed_file
 from duplicate.i18n import Term
+from duplicate.jobs.stored import progress as analysis_progress
 from duplicate.limits import checked_name
 from duplicate.records import Correction
 from duplicate.variants import ruleset_of, variant_names
@@ -122,7 +123,8 @@ def create_event(
 @router.get("/desk/e/{event}")
 def event_page(request: Request, event: str) -> Response:
     """An event's teams, rounds (with their boards and clocks), check-in for the latest
-    paired round, and the forms that add a team, pair a round and assign boards."""
+    paired round, the analysis of its records (how many analysed, how many pending), and
+    the forms that add a team, pair a round and assign boards."""
     if director_or_none(request) is None:
         return to_login(request)
     engine = engine_of(request)
@@ -144,6 +146,7 @@ def event_page(request: Request, event: str) -> Response:
         director_minutes=events.director_minutes(engine, info.name),
         withdrawn=events.withdrawals(engine, info.name),
         published=any(clock.phase == "published" for _, clock in rounds),
+        analysis=analysis_progress(engine, info.name),
     )
 
 

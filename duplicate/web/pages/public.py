@@ -34,11 +34,11 @@ from duplicate.events.site import stored_rooms
 from duplicate.gdn import loads
 from duplicate.i18n import Named, phrase, translator
 from duplicate.i18n import game as vocab
-from duplicate.review.pages import render_board
+from duplicate.review.pages import language_switch, render_board
 from duplicate.scoring import is_vp
 from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
-from duplicate.web.render import page, pathpart
+from duplicate.web.render import lang_url, page, pathpart
 from engine.seat import Seat
 
 router = APIRouter(include_in_schema=False)
@@ -94,9 +94,12 @@ def event_page(request: Request, event: str) -> Response:
 
 @router.get("/e/{event}/round/{n}")
 def round_page(request: Request, event: str, n: RoundNo) -> Response:
-    """The draw of round ``n``, its clock and its boards."""
+    """The draw of round ``n``, its clock (``hall.public_clock``: a round scored without
+    the hall is published), its boards and, once published, each match's result."""
     engine = engine_of(request)
     rnd = events.get_round(engine, event, n)
+    clock = hall.public_clock(engine, event, n)
+    results = events.score_event(engine, event, n) if clock.phase == "published" else []
     rows = hall.draw(engine, event, n)
     released = released_of(engine, event, n, rnd.boards)
     changed = [c for c in hall.corrections(engine, event, n) if c.board in released]
@@ -104,8 +107,7 @@ def round_page(request: Request, event: str, n: RoundNo) -> Response:
     vp = is_vp(events.get_event(engine, event).scale)
     return _cache(page(
         request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd, byes=byes,
-        vp=vp,
-        released=released, clock=hall.round_clock(engine, event, n),
+        vp=vp, released=released, clock=clock, results=results,
         rounds=_rounds(engine, event), corrections=changed, zone=_zone(engine, event),
     ))
 
@@ -188,7 +190,8 @@ def board_movie(
     request: Request, event: str, n: RoundNo, b: Number, t: Number
 ) -> Response:
     """The play-by-play of board ``b`` at table ``t`` (the review's board page), released
-    boards only (the director: any)."""
+    boards only (the director: any), linking the other language at the same step and the
+    table's previous and next released boards."""
     held = _held(request, event, n, b)
     if held is not None:
         return held
@@ -198,17 +201,29 @@ def board_movie(
     if not all(s is not None and s.record for s in texts):
         raise hall.HallError(f"table {t} has no play records of board {b} in both rooms",
                              kind="not_found")
-    match = next(m for m in events.get_round(engine, event, n).matches if m.table == t)
+    rnd = events.get_round(engine, event, n)
+    match = next(m for m in rnd.matches if m.table == t)
     comp = compare_board([loads(s.record)[0] for s in texts if s and s.record],
                          events.event_rules(engine, event))
     lang = language_of(request)
     tr = translator(lang)
     base = f"/e/{pathpart(event)}/round/{n}"
+    # the table's previous and next board that the public may open, with both rooms' plays
+    def has_movie(x: int) -> bool:
+        return all((s := records.get((n, t, x, room))) is not None and bool(s.record)
+                   for room in ("open", "closed"))
+
+    shown = sorted({x for x in released_of(engine, event, n, rnd.boards) if has_movie(x)} | {b})
+    at = shown.index(b)
+    neighbours = [(f"{base}/board/{shown[i]}/table/{t}", str(shown[i]))
+                  if 0 <= i < len(shown) else None for i in (at - 1, at + 1)]
     html = render_board(
         comp, lang=lang, static="/static/", team_x=match.team_x,
         rules=events.event_rules(engine, event),
         nav=[(f"/e/{pathpart(event)}", event), (base, tr("web.round", round=n)),
              (f"{base}/board/{b}", tr("report.board.title", board=b))],
+        switch=language_switch("", lang_url(request, "zh" if lang == "en" else "en"), lang),
+        neighbours=neighbours,
     )
     response = HTMLResponse(html)
     response.headers["Referrer-Policy"] = "no-referrer"
