@@ -138,8 +138,8 @@ def test_report_shows_the_bye_and_marks_the_withdrawn_team(
         opener = " (" if lang == "en" else "（"
         assert f"{word}{opener}12.00" in cross, cross
         page = (out / f"team-{numbers[bye]}.html").read_text(encoding="utf-8")
-        rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page.split('class="teammatches"')[1], re.S)
-        cells = [re.findall(r"<td>(.*?)</td>", r, re.S) for r in rows[1:]]
+        rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page.split('class="teammatches')[1], re.S)
+        cells = [re.findall(r"<td[^>]*>(.*?)</td>", r, re.S) for r in rows[1:]]
         assert [re.sub(r"<[^>]+>", "", c[1]) for c in cells][-1] == word
         points = [float(re.sub(r"<[^>]+>", "", c[3])) for c in cells]
         assert points[-1] == 12 and round(sum(points), 2) == standing[bye].points
