@@ -791,7 +791,7 @@ class Analysis(Base):
 
     __tablename__ = "analyses"
 
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
     result: Mapped[str] = mapped_column(Text)
     computed_by: Mapped[str] = mapped_column(String(200))
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -818,7 +818,7 @@ class AnalysisRequest(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
-    key: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(96))
     requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (UniqueConstraint("event_id", "key"),)

@@ -82,7 +82,7 @@ def test_a_second_store_of_a_key_changes_nothing(engine: Engine) -> None:
 def test_the_report_shows_the_stored_analyses_as_the_folder_report_does(
         engine: Engine, url: str, tmp_path: Path) -> None:
     # the library's own report, analysing in this process into its folder
-    write_event_site(engine, EVENT, str(tmp_path / "folder"), analyse=BUDGET)
+    write_event_site(engine, EVENT, str(tmp_path / "folder"), analyse=BUDGET, both=True)
     res = CliRunner().invoke(main, ["--db", url, "event", "report", EVENT, "--out",
                                     str(tmp_path / "db"), "--analyse", *SMALL, "--jobs", "2"])
     assert res.exit_code == 0, res.output

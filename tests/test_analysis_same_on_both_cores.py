@@ -6,54 +6,53 @@ are the same plays, so every value, mark, best play, line and par is the same, a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers.implementations import run_under
 
-from cli import main
+from engine import core
+
+pytestmark = pytest.mark.skipif(core.compiled is None, reason="the compiled core is not built")
+
+DATA = Path(__file__).parent / "golden" / "analyse_openguandan_4_deals.gdn"
+
+#: each record's analysis of its last 7 tricks, as JSON, in the interpreter it runs in
+ANNOTATE = f"""
+import json
 from duplicate.analysis.annotate import annotate
 from duplicate.analysis.estimate import Budget
 from duplicate.gdn import loads
 from engine import core
-
-pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
-
-DATA = Path(__file__).parent / "golden" / "analyse_openguandan_4_deals.gdn"
-BUDGET = Budget(playouts=3, seed=5, cards=14)
-
-
-@pytest.fixture(autouse=True)
-def _restore() -> Iterator[None]:
-    before = core.implementation()
-    yield
-    core.use(before)
+budget = Budget(playouts=3, seed=5, cards=14)
+records = loads(open({str(DATA)!r}, "rb").read())
+print(json.dumps({{"core": core.implementation(), "records": [
+    annotate(r, "last:7", budget=budget).to_dict() for r in records]}}))
+"""
 
 
-def _both(call: object) -> tuple[object, object]:
-    out = []
-    for impl in ("native", "python"):
-        core.use(impl)
-        out.append(call())  # type: ignore[operator]
-    return out[0], out[1]
+def _both(code: str) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    """What ``code`` prints as JSON under each core (a fresh interpreter each: the whole
+    stack in one implementation, chosen at import)."""
+    native, python = (json.loads(run_under(impl, code)) for impl in ("native", "python"))
+    return native, python
 
 
 def test_every_value_is_the_same_on_both_cores() -> None:
-    records = loads(DATA.read_bytes())
-    assert len(records) == 4
-    kinds = set()
-    for record in records:
-        native, python = _both(lambda r=record: annotate(r, "last:7", budget=BUDGET).to_dict())
-        assert native == python, record.board
-        kinds |= {d["before"]["kind"] for d in native["decisions"]}  # type: ignore[index]
+    native, python = _both(ANNOTATE)
+    assert (native["core"], python["core"]) == ("native", "python")
+    assert len(native["records"]) == 4
+    for board, (n, p) in enumerate(zip(native["records"], python["records"], strict=True)):
+        assert n == p, board
+    kinds = {d["before"]["kind"] for r in native["records"] for d in r["decisions"]}
     assert kinds == {"exact", "estimate"}  # both kinds were compared
 
 
 def test_guandan_analyse_prints_the_same_json_on_both_cores() -> None:
     args = ["analyse", str(DATA), "--board", "2", "--from", "last:4", "--exact-cards", "12",
             "--playouts", "2", "--json"]
-    native, python = _both(lambda: CliRunner().invoke(main, args, catch_exceptions=False).output)
+    code = f"from cli import main; main({args!r})"
+    native, python = (run_under(impl, code) for impl in ("native", "python"))
     assert native == python
-    doc = json.loads(str(native))
+    doc = json.loads(native)
     assert doc["budget"] == {"cards": 12, "playouts": 2, "seed": 0, "seconds": None}

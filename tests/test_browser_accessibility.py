@@ -187,14 +187,14 @@ def test_hands_counts_wild_hearts_and_marks_are_said(
         for _ in range(page.evaluate("+document.getElementById('stepno').textContent"
                                      ".match(/\\d+/g).pop()")):
             page.keyboard.press("ArrowRight")
+            # the mark's sentence (who played, what it cost, what was better) is said
             marks = page.evaluate("""() => Array.from(document.querySelectorAll('section.room'))
               .map(r => [r.querySelector('h3').textContent,
-                         r.querySelector('.anl .mark') ? r.querySelector('.anl .mark').textContent : ''])
+                         r.querySelector('p.anlmark') ? r.querySelector('p.anlmark').textContent : ''])
               .filter(([_, m]) => m)""")
             live = page.inner_text("#movie-live")
-            for room, mark in marks:
-                said = next(part for part in re.split("[；;]\\s*", live) if part.startswith(room))
-                assert said.endswith(" " + mark), (live, room, mark)
+            for room, sentence in marks:
+                assert sentence in live, (live, room, sentence)
                 marked += 1
         assert marked > 0
     finally:

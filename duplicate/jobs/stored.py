@@ -25,6 +25,7 @@ from duplicate.events.base import _event_row
 from duplicate.jobs.work import worker_name
 from duplicate.models import Analysis, AnalysisEvent, AnalysisRequest, Event
 from duplicate.review.analysis import FORMAT, AnalysisStore
+from duplicate.shapes import Shaped
 
 #: how many keys one query names (SQLite's and PostgreSQL's bound parameters)
 _CHUNK = 500
@@ -120,8 +121,10 @@ def requested_budgets(engine: Engine) -> list[tuple[str, dict[str, Any]]]:
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
+class Progress(Shaped):
     """An event's analysis: records asked for, how many are analysed, how many pending."""
+
+    JSON_COMPUTED = ("pending",)
 
     requested: int
     analysed: int
@@ -130,11 +133,6 @@ class Progress:
     def pending(self) -> int:
         """Records asked for and not analysed yet."""
         return self.requested - self.analysed
-
-    def to_dict(self) -> dict[str, int]:
-        """Plain data for JSON."""
-        return {"requested": self.requested, "analysed": self.analysed,
-                "pending": self.pending}
 
 
 def progress(engine: Engine, event: str) -> Progress:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from duplicate.analysis.budget import Budget
@@ -19,11 +19,12 @@ from duplicate.errors import DuplicateError
 from duplicate.gdn import DealRecord, dumps, loads
 from duplicate.i18n import phrase
 from duplicate.review.analysis import analyse_record, record_key
+from duplicate.shapes import Shaped
 from engine.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
-class AnalysisJob:
+class AnalysisJob(Shaped):
     """A record to analyse: its ``key`` (``record_key``), ``record`` (``.gdn`` text),
     ``rules`` (``Ruleset.to_dict()``) and ``budget`` (``Budget.to_dict()``)."""
 
@@ -31,10 +32,6 @@ class AnalysisJob:
     record: str
     rules: dict[str, Any]
     budget: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The job's arguments as JSON data (procrastinate's job arguments)."""
-        return asdict(self)
 
 
 def make_job(record: DealRecord, rules: Ruleset, budget: Budget) -> AnalysisJob:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -412,23 +412,30 @@ def divergence_choices(comp: BoardComparison, annotations: Sequence[Mapping[str,
 FIGURES = ("decisions", "dubious", "blunders", "levels_lost")
 
 
+def player_decisions(comp: BoardComparison, annotations: Sequence[Mapping[str, Any]]
+                     ) -> Iterator[tuple[Any, str, Seat, Mapping[str, Any]]]:
+    """Each decision of a named player on one board: (room, player, seat, decision as the
+    room's annotation holds it), room by room in the order played."""
+    for room, ann in zip(comp.rooms, annotations, strict=True):
+        for d in ann.get("decisions", ()):
+            seat = Seat[d["seat"]]
+            player = room.players[seat]
+            if player:
+                yield room, player, seat, d
+
+
 def player_figures(comp: BoardComparison,
                    annotations: Sequence[Mapping[str, Any]]) -> dict[str, list[int]]:
     """Player name -> [decisions valued, ``?`` marks, ``??`` marks, levels lost] on one
     board (levels lost: what the marked decisions cost their side, exact values only)."""
     out: dict[str, list[int]] = {}
-    for room, ann in zip(comp.rooms, annotations, strict=True):
-        for d in ann.get("decisions", ()):
-            seat = Seat[d["seat"]]
-            player = room.players[seat]
-            if not player:
-                continue
-            fig = out.setdefault(player, [0] * len(FIGURES))
-            fig[0] += 1
-            if d["mark"]:
-                fig[1 if d["mark"] == "?" else 2] += 1
-                sign = 1 if int(seat) % 2 == 0 else -1
-                fig[3] += int(round(sign * (_value_of(d["before"]) - _value_of(d["after"]))))
+    for _, player, seat, d in player_decisions(comp, annotations):
+        fig = out.setdefault(player, [0] * len(FIGURES))
+        fig[0] += 1
+        if d["mark"]:
+            fig[1 if d["mark"] == "?" else 2] += 1
+            sign = 1 if int(seat) % 2 == 0 else -1
+            fig[3] += int(round(sign * (_value_of(d["before"]) - _value_of(d["after"]))))
     return out
 
 

@@ -19,8 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from duplicate.compare import BoardComparison
-from duplicate.review.analysis import loss
-from engine.seat import Seat
+from duplicate.review.analysis import loss, player_decisions
 
 #: The kinds of decision, in the order the pages show them.
 KINDS = ("lead", "follow", "bomb", "pass", "tribute")
@@ -60,27 +59,22 @@ def board_mistakes(comp: BoardComparison, annotations: Sequence[Mapping[str, Any
     ``marked`` (each marked decision: the board ``page``, the room's key, the player's
     seat, the decision as the analysis holds it, its loss and the deal's level)."""
     out: dict[str, dict[str, Any]] = {}
-    for room, ann in zip(comp.rooms, annotations, strict=True):
-        for d in ann.get("decisions", ()):
-            seat = Seat[d["seat"]]
-            player = room.players[seat]
-            if not player:
-                continue
-            fig = out.setdefault(player, empty())
-            fig["turns"] += 1
-            k = kind(d)
-            fig["kinds"][k][0] += 1
-            s = score(d)
-            if s is not None:
-                fig["choices"] += 1
-                fig["score"] += s
-            if d["mark"]:
-                lost, _ = loss(d)
-                fig["lost"] = round(fig["lost"] + lost, 2)
-                fig["kinds"][k][1] += 1
-                fig["marked"].append({"page": page, "room": room.room.lower(),
-                                      "level": comp.level, "loss": round(lost, 2),
-                                      "decision": dict(d)})
+    for room, player, _, d in player_decisions(comp, annotations):
+        fig = out.setdefault(player, empty())
+        fig["turns"] += 1
+        k = kind(d)
+        fig["kinds"][k][0] += 1
+        s = score(d)
+        if s is not None:
+            fig["choices"] += 1
+            fig["score"] += s
+        if d["mark"]:
+            lost, _ = loss(d)
+            fig["lost"] = round(fig["lost"] + lost, 2)
+            fig["kinds"][k][1] += 1
+            fig["marked"].append({"page": page, "room": room.room.lower(),
+                                  "level": comp.level, "loss": round(lost, 2),
+                                  "decision": dict(d)})
     return out
 
 

@@ -35,7 +35,7 @@ def upgrade() -> None:
     """Create the three tables."""
     op.create_table(
         "analyses",
-        sa.Column("key", sa.String(length=64), nullable=False),
+        sa.Column("key", sa.String(length=96), nullable=False),
         sa.Column("result", sa.Text(), nullable=False),
         sa.Column("computed_by", sa.String(length=200), nullable=False),
         sa.Column("computed_at", sa.DateTime(timezone=True), nullable=False),
@@ -56,7 +56,7 @@ def upgrade() -> None:
         "analysis_requests",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("event_id", sa.Integer(), nullable=False),
-        sa.Column("key", sa.String(length=64), nullable=False),
+        sa.Column("key", sa.String(length=96), nullable=False),
         sa.Column("requested_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["event_id"], ["events.id"],
