@@ -76,6 +76,10 @@ COMMANDS: dict[str, Lazy] = {
 TABLE_CARDS = "duplicate.commands.serve:table_cards_command"
 #: the recorders' cards of plays captured at the table (docs/CAPTURE.md), there too
 RECORDER_CARDS = "duplicate.commands.recorders:recorder_cards_command"
+#: the director's side of captured boards and the live view's choice, there too
+CAPTURE_DIRECTOR = tuple(f"duplicate.commands.capture_director:{name}" for name in (
+    "capture_correct_command", "capture_unfinished_command", "capture_take_back_command",
+    "live_command"))
 
 
 class RootGroup(LangGroup, LazyGroup):
@@ -106,6 +110,8 @@ def _add_table_cards(command: click.Command) -> None:
     if command.name == "event" and isinstance(command, click.Group):
         command.add_command(load(TABLE_CARDS))
         command.add_command(load(RECORDER_CARDS))
+        for path in CAPTURE_DIRECTOR:
+            command.add_command(load(path))
 
 
 main.on_load(_add_table_cards)

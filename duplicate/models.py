@@ -141,6 +141,10 @@ class Event(Base):
     zone its times are shown in; ``director_minutes`` how long after a round's publication
     a director may change its results (None: no limit; migration 0014); ``tiebreaks`` the
     name of the order its standings rank by (``standings.TIEBREAK_ORDERS``; migration 0015).
+    ``live_mode`` is the director's choice for the live view of captured boards
+    (``released``: spectators see a board once released; ``delayed``: the spectator link's
+    holders see it ``live_delay`` minutes late), ``watch_hash`` the SHA-256 of that link's
+    token (migration 0019).
     """
 
     __tablename__ = "events"
@@ -161,9 +165,14 @@ class Event(Base):
     time_zone: Mapped[str] = mapped_column(String(64), server_default="UTC")
     director_minutes: Mapped[int | None] = mapped_column(Integer, server_default="20")
     tiebreaks: Mapped[str] = mapped_column(String(20), server_default="jiangsu")
+    live_mode: Mapped[str] = mapped_column(String(8), server_default="released")
+    live_delay: Mapped[int] = mapped_column(Integer, server_default="15")
+    watch_hash: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (
         CheckConstraint("format IN ('swiss', 'rr')", name="format"),
+        CheckConstraint("live_mode IN ('released', 'delayed')", name="live_mode"),
+        CheckConstraint("live_delay >= 0 AND live_delay <= 1440", name="live_delay"),
         CheckConstraint("tiebreaks IN ('jiangsu', 'friendly')", name="tiebreaks"),
         CheckConstraint(
             "director_minutes IS NULL OR director_minutes >= 0", name="director_minutes"
@@ -723,7 +732,8 @@ class CaptureBoard(Base):
     the table's recorder (``duplicate.capture``): started once (unique), ``playing`` until
     the deal ends, then ``ended`` with ``record`` (its ``.gdn``), ``result`` (``NS +2``)
     and ``note``: what became of it in the store (:data:`CAPTURE_COUNTED`, or why it did
-    not count)."""
+    not count). The director may mark it ``unfinished`` or take its record back
+    (``withdrawn``; migration 0019, :class:`CaptureCorrection`)."""
 
     __tablename__ = "capture_boards"
 
@@ -732,7 +742,7 @@ class CaptureBoard(Base):
     table_no: Mapped[int] = mapped_column(Integer)
     room: Mapped[str] = mapped_column(String(6))
     board: Mapped[int] = mapped_column(Integer)
-    state: Mapped[str] = mapped_column(String(8))
+    state: Mapped[str] = mapped_column(String(10))
     started_by: Mapped[str] = mapped_column(String(200))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -742,9 +752,10 @@ class CaptureBoard(Base):
 
     __table_args__ = (
         UniqueConstraint("round_id", "table_no", "room", "board"),
-        CheckConstraint("state IN ('playing', 'ended')", name="state"),
+        CheckConstraint("state IN ('playing', 'ended', 'unfinished', 'withdrawn')",
+                        name="state"),
         CheckConstraint("room IN ('open', 'closed')", name="room"),
-        CheckConstraint("(state = 'ended') = (ended_at IS NOT NULL)", name="ended"),
+        CheckConstraint("(state = 'playing') = (ended_at IS NULL)", name="ended"),
     )
 
 
@@ -778,6 +789,55 @@ class CaptureAction(Base):
         CheckConstraint("seat IN ('N', 'E', 'S', 'W')", name="seat"),
         CheckConstraint("(live IS NULL) = (undone_at IS NOT NULL)", name="live"),
     )
+
+
+#: What a director's correction of a captured board did.
+CAPTURE_CORRECTIONS = ("play", "unfinished", "withdrawn")
+
+
+class CaptureCorrection(Base):
+    """A director's change to a captured board (migration 0019): ``play`` (action ``seq``
+    was ``before``, is ``after``: ``N S3 S4``, ``E PASS``), ``unfinished`` (the deal was
+    marked unfinished) or ``withdrawn`` (its record was taken back); who, when, why."""
+
+    __tablename__ = "capture_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    capture_id: Mapped[int] = mapped_column(
+        ForeignKey("capture_boards.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(10))
+    seq: Mapped[int | None] = mapped_column(Integer)
+    before: Mapped[str] = mapped_column(Text)
+    after: Mapped[str] = mapped_column(Text)
+    made_by: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        CheckConstraint("kind IN ('play', 'unfinished', 'withdrawn')", name="kind"),
+        CheckConstraint("made_by <> ''", name="made_by"),
+        CheckConstraint("reason <> ''", name="reason"),
+    )
+
+
+class CaptureAnalysis(Base):
+    """A board's first divergence and analysis at one table once both rooms' captured
+    deals ended (migration 0019): ``body`` is JSON, keyed by the two records' digest
+    (``records_hash``) so that a corrected record is analysed again. Computed in the
+    background (``duplicate.capture.analysis``)."""
+
+    __tablename__ = "capture_analyses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("event_rounds.id", ondelete="CASCADE"))
+    table_no: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    records_hash: Mapped[str] = mapped_column(String(64))
+    body: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("round_id", "table_no", "board", "records_hash"),)
 
 
 # --- analyses of records, computed by jobs (duplicate.jobs; migration 0018) ------------

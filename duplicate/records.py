@@ -33,6 +33,7 @@ correction is a row of the store's log (who, when, why, old and new).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import json
@@ -92,15 +93,22 @@ def load_rules(text: str, where: str = "rules") -> Ruleset:
     its default, the competition rule.
     """
     try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError(f"expected a JSON object, not {type(data).__name__}")
-        return Ruleset.from_dict(data)
+        return _rules_of(text)
     except (ValueError, TypeError) as exc:
         shown = repr(text[:60]) + ("…" if len(text) > 60 else "")
         raise RecordImportError(
             f"{where}: stored rules {shown} are not a rule set: {exc}"
         ) from None
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of(text: str) -> Ruleset:
+    """The rule set of a stored text, read once per process for the same text (a
+    ``Ruleset`` never changes; every request of the hall reads its event's rules)."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a JSON object, not {type(data).__name__}")
+    return Ruleset.from_dict(data)
 
 
 #: the longest ``by`` (``duplicate.limits``; ``models.ResultChange.made_by`` holds 200)

@@ -69,6 +69,7 @@ SLOW_FILES = frozenset({
     "test_browser_desk.py", "test_browser_desk_words.py", "test_browser_hall.py", "test_browser_marks.py",
     "test_browser_names.py", "test_browser_phone.py", "test_browser_public_phone.py",
     "test_browser_rehearsal.py", "test_browser_review.py", "test_browser_security.py",
+    "test_browser_live.py",
     "test_browser_capture.py", "test_browser_public_standings.py", "test_browser_table_phone.py",
     "test_browser_board_phone.py", "test_browser_accessibility.py", "test_browser_hall_pages.py",
     "test_browser_side_labels.py",
@@ -76,6 +77,7 @@ SLOW_FILES = frozenset({
     "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
     "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",
     "test_memory_bounds.py", "test_migrations_kill.py", "test_store_kills.py",
+    "test_capture_kill_worker.py", "test_capture_rehearsal.py",
     # analysis workers in subprocesses on PostgreSQL, one killed
     "test_analysis_workers.py",
     # the arena's matches over sockets, tournaments launching agents

@@ -214,6 +214,19 @@ def fill(conn: Connection, rev: str) -> None:  # noqa: C901 - one branch a revis
         _insert(conn, "capture_actions", capture_id=1, seq=1, seat="N", cards="S3",
                 ctype="Single", rank="3", live=True, entered_by="table 1 open recorder",
                 entered_at=T0)  # fmt: skip
+    elif rev == "0018":
+        _insert(conn, "analyses", key="a" * 64, result="{}", computed_by="host 1",
+                computed_at=T0)  # fmt: skip
+        _insert(conn, "analysis_events", event_id=1, budget="{}", requested_at=T0)
+        _insert(conn, "analysis_requests", event_id=1, key="a" * 64, requested_at=T0)
+    elif rev == "0019":
+        conn.execute(text("UPDATE events SET live_mode = 'delayed', live_delay = 10, "
+                          "watch_hash = '" + "e" * 64 + "' WHERE id = 1"))
+        _insert(conn, "capture_corrections", capture_id=1, kind="play", seq=1,
+                before="N S3", after="N S4", made_by="TD", reason="misentered",
+                made_at=T0)  # fmt: skip
+        _insert(conn, "capture_analyses", round_id=1, table_no=1, board=1,
+                records_hash="f" * 64, body="{}", made_at=T0)  # fmt: skip
     elif rev == "0012":
         _insert(conn, "desk_sessions", id_hash="b" * 64, csrf="c" * 64, key_tag="d" * 64,
                 created_at=T0, expires_at=T0)  # fmt: skip

@@ -7,7 +7,11 @@ protocol.
 * :mod:`~duplicate.capture.base`: the refusal (with its protocol code) and the plain data;
 * :mod:`~duplicate.capture.tokens`: recorders' cards (a ``record`` token a table and room);
 * :mod:`~duplicate.capture.play`: start a board, enter an action, undo, the state;
-* :mod:`~duplicate.capture.record`: the ended deal's record stored as the room's result.
+* :mod:`~duplicate.capture.record`: the ended deal's record stored as the room's result;
+* :mod:`~duplicate.capture.live`: the live view and who may see what of it;
+* :mod:`~duplicate.capture.analysis`: a board's analysis, in the background;
+* :mod:`~duplicate.capture.director`: the director corrects a play, marks a deal
+  unfinished, takes a record back.
 
 Storage (``duplicate.models``, migration ``0016``): ``capture_boards`` (one a board,
 room and table of a round) and ``capture_actions`` (numbered; a unique key on
@@ -20,6 +24,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from duplicate.capture.analysis import analyse_captured, wait_idle
     from duplicate.capture.base import (
         BOARD_STATES,
         REFUSALS,
@@ -29,6 +34,22 @@ if TYPE_CHECKING:
         BoardState,
         CaptureError,
         TableCapture,
+    )
+    from duplicate.capture.director import Corrected, correct_play, mark_unfinished, take_back
+    from duplicate.capture.live import (
+        ANYONE,
+        DIRECTOR,
+        LIVE_MODES,
+        LiveBoard,
+        LiveSettings,
+        LiveTables,
+        Viewer,
+        issue_watch_link,
+        live_board,
+        live_settings,
+        live_tables,
+        set_live,
+        watch_event,
     )
     from duplicate.capture.play import (
         board_state,
@@ -51,9 +72,33 @@ _WHERE = {
                      "table_capture", "undo_action"), "play"),
     **dict.fromkeys(("COUNTED", "record_text", "store_record"), "record"),
     **dict.fromkeys(("RecorderCard", "issue_recorder_tokens"), "tokens"),
+    **dict.fromkeys(("analyse_captured", "wait_idle"), "analysis"),
+    **dict.fromkeys(("Corrected", "correct_play", "mark_unfinished", "take_back"), "director"),
+    **dict.fromkeys(("ANYONE", "DIRECTOR", "LIVE_MODES", "LiveBoard", "LiveSettings",
+                     "LiveTables", "Viewer", "issue_watch_link", "live_board", "live_settings",
+                     "live_tables", "set_live", "watch_event"), "live"),
 }
 
 __all__ = [
+    "ANYONE",
+    "DIRECTOR",
+    "LIVE_MODES",
+    "Corrected",
+    "LiveBoard",
+    "LiveSettings",
+    "LiveTables",
+    "Viewer",
+    "analyse_captured",
+    "correct_play",
+    "issue_watch_link",
+    "live_board",
+    "live_settings",
+    "live_tables",
+    "mark_unfinished",
+    "set_live",
+    "take_back",
+    "wait_idle",
+    "watch_event",
     "BOARD_STATES",
     "COUNTED",
     "REFUSALS",

@@ -22,6 +22,7 @@ from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from duplicate import models
+from duplicate.capture.analysis import schedule
 from duplicate.capture.base import (
     Ack,
     ActionOut,
@@ -248,6 +249,14 @@ def _started(session: Session, t: _Table, board: int) -> models.CaptureBoard:
     return row
 
 
+def _not_closed(t: _Table, row: models.CaptureBoard) -> None:
+    """Refused (``over``): the director marked the deal unfinished or took its record
+    back; nothing more is entered on it."""
+    if row.state in ("unfinished", "withdrawn"):
+        raise CaptureError(phrase("capture.err.closed_by_director", where=t.where(row.board),
+                                  state=row.state), "conflict", "over", None)
+
+
 def _read_action(
     where: Phrase, seq: int, seat: str, cards: Sequence[str], ctype: str | None,
     rank: str | None,
@@ -272,7 +281,6 @@ def _read_action(
     return Seat[seat], parsed, kind, r
 
 
-@retrying
 def enter_action(
     engine: Engine,
     token: str,
@@ -288,7 +296,30 @@ def enter_action(
     ``ctype`` and ``rank`` when given, else as the engine reads it (RULES.md §5). Stored
     when the engine accepts it and it is the next number; a resend of the stored action
     ``seq`` is acknowledged again (``stored`` False). The action that ends the deal
-    stores the record as the room's result."""
+    stores the record as the room's result; once committed, the board's analysis is
+    queued in the background when the other room has ended too
+    (:mod:`duplicate.capture.analysis`: the answer does not wait for it)."""
+    ack, round_id, table = _enter_action(engine, token, board, seq, seat, cards, ctype, rank,
+                                         now)
+    if ack.over and ack.stored:
+        schedule(engine, round_id, table, board)
+    return ack
+
+
+@retrying
+def _enter_action(
+    engine: Engine,
+    token: str,
+    board: int,
+    seq: int,
+    seat: str,
+    cards: Sequence[str] = (),
+    ctype: str | None = None,
+    rank: str | None = None,
+    now: datetime | None = None,
+) -> tuple[Ack, int, int]:
+    """:func:`enter_action` in one transaction; also answers the round's id and the
+    table."""
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
@@ -298,10 +329,11 @@ def enter_action(
         me, parsed, kind, r = _read_action(where, seq, seat, cards, ctype, rank)
         b = _board(session, t, board)
         row = _started(session, t, board)
+        _not_closed(t, row)
         actions = _live(session, row.id)
         next_seq = len(actions) + 1
         if seq < next_seq:
-            return _resent(t, row, actions, seq, me, parsed, kind, r, b)
+            return _resent(t, row, actions, seq, me, parsed, kind, r, b), t.rnd.id, t.table
         if seq > next_seq:
             raise CaptureError(
                 phrase("capture.err.out_of_order", where=where, seq=seq, next=next_seq),
@@ -327,8 +359,9 @@ def enter_action(
             row.state, row.ended_at, row.result = "ended", at, deal.result().result_tag
             row.record, row.note = store_record(session, t.ev, t.rnd, t.match, t.room, t.seats,
                                                 b, deal, t.by, at)
-        return Ack(seq, True, seq, deal.turn.name if deal.turn is not None else None,
-                   deal.is_over)
+        ack = Ack(seq, True, seq, deal.turn.name if deal.turn is not None else None,
+                  deal.is_over)
+        return ack, t.rnd.id, t.table
 
 
 def _resent(
@@ -391,7 +424,7 @@ def undo_action(engine: Engine, token: str, board: int, seq: int,
         row = _started(session, t, board)
         actions = _live(session, row.id)
         last = actions[-1].seq if actions else 0
-        if row.state == "ended":
+        if row.state != "playing":
             raise CaptureError(phrase("capture.err.undo_over", where=where), "conflict", "undo",
                                None)
         if seq > last and seq >= 1 and _was_undone(session, row.id, seq):

@@ -8,6 +8,7 @@ unfinished board, the record imported)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from datetime import datetime
 
 from sqlalchemy import Engine
@@ -15,8 +16,9 @@ from sqlalchemy.orm import Session
 
 from duplicate import models, store
 from duplicate.db import session_scope
+from duplicate.dealing import Board, board_from_hands
 from duplicate.errors import DuplicateError
-from duplicate.events.base import _round_board_set, _rules
+from duplicate.events.base import _round_board_set, _rules, _slot
 from duplicate.events.imports import _Importer, prepare_text
 from duplicate.events.results import _room
 from duplicate.hall.base import Grant, HallError, Preview, where_phrase
@@ -26,6 +28,7 @@ from duplicate.i18n.stored import coded
 from duplicate.i18n.typed import finish_letters
 from duplicate.records import Correction
 from duplicate.store.log import order_phrase, orders_differ
+from engine.cards import parse_cards
 from engine.ruleset import Ruleset
 from engine.seat import Seat
 
@@ -118,6 +121,25 @@ def table_author(row: models.HallReport) -> store.Author:
     return store.Author(by, reason, correction=row.correction is not None)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoomRead:
+    """What a caller read already of the room a report counts in (in the statement that
+    read the report): its match, the board (``board_of``) and the room's current result
+    (``None``: nothing stored)."""
+
+    match: models.EventMatch
+    board: Board
+    now: store.Now | None
+
+
+@functools.lru_cache(maxsize=4096)
+def board_of(generator: str, number: int, level: int, hands: tuple[str, str, str, str]) -> Board:
+    """A stored board's value, worked out once per process for the same stored row (a
+    board's hands, level and generator never change; rebuilding it from its hands, its
+    DealId, is the costly part of finding the room a report counts in)."""
+    return board_from_hands([parse_cards(h) for h in hands], number, level, generator)
+
+
 def count_report(
     session: Session,
     ev: models.Event,
@@ -125,12 +147,14 @@ def count_report(
     row: models.HallReport,
     author: store.Author,
     at: datetime | None = None,
+    read: RoomRead | None = None,
 ) -> None:
     """Write a confirmed (or accepted) report to the store (the caller's transaction), with
     ``author`` (:func:`table_author`, or the director accepting it) at ``at``: the record
     imported, or the finishing order reported, or the board marked unfinished. Unless
-    ``author.correction``, a different result already stored is a conflict."""
-    where = str(where_phrase(rnd.number, row.table_no, row.board, row.room))
+    ``author.correction``, a different result already stored is a conflict. ``read``: the
+    room as the caller read it in this transaction (else read here)."""
+    where = where_phrase(rnd.number, row.table_no, row.board, row.room)  # words if needed
     fix = Correction(author.reason, author.by) if author.correction else None
     try:
         if row.record is not None:
@@ -140,7 +164,13 @@ def count_report(
             imp.add(rec, rnd.number)
             imp.flush()
             return
-        result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
+        if read is None:
+            result_id, old = _room(session, ev, rnd.number, row.table_no, row.board, row.room)
+        elif read.now is not None:
+            result_id, old = read.now.result_id, read.now.state
+        else:
+            slot = _slot(ev, rnd, read.match, read.board, row.room)
+            result_id, old = store.result_row_id(session, slot), None
         if row.finish is not None:
             new = store.State("played", row.ns_result, None, None, None, row.finish)
             action = "report"

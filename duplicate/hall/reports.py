@@ -49,6 +49,8 @@ from duplicate.db import session_scope
 from duplicate.events.base import _rules
 from duplicate.hall.base import Grant, HallError, Report, state_phrase, utc
 from duplicate.hall.checks import (
+    RoomRead,
+    board_of,
     check_record,
     count_report,
     parse_finish,
@@ -71,6 +73,7 @@ from duplicate.hall.rows import (
     make_clock,
     move_report,
     ready,
+    report_moved,
     report_of,
     room_of,
     round_row,
@@ -141,6 +144,35 @@ def _report_read(lock: Any) -> Select[Any]:
         .outerjoin(NOW_RESULT, NOW_RESULT.id == NOW_CHANGE.result_id)
         .outerjoin(NOW_RECORD, NOW_RECORD.id == NOW_CHANGE.record_id)
     )  # fmt: skip
+
+
+_b, _bs = models.Board, models.BoardSet
+#: North's confirmation in one read: the token's row with its table (:data:`tokens.GRANT`),
+#: the report (``report_id``; ``None`` when not of the token's round), the board
+#: (``board``) of the round's set with its generator, and the room's current result in the
+#: store (``board_key``: the board as the store names it). With the report's move, the
+#: room's row when new, the change and the commit, a confirmation is five round trips.
+_CONFIRM = (
+    GRANT.add_columns(
+        _h, _bs.generator, _b.number, _b.level, _b.hand_n, _b.hand_e, _b.hand_s, _b.hand_w,
+        *NOW_COLUMNS,
+    )
+    .outerjoin(_h, (_h.id == bindparam("report_id")) & (_h.round_id == _t.round_id))
+    .outerjoin(_b, (_b.set_id == _r.board_set_id) & (_b.number == bindparam("board")))
+    .outerjoin(_bs, _bs.id == _b.set_id)
+    .outerjoin(NOW_CHANGE,
+               NOW_CHANGE.id == latest_change(_m.id, bindparam("board_key"), _t.room))
+    .outerjoin(NOW_RESULT, NOW_RESULT.id == NOW_CHANGE.result_id)
+    .outerjoin(NOW_RECORD, NOW_RECORD.id == NOW_CHANGE.record_id)
+)  # fmt: skip
+
+
+def _room_read(row: Any, m: models.EventMatch | None) -> RoomRead | None:
+    """What :data:`_CONFIRM` read of the report's room (``None``: no board found)."""
+    if m is None or row[6] is None:
+        return None
+    board = board_of(row[6], row[7], row[8], (row[9], row[10], row[11], row[12]))
+    return RoomRead(m, board, now_of(row[13:]))
 
 
 #: :func:`_report_read` built once for each database (building a statement costs about
@@ -368,28 +400,34 @@ def _check_stored(
     )
 
 
-def _own_report(
-    session: Session, g: Grant, board: int, report_id: int, rows: TokenRows | None = None
-) -> tuple[models.Event, models.EventRound, models.HallReport]:
-    """The report ``report_id`` of the grant's table, room and board, with its event and
-    round (``rows``: the token's query brought those already)."""
+def _confirm_card(g: Grant) -> None:
+    """Refuse a card that is not North's (the confirm token)."""
     if g.role == "record":
         raise HallError(phrase("capture.err.recorder_card"), "forbidden")
     if g.role != "confirm":
         raise HallError(phrase("hall.err.report_card"), "forbidden")
-    if rows is not None:
-        ev, rnd = rows[0], rows[1]
-        row: models.HallReport | None = session.get(models.HallReport, report_id)
-        if row is not None and row.round_id != rnd.id:
-            row = None
-    else:
-        found = session.execute(
-            _OWN, {"event": g.event, "round_no": g.round_no, "report_id": report_id}
-        ).first()
-        if found is None:
-            round_row(session, event_row(session, g.event), g.round_no)
-            raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
-        ev, rnd, row = found[0], found[1], found[2]
+
+
+def _own_report(
+    session: Session, g: Grant, board: int, report_id: int
+) -> tuple[models.Event, models.EventRound, models.HallReport]:
+    """The report ``report_id`` of the grant's table, room and board, with its event and
+    round."""
+    _confirm_card(g)
+    found = session.execute(
+        _OWN, {"event": g.event, "round_no": g.round_no, "report_id": report_id}
+    ).first()
+    if found is None:
+        round_row(session, event_row(session, g.event), g.round_no)
+        raise AssertionError("unreachable: one of the lookups above raises")  # pragma: no cover
+    return found[0], found[1], _mine(g, board, report_id, found[2])
+
+
+def _mine(
+    g: Grant, board: int, report_id: int, row: models.HallReport | None
+) -> models.HallReport:
+    """``row``, the report ``report_id`` of the grant's round, if it is of the grant's
+    table, room and ``board``."""
     if row is None:
         raise HallError(phrase("hall.err.no_report", id=report_id, round=g.round_no), "not_found")
     if (row.table_no, row.room) != (g.table, g.room):
@@ -400,7 +438,7 @@ def _own_report(
         )
     if row.board != board:
         raise HallError(phrase("hall.err.other_board", id=report_id, board=row.board, asked=board))
-    return ev, rnd, row
+    return row
 
 
 @retrying
@@ -413,10 +451,19 @@ def north_confirm(
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
-        rows: TokenRows | None = None
+        read: RoomRead | None = None
         if isinstance(grant, str):
-            grant, rows = grant_rows(session, grant, at)
-        ev, rnd, row = _own_report(session, grant, board, report_id, rows)
+            grant, rows, found = token_row(
+                session, grant, at, _CONFIRM, report_id=report_id, board=board,
+                board_key=str(board),
+            )  # fmt: skip
+            _confirm_card(grant)
+            ev, rnd, hr = rows[0], rows[1], rows[3]
+            row = _mine(grant, board, report_id, found[5])
+            read = _room_read(found, rows[2])
+        else:
+            ev, rnd, row = _own_report(session, grant, board, report_id)
+            hr = hall_round(session, rnd)
         if row.state == "confirmed":
             return report_of(row, ev.name, rnd.number)
         if row.state != "reported":
@@ -424,7 +471,6 @@ def north_confirm(
                 phrase("hall.err.cannot_confirm", id=report_id, state=state_phrase(row.state)),
                 "conflict",
             )
-        hr = hall_round(session, rnd)
         if hr is not None and hr.published_at is not None:
             # published: the table's word is a request on the desk, no longer a result
             if not move_report(session, row.id, "reported", state="requested",
@@ -433,16 +479,15 @@ def north_confirm(
                                        state=state_phrase(row.state)), "conflict")
             session.refresh(row)
             return report_of(row, ev.name, rnd.number)
-        moved = move_report(session, row.id, "reported", state="confirmed", confirmed_at=at)
-        session.refresh(row)
-        if not moved:  # another phone got there first
+        if not report_moved(session, row, "reported", state="confirmed", confirmed_at=at):
+            session.refresh(row)  # another phone got there first
             if row.state == "confirmed":
                 return report_of(row, ev.name, rnd.number)  # a double tap: confirmed once
             raise HallError(
                 phrase("hall.err.look_again", id=report_id, state=state_phrase(row.state)),
                 "conflict",
             )
-        count_report(session, ev, rnd, row, table_author(row), at)
+        count_report(session, ev, rnd, row, table_author(row), at, read)
         return report_of(row, ev.name, rnd.number)
 
 
@@ -481,13 +526,21 @@ def north_dispute(
         return report_of(row, ev.name, rnd.number)
 
 
-def table_view(engine: Engine, grant: Grant, now: datetime | None = None) -> TableView:
+def table_view(engine: Engine, grant: Grant | str, now: datetime | None = None) -> TableView:
     """What a token's holder sees: its table and room, the seating, every board's state
-    (with the live report and the result that counts) and the round's clock."""
+    (with the live report and the result that counts) and the round's clock. ``grant``
+    may be the table token itself, looked up in the same transaction (``grant_for``'s
+    refusals)."""
     at = utc(now)
     ready(engine)
     with session_scope(engine) as session:
-        ev, rnd, m, hr = table_rows(session, grant.event, grant.round_no, grant.table)
+        found: TokenRows | None = None
+        if isinstance(grant, str):
+            grant, found = grant_rows(session, grant, at)
+        if found is not None and found[2] is not None:  # the token's query brought them
+            ev, rnd, m, hr = found[0], found[1], found[2], found[3]
+        else:
+            ev, rnd, m, hr = table_rows(session, grant.event, grant.round_no, grant.table)
         x, y, open_, closed = seating(session, m)
         ns, ew, seats = room_of(x, y, open_, closed, grant.room)
         boards = room_statuses(session, ev, rnd, [m], (grant.room,))[0].boards

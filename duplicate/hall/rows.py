@@ -12,9 +12,11 @@ from __future__ import annotations
 import threading
 import weakref
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Engine, bindparam, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm.attributes import set_committed_value
 
 from duplicate import models
 from duplicate.db import check_schema, session_scope
@@ -205,30 +207,35 @@ def team_names(session: Session, ids: list[int]) -> dict[int, str]:
     return {a: b for a, b in rows}
 
 
+_p, _p1, _p2, _tm = (models.EventPair, aliased(models.EventPlayer), aliased(models.EventPlayer),
+                     models.EventTeam)
+#: The pairs of a match with their players' and team's names, in one statement built once.
+_SEATING = (
+    select(_p.id, _p1.name, _p2.name, _tm.id, _tm.name)
+    .join(_p1, _p1.id == _p.player_1_id)
+    .join(_p2, _p2.id == _p.player_2_id)
+    .join(_tm, _tm.id == _p.team_id)
+    .where(_p.id.in_(bindparam("pairs", expanding=True)))
+)
+
+
 def seating(session: Session, m: models.EventMatch) -> tuple[str, str, Seat4, Seat4]:
     """Team X, team Y and who sits where in the open and closed rooms (RULES.md §11: open
     room X's pair N–S and Y's pair E–W; closed room Y's other pair N–S, X's other pair E–W;
     a pair's first player sits N or E)."""
     pair_ids = [m.open_ns_pair_id, m.open_ew_pair_id, m.closed_ns_pair_id, m.closed_ew_pair_id]
-    pairs = {
-        p.id: (p.player_1_id, p.player_2_id)
-        for p in session.scalars(select(models.EventPair).where(models.EventPair.id.in_(pair_ids)))
-    }
-    player_ids = [i for p in pairs.values() for i in p]
-    names = dict(
-        (a, b)
-        for a, b in session.execute(
-            select(models.EventPlayer.id, models.EventPlayer.name).where(
-                models.EventPlayer.id.in_(player_ids)
-            )
-        )
-    )
+    pairs: dict[int, tuple[str, str]] = {}
+    teams: dict[int, str] = {}
+    for pair, first, second, team, name in session.execute(_SEATING, {"pairs": pair_ids}):
+        pairs[pair] = (first, second)
+        teams[team] = name
+    if m.team_x_id not in teams or m.team_y_id not in teams:  # a team none of whose pairs plays
+        teams.update(team_names(session, [m.team_x_id, m.team_y_id]))
 
     def room(ns: int, ew: int) -> Seat4:
         (n, s), (e, w) = pairs[ns], pairs[ew]
-        return Seat4(names[n], names[e], names[s], names[w])
+        return Seat4(n, e, s, w)
 
-    teams = team_names(session, [m.team_x_id, m.team_y_id])
     return (
         teams[m.team_x_id],
         teams[m.team_y_id],
@@ -313,6 +320,34 @@ def move_report(session: Session, report_id: int, from_state: str, **values: obj
         .execution_options(synchronize_session=False)
     )
     return getattr(done, "rowcount", 1) == 1
+
+
+#: :func:`report_moved`'s statements, by the columns they set.
+_MOVES: dict[tuple[str, ...], Any] = {}
+
+
+def report_moved(
+    session: Session, row: models.HallReport, from_state: str, **values: object
+) -> bool:
+    """:func:`move_report` of ``row`` in one statement that gives its new revision back,
+    which ``row`` then holds with ``values`` (no read again): ``False``, ``row`` unchanged,
+    when another request changed the report first."""
+    names = tuple(sorted(values))
+    statement = _MOVES.get(names)
+    if statement is None:  # built once for each set of columns
+        h = models.HallReport
+        statement = _MOVES[names] = (
+            update(h).where(h.id == bindparam("report_id"), h.state == bindparam("from_state"))
+            .values(rev=h.rev + 1, **{n: bindparam(n) for n in names}).returning(h.rev)
+        )  # fmt: skip
+    rev = session.connection().execute(
+        statement, {"report_id": row.id, "from_state": from_state, **values}
+    ).scalar()
+    if rev is None:
+        return False
+    for name, value in {**values, "rev": rev}.items():
+        set_committed_value(row, name, value)
+    return True
 
 
 def reports_in(engine: Engine, event: str, state: str, round_no: int | None = None) -> list[Report]:

@@ -222,6 +222,31 @@ def render_board(
     )
 
 
+def movie_and_analysis(
+    comp: BoardComparison, lang: str, rules: Ruleset, rulings: Sequence[Ruling] = (),
+    analysis: Sequence[Mapping[str, Any]] | None = None, budget: Budget | None = None,
+) -> tuple[str, dict[str, Any] | None]:
+    """A board's movie (its JSON for ``movie.js``) and, with ``analysis`` (each room's
+    annotation), what the board page's analysis section shows (``analysis_section.html``)
+    and the movie's marks, as :func:`render_board` makes them: the hall's live page of a
+    captured board."""
+    t = translator(lang)
+    rooms = [{"label": t("report.room." + r.room.lower())
+              if r.room.lower() in ("open", "closed") else r.room} for r in comp.rooms]
+    data = movie_data(comp, lang, rules, rulings)
+    shown = None
+    if analysis is not None:
+        shown = _analysis_view(comp, analysis, budget, rooms, lang)
+        shown["players"] = mistakes_view(comp, analysis, lang)
+        shown["options"], shown["options_count"] = [], 0
+        for room, ann in zip(data["rooms"], analysis, strict=True):
+            room["anl"] = step_marks(ann, comp.level, lang, room["players"]) if ann else []
+        if data["divergence"] is not None:  # each room's choice valued, in the room's order
+            data["divergence"]["values"] = [c["value"] for c in shown["choices"]]
+        data["words"].update({k: t("report.analysis." + k) for k in _ANALYSIS_WORDS})
+    return movie_json(data), shown
+
+
 def accuracy_text(fig: Mapping[str, Any], lang: str) -> str:
     """``准确率 96%（25次有选择）`` / ``accuracy 96% (25 decisions with a choice)``, or a
     dash without any."""

@@ -3,6 +3,7 @@ sets as stored."""
 
 from __future__ import annotations
 
+import functools
 import getpass
 import json
 from dataclasses import dataclass, field
@@ -41,13 +42,15 @@ _STORED_VARIANTS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=256)
 def rules_json(rules: Ruleset) -> str:
     """``rules`` as stored in a ``rules`` column: ``Ruleset.to_dict()`` as JSON, keys sorted.
 
     One rule set has one text, so that the column can be compared and be part of a key. A
     variant added to the engine later (``limit_draw``) is written only when it differs
     from the competition rule, so that the text of every rule set stored before it stays
-    what it was (:func:`load_rules` gives a missing variant its default).
+    what it was (:func:`load_rules` gives a missing variant its default). Worked out once
+    per process for each rule set (a ``Ruleset`` never changes).
     """
     base = COMPETITION.to_dict()
     data = {k: v for k, v in rules.to_dict().items() if k in _STORED_VARIANTS or v != base[k]}

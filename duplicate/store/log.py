@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, aliased
@@ -75,6 +75,28 @@ def result_row(session: Session, slot: Slot) -> models.RoomResult:
         row = find_result(session, slot.key)
         assert row is not None, "a room result inserted or found"
     return row
+
+
+def result_row_id(session: Session, slot: Slot) -> int:
+    """:func:`result_row`'s id, in one statement when the row is new (``INSERT … ON
+    CONFLICT DO NOTHING RETURNING``; the row found when it was there, or a concurrent
+    writer's)."""
+    session.flush()
+    dialect = session.get_bind().dialect.name
+    statement = _NEW_RESULT.get(dialect)
+    if statement is None:  # built once for each database (building costs as running does)
+        statement = _NEW_RESULT[dialect] = (
+            _insert(session, models.RoomResult).on_conflict_do_nothing()
+            .returning(models.RoomResult.id)
+        )  # fmt: skip
+    found = session.connection().execute(statement, result_values(slot)).scalar()
+    if found is not None:
+        return int(found)
+    return result_row(session, slot).id
+
+
+#: :func:`result_row_id`'s statement by dialect.
+_NEW_RESULT: dict[str, Any] = {}
 
 
 def result_values(slot: Slot) -> dict[str, Any]:
@@ -392,10 +414,20 @@ def apply_change(
         return None
     new = _record_finish(session, new)
     at = datetime.now(UTC) if at is None else utc(at)
-    ch = models.ResultChange(**change_values(result_id, done, author, new, old, at))
-    session.add(ch)
-    session.flush()
-    return Change(ch.id, result_id, done, ch.made_by, at, ch.reason, old, state_of(ch, new.record_hash))
+    values = change_values(result_id, done, author, new, old, at)
+    session.flush()  # what the session holds goes first, as the unit of work would send it
+    # one Core statement that gives the id back: the unit of work's flush of one object
+    # cost more than the rest of a hall's confirmation
+    change_id = session.connection().execute(_CHANGE, values).scalar_one()
+    state = State(
+        values["status"], values["ns_result"], values["note"], values["record_id"],
+        new.record_hash, values["finish"], values["seq"],
+    )  # fmt: skip
+    return Change(change_id, result_id, done, values["made_by"], at, values["reason"], old, state)
+
+
+#: A new change of the log, its id given back (:func:`apply_change`).
+_CHANGE = insert(models.ResultChange).returning(models.ResultChange.id)
 
 
 # --- concurrent writers -------------------------------------------------------------------

@@ -47,7 +47,7 @@ from duplicate.web.api_models import (
     out,
 )
 from duplicate.web.auth import director_or_none
-from duplicate.web.deps import TableGrant, engine_of, retry_races
+from duplicate.web.deps import TableGrant, check_token, engine_of, retry_races
 from duplicate.web.settings import MAX_RECORD
 
 #: The error answers every endpoint may give (documented in the OpenAPI document).
@@ -330,9 +330,12 @@ def answer(model: BaseModel, status_code: int = 200) -> Response:
 
 
 @router.get("/table/{token}", response_model=TableViewOut, tags=["table"])
-def get_table(request: Request, grant: TableGrant) -> Response:
-    """What the token's table and room see: seating, every board's state, the clock."""
-    return answer(out(TableViewOut, hall.table_view(engine_of(request), grant)))
+def get_table(request: Request, token: str) -> Response:
+    """What the token's table and room see: seating, every board's state, the clock. The
+    token is checked in the transaction that reads them (one trip through the thread pool,
+    not two)."""
+    check_token(token)
+    return answer(out(TableViewOut, hall.table_view(engine_of(request), token)))
 
 
 @router.get("/table/{token}/preview", response_model=PreviewOut, tags=["table"])

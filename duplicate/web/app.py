@@ -46,8 +46,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from duplicate.db import make_engine
 from duplicate.i18n import gettext, messages, negotiate, phrase
-from duplicate.web import api, api_capture, api_director, auth, errors, login, ws_capture
-from duplicate.web.pages import desk, public, record, table
+from duplicate.web import (
+    api,
+    api_capture,
+    api_director,
+    api_live,
+    auth,
+    errors,
+    login,
+    ws_capture,
+)
+from duplicate.web.pages import desk, live, public, record, table
 from duplicate.web.security import HeadAsGet, SecurityHeaders, install_docs, secure_openapi
 from duplicate.web.settings import DEFAULT_THREADS, MAX_BODY, Settings
 
@@ -246,11 +255,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(api_director.router)
     app.include_router(api_capture.router)
     app.include_router(api_capture.desk_router)
+    app.include_router(api_live.router)
     app.include_router(ws_capture.router)
     app.include_router(login.router)
     install_docs(app)
     app.openapi = lambda: secure_openapi(app, auth.director_dep)  # type: ignore[method-assign]
-    for pages in (table, public, desk, record):  # the tables', the public's, the desk's, the recorder's
+    # the tables', the public's, the desk's, the recorder's, the live view's
+    for pages in (table, public, desk, record, live):
         app.include_router(pages.router)
     duplicate_static = Path(str(resources.files("duplicate").joinpath("static")))
     hall_static = Path(__file__).parent / "static"

@@ -21,6 +21,7 @@ __all__ = [
     "DirectorName",
     "TableGrant",
     "check_csrf",
+    "check_token",
     "csrf_token",
     "director_dep",
     "director_or_none",
@@ -38,9 +39,14 @@ def grant_dep(request: Request, token: str) -> Grant:
     """FastAPI dependency for the path parameter ``token``: what that table token may do
     (``hall.grant_for``): 403 for an unknown or void token, 410 once the round's
     correction window is over (``HallError``, mapped by :mod:`duplicate.web.errors`)."""
+    check_token(token)
+    return hall.grant_for(engine_of(request), token)
+
+
+def check_token(token: str) -> None:
+    """Refuse (403) a token no card has before looking it up: empty or too long."""
     if not token or len(token) > MAX_TOKEN:
         raise hall.HallError("unknown or void table token", kind="forbidden")
-    return hall.grant_for(engine_of(request), token)
 
 
 #: A path operation's parameter ``grant: TableGrant``: the grant of the path's ``token``.

@@ -58,6 +58,7 @@ from duplicate.web.pages.desk_base import (
     text_of,
     to_login,
 )
+from duplicate.web.pages.desk_capture import router as _capture_router
 from duplicate.web.pages.desk_outputs import router as _outputs_router
 from duplicate.web.pages.desk_round import router as _round_router
 
@@ -233,3 +234,4 @@ router.include_router(_round_router)
 router.include_router(_actions_router)
 router.include_router(_admin_router)
 router.include_router(_outputs_router)
+router.include_router(_capture_router)
