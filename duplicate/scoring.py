@@ -324,6 +324,12 @@ GUANDAN_VP = VictoryPoints(k=GUANDAN_K)
 JIANGSU_WDL = WinDrawLoss()
 
 
+def is_vp(scale: WinDrawLoss | VictoryPoints) -> bool:
+    """Whether ``scale`` gives victory points (shown with two decimals everywhere:
+    ``duplicate.i18n.game.points_text``) rather than match points (2/1/0)."""
+    return isinstance(scale, VictoryPoints)
+
+
 def scale_from_dict(data: Mapping[str, Any]) -> WinDrawLoss | VictoryPoints:
     """Build a scale from :meth:`to_dict` output: ``{"name": "wdl", ...}`` or ``"vp20"``."""
     params = dict(data)

@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from duplicate.errors import DuplicateError
 from duplicate.i18n import phrase, translator
+from duplicate.i18n.stored import nested
 from duplicate.limits import shown
 
 #: The zone of a new event: Guandan is a game of Jiangsu and Anhui (China Standard Time).
@@ -96,6 +97,15 @@ def when_text(at: str | datetime | None, zone: str = "UTC", lang: str | None = "
     t = translator(lang)
     return str(t("time.when", year=when.year, month=t(f"time.month.{when.month}"),
                  day=when.day, time=when.strftime("%H:%M"), zone=offset_text(when)))
+
+
+def when_code(at: str | datetime, zone: str) -> dict[str, object]:
+    """``at`` as a value of a stored phrase (``duplicate.i18n.stored.coded``): the time
+    in ``zone`` that :func:`when_text` shows, said in the reader's language when the log is
+    read (``1 Dec 2026 20:15 (UTC+8)``, ``2026年12月1日 20:15（UTC+8）``)."""
+    when = local(at, zone)
+    return nested("time.when", year=when.year, month=nested(f"time.month.{when.month}"),
+                  day=when.day, time=when.strftime("%H:%M"), zone=offset_text(when))
 
 
 class When:

@@ -72,6 +72,7 @@ SLOW_FILES = frozenset({
     "test_browser_live.py",
     "test_browser_capture.py", "test_browser_public_standings.py", "test_browser_table_phone.py",
     "test_browser_board_phone.py", "test_browser_accessibility.py", "test_browser_hall_pages.py",
+    "test_browser_side_labels.py",
     # the hall served by a subprocess or a thread, killed processes
     "test_web_serve.py", "test_web_hostile.py", "test_web_workers.py",
     "test_web_workers_restart.py", "test_demo_serve.py", "test_demo_then_serve.py",
@@ -86,6 +87,7 @@ SLOW_FILES = frozenset({
     # races, whole events end to end, many examples
     "test_hall_concurrency.py", "test_store_concurrency.py", "test_web_concurrency.py",
     "test_event_e2e.py", "test_event_e2e_review.py", "test_review_event.py",
+    "test_export_restore.py",
     "test_gdn_fuzz.py", "test_fairness.py", "test_perft.py", "test_hall_invariants.py",
     # the compiled core replaying whole deals against the Python reference
     "test_deal_native.py",
@@ -94,6 +96,8 @@ SLOW_FILES = frozenset({
 #: Single tests that are ``slow`` in files that are not (``file::test``, every parameter):
 #: measured at 8 s or more each on a loaded 2-core machine.
 SLOW_TESTS = frozenset({
+    # an event's report, pages and listings on the 20-VP scale, both languages
+    "test_victory_points_shown.py::test_every_page_and_listing_writes_victory_points_alike",
     # whole boards valued by the analysis
     "test_analyse.py::test_values_are_consistent_with_the_result",
     "test_analyse.py::test_rooms_from_divergence",

@@ -490,7 +490,7 @@ def check_standings(day: Day) -> None:
         assert sorted(s[1] for s in shown[i:i + len(group)]) == names, (i, group)
         for s in shown[i:i + len(group)]:
             r = next(r for r in group if r.team == s[1])
-            assert s[2:8] == [f"{r.points:g}", f"{r.progressive:g}", str(r.rounds_won),
+            assert s[2:8] == [f"{r.points:.2f}", f"{r.progressive:.2f}", str(r.rounds_won),
                               signed(r.swing).replace("—", "0"), str(r.levels), str(r.played)], \
                 (s, r)
             assert int(s[0]) == i + 1 or len(group) > 1

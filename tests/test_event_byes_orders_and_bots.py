@@ -111,9 +111,9 @@ def test_event_score_lists_the_bye_so_that_a_teams_rows_add_up(
                   for r in rows if s.team in (r["team_x"], r["team_y"]))
         assert round(got, 2) == s.points, s.team
     table = ok(url, "score", CUP, "--round", "3")
-    assert re.search(rf"^3 +{re.escape(bye)} +bye +12$", table, re.M), table
+    assert re.search(rf"^3 +{re.escape(bye)} +bye +12\.00$", table, re.M), table  # VP: two decimals
     zh = ok(url, "score", CUP, "--round", "3", lang="zh")
-    assert re.search(rf"^3 +{re.escape(bye)} +轮空 +12$", zh, re.M), zh
+    assert re.search(rf"^3 +{re.escape(bye)} +轮空 +12\.00$", zh, re.M), zh
     assert [b.to_dict()["points_x"] for b in events.round_byes(engine, CUP)] == [12.0]
     # the withdrawn team is marked where the standings are listed
     listed = ok(url, "standings", CUP)
@@ -136,16 +136,16 @@ def test_report_shows_the_bye_and_marks_the_withdrawn_team(
         ok(url, "report", CUP, "--out", str(out), "--lang", lang)
         cross = _text((out / "crosstable.html").read_text(encoding="utf-8"))
         opener = " (" if lang == "en" else "（"
-        assert f"{word}{opener}12" in cross, cross
+        assert f"{word}{opener}12.00" in cross, cross
         page = (out / f"team-{numbers[bye]}.html").read_text(encoding="utf-8")
-        rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page.split('class="teammatches"')[1], re.S)
-        cells = [re.findall(r"<td>(.*?)</td>", r, re.S) for r in rows[1:]]
+        rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page.split('class="teammatches')[1], re.S)
+        cells = [re.findall(r"<td[^>]*>(.*?)</td>", r, re.S) for r in rows[1:]]
         assert [re.sub(r"<[^>]+>", "", c[1]) for c in cells][-1] == word
         points = [float(re.sub(r"<[^>]+>", "", c[3])) for c in cells]
         assert points[-1] == 12 and round(sum(points), 2) == standing[bye].points
         index = _squash(_text((out / "index.html").read_text(encoding="utf-8")))
         assert _squash(f"{gone}{mark}") in index  # in the standings
-        assert _squash(f"{bye}：{word}（12）" if lang == "zh" else f"{bye}: {word} (12)") in index
+        assert _squash(f"{bye}：{word}（12.00）" if lang == "zh" else f"{bye}: {word} (12.00)") in index
         team = _text((out / f"team-{numbers[gone]}.html").read_text(encoding="utf-8"))
         assert note in team and _squash(f"{gone}{mark}") in _squash(team)
 

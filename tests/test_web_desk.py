@@ -57,9 +57,16 @@ def csrf_of(page: str) -> str:
 
 
 def flash_of(page: str) -> str:
-    """The text of the page's message (unescaped), or ''."""
+    """The text of the page's message (unescaped; a side's label as its text, not the
+    ``<span class="side">`` that keeps it on one line), or ''."""
     m = re.search(r'<p class="flash (ok|bad)"[^>]*>(.*?)</p>', page, re.S)
-    return html.unescape(m.group(2)) if m else ""
+    return html.unescape(unwrap_sides(m.group(2))) if m else ""
+
+
+def unwrap_sides(page: str) -> str:
+    """``page`` with its side labels (``<span class="side">N–S</span>``, kept on one line
+    by the stylesheet) as their text."""
+    return re.sub(r'<span class="side">(N–S|E–W)</span>', r"\1", page)
 
 
 def post(client: TestClient, path: str, **data: Any) -> tuple[int, str, str]:

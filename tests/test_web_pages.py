@@ -22,6 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 from sqlalchemy import Engine
+from test_web_desk import unwrap_sides
 
 from duplicate import events, hall
 from duplicate.db import make_engine
@@ -247,7 +248,7 @@ def test_west_reports_north_confirms_post_redirect_get(
     # North sees West's report, with what it implies, and confirms it
     page = client.get(f"/t/{north}").text
     report = live_report(rnd, 1, "open", board)
-    assert f"/confirm/{report.id}" in page and "N–S up" in page
+    assert f"/confirm/{report.id}" in page and "N–S up" in unwrap_sides(page)
     r = client.post(f"/t/{north}/confirm/{report.id}")
     assert r.status_code == 303 and "done=confirmed" in r.headers["location"]
     assert live_report(rnd, 1, "open", board).state == "confirmed"
@@ -302,7 +303,7 @@ def test_the_check_button_shows_the_implied_result_without_js(
                                             "second": "W"}).text
     expected = hall.preview_finish(rnd.engine, rnd.event, "E W")
     assert expected.side == "EW" and expected.double_down
-    assert "That is: E–W up 3" in page
+    assert "That is: E–W up 3" in unwrap_sides(page)
     assert f'value="{rnd.boards[1]}" checked' in page  # the board picked stays picked
     bad = client.get(f"/t/{west}", params={"first": "E", "second": "E", "third": "N"}).text
     assert 'class="preview bad"' in bad
@@ -382,7 +383,7 @@ def test_board_is_refused_until_every_table_has_it(pages_round: tuple[TestClient
     for t in rnd.tables:
         assert f'id="table-{t}"' in r.text
     assert r.text.count('class="room room-open"') == len(rnd.tables)
-    assert "1st out North, 2nd out South" in r.text and "N–S up 3" in r.text
+    assert "1st out North, 2nd out South" in r.text and "N–S up 3" in unwrap_sides(r.text)
     assert f'/board/{board}"' in client.get(f"/e/{ev()}/round/1").text
     assert client.get(f"/e/{ev()}/round/1/board/999").status_code == 404
 
@@ -538,6 +539,6 @@ def test_the_round_page_says_what_a_bye_scores(migrated_url: str, lang: str, sai
         assert scored.team == bye and scored.points == 12.5
         with app_client(migrated_url) as client:
             page = client.get(f"/e/{quote('Bye Cup')}/round/1?lang={lang}").text
-        assert said.format(team=bye, points=points_text(12.5)) in html.unescape(page)
+        assert said.format(team=bye, points=points_text(12.5, vp=True)) in html.unescape(page)
     finally:
         engine.dispose()

@@ -115,6 +115,8 @@ def test_static_report_separators_in_chinese(demo: tuple[Path, str, str]) -> Non
 def test_static_report_separators_in_english(demo: tuple[Path, str, str]) -> None:
     out = report(demo, "en", analyse=True)
     board = (out / "board-r1-t1-1.html").read_text(encoding="utf-8")
+    # a side's label as its text (the page keeps it on one line in a span.side)
+    board = re.sub(r'<span class="side">(N–S|E–W)</span>', r"\1", board)
     assert re.search(r"<li>Open room: (From step \d+, best play by all four, every hand seen: N–S [+-]\d|Not enough computation)", board), board
     assert re.search(r"#2 [+-]\d+ \(2\)", (out / "crosstable.html").read_text(encoding="utf-8"))
     assert " (2–0)" in (out / "index.html").read_text(encoding="utf-8")

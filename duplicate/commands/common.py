@@ -49,7 +49,7 @@ TABLE_WIDTH_ROWS = 1000
 
 def emit_rows(
     rows: Iterable[Mapping[str, Any]], fmt: str, columns: Sequence[str] | None = None,
-    titles: Mapping[str, str] | None = None,
+    titles: Mapping[str, str] | None = None, vp: bool = False,
 ) -> None:
     """Print ``rows`` as an aligned table, a JSON list, or CSV (sqlite-utils style).
 
@@ -57,7 +57,9 @@ def emit_rows(
     CSV row by row; a table once its first :data:`TABLE_WIDTH_ROWS` rows have set the
     column widths (a longer cell after them runs over). ``titles`` names a column's
     heading by another catalogue key than ``cli.col.NAME`` (a field named alike in two
-    listings that are not the same thing: a board's swing 级差, the standings' 级差分)."""
+    listings that are not the same thing: a board's swing 级差, the standings' 级差分).
+    ``vp``: the points are victory points, shown in a table with two decimals (``7.20``);
+    JSON keeps numbers as numbers."""
     stream = iter(rows)
     if fmt == "json":  # the text of json.dumps(list, indent=2), an item at a time
         first = True
@@ -81,7 +83,7 @@ def emit_rows(
         click.echo(buf.getvalue(), nl=False)
         return
     sep = say("list.sep")  # a list in a cell: Zhang Wei、Li Na / Zhang Wei, Li Na
-    cells = [[_cell(_table_value(row.get(c)), sep) for c in cols] for row in head]
+    cells = [[_cell(_table_value(row.get(c), vp), sep) for c in cols] for row in head]
     heads = [column_title(c, (titles or {}).get(c)) for c in cols]  # in --lang's language
     # widths in terminal columns: a Chinese character takes two (duplicate.names)
     sizes = [[display_width(v) for v in r] for r in cells]
@@ -90,7 +92,7 @@ def emit_rows(
     ]
     click.echo("  ".join(_pad(h, w) for h, w in zip(heads, widths, strict=True)).rstrip())
     click.echo("  ".join("-" * w for w in widths))
-    for r in itertools.chain(cells, ([_cell(_table_value(row.get(c)), sep) for c in cols]
+    for r in itertools.chain(cells, ([_cell(_table_value(row.get(c), vp), sep) for c in cols]
                                      for row in stream)):
         click.echo("  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip())
 
@@ -350,13 +352,14 @@ def cell_word(value: Any) -> Any:
     return texts[lang] if texts else value
 
 
-def _table_value(value: Any) -> Any:
+def _table_value(value: Any, vp: bool = False) -> Any:
     """A cell of a table for a person: a word in the output's language (:func:`cell_word`),
-    points as the pages show them (``2``, ``12.5``: ``duplicate.i18n.game.points_text``)."""
+    points as the pages show them (``2``, ``12.5``; victory points ``7.20``:
+    ``duplicate.i18n.game.points_text``)."""
     if isinstance(value, float):
         from duplicate.i18n.game import points_text
 
-        return points_text(value)
+        return points_text(value, vp)
     return cell_word(value)
 
 

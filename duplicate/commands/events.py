@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -556,18 +557,20 @@ def event_corrections_command(event: str, fmt: str) -> None:
 def event_score_command(event: str, round_no: int | None, fmt: str) -> None:
     """Score EVENT's matches from the stored results and publish them; each round's bye
     is listed with its points (a team's rows add up to its total in the standings)."""
-    from duplicate.events import round_byes, score_event
+    from duplicate.events import get_event, round_byes, score_event
+    from duplicate.scoring import is_vp
 
     with open_database() as engine:
         scored = score_event(engine, event, round_no)
         byes = {b.round: b for b in round_byes(engine, event, round_no)}
+        vp = is_vp(get_event(engine, event).scale)
     rows: list[dict[str, Any]] = []
     for s in scored:  # round by round, each round's bye after its matches
         while byes and min(byes) < s.info.round:
             rows.append(_bye_row(byes.pop(min(byes)), fmt))
         rows.append(s.to_dict())
     rows.extend(_bye_row(byes.pop(n), fmt) for n in sorted(byes))
-    emit_rows(rows, fmt, _EVENT_SCORE_COLUMNS)
+    emit_rows(rows, fmt, _EVENT_SCORE_COLUMNS, vp=vp)
 
 
 def _bye_row(bye: Any, fmt: str) -> dict[str, Any]:
@@ -590,14 +593,16 @@ def _bye_row(bye: Any, fmt: str) -> dict[str, Any]:
 def event_standings_command(event: str, through: int | None, fmt: str) -> None:
     """Show EVENT's standings, recomputed from the stored results, with the tie-breaks."""
     from duplicate.events import event_standings, get_event, withdrawals
+    from duplicate.scoring import is_vp
 
     with open_database() as engine:
         rows, after = event_standings(engine, event, through)
         gone = withdrawals(engine, event)
-        order = get_event(engine, event).tiebreaks
+        info = get_event(engine, event)
+        order = info.tiebreaks
     columns = _EVENT_STANDING_COLUMNS if order == DEFAULT_ORDER else _FRIENDLY_STANDING_COLUMNS
     emit_rows((_event_standing_row(r, gone, fmt) for r in rows), fmt, columns,
-              {"swing": "cli.col.total_swing"})  # the standings' swing is the total, 级差分
+              {"swing": "cli.col.total_swing"}, vp=is_vp(info.scale))  # the standings' swing is the total, 级差分
     if fmt == "table":
         click.echo(say("cli.standings.after", round=after) if after
                    else say("cli.standings.none"))
@@ -689,6 +694,23 @@ def event_export_command(
             say("out.export.held_round", round=r, boards=say("list.sep").join(map(str, b)))
             for r, b in held.items())
         click.echo(say("out.export.withheld", where=where), err=True)
+
+
+@event_group.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--by", required=True, help="Who restores the event (logged where the export does not say who).")
+@db_option
+@db_errors
+def event_restore_command(file: str, by: str) -> None:
+    """Make the event of FILE, its whole export, again in a database that lacks it."""
+    from duplicate.events import list_matches, list_teams, restore_event
+
+    text = Path(file).read_text(encoding="utf-8-sig")
+    with open_database() as engine:
+        info = restore_event(engine, text, by)
+        rounds = len({m.round for m in list_matches(engine, info.name)})
+        teams = len(list_teams(engine, info.name))
+    click.echo(say("cli.event.restored", event=info.name, rounds=rounds, teams=teams))
 
 
 @event_group.command("report")

@@ -37,6 +37,9 @@ events`` and ``events.pair_round`` work as before):
 * :mod:`~duplicate.events.scores`: scores and standings, recomputed from the results;
 * :mod:`~duplicate.events.bots`: the self-play bots playing a round;
 * :mod:`~duplicate.events.export`: the records as ``.gdn`` and the report's data;
+* :mod:`~duplicate.events.eventtags`, :mod:`~duplicate.events.restore`: the whole export's
+  tags of the event (settings, teams, results no record gives) and the event made again
+  from its export alone;
 * :mod:`~duplicate.events.release`: which boards players may see (released boards);
 * :mod:`~duplicate.events.log`: the log of a director's changes (who, when, why);
 * :mod:`~duplicate.events.admin`: names fixed, substitutes, withdrawals, the time zone,
@@ -105,6 +108,7 @@ from duplicate.events.imports import (
 from duplicate.events.limit import DirectorLimitError, director_minutes, set_director_minutes
 from duplicate.events.log import admin_log
 from duplicate.events.release import release_board, released_boards, unreleased_boards
+from duplicate.events.restore import restore_event
 from duplicate.events.results import (
     correct_result,
     list_corrections,
@@ -173,6 +177,7 @@ __all__ = [
     "event_standings",
     "export_name",
     "export_records",
+    "restore_event",
     "get_event",
     "get_round",
     "import_each",

@@ -26,11 +26,13 @@ from duplicate.events.base import (
     _info,
     _matches,
     _round_board_set,
+    _round_boards,
     _round_row,
     _rounds,
     _rules,
     snapshot,
 )
+from duplicate.events.eventtags import event_tags
 from duplicate.events.field import _load_field, _seating
 from duplicate.events.log import checked, log_change
 from duplicate.events.marks import EXPORT_TAGS, MARK_BY
@@ -51,6 +53,7 @@ from duplicate.pairing import MatchSeating
 from duplicate.records import Correction, describe_rules
 from duplicate.report import BoardLine, EventReport, MatchSummary, write_report
 from duplicate.review.model import ByeLine
+from duplicate.scoring import is_vp
 from duplicate.store import Change
 from engine.seat import Seat
 
@@ -101,6 +104,8 @@ def export_records(
             ).all()
         )
         gone = _withdrawals(session, ev)
+        # the whole event with its results: everything its standings count, as tags
+        whole = round_no is None and results
         for rnd in _rounds(session, ev):
             if round_no is not None and rnd.number != round_no:
                 continue
@@ -113,21 +118,39 @@ def export_records(
             released = _released(session, ev, rnd)
             boards: dict[int, Board] | None = None
             exported: set[tuple[int, int, str]] = set()
-            for key in sorted(rooms, key=lambda k: (matches[k[0]].table_no, k[1], k[2] != "open")):
+            decisions = _decision_tags(session, ev, rnd, list(matches.values()), teams) if whole \
+                else {}
+            for key in sorted(set(rooms) | {(mid, b, "open") for mid, b in decisions
+                                            if b is not None},
+                              key=lambda k: (matches[k[0]].table_no, k[1], k[2] != "open")):
                 if change is None and key[1] not in released:
                     continue
-                now, record = rooms[key]
+                now, record = rooms.get(key, (None, None))
+                stored = record is not None or (now is not None and now.new.status == "unfinished")
                 m = matches[key[0]]
-                if record is None and now.new.status == "unfinished":
+                extra = decisions.get((key[0], key[1]), {}) | decisions.get((key[0], None), {})
+                if now is not None and record is None and (
+                        now.new.status == "unfinished" or whole):
+                    boards = boards or _round_board_set(session, ev, rnd)
+                    record = _board_text(ev, rnd.number, boards[key[1]], key[2], _seating(f, m))
+                    if now.new.status != "unfinished" and now.new.note != store.RULING_NOTE:
+                        extra |= _reported(now)
+                elif now is None and extra and not any(
+                        k[0] == key[0] and k[1] == key[1] for k in rooms):
+                    # a board conceded (or a match forfeited) that no room has: the board,
+                    # its play list empty, with the ruling's tag
                     boards = boards or _round_board_set(session, ev, rnd)
                     record = _board_text(ev, rnd.number, boards[key[1]], key[2], _seating(f, m))
                 if record is None:
                     continue  # a result reported without a record, or ruled without one
                 tags = {"Table": str(m.table_no),
                         "Match": f"{teams[m.team_x_id]} v {teams[m.team_y_id]}"}  # fmt: skip
-                tags |= _decided(now) | marks
+                tags |= (_decided(now) if now is not None else {}) | marks | extra
+                if whole and not texts:
+                    tags |= event_tags(ev, f)
                 texts.append(_with_tags(record, tags))
-                exported.add(key)
+                if stored:  # the rooms the whole export adds are said in words below too
+                    exported.add(key)
             if results:
                 bare = _bare_results(session, rnd, list(matches.values()), exported, released,
                                      change, teams)
@@ -193,6 +216,43 @@ def _decided(now: Change) -> dict[str, str]:
             why = said(coded("lw.reason.unfinished", reason=unfinished_code(state.note))) or ""
         return {"Unfinished": state.note or "", MARK_BY: now.by, "UnfinishedReason": why}
     return {}
+
+
+def _reported(now: Change) -> dict[str, str]:
+    """The tags of a room's result reported without a record: the N–S result, the
+    finishing order it was counted from, who reported it."""
+    state = now.new
+    assert state.ns_result is not None
+    tags = {"ReportedResult": _result_tag(state.ns_result), "ReportedBy": now.by}
+    if state.finish:
+        tags["ReportedFinish"] = state.finish
+    return tags
+
+
+def _decision_tags(
+    session: Session, ev: models.Event, rnd: models.EventRound,
+    matches: list[models.EventMatch], teams: dict[int, str],
+) -> dict[tuple[int, int | None], dict[str, str]]:
+    """The rulings that score without a result, as tags: (match id, board) -> ``Conceded``
+    (the team that conceded it), (match id, None) -> ``Forfeited`` (the team, or both
+    teams joined by `` & ``). A forfeit goes on every record of the match, or on its first
+    board's open room when it has none."""
+    conceded, forfeits = _adjustments(session, rnd, matches)
+    by_id = {m.id: m for m in matches}
+
+    def named(mid: int, side: str) -> str:
+        m = by_id[mid]
+        x, y = teams[m.team_x_id], teams[m.team_y_id]
+        return {"x": x, "y": y, "both": f"{x} & {y}"}[side]
+
+    out: dict[tuple[int, int | None], dict[str, str]] = {
+        (mid, b): {"Conceded": named(mid, side)} for (mid, b), side in conceded.items()}
+    boards = _round_boards(ev, rnd)
+    for mid, side in forfeits.items():
+        out[mid, None] = {"Forfeited": named(mid, side)}
+        if boards:
+            out.setdefault((mid, boards[0]), {})
+    return out
 
 
 def _result_tag(ns: int) -> str:
@@ -298,6 +358,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     :func:`~duplicate.events.base.snapshot`: the current results are read once)."""
     f = _load_field(session, ev)
     rules = _rules(ev)
+    vp = is_vp(_info(ev).scale)
     through = _complete_rounds(session, ev, f)
     table = _standings(session, ev, f, through)
     matches: list[MatchSummary] = []
@@ -349,6 +410,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
                         if n_in == 0
                         else f"{n_in} of {len(lines)} boards in"
                     ),
+                    vp=vp,
                 )
             )
     info = _info(ev)
@@ -365,7 +427,7 @@ def _event_report(session: Session, ev: models.Event, compare: bool = True) -> E
     gone = {f.teams[t].name: after for t, after in _withdrawals(session, ev).items()}
     return EventReport(info.name, tuple(table), tuple(matches), notes,
                        time_zone=info.time_zone, byes=tuple(byes), withdrawn=gone,
-                       tiebreaks=info.tiebreaks)
+                       tiebreaks=info.tiebreaks, vp=vp)
 
 
 def write_event_report(engine: Engine, event: str, outdir: str | os.PathLike[str]) -> Path:

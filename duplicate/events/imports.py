@@ -37,6 +37,7 @@ from duplicate.events.base import (
     _rules,
     _slot,
 )
+from duplicate.events.eventtags import result_only
 from duplicate.events.field import _load_field, _seating, event_rules
 from duplicate.events.limit import check_limit
 from duplicate.events.marks import MARK_BY, last_record, same_play
@@ -154,6 +155,8 @@ def prepare_text(
     """
     out: list[Prepared] = []
     for rec in loads(text, file=file, strict=True):
+        if rec.plays is not None and result_only(rec.tags, bool(rec.plays)):
+            continue  # a room's result in a whole export: what event restore reads
         res = quick_replay(rec, rules)
         if res.error is not None:
             where = where_words(_where(rec))

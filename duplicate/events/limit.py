@@ -28,7 +28,7 @@ from duplicate.events.base import EventError, _event_row
 from duplicate.events.log import checked, log_change
 from duplicate.i18n import phrase
 from duplicate.i18n.stored import coded, nested
-from duplicate.zones import local, offset_text
+from duplicate.zones import When, when_code
 
 #: The limit when the chief director set none (seeds/000 更正: 20 minutes).
 DEFAULT_MINUTES = 20
@@ -47,12 +47,6 @@ class DirectorLimitError(EventError):
 
 def _aware(when: datetime) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _clock(at: datetime, zone: str) -> str:
-    """``20:15 UTC+8``: the time of day in the event's zone, with its offset."""
-    when = local(at, zone)
-    return f"{when:%H:%M} {offset_text(when)}"
 
 
 def published_at(session: Session, rnd: models.EventRound) -> datetime | None:
@@ -89,11 +83,13 @@ def check_limit(
     if not chief:
         raise DirectorLimitError(phrase(
             "events.err.director_limit", round=rnd.number, minutes=limit,
-            published=_clock(published, ev.time_zone), until=_clock(until, ev.time_zone),
+            published=When(published, ev.time_zone), until=When(until, ev.time_zone),
         ), cli_hint="--chief")
-    detail = coded("lw.detail.override", where=where,
+    # when it was published, in the event's zone as every time shown (an older row says
+    # "lw.detail.override" with the time in UTC)
+    detail = coded("lw.detail.override_at", where=where,
                    late=int((at - until).total_seconds() // 60), limit=limit,
-                   published=f"{published:%Y-%m-%d %H:%M}")
+                   published=when_code(published, ev.time_zone))
     log_change(session, OVERRIDE, checked(by, reason, "a change as the chief director"), detail,
                event=ev.name)
     return True

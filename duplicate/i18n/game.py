@@ -291,12 +291,17 @@ def position_text(position: str, level: int, lang: str = "en") -> str:
     return t("list.clause_sep").join(parts)
 
 
-def points_text(value: float | int | None) -> str:
+def points_text(value: float | int | None, vp: bool = False) -> str:
     """Points (match points, victory points, a progressive score) as people write them, the
-    one format of the pages and the command line: ``2``, ``0``, ``12.5``, ``13.25`` (never
-    ``2.0``; scores have at most two decimals); nothing for none."""
+    one format of the pages and the command line: match points ``2``, ``0``, ``12.5``
+    (never ``2.0``); victory points (``vp``: the event's scale is a VP scale) always with
+    two decimals, as the WBF writes them, ``7.20``, ``11.48``, ``10.00``, a sum of them
+    too; nothing for none."""
     if value is None:
         return ""
+    if vp:
+        text = f"{float(value):.2f}"
+        return "0.00" if text == "-0.00" else text
     text = f"{float(value):.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 

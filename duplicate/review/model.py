@@ -84,6 +84,8 @@ class MatchSummary:
     #: "" for a complete match; else what is missing ("not played yet", "3 of 8 boards in")
     state: str = ""
     table: int | None = None
+    #: points are victory points (a VP scale): always shown with two decimals
+    vp: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,3 +126,5 @@ class EventReport:
     #: the order of tie-breaks the standings rank by (``standings.TIEBREAK_ORDERS``); None
     #: for a report not drawn from an event
     tiebreaks: str | None = None
+    #: points are victory points (a VP scale): always shown with two decimals
+    vp: bool = False

@@ -69,6 +69,34 @@ def state_text(state: str, lang: str) -> str:
     return state
 
 
+#: A side's label as the English pages write it (``N–S``, ``E–W``; 南北 and 东西 need
+#: nothing): kept on one line (``.side`` is ``white-space: nowrap``), never broken at the
+#: dash on a phone.
+_SIDE = re.compile(r"(?<![\w–])(N–S|E–W)(?![\w–])")
+#: What a page's side labels are not wrapped in: tags themselves (attributes), and the
+#: elements whose text is no HTML (scripts, styles, the title, a form's text, SVG).
+_NOT_TEXT = re.compile(
+    r"<(script|style|title|textarea|option|svg)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I
+)
+
+
+def nowrap_sides(html: str) -> str:
+    """``html`` with every side label of its text (``N–S``, ``E–W``) wrapped in
+    ``<span class="side">``, which the stylesheets (guandan.css, hall.css) keep on one
+    line; the text itself is unchanged. Every page goes through it (:func:`render`, the
+    hall's ``duplicate.web.render.page``)."""
+    if "–" not in html:
+        return html
+    out: list[str] = []
+    pos = 0
+    for m in _NOT_TEXT.finditer(html):
+        out.append(_SIDE.sub(r'<span class="side">\1</span>', html[pos:m.start()]))
+        out.append(m.group())
+        pos = m.end()
+    out.append(_SIDE.sub(r'<span class="side">\1</span>', html[pos:]))
+    return "".join(out)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one environment: package templates, autoescape, strict undefined."""
@@ -98,9 +126,9 @@ def make_environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
 def render(template: str, lang: str = "en", static: str = "", **context: Any) -> str:
     """Render ``template`` in ``lang`` with ``context``."""
     code = normalise_language(lang)
-    return environment().get_template(template).render(
+    return nowrap_sides(environment().get_template(template).render(
         lang=code, t=translator(code), static=static, **context
-    )
+    ))
 
 
 def static_text(name: str) -> str:

@@ -35,7 +35,7 @@ from fastapi.responses import HTMLResponse
 
 from duplicate.i18n import LANGUAGES, translator
 from duplicate.i18n.stored import finish_said, reason_said, said, unfinished_said, who_said
-from duplicate.review.render import make_environment
+from duplicate.review.render import make_environment, nowrap_sides
 from duplicate.web.auth import csrf_token
 from duplicate.web.context import LANG_COOKIE, asked_language, language_of
 
@@ -91,7 +91,7 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
         "lang_url": lambda code: lang_url(request, code),
     }
     values.update(context)
-    html = environment().get_template(template).render(**values)
+    html = nowrap_sides(environment().get_template(template).render(**values))
     response = HTMLResponse(html)
     response.headers["Vary"] = "Accept-Language, Cookie"
     response.headers["Content-Language"] = "zh-CN" if lang == "zh" else "en"

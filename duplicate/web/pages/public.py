@@ -35,6 +35,7 @@ from duplicate.gdn import loads
 from duplicate.i18n import Named, phrase, translator
 from duplicate.i18n import game as vocab
 from duplicate.review.pages import language_switch, render_board
+from duplicate.scoring import is_vp
 from duplicate.web.context import language_of
 from duplicate.web.deps import director_or_none, engine_of
 from duplicate.web.render import lang_url, page, pathpart
@@ -103,9 +104,10 @@ def round_page(request: Request, event: str, n: RoundNo) -> Response:
     released = released_of(engine, event, n, rnd.boards)
     changed = [c for c in hall.corrections(engine, event, n) if c.board in released]
     byes = {b.team: b.points for b in events.round_byes(engine, event, n)}
+    vp = is_vp(events.get_event(engine, event).scale)
     return _cache(page(
         request, "public_round.html", event=event, round_no=n, rows=rows, rnd=rnd, byes=byes,
-        released=released, clock=clock, results=results,
+        vp=vp, released=released, clock=clock, results=results,
         rounds=_rounds(engine, event), corrections=changed, zone=_zone(engine, event),
     ))
 

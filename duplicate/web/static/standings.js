@@ -12,7 +12,13 @@
   var etag = null;
   var note = document.getElementById("live-note");
   if (note) { note.hidden = false; }
-  function fmt(x) { return String(Math.round(x * 1000) / 1000); }
+  var vp = table.getAttribute("data-vp") === "true";
+  /* points as the page drew them (duplicate.i18n.game.points_text): victory points with
+     two decimals (7.20, 10.00), match points as they are (2, 12.5) */
+  function fmt(x) {
+    if (vp) { var t = x.toFixed(2); return t === "-0.00" ? "0.00" : t; }
+    return String(Math.round(x * 100) / 100);
+  }
   function signed(x) { return x > 0 ? "+" + x : String(x); }
   function cell(tr, text, cls) {
     var td = document.createElement("td");
