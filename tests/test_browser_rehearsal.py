@@ -283,10 +283,8 @@ def test_dress_rehearsal(browser: Any, service: tuple[str, Engine], tmp_path: Pa
     finally:
         day.close()
     took = time.monotonic() - started
+    # printed, not asserted: CI times nothing (docs/hall/rehearsal.md has the figures)
     print(f"\ndress rehearsal: {took:.0f} s; {day.counts}; {timings}")
-    # an alarm, not a benchmark: 7.7 minutes on the 2-core machine busy with other work
-    # (load 16), docs/hall/rehearsal.md
-    assert took < 720, f"the rehearsal took {took:.0f} s"
 
 
 def test_the_recount_reads_the_rules_as_written() -> None:
