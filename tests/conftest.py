@@ -33,6 +33,7 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import Engine, create_engine, inspect, make_url, text
 
+from duplicate.arena import messages as arena_messages
 from duplicate.db import (
     current_revision,
     head_revision,
@@ -161,6 +162,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         test = f"{item.path.name}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
         if item.path.name in SLOW_FILES or test in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _arena_speaks_english() -> Iterator[None]:
+    """The arena's human lines are in a process-wide language that a command run in Chinese
+    sets (``duplicate.arena.messages.use_language``): each test starts in English, whatever
+    test ran before it in the same process."""
+    arena_messages.use_language("en")
+    yield
+    arena_messages.use_language("en")
 
 
 @pytest.fixture(scope="session")

@@ -66,4 +66,4 @@ def test_event_language_is_its_reports_default(
     manifest = json.loads((tmp_path / "site" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["lang"] == expected
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert ('lang="zh-CN"' in page) == (expected == "zh")
+    assert ('<html lang="zh-CN"' in page) == (expected == "zh")

@@ -27,6 +27,13 @@ CONTRACT_PATHS = {
     "/api/capture/{token}/boards/{board}/readings": {"post"},
     "/api/capture/{token}/boards/{board}/undo": {"post"},
     "/api/events/{event}/rounds/{n}/recorder-cards": {"post"},
+    # the live view's settings and spectator link; the director's calls on a captured board
+    "/api/events/{event}/live-settings": {"get", "put"},
+    "/api/events/{event}/watch-link": {"post"},
+    "/api/events/{event}/rounds/{n}/tables/{t}/rooms/{room}/boards/{b}/correct-play": {"post"},
+    "/api/events/{event}/rounds/{n}/tables/{t}/rooms/{room}/boards/{b}/mark-unfinished":
+        {"post"},
+    "/api/events/{event}/rounds/{n}/tables/{t}/rooms/{room}/boards/{b}/take-back": {"post"},
     "/api/session": {"get"},
     "/api/events/{event}/requests": {"get"},
     "/api/events/{event}/requests/{report_id}/accept": {"post"},
