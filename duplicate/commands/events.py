@@ -707,7 +707,7 @@ def event_restore_command(file: str, by: str) -> None:
 
     text = Path(file).read_text(encoding="utf-8-sig")
     with open_database() as engine:
-        info = restore_event(engine, text, by)
+        info = restore_event(engine, text, by, file=file)
         rounds = len({m.round for m in list_matches(engine, info.name)})
         teams = len(list_teams(engine, info.name))
     click.echo(say("cli.event.restored", event=info.name, rounds=rounds, teams=teams))

@@ -44,13 +44,13 @@ from engine.seat import Seat
 _DECISION = ("Ruling", "RulingBy", "RulingReason", "UnfinishedBy", "UnfinishedReason")
 
 
-def restore_event(engine: Engine, text: str, by: str) -> EventInfo:
+def restore_event(engine: Engine, text: str, by: str, file: str | None = None) -> EventInfo:
     """Make the event of a whole export (``event export``'s text) again in ``engine``:
     refused when the database has an event of its name or the export lacks what the
     standings count (its first record's event tags). ``by``: who restores it (the log
-    names it for what the export does not say)."""
+    names it for what the export does not say); ``file``: the export's name, for errors."""
     check_schema(engine)
-    records = loads(text, strict=True)
+    records = loads(text, file=file, strict=True)
     if not records:
         raise EventError(phrase("events.err.export_empty"))
     settings, teams = read_event_tags(records[0].tags)
